@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "chime",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "chime", targets: ["chime"]),
+        .library(name: "ChimeCore", targets: ["ChimeCore"]),
+        .library(name: "ChimeConfig", targets: ["ChimeConfig"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // C libraries: each holds only a module map and shim.h, and exactly one Swift
+        // module imports each of them (ChimeCurl and ChimeXML respectively).
+        .systemLibrary(
+            name: "CChimeCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CChimeXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+
+        // The model: categories, channels, recipients and their rules. No I/O, no C.
+        .target(name: "ChimeCore"),
+
+        // The libxml2 wrapper: documents, XSD validation, located errors.
+        .target(name: "ChimeXML", dependencies: ["ChimeCore", "CChimeXML2"]),
+
+        // The libcurl wrapper: easy handles owned by Swift objects.
+        .target(name: "ChimeCurl", dependencies: ["CChimeCurl"]),
+
+        // chime.xml: the shipped XSD, the reader, ${ENV} and file: indirection.
+        .target(
+            name: "ChimeConfig",
+            dependencies: ["ChimeCore", "ChimeXML"],
+            resources: [.embedInCode("chime.xsd")]
+        ),
+
+        // The command line: parses arguments and delegates to the libraries.
+        .executableTarget(
+            name: "chime",
+            dependencies: [
+                "ChimeCore", "ChimeConfig", "ChimeXML", "ChimeCurl",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore"]),
+        .testTarget(name: "ChimeXMLTests", dependencies: ["ChimeXML"]),
+        .testTarget(name: "ChimeCurlTests", dependencies: ["ChimeCurl"]),
+        .testTarget(name: "ChimeConfigTests", dependencies: ["ChimeConfig"], exclude: ["Fixtures"]),
+        .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,62 @@
+import ChimeCore
+import ChimeXML
+import Foundation
+
+/// Loads `chime.xml`: reads the file, validates it against ``ConfigurationSchema``,
+/// resolves `${ENV}` and `file:` indirection, builds the model and checks its rules.
+public struct ConfigurationLoader: Sendable {
+    /// Where `${NAME}` values come from.
+    public var environment: [String: String]
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = environment
+    }
+
+    /// Loads the configuration file at `path`.
+    /// - Throws: ``ConfigurationError``: `.unreadable` when the file cannot be opened,
+    ///   `.invalid` with every problem found, each with line and column.
+    public func load(path: String) throws -> Configuration {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ConfigurationError(.unreadable, [Diagnostic(.error, at: SourceLocation(file: path), "no such file")])
+        }
+        guard !isDirectory.boolValue else {
+            throw ConfigurationError(.unreadable, [Diagnostic(.error, at: SourceLocation(file: path), "is a directory, not a configuration file")])
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError(.unreadable, [Diagnostic(.error, at: SourceLocation(file: path), "cannot be read (permission denied?)")])
+        }
+        return try load(bytes: Array(data), path: path)
+    }
+
+    /// Loads a configuration held in memory; `path` names it in diagnostics.
+    public func load(bytes: [UInt8], path: String) throws -> Configuration {
+        let document: XMLDocument
+        do {
+            document = try XMLDocument(bytes: bytes, path: path)
+            try ConfigurationSchema.schema().validate(document)
+        } catch let error as XMLError {
+            throw ConfigurationError(.invalid, error.diagnostics)
+        }
+        var reader = ConfigurationReader(document: document, indirection: Indirection(environment: environment))
+        let configuration = reader.read()
+        var diagnostics = reader.diagnostics
+        let reported = Set(diagnostics.map(\.location))
+        for problem in configuration.problems() {
+            guard let element = reader.elements[problem.element] else { continue }
+            let location = document.location(of: element, attribute: problem.attribute)
+            guard !reported.contains(location) else {
+                continue // a consequence of a value already refused there
+            }
+            if case .address(let r, let a) = problem.element, problem.attribute == "channel",
+               reader.refusedChannels.contains(configuration.recipients[r].addresses[a].channel) {
+                continue // its channel's URL was already reported
+            }
+            diagnostics.append(Diagnostic(.error, at: location, problem.message))
+        }
+        guard diagnostics.isEmpty else {
+            throw ConfigurationError(.invalid, diagnostics.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) })
+        }
+        return configuration
+    }
+}

@@ -1,0 +1,180 @@
+import ChimeCore
+import ChimeXML
+import Foundation
+
+/// Turns a schema-valid `chime.xml` document into the model, resolving indirection and
+/// typed values; remembers which element each part came from, so the model's rules can
+/// point back at the source.
+struct ConfigurationReader {
+    let document: XMLDocument
+    let indirection: Indirection
+    private(set) var diagnostics: [Diagnostic] = []
+    private(set) var elements: [ConfigurationElement: XMLElement] = [:]
+    /// Channels left out because their URL was refused; addresses naming them are not
+    /// reported again as naming an undefined channel.
+    private(set) var refusedChannels: Set<String> = []
+
+    init(document: XMLDocument, indirection: Indirection) {
+        self.document = document
+        self.indirection = indirection
+    }
+
+    mutating func read() -> Configuration {
+        let root = document.root
+        let categories = (root.child(named: "categories")?.children(named: "category") ?? [])
+            .enumerated().map { readCategory($1, index: $0) }
+        var channels: [Channel] = []
+        for element in root.child(named: "channels")?.children(named: "channel") ?? [] {
+            guard let channel = readChannel(element) else { continue }
+            elements[.channel(channels.count)] = element
+            channels.append(channel)
+        }
+        let recipients = (root.child(named: "recipients")?.children(named: "recipient") ?? [])
+            .enumerated().map { readRecipient($1, index: $0) }
+        return Configuration(categories: categories, channels: channels, recipients: recipients)
+    }
+
+    private mutating func readCategory(_ element: XMLElement, index c: Int) -> NotificationCategory {
+        elements[.category(c)] = element
+        var options: NotificationCategory.Options = []
+        for (name, option) in NotificationCategory.Options.named where flag(element, name) {
+            options.insert(option)
+        }
+        var actions: [NotificationAction] = []
+        var minimal: [String] = []
+        for child in element.children {
+            switch child.name {
+            case "action", "textInputAction":
+                elements[.action(category: c, action: actions.count)] = child
+                actions.append(readAction(child))
+            case "minimalActions":
+                elements[.minimalActions(category: c)] = child
+                minimal = child.text.split(whereSeparator: \.isWhitespace).map(String.init)
+            default:
+                break // the schema admits nothing else
+            }
+        }
+        return NotificationCategory(
+            identifier: identifier(element, "identifier"),
+            actions: actions,
+            minimalActionIdentifiers: minimal,
+            hiddenPreviewsBodyPlaceholder: value(element, "hiddenPreviewsBodyPlaceholder"),
+            categorySummaryFormat: value(element, "categorySummaryFormat"),
+            options: options
+        )
+    }
+
+    private mutating func readAction(_ element: XMLElement) -> NotificationAction {
+        var options: NotificationAction.Options = []
+        for (name, option) in NotificationAction.Options.named where flag(element, name) {
+            options.insert(option)
+        }
+        let title = value(element, "title") ?? ""
+        var textInput: NotificationAction.TextInput?
+        if element.name == "textInputAction" {
+            textInput = .init(
+                buttonTitle: value(element, "textInputButtonTitle") ?? title,
+                placeholder: value(element, "textInputPlaceholder") ?? ""
+            )
+        }
+        return NotificationAction(identifier: identifier(element, "identifier"), title: title, options: options, textInput: textInput)
+    }
+
+    private mutating func readChannel(_ element: XMLElement) -> Channel? {
+        let id = identifier(element, "id")
+        guard let raw = element.attribute("url") else { return nil }
+        let url: ChannelURL
+        do {
+            let resolved = try indirection.resolve(raw, wholeFile: false)
+            url = try ChannelURL(parsing: resolved.text, isSecret: resolved.isIndirect)
+        } catch let failure as Indirection.Failure {
+            report(element, "url", "channel \"\(id)\": \(failure.message)")
+            refusedChannels.insert(id)
+            return nil
+        } catch {
+            report(element, "url", "channel \"\(id)\": \(error)")
+            refusedChannels.insert(id)
+            return nil
+        }
+        return Channel(id: id, url: url, from: value(element, "from"), replyTo: value(element, "replyTo"))
+    }
+
+    private mutating func readRecipient(_ element: XMLElement, index r: Int) -> Recipient {
+        elements[.recipient(r)] = element
+        var addresses: [Recipient.Address] = []
+        for child in element.children(named: "address") {
+            elements[.address(recipient: r, address: addresses.count)] = child
+            var address = ""
+            do {
+                address = try indirection.resolve(child.text.trimmingCharacters(in: .whitespacesAndNewlines)).text
+            } catch {
+                report(child, nil, error.message)
+            }
+            addresses.append(.init(channel: value(child, "channel") ?? "", value: address))
+        }
+        return Recipient(
+            id: identifier(element, "id"),
+            locale: value(element, "locale") ?? "en",
+            timeZone: value(element, "timeZone") ?? "UTC",
+            showPreviews: choice(element, "showPreviews") ?? .always,
+            authorization: choice(element, "authorization") ?? .authorized,
+            addresses: addresses
+        )
+    }
+
+    // MARK: Attribute values
+
+    /// An attribute with indirection resolved; nil when absent or when it failed (then a
+    /// diagnostic is recorded).
+    private mutating func resolved(_ element: XMLElement, _ name: String) -> Indirection.Value? {
+        guard let raw = element.attribute(name) else { return nil }
+        do {
+            return try indirection.resolve(raw)
+        } catch {
+            report(element, name, error.message)
+            return nil
+        }
+    }
+
+    private mutating func value(_ element: XMLElement, _ name: String) -> String? {
+        resolved(element, name)?.text
+    }
+
+    /// An identifier: required by the schema; white space inside is refused because lists
+    /// such as `<minimalActions>` are separated by it.
+    private mutating func identifier(_ element: XMLElement, _ name: String) -> String {
+        let id = value(element, name) ?? ""
+        if id.contains(where: \.isWhitespace) {
+            report(element, name, "identifier \"\(id)\" must not contain white space")
+        }
+        return id
+    }
+
+    private mutating func flag(_ element: XMLElement, _ name: String) -> Bool {
+        guard let value = resolved(element, name) else { return false }
+        switch value.text {
+        case "true", "1": return true
+        case "false", "0": return false
+        default:
+            let shown = value.isIndirect ? "the value given through indirection" : "\"\(value.text)\""
+            report(element, name, "\(name) must be true or false, not \(shown)")
+            return false
+        }
+    }
+
+    private mutating func choice<T: RawRepresentable & CaseIterable>(_ element: XMLElement, _ name: String) -> T?
+    where T.RawValue == String {
+        guard let value = resolved(element, name) else { return nil }
+        guard let result = T(rawValue: value.text) else {
+            let shown = value.isIndirect ? "the value given through indirection" : "\"\(value.text)\""
+            let allowed = T.allCases.map(\.rawValue).joined(separator: ", ")
+            report(element, name, "\(name) must be one of \(allowed), not \(shown)")
+            return nil
+        }
+        return result
+    }
+
+    private mutating func report(_ element: XMLElement, _ attribute: String?, _ message: String) {
+        diagnostics.append(Diagnostic(.error, at: document.location(of: element, attribute: attribute), message))
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Resolves `${NAME}`, `${file:/path}` and whole-value `file:/path` in attribute values,
+/// so that secrets need not be written in `chime.xml`.
+///
+/// Errors name the variable or the file, never a value read through them.
+struct Indirection {
+    struct Failure: Error {
+        var message: String
+    }
+
+    /// A resolved value, and whether any of it came from the environment or a file (such
+    /// a value may be secret and is never repeated in a message).
+    struct Value {
+        var text: String
+        var isIndirect: Bool
+    }
+
+    var environment: [String: String]
+
+    /// - Parameter wholeFile: whether a value `file:/path` stands for the file's content
+    ///   (false for a channel's `url`, where `file:` is a transport).
+    func resolve(_ raw: String, wholeFile: Bool = true) throws(Failure) -> Value {
+        if wholeFile, raw.hasPrefix("file:/") {
+            return Value(text: try read(String(raw.dropFirst("file:".count))), isIndirect: true)
+        }
+        guard raw.contains("$") else { return Value(text: raw, isIndirect: false) }
+        var result = ""
+        var indirect = false
+        var rest = Substring(raw)
+        while let dollar = rest.firstIndex(of: "$") {
+            result += rest[..<dollar]
+            rest = rest[dollar...]
+            if rest.hasPrefix("$${") {
+                result += "${"
+                rest = rest.dropFirst(3)
+            } else if rest.hasPrefix("${") {
+                guard let close = rest.firstIndex(of: "}") else {
+                    throw Failure(message: "\"${\" without a closing \"}\" (write $${ for a literal ${)")
+                }
+                let name = rest[rest.index(rest.startIndex, offsetBy: 2)..<close]
+                result += try lookUp(String(name))
+                indirect = true
+                rest = rest[rest.index(after: close)...]
+            } else {
+                result += "$"
+                rest = rest.dropFirst()
+            }
+        }
+        result += rest
+        return Value(text: result, isIndirect: indirect)
+    }
+
+    private func lookUp(_ name: String) throws(Failure) -> String {
+        if name.hasPrefix("file:") {
+            return try read(String(name.dropFirst("file:".count)))
+        }
+        guard !name.isEmpty, name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }) else {
+            throw Failure(message: "\"${\(name)}\" is not an environment variable name (letters, digits and _)")
+        }
+        guard let value = environment[name] else {
+            throw Failure(message: "environment variable \(name) is not set")
+        }
+        return value
+    }
+
+    /// The file's content, without one trailing newline (as secret files usually end).
+    private func read(_ path: String) throws(Failure) -> String {
+        guard path.hasPrefix("/") else {
+            throw Failure(message: "file: indirection needs an absolute path, as in file:/run/secrets/name")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "it does not exist"
+            throw Failure(message: "cannot read file:\(path): \(reason)")
+        }
+        guard var text = String(data: data, encoding: .utf8) else {
+            throw Failure(message: "file:\(path) is not UTF-8 text")
+        }
+        if text.hasSuffix("\r\n") {
+            text.removeLast(2)
+        } else if text.hasSuffix("\n") {
+            text.removeLast()
+        }
+        return text
+    }
+}

@@ -1,0 +1,33 @@
+/// The kinds of channel, named by their URL scheme.
+public enum ChannelKind: String, CaseIterable, Sendable, Codable {
+    case smtp, smtps
+    case maildir, file
+    case slack, discord, mattermost, msteams, telegram
+    case json, jsons
+
+    /// Email channels render RFC 5322 messages; the others render a webhook or JSON body.
+    public var isEmail: Bool {
+        switch self {
+        case .smtp, .smtps, .maildir: true
+        default: false
+        }
+    }
+
+    /// Local channels write to a path on this machine and need no host.
+    public var isLocal: Bool { self == .maildir || self == .file }
+
+    /// Webhook channels POST to the platform's endpoint.
+    public var isWebhook: Bool { !isEmail && !isLocal }
+
+    /// The scheme of the real endpoint: chat kinds stand for `https`, `json` for `http`.
+    var transportScheme: String? {
+        switch self {
+        case .smtp, .smtps, .maildir, .file: nil
+        case .json: "http"
+        default: "https"
+        }
+    }
+
+    /// Every scheme, for messages listing the valid ones.
+    public static var schemeList: String { allCases.map(\.rawValue).joined(separator: ", ") }
+}

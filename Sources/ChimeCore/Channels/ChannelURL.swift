@@ -1,0 +1,152 @@
+import Foundation
+
+/// A channel's `url` attribute, parsed and checked: scheme known, host present where one
+/// is needed, options valid.
+///
+/// The URL often holds a secret (an SMTP password, a webhook token in the path), so its
+/// ``description`` and every error leave out the user information, path and query.
+public struct ChannelURL: Hashable, Sendable, CustomStringConvertible {
+    /// Why a channel URL was refused. The message never contains the URL itself.
+    public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+
+        public init(message: String) {
+            self.message = message
+        }
+    }
+
+    /// How `smtp://` uses STARTTLS.
+    public enum StartTLS: String, Sendable {
+        /// Upgrade when the server offers it (the default).
+        case opportunistic
+        /// Refuse to send unless the connection is upgraded.
+        case required
+    }
+
+    public var kind: ChannelKind
+    public var host: String?
+    public var port: Int?
+    public var user: String?
+    public var password: String?
+    /// For local kinds, the file or folder; for the others, the endpoint's path.
+    public var path: String
+    /// The query items that are not Chime's own options, passed on to the endpoint.
+    public var endpointQuery: [URLQueryItem]
+    public var startTLS: StartTLS
+    /// Skip TLS certificate verification. For tests against self-signed servers only.
+    public var insecure: Bool
+
+    /// Parses and checks a channel URL.
+    /// - Parameters:
+    ///   - text: the URL.
+    ///   - isSecret: the URL came from the environment or a file; then not even its
+    ///     scheme is quoted in an error, since a mistyped secret could begin it.
+    /// - Throws: ``ParseError`` naming what is wrong, without repeating the URL.
+    public init(parsing text: String, isSecret: Bool = false) throws {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let colon = trimmed.firstIndex(of: ":"), colon != trimmed.startIndex else {
+            throw ParseError(message: "the URL has no scheme (expected one of \(ChannelKind.schemeList))")
+        }
+        let scheme = trimmed[..<colon].lowercased()
+        guard let kind = ChannelKind(rawValue: scheme) else {
+            let shown = !isSecret && scheme.count <= 20 && scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
+                ? "\"\(scheme)\"" : "of the URL"
+            throw ParseError(message: "unknown URL scheme \(shown) (expected one of \(ChannelKind.schemeList))")
+        }
+        self.kind = kind
+        if kind.isLocal {
+            var rest = String(trimmed[trimmed.index(after: colon)...])
+            if rest.hasPrefix("//") { rest.removeFirst(2) }
+            guard !rest.isEmpty else {
+                throw ParseError(message: "a \(scheme): URL needs a path, as in \(scheme):./outbox")
+            }
+            self.path = rest.removingPercentEncoding ?? rest
+            self.host = nil
+            self.port = nil
+            self.user = nil
+            self.password = nil
+            self.endpointQuery = []
+            self.startTLS = .opportunistic
+            self.insecure = false
+            return
+        }
+        guard let components = URLComponents(string: trimmed) else {
+            throw ParseError(message: "the \(scheme):// URL is not well formed")
+        }
+        guard let host = components.host, !host.isEmpty else {
+            throw ParseError(message: "a \(scheme):// URL needs a host, as in \(scheme)://\(Self.exampleHost(kind))")
+        }
+        self.host = host
+        self.port = components.port
+        if let port = components.port, !(1...65535).contains(port) {
+            throw ParseError(message: "port \(port) is out of range 1-65535")
+        }
+        self.user = components.user
+        self.password = components.password
+        self.path = components.path
+        var startTLS = StartTLS.opportunistic
+        var insecure = false
+        var passedOn: [URLQueryItem] = []
+        for item in components.queryItems ?? [] {
+            switch item.name {
+            case "insecure":
+                guard let value = item.value, let flag = Bool(value) else {
+                    throw ParseError(message: "insecure must be true or false")
+                }
+                insecure = flag
+            case "starttls" where kind == .smtp:
+                guard let value = item.value, let mode = StartTLS(rawValue: value) else {
+                    throw ParseError(message: "starttls must be required or opportunistic")
+                }
+                startTLS = mode
+            default:
+                if kind.isEmail {
+                    throw ParseError(message: "unknown option \"\(item.name)\" for a \(scheme):// URL (known: \(kind == .smtp ? "starttls, insecure" : "insecure"))")
+                }
+                passedOn.append(item)
+            }
+        }
+        self.startTLS = startTLS
+        self.insecure = insecure
+        self.endpointQuery = passedOn
+        if kind.isWebhook && kind != .json && kind != .jsons && (path.isEmpty || path == "/") {
+            throw ParseError(message: "a \(scheme):// URL needs the path the platform gave, as in \(scheme)://\(Self.exampleHost(kind))")
+        }
+    }
+
+    /// For a webhook, the real endpoint: the kind replaced by `https` (`http` for `json://`).
+    public var endpoint: URL? {
+        guard let scheme = kind.transportScheme, let host else { return nil }
+        var components = URLComponents()
+        components.scheme = scheme
+        components.host = host
+        components.port = port
+        components.user = user
+        components.password = password
+        components.path = path
+        components.queryItems = endpointQuery.isEmpty ? nil : endpointQuery
+        return components.url
+    }
+
+    /// `kind://host:port/…`: enough to recognise the channel, nothing secret.
+    public var description: String {
+        if kind.isLocal { return "\(kind.rawValue):\(path)" }
+        var text = "\(kind.rawValue)://\(host ?? "")"
+        if let port { text += ":\(port)" }
+        if !path.isEmpty && path != "/" { text += "/…" }
+        return text
+    }
+
+    private static func exampleHost(_ kind: ChannelKind) -> String {
+        switch kind {
+        case .smtp, .smtps: "mail.example.org:587"
+        case .slack: "hooks.slack.com/services/T000/B000/XXXX"
+        case .discord: "discord.com/api/webhooks/ID/TOKEN"
+        case .mattermost: "chat.example.org/hooks/KEY"
+        case .msteams: "example.webhook.office.com/webhookb2/…"
+        case .telegram: "api.telegram.org/botTOKEN/sendMessage?chat_id=42"
+        default: "hooks.example.org/path"
+        }
+    }
+}

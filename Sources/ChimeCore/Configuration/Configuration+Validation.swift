@@ -1,0 +1,138 @@
+import Foundation
+
+extension Configuration {
+    /// Every rule the configuration breaks, in document order; empty when it is sound.
+    ///
+    /// The rules are iOS's where iOS has them: identifiers non-empty and unique (an action
+    /// identifier across the whole configuration), at most four actions in the default
+    /// context and two in the minimal one, minimal actions taken from the same category,
+    /// and the built-in action identifiers reserved.
+    public func problems() -> [ConfigurationProblem] {
+        categoryProblems() + channelProblems() + recipientProblems()
+    }
+
+    private func categoryProblems() -> [ConfigurationProblem] {
+        var problems: [ConfigurationProblem] = []
+        var categoryIDs = Set<String>()
+        var actionOwners: [String: String] = [:]
+        for (c, category) in categories.enumerated() {
+            let id = category.identifier
+            if id.isEmpty {
+                problems.append(.init(.category(c), attribute: "identifier", "category identifier must not be empty"))
+            } else if !categoryIDs.insert(id).inserted {
+                problems.append(.init(.category(c), attribute: "identifier", "duplicate category identifier \"\(id)\""))
+            }
+            if category.actions.count > NotificationCategory.maximumDefaultActions {
+                problems.append(.init(.category(c), "category \"\(id)\" has \(category.actions.count) actions; at most \(NotificationCategory.maximumDefaultActions) fit the default context"))
+            }
+            for (a, action) in category.actions.enumerated() {
+                problems += actionProblems(action, at: .action(category: c, action: a), in: id, owners: &actionOwners)
+            }
+            problems += minimalActionProblems(category, at: c)
+        }
+        return problems
+    }
+
+    private func actionProblems(
+        _ action: NotificationAction, at element: ConfigurationElement, in category: String,
+        owners: inout [String: String]
+    ) -> [ConfigurationProblem] {
+        let id = action.identifier
+        if id.isEmpty {
+            return [.init(element, attribute: "identifier", "action identifier must not be empty")]
+        }
+        if let builtIn = BuiltInAction(identifierOrShortName: id) {
+            return [.init(element, attribute: "identifier", "action identifier \"\(id)\" is reserved for the built-in \(builtIn.shortName) action")]
+        }
+        if let owner = owners[id] {
+            let place = owner == category ? "in this category" : "in category \"\(owner)\""
+            return [.init(element, attribute: "identifier", "duplicate action identifier \"\(id)\" (already used \(place)); action identifiers are unique across all categories")]
+        }
+        owners[id] = category
+        if action.title.isEmpty {
+            return [.init(element, attribute: "title", "action \"\(id)\" needs a title")]
+        }
+        return []
+    }
+
+    private func minimalActionProblems(_ category: NotificationCategory, at c: Int) -> [ConfigurationProblem] {
+        let names = category.minimalActionIdentifiers
+        var problems: [ConfigurationProblem] = []
+        if names.count > NotificationCategory.maximumMinimalActions {
+            problems.append(.init(.minimalActions(category: c), "category \"\(category.identifier)\" has \(names.count) minimal actions; at most \(NotificationCategory.maximumMinimalActions) fit the minimal context"))
+        }
+        var seen = Set<String>()
+        for name in names {
+            if !seen.insert(name).inserted {
+                problems.append(.init(.minimalActions(category: c), "minimal action \"\(name)\" is listed twice"))
+            } else if category.action(name) == nil {
+                let elsewhere = categories.first { $0.identifier != category.identifier && $0.action(name) != nil }
+                let hint = elsewhere.map { " (it belongs to category \"\($0.identifier)\")" } ?? ""
+                problems.append(.init(.minimalActions(category: c), "minimal action \"\(name)\" is not an action of category \"\(category.identifier)\"\(hint)"))
+            }
+        }
+        return problems
+    }
+
+    private func channelProblems() -> [ConfigurationProblem] {
+        var problems: [ConfigurationProblem] = []
+        var ids = Set<String>()
+        for (i, channel) in channels.enumerated() {
+            if channel.id.isEmpty {
+                problems.append(.init(.channel(i), attribute: "id", "channel id must not be empty"))
+            } else if !ids.insert(channel.id).inserted {
+                problems.append(.init(.channel(i), attribute: "id", "duplicate channel id \"\(channel.id)\""))
+            }
+            if channel.url.kind.isEmail, channel.from == nil, channel.url.kind != .maildir {
+                problems.append(.init(.channel(i), attribute: "from", "email channel \"\(channel.id)\" needs a from address"))
+            }
+            if !channel.url.kind.isEmail, channel.from != nil || channel.replyTo != nil {
+                problems.append(.init(.channel(i), "from and replyTo apply to email channels only, and \"\(channel.id)\" is \(channel.url.kind.rawValue)"))
+            }
+        }
+        return problems
+    }
+
+    private func recipientProblems() -> [ConfigurationProblem] {
+        var problems: [ConfigurationProblem] = []
+        var ids = Set<String>()
+        for (r, recipient) in recipients.enumerated() {
+            if recipient.id.isEmpty {
+                problems.append(.init(.recipient(r), attribute: "id", "recipient id must not be empty"))
+            } else if !ids.insert(recipient.id).inserted {
+                problems.append(.init(.recipient(r), attribute: "id", "duplicate recipient id \"\(recipient.id)\""))
+            }
+            if TimeZone(identifier: recipient.timeZone) == nil {
+                problems.append(.init(.recipient(r), attribute: "timeZone", "unknown time zone \"\(recipient.timeZone)\" (use an IANA name such as Europe/Paris)"))
+            }
+            if !Self.isLanguageTag(recipient.locale) {
+                problems.append(.init(.recipient(r), attribute: "locale", "\"\(recipient.locale)\" is not a BCP 47 language tag such as fr-FR"))
+            }
+            for (a, address) in recipient.addresses.enumerated() {
+                guard let channel = channel(address.channel) else {
+                    problems.append(.init(.address(recipient: r, address: a), attribute: "channel", "recipient \"\(recipient.id)\" names channel \"\(address.channel)\", which is not defined"))
+                    continue
+                }
+                if channel.url.kind.isEmail, !Self.isMailbox(address.value) {
+                    problems.append(.init(.address(recipient: r, address: a), "recipient \"\(recipient.id)\" needs an email address on channel \"\(channel.id)\""))
+                }
+            }
+        }
+        return problems
+    }
+
+    /// `language[-script][-region]...`: letters and digits in subtags of 1 to 8.
+    static func isLanguageTag(_ tag: String) -> Bool {
+        let subtags = tag.split(separator: "-", omittingEmptySubsequences: false)
+        guard let language = subtags.first, (2...3).contains(language.count),
+              language.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
+        return subtags.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+    }
+
+    /// `local@domain`, without spaces or angle brackets: the address alone.
+    static func isMailbox(_ address: String) -> Bool {
+        let parts = address.split(separator: "@", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
+            && !address.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" })
+    }
+}

@@ -1,0 +1,41 @@
+/// Everything `chime.xml` declares: categories, channels and recipients.
+public struct Configuration: Hashable, Sendable {
+    public var categories: [NotificationCategory]
+    public var channels: [Channel]
+    public var recipients: [Recipient]
+
+    public init(categories: [NotificationCategory] = [], channels: [Channel] = [], recipients: [Recipient] = []) {
+        self.categories = categories
+        self.channels = channels
+        self.recipients = recipients
+    }
+
+    public func category(_ identifier: String) -> NotificationCategory? {
+        categories.first { $0.identifier == identifier }
+    }
+
+    public func channel(_ id: String) -> Channel? {
+        channels.first { $0.id == id }
+    }
+
+    public func recipient(_ id: String) -> Recipient? {
+        recipients.first { $0.id == id }
+    }
+
+    /// The number of actions over all categories.
+    public var actionCount: Int { categories.reduce(0) { $0 + $1.actions.count } }
+
+    /// `2 categories, 7 actions, 3 channels, 2 recipients`.
+    public var summary: String {
+        [
+            Self.count(categories.count, "category", "categories"),
+            Self.count(actionCount, "action", "actions"),
+            Self.count(channels.count, "channel", "channels"),
+            Self.count(recipients.count, "recipient", "recipients"),
+        ].joined(separator: ", ")
+    }
+
+    private static func count(_ n: Int, _ one: String, _ other: String) -> String {
+        "\(n) \(n == 1 ? one : other)"
+    }
+}

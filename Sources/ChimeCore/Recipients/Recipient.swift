@@ -1,0 +1,51 @@
+import Foundation
+
+/// A person Chime sends reminders to, with their language, zone and preferences.
+public struct Recipient: Hashable, Sendable {
+    /// Where previews may show, as `UNShowPreviewsSetting`.
+    public enum ShowPreviews: String, CaseIterable, Sendable, Codable {
+        case always, whenAuthenticated, never
+    }
+
+    /// Whether and how this person agreed to receive reminders, as `UNAuthorizationStatus`.
+    public enum Authorization: String, CaseIterable, Sendable, Codable {
+        case notDetermined, denied, authorized, provisional, ephemeral
+    }
+
+    /// One place to reach the person: a channel, and the address on it (empty for a
+    /// webhook channel, which reaches one room).
+    public struct Address: Hashable, Sendable {
+        public var channel: String
+        public var value: String
+
+        public init(channel: String, value: String = "") {
+            self.channel = channel
+            self.value = value
+        }
+    }
+
+    public var id: String
+    /// BCP 47, e.g. `fr-FR`.
+    public var locale: String
+    /// An IANA zone, e.g. `Europe/Paris`.
+    public var timeZone: String
+    public var showPreviews: ShowPreviews
+    public var authorization: Authorization
+    public var addresses: [Address]
+
+    public init(
+        id: String,
+        locale: String = "en",
+        timeZone: String = "UTC",
+        showPreviews: ShowPreviews = .always,
+        authorization: Authorization = .authorized,
+        addresses: [Address] = []
+    ) {
+        self.id = id
+        self.locale = locale
+        self.timeZone = timeZone
+        self.showPreviews = showPreviews
+        self.authorization = authorization
+        self.addresses = addresses
+    }
+}

@@ -1,0 +1,97 @@
+internal import CChimeCurl
+
+/// One libcurl easy handle, owned by this object and cleaned up in `deinit`.
+///
+/// Reusing one handle for several transfers lets libcurl keep the connection open. A
+/// handle is not thread-safe: use it from one task at a time.
+public final class CurlEasy {
+    /// What a transfer returned.
+    public struct Response: Sendable {
+        /// The HTTP status, or the last SMTP/IMAP reply code.
+        public var code: Int
+        public var body: [UInt8]
+    }
+
+    /// Timeouts in milliseconds.
+    public struct Timeouts: Sendable {
+        public var connect: Int
+        public var total: Int
+
+        public init(connect: Int = 10_000, total: Int = 60_000) {
+            self.connect = connect
+            self.total = total
+        }
+    }
+
+    private let handle: UnsafeMutableRawPointer
+    /// libcurl writes its detailed message here (`CURLOPT_ERRORBUFFER`); it must live as
+    /// long as the handle.
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+
+    /// Makes a handle with signals off (safe in threads), the error buffer set, and TLS
+    /// verification left on, as libcurl has it by default.
+    public init(timeouts: Timeouts = Timeouts()) throws {
+        Curl.initialize()
+        guard let handle = curl_easy_init() else {
+            throw CurlError(code: Int(CURLE_FAILED_INIT.rawValue), message: "curl_easy_init failed")
+        }
+        self.handle = handle
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+        try check(chime_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
+        try check(chime_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
+        try check(chime_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, timeouts.connect))
+        try check(chime_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, timeouts.total))
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        errorBuffer.deallocate()
+    }
+
+    /// Fetches a URL with GET and returns its status and body.
+    /// - Throws: ``CurlError`` when the transfer fails (not for an HTTP error status).
+    public func get(_ url: String) throws -> Response {
+        let sink = ByteSink()
+        try check(chime_curl_setopt_string(handle, CURLOPT_URL, url))
+        try check(chime_curl_setopt_long(handle, CURLOPT_HTTPGET, 1))
+        try check(chime_curl_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+            guard let data, let context else { return 0 }
+            let length = size * count
+            ByteSink.from(context).bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
+            return length
+        })
+        try withExtendedLifetime(sink) {
+            try check(chime_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, sink.opaque))
+            try perform()
+        }
+        try check(chime_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, nil))
+        var code = 0
+        try check(chime_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code))
+        return Response(code: code, body: sink.bytes)
+    }
+
+    private func perform() throws {
+        errorBuffer[0] = 0
+        try check(curl_easy_perform(handle))
+    }
+
+    /// Turns a `CURLcode` into a thrown ``CurlError``, preferring the error buffer's words.
+    private func check(_ code: CURLcode) throws {
+        guard code != CURLE_OK else { return }
+        let detail = String(cString: errorBuffer)
+        let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        throw CurlError(code: Int(code.rawValue), message: message)
+    }
+}
+
+/// Collects the bytes a transfer writes; found again from libcurl's context pointer.
+private final class ByteSink {
+    var bytes: [UInt8] = []
+
+    var opaque: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    static func from(_ pointer: UnsafeMutableRawPointer) -> ByteSink {
+        Unmanaged<ByteSink>.fromOpaque(pointer).takeUnretainedValue()
+    }
+}

@@ -1,0 +1,79 @@
+internal import CChimeXML2
+
+/// An element of an ``XMLDocument``; it keeps its document alive.
+public struct XMLElement {
+    public let document: XMLDocument
+    let node: xmlNodePtr
+
+    init(document: XMLDocument, node: xmlNodePtr) {
+        self.document = document
+        self.node = node
+    }
+
+    /// The local name, without a namespace prefix.
+    public var name: String {
+        node.pointee.name.map { String(cString: $0) } ?? ""
+    }
+
+    /// The line on which the start tag ends, as libxml2 records it.
+    public var line: Int { Int(xmlGetLineNo(node)) }
+
+    /// The value of an attribute (without namespace), or nil when it is absent.
+    public func attribute(_ name: String) -> String? {
+        var property = node.pointee.properties
+        while let current = property {
+            if current.pointee.ns == nil, let attributeName = current.pointee.name,
+               String(cString: attributeName) == name {
+                return Self.string(xmlNodeListGetString(node.pointee.doc, current.pointee.children, 1))
+            }
+            property = current.pointee.next
+        }
+        return nil
+    }
+
+    /// The names of the attributes present, in document order.
+    public var attributeNames: [String] {
+        var names: [String] = []
+        var property = node.pointee.properties
+        while let current = property {
+            if let name = current.pointee.name { names.append(String(cString: name)) }
+            property = current.pointee.next
+        }
+        return names
+    }
+
+    /// The child elements, in document order (text and comments left out).
+    public var children: [XMLElement] {
+        var result: [XMLElement] = []
+        var child = node.pointee.children
+        while let current = child {
+            if current.pointee.type == XML_ELEMENT_NODE {
+                result.append(XMLElement(document: document, node: current))
+            }
+            child = current.pointee.next
+        }
+        return result
+    }
+
+    /// The child elements with this name.
+    public func children(named name: String) -> [XMLElement] {
+        children.filter { $0.name == name }
+    }
+
+    /// The first child element with this name.
+    public func child(named name: String) -> XMLElement? {
+        children.first { $0.name == name }
+    }
+
+    /// The text of the element and its descendants.
+    public var text: String {
+        Self.string(xmlNodeGetContent(node)) ?? ""
+    }
+
+    /// Takes a string that libxml2 allocated, and frees it.
+    private static func string(_ pointer: UnsafeMutablePointer<xmlChar>?) -> String? {
+        guard let pointer else { return nil }
+        defer { chime_xml_free(pointer) }
+        return String(cString: pointer)
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import ChimeCore
+import Foundation
+
+extension Chime {
+    struct Categories: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the categories and their actions.",
+            discussion: """
+                With --json, an array of categories: identifier, actions (identifier, title, \
+                options, and for text input textInputButtonTitle and textInputPlaceholder), \
+                minimalActions, hiddenPreviewsBodyPlaceholder, categorySummaryFormat, options.
+                """
+        )
+
+        @OptionGroup var options: GlobalOptions
+
+        @Flag(name: .long, help: "Print JSON instead of text.")
+        var json = false
+
+        func run() throws {
+            let categories = try loadConfiguration(options).categories
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                print(String(decoding: try encoder.encode(categories), as: UTF8.self))
+            } else {
+                print(CategoryListing.text(categories), terminator: "")
+            }
+        }
+    }
+}

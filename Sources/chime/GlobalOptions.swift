@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+
+/// The options every command accepts (CONTRACT.md, "Global options").
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The XML configuration (default: $CHIME_CONFIG, else ./chime.xml).", valueName: "path"))
+    var config: String?
+
+    @Option(name: .long, help: ArgumentHelp("The store: sqlite:PATH or a bare path (default: $CHIME_STORE, else sqlite:./chime.sqlite).", valueName: "url"))
+    var store: String?
+
+    @Option(name: .long, help: ArgumentHelp("Localized templates and strings (default: $CHIME_TEMPLATES, else ./templates).", valueName: "dir"))
+    var templates: String?
+
+    @Option(name: .long, help: ArgumentHelp("Pretend the current instant is this RFC 3339 instant.", valueName: "instant"))
+    var now: String?
+
+    private var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+    var configPath: String { config ?? environment["CHIME_CONFIG"] ?? "chime.xml" }
+
+    var storeURL: String { store ?? environment["CHIME_STORE"] ?? "sqlite:./chime.sqlite" }
+
+    var templatesPath: String { templates ?? environment["CHIME_TEMPLATES"] ?? "templates" }
+
+    /// `--now` as an instant, or the clock.
+    var instant: Date {
+        now.flatMap(Self.parseInstant) ?? Date()
+    }
+
+    func validate() throws {
+        if let now, Self.parseInstant(now) == nil {
+            throw ValidationError("--now needs an RFC 3339 instant such as 2026-11-21T09:00:00Z, not \"\(now)\"")
+        }
+    }
+
+    private static func parseInstant(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
+    }
+}

@@ -1,0 +1,72 @@
+import ChimeConfig
+import ChimeCore
+import Foundation
+import Testing
+
+@Suite("Bad configurations")
+struct BadConfigurationTests {
+    private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    /// The diagnostics loading a fixture gives, as `line:col: message`.
+    private func errors(_ name: String) throws -> [String] {
+        let path = Self.fixtures.appendingPathComponent(name).path
+        do {
+            _ = try ConfigurationLoader(environment: [:]).load(path: path)
+            return []
+        } catch let error as ConfigurationError {
+            #expect(error.kind == .invalid)
+            #expect(error.diagnostics.allSatisfy { $0.location.file == path })
+            return error.diagnostics.map { "\($0.location.line):\($0.location.column): \($0.message)" }
+        }
+    }
+
+    /// Each bad input and the exact first error it gets.
+    @Test("each bad input gets its exact error", arguments: [
+        ("malformed.xml", "5:16: Opening and ending tag mismatch: action line 4 and category"),
+        ("unknown-element.xml", "4:7: Element 'button': This element is not expected. Expected is one of ( action, textInputAction, minimalActions )."),
+        ("missing-identifier.xml", "3:5: Element 'category': The attribute 'identifier' is required but missing."),
+        ("duplicate-category.xml", "6:15: duplicate category identifier \"reminder\""),
+        ("duplicate-action.xml", "8:15: duplicate action identifier \"done\" (already used in category \"first\"); action identifiers are unique across all categories"),
+        ("five-actions.xml", "3:5: category \"busy\" has 5 actions; at most 4 fit the default context"),
+        ("three-minimal.xml", "7:7: category \"busy\" has 3 minimal actions; at most 2 fit the minimal context"),
+        ("foreign-minimal.xml", "8:7: minimal action \"a1\" is not an action of category \"second\" (it belongs to category \"first\")"),
+        ("reserved-identifier.xml", "4:15: action identifier \"com.apple.UNNotificationDismissActionIdentifier\" is reserved for the built-in dismiss action"),
+        ("unknown-scheme.xml", "3:25: channel \"pager\": unknown URL scheme \"gopher\" (expected one of smtp, smtps, maildir, file, slack, discord, mattermost, msteams, telegram, json, jsons)"),
+        ("unset-env.xml", "3:24: channel \"team\": environment variable CHIME_TEST_UNSET_SLACK_PATH is not set"),
+        ("xxe.xml", "2:18: entity declarations are not allowed (no DTD entities are read, so no external file and no expansion)"),
+        ("billion-laughs.xml", "3:3: entity declarations are not allowed (no DTD entities are read, so no external file and no expansion)"),
+        ("empty.xml", "1:1: the file is empty"),
+        ("binary.xml", "1:1: this is a binary file, not XML (a NUL byte at offset 8)"),
+    ])
+    func badInput(fixture: String, expected: String) throws {
+        #expect(try errors(fixture).first == expected)
+    }
+
+    @Test("every error is reported, not only the first")
+    func allErrors() throws {
+        #expect(try errors("reserved-identifier.xml") == [
+            "4:15: action identifier \"com.apple.UNNotificationDismissActionIdentifier\" is reserved for the built-in dismiss action",
+            "5:15: action identifier \"default\" is reserved for the built-in default action",
+        ])
+    }
+
+    @Test("the XXE attempt reads nothing of /etc/passwd")
+    func xxeReadsNothing() throws {
+        let output = try errors("xxe.xml").joined(separator: "\n")
+        #expect(!output.contains("root:"))
+        #expect(try errors("xxe.xml").count == 1)
+    }
+
+    @Test("a missing file is unreadable, not invalid")
+    func missing() {
+        do {
+            _ = try ConfigurationLoader().load(path: "/nonexistent/chime.xml")
+            Issue.record("loaded a missing file")
+        } catch let error as ConfigurationError {
+            #expect(error.kind == .unreadable)
+            #expect(error.description == "/nonexistent/chime.xml: error: no such file")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import ChimeConfig
+import ChimeCore
+import Foundation
+import Testing
+
+@Suite("${ENV} and file: indirection")
+struct IndirectionTests {
+    private func configuration(channel url: String, from: String = "bot@example.org") -> String {
+        """
+        <chime version="1">
+          <channels>
+            <channel id="mail" url="\(url)" from="\(from)"/>
+          </channels>
+        </chime>
+        """
+    }
+
+    private func load(_ text: String, environment: [String: String]) throws -> Configuration {
+        try ConfigurationLoader(environment: environment).load(bytes: Array(text.utf8), path: "chime.xml")
+    }
+
+    private func messages(_ text: String, environment: [String: String] = [:]) -> [String] {
+        do {
+            _ = try load(text, environment: environment)
+            return []
+        } catch let error as ConfigurationError {
+            return error.diagnostics.map(\.description)
+        } catch {
+            return ["unexpected \(error)"]
+        }
+    }
+
+    @Test("a variable inside a URL supplies the password")
+    func variableInsideURL() throws {
+        let loaded = try load(configuration(channel: "smtp://bot:${SMTP_PASSWORD}@mail.example.org:587"), environment: ["SMTP_PASSWORD": "s3cr3t"])
+        #expect(loaded.channels.first?.url.password == "s3cr3t")
+    }
+
+    @Test("a whole attribute from the environment")
+    func wholeVariable() throws {
+        let loaded = try load(configuration(channel: "${HOOK}", from: "${FROM}"), environment: ["HOOK": "smtps://mail.example.org", "FROM": "a@example.org"])
+        #expect(loaded.channels.first?.url.kind == .smtps)
+        #expect(loaded.channels.first?.from == "a@example.org")
+    }
+
+    @Test("file: reads a secret file without its trailing newline, inside a URL or as a whole value")
+    func fromFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("chime-secret-\(UUID().uuidString)")
+        try "p@ss\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let loaded = try load(configuration(channel: "smtp://bot:${file:\(file.path)}@mail.example.org", from: "file:\(file.path)"), environment: [:])
+        #expect(loaded.channels.first?.url.password == "p@ss")
+        #expect(loaded.channels.first?.from == "p@ss")
+    }
+
+    @Test("$${ is a literal ${")
+    func escape() throws {
+        let loaded = try load(configuration(channel: "smtp://mail.example.org", from: "Price $${5} &lt;bot@example.org&gt;"), environment: [:])
+        #expect(loaded.channels.first?.from == "Price ${5} <bot@example.org>")
+    }
+
+    @Test("a missing variable is named; a secret's value is never printed")
+    func secretsStayOut() {
+        let missing = messages(configuration(channel: "smtp://bot:${SMTP_PASSWORD}@mail.example.org"))
+        #expect(missing == ["chime.xml:3:24: error: channel \"mail\": environment variable SMTP_PASSWORD is not set"])
+        // A bad URL built from a secret: the error says what is wrong, never the secret.
+        let bad = messages(configuration(channel: "${HOOK}"), environment: ["HOOK": "hunter2:rest-of-secret"])
+        #expect(bad.count == 1)
+        #expect(!bad[0].contains("hunter2"))
+        let noHost = messages(configuration(channel: "smtp://bot:${PW}@"), environment: ["PW": "hunter2"])
+        #expect(noHost == ["chime.xml:3:24: error: channel \"mail\": a smtp:// URL needs a host, as in smtp://mail.example.org:587"])
+        let flag = messages("""
+            <chime version="1"><categories><category identifier="c" customDismissAction="${FLAG}"/></categories></chime>
+            """, environment: ["FLAG": "hunter2"])
+        #expect(flag == ["chime.xml:1:57: error: customDismissAction must be true or false, not the value given through indirection"])
+    }
+
+    @Test("a file that cannot be read is named")
+    func unreadableFile() {
+        let found = messages(configuration(channel: "smtp://mail.example.org", from: "file:/nonexistent/secret"))
+        #expect(found == ["chime.xml:3:54: error: cannot read file:/nonexistent/secret: it does not exist"])
+    }
+}

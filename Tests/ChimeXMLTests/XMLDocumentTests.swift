@@ -1,0 +1,125 @@
+import ChimeCore
+import ChimeXML
+import Foundation
+import Testing
+
+@Suite("XML documents")
+struct XMLDocumentTests {
+    private func parse(_ text: String, path: String = "test.xml") throws -> XMLDocument {
+        try XMLDocument(bytes: Array(text.utf8), path: path)
+    }
+
+    private func diagnostics(_ text: String) -> [Diagnostic] {
+        do {
+            _ = try parse(text)
+            return []
+        } catch let error as XMLError {
+            return error.diagnostics
+        } catch {
+            return [Diagnostic(at: SourceLocation(file: "?"), "unexpected \(error)")]
+        }
+    }
+
+    @Test("elements, attributes and text")
+    func reading() throws {
+        let document = try parse("""
+            <root a="1" b="x &amp; y">
+              <item>one</item>
+              <!-- a comment -->
+              <item>two</item>
+              <other/>
+            </root>
+            """)
+        let root = document.root
+        #expect(root.name == "root")
+        #expect(root.attribute("b") == "x & y")
+        #expect(root.attribute("missing") == nil)
+        #expect(root.attributeNames == ["a", "b"])
+        #expect(root.children.map(\.name) == ["item", "item", "other"])
+        #expect(root.children(named: "item").map(\.text) == ["one", "two"])
+    }
+
+    @Test("a malformed document fails with the line and column of each error")
+    func malformed() {
+        let found = diagnostics("<a>\n  <b>\n</a>\n")
+        #expect(found.first?.description == "test.xml:3:5: error: Opening and ending tag mismatch: b line 2 and a")
+    }
+
+    @Test("locations point at the start tag and at attributes, across lines")
+    func locations() throws {
+        let document = try parse("""
+            <root>
+              <item id="first"
+                    name="a"/>
+              <item id="second"/> <item id="third" name="c"/>
+            </root>
+            """)
+        let items = document.root.children
+        #expect(document.location(of: items[0]).description == "test.xml:2:3")
+        #expect(document.location(of: items[0], attribute: "name").description == "test.xml:3:9")
+        #expect(document.location(of: items[1], attribute: "id").description == "test.xml:4:9")
+        #expect(document.location(of: items[2]).description == "test.xml:4:23")
+        #expect(document.location(of: items[2], attribute: "name").description == "test.xml:4:40")
+    }
+
+    @Test("an external entity is refused before the file is opened")
+    func externalEntity() throws {
+        let secret = FileManager.default.temporaryDirectory.appendingPathComponent("chime-xxe-\(UUID().uuidString)")
+        try "TOP-SECRET-MARKER".write(to: secret, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: secret) }
+        let found = diagnostics("""
+            <?xml version="1.0"?>
+            <!DOCTYPE root [<!ENTITY x SYSTEM "file://\(secret.path)">]>
+            <root>&x;</root>
+            """)
+        #expect(found.count == 1)
+        #expect(found.first?.location.line == 2)
+        #expect(found.first?.message.hasPrefix("entity declarations are not allowed") == true)
+        #expect(!found.description.contains("TOP-SECRET-MARKER"))
+    }
+
+    @Test("a parameter entity is refused too")
+    func parameterEntity() {
+        let found = diagnostics("""
+            <!DOCTYPE root [<!ENTITY % p SYSTEM "http://127.0.0.1:9/evil.dtd"> %p;]>
+            <root/>
+            """)
+        #expect(found.map { String($0.message.prefix(35)) } == ["entity declarations are not allowed"])
+    }
+
+    @Test("a DOCTYPE naming an external DTD is not fetched, and the document reads")
+    func externalDTDNotFetched() throws {
+        // As Apple's .stringsdict files carry; NONET and no DTD loading keep it offline.
+        let document = try parse("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict/></plist>
+            """)
+        #expect(document.root.name == "plist")
+    }
+
+    @Test("empty, blank and binary inputs get their own message", arguments: [
+        ([] as [UInt8], "test.xml:1:1: error: the file is empty"),
+        (Array(" \n\t\n".utf8), "test.xml:1:1: error: the file holds only white space"),
+        ([0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00], "test.xml:1:1: error: this is a binary file, not XML (a NUL byte at offset 7)"),
+    ])
+    func refusedInputs(bytes: [UInt8], expected: String) {
+        #expect(throws: XMLError.self) { try XMLDocument(bytes: bytes, path: "test.xml") }
+        do {
+            _ = try XMLDocument(bytes: bytes, path: "test.xml")
+        } catch let error as XMLError {
+            #expect(error.description == expected)
+        } catch {}
+    }
+
+    @Test("UTF-16 with a byte-order mark is read, not taken for binary")
+    func utf16() throws {
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for unit in "<a x=\"é\"/>".utf16 {
+            bytes.append(UInt8(unit & 0xFF))
+            bytes.append(UInt8(unit >> 8))
+        }
+        let document = try XMLDocument(bytes: bytes, path: "utf16.xml")
+        #expect(document.root.attribute("x") == "é")
+    }
+}
