@@ -20,26 +20,29 @@ public struct XMLElement {
 
     /// The value of an attribute (without namespace), or nil when it is absent.
     public func attribute(_ name: String) -> String? {
-        var property = node.pointee.properties
-        while let current = property {
-            if current.pointee.ns == nil, let attributeName = current.pointee.name,
-               String(cString: attributeName) == name {
-                return Self.string(xmlNodeListGetString(node.pointee.doc, current.pointee.children, 1))
-            }
-            property = current.pointee.next
+        guard let property = properties.first(where: { $0.pointee.ns == nil && Self.name(of: $0) == name }) else {
+            return nil
         }
-        return nil
+        return Self.string(xmlNodeListGetString(node.pointee.doc, property.pointee.children, 1))
     }
 
     /// The names of the attributes present, in document order.
     public var attributeNames: [String] {
-        var names: [String] = []
+        properties.map(Self.name)
+    }
+
+    private var properties: [xmlAttrPtr] {
+        var result: [xmlAttrPtr] = []
         var property = node.pointee.properties
         while let current = property {
-            if let name = current.pointee.name { names.append(String(cString: name)) }
+            result.append(current)
             property = current.pointee.next
         }
-        return names
+        return result
+    }
+
+    private static func name(of property: xmlAttrPtr) -> String {
+        property.pointee.name.map { String(cString: $0) } ?? ""
     }
 
     /// The child elements, in document order (text and comments left out).

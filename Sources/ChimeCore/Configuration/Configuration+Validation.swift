@@ -17,11 +17,7 @@ extension Configuration {
         var actionOwners: [String: String] = [:]
         for (c, category) in categories.enumerated() {
             let id = category.identifier
-            if id.isEmpty {
-                problems.append(.init(.category(c), attribute: "identifier", "category identifier must not be empty"))
-            } else if !categoryIDs.insert(id).inserted {
-                problems.append(.init(.category(c), attribute: "identifier", "duplicate category identifier \"\(id)\""))
-            }
+            problems += Self.identifierProblems(id, named: "category identifier", at: .category(c), attribute: "identifier", seen: &categoryIDs)
             if category.actions.count > NotificationCategory.maximumDefaultActions {
                 problems.append(.init(.category(c), "category \"\(id)\" has \(category.actions.count) actions; at most \(NotificationCategory.maximumDefaultActions) fit the default context"))
             }
@@ -78,11 +74,7 @@ extension Configuration {
         var problems: [ConfigurationProblem] = []
         var ids = Set<String>()
         for (i, channel) in channels.enumerated() {
-            if channel.id.isEmpty {
-                problems.append(.init(.channel(i), attribute: "id", "channel id must not be empty"))
-            } else if !ids.insert(channel.id).inserted {
-                problems.append(.init(.channel(i), attribute: "id", "duplicate channel id \"\(channel.id)\""))
-            }
+            problems += Self.identifierProblems(channel.id, named: "channel id", at: .channel(i), attribute: "id", seen: &ids)
             if channel.url.kind.isEmail, channel.from == nil, channel.url.kind != .maildir {
                 problems.append(.init(.channel(i), attribute: "from", "email channel \"\(channel.id)\" needs a from address"))
             }
@@ -97,11 +89,7 @@ extension Configuration {
         var problems: [ConfigurationProblem] = []
         var ids = Set<String>()
         for (r, recipient) in recipients.enumerated() {
-            if recipient.id.isEmpty {
-                problems.append(.init(.recipient(r), attribute: "id", "recipient id must not be empty"))
-            } else if !ids.insert(recipient.id).inserted {
-                problems.append(.init(.recipient(r), attribute: "id", "duplicate recipient id \"\(recipient.id)\""))
-            }
+            problems += Self.identifierProblems(recipient.id, named: "recipient id", at: .recipient(r), attribute: "id", seen: &ids)
             if TimeZone(identifier: recipient.timeZone) == nil {
                 problems.append(.init(.recipient(r), attribute: "timeZone", "unknown time zone \"\(recipient.timeZone)\" (use an IANA name such as Europe/Paris)"))
             }
@@ -119,6 +107,19 @@ extension Configuration {
             }
         }
         return problems
+    }
+
+    /// An identifier must be non-empty and not seen before; `seen` remembers it.
+    private static func identifierProblems(
+        _ id: String, named noun: String, at element: ConfigurationElement, attribute: String, seen: inout Set<String>
+    ) -> [ConfigurationProblem] {
+        if id.isEmpty {
+            return [.init(element, attribute: attribute, "\(noun) must not be empty")]
+        }
+        if !seen.insert(id).inserted {
+            return [.init(element, attribute: attribute, "duplicate \(noun) \"\(id)\"")]
+        }
+        return []
     }
 
     /// `language[-script][-region]...`: letters and digits in subtags of 1 to 8.
