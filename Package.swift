@@ -11,6 +11,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // C libraries: each holds only a module map and shim.h, and exactly one Swift
@@ -35,6 +36,15 @@ let package = Package(
         // The libcurl wrapper: easy handles owned by Swift objects.
         .target(name: "ChimeCurl", dependencies: ["CChimeCurl"]),
 
+        // The SQLite store (GRDB): WAL, named forward-only migrations, explicit claims.
+        .target(name: "ChimeSQLite", dependencies: ["ChimeCore", .product(name: "GRDB", package: "GRDB.swift")]),
+
+        // Local transports: Maildir and JSON lines.
+        .target(name: "ChimeTransport", dependencies: ["ChimeCore"]),
+
+        // Scheduling and firing: requests in, due notifications claimed, delivered, completed.
+        .target(name: "ChimeScheduler", dependencies: ["ChimeCore", "ChimeTransport"]),
+
         // chime.xml: the shipped XSD, the reader, ${ENV} and file: indirection.
         .target(
             name: "ChimeConfig",
@@ -46,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "chime",
             dependencies: [
-                "ChimeCore", "ChimeConfig", "ChimeXML", "ChimeCurl",
+                "ChimeCore", "ChimeConfig", "ChimeXML", "ChimeCurl", "ChimeSQLite", "ChimeTransport", "ChimeScheduler",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -55,6 +65,9 @@ let package = Package(
         .testTarget(name: "ChimeXMLTests", dependencies: ["ChimeXML"]),
         .testTarget(name: "ChimeCurlTests", dependencies: ["ChimeCurl"]),
         .testTarget(name: "ChimeConfigTests", dependencies: ["ChimeConfig"], exclude: ["Fixtures"]),
+        .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite"]),
+        .testTarget(name: "ChimeTransportTests", dependencies: ["ChimeTransport"]),
+        .testTarget(name: "ChimeSchedulerTests", dependencies: ["ChimeScheduler", "ChimeSQLite"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCore"]),
     ],
     swiftLanguageModes: [.v6]

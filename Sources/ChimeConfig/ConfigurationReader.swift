@@ -29,9 +29,11 @@ struct ConfigurationReader {
             elements[.channel(channels.count)] = element
             channels.append(channel)
         }
-        let recipients = (root.child(named: "recipients")?.children(named: "recipient") ?? [])
+        let recipientsElement = root.child(named: "recipients")
+        let recipients = (recipientsElement?.children(named: "recipient") ?? [])
             .enumerated().map { readRecipient($1, index: $0) }
-        return Configuration(categories: categories, channels: channels, recipients: recipients)
+        let defaultLimit = recipientsElement.flatMap { positive($0, "pendingLimit") }
+        return Configuration(categories: categories, channels: channels, recipients: recipients, defaultPendingLimit: defaultLimit)
     }
 
     private mutating func readCategory(_ element: XMLElement, index c: Int) -> NotificationCategory {
@@ -118,7 +120,8 @@ struct ConfigurationReader {
             timeZone: value(element, "timeZone") ?? "UTC",
             showPreviews: choice(element, "showPreviews") ?? .always,
             authorization: choice(element, "authorization") ?? .authorized,
-            addresses: addresses
+            addresses: addresses,
+            pendingLimit: positive(element, "pendingLimit")
         )
     }
 
@@ -160,6 +163,16 @@ struct ConfigurationReader {
             report(element, name, "\(name) must be true or false, not \(shown)")
             return false
         }
+    }
+
+    private mutating func positive(_ element: XMLElement, _ name: String) -> Int? {
+        guard let value = resolved(element, name) else { return nil }
+        guard let number = Int(value.text), number > 0 else {
+            let shown = value.isIndirect ? "the value given through indirection" : "\"\(value.text)\""
+            report(element, name, "\(name) must be a whole number above 0, not \(shown)")
+            return nil
+        }
+        return number
     }
 
     private mutating func choice<T: RawRepresentable & CaseIterable>(_ element: XMLElement, _ name: String) -> T?

@@ -15,7 +15,10 @@ struct Chime: AsyncParsableCommand {
             73 store cannot be created, 75 temporary failure.
             """,
         version: "chime \(ChimeVersion.number) (\(Curl.version); libxml2 \(XMLDocument.libraryVersion))",
-        subcommands: [Check.self, Categories.self]
+        subcommands: [
+            Check.self, Categories.self, Schedule.self, Pending.self, Cancel.self, Delivered.self,
+            RemoveDelivered.self, Next.self, Run.self,
+        ]
     )
 
     /// Declared here too so that global options may come before the command name

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeCore
 import Foundation
 
 /// The options every command accepts (CONTRACT.md, "Global options").
@@ -24,21 +25,13 @@ struct GlobalOptions: ParsableArguments {
     var templatesPath: String { templates ?? environment["CHIME_TEMPLATES"] ?? "templates" }
 
     /// `--now` as an instant, or the clock.
-    var instant: Date {
-        now.flatMap(Self.parseInstant) ?? Date()
+    var instant: Instant {
+        now.flatMap(Instant.init(rfc3339:)) ?? Instant(Date())
     }
 
     func validate() throws {
-        if let now, Self.parseInstant(now) == nil {
+        if let now, Instant(rfc3339: now) == nil {
             throw ValidationError("--now needs an RFC 3339 instant such as 2026-11-21T09:00:00Z, not \"\(now)\"")
         }
-    }
-
-    private static func parseInstant(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text)
     }
 }

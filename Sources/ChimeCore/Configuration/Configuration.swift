@@ -3,11 +3,24 @@ public struct Configuration: Hashable, Sendable {
     public var categories: [NotificationCategory]
     public var channels: [Channel]
     public var recipients: [Recipient]
+    /// The pending limit of recipients that set none (`<recipients pendingLimit="64">`);
+    /// nil: no limit, unlike iOS's 64.
+    public var defaultPendingLimit: Int?
 
-    public init(categories: [NotificationCategory] = [], channels: [Channel] = [], recipients: [Recipient] = []) {
+    public init(categories: [NotificationCategory] = [], channels: [Channel] = [], recipients: [Recipient] = [], defaultPendingLimit: Int? = nil) {
         self.categories = categories
         self.channels = channels
         self.recipients = recipients
+        self.defaultPendingLimit = defaultPendingLimit
+    }
+
+    /// The pending limit of each recipient that has one, its own or the default.
+    public var pendingLimits: [String: Int] {
+        var limits: [String: Int] = [:]
+        for recipient in recipients {
+            if let limit = recipient.pendingLimit ?? defaultPendingLimit { limits[recipient.id] = limit }
+        }
+        return limits
     }
 
     public func category(_ identifier: String) -> NotificationCategory? {

@@ -32,6 +32,9 @@ public struct Recipient: Hashable, Sendable {
     public var showPreviews: ShowPreviews
     public var authorization: Authorization
     public var addresses: [Address]
+    /// At most this many pending requests fire; the later ones wait, set aside. Nil: the
+    /// configuration's default (none unless set).
+    public var pendingLimit: Int?
 
     public init(
         id: String,
@@ -39,7 +42,8 @@ public struct Recipient: Hashable, Sendable {
         timeZone: String = "UTC",
         showPreviews: ShowPreviews = .always,
         authorization: Authorization = .authorized,
-        addresses: [Address] = []
+        addresses: [Address] = [],
+        pendingLimit: Int? = nil
     ) {
         self.id = id
         self.locale = locale
@@ -47,5 +51,6 @@ public struct Recipient: Hashable, Sendable {
         self.showPreviews = showPreviews
         self.authorization = authorization
         self.addresses = addresses
+        self.pendingLimit = pendingLimit
     }
 }

@@ -21,9 +21,7 @@ extension Chime {
         func run() throws {
             let categories = try loadConfiguration(options).categories
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(categories), as: UTF8.self))
+                try printJSON(categories)
             } else {
                 print(CategoryListing.text(categories), terminator: "")
             }

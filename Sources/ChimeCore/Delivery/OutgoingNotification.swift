@@ -1,0 +1,30 @@
+/// One fired notification on its way to one address of its recipient.
+public struct OutgoingNotification: Sendable {
+    public var request: NotificationRequest
+    public var recipient: Recipient
+    public var address: Recipient.Address
+    public var channel: Channel
+    /// The occurrence that fired.
+    public var fireDate: Instant
+    /// The same for every send of this occurrence: receivers use it to drop a resend.
+    public var deliveryID: String
+    /// Occurrences missed while nothing ran, folded into this one.
+    public var coalesced: Int
+
+    public init(request: NotificationRequest, recipient: Recipient, address: Recipient.Address, channel: Channel,
+                fireDate: Instant, deliveryID: String, coalesced: Int) {
+        self.request = request
+        self.recipient = recipient
+        self.address = address
+        self.channel = channel
+        self.fireDate = fireDate
+        self.deliveryID = deliveryID
+        self.coalesced = coalesced
+    }
+}
+
+/// A way to deliver notifications on one channel.
+public protocol Transport: AnyObject {
+    /// Delivers one notification; returns only once the destination has it.
+    func deliver(_ notification: OutgoingNotification) throws
+}

@@ -1,0 +1,112 @@
+/// What a notification says, as `UNNotificationContent`.
+public struct NotificationContent: Hashable, Sendable {
+    /// The importance of a notification, as `UNNotificationInterruptionLevel`.
+    public enum InterruptionLevel: String, CaseIterable, Hashable, Sendable, Codable {
+        case passive, active, timeSensitive, critical
+    }
+
+    /// A file sent with the notification.
+    public struct Attachment: Hashable, Sendable, Codable {
+        public var identifier: String
+        public var path: String
+
+        public init(identifier: String, path: String) {
+            self.identifier = identifier
+            self.path = path
+        }
+    }
+
+    public var title = ""
+    public var subtitle = ""
+    public var body = ""
+    public var titleLocKey: String?
+    public var titleLocArgs: [String] = []
+    public var bodyLocKey: String?
+    public var bodyLocArgs: [String] = []
+    public var badge: Int?
+    public var sound: String?
+    public var attachments: [Attachment] = []
+    public var userInfo: [String: JSONValue] = [:]
+    public var categoryIdentifier = ""
+    public var threadIdentifier = ""
+    public var summaryArgument = ""
+    public var summaryArgumentCount = 0
+    public var targetContentIdentifier: String?
+    public var interruptionLevel: InterruptionLevel = .active
+    /// 0…1; orders notifications within a summary.
+    public var relevanceScore: Double = 0
+
+    public init(title: String = "", subtitle: String = "", body: String = "", categoryIdentifier: String = "", threadIdentifier: String = "") {
+        self.title = title
+        self.subtitle = subtitle
+        self.body = body
+        self.categoryIdentifier = categoryIdentifier
+        self.threadIdentifier = threadIdentifier
+    }
+
+    /// Why the content is refused, or nil.
+    public var problem: String? {
+        if !(0...1).contains(relevanceScore) {
+            return "content.relevanceScore must be within 0…1, not \(relevanceScore)"
+        }
+        if let badge, badge < 0 {
+            return "content.badge must not be negative"
+        }
+        if summaryArgumentCount < 0 {
+            return "content.summaryArgumentCount must not be negative"
+        }
+        return nil
+    }
+}
+
+extension NotificationContent: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case title, subtitle, body, titleLocKey, titleLocArgs, bodyLocKey, bodyLocArgs, badge, sound, attachments,
+             userInfo, categoryIdentifier, threadIdentifier, summaryArgument, summaryArgumentCount,
+             targetContentIdentifier, interruptionLevel, relevanceScore
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        title = try c.decodeIfPresent(String.self, forKey: .title) ?? ""
+        subtitle = try c.decodeIfPresent(String.self, forKey: .subtitle) ?? ""
+        body = try c.decodeIfPresent(String.self, forKey: .body) ?? ""
+        titleLocKey = try c.decodeIfPresent(String.self, forKey: .titleLocKey)
+        titleLocArgs = try c.decodeIfPresent([String].self, forKey: .titleLocArgs) ?? []
+        bodyLocKey = try c.decodeIfPresent(String.self, forKey: .bodyLocKey)
+        bodyLocArgs = try c.decodeIfPresent([String].self, forKey: .bodyLocArgs) ?? []
+        badge = try c.decodeIfPresent(Int.self, forKey: .badge)
+        sound = try c.decodeIfPresent(String.self, forKey: .sound)
+        attachments = try c.decodeIfPresent([Attachment].self, forKey: .attachments) ?? []
+        userInfo = try c.decodeIfPresent([String: JSONValue].self, forKey: .userInfo) ?? [:]
+        categoryIdentifier = try c.decodeIfPresent(String.self, forKey: .categoryIdentifier) ?? ""
+        threadIdentifier = try c.decodeIfPresent(String.self, forKey: .threadIdentifier) ?? ""
+        summaryArgument = try c.decodeIfPresent(String.self, forKey: .summaryArgument) ?? ""
+        summaryArgumentCount = try c.decodeIfPresent(Int.self, forKey: .summaryArgumentCount) ?? 0
+        targetContentIdentifier = try c.decodeIfPresent(String.self, forKey: .targetContentIdentifier)
+        interruptionLevel = try c.decodeIfPresent(InterruptionLevel.self, forKey: .interruptionLevel) ?? .active
+        relevanceScore = try c.decodeIfPresent(Double.self, forKey: .relevanceScore) ?? 0
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(title, forKey: .title)
+        try c.encode(subtitle, forKey: .subtitle)
+        try c.encode(body, forKey: .body)
+        try c.encode(titleLocKey, forKey: .titleLocKey)
+        try c.encode(titleLocArgs, forKey: .titleLocArgs)
+        try c.encode(bodyLocKey, forKey: .bodyLocKey)
+        try c.encode(bodyLocArgs, forKey: .bodyLocArgs)
+        try c.encode(badge, forKey: .badge)
+        try c.encode(sound, forKey: .sound)
+        try c.encode(attachments, forKey: .attachments)
+        try c.encode(userInfo, forKey: .userInfo)
+        try c.encode(categoryIdentifier, forKey: .categoryIdentifier)
+        try c.encode(threadIdentifier, forKey: .threadIdentifier)
+        try c.encode(summaryArgument, forKey: .summaryArgument)
+        try c.encode(summaryArgumentCount, forKey: .summaryArgumentCount)
+        try c.encode(targetContentIdentifier, forKey: .targetContentIdentifier)
+        try c.encode(interruptionLevel, forKey: .interruptionLevel)
+        try c.encode(relevanceScore, forKey: .relevanceScore)
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// A reminder to deliver: who, what and when, as `UNNotificationRequest`.
+public struct NotificationRequest: Hashable, Sendable, Codable {
+    /// Adding a request with the identifier of a pending one replaces it.
+    public var identifier: String
+    /// A recipient id of the configuration.
+    public var recipient: String
+    public var content: NotificationContent
+    public var trigger: NotificationTrigger
+
+    public init(identifier: String, recipient: String, content: NotificationContent, trigger: NotificationTrigger) {
+        self.identifier = identifier
+        self.recipient = recipient
+        self.content = content
+        self.trigger = trigger
+    }
+
+    /// Every reason the request is refused against a configuration, each naming the field.
+    public func problems(in configuration: Configuration) -> [String] {
+        var problems: [String] = []
+        if identifier.isEmpty { problems.append("identifier must not be empty") }
+        if configuration.recipient(recipient) == nil {
+            problems.append("unknown recipient \"\(recipient)\"")
+        }
+        let category = content.categoryIdentifier
+        if !category.isEmpty, configuration.category(category) == nil {
+            problems.append("unknown category \"\(category)\"")
+        }
+        if let problem = content.problem { problems.append(problem) }
+        if let problem = trigger.problem { problems.append(problem) }
+        if let zone = trigger.timeZone, TimeZone(identifier: zone) == nil {
+            problems.append("unknown time zone \"\(zone)\" in trigger.timeZone")
+        }
+        return problems
+    }
+}

@@ -1,0 +1,73 @@
+/// A request waiting to fire, as the store keeps it.
+public struct PendingNotification: Hashable, Sendable {
+    public var request: NotificationRequest
+    /// When it was added: time intervals count from here.
+    public var added: Instant
+    /// The next instant it fires.
+    public var nextFire: Instant
+    /// The instant `nextFire` was computed after (`added`, or the last fire).
+    public var anchor: Instant
+    /// The zone `nextFire` was computed in; for a floating trigger, the recipient's zone
+    /// at that time.
+    public var zone: String
+    /// Set anew each time the request is added or replaced; with the fire instant it
+    /// makes the delivery id.
+    public var generation: String
+    /// Beyond the recipient's pending limit: kept and listed, not fired while so.
+    public var isSetAside = false
+
+    public init(request: NotificationRequest, added: Instant, nextFire: Instant, anchor: Instant, zone: String, generation: String) {
+        self.request = request
+        self.added = added
+        self.nextFire = nextFire
+        self.anchor = anchor
+        self.zone = zone
+        self.generation = generation
+    }
+
+    /// The delivery id of the occurrence at `nextFire`: the same however many times that
+    /// occurrence is sent, so a receiver can recognise a resend.
+    public var deliveryID: String { "\(generation).\(nextFire.seconds)" }
+}
+
+/// A notification that fired and was delivered.
+public struct DeliveredNotification: Hashable, Sendable {
+    public var request: NotificationRequest
+    /// The occurrence that fired (the scheduled instant, not the moment of sending).
+    public var fireDate: Instant
+    public var deliveredAt: Instant
+    public var deliveryID: String
+    /// Occurrences missed while nothing ran, folded into this one.
+    public var coalesced: Int
+
+    public init(request: NotificationRequest, fireDate: Instant, deliveredAt: Instant, deliveryID: String, coalesced: Int) {
+        self.request = request
+        self.fireDate = fireDate
+        self.deliveredAt = deliveredAt
+        self.deliveryID = deliveryID
+        self.coalesced = coalesced
+    }
+}
+
+/// Who holds a claim on due notifications: a process on a host, until a lease ends.
+public struct Claimer: Hashable, Sendable, CustomStringConvertible {
+    public var host: String
+    public var processID: Int32
+    /// The process's start time, so a reused process id is not taken for the claimer.
+    public var processStart: String
+
+    public init(host: String, processID: Int32, processStart: String) {
+        self.host = host
+        self.processID = processID
+        self.processStart = processStart
+    }
+
+    /// `host:pid:start`, as stored.
+    public var description: String { "\(host):\(processID):\(processStart)" }
+
+    public init?(_ text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, let pid = Int32(parts[1]) else { return nil }
+        self.init(host: String(parts[0]), processID: pid, processStart: String(parts[2]))
+    }
+}

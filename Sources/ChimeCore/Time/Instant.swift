@@ -1,0 +1,77 @@
+import Foundation
+
+/// A point in time, in whole seconds since 1970-01-01T00:00:00Z.
+///
+/// Chime fires reminders at whole seconds; keeping instants integral makes "fires at :00"
+/// exact and makes instants compare and store without rounding.
+public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    public var seconds: Int64
+
+    public init(seconds: Int64) {
+        self.seconds = seconds
+    }
+
+    /// The instant of a `Date`, rounded down to the second.
+    public init(_ date: Date) {
+        seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+    }
+
+    public var date: Date { Date(timeIntervalSince1970: TimeInterval(seconds)) }
+
+    public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.seconds < rhs.seconds }
+
+    public static func + (lhs: Instant, rhs: Int64) -> Instant { Instant(seconds: lhs.seconds + rhs) }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let instant = Instant(rfc3339: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected an RFC 3339 instant such as 2026-11-21T09:00:00Z, not \"\(text)\""))
+        }
+        self = instant
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    /// RFC 3339 in UTC, e.g. `2026-11-21T08:00:00Z`.
+    public var description: String { rfc3339(offset: 0) }
+
+    /// RFC 3339 with the given UTC offset in seconds, e.g. `2026-11-24T09:00:00+01:00`.
+    public func rfc3339(offset: Int) -> String {
+        let local = LocalDateTime(secondsSinceEpoch: seconds + Int64(offset))
+        guard offset != 0 else { return local.description + "Z" }
+        let sign = offset < 0 ? "-" : "+"
+        let minutes = abs(offset) / 60
+        return local.description + sign + String(format: "%02d:%02d", minutes / 60, minutes % 60)
+    }
+
+    /// RFC 3339 in the UTC offset a zone has at this instant.
+    public func rfc3339(in zone: TimeZone) -> String {
+        rfc3339(offset: zone.secondsFromGMT(for: date))
+    }
+
+    /// Parses an RFC 3339 instant (`Z` or `±hh:mm`, optional fraction, dropped).
+    public init?(rfc3339 text: String) {
+        var body = Substring(text)
+        var offset = 0
+        if body.hasSuffix("Z") || body.hasSuffix("z") {
+            body = body.dropLast()
+        } else if body.count > 6, let sign = body.dropLast(5).last, sign == "+" || sign == "-" {
+            let zone = body.suffix(5)
+            guard zone.dropFirst(2).first == ":", let hours = Int(zone.prefix(2)), let minutes = Int(zone.suffix(2)),
+                  hours < 24, minutes < 60 else { return nil }
+            offset = (hours * 3600 + minutes * 60) * (sign == "-" ? -1 : 1)
+            body = body.dropLast(6)
+        } else {
+            return nil
+        }
+        if let dot = body.firstIndex(of: ".") {
+            guard body[body.index(after: dot)...].allSatisfy(\.isNumber) else { return nil }
+            body = body[..<dot]
+        }
+        guard let local = LocalDateTime(parsing: String(body)), local.hasSeconds else { return nil }
+        seconds = local.secondsSinceEpoch - Int64(offset)
+    }
+}

@@ -1,0 +1,73 @@
+/// Finds the instants at which a ``DateComponentsPattern`` matches in a zone.
+///
+/// Semantics of Foundation's `Calendar.nextDate(after:matching:matchingPolicy: .nextTime,
+/// repeatedTimePolicy: .first)`: a matching wall time skipped by a DST jump fires at the
+/// first instant after the gap; one that occurs twice fires once, at its first
+/// occurrence; day 31 or February 29 match only where they exist. Written by hand on
+/// civil-day arithmetic because Foundation's implementations differ between platforms
+/// on exactly these edge cases, and a scheduler must give one answer.
+public struct CalendarMatcher: Sendable {
+    public let pattern: DateComponentsPattern
+    public let clock: ZoneClock
+    private let times: [Int]
+
+    public init(_ pattern: DateComponentsPattern, clock: ZoneClock) {
+        self.pattern = pattern
+        self.clock = clock
+        self.times = pattern.times()
+    }
+
+    /// The first matching instant strictly after `after`, or nil when there is none
+    /// within 400 years (the Gregorian calendar's full cycle).
+    public func next(after: Instant) -> Instant? {
+        // Start a day early: a wall time on the previous local day can map after `after`
+        // when the zone's offset shrinks across midnight.
+        let startDay = clock.local(after).floorDivided(by: 86_400) - 1
+        var day = startDay
+        let lastDay = startDay + 146_097 // 400 years
+        while day <= lastDay {
+            guard let matching = nextMatchingDay(from: day, through: lastDay) else { return nil }
+            if let found = firstTime(on: matching, after: after) { return found }
+            day = matching + 1
+        }
+        return nil
+    }
+
+    /// The first matching time on a day whose instant is after `after`; instants grow
+    /// with wall times (gaps collapse, repeats take the first), so a binary search works.
+    private func firstTime(on day: Int64, after: Instant) -> Instant? {
+        var low = 0
+        var high = times.count
+        while low < high {
+            let middle = (low + high) / 2
+            if instant(day, times[middle]) > after { high = middle } else { low = middle + 1 }
+        }
+        return low < times.count ? instant(day, times[low]) : nil
+    }
+
+    private func instant(_ day: Int64, _ time: Int) -> Instant {
+        clock.instant(local: day * 86_400 + Int64(time))
+    }
+
+    /// The first day at or after `day` whose date matches, skipping whole months and
+    /// years that cannot.
+    private func nextMatchingDay(from day: Int64, through lastDay: Int64) -> Int64? {
+        var current = day
+        while current <= lastDay {
+            let date = CivilCalendar.civil(fromDays: current)
+            if let year = pattern.year, date.year != year {
+                guard date.year < year else { return nil }
+                current = CivilCalendar.days(year: year, month: 1, day: 1)
+                continue
+            }
+            if let month = pattern.month, date.month != month {
+                let nextYear = date.month < month ? date.year : date.year + 1
+                current = CivilCalendar.days(year: nextYear, month: month, day: 1)
+                continue
+            }
+            if pattern.matches(day: current) { return current }
+            current += 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,85 @@
+import ChimeCore
+import ChimeTransport
+import Foundation
+
+/// Adds requests, and fires the due ones exactly once: claim, deliver, complete.
+public struct Scheduler {
+    public let configuration: Configuration
+    public let store: any NotificationStore
+    /// How long a claim holds before another process may take the notification up.
+    public var lease: Int64 = 600
+    /// How many notifications one claim takes.
+    public var batchSize = 500
+
+    public init(configuration: Configuration, store: any NotificationStore) {
+        self.configuration = configuration
+        self.store = store
+    }
+
+    /// Per-recipient pending limits from the configuration.
+    var limits: [String: Int] { configuration.pendingLimits }
+
+    // MARK: Scheduling
+
+    /// What `schedule` did.
+    public struct ScheduleReport: Sendable {
+        /// Each request added, with its first fire instant.
+        public var added: [(identifier: String, firstFire: Instant, zone: TimeZone)]
+        /// Identifiers that replaced a pending request.
+        public var replaced: [String]
+        /// Pending requests beyond their recipient's limit after this schedule.
+        public var setAside: [String]
+    }
+
+    /// Validates every request, then stores them all (or none).
+    /// - Throws: ``SchedulingError`` naming each refused request.
+    public func schedule(_ requests: [NotificationRequest], now: Instant) throws -> ScheduleReport {
+        var problems: [String] = []
+        var notifications: [PendingNotification] = []
+        var seen = Set<String>()
+        for (index, request) in requests.enumerated() {
+            let label = requests.count > 1 ? "request \(index + 1) (\"\(request.identifier)\")" : "request \"\(request.identifier)\""
+            var found = request.problems(in: configuration)
+            if !seen.insert(request.identifier).inserted {
+                found.append("the identifier appears twice in this batch")
+            }
+            guard found.isEmpty, let zone = zone(for: request) else {
+                problems += found.map { "\(label): \($0)" }
+                continue
+            }
+            guard let first = TriggerSchedule(request.trigger, added: now, zone: zone).first else {
+                problems.append("\(label): the trigger never fires after \(now)")
+                continue
+            }
+            notifications.append(PendingNotification(
+                request: request, added: now, nextFire: first, anchor: now, zone: zone.identifier,
+                generation: UUID().uuidString.lowercased()))
+        }
+        guard problems.isEmpty else { throw SchedulingError(problems) }
+        let replaced = try notifications.compactMap { try store.pending(identifier: $0.request.identifier)?.request.identifier }
+        try store.upsert(notifications)
+        let recipients = Set(requests.map(\.recipient))
+        let setAside = try recipients.sorted().flatMap { recipient -> [String] in
+            guard limits[recipient] != nil else { return [] }
+            return try store.pending(recipient: recipient, limits: limits)
+                .filter(\.isSetAside).map(\.request.identifier)
+        }
+        return ScheduleReport(
+            added: notifications.map { ($0.request.identifier, $0.nextFire, TimeZone(identifier: $0.zone)!) },
+            replaced: replaced, setAside: setAside)
+    }
+
+    /// The zone a request's trigger is worked out in: its own, else its recipient's.
+    func zone(for request: NotificationRequest) -> TimeZone? {
+        let name = request.trigger.timeZone ?? configuration.recipient(request.recipient)?.timeZone ?? "UTC"
+        return TimeZone(identifier: name)
+    }
+
+    /// The next `count` fire instants of a pending request, in the trigger's own offset.
+    public func upcoming(_ identifier: String, count: Int) throws -> [String]? {
+        guard let pending = try store.pending(identifier: identifier), let zone = TimeZone(identifier: pending.zone) else { return nil }
+        let schedule = TriggerSchedule(pending.request.trigger, added: pending.added, zone: zone)
+        let shownZone = pending.request.trigger.timeZone == nil && !pending.request.trigger.isFloating ? TimeZone(identifier: "UTC")! : zone
+        return schedule.upcoming(from: pending.nextFire, count: count).map { $0.rfc3339(in: shownZone) }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Why a local delivery failed, with the system's own words.
+public struct TransportError: Error, CustomStringConvertible {
+    public var message: String
+
+    public init(message: String) {
+        self.message = message
+    }
+
+    /// The failed operation and `strerror(errno)`, read at once.
+    static func system(_ operation: String) -> TransportError {
+        TransportError(message: "\(operation): \(String(cString: strerror(errno)))")
+    }
+
+    public var description: String { message }
+}
+
+/// Plain POSIX writes: whole buffers, retried on short writes and EINTR.
+enum FileWriter {
+    static func write(_ bytes: [UInt8], to path: String, sync: Bool) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw TransportError.system("create \(path)") }
+        defer { close(descriptor) }
+        try writeAll(bytes, to: descriptor, path: path)
+        if sync, fsync(descriptor) != 0 { throw TransportError.system("sync \(path)") }
+    }
+
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw TransportError.system("write to \(path)")
+            }
+            offset += written
+        }
+    }
+}

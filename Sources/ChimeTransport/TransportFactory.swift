@@ -1,0 +1,27 @@
+import ChimeCore
+
+/// Opens one transport per channel, once per run, and keeps it for every message.
+public final class TransportFactory {
+    private var open: [String: Transport] = [:]
+
+    public init() {}
+
+    /// The transport of a channel, or nil when this version has none for its kind.
+    /// - Throws: when the channel's destination cannot be opened.
+    public func transport(for channel: Channel) throws -> Transport? {
+        if let existing = open[channel.id] { return existing }
+        let made: Transport?
+        switch channel.url.kind {
+        case .maildir: made = try MaildirTransport(path: channel.url.path)
+        case .file: made = try JSONLinesTransport(path: channel.url.path)
+        default: made = nil
+        }
+        open[channel.id] = made
+        return made
+    }
+
+    /// Whether this version can deliver on a channel kind.
+    public static func supports(_ kind: ChannelKind) -> Bool {
+        kind.isLocal
+    }
+}

@@ -1,0 +1,157 @@
+import ArgumentParser
+import ChimeCore
+import ChimeScheduler
+import Foundation
+
+extension Chime {
+    struct Schedule: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add or replace requests, from JSON or from flags.",
+            discussion: """
+                chime schedule --json FILE|-   one request object or an array (CONTRACT.md, "A request")
+                chime schedule --id ID --to RECIPIENT [--category C] [--title T] [--subtitle S] [--body B] \
+                [--thread T] (--at LOCAL_DATETIME [--tz ZONE | --floating] | --in DURATION [--repeats])
+
+                --at takes a wall time such as 2026-11-24T09:00 (seconds are :00 unless given), in \
+                --tz's zone or, by default and with --floating, the recipient's zone. DURATION is \
+                like 90s, 10m, 2h, 1d or 1h30m. A request with the identifier of a pending one \
+                replaces it. Invalid requests exit 65 and nothing is stored.
+                """
+        )
+
+        @OptionGroup var options: GlobalOptions
+
+        @Option(name: .long, help: ArgumentHelp("Read requests from a JSON file, or - for standard input.", valueName: "file"))
+        var json: String?
+
+        @Option(name: .long, help: "The request identifier.")
+        var id: String?
+
+        @Option(name: .long, help: ArgumentHelp("The recipient id.", valueName: "recipient"))
+        var to: String?
+
+        @Option(name: .long, help: "The category identifier.")
+        var category: String?
+
+        @Option(name: .long, help: "The title.")
+        var title: String?
+
+        @Option(name: .long, help: "The subtitle.")
+        var subtitle: String?
+
+        @Option(name: .long, help: "The body.")
+        var body: String?
+
+        @Option(name: .long, help: "The thread identifier.")
+        var thread: String?
+
+        @Option(name: .long, help: ArgumentHelp("Fire at this wall time, e.g. 2026-11-24T09:00.", valueName: "local-datetime"))
+        var at: String?
+
+        @Option(name: .long, help: ArgumentHelp("The zone of --at, e.g. Europe/Paris.", valueName: "zone"))
+        var tz: String?
+
+        @Flag(name: .long, help: "--at follows the recipient's zone, wherever they are (the default).")
+        var floating = false
+
+        @Option(name: .long, help: ArgumentHelp("Fire after this long, e.g. 10m.", valueName: "duration"))
+        var `in`: String?
+
+        @Flag(name: .long, help: "With --in: repeat at that interval (at least 60 s).")
+        var repeats = false
+
+        func validate() throws {
+            if json != nil {
+                let flags = [id, to, category, title, subtitle, body, thread, at, tz, self.in].compactMap { $0 }
+                guard flags.isEmpty, !floating, !repeats else {
+                    throw ValidationError("--json takes no other request options")
+                }
+                return
+            }
+            guard id != nil, to != nil else { throw ValidationError("give --json FILE, or --id and --to") }
+            guard (at == nil) != (self.in == nil) else { throw ValidationError("give one of --at and --in") }
+            if at != nil, repeats { throw ValidationError("--repeats goes with --in") }
+            if self.in != nil, tz != nil || floating { throw ValidationError("--tz and --floating go with --at") }
+            if tz != nil, floating { throw ValidationError("give --tz or --floating, not both") }
+            if let at, LocalDateTime(parsing: at) == nil {
+                throw ValidationError("--at needs a wall time such as 2026-11-24T09:00, not \"\(at)\"")
+            }
+            if let duration = self.in, Duration.seconds(duration) == nil {
+                throw ValidationError("--in needs a duration such as 90s, 10m, 2h, 1d or 1h30m, not \"\(duration)\"")
+            }
+        }
+
+        func run() throws {
+            let requests = try readRequests()
+            let scheduler = try openScheduler(options)
+            let report: Scheduler.ScheduleReport
+            do {
+                report = try scheduler.schedule(requests, now: options.instant)
+            } catch let error as SchedulingError {
+                let source = json.map { $0 == "-" ? "<stdin>" : $0 } ?? "chime schedule"
+                printError(error.problems.map { "\(source): error: \($0)" }.joined(separator: "\n"))
+                throw ExitCode(65)
+            }
+            let replaced = Set(report.replaced)
+            for added in report.added {
+                let verb = replaced.contains(added.identifier) ? "replaced" : "scheduled"
+                print("\(verb) \(added.identifier): fires \(added.firstFire.rfc3339(in: added.zone))")
+            }
+            if !report.setAside.isEmpty {
+                print("set aside (beyond the recipient's pending limit; kept, fires when within it): \(report.setAside.joined(separator: " "))")
+            }
+        }
+
+        private func readRequests() throws -> [NotificationRequest] {
+            guard let json else { return [try flagRequest()] }
+            let data: Data
+            if json == "-" {
+                data = FileHandle.standardInput.readDataToEndOfFile()
+            } else if let contents = FileManager.default.contents(atPath: json) {
+                data = contents
+            } else {
+                printError("\(json): error: no such file")
+                throw ExitCode(66)
+            }
+            do {
+                return try RequestDecoder.decode(data)
+            } catch {
+                printError("\(json == "-" ? "<stdin>" : json): error: \(error)")
+                throw ExitCode(65)
+            }
+        }
+
+        private func flagRequest() throws -> NotificationRequest {
+            var content = NotificationContent(title: title ?? "", subtitle: subtitle ?? "", body: body ?? "",
+                                              categoryIdentifier: category ?? "", threadIdentifier: thread ?? "")
+            content.sound = "default"
+            let trigger: NotificationTrigger
+            if let at, let local = LocalDateTime(parsing: at) {
+                trigger = .date(fireDate: local, timeZone: tz, repeatInterval: nil)
+            } else {
+                trigger = .timeInterval(seconds: Double(Duration.seconds(self.in ?? "") ?? 0), repeats: repeats)
+            }
+            return NotificationRequest(identifier: id ?? "", recipient: to ?? "", content: content, trigger: trigger)
+        }
+    }
+}
+
+/// `90s`, `10m`, `2h`, `1d`, and sequences such as `1h30m`.
+enum Duration {
+    static func seconds(_ text: String) -> Int64? {
+        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
+        var total: Int64 = 0
+        var digits = ""
+        for character in text {
+            if character.isASCII, character.isNumber {
+                digits.append(character)
+            } else if let unit = units[character], let value = Int64(digits) {
+                total += value * unit
+                digits = ""
+            } else {
+                return nil
+            }
+        }
+        return digits.isEmpty && total > 0 ? total : nil
+    }
+}

@@ -1,0 +1,48 @@
+import ChimeCore
+import Foundation
+import Testing
+
+@Suite("Request JSON")
+struct RequestDecoderTests {
+    @Test("the contract's example request reads with every field")
+    func contractExample() throws {
+        let json = """
+            {"identifier": "shopping-1", "recipient": "alice",
+             "content": {"title": "Shopping", "subtitle": "", "body": "Hey, you must go shopping, remember?",
+               "titleLocKey": null, "titleLocArgs": [], "bodyLocKey": null, "bodyLocArgs": [],
+               "badge": 1, "sound": "default", "attachments": [{"identifier": "cup", "path": "cup.jpg"}],
+               "userInfo": {"list": "groceries", "n": [1, true, null, {"x": 2.5}]},
+               "categoryIdentifier": "shoppingListReminderCategory", "threadIdentifier": "shopping",
+               "summaryArgument": "Matt", "summaryArgumentCount": 1,
+               "targetContentIdentifier": "https://example.org/lists/groceries",
+               "interruptionLevel": "timeSensitive", "relevanceScore": 0.5},
+             "trigger": {"type": "calendar", "dateComponents": {"hour": 9, "minute": 0, "weekday": 2},
+                         "timeZone": "Europe/Paris", "repeats": true}}
+            """
+        let requests = try RequestDecoder.decode(Data(json.utf8))
+        let request = try #require(requests.first)
+        #expect(request.content.badge == 1)
+        #expect(request.content.attachments == [.init(identifier: "cup", path: "cup.jpg")])
+        #expect(request.content.userInfo["n"] == .array([.number(1), .bool(true), .null, .object(["x": .number(2.5)])]))
+        #expect(request.content.interruptionLevel == .timeSensitive)
+        #expect(request.trigger == .calendar(.init(hour: 9, minute: 0, weekday: 2), timeZone: "Europe/Paris", repeats: true))
+        // What is written reads back the same.
+        let again = try RequestDecoder.decode(try JSONEncoder().encode(requests))
+        #expect(again == requests)
+    }
+
+    @Test("errors name the field", arguments: [
+        (#"{"identifier": "a", "recipient": "b", "content": {}, "trigger": {"type": "sometime"}}"#, "at trigger.type: expected one of timeInterval, calendar, date"),
+        (#"[{"identifier": "a", "recipient": "b", "content": {}, "trigger": {"type": "timeInterval"}}]"#, "at [0].trigger: missing \"seconds\""),
+        (#"{"identifier": "a", "recipient": "b", "content": {"badge": "one"}, "trigger": {"type": "timeInterval", "seconds": 5}}"#, "at content.badge: expected a number"),
+        (#"{"identifier": "a""#, "not valid JSON"),
+    ])
+    func errors(json: String, message: String) {
+        #expect(throws: RequestDecoder.Failure.self) { try RequestDecoder.decode(Data(json.utf8)) }
+        do {
+            _ = try RequestDecoder.decode(Data(json.utf8))
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+}

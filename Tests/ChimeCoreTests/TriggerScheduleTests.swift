@@ -1,0 +1,95 @@
+import ChimeCore
+import Foundation
+import Testing
+
+@Suite("Trigger schedules")
+struct TriggerScheduleTests {
+    private func instant(_ text: String) -> Instant { Instant(rfc3339: text)! }
+
+    private func schedule(_ trigger: NotificationTrigger, added: String, zone: String = "UTC") -> TriggerSchedule {
+        TriggerSchedule(trigger, added: instant(added), zone: TimeZone(identifier: zone)!)
+    }
+
+    @Test("a time interval counts from the moment the request was added, not from now")
+    func intervalFromAdded() {
+        let trigger = NotificationTrigger.timeInterval(seconds: 600, repeats: true)
+        let s = schedule(trigger, added: "2026-11-21T09:00:17Z")
+        #expect(s.first?.description == "2026-11-21T09:10:17Z")
+        // Asked later, the next occurrence still lies on the added + k·600 grid.
+        #expect(s.next(after: instant("2026-11-21T09:31:00Z"))?.description == "2026-11-21T09:40:17Z")
+    }
+
+    @Test("a repeating interval under 60 s is refused; 60 s is accepted")
+    func minimumInterval() {
+        #expect(NotificationTrigger.timeInterval(seconds: 59, repeats: true).problem == "a repeating time interval must be at least 60 seconds, not 59")
+        #expect(NotificationTrigger.timeInterval(seconds: 60, repeats: true).problem == nil)
+        #expect(NotificationTrigger.timeInterval(seconds: 5, repeats: false).problem == nil)
+        #expect(NotificationTrigger.timeInterval(seconds: 0, repeats: false).problem == "trigger.seconds must be more than 0")
+    }
+
+    @Test("missed occurrences fire once and are counted")
+    func coalescing() {
+        let s = schedule(.timeInterval(seconds: 60, repeats: true), added: "2026-11-21T09:00:00Z")
+        let (next, coalesced) = s.advance(from: instant("2026-11-21T09:01:00Z"), now: instant("2026-11-21T09:10:30Z"))
+        #expect(coalesced == 9)
+        #expect(next?.description == "2026-11-21T09:11:00Z")
+        // A machine off for two days: a daily reminder fires once, two missed.
+        let daily = schedule(.calendar(.init(hour: 9), timeZone: "Europe/Paris", repeats: true), added: "2026-11-01T00:00:00Z", zone: "Europe/Paris")
+        let after = daily.advance(from: instant("2026-11-21T08:00:00Z"), now: instant("2026-11-23T12:00:00Z"))
+        #expect(after.coalesced == 2)
+        #expect(after.next?.description == "2026-11-24T08:00:00Z")
+    }
+
+    @Test("a fire date without seconds fires at :00")
+    func fireDateSeconds() throws {
+        let local = try #require(LocalDateTime(parsing: "2026-11-21T14:00"))
+        let s = schedule(.date(fireDate: local, timeZone: "Europe/Paris", repeatInterval: nil), added: "2026-11-21T10:37:42Z", zone: "Europe/Paris")
+        #expect(s.first?.description == "2026-11-21T13:00:00Z")
+    }
+
+    @Test("a monthly repeat from the 31st keeps to the month's last day, as Foundation's date(byAdding:) does")
+    func monthEnd() throws {
+        let local = try #require(LocalDateTime(parsing: "2026-01-31T09:00:00"))
+        let s = schedule(.date(fireDate: local, timeZone: "UTC", repeatInterval: .month), added: "2026-01-01T00:00:00Z")
+        #expect(s.upcoming(from: s.first!, count: 5).map(\.description) == [
+            "2026-01-31T09:00:00Z", "2026-02-28T09:00:00Z", "2026-03-31T09:00:00Z", "2026-04-30T09:00:00Z", "2026-05-31T09:00:00Z",
+        ])
+    }
+
+    @Test("a yearly repeat from 29 February falls on the 28th in common years")
+    func leapYearly() throws {
+        let local = try #require(LocalDateTime(parsing: "2028-02-29T08:00"))
+        let s = schedule(.date(fireDate: local, timeZone: "UTC", repeatInterval: .year), added: "2028-01-01T00:00:00Z")
+        #expect(s.upcoming(from: s.first!, count: 3).map(\.description) == ["2028-02-29T08:00:00Z", "2029-02-28T08:00:00Z", "2030-02-28T08:00:00Z"])
+    }
+
+    @Test("a daily repeat keeps the wall time across DST; an hourly one keeps exact hours")
+    func dailyAndHourly() throws {
+        let local = try #require(LocalDateTime(parsing: "2026-03-28T09:00"))
+        let daily = schedule(.date(fireDate: local, timeZone: "Europe/Paris", repeatInterval: .day), added: "2026-03-01T00:00:00Z", zone: "Europe/Paris")
+        #expect(daily.upcoming(from: daily.first!, count: 2).map(\.description) == ["2026-03-28T08:00:00Z", "2026-03-29T07:00:00Z"])
+        let night = try #require(LocalDateTime(parsing: "2026-03-29T01:00"))
+        let hourly = schedule(.date(fireDate: night, timeZone: "Europe/Paris", repeatInterval: .hour), added: "2026-03-01T00:00:00Z", zone: "Europe/Paris")
+        #expect(hourly.upcoming(from: hourly.first!, count: 3).map { $0.rfc3339(in: TimeZone(identifier: "Europe/Paris")!) } == [
+            "2026-03-29T01:00:00+01:00", "2026-03-29T03:00:00+02:00", "2026-03-29T04:00:00+02:00",
+        ])
+    }
+
+    @Test("a floating trigger follows the zone it is worked out in")
+    func floating() throws {
+        let local = try #require(LocalDateTime(parsing: "2026-11-24T09:00"))
+        let trigger = NotificationTrigger.date(fireDate: local, timeZone: nil, repeatInterval: nil)
+        #expect(trigger.isFloating)
+        #expect(schedule(trigger, added: "2026-11-21T00:00:00Z", zone: "Europe/Paris").first?.description == "2026-11-24T08:00:00Z")
+        #expect(schedule(trigger, added: "2026-11-21T00:00:00Z", zone: "America/New_York").first?.description == "2026-11-24T14:00:00Z")
+    }
+
+    @Test("instants print in a zone's own offset")
+    func offsets() {
+        let paris = TimeZone(identifier: "Europe/Paris")!
+        #expect(instant("2026-11-24T08:00:00Z").rfc3339(in: paris) == "2026-11-24T09:00:00+01:00")
+        #expect(instant("2026-06-01T03:30:00Z").rfc3339(in: TimeZone(identifier: "Asia/Kolkata")!) == "2026-06-01T09:00:00+05:30")
+        #expect(Instant(rfc3339: "2026-11-24T09:00:00+01:00") == instant("2026-11-24T08:00:00Z"))
+        #expect(Instant(rfc3339: "2026-11-24T09:00") == nil)
+    }
+}
