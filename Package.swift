@@ -67,7 +67,6 @@ let package = Package(
         .testTarget(name: "ChimeConfigTests", dependencies: ["ChimeConfig"], exclude: ["Fixtures"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite"]),
         .testTarget(name: "ChimeTransportTests", dependencies: ["ChimeTransport"]),
-        .testTarget(name: "ChimeSchedulerTests", dependencies: ["ChimeScheduler", "ChimeSQLite"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCore"]),
     ],
     swiftLanguageModes: [.v6]

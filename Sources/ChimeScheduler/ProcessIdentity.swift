@@ -17,16 +17,22 @@ enum ProcessIdentity {
     static func isDead(_ claimer: Claimer) -> Bool {
         guard claimer.host == hostName else { return false }
         if kill(claimer.processID, 0) != 0 && errno == ESRCH { return true }
-        guard let start = startTime(of: claimer.processID) else { return true }
-        return start != claimer.processStart
+        // A zombie (killed, not yet reaped by its parent) is dead too.
+        guard let fields = statFields(of: claimer.processID), fields.count > 19, fields[0] != "Z" else { return true }
+        return fields[19] != claimer.processStart
     }
 
     /// Field 22 of `/proc/PID/stat`: the start time in clock ticks since boot.
     private static func startTime(of pid: Int32) -> String? {
+        guard let fields = statFields(of: pid), fields.count > 19 else { return nil }
+        return fields[19]
+    }
+
+    /// The fields of `/proc/PID/stat` after the command name (which may hold spaces),
+    /// from field 3, the state.
+    private static func statFields(of pid: Int32) -> [String]? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let close = stat.lastIndex(of: ")") else { return nil }
-        // Fields after the command name (which may hold spaces) start at field 3.
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        return fields.count > 19 ? String(fields[19]) : nil
+        return stat[stat.index(after: close)...].split(separator: " ").map(String.init)
     }
 }

@@ -90,8 +90,10 @@ extension Scheduler {
         try store.claimers().filter(ProcessIdentity.isDead).reduce(0) { $0 + (try store.releaseClaims(of: $1)) }
     }
 
-    /// Recomputes floating requests of recipients whose zone changed in the configuration.
-    private func followMovedRecipients() throws -> Int {
+    /// Recomputes floating requests of recipients whose zone changed in the configuration;
+    /// returns how many moved. Every command that shows or fires requests calls it first.
+    @discardableResult
+    public func followMovedRecipients() throws -> Int {
         let known = try store.recipientZones()
         var moved = 0
         for recipient in configuration.recipients {

@@ -69,8 +69,10 @@ public struct Scheduler {
             replaced: replaced, setAside: setAside)
     }
 
-    /// The zone a request's trigger is worked out in: its own, else its recipient's.
+    /// The zone a request's trigger is worked out in and shown in: its own, else its
+    /// recipient's; UTC for a time interval, which has no wall clock.
     func zone(for request: NotificationRequest) -> TimeZone? {
+        if case .timeInterval = request.trigger { return TimeZone(identifier: "UTC") }
         let name = request.trigger.timeZone ?? configuration.recipient(request.recipient)?.timeZone ?? "UTC"
         return TimeZone(identifier: name)
     }
@@ -79,7 +81,6 @@ public struct Scheduler {
     public func upcoming(_ identifier: String, count: Int) throws -> [String]? {
         guard let pending = try store.pending(identifier: identifier), let zone = TimeZone(identifier: pending.zone) else { return nil }
         let schedule = TriggerSchedule(pending.request.trigger, added: pending.added, zone: zone)
-        let shownZone = pending.request.trigger.timeZone == nil && !pending.request.trigger.isFloating ? TimeZone(identifier: "UTC")! : zone
-        return schedule.upcoming(from: pending.nextFire, count: count).map { $0.rfc3339(in: shownZone) }
+        return schedule.upcoming(from: pending.nextFire, count: count).map { $0.rfc3339(in: zone) }
     }
 }

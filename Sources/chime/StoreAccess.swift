@@ -26,9 +26,12 @@ func openStore(_ options: GlobalOptions) throws -> SQLiteStore {
     }
 }
 
-/// The configuration and the store, ready to schedule and fire.
+/// The configuration and the store, ready to schedule and fire, with floating requests
+/// of recipients who moved already following them.
 func openScheduler(_ options: GlobalOptions) throws -> Scheduler {
-    Scheduler(configuration: try loadConfiguration(options), store: try openStore(options))
+    let scheduler = Scheduler(configuration: try loadConfiguration(options), store: try openStore(options))
+    try scheduler.followMovedRecipients()
+    return scheduler
 }
 
 func printError(_ text: String) {

@@ -22,7 +22,30 @@ struct ChimeProcess {
         return testBinary.deletingLastPathComponent().appendingPathComponent("chime")
     }()
 
+    /// Starts `chime` and returns at once; the caller waits for it (or kills it).
+    static func start(_ arguments: [String], in directory: URL, output: URL? = nil) throws -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "CHIME_CONFIG")
+        process.environment = env
+        if let output {
+            FileManager.default.createFile(atPath: output.path, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: output)
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+        }
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     /// Runs `chime` with these arguments in `directory`; stops it after `timeout` seconds.
+    /// Output goes to temporary files, so no reader thread is needed however much it
+    /// prints, and tests running side by side cannot starve each other.
     static func run(_ arguments: [String], in directory: URL = repositoryRoot, environment: [String: String] = [:], timeout: TimeInterval = 60) throws -> Result {
         let process = Process()
         process.executableURL = executable
@@ -32,44 +55,35 @@ struct ChimeProcess {
         env.removeValue(forKey: "CHIME_CONFIG")
         env.merge(environment) { $1 }
         process.environment = env
-        let out = Pipe()
-        let err = Pipe()
+        let outURL = FileManager.default.temporaryDirectory.appendingPathComponent("chime-out-\(UUID().uuidString)")
+        let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("chime-err-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outURL)
+            try? FileManager.default.removeItem(at: errURL)
+        }
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let finished = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            process.waitUntilExit()
-            finished.signal()
-        }
-        // Read both pipes while the process runs, so a full pipe cannot block it.
-        let outData = ReadAll(out.fileHandleForReading)
-        let errData = ReadAll(err.fileHandleForReading)
+        try? out.close()
+        try? err.close()
+        let deadline = Date().addingTimeInterval(timeout)
         var timedOut = false
-        if finished.wait(timeout: .now() + timeout) == .timedOut {
-            timedOut = true
-            kill(process.processIdentifier, SIGKILL)
-            finished.wait()
+        while process.isRunning {
+            if Date() > deadline {
+                timedOut = true
+                kill(process.processIdentifier, SIGKILL)
+                break
+            }
+            usleep(5_000)
         }
-        return Result(status: process.terminationStatus, stdout: outData.text(), stderr: errData.text(), timedOut: timedOut)
-    }
-}
-
-/// Drains a pipe on a background queue.
-private final class ReadAll: @unchecked Sendable {
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        DispatchQueue.global().async {
-            self.data = handle.readDataToEndOfFile()
-            self.done.signal()
-        }
-    }
-
-    func text() -> String {
-        done.wait()
-        return String(decoding: data, as: UTF8.self)
+        process.waitUntilExit()
+        let stdout = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
+        let stderr = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+        return Result(status: process.terminationStatus, stdout: stdout, stderr: stderr, timedOut: timedOut)
     }
 }

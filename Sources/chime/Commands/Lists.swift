@@ -49,8 +49,8 @@ extension Chime {
         var recipient: String?
 
         func run() throws {
-            let configuration = try loadConfiguration(options)
-            let pending = try openStore(options).pending(recipient: recipient, limits: configuration.pendingLimits)
+            let scheduler = try openScheduler(options)
+            let pending = try scheduler.store.pending(recipient: recipient, limits: scheduler.configuration.pendingLimits)
             if json {
                 try printJSON(pending.map {
                     PendingJSON(identifier: $0.request.identifier, recipient: $0.request.recipient, content: $0.request.content,

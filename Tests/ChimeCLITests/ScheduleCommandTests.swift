@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+
+@Suite("Scheduling through the real executable")
+struct ScheduleCommandTests {
+    @Test("schedule, pending, run, delivered: a reminder fires once at its instant")
+    func firesOnce() throws {
+        let ws = try Workspace()
+        let scheduled = try ws.chime(["schedule", "--id", "tea", "--to", "alice", "--title", "Tea", "--at", "2026-11-24T09:00"], now: "2026-11-21T10:37:42Z")
+        #expect(scheduled.status == 0)
+        #expect(scheduled.stdout == "scheduled tea: fires 2026-11-24T09:00:00+01:00\n")
+        #expect(try ws.chime(["pending"]).stdout.hasPrefix("2026-11-24T09:00:00+01:00  tea  alice"))
+        #expect(try ws.chime(["run"], now: "2026-11-24T07:59:59Z").stdout == "fired 0\n")
+        #expect(try ws.chime(["run"], now: "2026-11-24T08:00:00Z").stdout == "fired 1\n")
+        #expect(try ws.chime(["run"], now: "2026-11-24T08:05:00Z").stdout == "fired 0\n")
+        let lines = try ws.lines()
+        #expect(lines.count == 1)
+        #expect(lines.first?["identifier"] as? String == "tea")
+        #expect(lines.first?["fireDate"] as? String == "2026-11-24T08:00:00Z")
+        #expect(try ws.chime(["pending"]).stdout.isEmpty)
+        #expect(try ws.chime(["delivered"]).stdout.hasPrefix("2026-11-24T08:00:00Z  tea  alice  Tea"))
+    }
+
+    @Test("adding a request with a pending identifier replaces it; a second delivery replaces the first")
+    func replacement() throws {
+        let ws = try Workspace()
+        try ws.chime(["schedule", "--id", "r", "--to", "alice", "--title", "First", "--in", "10m"], now: "2026-11-21T09:00:00Z")
+        let again = try ws.chime(["schedule", "--id", "r", "--to", "alice", "--title", "Second", "--in", "20m"], now: "2026-11-21T09:00:00Z")
+        #expect(again.stdout == "replaced r: fires 2026-11-21T09:20:00Z\n")
+        let pending = try ws.chime(["pending", "--json"])
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(pending.stdout.utf8)) as? [[String: Any]])
+        #expect(list.count == 1)
+        #expect((list[0]["content"] as? [String: Any])?["title"] as? String == "Second")
+        #expect(try ws.chime(["run"], now: "2026-11-21T09:30:00Z").stdout == "fired 1\n")
+        try ws.chime(["schedule", "--id", "r", "--to", "alice", "--title", "Third", "--in", "1m"], now: "2026-11-21T09:30:00Z")
+        try ws.chime(["run"], now: "2026-11-21T09:31:00Z")
+        let delivered = try JSONSerialization.jsonObject(with: Data(try ws.chime(["delivered", "--json"]).stdout.utf8)) as? [[String: Any]]
+        #expect(delivered?.count == 1)
+        #expect((delivered?.first?["content"] as? [String: Any])?["title"] as? String == "Third")
+    }
+
+    @Test("cancel and remove-delivered, by identifier and --all")
+    func removal() throws {
+        let ws = try Workspace()
+        for id in ["a", "b", "c"] {
+            try ws.chime(["schedule", "--id", id, "--to", "alice", "--in", "1h"], now: "2026-11-21T09:00:00Z")
+        }
+        let cancelled = try ws.chime(["cancel", "a", "zzz"])
+        #expect(cancelled.stdout == "cancelled 1\n")
+        #expect(cancelled.stderr == "not pending: zzz\n")
+        #expect(try ws.chime(["pending"]).stdout.split(separator: "\n").count == 2)
+        try ws.chime(["run"], now: "2026-11-21T10:00:00Z")
+        #expect(try ws.chime(["delivered"]).stdout.split(separator: "\n").count == 2)
+        #expect(try ws.chime(["remove-delivered", "b"]).stdout == "removed 1\n")
+        #expect(try ws.chime(["remove-delivered", "--all"]).stdout == "removed 1\n")
+        #expect(try ws.chime(["delivered"]).stdout.isEmpty)
+        try ws.chime(["schedule", "--id", "d", "--to", "alice", "--in", "1h"], now: "2026-11-21T09:00:00Z")
+        #expect(try ws.chime(["cancel", "--all"]).stdout == "cancelled 1\n")
+        #expect(try ws.chime(["cancel"]).status == 64)
+    }
+
+    @Test("beyond a pending limit the later requests are set aside, reported and listed, and fire once within it")
+    func pendingLimit() throws {
+        let ws = try Workspace()
+        try ws.write("batch.json", """
+            [
+              {"identifier": "b1", "recipient": "bob", "content": {"title": "one"}, "trigger": {"type": "timeInterval", "seconds": 60}},
+              {"identifier": "b2", "recipient": "bob", "content": {"title": "two"}, "trigger": {"type": "timeInterval", "seconds": 120}},
+              {"identifier": "b3", "recipient": "bob", "content": {"title": "three"}, "trigger": {"type": "timeInterval", "seconds": 180}}
+            ]
+            """)
+        let scheduled = try ws.chime(["schedule", "--json", "batch.json"], now: "2026-11-21T09:00:00Z")
+        #expect(scheduled.status == 0)
+        #expect(scheduled.stdout.contains("set aside (beyond the recipient's pending limit; kept, fires when within it): b3"))
+        let pending = try ws.chime(["pending"]).stdout.split(separator: "\n")
+        #expect(pending.count == 3)
+        #expect(pending[2].hasSuffix("(set aside: beyond the pending limit)"))
+        #expect(try ws.chime(["run"], now: "2026-11-21T10:00:00Z").stdout == "fired 2\n")
+        #expect(try ws.chime(["pending"]).stdout.hasSuffix("three\n"))
+        #expect(try ws.chime(["run"], now: "2026-11-21T10:00:00Z").stdout == "fired 1\n")
+        #expect(try ws.lines().compactMap { $0["identifier"] as? String } == ["b1", "b2", "b3"])
+    }
+
+    @Test("unknown recipients and categories are refused with exit 65 and nothing is stored")
+    func refused() throws {
+        let ws = try Workspace()
+        try ws.write("bad.json", """
+            [{"identifier": "ok", "recipient": "alice", "content": {}, "trigger": {"type": "timeInterval", "seconds": 60}},
+             {"identifier": "x", "recipient": "mallory", "content": {"categoryIdentifier": "nope"}, "trigger": {"type": "timeInterval", "seconds": 30, "repeats": true}}]
+            """)
+        let result = try ws.chime(["schedule", "--json", "bad.json"])
+        #expect(result.status == 65)
+        #expect(result.stderr == """
+            bad.json: error: request 2 ("x"): unknown recipient "mallory"
+            bad.json: error: request 2 ("x"): unknown category "nope"
+            bad.json: error: request 2 ("x"): a repeating time interval must be at least 60 seconds, not 30
+
+            """)
+        #expect(try ws.chime(["pending"]).stdout.isEmpty)
+        let malformed = try ws.chime(["schedule", "--json", "-"], timeout: 30)
+        #expect(malformed.status == 65)
+        #expect(try ws.chime(["schedule", "--json", "missing.json"]).status == 66)
+        #expect(try ws.chime(["schedule", "--id", "x", "--to", "alice", "--at", "tomorrow"]).status == 64)
+    }
+
+    @Test("next lists coming instants in the trigger's own offset")
+    func next() throws {
+        let ws = try Workspace()
+        try ws.write("weekly.json", """
+            {"identifier": "w", "recipient": "alice", "content": {},
+             "trigger": {"type": "calendar", "dateComponents": {"hour": 9, "minute": 0, "weekday": 2}, "timeZone": "Europe/Paris", "repeats": true}}
+            """)
+        try ws.chime(["schedule", "--json", "weekly.json"], now: "2026-03-20T00:00:00Z")
+        let result = try ws.chime(["next", "w", "--count", "3"])
+        #expect(result.stdout == "2026-03-23T09:00:00+01:00\n2026-03-30T09:00:00+02:00\n2026-04-06T09:00:00+02:00\n")
+        #expect(try ws.chime(["next", "nothing"]).status == 65)
+    }
+
+    @Test("a repeating request missed for two days fires once and says how many it coalesced")
+    func coalesced() throws {
+        let ws = try Workspace()
+        try ws.write("daily.json", """
+            {"identifier": "d", "recipient": "alice", "content": {"title": "Daily"},
+             "trigger": {"type": "calendar", "dateComponents": {"hour": 9}, "timeZone": null, "repeats": true}}
+            """)
+        try ws.chime(["schedule", "--json", "daily.json"], now: "2026-11-20T12:00:00Z")
+        #expect(try ws.chime(["run"], now: "2026-11-23T12:00:00Z").stdout == "fired 1, coalesced 2 missed occurrences\n")
+        #expect(try ws.lines().count == 1)
+        #expect(try ws.lines().first?["coalesced"] as? Int == 2)
+        #expect(try ws.chime(["next", "d"]).stdout == "2026-11-24T09:00:00+01:00\n")
+    }
+
+    @Test("a floating trigger follows its recipient to a new zone; a fixed one stays")
+    func floatingFollowsRecipient() throws {
+        let ws = try Workspace()
+        try ws.chime(["schedule", "--id", "float", "--to", "alice", "--at", "2026-11-24T09:00", "--floating"], now: "2026-11-21T00:00:00Z")
+        try ws.chime(["schedule", "--id", "fixed", "--to", "alice", "--at", "2026-11-24T09:00", "--tz", "Europe/Paris"], now: "2026-11-21T00:00:00Z")
+        #expect(try ws.chime(["next", "float"]).stdout == "2026-11-24T09:00:00+01:00\n")
+        try ws.write("chime.xml", Workspace.defaultConfiguration.replacingOccurrences(of: "id=\"alice\" timeZone=\"Europe/Paris\"", with: "id=\"alice\" timeZone=\"America/New_York\""))
+        #expect(try ws.chime(["next", "float"]).stdout == "2026-11-24T09:00:00-05:00\n")
+        #expect(try ws.chime(["next", "fixed"]).stdout == "2026-11-24T09:00:00+01:00\n")
+        #expect(try ws.chime(["run"], now: "2026-11-24T13:59:59Z").stdout == "fired 1\n")
+        #expect(try ws.chime(["run"], now: "2026-11-24T14:00:00Z").stdout == "fired 1\n")
+        #expect(try ws.lines().compactMap { $0["identifier"] as? String } == ["fixed", "float"])
+    }
+
+    @Test("the Maildir transport writes an RFC 5322 message into new/")
+    func maildir() throws {
+        let ws = try Workspace()
+        try ws.chime(["schedule", "--id", "m", "--to", "carol", "--title", "Café à 9 h", "--body", "Bring the list.", "--in", "1m"], now: "2026-11-21T09:00:00Z")
+        #expect(try ws.chime(["run"], now: "2026-11-21T09:01:00Z").stdout == "fired 1\n")
+        let files = try FileManager.default.contentsOfDirectory(atPath: ws.path("outbox/new"))
+        #expect(files.count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: ws.path("outbox/tmp")).isEmpty)
+        let message = try ws.read("outbox/new/\(files[0])")
+        #expect(message.contains("\nTo: carol@example.org\n"))
+        #expect(message.contains("\nSubject: =?UTF-8?B?Q2Fmw6kgw6AgOSBo?=\n"))
+        #expect(message.hasPrefix("Date: Sat, 21 Nov 2026 09:01:00 +0000\n"))
+        #expect(message.hasSuffix("\n\nBring the list.\n"))
+    }
+}

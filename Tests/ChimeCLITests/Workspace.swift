@@ -1,0 +1,61 @@
+import Foundation
+
+/// A temporary folder with a `chime.xml`, where `chime` runs as a user would run it.
+final class Workspace: @unchecked Sendable { // immutable after init
+    let url: URL
+
+    init(configuration: String = Workspace.defaultConfiguration) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("chime-ws-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        try write("chime.xml", configuration)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    func write(_ name: String, _ text: String) throws {
+        try text.write(to: url.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+
+    func read(_ name: String) throws -> String {
+        try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// Runs `chime` here, with `--now` when given.
+    @discardableResult
+    func chime(_ arguments: [String], now: String? = nil, timeout: TimeInterval = 120) throws -> ChimeProcess.Result {
+        try ChimeProcess.run(arguments + (now.map { ["--now", $0] } ?? []), in: url, timeout: timeout)
+    }
+
+    /// The JSON lines the `file:` channel wrote, decoded.
+    func lines(_ name: String = "sent.jsonl") throws -> [[String: Any]] {
+        guard FileManager.default.fileExists(atPath: path(name)) else { return [] }
+        return try read(name).split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+        }
+    }
+
+    /// alice in Paris on a JSON-lines channel; bob in New York with a pending limit of 2;
+    /// carol on a Maildir.
+    static let defaultConfiguration = """
+        <chime version="1">
+          <categories>
+            <category identifier="reminder">
+              <action identifier="done" title="Done"/>
+            </category>
+          </categories>
+          <channels>
+            <channel id="log" url="file:./sent.jsonl"/>
+            <channel id="box" url="maildir:./outbox"/>
+          </channels>
+          <recipients>
+            <recipient id="alice" timeZone="Europe/Paris"><address channel="log"/></recipient>
+            <recipient id="bob" timeZone="America/New_York" pendingLimit="2"><address channel="log"/></recipient>
+            <recipient id="carol" timeZone="UTC"><address channel="box">carol@example.org</address></recipient>
+          </recipients>
+        </chime>
+        """
+}

@@ -1,0 +1,92 @@
+import ChimeCore
+import ChimeSQLite
+import Foundation
+import Testing
+
+@Suite("The SQLite store")
+struct SQLiteStoreTests {
+    private let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-sqlite-\(UUID().uuidString)")
+
+    private func store() throws -> SQLiteStore {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return try SQLiteStore(path: directory.appendingPathComponent("chime.sqlite").path)
+    }
+
+    private func pending(_ id: String, fires seconds: Int64, recipient: String = "alice") -> PendingNotification {
+        PendingNotification(
+            request: NotificationRequest(identifier: id, recipient: recipient, content: NotificationContent(title: id),
+                                         trigger: .timeInterval(seconds: 60, repeats: false)),
+            added: Instant(seconds: seconds - 60), nextFire: Instant(seconds: seconds), anchor: Instant(seconds: seconds - 60),
+            zone: "UTC", generation: "g-\(id)")
+    }
+
+    private let me = Claimer(host: "test", processID: 1, processStart: "1")
+    private let other = Claimer(host: "elsewhere", processID: 2, processStart: "2")
+
+    @Test("the file is in WAL mode, with the migration recorded and the next-fire index")
+    func schema() throws {
+        _ = try store()
+        let path = directory.appendingPathComponent("chime.sqlite").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            print(db.execute("PRAGMA journal_mode").fetchone()[0])
+            print(",".join(r[0] for r in db.execute("SELECT identifier FROM grdb_migrations")))
+            print(",".join(sorted(r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'pending_%'"))))
+            """, path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        process.waitUntilExit()
+        let lines = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        #expect(lines == ["wal", "v1 pending and delivered notifications", "pending_claimed_by,pending_next_fire,pending_recipient"])
+    }
+
+    @Test("a claim is taken once; an expired lease lets another claimer take it up again")
+    func claims() throws {
+        let store = try store()
+        try store.upsert([pending("a", fires: 100), pending("b", fires: 200), pending("c", fires: 900)])
+        let first = try store.claimDue(now: Instant(seconds: 300), limit: 10, claimer: me, leaseNow: Instant(seconds: 1000), leaseUntil: Instant(seconds: 1600), limits: [:])
+        #expect(first.map(\.request.identifier) == ["a", "b"])
+        let none = try store.claimDue(now: Instant(seconds: 300), limit: 10, claimer: other, leaseNow: Instant(seconds: 1000), leaseUntil: Instant(seconds: 1600), limits: [:])
+        #expect(none.isEmpty)
+        let expired = try store.claimDue(now: Instant(seconds: 300), limit: 10, claimer: other, leaseNow: Instant(seconds: 1600), leaseUntil: Instant(seconds: 2200), limits: [:])
+        #expect(expired.map(\.request.identifier) == ["a", "b"])
+        #expect(expired.map(\.deliveryID) == first.map(\.deliveryID))
+        // The first claimer, back from the dead, can no longer complete what it lost.
+        let stale = DeliveredNotification(request: first[0].request, fireDate: first[0].nextFire, deliveredAt: Instant(seconds: 300), deliveryID: first[0].deliveryID, coalesced: 0)
+        try store.complete(first[0], claimer: me, delivered: stale, next: nil)
+        #expect(try store.pending(identifier: "a") != nil)
+        try store.complete(expired[0], claimer: other, delivered: stale, next: nil)
+        #expect(try store.pending(identifier: "a") == nil)
+        #expect(try store.delivered(recipient: nil).map(\.request.identifier) == ["a"])
+    }
+
+    @Test("a claimer's claims are released together")
+    func release() throws {
+        let store = try store()
+        try store.upsert([pending("a", fires: 100), pending("b", fires: 200)])
+        _ = try store.claimDue(now: Instant(seconds: 300), limit: 10, claimer: me, leaseNow: Instant(seconds: 0), leaseUntil: Instant(seconds: 600), limits: [:])
+        #expect(try store.claimers() == [me])
+        #expect(try store.releaseClaims(of: me) == 2)
+        #expect(try store.claimers().isEmpty)
+    }
+
+    @Test("a pending limit lets only the soonest fire and marks the rest set aside")
+    func limits() throws {
+        let store = try store()
+        try store.upsert([pending("a", fires: 100), pending("b", fires: 200), pending("c", fires: 300), pending("z", fires: 50, recipient: "zed")])
+        let listed = try store.pending(recipient: nil, limits: ["alice": 2])
+        #expect(listed.map(\.request.identifier) == ["z", "a", "b", "c"])
+        #expect(listed.map(\.isSetAside) == [false, false, false, true])
+        let due = try store.due(now: Instant(seconds: 1000), limit: 10, limits: ["alice": 2])
+        #expect(due.map(\.request.identifier) == ["z", "a", "b"])
+    }
+
+    @Test("a store that cannot be created is an open error")
+    func unwritable() {
+        #expect(throws: SQLiteStore.OpenError.self) { try SQLiteStore(path: "/proc/chime/store.sqlite") }
+    }
+}
