@@ -61,6 +61,14 @@ let package = Package(
             ]
         ),
 
+        // `swift run -c release chime-bench`: figures of `chime run` on a million pending
+        // requests, printed with their baseline; not a test.
+        .executableTarget(
+            name: "chime-bench",
+            dependencies: ["ChimeCore", "ChimeSQLite"],
+            path: "Benchmarks/chime-bench"
+        ),
+
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore"]),
         .testTarget(name: "ChimeXMLTests", dependencies: ["ChimeXML"]),
         .testTarget(name: "ChimeCurlTests", dependencies: ["ChimeCurl"]),

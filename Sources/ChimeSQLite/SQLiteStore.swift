@@ -73,6 +73,25 @@ public final class SQLiteStore: NotificationStore {
                 );
                 """)
         }
+        migrator.registerMigration("v2 sent marks") { db in
+            // One small row per delivery, written the moment the destination accepted
+            // it; settled into delivered and pending once per batch. Keeps the per-message
+            // commit to a page or two, and the record exact if the process dies.
+            try db.execute(sql: """
+                CREATE TABLE sent (
+                    claimed_by TEXT NOT NULL,
+                    identifier TEXT NOT NULL,
+                    generation TEXT NOT NULL,
+                    recipient TEXT NOT NULL,
+                    request TEXT NOT NULL,
+                    fire_date INTEGER NOT NULL,
+                    delivered_at INTEGER NOT NULL,
+                    delivery_id TEXT NOT NULL,
+                    coalesced INTEGER NOT NULL,
+                    next_fire INTEGER
+                )
+                """)
+        }
         return migrator
     }
 
@@ -200,7 +219,12 @@ public final class SQLiteStore: NotificationStore {
                          limits: [String: Int]) throws -> [PendingNotification] {
         try database.write { db in
             // Free of claims: never claimed, or the claimer's lease ran out.
-            let free = "(claimed_by IS NULL OR claim_expires <= \(leaseNow.seconds))"
+            // A row marked sent by a claimer whose lease ran out waits for that mark to be
+            // settled rather than being sent again.
+            let free = """
+                (claimed_by IS NULL OR (claim_expires <= \(leaseNow.seconds) AND NOT EXISTS (
+                    SELECT 1 FROM sent WHERE sent.identifier = pending.identifier AND sent.generation = pending.generation)))
+                """
             var claimed: [PendingNotification] = []
             for selection in try Self.dueSelections(db, now: now, free: free, limits: limits) where claimed.count < limit {
                 claimed += try Row.fetchAll(db, sql: """
@@ -239,27 +263,47 @@ public final class SQLiteStore: NotificationStore {
         (a.nextFire.seconds, a.request.identifier) < (b.nextFire.seconds, b.request.identifier)
     }
 
-    public func complete(_ notification: PendingNotification, claimer: Claimer, delivered: DeliveredNotification, next: Instant?) throws {
+    public func markSent(_ notification: PendingNotification, claimer: Claimer, delivered: DeliveredNotification, next: Instant?) throws {
+        let request = try notification.encodedRequest ?? Self.encode(delivered.request)
         try database.write { db in
+            try db.cachedStatement(sql: """
+                INSERT INTO sent (claimed_by, identifier, generation, recipient, request, fire_date, delivered_at, delivery_id, coalesced, next_fire)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [
+                    claimer.description, delivered.request.identifier, notification.generation, delivered.request.recipient, request,
+                    delivered.fireDate.seconds, delivered.deliveredAt.seconds, delivered.deliveryID, delivered.coalesced, next?.seconds,
+                ])
+        }
+    }
+
+    public func settle(claimer: Claimer) throws -> Int {
+        try database.write { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT identifier, generation, fire_date, next_fire FROM sent WHERE claimed_by = ? ORDER BY rowid",
+                                        arguments: [claimer.description])
+            guard !rows.isEmpty else { return 0 }
             try db.execute(sql: """
                 INSERT INTO delivered (identifier, recipient, request, fire_date, delivered_at, delivery_id, coalesced)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                SELECT identifier, recipient, request, fire_date, delivered_at, delivery_id, coalesced FROM sent
+                WHERE claimed_by = ? ORDER BY rowid
                 ON CONFLICT (identifier) DO UPDATE SET
                     recipient = excluded.recipient, request = excluded.request, fire_date = excluded.fire_date,
                     delivered_at = excluded.delivered_at, delivery_id = excluded.delivery_id, coalesced = excluded.coalesced
-                """, arguments: [
-                    delivered.request.identifier, delivered.request.recipient, try Self.encode(delivered.request),
-                    delivered.fireDate.seconds, delivered.deliveredAt.seconds, delivered.deliveryID, delivered.coalesced,
-                ])
-            let mine: StatementArguments = [notification.request.identifier, notification.generation, claimer.description]
-            if let next {
-                try db.execute(sql: """
-                    UPDATE pending SET next_fire = ?, anchor = ?, claimed_by = NULL, claim_expires = NULL
-                    WHERE identifier = ? AND generation = ? AND claimed_by = ?
-                    """, arguments: [next.seconds, delivered.fireDate.seconds] + mine)
-            } else {
-                try db.execute(sql: "DELETE FROM pending WHERE identifier = ? AND generation = ? AND claimed_by = ?", arguments: mine)
+                """, arguments: [claimer.description])
+            let move = try db.cachedStatement(sql: """
+                UPDATE pending SET next_fire = ?, anchor = ?, claimed_by = NULL, claim_expires = NULL
+                WHERE identifier = ? AND generation = ? AND claimed_by = ?
+                """)
+            let remove = try db.cachedStatement(sql: "DELETE FROM pending WHERE identifier = ? AND generation = ? AND claimed_by = ?")
+            for row in rows {
+                let mine: StatementArguments = [row["identifier"] as String, row["generation"] as String, claimer.description]
+                if let next = row["next_fire"] as Int64? {
+                    try move.execute(arguments: [next, row["fire_date"] as Int64] + mine)
+                } else {
+                    try remove.execute(arguments: mine)
+                }
             }
+            try db.execute(sql: "DELETE FROM sent WHERE claimed_by = ?", arguments: [claimer.description])
+            return rows.count
         }
     }
 
@@ -272,7 +316,10 @@ public final class SQLiteStore: NotificationStore {
 
     public func claimers() throws -> [Claimer] {
         try database.read { db in
-            try String.fetchAll(db, sql: "SELECT DISTINCT claimed_by FROM pending WHERE claimed_by IS NOT NULL").compactMap(Claimer.init)
+            try String.fetchAll(db, sql: """
+                SELECT claimed_by FROM pending WHERE claimed_by IS NOT NULL
+                UNION SELECT claimed_by FROM sent
+                """).compactMap(Claimer.init)
         }
     }
 
@@ -311,17 +358,22 @@ public final class SQLiteStore: NotificationStore {
     // MARK: Rows
 
     private static func pending(_ row: Row) throws -> PendingNotification {
-        PendingNotification(
-            request: try decode(row["request"]),
+        let json: String = row["request"]
+        var notification = PendingNotification(
+            request: try decode(json),
             added: Instant(seconds: row["added_at"]),
             nextFire: Instant(seconds: row["next_fire"]),
             anchor: Instant(seconds: row["anchor"]),
             zone: row["zone"],
             generation: row["generation"])
+        notification.encodedRequest = json
+        return notification
     }
 
     private static func encode(_ request: NotificationRequest) throws -> String {
-        String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
+        let encoder = JSONEncoder()
+        encoder.userInfo[.compactJSON] = true
+        return String(decoding: try encoder.encode(request), as: UTF8.self)
     }
 
     private static func decode(_ text: String) throws -> NotificationRequest {

@@ -36,6 +36,7 @@ extension Scheduler {
         report.moved = try followMovedRecipients()
         let claimer = ProcessIdentity.current
         let transports = TransportFactory()
+        let zones = ZoneCache()
         var remaining = limit ?? Int.max
         while remaining > 0 {
             let claimed = try store.claimDue(
@@ -43,18 +44,20 @@ extension Scheduler {
                 leaseUntil: clock + lease, limits: limits)
             if claimed.isEmpty { break }
             remaining -= claimed.count
+            defer { _ = try? store.settle(claimer: claimer) }
             for notification in claimed {
-                try fire(notification, now: now, claimer: claimer, transports: transports, report: &report)
+                try fire(notification, now: now, claimer: claimer, transports: transports, zones: zones, report: &report)
             }
+            try store.settle(claimer: claimer)
             if claimed.count < batchSize { break }
         }
         return report
     }
 
     private func fire(_ notification: PendingNotification, now: Instant, claimer: Claimer,
-                      transports: TransportFactory, report: inout RunReport) throws {
+                      transports: TransportFactory, zones: ZoneCache, report: inout RunReport) throws {
         let request = notification.request
-        guard let recipient = configuration.recipient(request.recipient), let zone = TimeZone(identifier: notification.zone) else {
+        guard let recipient = configuration.recipient(request.recipient), let zone = zones.zone(notification.zone) else {
             // Its recipient left the configuration: keep it, say so.
             try store.release(notification, claimer: claimer)
             report.held.append("\(request.identifier): recipient \"\(request.recipient)\" is not in the configuration")
@@ -70,7 +73,8 @@ extension Scheduler {
                 }
                 try transport.deliver(OutgoingNotification(
                     request: request, recipient: recipient, address: address, channel: channel,
-                    fireDate: notification.nextFire, deliveryID: notification.deliveryID, coalesced: coalesced))
+                    fireDate: notification.nextFire, deliveryID: notification.deliveryID, coalesced: coalesced,
+                    encodedRequest: notification.encodedRequest))
             }
         } catch {
             try store.release(notification, claimer: claimer)
@@ -80,14 +84,18 @@ extension Scheduler {
         let delivered = DeliveredNotification(
             request: request, fireDate: notification.nextFire, deliveredAt: now,
             deliveryID: notification.deliveryID, coalesced: coalesced)
-        try store.complete(notification, claimer: claimer, delivered: delivered, next: next)
+        try store.markSent(notification, claimer: claimer, delivered: delivered, next: next)
         report.fired += 1
         report.coalesced += coalesced
     }
 
-    /// Takes back the claims of processes on this host that died mid-run.
+    /// Settles what processes on this host that died mid-run delivered, and takes back
+    /// the rest of their claims.
     private func recoverDeadClaims() throws -> Int {
-        try store.claimers().filter(ProcessIdentity.isDead).reduce(0) { $0 + (try store.releaseClaims(of: $1)) }
+        try store.claimers().filter(ProcessIdentity.isDead).reduce(0) { count, dead in
+            try store.settle(claimer: dead)
+            return count + (try store.releaseClaims(of: dead))
+        }
     }
 
     /// Recomputes floating requests of recipients whose zone changed in the configuration;
@@ -111,5 +119,17 @@ extension Scheduler {
             moved += updated.count
         }
         return moved
+    }
+}
+
+/// Time zones by name, made once per run: building one reads the zone database.
+final class ZoneCache {
+    private var zones: [String: TimeZone] = [:]
+
+    func zone(_ name: String) -> TimeZone? {
+        if let zone = zones[name] { return zone }
+        let zone = TimeZone(identifier: name)
+        zones[name] = zone
+        return zone
     }
 }

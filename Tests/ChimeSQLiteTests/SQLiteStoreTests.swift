@@ -41,7 +41,7 @@ struct SQLiteStoreTests {
         try process.run()
         process.waitUntilExit()
         let lines = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
-        #expect(lines == ["wal", "v1 pending and delivered notifications", "pending_claimed_by,pending_next_fire,pending_recipient"])
+        #expect(lines == ["wal", "v1 pending and delivered notifications,v2 sent marks", "pending_claimed_by,pending_next_fire,pending_recipient"])
     }
 
     @Test("a claim is taken once; an expired lease lets another claimer take it up again")
@@ -55,13 +55,29 @@ struct SQLiteStoreTests {
         let expired = try store.claimDue(now: Instant(seconds: 300), limit: 10, claimer: other, leaseNow: Instant(seconds: 1600), leaseUntil: Instant(seconds: 2200), limits: [:])
         #expect(expired.map(\.request.identifier) == ["a", "b"])
         #expect(expired.map(\.deliveryID) == first.map(\.deliveryID))
-        // The first claimer, back from the dead, can no longer complete what it lost.
-        let stale = DeliveredNotification(request: first[0].request, fireDate: first[0].nextFire, deliveredAt: Instant(seconds: 300), deliveryID: first[0].deliveryID, coalesced: 0)
-        try store.complete(first[0], claimer: me, delivered: stale, next: nil)
+        // The first claimer, back from the dead, records what it sent but can no longer
+        // move a request it lost.
+        let sent = DeliveredNotification(request: first[0].request, fireDate: first[0].nextFire, deliveredAt: Instant(seconds: 300), deliveryID: first[0].deliveryID, coalesced: 0)
+        try store.markSent(first[0], claimer: me, delivered: sent, next: nil)
+        #expect(try store.settle(claimer: me) == 1)
         #expect(try store.pending(identifier: "a") != nil)
-        try store.complete(expired[0], claimer: other, delivered: stale, next: nil)
+        try store.markSent(expired[0], claimer: other, delivered: sent, next: nil)
+        #expect(try store.delivered(recipient: nil).map(\.request.identifier) == ["a"])
+        #expect(try store.settle(claimer: other) == 1)
         #expect(try store.pending(identifier: "a") == nil)
         #expect(try store.delivered(recipient: nil).map(\.request.identifier) == ["a"])
+    }
+
+    @Test("a row marked sent is not claimed again when its lease runs out before it is settled")
+    func markedNotReclaimed() throws {
+        let store = try store()
+        try store.upsert([pending("a", fires: 100), pending("b", fires: 200)])
+        let claimed = try store.claimDue(now: Instant(seconds: 300), limit: 10, claimer: me, leaseNow: Instant(seconds: 0), leaseUntil: Instant(seconds: 600), limits: [:])
+        let sent = DeliveredNotification(request: claimed[0].request, fireDate: claimed[0].nextFire, deliveredAt: Instant(seconds: 300), deliveryID: claimed[0].deliveryID, coalesced: 0)
+        try store.markSent(claimed[0], claimer: me, delivered: sent, next: nil)
+        let taken = try store.claimDue(now: Instant(seconds: 300), limit: 10, claimer: other, leaseNow: Instant(seconds: 700), leaseUntil: Instant(seconds: 1300), limits: [:])
+        #expect(taken.map(\.request.identifier) == ["b"])
+        #expect(Set(try store.claimers()) == [me, other])
     }
 
     @Test("a claimer's claims are released together")

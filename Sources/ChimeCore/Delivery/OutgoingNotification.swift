@@ -10,9 +10,11 @@ public struct OutgoingNotification: Sendable {
     public var deliveryID: String
     /// Occurrences missed while nothing ran, folded into this one.
     public var coalesced: Int
+    /// The request's JSON, when already at hand (see ``PendingNotification/encodedRequest``).
+    public var encodedRequest: String?
 
     public init(request: NotificationRequest, recipient: Recipient, address: Recipient.Address, channel: Channel,
-                fireDate: Instant, deliveryID: String, coalesced: Int) {
+                fireDate: Instant, deliveryID: String, coalesced: Int, encodedRequest: String? = nil) {
         self.request = request
         self.recipient = recipient
         self.address = address
@@ -20,6 +22,7 @@ public struct OutgoingNotification: Sendable {
         self.fireDate = fireDate
         self.deliveryID = deliveryID
         self.coalesced = coalesced
+        self.encodedRequest = encodedRequest
     }
 }
 

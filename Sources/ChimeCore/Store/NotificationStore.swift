@@ -1,11 +1,13 @@
 /// Where requests wait and deliveries are recorded: SQLite by default, PostgreSQL later.
 ///
-/// Firing is claim, deliver, complete: ``claimDue(now:limit:claimer:leaseNow:leaseUntil:limits:)`` marks
-/// due notifications as taken by one process in one transaction, the caller delivers
-/// them, and ``complete(_:claimer:delivered:next:)`` records each delivery and moves its
-/// request on. A claim whose process died is released by ``releaseClaims(of:)`` or
-/// expires with its lease, and the notification is taken up again with the same
-/// delivery id.
+/// Firing is claim, deliver, mark, settle: ``claimDue(now:limit:claimer:leaseNow:leaseUntil:limits:)``
+/// marks due notifications as taken by one process in one transaction; the caller
+/// delivers each and at once records it with ``markSent(_:claimer:delivered:next:)``, a
+/// small durable write; ``settle(claimer:)`` then moves a batch of marks into the
+/// delivered list and the requests on, in one transaction. A process that died leaves
+/// marks (settled by the next run) and claims (released by ``releaseClaims(of:)`` or
+/// expired with their lease): what it delivered is never sent again, what it did not is
+/// taken up with the same delivery id.
 public protocol NotificationStore: Sendable {
     /// Adds requests, replacing pending ones with the same identifier.
     func upsert(_ notifications: [PendingNotification]) throws
@@ -41,15 +43,20 @@ public protocol NotificationStore: Sendable {
     func claimDue(now: Instant, limit: Int, claimer: Claimer, leaseNow: Instant, leaseUntil: Instant,
                   limits: [String: Int]) throws -> [PendingNotification]
 
-    /// Records a delivery of a claimed notification and, in the same transaction, moves
-    /// its request to `next` or removes it when it does not repeat. Does nothing to a
-    /// request replaced meanwhile.
-    func complete(_ notification: PendingNotification, claimer: Claimer, delivered: DeliveredNotification, next: Instant?) throws
+    /// Records, durably and at once, that a claimed notification was delivered, and where
+    /// its request goes next (`nil`: it does not repeat).
+    func markSent(_ notification: PendingNotification, claimer: Claimer, delivered: DeliveredNotification, next: Instant?) throws
+
+    /// Moves every delivery a claimer marked into the delivered list and its requests on
+    /// (to their next fire, or out when they do not repeat), in one transaction; a request
+    /// replaced or taken over meanwhile is left as it is. Returns how many.
+    @discardableResult
+    func settle(claimer: Claimer) throws -> Int
 
     /// Gives a claimed notification back, untouched, for a later run.
     func release(_ notification: PendingNotification, claimer: Claimer) throws
 
-    /// The claimers holding notifications now.
+    /// The claimers holding notifications or unsettled marks now.
     func claimers() throws -> [Claimer]
 
     /// Releases every claim of a claimer (one known to be dead); returns how many.

@@ -15,6 +15,9 @@ public struct PendingNotification: Hashable, Sendable {
     public var generation: String
     /// Beyond the recipient's pending limit: kept and listed, not fired while so.
     public var isSetAside = false
+    /// The request's JSON as the store holds it, when it has it: handed on to transports
+    /// that write JSON, so a fired request is not encoded again.
+    public var encodedRequest: String?
 
     public init(request: NotificationRequest, added: Instant, nextFire: Instant, anchor: Instant, zone: String, generation: String) {
         self.request = request

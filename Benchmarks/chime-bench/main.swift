@@ -1,0 +1,117 @@
+// The scheduling benchmark: `chime run` against a SQLite store holding 1,000,000 pending
+// requests, 10,000 of them due, delivering into the `file:` transport; then `chime run`
+// when nothing is due. It prints wall time and peak memory of each, beside a baseline
+// measured in the same run: `chime --version`, the cost of starting the process at all.
+//
+//   swift run -c release chime-bench [--pending N] [--due N] [--repeat N]
+import ChimeCore
+import ChimeSQLite
+import Foundation
+
+var pendingCount = 1_000_000
+var dueCount = 10_000
+var repeats = 5
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+    switch argument {
+    case "--pending": pendingCount = Int(arguments.next() ?? "") ?? pendingCount
+    case "--due": dueCount = Int(arguments.next() ?? "") ?? dueCount
+    case "--repeat": repeats = Int(arguments.next() ?? "") ?? repeats
+    default:
+        print("usage: chime-bench [--pending N] [--due N] [--repeat N]")
+        exit(64)
+    }
+}
+
+let chime = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("chime").path
+guard FileManager.default.isExecutableFile(atPath: chime) else {
+    print("build chime first: swift build -c release (looked for \(chime))")
+    exit(69)
+}
+
+let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("chime-bench-\(UUID().uuidString)")
+try FileManager.default.createDirectory(at: workspace, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: workspace) }
+let recipients = (0..<100).map { "user\($0)" }
+try """
+    <chime version="1">
+      <categories>
+        <category identifier="reminder"><action identifier="done" title="Done"/></category>
+      </categories>
+      <channels><channel id="log" url="file:./sent.jsonl"/></channels>
+      <recipients>
+    \(recipients.map { "    <recipient id=\"\($0)\" timeZone=\"Europe/Paris\"><address channel=\"log\"/></recipient>" }.joined(separator: "\n"))
+      </recipients>
+    </chime>
+    """.write(to: workspace.appendingPathComponent("chime.xml"), atomically: true, encoding: .utf8)
+
+// The store: due requests fire at `now`, the others spread over the following year.
+let now = Instant(rfc3339: "2026-11-21T09:00:00Z")!
+print("filling the store: \(pendingCount) pending, \(dueCount) due …")
+let fillStart = Date()
+let store = try SQLiteStore(path: workspace.appendingPathComponent("chime.sqlite").path)
+var batch: [PendingNotification] = []
+for n in 0..<pendingCount {
+    let fires = n < dueCount ? now + Int64(-(n % 3600)) : now + Int64(60 + (n * 31) % 31_536_000)
+    let request = NotificationRequest(
+        identifier: "req-\(n)", recipient: recipients[n % recipients.count],
+        content: NotificationContent(title: "Reminder \(n)", body: "Water the plants, item \(n).", categoryIdentifier: "reminder"),
+        trigger: .timeInterval(seconds: Double(fires.seconds - now.seconds + 3600), repeats: false))
+    batch.append(PendingNotification(request: request, added: now + -3600, nextFire: fires, anchor: now + -3600, zone: "UTC", generation: "g\(n)"))
+    if batch.count == 20_000 {
+        try store.upsert(batch)
+        batch.removeAll(keepingCapacity: true)
+    }
+}
+try store.upsert(batch)
+print(String(format: "filled in %.1f s", Date().timeIntervalSince(fillStart)))
+
+/// Runs chime; returns wall seconds and peak resident memory in MiB (wait4's ru_maxrss).
+func measure(_ arguments: [String]) -> (seconds: Double, peakMiB: Double, output: String) {
+    let outputPath = workspace.appendingPathComponent("out.txt").path
+    var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    let argv = ([chime] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    chdir(workspace.path)
+    var pid: pid_t = 0
+    let start = DispatchTime.now().uptimeNanoseconds
+    guard posix_spawn(&pid, chime, &actions, nil, argv, environ) == 0 else { fatalError("cannot start \(chime)") }
+    var status: Int32 = 0
+    var usage = rusage()
+    wait4(pid, &status, 0, &usage)
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+    return (seconds, Double(usage.ru_maxrss) / 1024, output.trimmingCharacters(in: .whitespacesAndNewlines))
+}
+
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+let baselineRuns = (0..<repeats).map { _ in measure(["--version"]) }
+let baseline = median(baselineRuns.map(\.seconds))
+let baselineMemory = median(baselineRuns.map(\.peakMiB))
+
+// Nothing due: an instant before every pending request.
+let idleNow = "2026-11-21T07:00:00Z"
+let idleRuns = (0..<repeats).map { _ in measure(["run", "--now", idleNow]) }
+let idle = median(idleRuns.map(\.seconds))
+
+let fire = measure(["run", "--now", now.description])
+let sent = (try? String(contentsOf: workspace.appendingPathComponent("sent.jsonl"), encoding: .utf8))?.split(separator: "\n").count ?? 0
+
+print("")
+print("chime run on \(pendingCount) pending requests in SQLite, into the file: transport (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
+print(String(format: "  baseline  chime --version         %7.1f ms   peak %6.1f MiB   (median of %d)", baseline * 1000, baselineMemory, repeats))
+print(String(format: "  nothing due  chime run            %7.1f ms   peak %6.1f MiB   %.1f× baseline (median of %d; target < 50 ms)",
+             idle * 1000, median(idleRuns.map(\.peakMiB)), idle / baseline, repeats))
+print(String(format: "  %d due    chime run           %7.1f ms   peak %6.1f MiB   %.1f× baseline (target < 1 s, < 150 MB)",
+             dueCount, fire.seconds * 1000, fire.peakMiB, fire.seconds / baseline))
+print(String(format: "  per notification                   %7.1f µs", fire.seconds / Double(max(dueCount, 1)) * 1e6))
+print("  chime said: \(fire.output); lines written: \(sent)")
+if sent != dueCount {
+    print("  MISMATCH: expected \(dueCount) lines")
+    exit(1)
+}
