@@ -150,17 +150,26 @@ public final class SQLiteStore: NotificationStore {
     }
 
     public func cancel(_ identifiers: [String]) throws -> [String] {
+        try delete(identifiers, from: "pending")
+    }
+
+    public func cancelAll() throws -> Int {
+        try deleteAll(from: "pending")
+    }
+
+    /// Deletes rows by identifier; returns the identifiers that were there.
+    private func delete(_ identifiers: [String], from table: String) throws -> [String] {
         try database.write { db in
             try identifiers.filter { identifier in
-                try db.execute(sql: "DELETE FROM pending WHERE identifier = ?", arguments: [identifier])
+                try db.execute(sql: "DELETE FROM \(table) WHERE identifier = ?", arguments: [identifier])
                 return db.changesCount > 0
             }
         }
     }
 
-    public func cancelAll() throws -> Int {
+    private func deleteAll(from table: String) throws -> Int {
         try database.write { db in
-            try db.execute(sql: "DELETE FROM pending")
+            try db.execute(sql: "DELETE FROM \(table)")
             return db.changesCount
         }
     }
@@ -187,19 +196,11 @@ public final class SQLiteStore: NotificationStore {
     }
 
     public func removeDelivered(_ identifiers: [String]) throws -> [String] {
-        try database.write { db in
-            try identifiers.filter { identifier in
-                try db.execute(sql: "DELETE FROM delivered WHERE identifier = ?", arguments: [identifier])
-                return db.changesCount > 0
-            }
-        }
+        try delete(identifiers, from: "delivered")
     }
 
     public func removeAllDelivered() throws -> Int {
-        try database.write { db in
-            try db.execute(sql: "DELETE FROM delivered")
-            return db.changesCount
-        }
+        try deleteAll(from: "delivered")
     }
 
     // MARK: Firing

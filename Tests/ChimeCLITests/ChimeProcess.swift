@@ -22,15 +22,22 @@ struct ChimeProcess {
         return testBinary.deletingLastPathComponent().appendingPathComponent("chime")
     }()
 
-    /// Starts `chime` and returns at once; the caller waits for it (or kills it).
-    static func start(_ arguments: [String], in directory: URL, output: URL? = nil) throws -> Process {
+    /// A `chime` process in `directory`, with this test's environment less `CHIME_CONFIG`.
+    private static func make(_ arguments: [String], in directory: URL, environment: [String: String]) -> Process {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "CHIME_CONFIG")
+        env.merge(environment) { $1 }
         process.environment = env
+        return process
+    }
+
+    /// Starts `chime` and returns at once; the caller waits for it (or kills it).
+    static func start(_ arguments: [String], in directory: URL, output: URL? = nil) throws -> Process {
+        let process = make(arguments, in: directory, environment: [:])
         if let output {
             FileManager.default.createFile(atPath: output.path, contents: nil)
             process.standardOutput = try FileHandle(forWritingTo: output)
@@ -47,14 +54,7 @@ struct ChimeProcess {
     /// Output goes to temporary files, so no reader thread is needed however much it
     /// prints, and tests running side by side cannot starve each other.
     static func run(_ arguments: [String], in directory: URL = repositoryRoot, environment: [String: String] = [:], timeout: TimeInterval = 60) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "CHIME_CONFIG")
-        env.merge(environment) { $1 }
-        process.environment = env
+        let process = make(arguments, in: directory, environment: environment)
         let outURL = FileManager.default.temporaryDirectory.appendingPathComponent("chime-out-\(UUID().uuidString)")
         let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("chime-err-\(UUID().uuidString)")
         FileManager.default.createFile(atPath: outURL.path, contents: nil)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChimeCore
+import ChimeSQLite
 import Foundation
 
 /// The JSON of one pending request: the request's own fields, then the schedule.
@@ -70,28 +71,10 @@ extension Chime {
     struct Cancel: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove pending requests.")
 
-        @OptionGroup var options: GlobalOptions
-
-        @Argument(help: "Identifiers of pending requests.")
-        var identifiers: [String] = []
-
-        @Flag(name: .long, help: "Remove every pending request.")
-        var all = false
-
-        func validate() throws {
-            guard all != !identifiers.isEmpty else { throw ValidationError("give identifiers or --all") }
-        }
+        @OptionGroup var removal: Removal
 
         func run() throws {
-            let store = try openStore(options)
-            if all {
-                print("cancelled \(try store.cancelAll())")
-                return
-            }
-            let removed = try store.cancel(identifiers)
-            print("cancelled \(removed.count)")
-            let missing = identifiers.filter { !removed.contains($0) }
-            if !missing.isEmpty { printError("not pending: \(missing.joined(separator: " "))") }
+            try removal.run(verb: "cancelled", missing: "not pending", one: { try $0.cancel($1) }, all: { try $0.cancelAll() })
         }
     }
 
@@ -125,28 +108,10 @@ extension Chime {
     struct RemoveDelivered: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "remove-delivered", abstract: "Remove delivered notifications.")
 
-        @OptionGroup var options: GlobalOptions
-
-        @Argument(help: "Identifiers of delivered notifications.")
-        var identifiers: [String] = []
-
-        @Flag(name: .long, help: "Remove every delivered notification.")
-        var all = false
-
-        func validate() throws {
-            guard all != !identifiers.isEmpty else { throw ValidationError("give identifiers or --all") }
-        }
+        @OptionGroup var removal: Removal
 
         func run() throws {
-            let store = try openStore(options)
-            if all {
-                print("removed \(try store.removeAllDelivered())")
-                return
-            }
-            let removed = try store.removeDelivered(identifiers)
-            print("removed \(removed.count)")
-            let missing = identifiers.filter { !removed.contains($0) }
-            if !missing.isEmpty { printError("not delivered: \(missing.joined(separator: " "))") }
+            try removal.run(verb: "removed", missing: "not delivered", one: { try $0.removeDelivered($1) }, all: { try $0.removeAllDelivered() })
         }
     }
 
@@ -227,5 +192,33 @@ extension Chime {
                 throw ExitCode(75)
             }
         }
+    }
+}
+
+/// `ID… | --all`, shared by `cancel` and `remove-delivered`.
+struct Removal: ParsableArguments {
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "Identifiers.")
+    var identifiers: [String] = []
+
+    @Flag(name: .long, help: "Remove every one.")
+    var all = false
+
+    func validate() throws {
+        guard all != !identifiers.isEmpty else { throw ValidationError("give identifiers or --all") }
+    }
+
+    /// Prints `VERB N`, and the identifiers that were not there on standard error.
+    func run(verb: String, missing: String, one: (SQLiteStore, [String]) throws -> [String], all removeAll: (SQLiteStore) throws -> Int) throws {
+        let store = try openStore(options)
+        if all {
+            print("\(verb) \(try removeAll(store))")
+            return
+        }
+        let removed = try one(store, identifiers)
+        print("\(verb) \(removed.count)")
+        let absent = identifiers.filter { !removed.contains($0) }
+        if !absent.isEmpty { printError("\(missing): \(absent.joined(separator: " "))") }
     }
 }
