@@ -45,6 +45,14 @@ let package = Package(
         // Scheduling and firing: requests in, due notifications claimed, delivered, completed.
         .target(name: "ChimeScheduler", dependencies: ["ChimeCore", "ChimeTransport"]),
 
+        // Localization: CLDR plural data, Apple .strings and .stringsdict, locale fallback.
+        .target(
+            name: "ChimeLocalization",
+            dependencies: ["ChimeCore", "ChimeXML"],
+            exclude: ["CLDR/LICENSE"],
+            resources: [.embedInCode("CLDR/plurals.xml")]
+        ),
+
         // chime.xml: the shipped XSD, the reader, ${ENV} and file: indirection.
         .target(
             name: "ChimeConfig",
@@ -73,6 +81,7 @@ let package = Package(
         .testTarget(name: "ChimeXMLTests", dependencies: ["ChimeXML"]),
         .testTarget(name: "ChimeCurlTests", dependencies: ["ChimeCurl"]),
         .testTarget(name: "ChimeConfigTests", dependencies: ["ChimeConfig"], exclude: ["Fixtures"]),
+        .testTarget(name: "ChimeLocalizationTests", dependencies: ["ChimeLocalization"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite"]),
         .testTarget(name: "ChimeTransportTests", dependencies: ["ChimeTransport"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCore"]),

@@ -1,0 +1,16 @@
+/// BCP 47 fallback: `de-AT` → `de`; `zh-Hant-TW` → `zh-Hant` → `zh`; then a configured
+/// fallback language (English unless set).
+public enum LocaleFallback {
+    /// The tag and its shorter prefixes, most specific first, then `fallback` when it is
+    /// not already among them.
+    public static func chain(_ tag: String, fallback: String? = nil) -> [String] {
+        var subtags = tag.replacingOccurrences(of: "_", with: "-").split(separator: "-").map(String.init)
+        var chain: [String] = []
+        while !subtags.isEmpty {
+            chain.append(subtags.joined(separator: "-"))
+            subtags.removeLast()
+        }
+        if let fallback, !chain.contains(fallback) { chain.append(fallback) }
+        return chain
+    }
+}
