@@ -1,0 +1,189 @@
+/// Apple's `Localizable.strings`: the old-style property-list format of
+/// `"key" = "value";` pairs, with `/* */` and `//` comments, escapes (`\"`, `\\`, `\n`,
+/// `\t`, `\r`, `\U00E9`, octal), and unquoted words where Apple allows them; in UTF-8 or,
+/// as Xcode often writes it, UTF-16 with a byte-order mark.
+///
+/// Written by hand: Foundation's `PropertyListSerialization` reads the format but gives
+/// no line and column for an error, and a translator's missing semicolon deserves one.
+public struct StringsFile: Hashable, Sendable {
+    public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+        public var line: Int
+        public var column: Int
+        public var message: String
+        public var description: String { "\(line):\(column): \(message)" }
+    }
+
+    /// The pairs, in file order (a later duplicate wins, as in Foundation).
+    public private(set) var entries: [(key: String, value: String)] = []
+    public private(set) var table: [String: String] = [:]
+
+    public static func == (lhs: StringsFile, rhs: StringsFile) -> Bool { lhs.table == rhs.table }
+    public func hash(into hasher: inout Hasher) { hasher.combine(table) }
+
+    /// Parses the bytes of a `.strings` file.
+    public init(bytes: [UInt8]) throws {
+        var parser = Parser(Array(Self.decode(bytes).unicodeScalars))
+        while true {
+            try parser.skipTrivia()
+            if parser.atEnd { break }
+            let key = try parser.word()
+            try parser.skipTrivia()
+            let value: String
+            if parser.take(";") {
+                value = key // "key"; is "key" = "key";
+            } else {
+                try parser.expect("=")
+                try parser.skipTrivia()
+                value = try parser.word()
+                try parser.skipTrivia()
+                try parser.expect(";")
+            }
+            entries.append((key, value))
+            table[key] = value
+        }
+    }
+
+    public subscript(key: String) -> String? { table[key] }
+
+    /// UTF-16 with a byte-order mark (either order), UTF-8 with or without one.
+    static func decode(_ bytes: [UInt8]) -> String {
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            let little = bytes[0] == 0xFF
+            var units: [UInt16] = []
+            var index = 2
+            while index + 1 < bytes.count {
+                let a = UInt16(bytes[index])
+                let b = UInt16(bytes[index + 1])
+                units.append(little ? a | b << 8 : a << 8 | b)
+                index += 2
+            }
+            return String(decoding: units, as: UTF16.self)
+        }
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        return String(decoding: body, as: UTF8.self)
+    }
+
+    private struct Parser {
+        let scalars: [Unicode.Scalar]
+        var index = 0
+        var line = 1
+        var column = 1
+
+        init(_ scalars: [Unicode.Scalar]) {
+            self.scalars = scalars
+        }
+
+        var atEnd: Bool { index >= scalars.count }
+        var current: Unicode.Scalar? { atEnd ? nil : scalars[index] }
+
+        func error(_ message: String) -> ParseError {
+            ParseError(line: line, column: column, message: message)
+        }
+
+        mutating func advance() {
+            if scalars[index] == "\n" {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+            index += 1
+        }
+
+        mutating func take(_ scalar: Unicode.Scalar) -> Bool {
+            guard current == scalar else { return false }
+            advance()
+            return true
+        }
+
+        mutating func expect(_ scalar: Unicode.Scalar) throws {
+            guard take(scalar) else {
+                let found = current.map { "\"\(Character($0))\"" } ?? "the end of the file"
+                throw error("expected \"\(Character(scalar))\", found \(found)")
+            }
+        }
+
+        /// White space and comments.
+        mutating func skipTrivia() throws {
+            while let scalar = current {
+                if scalar.properties.isWhitespace {
+                    advance()
+                } else if scalar == "/", index + 1 < scalars.count, scalars[index + 1] == "*" {
+                    let (startLine, startColumn) = (line, column)
+                    advance(); advance()
+                    while !(current == "*" && index + 1 < scalars.count && scalars[index + 1] == "/") {
+                        guard !atEnd else { throw ParseError(line: startLine, column: startColumn, message: "a /* comment is never closed") }
+                        advance()
+                    }
+                    advance(); advance()
+                } else if scalar == "/", index + 1 < scalars.count, scalars[index + 1] == "/" {
+                    while let next = current, next != "\n" { advance() }
+                } else {
+                    return
+                }
+            }
+        }
+
+        /// A quoted string, or an unquoted word of letters, digits and `_$+/:.-`.
+        mutating func word() throws -> String {
+            guard let first = current else { throw error("expected a quoted string, found the end of the file") }
+            if first == "\"" {
+                return try quoted()
+            }
+            var text = ""
+            while let scalar = current, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_$+/:.-".unicodeScalars.contains(scalar) {
+                text.unicodeScalars.append(scalar)
+                advance()
+            }
+            guard !text.isEmpty else { throw error("expected a quoted string, found \"\(Character(first))\"") }
+            return text
+        }
+
+        private mutating func quoted() throws -> String {
+            let (startLine, startColumn) = (line, column)
+            advance()
+            var text = ""
+            while true {
+                guard let scalar = current else {
+                    throw ParseError(line: startLine, column: startColumn, message: "a string is never closed")
+                }
+                advance()
+                if scalar == "\"" { return text }
+                guard scalar == "\\" else {
+                    text.unicodeScalars.append(scalar)
+                    continue
+                }
+                guard let escaped = current else { continue }
+                advance()
+                switch escaped {
+                case "n": text += "\n"
+                case "t": text += "\t"
+                case "r": text += "\r"
+                case "a": text += "\u{07}"
+                case "b": text += "\u{08}"
+                case "f": text += "\u{0C}"
+                case "v": text += "\u{0B}"
+                case "U", "u":
+                    var hex = ""
+                    while hex.count < 4, let digit = current, digit.properties.isASCIIHexDigit {
+                        hex.unicodeScalars.append(digit)
+                        advance()
+                    }
+                    guard let value = UInt32(hex, radix: 16), let decoded = Unicode.Scalar(value) else {
+                        throw error("\\U needs four hexadecimal digits")
+                    }
+                    text.unicodeScalars.append(decoded)
+                case "0"..."7":
+                    var octal = String(Character(escaped))
+                    while octal.count < 3, let digit = current, ("0"..."7").contains(digit) {
+                        octal.unicodeScalars.append(digit)
+                        advance()
+                    }
+                    text.unicodeScalars.append(Unicode.Scalar(UInt8(UInt32(octal, radix: 8)! & 0xFF)))
+                default:
+                    text.unicodeScalars.append(escaped)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import ChimeCore
+import ChimeXML
+
+/// Apple's `Localizable.stringsdict`: an XML property list whose entries give a
+/// `NSStringLocalizedFormatKey` format with `%#@variable@`s, each variable a
+/// `NSStringPluralRuleType` set of variants by plural category. Read with libxml2, so an
+/// iOS app's file works unchanged (its DOCTYPE names a DTD that is never fetched).
+public struct StringsDictFile: Sendable {
+    /// One localized, pluralized format.
+    public struct Entry: Hashable, Sendable {
+        public var format: String
+        /// Variable name → variants by category.
+        public var variables: [String: [PluralCategory: String]]
+
+        /// The entry formatted with these arguments, each variable's variant chosen by
+        /// `rules` for its argument. As on Apple platforms, a `zero` variant is used for
+        /// 0 in every language that has one in the file.
+        public func format(_ arguments: [FormatArgument], rules: PluralRules) throws -> String {
+            try StringFormat.format(format, arguments) { name, argument in
+                guard let variants = variables[name] else {
+                    throw StringFormat.Failure(message: "no variable \"\(name)\" in the .stringsdict entry")
+                }
+                let count = argument.integerValue ?? 0
+                let category: PluralCategory = count == 0 && variants[.zero] != nil ? .zero : rules.category(for: count)
+                guard let variant = variants[category] ?? variants[.other] else {
+                    throw StringFormat.Failure(message: "variable \"\(name)\" has no \"\(category.rawValue)\" nor \"other\" variant")
+                }
+                return variant
+            }
+        }
+    }
+
+    public private(set) var entries: [String: Entry] = [:]
+
+    /// Parses a `.stringsdict` file.
+    /// - Throws: ``XMLError`` with the line and column of what is wrong.
+    public init(bytes: [UInt8], path: String) throws {
+        let document = try XMLDocument(bytes: bytes, path: path)
+        func fail(_ element: XMLElement, _ message: String) -> XMLError {
+            XMLError([Diagnostic(.error, at: document.location(of: element), message)])
+        }
+        guard document.root.name == "plist", let top = document.root.child(named: "dict") else {
+            throw fail(document.root, "a .stringsdict file is a <plist> holding a <dict>")
+        }
+        for (key, value) in try Self.pairs(top, fail: fail) {
+            guard value.name == "dict" else { throw fail(value, "entry \"\(key)\" must be a <dict>") }
+            var format: String?
+            var variables: [String: [PluralCategory: String]] = [:]
+            for (name, item) in try Self.pairs(value, fail: fail) {
+                if name == "NSStringLocalizedFormatKey" {
+                    format = item.text
+                    continue
+                }
+                guard item.name == "dict" else { continue }
+                var variants: [PluralCategory: String] = [:]
+                for (field, variant) in try Self.pairs(item, fail: fail) {
+                    if field == "NSStringFormatSpecTypeKey", variant.text != "NSStringPluralRuleType" {
+                        throw fail(variant, "variable \"\(name)\" of \"\(key)\": only NSStringPluralRuleType is supported, not \(variant.text)")
+                    }
+                    if let category = PluralCategory(rawValue: field) { variants[category] = variant.text }
+                }
+                guard variants[.other] != nil else { throw fail(item, "variable \"\(name)\" of \"\(key)\" needs an \"other\" variant") }
+                variables[name] = variants
+            }
+            guard let format else { throw fail(value, "entry \"\(key)\" has no NSStringLocalizedFormatKey") }
+            entries[key] = Entry(format: format, variables: variables)
+        }
+    }
+
+    public subscript(key: String) -> Entry? { entries[key] }
+
+    /// A plist `<dict>`'s `<key>`/value pairs, in order.
+    private static func pairs(_ dict: XMLElement, fail: (XMLElement, String) -> XMLError) throws -> [(String, XMLElement)] {
+        let children = dict.children
+        var result: [(String, XMLElement)] = []
+        var index = 0
+        while index < children.count {
+            guard children[index].name == "key", index + 1 < children.count else {
+                throw fail(children[index], "a <dict> holds <key> and value pairs")
+            }
+            result.append((children[index].text, children[index + 1]))
+            index += 2
+        }
+        return result
+    }
+}

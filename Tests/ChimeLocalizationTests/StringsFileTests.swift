@@ -1,0 +1,113 @@
+import ChimeCore
+import ChimeLocalization
+import Foundation
+import Testing
+
+@Suite("Apple strings files and formats")
+struct StringsFileTests {
+    @Test("old-style pairs, comments, escapes and unquoted words")
+    func strings() throws {
+        let file = try StringsFile(bytes: Array(#"""
+            /* A comment, "with quotes"; and = signs */
+            "greeting" = "Hello, %@!";
+            // line comment
+            "quote" = "She said \"hi\"\n\tand left \\ \U00E9\101";
+            unquoted = word_1.2;
+            "same";
+            "dup" = "first"; "dup" = "second";
+            """#.utf8))
+        #expect(file["greeting"] == "Hello, %@!")
+        #expect(file["quote"] == "She said \"hi\"\n\tand left \\ éA")
+        #expect(file["unquoted"] == "word_1.2")
+        #expect(file["same"] == "same")
+        #expect(file["dup"] == "second")
+    }
+
+    @Test("UTF-16 with a byte-order mark, as Xcode writes it")
+    func utf16() throws {
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for unit in "\"k\" = \"Grüße\";".utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        #expect(try StringsFile(bytes: bytes)["k"] == "Grüße")
+    }
+
+    @Test("errors give line and column", arguments: [
+        ("\"a\" = \"b\"\n\"c\" = \"d\";", "2:1: expected \";\", found \"\"\""),
+        ("\"a\" = \"b;", "1:7: a string is never closed"),
+        ("/* open", "1:1: a /* comment is never closed"),
+        ("\"a\" \"b\";", "1:5: expected \"=\", found \"\"\""),
+    ])
+    func errors(text: String, message: String) {
+        do {
+            _ = try StringsFile(bytes: Array(text.utf8))
+            Issue.record("parsed")
+        } catch {
+            #expect("\(error)" == message)
+        }
+    }
+
+    @Test("format specifiers, positional and not", arguments: [
+        ("%@ has %d items", ["Matt", "3"], "Matt has 3 items"),
+        ("%2$@ before %1$@", ["one", "two"], "two before one"),
+        ("%u%% done, %ld left, %lld total", ["50", "7", "100"], "50% done, 7 left, 100 total"),
+        ("100%%", [], "100%"),
+    ] as [(String, [FormatArgument], String)])
+    func formats(format: String, arguments: [FormatArgument], expected: String) throws {
+        #expect(try StringFormat.format(format, arguments) == expected)
+    }
+
+    @Test("a missing argument or a word for %d is an error, never a crash")
+    func formatErrors() {
+        #expect(throws: StringFormat.Failure.self) { try StringFormat.format("%@ and %@", ["one"]) }
+        #expect(throws: StringFormat.Failure.self) { try StringFormat.format("%d", ["many"]) }
+    }
+
+    private let stringsdict = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+        <dict>
+          <key>reminders.more</key>
+          <dict>
+            <key>NSStringLocalizedFormatKey</key>
+            <string>%#@reminders@ from %@</string>
+            <key>reminders</key>
+            <dict>
+              <key>NSStringFormatSpecTypeKey</key>
+              <string>NSStringPluralRuleType</string>
+              <key>NSStringFormatValueTypeKey</key>
+              <string>d</string>
+              <key>one</key>
+              <string>%d напоминание</string>
+              <key>few</key>
+              <string>%d напоминания</string>
+              <key>many</key>
+              <string>%d напоминаний</string>
+              <key>other</key>
+              <string>%d напоминания</string>
+            </dict>
+          </dict>
+        </dict>
+        </plist>
+        """
+
+    @Test("stringsdict plurals by CLDR rules", arguments: [
+        (1, "1 напоминание от Matt"), (2, "2 напоминания от Matt"), (5, "5 напоминаний от Matt"),
+        (21, "21 напоминание от Matt"), (22, "22 напоминания от Matt"), (111, "111 напоминаний от Matt"),
+    ])
+    func stringsdictPlurals(count: Int, expected: String) throws {
+        let file = try StringsDictFile(bytes: Array(stringsdict.replacingOccurrences(of: " from ", with: " от ").utf8), path: "ru.stringsdict")
+        let entry = try #require(file["reminders.more"])
+        #expect(try entry.format([.integer(count), "Matt"], rules: PluralData.rules(for: "ru")) == expected)
+    }
+
+    @Test("a stringsdict without an other variant is refused at its line")
+    func stringsdictError() {
+        let broken = stringsdict.replacingOccurrences(of: "<key>other</key>\n      <string>%d напоминания</string>", with: "")
+        do {
+            _ = try StringsDictFile(bytes: Array(broken.utf8), path: "x.stringsdict")
+            Issue.record("parsed")
+        } catch {
+            #expect("\(error)" == "x.stringsdict:10:5: error: variable \"reminders\" of \"reminders.more\" needs an \"other\" variant")
+        }
+    }
+}
