@@ -65,6 +65,7 @@ let package = Package(
             name: "chime",
             dependencies: [
                 "ChimeCore", "ChimeConfig", "ChimeXML", "ChimeCurl", "ChimeSQLite", "ChimeTransport", "ChimeScheduler",
+                "ChimeLocalization",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -29,6 +29,17 @@ public struct ConfigurationLoader: Sendable {
         return try load(bytes: Array(data), path: path)
     }
 
+    /// A diagnostic with every value read through indirection blanked out: a rule that
+    /// quotes the value it refuses (a time zone, a channel name) must not print a secret.
+    /// Values under three characters are too short to be secrets and too common to blank.
+    static func redacting(_ secrets: Set<String>, in diagnostic: Diagnostic) -> Diagnostic {
+        var redacted = diagnostic
+        for secret in secrets where secret.count >= 3 {
+            redacted.message = redacted.message.replacingOccurrences(of: secret, with: "(value from the environment or a file)")
+        }
+        return redacted
+    }
+
     /// Loads a configuration held in memory; `path` names it in diagnostics.
     public func load(bytes: [UInt8], path: String) throws -> Configuration {
         let document: XMLDocument
@@ -55,7 +66,8 @@ public struct ConfigurationLoader: Sendable {
             diagnostics.append(Diagnostic(.error, at: location, problem.message))
         }
         guard diagnostics.isEmpty else {
-            throw ConfigurationError(.invalid, diagnostics.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) })
+            let sorted = diagnostics.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
+            throw ConfigurationError(.invalid, sorted.map { Self.redacting(reader.secrets, in: $0) })
         }
         return configuration
     }

@@ -13,6 +13,8 @@ struct ConfigurationReader {
     /// Channels left out because their URL was refused; addresses naming them are not
     /// reported again as naming an undefined channel.
     private(set) var refusedChannels: Set<String> = []
+    /// Values read from the environment or a file: kept out of every message.
+    private(set) var secrets: Set<String> = []
 
     init(document: XMLDocument, indirection: Indirection) {
         self.document = document
@@ -88,6 +90,7 @@ struct ConfigurationReader {
         let url: ChannelURL
         do {
             let resolved = try indirection.resolve(raw, wholeFile: false)
+            if resolved.isIndirect { secrets.insert(resolved.text) }
             url = try ChannelURL(parsing: resolved.text, isSecret: resolved.isIndirect)
         } catch let failure as Indirection.Failure {
             report(element, "url", "channel \"\(id)\": \(failure.message)")
@@ -108,7 +111,9 @@ struct ConfigurationReader {
             elements[.address(recipient: r, address: addresses.count)] = child
             var address = ""
             do {
-                address = try indirection.resolve(child.text.trimmingCharacters(in: .whitespacesAndNewlines)).text
+                let resolved = try indirection.resolve(child.text.trimmingCharacters(in: .whitespacesAndNewlines))
+                if resolved.isIndirect { secrets.insert(resolved.text) }
+                address = resolved.text
             } catch {
                 report(child, nil, error.message)
             }
@@ -132,7 +137,9 @@ struct ConfigurationReader {
     private mutating func resolved(_ element: XMLElement, _ name: String) -> Indirection.Value? {
         guard let raw = element.attribute(name) else { return nil }
         do {
-            return try indirection.resolve(raw)
+            let value = try indirection.resolve(raw)
+            if value.isIndirect { secrets.insert(value.text) }
+            return value
         } catch {
             report(element, name, error.message)
             return nil

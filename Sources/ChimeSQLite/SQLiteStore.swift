@@ -79,6 +79,7 @@ public final class SQLiteStore: NotificationStore {
             // commit to a page or two, and the record exact if the process dies.
             try db.execute(sql: """
                 CREATE TABLE sent (
+                    id INTEGER PRIMARY KEY,
                     claimed_by TEXT NOT NULL,
                     identifier TEXT NOT NULL,
                     generation TEXT NOT NULL,
@@ -208,7 +209,7 @@ public final class SQLiteStore: NotificationStore {
     public func due(now: Instant, limit: Int, limits: [String: Int]) throws -> [PendingNotification] {
         try database.read { db in
             var found: [PendingNotification] = []
-            for selection in try Self.dueSelections(db, now: now, free: "1 = 1", limits: limits) where found.count < limit {
+            for selection in try Self.dueSelections(db, now: now, free: { _ in "1 = 1" }, limits: limits) where found.count < limit {
                 found += try Row.fetchAll(db, sql: "SELECT * FROM pending WHERE identifier IN (\(selection.sql) LIMIT \(limit - found.count))",
                                           arguments: selection.arguments).map(Self.pending)
             }
@@ -222,10 +223,10 @@ public final class SQLiteStore: NotificationStore {
             // Free of claims: never claimed, or the claimer's lease ran out.
             // A row marked sent by a claimer whose lease ran out waits for that mark to be
             // settled rather than being sent again.
-            let free = """
-                (claimed_by IS NULL OR (claim_expires <= \(leaseNow.seconds) AND NOT EXISTS (
-                    SELECT 1 FROM sent WHERE sent.identifier = pending.identifier AND sent.generation = pending.generation)))
-                """
+            let free = { (table: String) in """
+                (\(table).claimed_by IS NULL OR (\(table).claim_expires <= \(leaseNow.seconds) AND NOT EXISTS (
+                    SELECT 1 FROM sent WHERE sent.identifier = \(table).identifier AND sent.generation = \(table).generation)))
+                """ }
             var claimed: [PendingNotification] = []
             for selection in try Self.dueSelections(db, now: now, free: free, limits: limits) where claimed.count < limit {
                 claimed += try Row.fetchAll(db, sql: """
@@ -241,21 +242,24 @@ public final class SQLiteStore: NotificationStore {
     /// Subqueries selecting the identifiers of due, free notifications, soonest first:
     /// one over everything when no recipient has a pending limit; else one per due
     /// recipient, a limited one looking only at its soonest `limit` requests.
-    private static func dueSelections(_ db: Database, now: Instant, free: String, limits: [String: Int]) throws
+    /// `free` gives the condition for a row of the named table to be claimable.
+    private static func dueSelections(_ db: Database, now: Instant, free: (String) -> String, limits: [String: Int]) throws
         -> [(sql: String, arguments: StatementArguments)] {
         guard !limits.isEmpty else {
-            return [("SELECT identifier FROM pending WHERE next_fire <= ? AND \(free) ORDER BY next_fire", [now.seconds])]
+            return [("SELECT identifier FROM pending WHERE next_fire <= ? AND \(free("pending")) ORDER BY next_fire", [now.seconds])]
         }
-        let recipients = try String.fetchAll(db, sql: "SELECT DISTINCT recipient FROM pending WHERE next_fire <= ? AND \(free)", arguments: [now.seconds])
+        let recipients = try String.fetchAll(db, sql: "SELECT DISTINCT recipient FROM pending WHERE next_fire <= ? AND \(free("pending"))", arguments: [now.seconds])
         return recipients.sorted().map { recipient in
             guard let window = limits[recipient] else {
-                return ("SELECT identifier FROM pending WHERE recipient = ? AND next_fire <= ? AND \(free) ORDER BY next_fire", [recipient, now.seconds])
+                return ("SELECT identifier FROM pending WHERE recipient = ? AND next_fire <= ? AND \(free("pending")) ORDER BY next_fire", [recipient, now.seconds])
             }
+            // The window's own columns, so the condition does not reach out to the rows
+            // being updated (which would make SQLite evaluate it once per row).
             return ("""
                 SELECT identifier FROM (
-                    SELECT identifier, next_fire, claimed_by, claim_expires FROM pending WHERE recipient = ?
+                    SELECT identifier, generation, next_fire, claimed_by, claim_expires FROM pending WHERE recipient = ?
                     ORDER BY next_fire, identifier LIMIT ?) AS allowed
-                WHERE next_fire <= ? AND \(free) ORDER BY next_fire
+                WHERE next_fire <= ? AND \(free("allowed")) ORDER BY next_fire
                 """, [recipient, window, now.seconds])
         }
     }
@@ -279,13 +283,13 @@ public final class SQLiteStore: NotificationStore {
 
     public func settle(claimer: Claimer) throws -> Int {
         try database.write { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT identifier, generation, fire_date, next_fire FROM sent WHERE claimed_by = ? ORDER BY rowid",
+            let rows = try Row.fetchAll(db, sql: "SELECT identifier, generation, fire_date, next_fire FROM sent WHERE claimed_by = ? ORDER BY id",
                                         arguments: [claimer.description])
             guard !rows.isEmpty else { return 0 }
             try db.execute(sql: """
                 INSERT INTO delivered (identifier, recipient, request, fire_date, delivered_at, delivery_id, coalesced)
                 SELECT identifier, recipient, request, fire_date, delivered_at, delivery_id, coalesced FROM sent
-                WHERE claimed_by = ? ORDER BY rowid
+                WHERE claimed_by = ? ORDER BY id
                 ON CONFLICT (identifier) DO UPDATE SET
                     recipient = excluded.recipient, request = excluded.request, fire_date = excluded.fire_date,
                     delivered_at = excluded.delivered_at, delivery_id = excluded.delivery_id, coalesced = excluded.coalesced
@@ -315,12 +319,18 @@ public final class SQLiteStore: NotificationStore {
         }
     }
 
-    public func claimers() throws -> [Claimer] {
+    public func claimers() throws -> [(claimer: Claimer, leaseEnds: Instant?)] {
         try database.read { db in
-            try String.fetchAll(db, sql: """
-                SELECT claimed_by FROM pending WHERE claimed_by IS NOT NULL
-                UNION SELECT claimed_by FROM sent
-                """).compactMap(Claimer.init)
+            var leases: [String: Int64?] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT claimed_by, MAX(claim_expires) AS ends FROM pending WHERE claimed_by IS NOT NULL GROUP BY claimed_by") {
+                leases[row["claimed_by"]] = row["ends"] as Int64?
+            }
+            for name in try String.fetchAll(db, sql: "SELECT DISTINCT claimed_by FROM sent") where leases[name] == nil {
+                leases[name] = .some(nil)
+            }
+            return leases.sorted { $0.key < $1.key }.compactMap { name, ends in
+                Claimer(name).map { ($0, ends.map(Instant.init(seconds:))) }
+            }
         }
     }
 

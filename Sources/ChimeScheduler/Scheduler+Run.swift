@@ -13,9 +13,11 @@ extension Scheduler {
         public var recovered = 0
         /// Floating requests moved to their recipient's new zone.
         public var moved = 0
-        /// Due notifications kept for a later run: their channel has no transport yet, or
-        /// delivery failed; nothing is lost.
+        /// Due notifications kept for a later run, sent to no one: their channel has no
+        /// transport yet, their recipient no address, or delivery failed; nothing is lost.
         public var held: [String] = []
+        /// Notifications sent to some of their recipient's addresses and not to others.
+        public var partial: [String] = []
         /// Due notifications listed by a dry run.
         public var due: [PendingNotification] = []
     }
@@ -23,30 +25,39 @@ extension Scheduler {
     /// Fires everything due at `now`, once.
     /// - Parameters:
     ///   - now: the instant to fire at (`--now`, else the clock).
-    ///   - clock: the real time, for claim leases (which `--now` must not stretch).
+    ///   - clock: the real time, read for each claim's lease (which `--now` must not
+    ///     stretch, and which a long run must renew).
     ///   - limit: at most this many notifications.
     ///   - dryRun: list what is due, claim and send nothing.
-    public func run(now: Instant, clock: Instant = Instant(Date()), limit: Int? = nil, dryRun: Bool = false) throws -> RunReport {
+    public func run(now: Instant, clock: () -> Instant = { Instant(Date()) }, limit: Int? = nil, dryRun: Bool = false) throws -> RunReport {
         var report = RunReport()
         if dryRun {
             report.due = try store.due(now: now, limit: limit ?? Int.max, limits: limits)
             return report
         }
-        report.recovered = try recoverDeadClaims()
+        report.recovered = try recoverAbandonedClaims(now: clock())
         report.moved = try followMovedRecipients()
         let claimer = ProcessIdentity.current
         let transports = TransportFactory()
         let zones = ZoneCache()
+        // Held notifications stay claimed until the run ends, so the run does not take
+        // them up again; then they go back for the next run.
+        var held: [PendingNotification] = []
+        defer { held.forEach { try? store.release($0, claimer: claimer) } }
         var remaining = limit ?? Int.max
         while remaining > 0 {
+            let leaseStart = clock()
             let claimed = try store.claimDue(
-                now: now, limit: min(batchSize, remaining), claimer: claimer, leaseNow: clock,
-                leaseUntil: clock + lease, limits: limits)
+                now: now, limit: min(batchSize, remaining), claimer: claimer, leaseNow: leaseStart,
+                leaseUntil: leaseStart + lease, limits: limits)
             if claimed.isEmpty { break }
             remaining -= claimed.count
             defer { _ = try? store.settle(claimer: claimer) }
             for notification in claimed {
-                try fire(notification, now: now, claimer: claimer, transports: transports, zones: zones, report: &report)
+                if let reason = try fire(notification, now: now, claimer: claimer, transports: transports, zones: zones, report: &report) {
+                    held.append(notification)
+                    report.held.append("\(notification.request.identifier): \(reason)")
+                }
             }
             try store.settle(claimer: claimer)
             if claimed.count < batchSize { break }
@@ -54,32 +65,46 @@ extension Scheduler {
         return report
     }
 
+    /// Delivers one claimed notification to every address of its recipient and marks it
+    /// sent; returns why it was held instead (nothing sent to anyone).
     private func fire(_ notification: PendingNotification, now: Instant, claimer: Claimer,
-                      transports: TransportFactory, zones: ZoneCache, report: inout RunReport) throws {
+                      transports: TransportFactory, zones: ZoneCache, report: inout RunReport) throws -> String? {
         let request = notification.request
-        guard let recipient = configuration.recipient(request.recipient), let zone = zones.zone(notification.zone) else {
-            // Its recipient left the configuration: keep it, say so.
-            try store.release(notification, claimer: claimer)
-            report.held.append("\(request.identifier): recipient \"\(request.recipient)\" is not in the configuration")
-            return
+        guard let recipient = configuration.recipient(request.recipient) else {
+            return "recipient \"\(request.recipient)\" is not in the configuration"
         }
+        guard let zone = zones.zone(notification.zone) else { return "unknown time zone \"\(notification.zone)\"" }
+        // Every destination must be able to take it before any does: a partial send
+        // would be repeated to the others' neighbours at every retry.
+        var destinations: [(Recipient.Address, Channel, Transport)] = []
+        for address in recipient.addresses {
+            guard let channel = configuration.channel(address.channel) else { continue }
+            do {
+                guard let transport = try transports.transport(for: channel) else {
+                    return "channel \"\(channel.id)\" (\(channel.url.kind.rawValue)) cannot deliver yet in this version"
+                }
+                destinations.append((address, channel, transport))
+            } catch {
+                return "channel \"\(channel.id)\": \(error)"
+            }
+        }
+        guard !destinations.isEmpty else { return "recipient \"\(recipient.id)\" has no address" }
         let schedule = TriggerSchedule(request.trigger, added: notification.added, zone: zone)
         let (next, coalesced) = schedule.advance(from: notification.nextFire, now: now)
-        do {
-            for address in recipient.addresses {
-                guard let channel = configuration.channel(address.channel) else { continue }
-                guard let transport = try transports.transport(for: channel) else {
-                    throw TransportError(message: "channel \"\(channel.id)\" (\(channel.url.kind.rawValue)) cannot deliver yet in this version")
-                }
+        for (index, (address, channel, transport)) in destinations.enumerated() {
+            do {
                 try transport.deliver(OutgoingNotification(
                     request: request, recipient: recipient, address: address, channel: channel,
                     fireDate: notification.nextFire, deliveryID: notification.deliveryID, coalesced: coalesced,
                     encodedRequest: notification.encodedRequest))
+            } catch where index == 0 {
+                return "\(error)"
             }
-        } catch {
-            try store.release(notification, claimer: claimer)
-            report.held.append("\(request.identifier): \(error)")
-            return
+            // A later destination failing after an earlier one took it: what was sent is
+            // recorded as sent (the delivery issue adds per-destination retries).
+            catch {
+                report.partial.append("\(request.identifier): \(error)")
+            }
         }
         let delivered = DeliveredNotification(
             request: request, fireDate: notification.nextFire, deliveredAt: now,
@@ -87,14 +112,17 @@ extension Scheduler {
         try store.markSent(notification, claimer: claimer, delivered: delivered, next: next)
         report.fired += 1
         report.coalesced += coalesced
+        return nil
     }
 
-    /// Settles what processes on this host that died mid-run delivered, and takes back
-    /// the rest of their claims.
-    private func recoverDeadClaims() throws -> Int {
-        try store.claimers().filter(ProcessIdentity.isDead).reduce(0) { count, dead in
-            try store.settle(claimer: dead)
-            return count + (try store.releaseClaims(of: dead))
+    /// Settles what abandoned claimers delivered and takes back the rest of their claims:
+    /// processes on this host that died, and claimers anywhere whose every lease ran out.
+    private func recoverAbandonedClaims(now: Instant) throws -> Int {
+        try store.claimers().filter { claim in
+            ProcessIdentity.isDead(claim.claimer) || claim.leaseEnds.map { $0 <= now } ?? true
+        }.reduce(0) { count, abandoned in
+            try store.settle(claimer: abandoned.claimer)
+            return count + (try store.releaseClaims(of: abandoned.claimer))
         }
     }
 

@@ -1,11 +1,12 @@
 import ArgumentParser
+import Foundation
 import ChimeCurl
 import ChimeXML
 
 /// `chime`: the command line. Each command parses its arguments and delegates to the
 /// libraries; exit codes follow sysexits (see CONTRACT.md).
 @main
-struct Chime: AsyncParsableCommand {
+struct Chime: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chime",
         abstract: "Reminders with actions, delivered by email and chat, answered by reply.",
@@ -24,6 +25,34 @@ struct Chime: AsyncParsableCommand {
     /// Declared here too so that global options may come before the command name
     /// (`chime --config x.xml check`); each command reads them from its own group.
     @OptionGroup var options: GlobalOptions
+
+    /// Parses and runs like ArgumentParser's own `main`, except that an error no command
+    /// turned into an exit code is an internal error: it is printed and exits 70, as
+    /// CONTRACT.md has it (ArgumentParser would exit 1).
+    static func main() {
+        let command: ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            exit(withError: error)
+        }
+        do {
+            var running = command
+            try running.run()
+        } catch let error as ExitCode {
+            exit(withError: error)
+        } catch let error as CleanExit {
+            exit(withError: error)
+        } catch let error as ValidationError {
+            exit(withError: error)
+        } catch where String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") {
+            // Its own errors (help requested, usage) keep their meaning and codes.
+            exit(withError: error)
+        } catch {
+            printError("chime: error: \(error)")
+            Foundation.exit(70)
+        }
+    }
 }
 
 enum ChimeVersion {

@@ -16,6 +16,7 @@ func loadConfiguration(_ options: GlobalOptions) throws -> Configuration {
 }
 
 func printDiagnostics(_ diagnostics: [Diagnostic]) {
+    guard !diagnostics.isEmpty else { return }
     let text = diagnostics.map(\.description).joined(separator: "\n") + "\n"
     FileHandle.standardError.write(Data(text.utf8))
 }

@@ -22,7 +22,18 @@ struct GlobalOptions: ParsableArguments {
 
     var storeURL: String { store ?? environment["CHIME_STORE"] ?? "sqlite:./chime.sqlite" }
 
-    var templatesPath: String { templates ?? environment["CHIME_TEMPLATES"] ?? "templates" }
+    /// `--templates`, else `$CHIME_TEMPLATES`, else `./templates`, else the installed
+    /// share folder (`../share/chime/templates` beside the binary's folder).
+    var templatesPath: String {
+        if let named = templates ?? environment["CHIME_TEMPLATES"] { return named }
+        if FileManager.default.fileExists(atPath: "templates") { return "templates" }
+        let installed = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/chime/templates").path
+        return FileManager.default.fileExists(atPath: installed) ? installed : "templates"
+    }
+
+    /// Whether the templates folder was named rather than defaulted.
+    var templatesGiven: Bool { templates != nil || environment["CHIME_TEMPLATES"] != nil }
 
     /// `--now` as an instant, or the clock.
     var instant: Instant {

@@ -11,7 +11,7 @@ struct RequestDecoderTests {
              "content": {"title": "Shopping", "subtitle": "", "body": "Hey, you must go shopping, remember?",
                "titleLocKey": null, "titleLocArgs": [], "bodyLocKey": null, "bodyLocArgs": [],
                "badge": 1, "sound": "default", "attachments": [{"identifier": "cup", "path": "cup.jpg"}],
-               "userInfo": {"list": "groceries", "n": [1, true, null, {"x": 2.5}]},
+               "userInfo": {"list": "groceries", "n": [1, true, null, {"x": 2.5}], "id": 9007199254740993},
                "categoryIdentifier": "shoppingListReminderCategory", "threadIdentifier": "shopping",
                "summaryArgument": "Matt", "summaryArgumentCount": 1,
                "targetContentIdentifier": "https://example.org/lists/groceries",
@@ -23,7 +23,8 @@ struct RequestDecoderTests {
         let request = try #require(requests.first)
         #expect(request.content.badge == 1)
         #expect(request.content.attachments == [.init(identifier: "cup", path: "cup.jpg")])
-        #expect(request.content.userInfo["n"] == .array([.number(1), .bool(true), .null, .object(["x": .number(2.5)])]))
+        #expect(request.content.userInfo["n"] == .array([.integer(1), .bool(true), .null, .object(["x": .number(2.5)])]))
+        #expect(request.content.userInfo["id"] == .integer(9_007_199_254_740_993))
         #expect(request.content.interruptionLevel == .timeSensitive)
         #expect(request.trigger == .calendar(.init(hour: 9, minute: 0, weekday: 2), timeZone: "Europe/Paris", repeats: true))
         // What is written reads back the same.

@@ -93,3 +93,17 @@ struct TriggerScheduleTests {
         #expect(Instant(rfc3339: "2026-11-24T09:00") == nil)
     }
 }
+
+@Suite("Coalescing a fire date already past")
+struct PastFireDateTests {
+    @Test("occurrences before the request was added are not counted as missed")
+    func pastFireDate() throws {
+        let local = try #require(LocalDateTime(parsing: "2026-11-20T09:00"))
+        let schedule = TriggerSchedule(.date(fireDate: local, timeZone: "UTC", repeatInterval: .hour),
+                                       added: Instant(rfc3339: "2026-11-21T09:00:00Z")!, zone: TimeZone(identifier: "UTC")!)
+        #expect(schedule.first?.description == "2026-11-20T09:00:00Z")
+        let (next, coalesced) = schedule.advance(from: schedule.first!, now: Instant(rfc3339: "2026-11-21T11:30:00Z")!)
+        #expect(coalesced == 2)
+        #expect(next?.description == "2026-11-21T12:00:00Z")
+    }
+}

@@ -2,6 +2,8 @@
 public enum JSONValue: Hashable, Sendable, Codable {
     case null
     case bool(Bool)
+    /// Whole numbers keep every digit (an id above 2^53 survives the store).
+    case integer(Int64)
     case number(Double)
     case string(String)
     case array([JSONValue])
@@ -13,6 +15,8 @@ public enum JSONValue: Hashable, Sendable, Codable {
             self = .null
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .integer(value)
         } else if let value = try? container.decode(Double.self) {
             self = .number(value)
         } else if let value = try? container.decode(String.self) {
@@ -29,12 +33,8 @@ public enum JSONValue: Hashable, Sendable, Codable {
         switch self {
         case .null: try container.encodeNil()
         case .bool(let value): try container.encode(value)
-        case .number(let value):
-            if value == value.rounded(), abs(value) < 1e15 {
-                try container.encode(Int64(value))
-            } else {
-                try container.encode(value)
-            }
+        case .integer(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)

@@ -56,8 +56,9 @@ public protocol NotificationStore: Sendable {
     /// Gives a claimed notification back, untouched, for a later run.
     func release(_ notification: PendingNotification, claimer: Claimer) throws
 
-    /// The claimers holding notifications or unsettled marks now.
-    func claimers() throws -> [Claimer]
+    /// The claimers holding notifications or unsettled marks now, each with the end of its
+    /// latest lease (nil when it holds only marks).
+    func claimers() throws -> [(claimer: Claimer, leaseEnds: Instant?)]
 
     /// Releases every claim of a claimer (one known to be dead); returns how many.
     func releaseClaims(of claimer: Claimer) throws -> Int

@@ -53,10 +53,11 @@ public struct TriggerSchedule: Sendable {
 
     /// After the occurrence at `scheduled` fires at `now`: the next occurrence after
     /// `now`, and how many occurrences in between were missed and folded into this fire
-    /// (the machine was off; nothing ran).
+    /// (the machine was off; nothing ran). Occurrences before the request was added (a
+    /// `fireDate` already past) were never missed and are not counted.
     public func advance(from scheduled: Instant, now: Instant) -> (next: Instant?, coalesced: Int) {
         var coalesced = 0
-        var cursor = scheduled
+        var cursor = max(scheduled, added)
         while let candidate = next(after: cursor), candidate <= now {
             coalesced += 1
             cursor = candidate

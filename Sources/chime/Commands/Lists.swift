@@ -187,8 +187,9 @@ extension Chime {
             if report.recovered > 0 { summary += ", took back \(report.recovered) from an interrupted run" }
             if report.moved > 0 { summary += ", moved \(report.moved) floating to a new zone" }
             print(summary)
-            if !report.held.isEmpty {
-                printError(report.held.map { "held \($0)" }.joined(separator: "\n"))
+            let problems = report.held.map { "held \($0)" } + report.partial.map { "partly sent \($0)" }
+            if !problems.isEmpty {
+                printError(problems.joined(separator: "\n"))
                 throw ExitCode(75)
             }
         }

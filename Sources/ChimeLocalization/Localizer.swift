@@ -1,0 +1,102 @@
+import ChimeCore
+import Foundation
+
+/// The localized strings of a templates folder: `templates/<locale>/Localizable.strings`
+/// and `Localizable.stringsdict` for each locale, looked up along a fallback chain
+/// (`de-AT → de → en`).
+public final class Localizer: Sendable {
+    /// A strings file that could not be read, with its path, line and column.
+    public struct LoadError: Error, CustomStringConvertible {
+        public var diagnostics: [Diagnostic]
+        public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+    }
+
+    /// The locale folders found, such as `en`, `fr`, `de-AT`.
+    public let locales: [String]
+    /// The language used when none of a recipient's own has a string.
+    public let fallbackLanguage: String
+    private let strings: [String: StringsFile]
+    private let plurals: [String: StringsDictFile]
+
+    /// Reads every locale folder of `directory`.
+    /// - Throws: ``LoadError`` naming each file that is not valid, with line and column.
+    public init(directory: String, fallbackLanguage: String = "en") throws {
+        var strings: [String: StringsFile] = [:]
+        var plurals: [String: StringsDictFile] = [:]
+        var diagnostics: [Diagnostic] = []
+        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+        for locale in folders where !locale.hasPrefix(".") {
+            let folder = (directory as NSString).appendingPathComponent(locale)
+            let stringsPath = (folder as NSString).appendingPathComponent("Localizable.strings")
+            if let data = FileManager.default.contents(atPath: stringsPath) {
+                do {
+                    strings[locale] = try StringsFile(bytes: Array(data))
+                } catch let error as StringsFile.ParseError {
+                    diagnostics.append(Diagnostic(.error, at: SourceLocation(file: stringsPath, line: error.line, column: error.column), error.message))
+                }
+            }
+            let dictPath = (folder as NSString).appendingPathComponent("Localizable.stringsdict")
+            if let data = FileManager.default.contents(atPath: dictPath) {
+                do {
+                    plurals[locale] = try StringsDictFile(bytes: Array(data), path: dictPath)
+                } catch let error as DiagnosticError {
+                    diagnostics += error.diagnostics
+                }
+            }
+        }
+        guard diagnostics.isEmpty else { throw LoadError(diagnostics: diagnostics) }
+        self.strings = strings
+        self.plurals = plurals
+        self.locales = Array(Set(strings.keys).union(plurals.keys)).sorted()
+        self.fallbackLanguage = fallbackLanguage
+    }
+
+    /// The locales to look in for a recipient's locale, most specific first, among those
+    /// present: `de-AT` → `de-AT`, `de`, then the fallback language.
+    public func chain(for locale: String) -> [String] {
+        LocaleFallback.chain(locale, fallback: fallbackLanguage).filter { locales.contains($0) }
+    }
+
+    /// Whether any locale has this key: then a configuration value naming it is localized.
+    public func isKey(_ value: String) -> Bool {
+        strings.values.contains { $0[value] != nil } || plurals.values.contains { $0[value] != nil }
+    }
+
+    /// The string of `key` for a locale, from the first locale of its chain that has it.
+    public func string(_ key: String, locale: String) -> (text: String, locale: String)? {
+        for candidate in chain(for: locale) {
+            if let text = strings[candidate]?[key] { return (text, candidate) }
+        }
+        return nil
+    }
+
+    /// A configuration value for a locale: its localization when it names a key, else
+    /// the value itself (literal text).
+    public func localized(_ value: String, locale: String) -> String {
+        string(value, locale: locale)?.text ?? value
+    }
+
+    /// The pluralized entry of `key` for a locale, with the plural rules to apply to it.
+    public func plural(_ key: String, locale: String) -> (entry: StringsDictFile.Entry, rules: PluralRules)? {
+        for candidate in chain(for: locale) {
+            if let entry = plurals[candidate]?[key] { return (entry, PluralData.rules(for: candidate)) }
+        }
+        return nil
+    }
+
+    /// For each key and locale, where the key is missing from that locale's own files and
+    /// which locale supplies it instead (nil: none does).
+    public func gaps(keys: [String], locales wanted: [String]) -> [(key: String, locale: String, suppliedBy: String?)] {
+        var result: [(String, String, String?)] = []
+        for locale in wanted {
+            for key in keys {
+                let own = LocaleFallback.chain(locale).first { locales.contains($0) }
+                let inOwn = own.map { strings[$0]?[key] != nil || plurals[$0]?[key] != nil } ?? false
+                guard !inOwn else { continue }
+                let supplier = chain(for: locale).first { strings[$0]?[key] != nil || plurals[$0]?[key] != nil }
+                result.append((key, locale, supplier))
+            }
+        }
+        return result
+    }
+}
