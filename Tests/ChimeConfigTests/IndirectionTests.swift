@@ -75,6 +75,19 @@ struct IndirectionTests {
         #expect(flag == ["chime.xml:1:57: error: customDismissAction must be true or false, not the value given through indirection"])
     }
 
+    @Test("a rule that quotes the value it refuses never quotes a secret")
+    func redacted() {
+        let found = messages("""
+            <chime version="1">
+              <channels><channel id="log" url="file:./x.jsonl"/></channels>
+              <recipients><recipient id="r" timeZone="${ZONE}"><address channel="${CHANNEL}"/></recipient></recipients>
+            </chime>
+            """, environment: ["ZONE": "hunter2-zone", "CHANNEL": "hunter2-channel"])
+        #expect(found.count == 2)
+        #expect(!found.joined().contains("hunter2"))
+        #expect(found.allSatisfy { $0.contains("(value from the environment or a file)") })
+    }
+
     @Test("a file that cannot be read is named")
     func unreadableFile() {
         let found = messages(configuration(channel: "smtp://mail.example.org", from: "file:/nonexistent/secret"))

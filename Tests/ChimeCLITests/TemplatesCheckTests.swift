@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+@Suite("chime check reads the templates")
+struct TemplatesCheckTests {
+    private static let configuration = """
+        <chime version="1">
+          <categories>
+            <category identifier="c" hiddenPreviewsBodyPlaceholder="c.placeholder" categorySummaryFormat="c.summary">
+              <action identifier="ok" title="OK"/>
+            </category>
+          </categories>
+          <channels><channel id="log" url="file:./sent.jsonl"/></channels>
+          <recipients>
+            <recipient id="francois" locale="fr-CA" timeZone="America/Toronto"><address channel="log"/></recipient>
+          </recipients>
+        </chime>
+        """
+
+    private func workspace(fr: String) throws -> Workspace {
+        let ws = try Workspace(configuration: Self.configuration)
+        try FileManager.default.createDirectory(atPath: ws.path("templates/en"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: ws.path("templates/fr"), withIntermediateDirectories: true)
+        try ws.write("templates/en/Localizable.strings", "\"c.placeholder\" = \"Reminder\";\n\"OK\" = \"OK\";\n")
+        try ws.write("templates/fr/Localizable.strings", fr)
+        return ws
+    }
+
+    @Test("a key missing for a recipient's language is reported with the locale that supplies it")
+    func missingKey() throws {
+        let ws = try workspace(fr: "\"OK\" = \"D'accord\";\n")
+        let result = try ws.chime(["check"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "ok: 1 category, 1 action, 1 channel, 1 recipient\n")
+        #expect(result.stderr == "templates/fr: warning: \"c.placeholder\" is missing for fr-CA; en supplies it\n")
+    }
+
+    @Test("a malformed strings file is an error at its line and column")
+    func malformed() throws {
+        let ws = try workspace(fr: "\"OK\" = \"D'accord\"\n\"c.placeholder\" = \"Rappel\";\n")
+        let result = try ws.chime(["check"])
+        #expect(result.status == 65)
+        #expect(result.stderr == "templates/fr/Localizable.strings:2:1: error: expected \";\", found \"\"\"\n")
+    }
+
+    @Test("a templates folder named but missing exits 66")
+    func missingFolder() throws {
+        let ws = try workspace(fr: "")
+        #expect(try ws.chime(["check", "--templates", "nowhere"]).status == 66)
+    }
+
+    @Test("the shipped templates cover the example configuration in every shipped language")
+    func shipped() throws {
+        for locale in ["en", "fr", "de", "es", "ru", "pl", "ar", "ja"] {
+            let config = try String(contentsOf: ChimeProcess.repositoryRoot.appendingPathComponent("deploy/chime.example.xml"), encoding: .utf8)
+                .replacingOccurrences(of: "locale=\"en\"", with: "locale=\"\(locale)\"")
+            let ws = try Workspace(configuration: config)
+            let result = try ws.chime(["check", "--templates", ChimeProcess.repositoryRoot.appendingPathComponent("templates").path])
+            #expect(result.status == 0, "\(locale): \(result.stderr)")
+            #expect(result.stderr.isEmpty, "\(locale): \(result.stderr)")
+        }
+    }
+}
