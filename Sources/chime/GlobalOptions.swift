@@ -10,7 +10,7 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The store: sqlite:PATH or a bare path (default: $CHIME_STORE, else sqlite:./chime.sqlite).", valueName: "url"))
     var store: String?
 
-    @Option(name: .long, help: ArgumentHelp("Localized templates and strings (default: $CHIME_TEMPLATES, else ./templates).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Localized templates and strings (default: $CHIME_TEMPLATES, else ./templates, else the installed share/chime/templates).", valueName: "dir"))
     var templates: String?
 
     @Option(name: .long, help: ArgumentHelp("Pretend the current instant is this RFC 3339 instant.", valueName: "instant"))
