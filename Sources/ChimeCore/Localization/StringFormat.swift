@@ -58,71 +58,60 @@ public enum StringFormat {
         variable: ((String, FormatArgument) throws -> String)?
     ) throws -> String {
         guard format.contains("#@") else { return format }
-        var output = ""
-        var scanner = Scanner(format)
-        var sequential = 0
-        while let scalar = scanner.next() {
-            guard scalar == "%" else {
-                output.unicodeScalars.append(scalar)
-                continue
-            }
-            let specifier = scanner.specifier()
-            if specifier.conversion == "%" {
-                output += "%%"
-                continue
-            }
-            let position = specifier.position ?? sequential + 1
-            sequential += 1
-            guard let name = specifier.variable else {
-                output += "%" + specifier.text
-                continue
-            }
+        return try rewrite(format, percent: "%%") { specifier, position in
+            guard let name = specifier.variable else { return "%" + specifier.text }
             guard position <= arguments.count else {
                 throw Failure(message: "the format needs an argument for %#@\(name)@ at position \(position), and has \(arguments.count)")
             }
             guard let variable else { throw Failure(message: "%#@\(name)@ needs its .stringsdict entry") }
-            output += try variable(name, arguments[position - 1])
+            return try variable(name, arguments[position - 1])
         }
-        return output
     }
 
     private static func substituteSpecifiers(_ format: String, _ arguments: [FormatArgument]) throws -> String {
-        var output = ""
-        var scanner = Scanner(format)
-        var sequential = 0
-        while let scalar = scanner.next() {
-            guard scalar == "%" else {
-                output.unicodeScalars.append(scalar)
-                continue
-            }
-            let specifier = scanner.specifier()
-            if specifier.conversion == "%" {
-                output += "%"
-                continue
-            }
-            let position = specifier.position ?? sequential + 1
-            sequential += 1
+        try rewrite(format, percent: "%") { specifier, position in
             guard position >= 1, position <= arguments.count else {
                 throw Failure(message: "the format needs an argument at position \(position) for %\(specifier.text), and has \(arguments.count)")
             }
             let argument = arguments[position - 1]
             switch specifier.conversion {
             case "@", "s":
-                output += argument.textValue
+                return argument.textValue
             case "d", "i", "u", "x", "X", "o":
                 guard let value = argument.integerValue else {
                     throw Failure(message: "%\(specifier.text) needs a number, and argument \(position) is \"\(argument.textValue)\"")
                 }
                 switch specifier.conversion {
-                case "x": output += String(value, radix: 16)
-                case "X": output += String(value, radix: 16, uppercase: true)
-                case "o": output += String(value, radix: 8)
-                case "u": output += String(UInt(bitPattern: value))
-                default: output += String(value)
+                case "x": return String(value, radix: 16)
+                case "X": return String(value, radix: 16, uppercase: true)
+                case "o": return String(value, radix: 8)
+                case "u": return String(UInt(bitPattern: value))
+                default: return String(value)
                 }
             default:
                 throw Failure(message: "unsupported format specifier %\(specifier.text)")
             }
+        }
+    }
+
+    /// Copies a format, replacing `%%` by `percent` and each other specifier by what
+    /// `replace` makes of it and the argument position it takes (explicit, or the next).
+    private static func rewrite(_ format: String, percent: String, _ replace: (Specifier, Int) throws -> String) throws -> String {
+        var output = ""
+        var scanner = Scanner(format)
+        var sequential = 0
+        while let scalar = scanner.next() {
+            guard scalar == "%" else {
+                output.unicodeScalars.append(scalar)
+                continue
+            }
+            let specifier = scanner.specifier()
+            if specifier.conversion == "%" {
+                output += percent
+                continue
+            }
+            sequential += 1
+            output += try replace(specifier, specifier.position ?? sequential)
         }
         return output
     }
