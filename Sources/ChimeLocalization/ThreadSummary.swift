@@ -1,0 +1,67 @@
+import ChimeCore
+import Foundation
+
+/// The heading of a group of notifications that share a `threadIdentifier`, as iOS
+/// writes it from `categorySummaryFormat`: "3 more reminders from Matt, Anna and 2
+/// others". One function, for the coalesced message and the digest alike.
+public struct ThreadSummary {
+    public let localizer: Localizer
+
+    public init(localizer: Localizer) {
+        self.localizer = localizer
+    }
+
+    /// The summary of a thread in a locale.
+    /// - Parameters:
+    ///   - format: the category's `categorySummaryFormat` (a strings key, pluralized
+    ///     through the stringsdict, or literal text); nil for the localized default.
+    ///   - count: `%u`: how many notifications, or the sum of their
+    ///     `summaryArgumentCount`s when they set them.
+    ///   - arguments: the notifications' `summaryArgument`s, in order; repeats count once.
+    /// - Throws: ``StringFormat/Failure`` when a format does not fit its arguments.
+    public func text(format: String?, count: Int, arguments: [String], locale: String) throws -> String {
+        let list = try join(arguments, locale: locale)
+        let values: [FormatArgument] = [.integer(count), .string(list)]
+        guard let format else {
+            let key = list.isEmpty ? "summary.default" : "summary.default.from"
+            return try localized(key, values, locale: locale) ?? (list.isEmpty ? "\(count) more notifications" : "\(count) more notifications from \(list)")
+        }
+        return try localized(format, values, locale: locale) ?? StringFormat.format(format, values)
+    }
+
+    /// `count` as ``text(format:count:arguments:locale:)`` takes it: the sum of the
+    /// `summaryArgumentCount`s when any is set, else the number of notifications.
+    public static func count(of contents: [NotificationContent]) -> Int {
+        let declared = contents.map(\.summaryArgumentCount)
+        return declared.contains { $0 > 0 } ? declared.reduce(0) { $0 + max($1, 1) } : contents.count
+    }
+
+    /// "Matt", "Matt and Anna", "Matt, Anna and 2 others", in the locale's words.
+    public func join(_ arguments: [String], locale: String) throws -> String {
+        var seen = Set<String>()
+        let names = arguments.filter { !$0.isEmpty && seen.insert($0).inserted }
+        switch names.count {
+        case 0: return ""
+        case 1: return names[0]
+        case 2:
+            return try localized("summary.list.two", [.string(names[0]), .string(names[1])], locale: locale)
+                ?? "\(names[0]) and \(names[1])"
+        default:
+            let values: [FormatArgument] = [.string(names[0]), .string(names[1]), .integer(names.count - 2)]
+            return try localized("summary.list.more", values, locale: locale)
+                ?? "\(names[0]), \(names[1]) and \(names.count - 2) others"
+        }
+    }
+
+    /// A key's text for the locale, pluralized when the stringsdict has it; nil when no
+    /// locale of the chain has the key.
+    private func localized(_ key: String, _ values: [FormatArgument], locale: String) throws -> String? {
+        if let plural = localizer.plural(key, locale: locale) {
+            return try plural.entry.format(values, rules: plural.rules)
+        }
+        if let text = localizer.string(key, locale: locale)?.text {
+            return try StringFormat.format(text, values)
+        }
+        return nil
+    }
+}
