@@ -1,0 +1,57 @@
+/// What a notification may show on the surfaces seen outside an authenticated view —
+/// the email subject and preheader, the chat notification and fallback text, the
+/// Telegram and Discord previews — and whether its body may carry the content.
+///
+/// The rules of iOS's `showPreviews` setting, carried to mail and chat:
+/// - `always`: everything shows.
+/// - `whenAuthenticated`: the surfaces carry the placeholder (with the title or
+///   subtitle when the category's `hiddenPreviewsShowTitle`/`…ShowSubtitle` allow);
+///   the body, behind the mailbox or workspace login, carries the content.
+/// - `never`: no title, subtitle or body anywhere, the body included: it carries the
+///   placeholder and a link to view the reminder.
+public struct PreviewSurfaces: Hashable, Sendable {
+    /// The email subject; the chat message's headline.
+    public var subject: String
+    /// The preheader (hidden preview text) of an email; the second line of a chat preview.
+    public var preheader: String
+    /// The chat notification / fallback text, the Telegram and Discord preview.
+    public var notificationText: String
+    /// Whether the message body may show the title, subtitle and body.
+    public var bodyShowsContent: Bool
+    /// The placeholder, `%u` already replaced: shown instead of what is hidden.
+    public var placeholder: String
+
+    /// Decides the surfaces of one notification.
+    /// - Parameters:
+    ///   - title, subtitle, body: the content, localized.
+    ///   - showPreviews: the recipient's setting.
+    ///   - options: the category's options (`hiddenPreviewsShowTitle`, `…ShowSubtitle`).
+    ///   - placeholder: the category's `hiddenPreviewsBodyPlaceholder`, localized, or the
+    ///     localized "Notification"; `%u` in it is replaced by `threadCount`.
+    ///   - threadCount: how many notifications the thread holds.
+    public init(title: String, subtitle: String, body: String, showPreviews: Recipient.ShowPreviews,
+                options: NotificationCategory.Options, placeholder: String, threadCount: Int) {
+        let filled = (try? StringFormat.format(placeholder, [.integer(threadCount)])) ?? placeholder
+        self.placeholder = filled
+        let lead = title.isEmpty ? body : title
+        switch showPreviews {
+        case .always:
+            subject = lead
+            preheader = [subtitle, title.isEmpty ? "" : body].filter { !$0.isEmpty }.joined(separator: " — ")
+            notificationText = [title, subtitle, body].filter { !$0.isEmpty }.joined(separator: ": ")
+            bodyShowsContent = true
+        case .whenAuthenticated:
+            let shownTitle = options.contains(.hiddenPreviewsShowTitle) ? title : ""
+            let shownSubtitle = options.contains(.hiddenPreviewsShowSubtitle) ? subtitle : ""
+            subject = shownTitle.isEmpty ? filled : shownTitle
+            preheader = [shownSubtitle, filled].filter { !$0.isEmpty }.joined(separator: " — ")
+            notificationText = [shownTitle, shownSubtitle, filled].filter { !$0.isEmpty }.joined(separator: ": ")
+            bodyShowsContent = true
+        case .never:
+            subject = filled
+            preheader = filled
+            notificationText = filled
+            bodyShowsContent = false
+        }
+    }
+}

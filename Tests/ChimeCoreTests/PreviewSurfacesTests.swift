@@ -1,0 +1,56 @@
+import ChimeCore
+import Testing
+
+@Suite("Hidden previews")
+struct PreviewSurfacesTests {
+    private func surfaces(_ setting: Recipient.ShowPreviews, options: NotificationCategory.Options = [],
+                          placeholder: String = "%u reminders") -> PreviewSurfaces {
+        PreviewSurfaces(title: "Shopping", subtitle: "Groceries", body: "Milk and eggs", showPreviews: setting,
+                        options: options, placeholder: placeholder, threadCount: 3)
+    }
+
+    @Test("always: everything shows")
+    func always() {
+        let s = surfaces(.always)
+        #expect(s.subject == "Shopping")
+        #expect(s.preheader == "Groceries — Milk and eggs")
+        #expect(s.notificationText == "Shopping: Groceries: Milk and eggs")
+        #expect(s.bodyShowsContent)
+    }
+
+    @Test("when authenticated: the placeholder outside, the title and subtitle only where the category allows")
+    func whenAuthenticated() {
+        let hidden = surfaces(.whenAuthenticated)
+        #expect(hidden.subject == "3 reminders")
+        #expect(hidden.preheader == "3 reminders")
+        #expect(hidden.notificationText == "3 reminders")
+        #expect(hidden.bodyShowsContent)
+        let titled = surfaces(.whenAuthenticated, options: [.hiddenPreviewsShowTitle, .hiddenPreviewsShowSubtitle])
+        #expect(titled.subject == "Shopping")
+        #expect(titled.preheader == "Groceries — 3 reminders")
+        #expect(titled.notificationText == "Shopping: Groceries: 3 reminders")
+    }
+
+    @Test("never: no word of the content on any surface nor in the body, whatever the category allows (random content)")
+    func never() {
+        var generator = SplitMix(seed: 2026)
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzäöüéèçñжщ日本")
+        func word() -> String {
+            String((0..<(4 + Int(generator.next() % 6))).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
+        }
+        for _ in 0..<500 {
+            let title = (0..<3).map { _ in word() }.joined(separator: " ")
+            let subtitle = word()
+            let body = (0..<8).map { _ in word() }.joined(separator: " ")
+            let s = PreviewSurfaces(title: title, subtitle: subtitle, body: body, showPreviews: .never,
+                                    options: [.hiddenPreviewsShowTitle, .hiddenPreviewsShowSubtitle],
+                                    placeholder: "Notification", threadCount: Int(generator.next() % 9))
+            #expect(!s.bodyShowsContent)
+            for text in (title + " " + subtitle + " " + body).split(separator: " ") {
+                for surface in [s.subject, s.preheader, s.notificationText] {
+                    #expect(!surface.contains(text), "\(text) leaked into \(surface)")
+                }
+            }
+        }
+    }
+}
