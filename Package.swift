@@ -53,6 +53,10 @@ let package = Package(
             resources: [.embedInCode("CLDR/plurals.xml")]
         ),
 
+        // Rendering: hidden previews applied, chat payloads per platform, and (to come)
+        // the templates and the MIME email.
+        .target(name: "ChimeRendering", dependencies: ["ChimeCore", "ChimeLocalization"]),
+
         // chime.xml: the shipped XSD, the reader, ${ENV} and file: indirection.
         .target(
             name: "ChimeConfig",
@@ -83,6 +87,7 @@ let package = Package(
         .testTarget(name: "ChimeCurlTests", dependencies: ["ChimeCurl"]),
         .testTarget(name: "ChimeConfigTests", dependencies: ["ChimeConfig"], exclude: ["Fixtures"]),
         .testTarget(name: "ChimeLocalizationTests", dependencies: ["ChimeLocalization"]),
+        .testTarget(name: "ChimeRenderingTests", dependencies: ["ChimeRendering"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite"]),
         .testTarget(name: "ChimeTransportTests", dependencies: ["ChimeTransport"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCore"]),

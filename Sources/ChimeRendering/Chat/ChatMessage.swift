@@ -1,0 +1,80 @@
+import ChimeCore
+
+/// One notification ready for a chat platform: its text already localized and the
+/// preview rules already applied (``PreviewSurfaces``).
+public struct ChatMessage: Sendable {
+    /// One action as chat shows it.
+    public struct Action: Sendable {
+        public var identifier: String
+        /// Localized title.
+        public var title: String
+        public var options: NotificationAction.Options
+        /// The signed link that performs the action (or, for a foreground action, opens
+        /// `targetContentIdentifier`).
+        public var url: String
+        /// The short signed token a platform sends back (Telegram callback_data ≤ 64
+        /// bytes, Mattermost context, Slack value).
+        public var token: String
+
+        public init(identifier: String, title: String, options: NotificationAction.Options = [], url: String, token: String) {
+            self.identifier = identifier
+            self.title = title
+            self.options = options
+            self.url = url
+            self.token = token
+        }
+    }
+
+    public var surfaces: PreviewSurfaces
+    /// Shown in the message itself only when `surfaces.bodyShowsContent`.
+    public var title: String
+    public var subtitle: String
+    public var body: String
+    /// "mardi 24 novembre à 09:00".
+    public var dateText: String
+    /// The default context (full surfaces).
+    public var actions: [Action]
+    /// The minimal context (compact surfaces).
+    public var minimalActions: [Action]
+    /// A link to view the reminder behind a login (what `never` offers instead).
+    public var viewURL: String
+    /// Localized "View", "Confirm", "Cancel" and the destructive confirmation text.
+    public var words: Words
+
+    public struct Words: Sendable {
+        public var view = "View"
+        public var confirm = "Confirm"
+        public var cancel = "Cancel"
+        public var areYouSure = "Are you sure?"
+
+        public init(view: String = "View", confirm: String = "Confirm", cancel: String = "Cancel", areYouSure: String = "Are you sure?") {
+            self.view = view
+            self.confirm = confirm
+            self.cancel = cancel
+            self.areYouSure = areYouSure
+        }
+    }
+
+    public init(surfaces: PreviewSurfaces, title: String, subtitle: String, body: String, dateText: String,
+                actions: [Action], minimalActions: [Action], viewURL: String, words: Words = Words()) {
+        self.surfaces = surfaces
+        self.title = title
+        self.subtitle = subtitle
+        self.body = body
+        self.dateText = dateText
+        self.actions = actions
+        self.minimalActions = minimalActions
+        self.viewURL = viewURL
+        self.words = words
+    }
+
+    /// The headline shown in the message: the title when content may show, else the
+    /// surface's subject (the placeholder).
+    var headline: String { surfaces.bodyShowsContent && !title.isEmpty ? title : surfaces.subject }
+
+    /// The text shown in the message: subtitle and body, or the placeholder.
+    var text: String {
+        guard surfaces.bodyShowsContent else { return surfaces.placeholder }
+        return [subtitle, body].filter { !$0.isEmpty }.joined(separator: "\n\n")
+    }
+}

@@ -1,0 +1,114 @@
+import ChimeCore
+import ChimeRendering
+import Foundation
+import Testing
+
+@Suite("Chat payloads")
+struct ChatPayloadTests {
+    static let kinds: [ChannelKind] = [.slack, .discord, .mattermost, .msteams, .telegram, .json]
+
+    private func message(title: String, body: String, previews: Recipient.ShowPreviews = .always) -> ChatMessage {
+        let actions = [
+            ChatMessage.Action(identifier: "justInform", title: "OK, got it", url: "https://chime.example.org/a/1", token: "t1"),
+            ChatMessage.Action(identifier: "editList", title: "Edit list", options: [.foreground, .authenticationRequired], url: "https://example.org/lists/1", token: "t2"),
+            ChatMessage.Action(identifier: "trashAction", title: "Delete list", options: [.destructive, .authenticationRequired], url: "https://chime.example.org/a/3", token: String(repeating: "x", count: 100)),
+        ]
+        return ChatMessage(
+            surfaces: PreviewSurfaces(title: title, subtitle: "Groceries", body: body, showPreviews: previews, options: [], placeholder: "Shopping reminder", threadCount: 1),
+            title: title, subtitle: "Groceries", body: body, dateText: "Tuesday, November 24 at 09:00",
+            actions: actions, minimalActions: [actions[2], actions[1]], viewURL: "https://chime.example.org/v/1")
+    }
+
+    private func json(_ kind: ChannelKind, _ message: ChatMessage) throws -> [String: Any] {
+        let data = ChatPayload.encode(ChatPayload.body(for: kind, message))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test("10,000-character bodies and 200-character titles stay within every platform's limits", arguments: kinds)
+    func limits(kind: ChannelKind) throws {
+        let title = String(repeating: "Títle👍 x", count: 25)
+        let body = String(repeating: "Milk & <eggs> *now* 👨‍👩‍👧‍👦 ", count: 460)
+        #expect(title.count == 200)
+        #expect(body.count >= 10_000)
+        let payload = try json(kind, message(title: title, body: body))
+        let data = ChatPayload.encode(ChatPayload.body(for: kind, message(title: title, body: body)))
+        switch kind {
+        case .slack:
+            let blocks = try #require(payload["blocks"] as? [[String: Any]])
+            #expect(((blocks[0]["text"] as? [String: Any])?["text"] as? String)?.utf16.count ?? 999 <= 150)
+            #expect(((blocks[1]["text"] as? [String: Any])?["text"] as? String)?.utf16.count ?? 9999 <= 3000)
+            #expect((payload["text"] as? String)?.utf16.count ?? 9999 <= 3000)
+            let buttons = try #require(blocks.last?["elements"] as? [[String: Any]])
+            #expect(buttons.allSatisfy { (($0["text"] as? [String: Any])?["text"] as? String)?.utf16.count ?? 99 <= 75 })
+            #expect(buttons.contains { $0["style"] as? String == "danger" && $0["confirm"] != nil })
+        case .discord:
+            #expect((payload["content"] as? String)?.unicodeScalars.count ?? 9999 <= 2000)
+            let embed = try #require((payload["embeds"] as? [[String: Any]])?.first)
+            let title = try #require(embed["title"] as? String)
+            let description = try #require(embed["description"] as? String)
+            #expect(title.unicodeScalars.count <= 256)
+            #expect(description.unicodeScalars.count <= 4096)
+            #expect(title.unicodeScalars.count + description.unicodeScalars.count + 40 <= 6000)
+            let rows = try #require(payload["components"] as? [[String: Any]])
+            #expect(rows.allSatisfy { ($0["components"] as? [Any])?.count ?? 9 <= 5 })
+        case .mattermost:
+            #expect((payload["text"] as? String)?.unicodeScalars.count ?? 99999 <= 16_383)
+            let attachment = try #require((payload["attachments"] as? [[String: Any]])?.first)
+            let actions = try #require(attachment["actions"] as? [[String: Any]])
+            #expect(actions.allSatisfy { ($0["id"] as? String)?.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } == true })
+        case .msteams:
+            #expect(data.count <= 28_000)
+            let content = try #require(((payload["attachments"] as? [[String: Any]])?.first)?["content"] as? [String: Any])
+            #expect((content["actions"] as? [[String: Any]])?.allSatisfy { $0["type"] as? String == "Action.OpenUrl" } == true)
+        case .telegram:
+            #expect((payload["text"] as? String)?.utf16.count ?? 9999 <= 4096)
+            let rows = try #require((payload["reply_markup"] as? [String: Any])?["inline_keyboard"] as? [[[String: Any]]])
+            for button in rows.flatMap({ $0 }) {
+                if let data = button["callback_data"] as? String { #expect(data.utf8.count <= 64 && !data.isEmpty) }
+            }
+        default:
+            #expect(payload["actions"] != nil && payload["minimalActions"] != nil)
+        }
+    }
+
+    @Test("never: no word of the content anywhere in any payload (random content)", arguments: kinds)
+    func neverLeaks(kind: ChannelKind) throws {
+        var seed: UInt64 = 7
+        func next() -> UInt64 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return seed >> 33
+        }
+        let letters = Array("bcdfghjkmnpqrstvwxzжщ")
+        for _ in 0..<100 {
+            let words = (0..<12).map { _ in String((0..<7).map { _ in letters[Int(next() % UInt64(letters.count))] }) }
+            let m = message(title: words[0...2].joined(separator: " "), body: words[3...].joined(separator: " "), previews: .never)
+            let text = String(decoding: ChatPayload.encode(ChatPayload.body(for: kind, m)), as: UTF8.self)
+            for word in words {
+                #expect(!text.contains(word), "\(kind): \(word) leaked")
+            }
+            #expect(text.contains("Shopping reminder"))
+        }
+    }
+
+    @Test("user text is escaped for each platform's markup")
+    func escaping() throws {
+        let m = message(title: "<b>bold</b> & *stars*", body: "<script>@everyone</script>")
+        let slack = String(decoding: ChatPayload.encode(ChatPayload.body(for: .slack, m)), as: UTF8.self)
+        #expect(slack.contains("&lt;script&gt;") && !slack.contains("<script>"))
+        let telegram = try json(.telegram, m)
+        #expect((telegram["text"] as? String)?.contains("&lt;b&gt;bold&lt;/b&gt; &amp;") == true)
+        let discord = try json(.discord, m)
+        #expect((discord["allowed_mentions"] as? [String: Any])?["parse"] as? [Any] != nil)
+        #expect((discord["content"] as? String)?.contains("\\*stars\\*") == true)
+    }
+
+    @Test("truncation keeps whole characters and ends with an ellipsis")
+    func truncation() {
+        let family = "👨‍👩‍👧‍👦"
+        let cut = TextLimit.fit(String(repeating: family, count: 10), 30, .utf16)
+        #expect(cut.hasSuffix("…"))
+        #expect(cut.dropLast().allSatisfy { String($0) == family })
+        #expect(cut.utf16.count <= 30)
+        #expect(TextLimit.fit("short", 10, .utf16) == "short")
+    }
+}
