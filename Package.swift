@@ -27,6 +27,12 @@ let package = Package(
             providers: [.apt(["libxml2-dev"])]
         ),
 
+        .systemLibrary(
+            name: "CChimeGMime",
+            pkgConfig: "gmime-3.0",
+            providers: [.apt(["libgmime-3.0-dev"])]
+        ),
+
         // The model: categories, channels, recipients and their rules. No I/O, no C.
         .target(name: "ChimeCore"),
 
@@ -52,6 +58,9 @@ let package = Package(
             exclude: ["CLDR/LICENSE"],
             resources: [.embedInCode("CLDR/plurals.xml")]
         ),
+
+        // MIME messages through GMime: the only module that imports CChimeGMime.
+        .target(name: "ChimeMIME", dependencies: ["CChimeGMime"]),
 
         // Rendering: hidden previews applied, chat payloads per platform, and (to come)
         // the templates and the MIME email.
@@ -87,6 +96,7 @@ let package = Package(
         .testTarget(name: "ChimeCurlTests", dependencies: ["ChimeCurl"]),
         .testTarget(name: "ChimeConfigTests", dependencies: ["ChimeConfig"], exclude: ["Fixtures"]),
         .testTarget(name: "ChimeLocalizationTests", dependencies: ["ChimeLocalization"]),
+        .testTarget(name: "ChimeMIMETests", dependencies: ["ChimeMIME"]),
         .testTarget(name: "ChimeRenderingTests", dependencies: ["ChimeRendering"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite"]),
         .testTarget(name: "ChimeTransportTests", dependencies: ["ChimeTransport"]),
