@@ -29,17 +29,6 @@ public struct ConfigurationLoader: Sendable {
         return try load(bytes: Array(data), path: path)
     }
 
-    /// A diagnostic with every value read through indirection blanked out: a rule that
-    /// quotes the value it refuses (a time zone, a channel name) must not print a secret.
-    /// Values under three characters are too short to be secrets and too common to blank.
-    static func redacting(_ secrets: Set<String>, in diagnostic: Diagnostic) -> Diagnostic {
-        var redacted = diagnostic
-        for secret in secrets where secret.count >= 3 {
-            redacted.message = redacted.message.replacingOccurrences(of: secret, with: "(value from the environment or a file)")
-        }
-        return redacted
-    }
-
     /// Loads a configuration held in memory; `path` names it in diagnostics.
     public func load(bytes: [UInt8], path: String) throws -> Configuration {
         let document: XMLDocument
@@ -50,7 +39,8 @@ public struct ConfigurationLoader: Sendable {
             throw ConfigurationError(.invalid, error.diagnostics)
         }
         var reader = ConfigurationReader(document: document, indirection: Indirection(environment: environment))
-        let configuration = reader.read()
+        var configuration = reader.read()
+        configuration.secrets = reader.secrets
         var diagnostics = reader.diagnostics
         let reported = Set(diagnostics.map(\.location))
         for problem in configuration.problems() {
@@ -67,7 +57,11 @@ public struct ConfigurationLoader: Sendable {
         }
         guard diagnostics.isEmpty else {
             let sorted = diagnostics.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
-            throw ConfigurationError(.invalid, sorted.map { Self.redacting(reader.secrets, in: $0) })
+            throw ConfigurationError(.invalid, sorted.map { diagnostic in
+                var redacted = diagnostic
+                redacted.message = configuration.redact(diagnostic.message)
+                return redacted
+            })
         }
         return configuration
     }

@@ -90,7 +90,7 @@ struct ConfigurationReader {
         let url: ChannelURL
         do {
             let resolved = try indirection.resolve(raw, wholeFile: false)
-            if resolved.isIndirect { secrets.insert(resolved.text) }
+            secrets.formUnion(resolved.secrets)
             url = try ChannelURL(parsing: resolved.text, isSecret: resolved.isIndirect)
         } catch let failure as Indirection.Failure {
             report(element, "url", "channel \"\(id)\": \(failure.message)")
@@ -112,7 +112,7 @@ struct ConfigurationReader {
             var address = ""
             do {
                 let resolved = try indirection.resolve(child.text.trimmingCharacters(in: .whitespacesAndNewlines))
-                if resolved.isIndirect { secrets.insert(resolved.text) }
+                secrets.formUnion(resolved.secrets)
                 address = resolved.text
             } catch {
                 report(child, nil, error.message)
@@ -138,7 +138,7 @@ struct ConfigurationReader {
         guard let raw = element.attribute(name) else { return nil }
         do {
             let value = try indirection.resolve(raw)
-            if value.isIndirect { secrets.insert(value.text) }
+            secrets.formUnion(value.secrets)
             return value
         } catch {
             report(element, name, error.message)

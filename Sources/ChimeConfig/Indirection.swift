@@ -14,6 +14,8 @@ struct Indirection {
     struct Value {
         var text: String
         var isIndirect: Bool
+        /// The pieces read from the environment or files: what must never be printed.
+        var secrets: [String] = []
     }
 
     var environment: [String: String]
@@ -22,11 +24,12 @@ struct Indirection {
     ///   (false for a channel's `url`, where `file:` is a transport).
     func resolve(_ raw: String, wholeFile: Bool = true) throws(Failure) -> Value {
         if wholeFile, raw.hasPrefix("file:/") {
-            return Value(text: try read(String(raw.dropFirst("file:".count))), isIndirect: true)
+            let content = try read(String(raw.dropFirst("file:".count)))
+            return Value(text: content, isIndirect: true, secrets: [content])
         }
         guard raw.contains("$") else { return Value(text: raw, isIndirect: false) }
         var result = ""
-        var indirect = false
+        var secrets: [String] = []
         var rest = Substring(raw)
         while let dollar = rest.firstIndex(of: "$") {
             result += rest[..<dollar]
@@ -39,8 +42,9 @@ struct Indirection {
                     throw Failure(message: "\"${\" without a closing \"}\" (write $${ for a literal ${)")
                 }
                 let name = rest[rest.index(rest.startIndex, offsetBy: 2)..<close]
-                result += try lookUp(String(name))
-                indirect = true
+                let value = try lookUp(String(name))
+                result += value
+                secrets.append(value)
                 rest = rest[rest.index(after: close)...]
             } else {
                 result += "$"
@@ -48,7 +52,7 @@ struct Indirection {
             }
         }
         result += rest
-        return Value(text: result, isIndirect: indirect)
+        return Value(text: result, isIndirect: !secrets.isEmpty, secrets: secrets)
     }
 
     private func lookUp(_ name: String) throws(Failure) -> String {

@@ -51,6 +51,7 @@ public final class SQLiteStore: NotificationStore {
                     zone TEXT NOT NULL,
                     floating INTEGER NOT NULL,
                     generation TEXT NOT NULL,
+                    fired_count INTEGER NOT NULL DEFAULT 0,
                     claimed_by TEXT,
                     claim_expires INTEGER
                 );
@@ -89,7 +90,8 @@ public final class SQLiteStore: NotificationStore {
                     delivered_at INTEGER NOT NULL,
                     delivery_id TEXT NOT NULL,
                     coalesced INTEGER NOT NULL,
-                    next_fire INTEGER
+                    next_fire INTEGER,
+                    anchor INTEGER NOT NULL
                 )
                 """)
         }
@@ -106,7 +108,7 @@ public final class SQLiteStore: NotificationStore {
                 ON CONFLICT (identifier) DO UPDATE SET
                     recipient = excluded.recipient, request = excluded.request, added_at = excluded.added_at,
                     next_fire = excluded.next_fire, anchor = excluded.anchor, zone = excluded.zone,
-                    floating = excluded.floating, generation = excluded.generation,
+                    floating = excluded.floating, generation = excluded.generation, fired_count = 0,
                     claimed_by = NULL, claim_expires = NULL
                 """)
             for notification in notifications {
@@ -268,22 +270,23 @@ public final class SQLiteStore: NotificationStore {
         (a.nextFire.seconds, a.request.identifier) < (b.nextFire.seconds, b.request.identifier)
     }
 
-    public func markSent(_ notification: PendingNotification, claimer: Claimer, delivered: DeliveredNotification, next: Instant?) throws {
+    public func markSent(_ notification: PendingNotification, claimer: Claimer, delivered: DeliveredNotification, next: Instant?, anchor: Instant) throws {
         let request = try notification.encodedRequest ?? Self.encode(delivered.request)
         try database.write { db in
             try db.cachedStatement(sql: """
-                INSERT INTO sent (claimed_by, identifier, generation, recipient, request, fire_date, delivered_at, delivery_id, coalesced, next_fire)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO sent (claimed_by, identifier, generation, recipient, request, fire_date, delivered_at, delivery_id, coalesced, next_fire, anchor)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [
                     claimer.description, delivered.request.identifier, notification.generation, delivered.request.recipient, request,
                     delivered.fireDate.seconds, delivered.deliveredAt.seconds, delivered.deliveryID, delivered.coalesced, next?.seconds,
+                    anchor.seconds,
                 ])
         }
     }
 
     public func settle(claimer: Claimer) throws -> Int {
         try database.write { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT identifier, generation, fire_date, next_fire FROM sent WHERE claimed_by = ? ORDER BY id",
+            let rows = try Row.fetchAll(db, sql: "SELECT identifier, generation, next_fire, anchor FROM sent WHERE claimed_by = ? ORDER BY id",
                                         arguments: [claimer.description])
             guard !rows.isEmpty else { return 0 }
             try db.execute(sql: """
@@ -295,14 +298,14 @@ public final class SQLiteStore: NotificationStore {
                     delivered_at = excluded.delivered_at, delivery_id = excluded.delivery_id, coalesced = excluded.coalesced
                 """, arguments: [claimer.description])
             let move = try db.cachedStatement(sql: """
-                UPDATE pending SET next_fire = ?, anchor = ?, claimed_by = NULL, claim_expires = NULL
+                UPDATE pending SET next_fire = ?, anchor = ?, fired_count = fired_count + 1, claimed_by = NULL, claim_expires = NULL
                 WHERE identifier = ? AND generation = ? AND claimed_by = ?
                 """)
             let remove = try db.cachedStatement(sql: "DELETE FROM pending WHERE identifier = ? AND generation = ? AND claimed_by = ?")
             for row in rows {
                 let mine: StatementArguments = [row["identifier"] as String, row["generation"] as String, claimer.description]
                 if let next = row["next_fire"] as Int64? {
-                    try move.execute(arguments: [next, row["fire_date"] as Int64] + mine)
+                    try move.execute(arguments: [next, row["anchor"] as Int64] + mine)
                 } else {
                     try remove.execute(arguments: mine)
                 }
@@ -377,6 +380,7 @@ public final class SQLiteStore: NotificationStore {
             anchor: Instant(seconds: row["anchor"]),
             zone: row["zone"],
             generation: row["generation"])
+        notification.firedCount = row["fired_count"]
         notification.encodedRequest = json
         return notification
     }

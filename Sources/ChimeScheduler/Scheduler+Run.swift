@@ -56,11 +56,13 @@ extension Scheduler {
             for notification in claimed {
                 if let reason = try fire(notification, now: now, claimer: claimer, transports: transports, zones: zones, report: &report) {
                     held.append(notification)
-                    report.held.append("\(notification.request.identifier): \(reason)")
+                    report.held.append(configuration.redact("\(notification.request.identifier): \(reason)"))
                 }
             }
             try store.settle(claimer: claimer)
-            if claimed.count < batchSize { break }
+            // With pending limits, settling lets later requests into a window: claim
+            // until nothing is left rather than stopping at a short batch.
+            if claimed.count < batchSize && limits.isEmpty { break }
         }
         return report
     }
@@ -90,12 +92,12 @@ extension Scheduler {
         }
         guard !destinations.isEmpty else { return "recipient \"\(recipient.id)\" has no address" }
         let schedule = TriggerSchedule(request.trigger, added: notification.added, zone: zone)
-        let (next, coalesced) = schedule.advance(from: notification.nextFire, now: now)
+        let advanced = schedule.advance(from: notification.nextFire, now: now)
         for (index, (address, channel, transport)) in destinations.enumerated() {
             do {
                 try transport.deliver(OutgoingNotification(
                     request: request, recipient: recipient, address: address, channel: channel,
-                    fireDate: notification.nextFire, deliveryID: notification.deliveryID, coalesced: coalesced,
+                    fireDate: advanced.latest, deliveryID: notification.deliveryID, coalesced: advanced.coalesced,
                     encodedRequest: notification.encodedRequest))
             } catch where index == 0 {
                 return "\(error)"
@@ -103,15 +105,15 @@ extension Scheduler {
             // A later destination failing after an earlier one took it: what was sent is
             // recorded as sent (the delivery issue adds per-destination retries).
             catch {
-                report.partial.append("\(request.identifier): \(error)")
+                report.partial.append(configuration.redact("\(request.identifier): \(error)"))
             }
         }
         let delivered = DeliveredNotification(
-            request: request, fireDate: notification.nextFire, deliveredAt: now,
-            deliveryID: notification.deliveryID, coalesced: coalesced)
-        try store.markSent(notification, claimer: claimer, delivered: delivered, next: next)
+            request: request, fireDate: advanced.latest, deliveredAt: now,
+            deliveryID: notification.deliveryID, coalesced: advanced.coalesced)
+        try store.markSent(notification, claimer: claimer, delivered: delivered, next: advanced.next, anchor: advanced.anchor)
         report.fired += 1
-        report.coalesced += coalesced
+        report.coalesced += advanced.coalesced
         return nil
     }
 
@@ -137,7 +139,7 @@ extension Scheduler {
             var updated: [PendingNotification] = []
             for var notification in try store.floatingPending(recipient: recipient.id) {
                 let schedule = TriggerSchedule(notification.request.trigger, added: notification.added, zone: zone)
-                let next = notification.anchor == notification.added ? schedule.first : schedule.next(after: notification.anchor)
+                let next = notification.firedCount == 0 ? schedule.first : schedule.next(after: notification.anchor)
                 guard let next else { continue }
                 notification.nextFire = next
                 notification.zone = recipient.timeZone

@@ -77,10 +77,11 @@ public struct Scheduler {
         return TimeZone(identifier: name)
     }
 
-    /// The next `count` fire instants of a pending request, in the trigger's own offset.
-    public func upcoming(_ identifier: String, count: Int) throws -> [String]? {
+    /// The next `count` fire instants of a pending request as of `now`, in the trigger's
+    /// own offset.
+    public func upcoming(_ identifier: String, count: Int, now: Instant) throws -> [String]? {
         guard let pending = try store.pending(identifier: identifier), let zone = TimeZone(identifier: pending.zone) else { return nil }
         let schedule = TriggerSchedule(pending.request.trigger, added: pending.added, zone: zone)
-        return schedule.upcoming(from: pending.nextFire, count: count).map { $0.rfc3339(in: zone) }
+        return schedule.upcoming(from: pending.nextFire, count: count, now: now).map { $0.rfc3339(in: zone) }
     }
 }

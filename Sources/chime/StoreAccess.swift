@@ -18,6 +18,11 @@ func openStore(_ options: GlobalOptions) throws -> SQLiteStore {
     } else {
         path = url
     }
+    guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else {
+        // SQLite would open a temporary database and everything stored would be lost.
+        printError("--store: give the path of a SQLite file, as in sqlite:./chime.sqlite")
+        throw ExitCode(64)
+    }
     do {
         return try SQLiteStore(path: path)
     } catch let error as SQLiteStore.OpenError {
@@ -28,9 +33,9 @@ func openStore(_ options: GlobalOptions) throws -> SQLiteStore {
 
 /// The configuration and the store, ready to schedule and fire, with floating requests
 /// of recipients who moved already following them.
-func openScheduler(_ options: GlobalOptions) throws -> Scheduler {
+func openScheduler(_ options: GlobalOptions, followMoves: Bool = true) throws -> Scheduler {
     let scheduler = Scheduler(configuration: try loadConfiguration(options), store: try openStore(options))
-    try scheduler.followMovedRecipients()
+    if followMoves { try scheduler.followMovedRecipients() }
     return scheduler
 }
 

@@ -62,3 +62,49 @@ struct HeldAndFailureTests {
         #expect(result.stderr.contains("no such table"))
     }
 }
+
+@Suite("What the second review found, through the real executable")
+struct ReviewRegressionTests {
+    @Test("a repeating floating request that fired does not fire again when its recipient moves")
+    func movedAfterFiring() throws {
+        let ws = try Workspace()
+        try ws.write("daily.json", """
+            {"identifier": "p", "recipient": "alice", "content": {},
+             "trigger": {"type": "date", "fireDate": "2020-01-01T09:00", "timeZone": null, "repeatInterval": "day"}}
+            """)
+        try ws.chime(["schedule", "--json", "daily.json"], now: "2026-03-01T10:00:00Z")
+        #expect(try ws.chime(["run"], now: "2026-03-01T10:00:00Z").stdout == "fired 1\n")
+        try ws.write("chime.xml", Workspace.defaultConfiguration.replacingOccurrences(of: "id=\"alice\" timeZone=\"Europe/Paris\"", with: "id=\"alice\" timeZone=\"America/New_York\""))
+        #expect(try ws.chime(["run"], now: "2026-03-01T10:01:00Z").stdout == "fired 0, moved 1 floating to a new zone\n")
+        #expect(try ws.chime(["next", "p"], now: "2026-03-01T10:01:00Z").stdout == "2026-03-01T09:00:00-05:00\n")
+        #expect(try ws.lines().count == 1)
+    }
+
+    @Test("a store path that SQLite would keep in memory is refused")
+    func emptyStore() throws {
+        let ws = try Workspace()
+        for store in ["sqlite:", "sqlite::memory:"] {
+            let result = try ws.chime(["schedule", "--id", "x", "--to", "alice", "--in", "1m", "--store", store])
+            #expect(result.status == 64)
+        }
+    }
+
+    @Test("a secret in a channel path stays out of a held notification's message")
+    func secretPath() throws {
+        let ws = try Workspace(configuration: Workspace.defaultConfiguration.replacingOccurrences(of: "file:./sent.jsonl", with: "file:/proc/${CHIME_TEST_TOKEN}/x.jsonl"))
+        let scheduled = try ChimeProcess.run(["schedule", "--id", "s", "--to", "alice", "--in", "1m", "--now", "2026-11-21T09:00:00Z"],
+                                             in: ws.url, environment: ["CHIME_TEST_TOKEN": "hunter2secret"])
+        #expect(scheduled.status == 0)
+        let result = try ChimeProcess.run(["run", "--now", "2026-11-21T09:05:00Z"], in: ws.url, environment: ["CHIME_TEST_TOKEN": "hunter2secret"])
+        #expect(result.status == 75)
+        #expect(result.stderr.hasPrefix("held s: "))
+        #expect(!result.stderr.contains("hunter2secret"))
+    }
+
+    @Test("a duration past any calendar is a usage error, not a crash")
+    func hugeDuration() throws {
+        let ws = try Workspace()
+        let result = try ws.chime(["schedule", "--id", "g", "--to", "alice", "--in", "99999999999999999d"])
+        #expect(result.status == 64)
+    }
+}

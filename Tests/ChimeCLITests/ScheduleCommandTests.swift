@@ -75,10 +75,16 @@ struct ScheduleCommandTests {
         let pending = try ws.chime(["pending"]).stdout.split(separator: "\n")
         #expect(pending.count == 3)
         #expect(pending[2].hasSuffix("(set aside: beyond the pending limit)"))
-        #expect(try ws.chime(["run"], now: "2026-11-21T10:00:00Z").stdout == "fired 2\n")
+        // The two soonest fire first; then b3 is within the limit and fires in the same run.
+        #expect(try ws.chime(["run", "--limit", "2"], now: "2026-11-21T10:00:00Z").stdout == "fired 2\n")
         #expect(try ws.chime(["pending"]).stdout.hasSuffix("three\n"))
-        #expect(try ws.chime(["run"], now: "2026-11-21T10:00:00Z").stdout == "fired 1\n")
-        #expect(try ws.lines().compactMap { $0["identifier"] as? String } == ["b1", "b2", "b3"])
+        try ws.write("more.json", """
+            [{"identifier": "b4", "recipient": "bob", "content": {}, "trigger": {"type": "timeInterval", "seconds": 240}},
+             {"identifier": "b5", "recipient": "bob", "content": {}, "trigger": {"type": "timeInterval", "seconds": 300}}]
+            """)
+        #expect(try ws.chime(["schedule", "--json", "more.json"], now: "2026-11-21T09:00:00Z").stdout.contains("set aside (beyond the recipient's pending limit; kept, fires when within it): b5"))
+        #expect(try ws.chime(["run"], now: "2026-11-21T10:00:00Z").stdout == "fired 3\n")
+        #expect(try ws.lines().compactMap { $0["identifier"] as? String } == ["b1", "b2", "b3", "b4", "b5"])
     }
 
     @Test("unknown recipients and categories are refused with exit 65 and nothing is stored")
@@ -111,7 +117,7 @@ struct ScheduleCommandTests {
              "trigger": {"type": "calendar", "dateComponents": {"hour": 9, "minute": 0, "weekday": 2}, "timeZone": "Europe/Paris", "repeats": true}}
             """)
         try ws.chime(["schedule", "--json", "weekly.json"], now: "2026-03-20T00:00:00Z")
-        let result = try ws.chime(["next", "w", "--count", "3"])
+        let result = try ws.chime(["next", "w", "--count", "3"], now: "2026-03-20T00:00:00Z")
         #expect(result.stdout == "2026-03-23T09:00:00+01:00\n2026-03-30T09:00:00+02:00\n2026-04-06T09:00:00+02:00\n")
         #expect(try ws.chime(["next", "nothing"]).status == 65)
     }

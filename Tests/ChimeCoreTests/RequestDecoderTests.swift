@@ -37,6 +37,12 @@ struct RequestDecoderTests {
         (#"[{"identifier": "a", "recipient": "b", "content": {}, "trigger": {"type": "timeInterval"}}]"#, "at [0].trigger: missing \"seconds\""),
         (#"{"identifier": "a", "recipient": "b", "content": {"badge": "one"}, "trigger": {"type": "timeInterval", "seconds": 5}}"#, "at content.badge: expected a number"),
         (#"{"identifier": "a""#, "not valid JSON"),
+        (#"{"identifier": "a", "recipient": "b", "trigger": {"type": "calendar", "dateComponents": {"hour": 9, "minutes": 30}, "repeats": true}}"#,
+         "at trigger.dateComponents.minutes: unknown field (expected one of day, hour, minute, month, second, weekday, weekdayOrdinal, year)"),
+        (#"{"identifier": "a", "recipient": "b", "trigger": {"type": "calendar", "dateComponents": {"hour": 9}, "timezone": "UTC"}}"#,
+         "at trigger.timezone: unknown field (expected one of dateComponents, repeats, timeZone, type)"),
+        (#"{"identifier": "a", "recipient": "b", "extra": 1, "trigger": {"type": "timeInterval", "seconds": 60}}"#,
+         "at extra: unknown field (expected one of content, identifier, recipient, trigger)"),
     ])
     func errors(json: String, message: String) {
         #expect(throws: RequestDecoder.Failure.self) { try RequestDecoder.decode(Data(json.utf8)) }

@@ -30,9 +30,10 @@ struct TriggerScheduleTests {
     @Test("missed occurrences fire once and are counted")
     func coalescing() {
         let s = schedule(.timeInterval(seconds: 60, repeats: true), added: "2026-11-21T09:00:00Z")
-        let (next, coalesced) = s.advance(from: instant("2026-11-21T09:01:00Z"), now: instant("2026-11-21T09:10:30Z"))
-        #expect(coalesced == 9)
-        #expect(next?.description == "2026-11-21T09:11:00Z")
+        let fired = s.advance(from: instant("2026-11-21T09:01:00Z"), now: instant("2026-11-21T09:10:30Z"))
+        #expect(fired.coalesced == 9)
+        #expect(fired.latest.description == "2026-11-21T09:10:00Z")
+        #expect(fired.next?.description == "2026-11-21T09:11:00Z")
         // A machine off for two days: a daily reminder fires once, two missed.
         let daily = schedule(.calendar(.init(hour: 9), timeZone: "Europe/Paris", repeats: true), added: "2026-11-01T00:00:00Z", zone: "Europe/Paris")
         let after = daily.advance(from: instant("2026-11-21T08:00:00Z"), now: instant("2026-11-23T12:00:00Z"))
@@ -51,7 +52,7 @@ struct TriggerScheduleTests {
     func monthEnd() throws {
         let local = try #require(LocalDateTime(parsing: "2026-01-31T09:00:00"))
         let s = schedule(.date(fireDate: local, timeZone: "UTC", repeatInterval: .month), added: "2026-01-01T00:00:00Z")
-        #expect(s.upcoming(from: s.first!, count: 5).map(\.description) == [
+        #expect(s.upcoming(from: s.first!, count: 5, now: Instant(seconds: 0)).map(\.description) == [
             "2026-01-31T09:00:00Z", "2026-02-28T09:00:00Z", "2026-03-31T09:00:00Z", "2026-04-30T09:00:00Z", "2026-05-31T09:00:00Z",
         ])
     }
@@ -60,17 +61,17 @@ struct TriggerScheduleTests {
     func leapYearly() throws {
         let local = try #require(LocalDateTime(parsing: "2028-02-29T08:00"))
         let s = schedule(.date(fireDate: local, timeZone: "UTC", repeatInterval: .year), added: "2028-01-01T00:00:00Z")
-        #expect(s.upcoming(from: s.first!, count: 3).map(\.description) == ["2028-02-29T08:00:00Z", "2029-02-28T08:00:00Z", "2030-02-28T08:00:00Z"])
+        #expect(s.upcoming(from: s.first!, count: 3, now: Instant(seconds: 0)).map(\.description) == ["2028-02-29T08:00:00Z", "2029-02-28T08:00:00Z", "2030-02-28T08:00:00Z"])
     }
 
     @Test("a daily repeat keeps the wall time across DST; an hourly one keeps exact hours")
     func dailyAndHourly() throws {
         let local = try #require(LocalDateTime(parsing: "2026-03-28T09:00"))
         let daily = schedule(.date(fireDate: local, timeZone: "Europe/Paris", repeatInterval: .day), added: "2026-03-01T00:00:00Z", zone: "Europe/Paris")
-        #expect(daily.upcoming(from: daily.first!, count: 2).map(\.description) == ["2026-03-28T08:00:00Z", "2026-03-29T07:00:00Z"])
+        #expect(daily.upcoming(from: daily.first!, count: 2, now: Instant(seconds: 0)).map(\.description) == ["2026-03-28T08:00:00Z", "2026-03-29T07:00:00Z"])
         let night = try #require(LocalDateTime(parsing: "2026-03-29T01:00"))
         let hourly = schedule(.date(fireDate: night, timeZone: "Europe/Paris", repeatInterval: .hour), added: "2026-03-01T00:00:00Z", zone: "Europe/Paris")
-        #expect(hourly.upcoming(from: hourly.first!, count: 3).map { $0.rfc3339(in: TimeZone(identifier: "Europe/Paris")!) } == [
+        #expect(hourly.upcoming(from: hourly.first!, count: 3, now: Instant(seconds: 0)).map { $0.rfc3339(in: TimeZone(identifier: "Europe/Paris")!) } == [
             "2026-03-29T01:00:00+01:00", "2026-03-29T03:00:00+02:00", "2026-03-29T04:00:00+02:00",
         ])
     }
@@ -102,8 +103,56 @@ struct PastFireDateTests {
         let schedule = TriggerSchedule(.date(fireDate: local, timeZone: "UTC", repeatInterval: .hour),
                                        added: Instant(rfc3339: "2026-11-21T09:00:00Z")!, zone: TimeZone(identifier: "UTC")!)
         #expect(schedule.first?.description == "2026-11-20T09:00:00Z")
-        let (next, coalesced) = schedule.advance(from: schedule.first!, now: Instant(rfc3339: "2026-11-21T11:30:00Z")!)
-        #expect(coalesced == 2)
-        #expect(next?.description == "2026-11-21T12:00:00Z")
+        let fired = schedule.advance(from: schedule.first!, now: Instant(rfc3339: "2026-11-21T11:30:00Z")!)
+        #expect(fired.coalesced == 2)
+        #expect(fired.next?.description == "2026-11-21T12:00:00Z")
+    }
+}
+
+@Suite("Counting missed occurrences")
+struct OccurrenceCountTests {
+    private func instant(_ text: String) -> Instant { Instant(rfc3339: text)! }
+
+    /// The day-by-day count gives exactly what stepping through every occurrence gives,
+    /// across DST changes (gaps collapse, repeats count once).
+    @Test("day counting agrees with stepping", arguments: [
+        ("Europe/Paris", DateComponentsPattern(second: 0), "2026-03-01T00:00:00Z", "2026-11-15T00:00:00Z"),
+        ("Europe/Paris", DateComponentsPattern(minute: 30), "2025-01-01T00:00:00Z", "2026-12-31T12:00:00Z"),
+        ("America/New_York", DateComponentsPattern(hour: 2, minute: 30), "2020-01-01T00:00:00Z", "2026-12-31T12:00:00Z"),
+        ("Australia/Lord_Howe", DateComponentsPattern(minute: 15, weekday: 1), "2024-01-01T00:00:00Z", "2026-12-31T12:00:00Z"),
+    ])
+    func agreement(zone: String, pattern: DateComponentsPattern, from: String, to: String) {
+        let matcher = CalendarMatcher(pattern, clock: ZoneClock(TimeZone(identifier: zone)!))
+        var stepped = 0
+        var last: Instant?
+        var cursor = instant(from)
+        while let next = matcher.next(after: cursor), next <= instant(to) {
+            stepped += 1
+            last = next
+            cursor = next
+        }
+        let counted = matcher.count(after: instant(from), through: instant(to), stepped: 50)
+        #expect(counted.count == stepped)
+        #expect(counted.last == last)
+    }
+
+    @Test("a year of a per-minute trigger coalesces exactly, and the next fire follows the run")
+    func perMinuteYear() {
+        let schedule = TriggerSchedule(.calendar(.init(second: 0), timeZone: "UTC", repeats: true),
+                                       added: instant("2025-01-01T00:00:00Z"), zone: TimeZone(identifier: "UTC")!)
+        let result = schedule.advance(from: instant("2025-01-01T00:01:00Z"), now: instant("2026-01-01T00:00:00Z"))
+        #expect(result.coalesced == 525_599)
+        #expect(result.latest.description == "2026-01-01T00:00:00Z")
+        #expect(result.next?.description == "2026-01-01T00:01:00Z")
+    }
+
+    @Test("next lists an overdue request's pending fire, then what follows the next run")
+    func upcomingOverdue() throws {
+        let local = try #require(LocalDateTime(parsing: "2020-01-01T09:00"))
+        let schedule = TriggerSchedule(.date(fireDate: local, timeZone: "UTC", repeatInterval: .day),
+                                       added: instant("2026-03-01T00:00:00Z"), zone: TimeZone(identifier: "UTC")!)
+        #expect(schedule.upcoming(from: schedule.first!, count: 3, now: instant("2026-03-01T00:00:00Z")).map(\.description) == [
+            "2020-01-01T09:00:00Z", "2026-03-01T09:00:00Z", "2026-03-02T09:00:00Z",
+        ])
     }
 }

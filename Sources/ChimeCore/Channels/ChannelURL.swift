@@ -102,7 +102,8 @@ public struct ChannelURL: Hashable, Sendable, CustomStringConvertible {
                 startTLS = mode
             default:
                 if kind.isEmail {
-                    throw ParseError(message: "unknown option \"\(item.name)\" for a \(scheme):// URL (known: \(kind == .smtp ? "starttls, insecure" : "insecure"))")
+                    let name = isSecret ? "" : " \"\(item.name)\""
+                    throw ParseError(message: "unknown option\(name) for a \(scheme):// URL (known: \(kind == .smtp ? "starttls, insecure" : "insecure"))")
                 }
                 passedOn.append(item)
             }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything `chime.xml` declares: categories, channels and recipients.
 public struct Configuration: Hashable, Sendable {
     public var categories: [NotificationCategory]
@@ -6,6 +8,9 @@ public struct Configuration: Hashable, Sendable {
     /// The pending limit of recipients that set none (`<recipients pendingLimit="64">`);
     /// nil: no limit, unlike iOS's 64.
     public var defaultPendingLimit: Int?
+    /// Values read from the environment or files (passwords, webhook tokens): blanked out
+    /// of every message Chime prints.
+    public var secrets: Set<String> = []
 
     public init(categories: [NotificationCategory] = [], channels: [Channel] = [], recipients: [Recipient] = [], defaultPendingLimit: Int? = nil) {
         self.categories = categories
@@ -33,6 +38,14 @@ public struct Configuration: Hashable, Sendable {
 
     public func recipient(_ id: String) -> Recipient? {
         recipients.first { $0.id == id }
+    }
+
+    /// The text with every secret of the configuration blanked out. Values under three
+    /// characters are too short to be secrets and too common to blank.
+    public func redact(_ text: String) -> String {
+        secrets.filter { $0.count >= 3 }.sorted { $0.count > $1.count }.reduce(text) {
+            $0.replacingOccurrences(of: $1, with: "(value from the environment or a file)")
+        }
     }
 
     /// The number of actions over all categories.

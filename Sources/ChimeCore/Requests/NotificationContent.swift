@@ -60,13 +60,14 @@ public struct NotificationContent: Hashable, Sendable {
 }
 
 extension NotificationContent: Codable {
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case title, subtitle, body, titleLocKey, titleLocArgs, bodyLocKey, bodyLocArgs, badge, sound, attachments,
              userInfo, categoryIdentifier, threadIdentifier, summaryArgument, summaryArgumentCount,
              targetContentIdentifier, interruptionLevel, relevanceScore
     }
 
     public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
         let c = try decoder.container(keyedBy: CodingKeys.self)
         title = try c.decodeIfPresent(String.self, forKey: .title) ?? ""
         subtitle = try c.decodeIfPresent(String.self, forKey: .subtitle) ?? ""

@@ -9,6 +9,19 @@ public struct NotificationRequest: Hashable, Sendable, Codable {
     public var content: NotificationContent
     public var trigger: NotificationTrigger
 
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case identifier, recipient, content, trigger
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        identifier = try c.decode(String.self, forKey: .identifier)
+        recipient = try c.decode(String.self, forKey: .recipient)
+        content = try c.decodeIfPresent(NotificationContent.self, forKey: .content) ?? NotificationContent()
+        trigger = try c.decode(NotificationTrigger.self, forKey: .trigger)
+    }
+
     public init(identifier: String, recipient: String, content: NotificationContent, trigger: NotificationTrigger) {
         self.identifier = identifier
         self.recipient = recipient

@@ -2,7 +2,7 @@
 ///
 /// Firing is claim, deliver, mark, settle: ``claimDue(now:limit:claimer:leaseNow:leaseUntil:limits:)``
 /// marks due notifications as taken by one process in one transaction; the caller
-/// delivers each and at once records it with ``markSent(_:claimer:delivered:next:)``, a
+/// delivers each and at once records it with ``markSent(_:claimer:delivered:next:anchor:)``, a
 /// small durable write; ``settle(claimer:)`` then moves a batch of marks into the
 /// delivered list and the requests on, in one transaction. A process that died leaves
 /// marks (settled by the next run) and claims (released by ``releaseClaims(of:)`` or
@@ -44,8 +44,8 @@ public protocol NotificationStore: Sendable {
                   limits: [String: Int]) throws -> [PendingNotification]
 
     /// Records, durably and at once, that a claimed notification was delivered, and where
-    /// its request goes next (`nil`: it does not repeat).
-    func markSent(_ notification: PendingNotification, claimer: Claimer, delivered: DeliveredNotification, next: Instant?) throws
+    /// its request goes next (`nil`: it does not repeat), computed after `anchor`.
+    func markSent(_ notification: PendingNotification, claimer: Claimer, delivered: DeliveredNotification, next: Instant?, anchor: Instant) throws
 
     /// Moves every delivery a claimer marked into the delivered list and its requests on
     /// (to their next fire, or out when they do not repeat), in one transaction; a request

@@ -7,6 +7,9 @@ public struct PendingNotification: Hashable, Sendable {
     public var nextFire: Instant
     /// The instant `nextFire` was computed after (`added`, or the last fire).
     public var anchor: Instant
+    /// How many times it has fired: a floating request that moves zone starts again from
+    /// its first occurrence only if it never fired.
+    public var firedCount = 0
     /// The zone `nextFire` was computed in; for a floating trigger, the recipient's zone
     /// at that time.
     public var zone: String

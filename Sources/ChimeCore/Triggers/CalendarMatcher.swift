@@ -33,6 +33,50 @@ public struct CalendarMatcher: Sendable {
         return nil
     }
 
+    /// How many matching instants fall in `(start, end]`, and the last of them. Steps
+    /// through the first few thousand; past them, whole days count their matching times
+    /// at once, except days on which the zone's offset changes, which are stepped
+    /// through so gaps and overlaps count as they fire.
+    public func count(after start: Instant, through end: Instant, stepped: Int = 2_000) -> (count: Int, last: Instant?) {
+        var count = 0
+        var last: Instant?
+        var cursor = start
+        func step(until limit: Instant, atMost: Int = .max) {
+            var taken = 0
+            while taken < atMost, let candidate = next(after: cursor), candidate <= limit {
+                count += 1
+                taken += 1
+                last = candidate
+                cursor = candidate
+            }
+            if taken < atMost { cursor = max(cursor, limit) }
+        }
+        step(until: end, atMost: stepped)
+        guard cursor < end else { return (count, last) }
+        // Finish the cursor's local day by stepping, then whole days, then the last day.
+        let endDay = clock.local(end).floorDivided(by: 86_400)
+        var day = clock.local(cursor).floorDivided(by: 86_400) + 1
+        step(until: min(end, clock.instant(local: day * 86_400) + -1))
+        while day < endDay {
+            let dayStart = clock.instant(local: day * 86_400)
+            let dayEnd = clock.instant(local: (day + 1) * 86_400) + -1
+            if pattern.matches(day: day) {
+                if clock.offset(at: dayStart.seconds) == clock.offset(at: dayEnd.seconds) {
+                    count += times.count
+                    last = instant(day, times[times.count - 1])
+                    cursor = dayEnd
+                } else {
+                    cursor = dayStart + -1
+                    step(until: dayEnd)
+                }
+            }
+            cursor = dayEnd
+            day += 1
+        }
+        step(until: end)
+        return (count, last)
+    }
+
     /// The first matching time on a day whose instant is after `after`; instants grow
     /// with wall times (gaps collapse, repeats take the first), so a binary search works.
     private func firstTime(on day: Int64, after: Instant) -> Instant? {

@@ -26,6 +26,21 @@ public struct DateComponentsPattern: Hashable, Sendable, Codable {
         self.weekdayOrdinal = weekdayOrdinal
     }
 
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case year, month, day, hour, minute, second, weekday, weekdayOrdinal
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            year: try c.decodeIfPresent(Int.self, forKey: .year), month: try c.decodeIfPresent(Int.self, forKey: .month),
+            day: try c.decodeIfPresent(Int.self, forKey: .day), hour: try c.decodeIfPresent(Int.self, forKey: .hour),
+            minute: try c.decodeIfPresent(Int.self, forKey: .minute), second: try c.decodeIfPresent(Int.self, forKey: .second),
+            weekday: try c.decodeIfPresent(Int.self, forKey: .weekday),
+            weekdayOrdinal: try c.decodeIfPresent(Int.self, forKey: .weekdayOrdinal))
+    }
+
     /// Why the pattern can never match, or nil when it is sound.
     public var problem: String? {
         let ranges: [(String, Int?, ClosedRange<Int>)] = [

@@ -15,6 +15,12 @@ extension NotificationTrigger: Codable {
         } catch DecodingError.dataCorrupted(let context) {
             throw DecodingError.dataCorrupted(.init(codingPath: context.codingPath, debugDescription: "expected one of timeInterval, calendar, date"))
         }
+        let known: Set<String> = switch kind {
+        case .timeInterval: ["type", "seconds", "repeats"]
+        case .calendar: ["type", "dateComponents", "timeZone", "repeats"]
+        case .date: ["type", "fireDate", "timeZone", "repeatInterval"]
+        }
+        try decoder.rejectUnknownKeys(known)
         switch kind {
         case .timeInterval:
             self = .timeInterval(

@@ -8,9 +8,6 @@ public struct TriggerSchedule: Sendable {
     public let added: Instant
     public let clock: ZoneClock
 
-    /// At most this many missed occurrences are counted one by one when coalescing.
-    static let coalesceCountLimit = 100_000
-
     public init(_ trigger: NotificationTrigger, added: Instant, zone: TimeZone) {
         self.trigger = trigger
         self.added = added
@@ -51,27 +48,80 @@ public struct TriggerSchedule: Sendable {
         }
     }
 
+    /// What firing one occurrence does to a repeating request.
+    public struct Advance: Hashable, Sendable {
+        /// The next occurrence, after the moment of firing; nil when it does not repeat.
+        public var next: Instant?
+        /// Occurrences missed while nothing ran, folded into this fire.
+        public var coalesced: Int
+        /// The latest occurrence this fire stands for (the scheduled one when none was
+        /// missed): what the message is dated.
+        public var latest: Instant
+        /// The instant `next` was computed after, kept so a floating request that moves
+        /// zone is worked out again from there, never from the past.
+        public var anchor: Instant
+    }
+
     /// After the occurrence at `scheduled` fires at `now`: the next occurrence after
     /// `now`, and how many occurrences in between were missed and folded into this fire
     /// (the machine was off; nothing ran). Occurrences before the request was added (a
     /// `fireDate` already past) were never missed and are not counted.
-    public func advance(from scheduled: Instant, now: Instant) -> (next: Instant?, coalesced: Int) {
-        var coalesced = 0
-        var cursor = max(scheduled, added)
-        while let candidate = next(after: cursor), candidate <= now {
-            coalesced += 1
-            cursor = candidate
-            if coalesced >= Self.coalesceCountLimit {
-                return (next(after: now), coalesced)
-            }
-        }
-        return (next(after: max(cursor, now)), coalesced)
+    public func advance(from scheduled: Instant, now: Instant) -> Advance {
+        let (count, last) = occurrences(after: max(scheduled, added), through: now)
+        let latest = max(last ?? scheduled, scheduled)
+        let anchor = max(latest, now)
+        return Advance(next: next(after: anchor), coalesced: count, latest: latest, anchor: anchor)
     }
 
-    /// `count` fire instants, starting with `start` (the first, or the pending next).
-    public func upcoming(from start: Instant, count: Int) -> [Instant] {
-        var result: [Instant] = []
-        var current: Instant? = start
+    /// How many occurrences fall in `(start, end]`, and the last of them; counted by
+    /// arithmetic where the trigger allows, and for calendar triggers day by day past the
+    /// first few thousand, so a year of a per-minute trigger costs milliseconds.
+    public func occurrences(after start: Instant, through end: Instant) -> (count: Int, last: Instant?) {
+        guard trigger.repeats, start < end else { return (0, nil) }
+        switch trigger {
+        case .timeInterval(let seconds, _):
+            return arithmetic(after: start, through: end) { occurrence(interval: seconds, index: $0) }
+        case .date(let fireDate, _, let interval?) where interval == .minute || interval == .hour:
+            return arithmetic(after: start, through: end) { dateOccurrence(fireDate, interval, index: $0) }
+        case .calendar(let pattern, _, _):
+            return CalendarMatcher(pattern, clock: clock).count(after: start, through: end)
+        default:
+            // Days, weeks, months, years: a decade of daily occurrences is 3,650 steps.
+            var count = 0
+            var cursor = start
+            while let candidate = next(after: cursor), candidate <= end {
+                count += 1
+                cursor = candidate
+            }
+            return (count, count > 0 ? cursor : nil)
+        }
+    }
+
+    /// Counts occurrences `occurrence(k)`, increasing in k, within `(start, end]`.
+    private func arithmetic(after start: Instant, through end: Instant, _ occurrence: (Int64) -> Instant?) -> (count: Int, last: Instant?) {
+        func firstIndex(after instant: Instant) -> Int64 {
+            // Binary search on k: occurrences grow with k.
+            var low: Int64 = 0
+            var high: Int64 = 1
+            while let value = occurrence(high), value <= instant, high < Int64(1) << 40 { high *= 2 }
+            while low < high {
+                let middle = low + (high - low) / 2
+                if let value = occurrence(middle), value > instant { high = middle } else { low = middle + 1 }
+            }
+            return low
+        }
+        let first = firstIndex(after: start)
+        let beyond = firstIndex(after: end)
+        guard beyond > first else { return (0, nil) }
+        return (Int(beyond - first), occurrence(beyond - 1))
+    }
+
+    /// `count` fire instants: `start` (the pending next, which fires at the next run even
+    /// when overdue), then those that follow once it has fired at `now` or later.
+    public func upcoming(from start: Instant, count: Int, now: Instant) -> [Instant] {
+        guard count > 0 else { return [] }
+        var result = [start]
+        var current = next(after: max(start, now))
         while let instant = current, result.count < count {
             result.append(instant)
             current = next(after: instant)

@@ -138,7 +138,7 @@ extension Chime {
 
         func run() throws {
             let scheduler = try openScheduler(options)
-            guard let instants = try scheduler.upcoming(identifier, count: count) else {
+            guard let instants = try scheduler.upcoming(identifier, count: count, now: options.instant) else {
                 printError("no pending request \"\(identifier)\"")
                 throw ExitCode(65)
             }
@@ -173,7 +173,8 @@ extension Chime {
         }
 
         func run() throws {
-            let scheduler = try openScheduler(options)
+            // The run moves floating requests itself and reports it; a dry run moves none.
+            let scheduler = try openScheduler(options, followMoves: false)
             let report = try scheduler.run(now: options.instant, limit: limit, dryRun: dryRun)
             if dryRun {
                 for item in report.due {

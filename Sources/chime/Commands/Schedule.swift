@@ -146,7 +146,11 @@ enum Duration {
             if character.isASCII, character.isNumber {
                 digits.append(character)
             } else if let unit = units[character], let value = Int64(digits) {
-                total += value * unit
+                let (product, overflow) = value.multipliedReportingOverflow(by: unit)
+                let (sum, overflowed) = total.addingReportingOverflow(product)
+                // Beyond a thousand years is a typo, not a reminder.
+                guard !overflow, !overflowed, sum <= 1_000 * 366 * 86_400 else { return nil }
+                total = sum
                 digits = ""
             } else {
                 return nil
