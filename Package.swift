@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // C libraries: each holds only a module map and shim.h, and exactly one Swift
@@ -64,7 +65,14 @@ let package = Package(
 
         // Rendering: hidden previews applied, chat payloads per platform, and (to come)
         // the templates and the MIME email.
-        .target(name: "ChimeRendering", dependencies: ["ChimeCore", "ChimeLocalization"]),
+        .target(
+            name: "ChimeRendering",
+            dependencies: ["ChimeCore", "ChimeLocalization", "ChimeMIME", .product(name: "Mustache", package: "swift-mustache")],
+            resources: [
+                .embedInCode("Templates/email.text.mustache"),
+                .embedInCode("Templates/email.html.mustache"),
+            ]
+        ),
 
         // chime.xml: the shipped XSD, the reader, ${ENV} and file: indirection.
         .target(
@@ -97,7 +105,7 @@ let package = Package(
         .testTarget(name: "ChimeConfigTests", dependencies: ["ChimeConfig"], exclude: ["Fixtures"]),
         .testTarget(name: "ChimeLocalizationTests", dependencies: ["ChimeLocalization"]),
         .testTarget(name: "ChimeMIMETests", dependencies: ["ChimeMIME"]),
-        .testTarget(name: "ChimeRenderingTests", dependencies: ["ChimeRendering"]),
+        .testTarget(name: "ChimeRenderingTests", dependencies: ["ChimeRendering", "ChimeMIME"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite"]),
         .testTarget(name: "ChimeTransportTests", dependencies: ["ChimeTransport"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCore"]),

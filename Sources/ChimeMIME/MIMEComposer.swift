@@ -70,11 +70,11 @@ public enum MIMEComposer {
         chime_gmime_unref(parsed)
     }
 
-    /// A `text/SUBTYPE; charset=utf-8` part in its best 7-bit-safe encoding.
+    /// A `text/SUBTYPE` part: GMime picks the smallest charset that holds the text (and
+    /// labels it), then the best 7-bit-safe transfer encoding.
     private static func textPart(_ subtype: String, _ text: String) -> UnsafeMutablePointer<GMimeObject> {
         let part = g_mime_text_part_new_with_subtype(subtype)!
         g_mime_text_part_set_text(part, text)
-        g_mime_text_part_set_charset(part, "utf-8")
         let mimePart = chime_gmime_part(part)
         g_mime_part_set_content_encoding(mimePart, g_mime_part_get_best_content_encoding(mimePart, GMIME_ENCODING_CONSTRAINT_7BIT))
         return chime_gmime_object(part)

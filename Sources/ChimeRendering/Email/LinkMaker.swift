@@ -1,0 +1,60 @@
+import ChimeCore
+
+/// The links and reply address a rendered message carries. Signing them (so an action
+/// link acts only for the person it was sent to) is the reply issue's; until then
+/// ``UnsignedLinks`` builds their shape from the delivery id.
+public protocol LinkMaker: Sendable {
+    /// Performs `action` (or, for a foreground action, opens its target).
+    func action(_ action: NotificationAction, for notification: OutgoingNotification) -> String
+    /// Shows the reminder behind a login (what hidden previews offer instead).
+    func view(_ notification: OutgoingNotification) -> String
+    /// The preferences page (`openSettingsFor`).
+    func preferences(_ notification: OutgoingNotification) -> String
+    /// One-click unsubscribe (RFC 8058).
+    func unsubscribe(_ notification: OutgoingNotification) -> String
+    /// What replaces `{token}` in a channel's `replyTo`.
+    func replyToken(_ notification: OutgoingNotification) -> String
+}
+
+/// Links of the right shape under a base URL, not yet signed: the hook the reply issue
+/// replaces with signed tokens.
+public struct UnsignedLinks: LinkMaker {
+    public var base: String
+
+    public init(base: String = "https://chime.invalid") {
+        self.base = base
+    }
+
+    public func action(_ action: NotificationAction, for notification: OutgoingNotification) -> String {
+        if action.options.contains(.foreground), let target = notification.request.content.targetContentIdentifier {
+            return target
+        }
+        return "\(base)/a/\(notification.deliveryID)/\(percentEncoded(action.identifier))"
+    }
+
+    public func view(_ notification: OutgoingNotification) -> String { "\(base)/v/\(notification.deliveryID)" }
+    public func preferences(_ notification: OutgoingNotification) -> String { "\(base)/p/\(percentEncoded(notification.recipient.id))" }
+    public func unsubscribe(_ notification: OutgoingNotification) -> String { "\(base)/u/\(notification.deliveryID)" }
+    public func replyToken(_ notification: OutgoingNotification) -> String { notification.deliveryID }
+}
+
+/// RFC 3986 percent-encoding of everything but unreserved characters (also what RFC
+/// 6068 asks of `mailto:` fields).
+func percentEncoded(_ text: String) -> String {
+    var result = ""
+    for byte in text.utf8 {
+        let scalar = Unicode.Scalar(byte)
+        if (byte < 0x80) && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-._~".unicodeScalars.contains(scalar)) {
+            result.unicodeScalars.append(scalar)
+        } else {
+            result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+        }
+    }
+    return result
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,102 @@
+import ChimeCore
+import ChimeLocalization
+import ChimeMIME
+import ChimeRendering
+import Foundation
+import Testing
+
+@Suite("Rendered emails")
+struct EmailComposerTests {
+    static let templates = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("templates").path
+
+    static let shopping = NotificationCategory(
+        identifier: "shoppingListReminderCategory",
+        actions: [
+            NotificationAction(identifier: "justInform", title: "OK, got it"),
+            NotificationAction(identifier: "editList", title: "Edit list", options: [.foreground, .authenticationRequired]),
+            NotificationAction(identifier: "trashAction", title: "Delete list", options: [.destructive, .authenticationRequired]),
+        ],
+        minimalActionIdentifiers: ["trashAction", "editList"],
+        hiddenPreviewsBodyPlaceholder: "shopping.placeholder", categorySummaryFormat: "shopping.summary")
+
+    private func notification(locale: String, previews: Recipient.ShowPreviews, title: String = "Shopping",
+                              body: String = "Hey, you must go shopping, remember?") throws -> OutgoingNotification {
+        var content = NotificationContent(title: title, body: body, categoryIdentifier: Self.shopping.identifier, threadIdentifier: "shopping")
+        content.targetContentIdentifier = "https://example.org/lists/groceries"
+        let channel = Channel(id: "mail", url: try ChannelURL(parsing: "smtp://127.0.0.1:2525"), from: "Reminders <bot@example.org>",
+                              replyTo: "bot+{token}@reply.example.org")
+        return OutgoingNotification(
+            request: NotificationRequest(identifier: "shopping-1", recipient: "alice", content: content,
+                                         trigger: .timeInterval(seconds: 60, repeats: false)),
+            recipient: Recipient(id: "alice", locale: locale, timeZone: "Europe/Paris", showPreviews: previews),
+            address: .init(channel: "mail", value: "alice@example.org"), channel: channel,
+            fireDate: Instant(rfc3339: "2026-11-24T08:00:00Z")!, deliveryID: "d1.1795507200", coalesced: 0)
+    }
+
+    private func composer() throws -> EmailComposer {
+        EmailComposer(localizer: try Localizer(directory: Self.templates), templates: try TemplateSet(directory: Self.templates))
+    }
+
+    @Test("every locale and previews setting gives a message Python's strict parser accepts", arguments: ["en", "fr", "de", "es", "ru", "pl", "ar", "ja"])
+    func strictlyValid(locale: String) throws {
+        for previews in Recipient.ShowPreviews.allCases {
+            let raw = MIMEComposer.compose(try composer().compose(try notification(locale: locale, previews: previews), category: Self.shopping))
+            let parsed = try strictlyParsed(raw)
+            #expect(parsed["error"] == nil, "\(locale) \(previews): \(parsed["error"] ?? "")")
+            #expect(parsed["type"] == "multipart/alternative")
+            #expect(Int(parsed["longest"] ?? "999") ?? 999 <= 78)
+        }
+    }
+
+    @Test("the headers a reminder needs: threading, auto-response suppression, one-click unsubscribe, tokenized Reply-To")
+    func headers() throws {
+        let raw = MIMEComposer.compose(try composer().compose(try notification(locale: "fr", previews: .always), category: Self.shopping))
+        for header in ["Auto-Submitted: auto-generated", "X-Auto-Response-Suppress: All", "List-Unsubscribe-Post: List-Unsubscribe=One-Click",
+                       "List-Unsubscribe: <https://chime.invalid/u/d1.1795507200>", "Reply-To: bot+d1.1795507200@reply.example.org"] {
+            #expect(raw.contains("\n" + header + "\n"), "missing \(header)")
+        }
+        #expect(raw.contains("\nIn-Reply-To: <thread."))
+        #expect(raw.contains("d1.1795507200@example.org>"))
+        let parsed = try strictlyParsed(raw)
+        let text = try #require(parsed["text/plain"])
+        #expect(text.contains("Répondez 1 pour OK, compris"))
+        #expect(text.contains("Répondez 3 pour Supprimer la liste (irréversible)"))
+        #expect(text.contains("https://example.org/lists/groceries"))
+        #expect(text.contains("mardi 24 novembre à 09:00"))
+        let html = try #require(parsed["text/html"])
+        #expect(html.contains("mailto:bot+d1.1795507200@reply.example.org?subject=Re%3A%20Shopping&amp;body=3"))
+    }
+
+    @Test("never: no word of the content in the headers, the preheader or either body (random content)")
+    func neverHidesEverything() throws {
+        let composer = try composer()
+        var seed: UInt64 = 99
+        func next() -> UInt64 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return seed >> 33
+        }
+        let letters = Array("bcdfghjkmnpqrstvwxz")
+        for round in 0..<40 {
+            let words = (0..<10).map { _ in String((0..<8).map { _ in letters[Int(next() % UInt64(letters.count))] }) }
+            let locale = ["en", "fr", "ru", "ja"][round % 4]
+            let raw = MIMEComposer.compose(try composer.compose(
+                try notification(locale: locale, previews: .never, title: words[0...2].joined(separator: " "), body: words[3...].joined(separator: " ")),
+                category: Self.shopping))
+            let parsed = try strictlyParsed(raw)
+            let everything = raw + (parsed["text/plain"] ?? "") + (parsed["text/html"] ?? "") + (parsed["subject"] ?? "")
+            for word in words {
+                #expect(!everything.contains(word), "\(locale): \(word) leaked")
+            }
+            #expect((parsed["text/plain"] ?? "").contains("https://chime.invalid/v/d1.1795507200"))
+        }
+    }
+
+    @Test("user content is escaped in HTML")
+    func escaped() throws {
+        let raw = MIMEComposer.compose(try composer().compose(try notification(locale: "en", previews: .always, title: "<b>Tea</b>", body: "<script>x</script> & co"), category: Self.shopping))
+        let html = try #require(try strictlyParsed(raw)["text/html"])
+        #expect(html.contains("&lt;script&gt;x&lt;/script&gt; &amp; co"))
+        #expect(!html.contains("<script>"))
+    }
+}
