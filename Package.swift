@@ -86,7 +86,7 @@ let package = Package(
             name: "chime",
             dependencies: [
                 "ChimeCore", "ChimeConfig", "ChimeXML", "ChimeCurl", "ChimeSQLite", "ChimeTransport", "ChimeScheduler",
-                "ChimeLocalization",
+                "ChimeLocalization", "ChimeRendering", "ChimeMIME",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -52,6 +52,8 @@ public struct EmailComposer: Sendable {
             "showContent": surfaces.bodyShowsContent,
             "title": surfaces.bodyShowsContent ? content.title : "",
             "subtitle": surfaces.bodyShowsContent ? content.subtitle : "",
+            // Mustache takes an empty string for true: sections test these flags.
+            "hasSubtitle": surfaces.bodyShowsContent && !content.subtitle.isEmpty,
             "body": surfaces.bodyShowsContent ? content.body : "",
             "date": DateText.dayAndTime(notification.fireDate, locale: locale, zone: zone),
             "actions": actions, "hasActions": !actions.isEmpty,
