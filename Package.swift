@@ -99,16 +99,19 @@ let package = Package(
             path: "Benchmarks/chime-bench"
         ),
 
+        // What several test targets share: the strict email parser.
+        .target(name: "ChimeTestSupport", path: "Tests/ChimeTestSupport"),
+
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore"]),
         .testTarget(name: "ChimeXMLTests", dependencies: ["ChimeXML"]),
         .testTarget(name: "ChimeCurlTests", dependencies: ["ChimeCurl"]),
         .testTarget(name: "ChimeConfigTests", dependencies: ["ChimeConfig"], exclude: ["Fixtures"]),
         .testTarget(name: "ChimeLocalizationTests", dependencies: ["ChimeLocalization"]),
-        .testTarget(name: "ChimeMIMETests", dependencies: ["ChimeMIME"]),
-        .testTarget(name: "ChimeRenderingTests", dependencies: ["ChimeRendering", "ChimeMIME"]),
+        .testTarget(name: "ChimeMIMETests", dependencies: ["ChimeMIME", "ChimeTestSupport"]),
+        .testTarget(name: "ChimeRenderingTests", dependencies: ["ChimeRendering", "ChimeMIME", "ChimeTestSupport"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite"]),
         .testTarget(name: "ChimeTransportTests", dependencies: ["ChimeTransport"]),
-        .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCore"]),
+        .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCore", "ChimeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -38,7 +38,7 @@ extension Scheduler {
         report.recovered = try recoverAbandonedClaims(now: clock())
         report.moved = try followMovedRecipients()
         let claimer = ProcessIdentity.current
-        let transports = TransportFactory()
+        let transports = TransportFactory(renderer: renderer)
         let zones = ZoneCache()
         // Held notifications stay claimed until the run ends, so the run does not take
         // them up again; then they go back for the next run.

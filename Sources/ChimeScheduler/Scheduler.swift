@@ -6,6 +6,8 @@ import Foundation
 public struct Scheduler {
     public let configuration: Configuration
     public let store: any NotificationStore
+    /// What email transports write; the plain message unless templates are given.
+    public var renderer: any MessageRenderer = PlainRenderer()
     /// How long a claim holds before another process may take the notification up.
     public var lease: Int64 = 600
     /// How many notifications one claim takes.

@@ -8,9 +8,11 @@ public final class MaildirTransport: Transport {
     public let root: URL
     private let host: String
     private var counter = 0
+    private let renderer: any MessageRenderer
 
     /// Opens the Maildir at `path`, creating `tmp/`, `new/` and `cur/` when missing.
-    public init(path: String) throws {
+    public init(path: String, renderer: any MessageRenderer = PlainRenderer()) throws {
+        self.renderer = renderer
         root = URL(fileURLWithPath: path)
         for folder in ["tmp", "new", "cur"] {
             try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
@@ -22,7 +24,7 @@ public final class MaildirTransport: Transport {
         let name = uniqueName()
         let temporary = root.appendingPathComponent("tmp").appendingPathComponent(name)
         let final = root.appendingPathComponent("new").appendingPathComponent(name)
-        try FileWriter.write(Array(PlainMessage.render(notification).utf8), to: temporary.path, sync: true)
+        try FileWriter.write(Array(try renderer.email(notification).utf8), to: temporary.path, sync: true)
         guard rename(temporary.path, final.path) == 0 else {
             let error = TransportError.system("rename into \(final.path)")
             unlink(temporary.path)

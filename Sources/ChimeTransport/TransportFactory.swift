@@ -3,8 +3,11 @@ import ChimeCore
 /// Opens one transport per channel, once per run, and keeps it for every message.
 public final class TransportFactory {
     private var open: [String: Transport] = [:]
+    private let renderer: any MessageRenderer
 
-    public init() {}
+    public init(renderer: any MessageRenderer = PlainRenderer()) {
+        self.renderer = renderer
+    }
 
     /// The transport of a channel, or nil when this version has none for its kind.
     /// - Throws: when the channel's destination cannot be opened.
@@ -12,7 +15,7 @@ public final class TransportFactory {
         if let existing = open[channel.id] { return existing }
         let made: Transport?
         switch channel.url.kind {
-        case .maildir: made = try MaildirTransport(path: channel.url.path)
+        case .maildir: made = try MaildirTransport(path: channel.url.path, renderer: renderer)
         case .file: made = try JSONLinesTransport(path: channel.url.path)
         default: made = nil
         }

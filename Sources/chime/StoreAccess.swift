@@ -1,6 +1,8 @@
 import ArgumentParser
 import ChimeConfig
 import ChimeCore
+import ChimeLocalization
+import ChimeRendering
 import ChimeScheduler
 import ChimeSQLite
 import Foundation
@@ -34,7 +36,11 @@ func openStore(_ options: GlobalOptions) throws -> SQLiteStore {
 /// The configuration and the store, ready to schedule and fire, with floating requests
 /// of recipients who moved already following them.
 func openScheduler(_ options: GlobalOptions, followMoves: Bool = true) throws -> Scheduler {
-    let scheduler = Scheduler(configuration: try loadConfiguration(options), store: try openStore(options))
+    var scheduler = Scheduler(configuration: try loadConfiguration(options), store: try openStore(options))
+    let configuration = scheduler.configuration
+    // Read the templates only when a message is rendered: a run with nothing due, or
+    // with only JSON-lines channels, does not pay for them.
+    scheduler.renderer = LazyRenderer { try templateRenderer(options, configuration: configuration) }
     if followMoves { try scheduler.followMovedRecipients() }
     return scheduler
 }
@@ -48,4 +54,41 @@ func printJSON<T: Encodable>(_ value: T) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     print(String(decoding: try encoder.encode(value), as: UTF8.self))
+}
+
+/// Messages rendered from the templates folder (the compiled-in templates and the strings
+/// of whatever locales the folder has). A templates folder that cannot be read exits 65.
+func templateRenderer(_ options: GlobalOptions, configuration: Configuration) throws -> TemplateRenderer {
+    do {
+        let localizer = try Localizer(directory: options.templatesPath)
+        let composer = EmailComposer(localizer: localizer, templates: try TemplateSet(directory: options.templatesPath))
+        return TemplateRenderer(composer: composer, configuration: configuration)
+    } catch let error as Localizer.LoadError {
+        printDiagnostics(error.diagnostics)
+        throw ExitCode(65)
+    } catch let error as TemplateSet.LoadError {
+        printError(error.description)
+        throw ExitCode(65)
+    }
+}
+
+/// A renderer made on first use, once.
+final class LazyRenderer: MessageRenderer, @unchecked Sendable {
+    private let lock = NSLock()
+    private let make: () throws -> any MessageRenderer
+    private var made: (any MessageRenderer)?
+
+    init(_ make: @escaping () throws -> any MessageRenderer) {
+        self.make = make
+    }
+
+    func email(_ notification: OutgoingNotification) throws -> String {
+        let renderer = try lock.withLock {
+            if let made { return made }
+            let renderer = try make()
+            made = renderer
+            return renderer
+        }
+        return try renderer.email(notification)
+    }
 }

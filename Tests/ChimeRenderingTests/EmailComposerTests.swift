@@ -2,6 +2,7 @@ import ChimeCore
 import ChimeLocalization
 import ChimeMIME
 import ChimeRendering
+import ChimeTestSupport
 import Foundation
 import Testing
 

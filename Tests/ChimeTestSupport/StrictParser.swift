@@ -2,7 +2,7 @@ import Foundation
 
 /// Python's `email` package with `policy=email.policy.strict`: a real, independent parser
 /// that raises on the first defect. Returns what it read, or its complaint.
-func strictlyParsed(_ message: String) throws -> [String: String] {
+public func strictlyParsed(_ message: String) throws -> [String: String] {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("chime-mime-\(UUID().uuidString).eml")
     try message.write(to: file, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: file) }
