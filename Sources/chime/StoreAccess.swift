@@ -57,19 +57,12 @@ func printJSON<T: Encodable>(_ value: T) throws {
 }
 
 /// Messages rendered from the templates folder (the compiled-in templates and the strings
-/// of whatever locales the folder has). A templates folder that cannot be read exits 65.
+/// of whatever locales the folder has). A folder that cannot be read holds every message
+/// back, saying which file is wrong (`chime check` reports it too).
 func templateRenderer(_ options: GlobalOptions, configuration: Configuration) throws -> TemplateRenderer {
-    do {
-        let localizer = try Localizer(directory: options.templatesPath)
-        let composer = EmailComposer(localizer: localizer, templates: try TemplateSet(directory: options.templatesPath))
-        return TemplateRenderer(composer: composer, configuration: configuration)
-    } catch let error as Localizer.LoadError {
-        printDiagnostics(error.diagnostics)
-        throw ExitCode(65)
-    } catch let error as TemplateSet.LoadError {
-        printError(error.description)
-        throw ExitCode(65)
-    }
+    let localizer = try Localizer(directory: options.templatesPath)
+    let composer = EmailComposer(localizer: localizer, templates: try TemplateSet(directory: options.templatesPath))
+    return TemplateRenderer(composer: composer, configuration: configuration)
 }
 
 /// A renderer made on first use, once.
