@@ -387,11 +387,13 @@ public final class SQLiteStore: NotificationStore {
 
     private static func encode(_ request: NotificationRequest) throws -> String {
         let encoder = JSONEncoder()
-        encoder.userInfo[.compactJSON] = true
+        encoder.userInfo[.storedJSON] = true
         return String(decoding: try encoder.encode(request), as: UTF8.self)
     }
 
     private static func decode(_ text: String) throws -> NotificationRequest {
-        try JSONDecoder().decode(NotificationRequest.self, from: Data(text.utf8))
+        let decoder = JSONDecoder()
+        decoder.userInfo[.storedJSON] = true
+        return try decoder.decode(NotificationRequest.self, from: Data(text.utf8))
     }
 }

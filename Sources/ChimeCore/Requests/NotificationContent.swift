@@ -91,7 +91,7 @@ extension NotificationContent: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        if encoder.userInfo[.compactJSON] as? Bool == true {
+        if encoder.userInfo[.storedJSON] as? Bool == true {
             try encodeCompact(into: &c)
             return
         }
@@ -117,9 +117,10 @@ extension NotificationContent: Codable {
 }
 
 extension CodingUserInfoKey {
-    /// When true, content is encoded without the fields that hold their default value:
-    /// what the store keeps, a third the size and as fast to read back.
-    public static let compactJSON = CodingUserInfoKey(rawValue: "chime.compactJSON")!
+    /// Set on the coders of JSON that Chime's store writes and reads back: content is
+    /// encoded without the fields that hold their default value (a third the size), and
+    /// decoded without the check for unknown fields that guards what users write.
+    public static let storedJSON = CodingUserInfoKey(rawValue: "chime.storedJSON")!
 }
 
 extension NotificationContent {

@@ -17,6 +17,7 @@ extension Decoder {
     /// Refuses an object with a key outside `known`: a misspelt field (`"minutes"`,
     /// `"timezone"`) must not silently schedule something else than was meant.
     func rejectUnknownKeys(_ known: Set<String>) throws {
+        guard userInfo[.storedJSON] as? Bool != true else { return }
         let container = try container(keyedBy: AnyCodingKey.self)
         for key in container.allKeys where !known.contains(key.stringValue) {
             throw DecodingError.dataCorrupted(.init(
