@@ -95,7 +95,7 @@ let package = Package(
         // requests, printed with their baseline; not a test.
         .executableTarget(
             name: "chime-bench",
-            dependencies: ["ChimeCore", "ChimeSQLite"],
+            dependencies: ["ChimeCore", "ChimeSQLite", "ChimeRendering", "ChimeLocalization", "ChimeMIME"],
             path: "Benchmarks/chime-bench"
         ),
 

@@ -4,7 +4,12 @@
 // measured in the same run: `chime --version`, the cost of starting the process at all.
 //
 //   swift run -c release chime-bench [--pending N] [--due N] [--repeat N]
+//   swift run -c release chime-bench --render N    (rendering: N emails, text + HTML,
+//                                                   en/fr/ru, on this thread)
 import ChimeCore
+import ChimeLocalization
+import ChimeMIME
+import ChimeRendering
 import ChimeSQLite
 import Foundation
 
@@ -17,6 +22,9 @@ while let argument = arguments.next() {
     case "--pending": pendingCount = Int(arguments.next() ?? "") ?? pendingCount
     case "--due": dueCount = Int(arguments.next() ?? "") ?? dueCount
     case "--repeat": repeats = Int(arguments.next() ?? "") ?? repeats
+    case "--render":
+        try renderBenchmark(count: Int(arguments.next() ?? "") ?? 100_000)
+        exit(0)
     default:
         print("usage: chime-bench [--pending N] [--due N] [--repeat N]")
         exit(64)
@@ -114,4 +122,38 @@ print("  chime said: \(fire.output); lines written: \(sent)")
 if sent != dueCount {
     print("  MISMATCH: expected \(dueCount) lines")
     exit(1)
+}
+
+/// Renders `count` emails (text and HTML, MIME through GMime) in three locales on one
+/// thread, after a baseline of building the same notifications without rendering them.
+func renderBenchmark(count: Int) throws {
+    let templates = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("templates").path
+    let composer = EmailComposer(localizer: try Localizer(directory: templates), templates: try TemplateSet(directory: templates))
+    let category = NotificationCategory(
+        identifier: "shoppingListReminderCategory",
+        actions: [NotificationAction(identifier: "justInform", title: "OK, got it"),
+                  NotificationAction(identifier: "editList", title: "Edit list", options: [.foreground]),
+                  NotificationAction(identifier: "trashAction", title: "Delete list", options: [.destructive])],
+        hiddenPreviewsBodyPlaceholder: "shopping.placeholder")
+    let channel = Channel(id: "mail", url: try ChannelURL(parsing: "smtp://127.0.0.1"), from: "Reminders <bot@example.org>", replyTo: "bot+{token}@example.org")
+    func notification(_ n: Int) -> OutgoingNotification {
+        OutgoingNotification(
+            request: NotificationRequest(identifier: "r\(n)", recipient: "u", content: NotificationContent(title: "Reminder \(n)", body: "Water the plants, item \(n).", categoryIdentifier: category.identifier, threadIdentifier: "t\(n % 50)"),
+                                         trigger: .timeInterval(seconds: 60, repeats: false)),
+            recipient: Recipient(id: "u", locale: ["en", "fr", "ru"][n % 3], timeZone: "Europe/Paris"),
+            address: .init(channel: "mail", value: "u@example.org"), channel: channel,
+            fireDate: Instant(seconds: 1_795_507_200 + Int64(n)), deliveryID: "d\(n)", coalesced: 0)
+    }
+    var start = DispatchTime.now().uptimeNanoseconds
+    var bytes = 0
+    for n in 0..<count { bytes += notification(n).deliveryID.utf8.count }
+    let baseline = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    start = DispatchTime.now().uptimeNanoseconds
+    for n in 0..<count {
+        bytes += MIMEComposer.compose(try composer.compose(notification(n), category: category)).utf8.count
+    }
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    print(String(format: "rendered %d emails (text + HTML, en/fr/ru) in %.2f s on one thread: %.0f per second (target >= 20,000); baseline (building them unrendered) %.3f s; %.1f MB out",
+                 count, seconds, Double(count) / seconds, baseline, Double(bytes) / 1e6))
 }

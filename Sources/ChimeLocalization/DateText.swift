@@ -6,10 +6,30 @@ import Foundation
 public enum DateText {
     /// The weekday, day, month and time of an instant, in a locale and zone.
     public static func dayAndTime(_ instant: Instant, locale: String, zone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: locale.replacingOccurrences(of: "-", with: "_"))
-        formatter.timeZone = zone
-        formatter.setLocalizedDateFormatFromTemplate("EEEEdMMMMHHmm")
-        return formatter.string(from: instant.date)
+        formatters.string(instant.date, locale: locale, zone: zone)
+    }
+
+    /// Building a formatter from a template asks ICU for its pattern generator, which costs
+    /// far more than formatting: one formatter per locale and zone, kept.
+    private static let formatters = FormatterCache()
+
+    private final class FormatterCache: @unchecked Sendable {
+        private let lock = NSLock()
+        private var formatters: [String: DateFormatter] = [:]
+
+        func string(_ date: Date, locale: String, zone: TimeZone) -> String {
+            lock.withLock {
+                let key = locale + "|" + zone.identifier
+                let formatter = formatters[key] ?? {
+                    let made = DateFormatter()
+                    made.locale = Locale(identifier: locale.replacingOccurrences(of: "-", with: "_"))
+                    made.timeZone = zone
+                    made.setLocalizedDateFormatFromTemplate("EEEEdMMMMHHmm")
+                    formatters[key] = made
+                    return made
+                }()
+                return formatter.string(from: date)
+            }
+        }
     }
 }
