@@ -99,10 +99,10 @@ let package = Package(
             path: "Benchmarks/chime-bench"
         ),
 
-        // What several test targets share: the strict email parser.
+        // What several test targets share: the strict email parser, a seeded generator.
         .target(name: "ChimeTestSupport", path: "Tests/ChimeTestSupport"),
 
-        .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore"]),
+        .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTestSupport"]),
         .testTarget(name: "ChimeXMLTests", dependencies: ["ChimeXML"]),
         .testTarget(name: "ChimeCurlTests", dependencies: ["ChimeCurl"]),
         .testTarget(name: "ChimeConfigTests", dependencies: ["ChimeConfig"], exclude: ["Fixtures"]),

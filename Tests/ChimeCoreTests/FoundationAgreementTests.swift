@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeTestSupport
 import Foundation
 import Testing
 
@@ -62,25 +63,5 @@ struct DayAndWeekdayTests {
                 #expect(!(date.day == pattern.day && CivilCalendar.weekday(ofDays: day) == pattern.weekday), "an earlier match on \(date)")
             }
         }
-    }
-}
-
-/// A small seeded generator, so a failure can be replayed.
-struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A value of the range half the time, nil otherwise.
-    mutating func maybe(_ range: ClosedRange<Int>) -> Int? {
-        next() % 2 == 0 ? nil : range.lowerBound + Int(next() % UInt64(range.count))
     }
 }

@@ -1,5 +1,6 @@
 import ChimeCore
 import ChimeRendering
+import ChimeTestSupport
 import Foundation
 import Testing
 
@@ -73,14 +74,9 @@ struct ChatPayloadTests {
 
     @Test("never: no word of the content anywhere in any payload (random content)", arguments: kinds)
     func neverLeaks(kind: ChannelKind) throws {
-        var seed: UInt64 = 7
-        func next() -> UInt64 {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return seed >> 33
-        }
-        let letters = Array("bcdfghjkmnpqrstvwxzжщ")
+        var generator = SplitMix(seed: 7)
         for _ in 0..<100 {
-            let words = (0..<12).map { _ in String((0..<7).map { _ in letters[Int(next() % UInt64(letters.count))] }) }
+            let words = generator.words(12, length: 7, alphabet: Array("bcdfghjkmnpqrstvwxzжщ"))
             let m = message(title: words[0...2].joined(separator: " "), body: words[3...].joined(separator: " "), previews: .never)
             let text = String(decoding: ChatPayload.encode(ChatPayload.body(for: kind, m)), as: UTF8.self)
             for word in words {

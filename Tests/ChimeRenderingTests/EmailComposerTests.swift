@@ -72,14 +72,9 @@ struct EmailComposerTests {
     @Test("never: no word of the content in the headers, the preheader or either body (random content)")
     func neverHidesEverything() throws {
         let composer = try composer()
-        var seed: UInt64 = 99
-        func next() -> UInt64 {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return seed >> 33
-        }
-        let letters = Array("bcdfghjkmnpqrstvwxz")
+        var generator = SplitMix(seed: 99)
         for round in 0..<40 {
-            let words = (0..<10).map { _ in String((0..<8).map { _ in letters[Int(next() % UInt64(letters.count))] }) }
+            let words = generator.words(10)
             let locale = ["en", "fr", "ru", "ja"][round % 4]
             let raw = MIMEComposer.compose(try composer.compose(
                 try notification(locale: locale, previews: .never, title: words[0...2].joined(separator: " "), body: words[3...].joined(separator: " ")),

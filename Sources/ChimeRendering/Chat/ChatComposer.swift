@@ -15,12 +15,7 @@ public struct ChatComposer: Sendable {
 
     public func compose(_ notification: OutgoingNotification, category: NotificationCategory?, threadCount: Int = 1) throws -> ChatMessage {
         let locale = notification.recipient.locale
-        let content = try LocalizedContent(notification.request.content, localizer: localizer, locale: locale)
-        let placeholder = localizer.localized(category?.hiddenPreviewsBodyPlaceholder ?? "Notification", locale: locale)
-        let surfaces = PreviewSurfaces(
-            title: content.title, subtitle: content.subtitle, body: content.body,
-            showPreviews: notification.recipient.showPreviews, options: category?.options ?? [],
-            placeholder: placeholder, threadCount: threadCount)
+        let (content, surfaces) = try LocalizedContent.withSurfaces(notification, category: category, localizer: localizer, threadCount: threadCount)
         func action(_ action: NotificationAction) -> ChatMessage.Action {
             ChatMessage.Action(
                 identifier: action.identifier, title: localizer.localized(action.title, locale: locale), options: action.options,

@@ -24,12 +24,7 @@ public struct EmailComposer: Sendable {
     ///   - threadCount: how many notifications its thread holds (`%u` of placeholders).
     public func compose(_ notification: OutgoingNotification, category: NotificationCategory?, threadCount: Int = 1) throws -> MailMessage {
         let locale = notification.recipient.locale
-        let content = try LocalizedContent(notification.request.content, localizer: localizer, locale: locale)
-        let placeholder = localizer.localized(category?.hiddenPreviewsBodyPlaceholder ?? "Notification", locale: locale)
-        let surfaces = PreviewSurfaces(
-            title: content.title, subtitle: content.subtitle, body: content.body,
-            showPreviews: notification.recipient.showPreviews, options: category?.options ?? [],
-            placeholder: placeholder, threadCount: threadCount)
+        let (content, surfaces) = try LocalizedContent.withSurfaces(notification, category: category, localizer: localizer, threadCount: threadCount)
         let domain = Self.domain(of: notification.channel.from ?? "chime@localhost")
         let replyAddress = notification.channel.replyTo.map { $0.replacingOccurrences(of: "{token}", with: links.replyToken(notification)) }
             ?? Self.address(of: notification.channel.from ?? "chime@localhost")
@@ -115,26 +110,5 @@ public struct EmailComposer: Sendable {
     static func domain(of mailbox: String) -> String {
         let domain = address(of: mailbox).split(separator: "@").last.map(String.init) ?? ""
         return domain.isEmpty || !address(of: mailbox).contains("@") ? "chime.invalid" : domain
-    }
-}
-
-/// A request's title, subtitle and body in a locale: `titleLocKey`/`bodyLocKey` with
-/// their arguments when given, the literal text otherwise.
-struct LocalizedContent {
-    var title: String
-    var subtitle: String
-    var body: String
-
-    init(_ content: NotificationContent, localizer: Localizer, locale: String) throws {
-        func resolve(_ key: String?, _ args: [String], _ literal: String) throws -> String {
-            guard let key else { return literal }
-            let values = args.map(FormatArgument.string)
-            if let plural = localizer.plural(key, locale: locale) { return try plural.entry.format(values, rules: plural.rules) }
-            if let text = localizer.string(key, locale: locale)?.text { return try StringFormat.format(text, values) }
-            return literal.isEmpty ? key : literal
-        }
-        title = try resolve(content.titleLocKey, content.titleLocArgs, content.title)
-        subtitle = content.subtitle
-        body = try resolve(content.bodyLocKey, content.bodyLocArgs, content.body)
     }
 }
