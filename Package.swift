@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(name: "ChimeConfigTests", dependencies: ["ChimeConfig"], exclude: ["Fixtures"]),
         .testTarget(name: "ChimeLocalizationTests", dependencies: ["ChimeLocalization"]),
         .testTarget(name: "ChimeMIMETests", dependencies: ["ChimeMIME", "ChimeTestSupport"]),
-        .testTarget(name: "ChimeRenderingTests", dependencies: ["ChimeRendering", "ChimeMIME", "ChimeTestSupport"]),
+        .testTarget(name: "ChimeRenderingTests", dependencies: ["ChimeRendering", "ChimeMIME", "ChimeTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite"]),
         .testTarget(name: "ChimeTransportTests", dependencies: ["ChimeTransport"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCore", "ChimeTestSupport"]),

@@ -72,9 +72,10 @@ public struct ChatMessage: Sendable {
     /// surface's subject (the placeholder).
     var headline: String { surfaces.bodyShowsContent && !title.isEmpty ? title : surfaces.subject }
 
-    /// The text shown in the message: subtitle and body, or the placeholder.
+    /// The text shown in the message: subtitle and body; nothing when they are hidden
+    /// (the headline already carries the placeholder).
     var text: String {
-        guard surfaces.bodyShowsContent else { return surfaces.placeholder }
+        guard surfaces.bodyShowsContent else { return "" }
         return [subtitle, body].filter { !$0.isEmpty }.joined(separator: "\n\n")
     }
 }

@@ -83,7 +83,9 @@ public enum ChatPayload {
         let footer = TextLimit.fit(message.dateText, 2048, .scalars)
         let room = 6000 - TextLimit.length(title, in: .scalars) - TextLimit.length(footer, in: .scalars)
         let description = TextLimit.fit(discordEscape(message.text), min(4096, max(room, 1)), .scalars)
-        var embed: [String: JSONValue] = ["title": .string(title), "description": .string(description)]
+        var embed: [String: JSONValue] = ["title": .string(title)]
+        // Discord refuses an empty description: leave it out.
+        if !description.isEmpty { embed["description"] = .string(description) }
         if !footer.isEmpty { embed["footer"] = .object(["text": .string(footer)]) }
         var links = message.actions.prefix(NotificationCategory.maximumDefaultActions).map { ($0.title, $0.url) }
         if !message.surfaces.bodyShowsContent { links.append((message.words.view, message.viewURL)) }
