@@ -22,9 +22,4 @@ public final class TransportFactory {
         open[channel.id] = made
         return made
     }
-
-    /// Whether this version can deliver on a channel kind.
-    public static func supports(_ kind: ChannelKind) -> Bool {
-        kind.isLocal
-    }
 }

@@ -15,9 +15,6 @@ public struct XMLElement {
         node.pointee.name.map { String(cString: $0) } ?? ""
     }
 
-    /// The line on which the start tag ends, as libxml2 records it.
-    public var line: Int { Int(xmlGetLineNo(node)) }
-
     /// The value of an attribute (without namespace), or nil when it is absent.
     public func attribute(_ name: String) -> String? {
         guard let property = properties.first(where: { $0.pointee.ns == nil && Self.name(of: $0) == name }) else {

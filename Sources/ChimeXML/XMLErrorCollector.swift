@@ -36,10 +36,6 @@ final class XMLErrorCollector {
         stopped = true
     }
 
-    func append(_ message: String, line: Int, column: Int, severity: Diagnostic.Severity = .error) {
-        diagnostics.append(Diagnostic(severity, at: SourceLocation(file: path, line: line, column: column), message))
-    }
-
     /// Records one libxml2 error. Schema errors carry the node rather than a column; the
     /// column is then found in the source text.
     func record(_ error: xmlErrorPtr) {

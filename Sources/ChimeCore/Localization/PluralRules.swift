@@ -15,9 +15,6 @@ public struct PluralRules: Hashable, Sendable {
         category(for: PluralOperands(value))
     }
 
-    /// The categories this language distinguishes.
-    public var categories: [PluralCategory] { rules.map(\.category) }
-
     /// Languages without plural distinctions (Japanese, Chinese, …) and the fallback.
     public static let otherOnly = PluralRules([])
 

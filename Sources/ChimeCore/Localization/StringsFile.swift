@@ -13,8 +13,7 @@ public struct StringsFile: Hashable, Sendable {
         public var description: String { "\(line):\(column): \(message)" }
     }
 
-    /// The pairs, in file order (a later duplicate wins, as in Foundation).
-    public private(set) var entries: [(key: String, value: String)] = []
+    /// Key → value; a later duplicate wins, as in Foundation.
     public private(set) var table: [String: String] = [:]
 
     public static func == (lhs: StringsFile, rhs: StringsFile) -> Bool { lhs.table == rhs.table }
@@ -38,7 +37,6 @@ public struct StringsFile: Hashable, Sendable {
                 try parser.skipTrivia()
                 try parser.expect(";")
             }
-            entries.append((key, value))
             table[key] = value
         }
     }
