@@ -16,9 +16,6 @@ public struct StringsFile: Hashable, Sendable {
     /// Key → value; a later duplicate wins, as in Foundation.
     public private(set) var table: [String: String] = [:]
 
-    public static func == (lhs: StringsFile, rhs: StringsFile) -> Bool { lhs.table == rhs.table }
-    public func hash(into hasher: inout Hasher) { hasher.combine(table) }
-
     /// Parses the bytes of a `.strings` file.
     public init(bytes: [UInt8]) throws {
         var parser = Parser(Array(Self.decode(bytes).unicodeScalars))
