@@ -16,11 +16,11 @@ public enum PlainMessage {
         body += "\n"
         let needsEncoding = !body.allSatisfy(\.isASCII) || body.split(separator: "\n").contains { $0.utf8.count > 76 }
         var headers = [
-            ("Date", rfc5322Date(notification.fireDate, in: zone)),
+            ("Date", notification.fireDate.rfc5322(in: zone)),
             ("From", MailHeader.encodeDisplayName(in: from)),
             ("To", notification.address.value),
             ("Subject", MailHeader.encode(content.title.isEmpty ? "Reminder" : content.title)),
-            ("Message-ID", "<\(notification.deliveryID)@\(domain(of: from))>"),
+            ("Message-ID", "<\(notification.deliveryID)@\(Mailbox.domain(of: from))>"),
             ("MIME-Version", "1.0"),
             ("Content-Type", "text/plain; charset=utf-8"),
             ("Content-Transfer-Encoding", needsEncoding ? "quoted-printable" : "7bit"),
@@ -37,22 +37,4 @@ public enum PlainMessage {
         return head + "\n\n" + (needsEncoding ? QuotedPrintable.encode(body) : body)
     }
 
-    /// `Sat, 21 Nov 2026 14:00:00 +0100`.
-    public static func rfc5322Date(_ instant: Instant, in zone: TimeZone) -> String {
-        let offset = zone.secondsFromGMT(for: instant.date)
-        let local = LocalDateTime(secondsSinceEpoch: instant.seconds + Int64(offset))
-        let days = CivilCalendar.days(year: local.year, month: local.month, day: local.day)
-        let weekday = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][CivilCalendar.weekday(ofDays: days) - 1]
-        let month = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][local.month - 1]
-        let sign = offset < 0 ? "-" : "+"
-        let minutes = abs(offset) / 60
-        let time = local.description.split(separator: "T")[1]
-        return "\(weekday), \(local.day) \(month) \(local.year) \(time) \(sign)\(String(format: "%02d%02d", minutes / 60, minutes % 60))"
-    }
-
-    private static func domain(of from: String) -> String {
-        let address = from.split(separator: "<").last.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "> ")) } ?? from
-        let domain = address.split(separator: "@").last.map(String.init) ?? ""
-        return domain.isEmpty || domain == address ? "chime.invalid" : domain
-    }
 }

@@ -25,9 +25,9 @@ public struct EmailComposer: Sendable {
     public func compose(_ notification: OutgoingNotification, category: NotificationCategory?, threadCount: Int = 1) throws -> MailMessage {
         let locale = notification.recipient.locale
         let (content, surfaces) = try LocalizedContent.withSurfaces(notification, category: category, localizer: localizer, threadCount: threadCount)
-        let domain = Self.domain(of: notification.channel.from ?? "chime@localhost")
+        let domain = Mailbox.domain(of: notification.channel.from ?? "chime@localhost")
         let replyAddress = notification.channel.replyTo.map { $0.replacingOccurrences(of: "{token}", with: links.replyToken(notification)) }
-            ?? Self.address(of: notification.channel.from ?? "chime@localhost")
+            ?? Mailbox.address(of: notification.channel.from ?? "chime@localhost")
         let zone = TimeZone(identifier: notification.recipient.timeZone) ?? TimeZone(identifier: "UTC")!
 
         var actions: [[String: Any]] = []
@@ -37,7 +37,7 @@ public struct EmailComposer: Sendable {
             var entry: [String: Any] = [
                 "number": index + 1, "identifier": action.identifier, "title": title, "keyword": keyword,
                 "destructive": action.options.contains(.destructive),
-                "mailto": "mailto:\(Self.address(of: replyAddress))?subject=\(percentEncoded("Re: " + surfaces.subject))&body=\(index + 1)",
+                "mailto": "mailto:\(Mailbox.address(of: replyAddress))?subject=\(percentEncoded("Re: " + surfaces.subject))&body=\(index + 1)",
             ]
             if action.options.contains(.foreground) { entry["link"] = links.action(action, for: notification) }
             actions.append(entry)
@@ -79,7 +79,7 @@ public struct EmailComposer: Sendable {
             from: notification.channel.from ?? "Chime <chime@localhost>",
             to: [notification.address.value], replyTo: replyAddress, subject: surfaces.subject,
             messageID: "\(notification.deliveryID)@\(domain)",
-            date: PlainMessage.rfc5322Date(notification.fireDate, in: zone),
+            date: notification.fireDate.rfc5322(in: zone),
             inReplyTo: root, references: root.map { [$0] } ?? [], headers: headers,
             text: templates.render(.emailText, category: categoryID, context),
             html: templates.render(.emailHTML, category: categoryID, context))
@@ -98,17 +98,5 @@ public struct EmailComposer: Sendable {
             hash = hash &* 0x100_0000_01b3
         }
         return String(hash, radix: 16)
-    }
-
-    static func address(of mailbox: String) -> String {
-        guard let open = mailbox.lastIndex(of: "<"), let close = mailbox.lastIndex(of: ">"), open < close else {
-            return mailbox.trimmingCharacters(in: .whitespaces)
-        }
-        return String(mailbox[mailbox.index(after: open)..<close])
-    }
-
-    static func domain(of mailbox: String) -> String {
-        let domain = address(of: mailbox).split(separator: "@").last.map(String.init) ?? ""
-        return domain.isEmpty || !address(of: mailbox).contains("@") ? "chime.invalid" : domain
     }
 }
