@@ -14,9 +14,3 @@ func loadConfiguration(_ options: GlobalOptions) throws -> Configuration {
         throw ExitCode(error.kind == .unreadable ? 66 : 65)
     }
 }
-
-func printDiagnostics(_ diagnostics: [Diagnostic]) {
-    guard !diagnostics.isEmpty else { return }
-    let text = diagnostics.map(\.description).joined(separator: "\n") + "\n"
-    FileHandle.standardError.write(Data(text.utf8))
-}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import ChimeCore
+import Foundation
+
+/// The JSON of one delivered notification.
+struct DeliveredJSON: Encodable {
+    var identifier: String
+    var recipient: String
+    var content: NotificationContent
+    var trigger: NotificationTrigger
+    /// The occurrence that fired, as `UNNotification.date`.
+    var date: Instant
+    var deliveredAt: Instant
+    var deliveryID: String
+    var coalesced: Int
+}
+
+extension Chime {
+    struct Delivered: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List notifications fired and not removed, newest first.")
+
+        @OptionGroup var options: GlobalOptions
+
+        @Flag(name: .long, help: "Print JSON: the request fields, date, deliveredAt, deliveryID, coalesced.")
+        var json = false
+
+        @Option(name: .long, help: "Only this recipient's notifications.")
+        var recipient: String?
+
+        func run() throws {
+            let delivered = try openStore(options).delivered(recipient: recipient)
+            if json {
+                try printJSON(delivered.map {
+                    DeliveredJSON(identifier: $0.request.identifier, recipient: $0.request.recipient, content: $0.request.content,
+                                  trigger: $0.request.trigger, date: $0.fireDate, deliveredAt: $0.deliveredAt,
+                                  deliveryID: $0.deliveryID, coalesced: $0.coalesced)
+                })
+                return
+            }
+            for item in delivered {
+                print("\(item.fireDate)  \(item.request.identifier)  \(item.request.recipient)  \(item.request.content.title)")
+            }
+        }
+    }
+}

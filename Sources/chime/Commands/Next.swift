@@ -1,0 +1,38 @@
+import ArgumentParser
+
+extension Chime {
+    struct Next: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The next fire instants of a pending request, one RFC 3339 instant per line.",
+            discussion: "Instants are in the trigger's own UTC offset (UTC for time intervals)."
+        )
+
+        @OptionGroup var options: GlobalOptions
+
+        @Argument(help: "A pending request's identifier.")
+        var identifier: String
+
+        @Option(name: .long, help: "How many instants.")
+        var count = 1
+
+        @Flag(name: .long, help: "Print a JSON array of instants.")
+        var json = false
+
+        func validate() throws {
+            guard count > 0 else { throw ValidationError("--count must be at least 1") }
+        }
+
+        func run() throws {
+            let scheduler = try openScheduler(options)
+            guard let instants = try scheduler.upcoming(identifier, count: count, now: options.instant) else {
+                printError("no pending request \"\(identifier)\"")
+                throw ExitCode(65)
+            }
+            if json {
+                try printJSON(instants)
+            } else {
+                instants.forEach { print($0) }
+            }
+        }
+    }
+}

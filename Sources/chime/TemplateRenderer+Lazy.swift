@@ -1,0 +1,34 @@
+import ChimeCore
+import ChimeLocalization
+import ChimeRendering
+import Foundation
+
+/// Messages rendered from the templates folder (the compiled-in templates and the strings
+/// of whatever locales the folder has). A folder that cannot be read holds every message
+/// back, saying which file is wrong (`chime check` reports it too).
+func templateRenderer(_ options: GlobalOptions, configuration: Configuration) throws -> TemplateRenderer {
+    let localizer = try Localizer(directory: options.templatesPath)
+    let composer = EmailComposer(localizer: localizer, templates: try TemplateSet(directory: options.templatesPath))
+    return TemplateRenderer(composer: composer, configuration: configuration)
+}
+
+/// A renderer made on first use, once.
+final class LazyRenderer: MessageRenderer, @unchecked Sendable {
+    private let lock = NSLock()
+    private let make: () throws -> any MessageRenderer
+    private var made: (any MessageRenderer)?
+
+    init(_ make: @escaping () throws -> any MessageRenderer) {
+        self.make = make
+    }
+
+    func email(_ notification: OutgoingNotification) throws -> String {
+        let renderer = try lock.withLock {
+            if let made { return made }
+            let renderer = try make()
+            made = renderer
+            return renderer
+        }
+        return try renderer.email(notification)
+    }
+}
