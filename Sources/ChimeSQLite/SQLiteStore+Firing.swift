@@ -1,0 +1,142 @@
+import ChimeCore
+import Foundation
+import GRDB
+
+/// Claim, mark sent, settle: the store's side of firing each notification once.
+extension SQLiteStore {
+    public func due(now: Instant, limit: Int, limits: [String: Int]) throws -> [PendingNotification] {
+        try database.read { db in
+            var found: [PendingNotification] = []
+            for selection in try Self.dueSelections(db, now: now, free: { _ in "1 = 1" }, limits: limits) where found.count < limit {
+                found += try Row.fetchAll(db, sql: "SELECT * FROM pending WHERE identifier IN (\(selection.sql) LIMIT \(limit - found.count))",
+                                          arguments: selection.arguments).map(Self.pending)
+            }
+            return found.sorted(by: Self.soonestFirst)
+        }
+    }
+
+    public func claimDue(now: Instant, limit: Int, claimer: Claimer, leaseNow: Instant, leaseUntil: Instant,
+                         limits: [String: Int]) throws -> [PendingNotification] {
+        try database.write { db in
+            // Free of claims: never claimed, or the claimer's lease ran out.
+            // A row marked sent by a claimer whose lease ran out waits for that mark to be
+            // settled rather than being sent again.
+            let free = { (table: String) in """
+                (\(table).claimed_by IS NULL OR (\(table).claim_expires <= \(leaseNow.seconds) AND NOT EXISTS (
+                    SELECT 1 FROM sent WHERE sent.identifier = \(table).identifier AND sent.generation = \(table).generation)))
+                """ }
+            var claimed: [PendingNotification] = []
+            for selection in try Self.dueSelections(db, now: now, free: free, limits: limits) where claimed.count < limit {
+                claimed += try Row.fetchAll(db, sql: """
+                    UPDATE pending SET claimed_by = ?, claim_expires = ?
+                    WHERE identifier IN (\(selection.sql) LIMIT \(limit - claimed.count))
+                    RETURNING *
+                    """, arguments: [claimer.description, leaseUntil.seconds] + selection.arguments).map(Self.pending)
+            }
+            return claimed.sorted(by: Self.soonestFirst)
+        }
+    }
+
+    /// Subqueries selecting the identifiers of due, free notifications, soonest first:
+    /// one over everything when no recipient has a pending limit; else one per due
+    /// recipient, a limited one looking only at its soonest `limit` requests.
+    /// `free` gives the condition for a row of the named table to be claimable.
+    private static func dueSelections(_ db: Database, now: Instant, free: (String) -> String, limits: [String: Int]) throws
+        -> [(sql: String, arguments: StatementArguments)] {
+        guard !limits.isEmpty else {
+            return [("SELECT identifier FROM pending WHERE next_fire <= ? AND \(free("pending")) ORDER BY next_fire", [now.seconds])]
+        }
+        let recipients = try String.fetchAll(db, sql: "SELECT DISTINCT recipient FROM pending WHERE next_fire <= ? AND \(free("pending"))", arguments: [now.seconds])
+        return recipients.sorted().map { recipient in
+            guard let window = limits[recipient] else {
+                return ("SELECT identifier FROM pending WHERE recipient = ? AND next_fire <= ? AND \(free("pending")) ORDER BY next_fire", [recipient, now.seconds])
+            }
+            // The window's own columns, so the condition does not reach out to the rows
+            // being updated (which would make SQLite evaluate it once per row).
+            return ("""
+                SELECT identifier FROM (
+                    SELECT identifier, generation, next_fire, claimed_by, claim_expires FROM pending WHERE recipient = ?
+                    ORDER BY next_fire, identifier LIMIT ?) AS allowed
+                WHERE next_fire <= ? AND \(free("allowed")) ORDER BY next_fire
+                """, [recipient, window, now.seconds])
+        }
+    }
+
+    private static func soonestFirst(_ a: PendingNotification, _ b: PendingNotification) -> Bool {
+        (a.nextFire.seconds, a.request.identifier) < (b.nextFire.seconds, b.request.identifier)
+    }
+
+    public func markSent(_ notification: PendingNotification, claimer: Claimer, delivered: DeliveredNotification, next: Instant?, anchor: Instant) throws {
+        let request = try notification.encodedRequest ?? Self.encode(delivered.request)
+        try database.write { db in
+            try db.cachedStatement(sql: """
+                INSERT INTO sent (claimed_by, identifier, generation, recipient, request, fire_date, delivered_at, delivery_id, coalesced, next_fire, anchor)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [
+                    claimer.description, delivered.request.identifier, notification.generation, delivered.request.recipient, request,
+                    delivered.fireDate.seconds, delivered.deliveredAt.seconds, delivered.deliveryID, delivered.coalesced, next?.seconds,
+                    anchor.seconds,
+                ])
+        }
+    }
+
+    public func settle(claimer: Claimer) throws -> Int {
+        try database.write { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT identifier, generation, next_fire, anchor FROM sent WHERE claimed_by = ? ORDER BY id",
+                                        arguments: [claimer.description])
+            guard !rows.isEmpty else { return 0 }
+            try db.execute(sql: """
+                INSERT INTO delivered (identifier, recipient, request, fire_date, delivered_at, delivery_id, coalesced)
+                SELECT identifier, recipient, request, fire_date, delivered_at, delivery_id, coalesced FROM sent
+                WHERE claimed_by = ? ORDER BY id
+                ON CONFLICT (identifier) DO UPDATE SET
+                    recipient = excluded.recipient, request = excluded.request, fire_date = excluded.fire_date,
+                    delivered_at = excluded.delivered_at, delivery_id = excluded.delivery_id, coalesced = excluded.coalesced
+                """, arguments: [claimer.description])
+            let move = try db.cachedStatement(sql: """
+                UPDATE pending SET next_fire = ?, anchor = ?, fired_count = fired_count + 1, claimed_by = NULL, claim_expires = NULL
+                WHERE identifier = ? AND generation = ? AND claimed_by = ?
+                """)
+            let remove = try db.cachedStatement(sql: "DELETE FROM pending WHERE identifier = ? AND generation = ? AND claimed_by = ?")
+            for row in rows {
+                let mine: StatementArguments = [row["identifier"] as String, row["generation"] as String, claimer.description]
+                if let next = row["next_fire"] as Int64? {
+                    try move.execute(arguments: [next, row["anchor"] as Int64] + mine)
+                } else {
+                    try remove.execute(arguments: mine)
+                }
+            }
+            try db.execute(sql: "DELETE FROM sent WHERE claimed_by = ?", arguments: [claimer.description])
+            return rows.count
+        }
+    }
+
+    public func release(_ notification: PendingNotification, claimer: Claimer) throws {
+        try database.write { db in
+            try db.execute(sql: "UPDATE pending SET claimed_by = NULL, claim_expires = NULL WHERE identifier = ? AND generation = ? AND claimed_by = ?",
+                           arguments: [notification.request.identifier, notification.generation, claimer.description])
+        }
+    }
+
+    public func claimers() throws -> [(claimer: Claimer, leaseEnds: Instant?)] {
+        try database.read { db in
+            var leases: [String: Int64?] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT claimed_by, MAX(claim_expires) AS ends FROM pending WHERE claimed_by IS NOT NULL GROUP BY claimed_by") {
+                leases[row["claimed_by"]] = row["ends"] as Int64?
+            }
+            for name in try String.fetchAll(db, sql: "SELECT DISTINCT claimed_by FROM sent") where leases[name] == nil {
+                leases[name] = .some(nil)
+            }
+            return leases.sorted { $0.key < $1.key }.compactMap { name, ends in
+                Claimer(name).map { ($0, ends.map(Instant.init(seconds:))) }
+            }
+        }
+    }
+
+    public func releaseClaims(of claimer: Claimer) throws -> Int {
+        try database.write { db in
+            try db.execute(sql: "UPDATE pending SET claimed_by = NULL, claim_expires = NULL WHERE claimed_by = ?", arguments: [claimer.description])
+            return db.changesCount
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import GRDB
+
+extension SQLiteStore {
+    /// The schema, as named migrations applied once each, in order, never edited after
+    /// release: a change is a new migration.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1 pending and delivered notifications") { db in
+            try db.execute(sql: """
+                CREATE TABLE pending (
+                    identifier TEXT PRIMARY KEY NOT NULL,
+                    recipient TEXT NOT NULL,
+                    request TEXT NOT NULL,
+                    added_at INTEGER NOT NULL,
+                    next_fire INTEGER NOT NULL,
+                    anchor INTEGER NOT NULL,
+                    zone TEXT NOT NULL,
+                    floating INTEGER NOT NULL,
+                    generation TEXT NOT NULL,
+                    fired_count INTEGER NOT NULL DEFAULT 0,
+                    claimed_by TEXT,
+                    claim_expires INTEGER
+                );
+                CREATE INDEX pending_next_fire ON pending (next_fire);
+                CREATE INDEX pending_recipient ON pending (recipient, next_fire);
+                CREATE INDEX pending_claimed_by ON pending (claimed_by);
+                CREATE TABLE delivered (
+                    identifier TEXT PRIMARY KEY NOT NULL,
+                    recipient TEXT NOT NULL,
+                    request TEXT NOT NULL,
+                    fire_date INTEGER NOT NULL,
+                    delivered_at INTEGER NOT NULL,
+                    delivery_id TEXT NOT NULL,
+                    coalesced INTEGER NOT NULL
+                );
+                CREATE INDEX delivered_recipient ON delivered (recipient, delivered_at);
+                CREATE TABLE recipient_zone (
+                    recipient TEXT PRIMARY KEY NOT NULL,
+                    zone TEXT NOT NULL
+                );
+                """)
+        }
+        migrator.registerMigration("v2 sent marks") { db in
+            // One small row per delivery, written the moment the destination accepted
+            // it; settled into delivered and pending once per batch. Keeps the per-message
+            // commit to a page or two, and the record exact if the process dies.
+            try db.execute(sql: """
+                CREATE TABLE sent (
+                    id INTEGER PRIMARY KEY,
+                    claimed_by TEXT NOT NULL,
+                    identifier TEXT NOT NULL,
+                    generation TEXT NOT NULL,
+                    recipient TEXT NOT NULL,
+                    request TEXT NOT NULL,
+                    fire_date INTEGER NOT NULL,
+                    delivered_at INTEGER NOT NULL,
+                    delivery_id TEXT NOT NULL,
+                    coalesced INTEGER NOT NULL,
+                    next_fire INTEGER,
+                    anchor INTEGER NOT NULL
+                )
+                """)
+        }
+        return migrator
+    }
+}
