@@ -37,8 +37,11 @@ public final class SQLiteStore: NotificationStore {
 
     // MARK: Pending
 
-    public func upsert(_ notifications: [PendingNotification]) throws {
+    @discardableResult
+    public func upsert(_ notifications: [PendingNotification]) throws -> [String] {
         try database.write { db in
+            var replaced: [String] = []
+            let existing = try db.makeStatement(sql: "SELECT 1 FROM pending WHERE identifier = ?")
             let statement = try db.makeStatement(sql: """
                 INSERT INTO pending (identifier, recipient, request, added_at, next_fire, anchor, zone, floating, generation, claimed_by, claim_expires)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)
@@ -49,6 +52,9 @@ public final class SQLiteStore: NotificationStore {
                     claimed_by = NULL, claim_expires = NULL
                 """)
             for notification in notifications {
+                if try Bool.fetchOne(existing, arguments: [notification.request.identifier]) != nil {
+                    replaced.append(notification.request.identifier)
+                }
                 try statement.execute(arguments: [
                     notification.request.identifier, notification.request.recipient, try Self.encode(notification.request),
                     notification.added.seconds, notification.nextFire.seconds, notification.anchor.seconds,
@@ -59,6 +65,7 @@ public final class SQLiteStore: NotificationStore {
                                    arguments: [notification.request.recipient, notification.zone])
                 }
             }
+            return replaced
         }
     }
 

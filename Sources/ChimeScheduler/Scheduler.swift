@@ -58,8 +58,7 @@ public struct Scheduler {
                 generation: UUID().uuidString.lowercased()))
         }
         guard problems.isEmpty else { throw SchedulingError(problems) }
-        let replaced = try notifications.compactMap { try store.pending(identifier: $0.request.identifier)?.request.identifier }
-        try store.upsert(notifications)
+        let replaced = try store.upsert(notifications)
         let recipients = Set(requests.map(\.recipient))
         let setAside = try recipients.sorted().flatMap { recipient -> [String] in
             guard limits[recipient] != nil else { return [] }

@@ -9,8 +9,10 @@
 /// expired with their lease): what it delivered is never sent again, what it did not is
 /// taken up with the same delivery id.
 public protocol NotificationStore: Sendable {
-    /// Adds requests, replacing pending ones with the same identifier.
-    func upsert(_ notifications: [PendingNotification]) throws
+    /// Adds requests, replacing pending ones with the same identifier; returns the
+    /// identifiers that replaced one, found in the same transaction.
+    @discardableResult
+    func upsert(_ notifications: [PendingNotification]) throws -> [String]
 
     /// Pending requests by next fire, all or one recipient's, marking those beyond their
     /// recipient's limit as set aside.
