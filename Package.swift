@@ -71,6 +71,7 @@ let package = Package(
             resources: [
                 .embedInCode("Templates/email.text.mustache"),
                 .embedInCode("Templates/email.html.mustache"),
+                .embedInCode("Templates/chat.text.mustache"),
             ]
         ),
 
@@ -110,8 +111,8 @@ let package = Package(
         .testTarget(name: "ChimeMIMETests", dependencies: ["ChimeMIME", "ChimeTestSupport"]),
         .testTarget(name: "ChimeRenderingTests", dependencies: ["ChimeRendering", "ChimeMIME", "ChimeTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite"]),
-        .testTarget(name: "ChimeTransportTests", dependencies: ["ChimeTransport"]),
-        .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCore", "ChimeTestSupport"]),
+        .testTarget(name: "ChimeTransportTests", dependencies: ["ChimeTransport", "ChimeRendering", "ChimeLocalization", "ChimeMIME", "ChimeTestSupport"]),
+        .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCore", "ChimeMIME", "ChimeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -26,6 +26,18 @@ static inline int chime_gmime_is_part(void *pointer) {
     return GMIME_IS_PART(pointer);
 }
 
+static inline GMimeTextPart *chime_gmime_text_part(void *pointer) {
+    return GMIME_IS_TEXT_PART(pointer) ? GMIME_TEXT_PART(pointer) : NULL;
+}
+
+static inline GMimeStreamMem *chime_gmime_stream_mem(void *pointer) {
+    return GMIME_STREAM_MEM(pointer);
+}
+
+static inline GMimeStream *chime_gmime_stream(void *pointer) {
+    return GMIME_STREAM(pointer);
+}
+
 /// Drops a GObject reference.
 static inline void chime_gmime_unref(void *pointer) {
     g_object_unref(pointer);

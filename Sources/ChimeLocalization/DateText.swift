@@ -16,10 +16,17 @@ public enum DateText {
     private final class FormatterCache: @unchecked Sendable {
         private let lock = NSLock()
         private var formatters: [String: DateFormatter] = [:]
+        /// The last minute formatted with each formatter: a run fires many reminders in
+        /// the same minute. (Minutes hold since 1973: no zone has had an offset in
+        /// seconds since Monrovia's in 1972.)
+        private var lastMinute: [String: (minute: Int64, text: String)] = [:]
 
         func string(_ date: Date, locale: String, zone: TimeZone) -> String {
             lock.withLock {
                 let key = locale + "|" + zone.identifier
+                let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+                let minute = seconds >= 94_694_400 ? seconds / 60 : -1
+                if minute >= 0, let last = lastMinute[key], last.minute == minute { return last.text }
                 let formatter = formatters[key] ?? {
                     let made = DateFormatter()
                     made.locale = Locale(identifier: locale.replacingOccurrences(of: "-", with: "_"))
@@ -28,7 +35,9 @@ public enum DateText {
                     formatters[key] = made
                     return made
                 }()
-                return formatter.string(from: date)
+                let text = formatter.string(from: date)
+                if minute >= 0 { lastMinute[key] = (minute, text) }
+                return text
             }
         }
     }

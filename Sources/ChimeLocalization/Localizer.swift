@@ -1,5 +1,6 @@
 import ChimeCore
 import Foundation
+import Synchronization
 
 /// The localized strings of a templates folder: `templates/<locale>/Localizable.strings`
 /// and `Localizable.stringsdict` for each locale, looked up along a fallback chain
@@ -17,6 +18,8 @@ public final class Localizer: Sendable {
     public let fallbackLanguage: String
     private let strings: [String: StringsFile]
     private let plurals: [String: StringsDictFile]
+    /// ``chain(for:)`` of each locale asked for; every message asks several times.
+    private let chains = Mutex<[String: [String]]>([:])
 
     /// Reads every locale folder of `directory`.
     /// - Throws: ``LoadError`` naming each file that is not valid, with line and column.
@@ -54,7 +57,10 @@ public final class Localizer: Sendable {
     /// The locales to look in for a recipient's locale, most specific first, among those
     /// present: `de-AT` → `de-AT`, `de`, then the fallback language.
     public func chain(for locale: String) -> [String] {
-        LocaleFallback.chain(locale, fallback: fallbackLanguage).filter { locales.contains($0) }
+        if let known = chains.withLock({ $0[locale] }) { return known }
+        let chain = LocaleFallback.chain(locale, fallback: fallbackLanguage).filter { locales.contains($0) }
+        chains.withLock { $0[locale] = chain }
+        return chain
     }
 
     /// Whether any locale has this key: then a configuration value naming it is localized.

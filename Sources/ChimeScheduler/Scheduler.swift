@@ -6,16 +6,17 @@ import Foundation
 public struct Scheduler {
     public let configuration: Configuration
     public let store: any NotificationStore
-    /// What email transports write; the plain message unless templates are given.
-    public var renderer: any MessageRenderer = PlainRenderer()
+    /// What email transports write: the rendered message.
+    public let renderer: any MessageRenderer
     /// How long a claim holds before another process may take the notification up.
     public var lease: Int64 = 600
     /// How many notifications one claim takes.
     public var batchSize = 500
 
-    public init(configuration: Configuration, store: any NotificationStore) {
+    public init(configuration: Configuration, store: any NotificationStore, renderer: any MessageRenderer) {
         self.configuration = configuration
         self.store = store
+        self.renderer = renderer
     }
 
     /// Per-recipient pending limits from the configuration.

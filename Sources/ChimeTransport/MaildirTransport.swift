@@ -11,7 +11,7 @@ public final class MaildirTransport: Transport {
     private let renderer: any MessageRenderer
 
     /// Opens the Maildir at `path`, creating `tmp/`, `new/` and `cur/` when missing.
-    public init(path: String, renderer: any MessageRenderer = PlainRenderer()) throws {
+    public init(path: String, renderer: any MessageRenderer) throws {
         self.renderer = renderer
         root = URL(fileURLWithPath: path)
         for folder in ["tmp", "new", "cur"] {

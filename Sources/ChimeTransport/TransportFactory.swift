@@ -5,7 +5,7 @@ public final class TransportFactory {
     private var open: [String: Transport] = [:]
     private let renderer: any MessageRenderer
 
-    public init(renderer: any MessageRenderer = PlainRenderer()) {
+    public init(renderer: any MessageRenderer) {
         self.renderer = renderer
     }
 

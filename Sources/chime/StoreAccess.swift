@@ -36,11 +36,11 @@ func openStore(_ options: GlobalOptions) throws -> SQLiteStore {
 /// The configuration and the store, ready to schedule and fire, with floating requests
 /// of recipients who moved already following them.
 func openScheduler(_ options: GlobalOptions, followMoves: Bool = true) throws -> Scheduler {
-    var scheduler = Scheduler(configuration: try loadConfiguration(options), store: try openStore(options))
-    let configuration = scheduler.configuration
+    let configuration = try loadConfiguration(options)
     // Read the templates only when a message is rendered: a run with nothing due, or
     // with only JSON-lines channels, does not pay for them.
-    scheduler.renderer = LazyRenderer { try templateRenderer(options, configuration: configuration) }
+    let scheduler = Scheduler(configuration: configuration, store: try openStore(options),
+                              renderer: LazyRenderer { try templateRenderer(options, configuration: configuration) })
     if followMoves { try scheduler.followMovedRecipients() }
     return scheduler
 }

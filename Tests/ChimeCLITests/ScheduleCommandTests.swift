@@ -1,3 +1,4 @@
+import ChimeMIME
 import ChimeTestSupport
 import Foundation
 import Testing
@@ -167,5 +168,44 @@ struct ScheduleCommandTests {
         #expect(parsed["error"] == nil)
         #expect(parsed["subject"] == "Café à 9 h")
         #expect(parsed["text/plain"]?.contains("\nBring the list.\n") == true)
+    }
+
+    @Test("an attachment travels as a multipart/mixed part; a missing one refuses the request and stores nothing")
+    func attachments() throws {
+        let ws = try Workspace()
+        try FileManager.default.createDirectory(atPath: ws.path("requests/files"), withIntermediateDirectories: true)
+        let bytes = (0..<5000).map { UInt8(($0 * 7) % 256) }
+        try Data(bytes).write(to: URL(fileURLWithPath: ws.path("requests/files/cup.jpg")))
+        func request(_ path: String) -> String {
+            #"{"identifier": "tea", "recipient": "carol", "content": {"title": "Tea", "body": "Look", "attachments": [{"identifier": "cup", "path": "\#(path)"}]}, "trigger": {"type": "timeInterval", "seconds": 60, "repeats": false}}"#
+        }
+        try ws.write("requests/missing.json", request("files/nope.jpg"))
+        let refused = try ws.chime(["schedule", "--json", "requests/missing.json"], now: "2026-11-21T09:00:00Z")
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("requests/missing.json: error: request \"tea\": attachment \"cup\": "))
+        #expect(refused.stderr.contains("files/nope.jpg: no such file"))
+        #expect(try ws.chime(["pending"]).stdout.isEmpty)
+
+        // A relative path is read from the request file's folder.
+        try ws.write("requests/tea.json", request("files/cup.jpg"))
+        #expect(try ws.chime(["schedule", "--json", "requests/tea.json"], now: "2026-11-21T09:00:00Z").status == 0)
+        #expect(try ws.chime(["run"], now: "2026-11-21T09:01:00Z").stdout == "fired 1\n")
+        let files = try FileManager.default.contentsOfDirectory(atPath: ws.path("outbox/new"))
+        let message = try ws.read("outbox/new/\(files[0])")
+        let parsed = try #require(ParsedMail(bytes: Array(message.utf8)))
+        #expect(parsed.warnings == [])
+        #expect(parsed.part("image/jpeg")?.filename == "cup.jpg")
+        #expect(parsed.part("image/jpeg")?.data == bytes)
+        #expect(parsed.part("text/plain")?.text?.contains("Look") == true)
+        #expect(try strictlyParsed(message)["type"] == "multipart/mixed")
+
+        // The file gone by the time it fires: held, said why, kept for the next run.
+        #expect(try ws.chime(["schedule", "--json", "requests/tea.json"], now: "2026-11-21T10:00:00Z").status == 0)
+        try FileManager.default.removeItem(atPath: ws.path("requests/files/cup.jpg"))
+        let held = try ws.chime(["run"], now: "2026-11-21T10:01:00Z")
+        #expect(held.status == 75)
+        #expect(held.stderr.contains("held tea: attachment \"cup\": "))
+        #expect(held.stderr.contains("cup.jpg: no such file"))
+        #expect(try ws.chime(["pending"]).stdout.contains("tea"))
     }
 }

@@ -25,7 +25,7 @@ struct MIMEComposerTests {
         #expect(parsed["type"] == "multipart/alternative")
         #expect(parsed["subject"]?.hasPrefix("Courses à faire — n’oublie pas le café ☕") == true)
         #expect(parsed["text/plain"]?.hasPrefix("Lait & œufs\n") == true)
-        #expect(parsed["text/html"] == "<p>Milk &amp; eggs</p>")
+        #expect(parsed["text/html"] == "<p>Milk &amp; eggs</p>\n")
         #expect(Int(parsed["longest"] ?? "999") ?? 999 <= 78)
         #expect(composed.contains("\nMessage-Id: <d1.1795251600@example.org>\n") || composed.contains("\nMessage-ID: <d1.1795251600@example.org>\n"))
         #expect(composed.contains("\nIn-Reply-To: <thread-shopping@example.org>\n"))
@@ -48,5 +48,65 @@ struct MIMEComposerTests {
         let parsed = try strictlyParsed(MIMEComposer.compose(message(html: nil)))
         #expect(parsed["error"] == nil, "\(parsed["error"] ?? "")")
         #expect(parsed["type"] == "text/plain")
+    }
+
+    @Test("GMime's own parser reads every part back without a warning")
+    func gmimeReadsItBack() throws {
+        let bytes = (0..<3000).map { UInt8($0 % 256) }
+        let composed = MIMEComposer.compose(message(attachments: [.init(filename: "liste de courses ü.pdf", contentType: "application/pdf", data: bytes)]))
+        let parsed = try #require(ParsedMail(bytes: Array(composed.utf8)))
+        #expect(parsed.warnings == [])
+        #expect(parsed.header("Subject") == message().subject.trimmingCharacters(in: .whitespaces))
+        #expect(parsed.header("From") == "Rappels Chime <bot@example.org>")
+        #expect(parsed.part("text/plain")?.text == message().text)
+        #expect(parsed.part("text/html")?.text == "<p>Milk &amp; eggs</p>\n")
+        #expect(parsed.part("application/pdf")?.filename == "liste de courses ü.pdf")
+        #expect(parsed.part("application/pdf")?.data == bytes)
+    }
+
+    @Test("a line break in a header value never starts a header of its own")
+    func headerInjection() throws {
+        var injected = message(html: nil)
+        injected.subject = "Hello\r\nBcc: evil@example.org"
+        injected.headers.append(("X-Chime-Category", "shopping\nBcc: evil@example.org"))
+        let composed = MIMEComposer.compose(injected)
+        let parsed = try #require(ParsedMail(bytes: Array(composed.utf8)))
+        #expect(parsed.header("Bcc") == nil)
+        #expect(!composed.contains("\nBcc:"))
+        #expect(try strictlyParsed(composed)["error"] == nil)
+    }
+
+    @Test("random text of every kind: both parsers read back exactly what was written", arguments: 0..<40)
+    func randomContent(seed: UInt64) throws {
+        var random = SplitMix(seed: seed)
+        let pieces = ["a", "é", "ß", "—", "☕", "😀", "漢字", " ", "  ", "\t", "\n", "=", "=-", "--", ".", "\n.\n", "From ", "<", "&", "\u{301}"]
+        func text(_ count: Int) -> String {
+            (0..<count).map { _ in random.next() % 7 == 0 ? String(repeating: "x", count: 90) : pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+        }
+        let subject = text(Int(random.next() % 60)).replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " ")
+        var sample = message(html: text(200))
+        sample.subject = subject
+        sample.text = text(400)
+        let composed = MIMEComposer.compose(sample)
+        #expect(composed.utf8.allSatisfy { $0 < 0x80 }, "8-bit data in the message")
+        // Bodies keep to 78 characters a line. Headers keep to RFC 5322's hard limit of
+        // 998: GMime folds at white space and splits encoded words, but a word it encodes
+        // can come out a few characters past 78.
+        let (head, body) = (composed.components(separatedBy: "\n\n").first ?? "", composed.components(separatedBy: "\n\n").dropFirst().joined(separator: "\n\n"))
+        #expect(body.split(separator: "\n").filter { $0.utf8.count > 78 } == [], "body lines over 78 characters")
+        #expect(head.split(separator: "\n").filter { $0.utf8.count > 998 } == [], "header lines over 998 characters")
+        let strict = try strictlyParsed(composed)
+        #expect(strict["error"] == nil, "\(strict["error"] ?? "")")
+        let parsed = try #require(ParsedMail(bytes: Array(composed.utf8)))
+        #expect(parsed.warnings == [])
+        #expect(parsed.part("text/plain")?.text.map(trimmed) == trimmed(sample.text))
+        #expect(parsed.part("text/html")?.text.map(trimmed) == trimmed(sample.html!))
+        #expect(strict["text/plain"].map(trimmed) == trimmed(sample.text))
+    }
+
+    private func trimmed(_ text: String) -> String {
+        var text = text
+        while text.hasSuffix("\n") { text.removeLast() }
+        return text
     }
 }

@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeLocalization
 import ChimeRendering
 import ChimeTestSupport
 import Foundation
@@ -16,7 +17,7 @@ struct ChatPayloadTests {
         ]
         return ChatMessage(
             surfaces: PreviewSurfaces(title: title, subtitle: "Groceries", body: body, showPreviews: previews, options: [], placeholder: "Shopping reminder", threadCount: 1),
-            title: title, subtitle: "Groceries", body: body, dateText: "Tuesday, November 24 at 09:00",
+            title: title, subtitle: "Groceries", body: body, text: previews == .never ? "" : "Groceries\n\n" + body, dateText: "Tuesday, November 24 at 09:00",
             actions: actions, minimalActions: [actions[2], actions[1]], viewURL: "https://chime.example.org/v/1")
     }
 
@@ -72,12 +73,23 @@ struct ChatPayloadTests {
         }
     }
 
-    @Test("never: no word of the content anywhere in any payload (random content)", arguments: kinds)
+    @Test("never: no word of the content anywhere in any payload (random content, through the composer and its templates)", arguments: kinds)
     func neverLeaks(kind: ChannelKind) throws {
         var generator = SplitMix(seed: 7)
+        let templates = EmailComposerTests.templates
+        let composer = ChatComposer(localizer: try Localizer(directory: templates), templates: try TemplateSet(directory: templates))
+        let channel = Channel(id: "chat", url: try ChannelURL(parsing: "\(kind.rawValue)://hooks.example.org/path"))
         for _ in 0..<100 {
             let words = generator.words(12, length: 7, alphabet: Array("bcdfghjkmnpqrstvwxzжщ"))
-            let m = message(title: words[0...2].joined(separator: " "), body: words[3...].joined(separator: " "), previews: .never)
+            var content = NotificationContent(title: words[0...2].joined(separator: " "), body: words[5...].joined(separator: " "),
+                                              categoryIdentifier: EmailComposerTests.shopping.identifier)
+            content.subtitle = words[3...4].joined(separator: " ")
+            let notification = OutgoingNotification(
+                request: NotificationRequest(identifier: "n", recipient: "r", content: content, trigger: .timeInterval(seconds: 60, repeats: false)),
+                recipient: Recipient(id: "r", locale: "en", timeZone: "Europe/Paris", showPreviews: .never),
+                address: .init(channel: "chat", value: ""), channel: channel,
+                fireDate: Instant(seconds: 1_795_507_200), deliveryID: "d1", coalesced: 0)
+            let m = try composer.compose(notification, category: EmailComposerTests.shopping)
             let text = String(decoding: ChatPayload.encode(ChatPayload.body(for: kind, m)), as: UTF8.self)
             for word in words {
                 #expect(!text.contains(word), "\(kind): \(word) leaked")
@@ -106,5 +118,28 @@ struct ChatPayloadTests {
         #expect(cut.dropLast().allSatisfy { String($0) == family })
         #expect(cut.utf16.count <= 30)
         #expect(TextLimit.fit("short", 10, .utf16) == "short")
+    }
+
+    @Test("a category's own chat.text template shapes the message text, and never sees hidden content")
+    func categoryTemplate() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("chime-chat-\(UUID().uuidString)")
+        let folder = root.appendingPathComponent("mustache/\(EmailComposerTests.shopping.identifier)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try "{{% CONTENT_TYPE: TEXT}}{{title}} — {{body}} ({{date}})\n".write(to: folder.appendingPathComponent("chat.text.mustache"), atomically: true, encoding: .utf8)
+        let composer = ChatComposer(localizer: try Localizer(directory: EmailComposerTests.templates), templates: try TemplateSet(directory: root.path))
+        func compose(_ previews: Recipient.ShowPreviews, category: NotificationCategory?) throws -> ChatMessage {
+            try composer.compose(OutgoingNotification(
+                request: NotificationRequest(identifier: "n", recipient: "r", content: NotificationContent(title: "Milk", body: "and <eggs>", categoryIdentifier: category?.identifier ?? ""),
+                                             trigger: .timeInterval(seconds: 60, repeats: false)),
+                recipient: Recipient(id: "r", locale: "fr", timeZone: "Europe/Paris", showPreviews: previews),
+                address: .init(channel: "c", value: ""), channel: Channel(id: "c", url: try ChannelURL(parsing: "slack://hooks.example.org/x")),
+                fireDate: Instant(rfc3339: "2026-11-24T08:00:00Z")!, deliveryID: "d", coalesced: 0), category: category)
+        }
+        #expect(try compose(.always, category: EmailComposerTests.shopping).text == "Milk — and <eggs> (mardi 24 novembre à 09:00)")
+        #expect(try compose(.always, category: nil).text == "and <eggs>")
+        #expect(try compose(.never, category: EmailComposerTests.shopping).text == "")
+        let slack = String(decoding: ChatPayload.encode(ChatPayload.body(for: .slack, try compose(.always, category: EmailComposerTests.shopping))), as: UTF8.self)
+        #expect(slack.contains("Milk — and &lt;eggs&gt;"))
     }
 }

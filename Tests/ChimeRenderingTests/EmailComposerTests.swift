@@ -95,4 +95,25 @@ struct EmailComposerTests {
         #expect(html.contains("&lt;script&gt;x&lt;/script&gt; &amp; co"))
         #expect(!html.contains("<script>"))
     }
+
+    @Test("compiled shapes change nothing: every locale and previews setting, random content, the same bodies as swift-mustache renders them")
+    func shapesChangeNothing() throws {
+        let shaped = try composer()
+        var templates = try TemplateSet(directory: Self.templates)
+        templates.compilesShapes = false
+        let direct = EmailComposer(localizer: try Localizer(directory: Self.templates), templates: templates)
+        var generator = SplitMix(seed: 5)
+        let pieces = ["Tea", "<b>", "&", "\"", "'", "é", "😀", " ", "\n", "%", "{{title}}"]
+        for round in 0..<48 {
+            let text = { (count: Int) in (0..<count).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined() }
+            let notification = try notification(locale: ["en", "fr", "de", "es", "ru", "pl", "ar", "ja"][round % 8],
+                                                previews: Recipient.ShowPreviews.allCases[round % 3], title: text(4), body: text(9))
+            for category in [Self.shopping, nil] {
+                let a = try shaped.compose(notification, category: category)
+                let b = try direct.compose(notification, category: category)
+                #expect(a.text == b.text && a.html == b.html, "round \(round)")
+                #expect(a.subject == b.subject)
+            }
+        }
+    }
 }

@@ -44,7 +44,7 @@ struct GoldenTests {
             let composer = EmailComposer(localizer: localizer, templates: try TemplateSet(directory: templates))
             return Self.normalizeBoundaries(MIMEComposer.compose(try composer.compose(notification, category: category)))
         }
-        let message = try ChatComposer(localizer: localizer).compose(notification, category: category)
+        let message = try ChatComposer(localizer: localizer, templates: try TemplateSet(directory: templates)).compose(notification, category: category)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(ChatPayload.body(for: kind, message)), as: UTF8.self) + "\n"

@@ -1,4 +1,8 @@
 import ChimeCore
+import ChimeLocalization
+import ChimeMIME
+import ChimeRendering
+import ChimeTestSupport
 import ChimeTransport
 import Foundation
 import Testing
@@ -17,18 +21,30 @@ struct TransportTests {
             fireDate: Instant(seconds: 1_795_251_600), deliveryID: "d1.1795251600", coalesced: 0)
     }
 
-    @Test("Maildir: one message in new/, nothing left in tmp/, headers and quoted-printable body")
+    /// The renderer `chime run` uses, with the project's templates.
+    private func renderer(_ channel: Channel) throws -> TemplateRenderer {
+        let templates = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("templates").path
+        let configuration = Configuration(categories: [], channels: [channel], recipients: [])
+        return TemplateRenderer(composer: EmailComposer(localizer: try Localizer(directory: templates), templates: try TemplateSet(directory: templates)),
+                                configuration: configuration)
+    }
+
+    @Test("Maildir: one message in new/, nothing left in tmp/, the rendered message as it is")
     func maildir() throws {
         let channel = Channel(id: "box", url: try ChannelURL(parsing: "maildir:\(directory.path)"), from: "Rappels <bot@example.org>")
-        try MaildirTransport(path: channel.url.path).deliver(notification(channel))
+        try MaildirTransport(path: channel.url.path, renderer: try renderer(channel)).deliver(notification(channel))
         let new = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("new").path)
         #expect(new.count == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("tmp").path).isEmpty)
         let message = try String(contentsOf: directory.appendingPathComponent("new").appendingPathComponent(new[0]), encoding: .utf8)
-        #expect(message.hasPrefix("Date: Sat, 21 Nov 2026 10:00:00 +0100\nFrom: Rappels <bot@example.org>\nTo: alice@example.org\nSubject: =?UTF-8?B?w5xidW5n?=\nMessage-ID: <d1.1795251600@example.org>\n"))
-        #expect(message.contains("Content-Transfer-Encoding: quoted-printable\n"))
-        // Soft line breaks keep lines within 76 characters; é is =C3=A9.
-        #expect(message.hasSuffix("\n\nlong line long line long line long line long line long line long line long =\nline long line long line long line long line =C3=A9\n"))
+        #expect(message.hasPrefix("Date: Sat, 21 Nov 2026 10:00:00 +0100\nFrom: Rappels <bot@example.org>\nTo: alice@example.org\n"))
+        #expect(message.contains("\nMessage-ID: <d1.1795251600@example.org>\n"))
+        let parsed = try #require(ParsedMail(bytes: Array(message.utf8)))
+        #expect(parsed.warnings == [])
+        #expect(parsed.header("Subject") == "Übung")
+        #expect(parsed.part("text/plain")?.text?.contains(String(repeating: "long line ", count: 12) + "é") == true)
+        #expect(try strictlyParsed(message)["error"] == nil)
         try FileManager.default.removeItem(at: directory)
     }
 

@@ -4,12 +4,3 @@ public protocol MessageRenderer: Sendable {
     /// The RFC 5322 message for one notification to one email address.
     func email(_ notification: OutgoingNotification) throws -> String
 }
-
-/// The plain message of ``PlainMessage``: used when no templates are at hand.
-public struct PlainRenderer: MessageRenderer {
-    public init() {}
-
-    public func email(_ notification: OutgoingNotification) throws -> String {
-        PlainMessage.render(notification)
-    }
-}

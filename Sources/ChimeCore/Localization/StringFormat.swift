@@ -47,6 +47,7 @@ public enum StringFormat {
         _ format: String, _ arguments: [FormatArgument],
         variable: ((_ name: String, _ argument: FormatArgument) throws -> String)? = nil
     ) throws -> String {
+        if !format.utf8.contains(UInt8(ascii: "%")) { return format }
         // Variables first, by substitution, as Foundation does: the variant's own
         // specifiers then take their arguments like any other.
         let expanded = try substituteVariables(format, arguments, variable: variable)

@@ -10,7 +10,8 @@ extension Instant {
         let month = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][local.month - 1]
         let sign = offset < 0 ? "-" : "+"
         let minutes = abs(offset) / 60
-        let time = local.description.split(separator: "T")[1]
-        return "\(weekday), \(local.day) \(month) \(local.year) \(time) \(sign)\(String(format: "%02d%02d", minutes / 60, minutes % 60))"
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+        let time = "\(two(local.hour)):\(two(local.minute)):\(two(local.second))"
+        return "\(weekday), \(local.day) \(month) \(local.year) \(time) \(sign)\(two(minutes / 60))\(two(minutes % 60))"
     }
 }

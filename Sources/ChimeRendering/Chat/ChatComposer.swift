@@ -3,13 +3,16 @@ import ChimeLocalization
 import Foundation
 
 /// Builds the ``ChatMessage`` of a fired notification: localized content, hidden previews
-/// applied, the category's actions with their links and tokens.
+/// applied, the message text from the `chat.text` template, the category's actions with
+/// their links and tokens.
 public struct ChatComposer: Sendable {
     public let localizer: Localizer
+    public let templates: TemplateSet
     public let links: any LinkMaker
 
-    public init(localizer: Localizer, links: any LinkMaker = UnsignedLinks()) {
+    public init(localizer: Localizer, templates: TemplateSet, links: any LinkMaker = UnsignedLinks()) {
         self.localizer = localizer
+        self.templates = templates
         self.links = links
     }
 
@@ -25,9 +28,18 @@ public struct ChatComposer: Sendable {
         }
         let zone = TimeZone(identifier: notification.recipient.timeZone) ?? TimeZone(identifier: "UTC")!
         let view = localizer.string("ui.view", locale: locale)?.text ?? "View this reminder"
+        let dateText = DateText.dayAndTime(notification.fireDate, locale: locale, zone: zone)
+        // Hidden content never reaches the template: the headline carries the placeholder.
+        var text = ""
+        if surfaces.bodyShowsContent {
+            text = templates.render(.chatText, category: category?.identifier, [
+                "title": content.title, "subtitle": content.subtitle, "body": content.body, "date": dateText,
+                "hasSubtitle": !content.subtitle.isEmpty, "hasBody": !content.body.isEmpty,
+            ])
+            while text.last?.isNewline == true { text.removeLast() }
+        }
         return ChatMessage(
-            surfaces: surfaces, title: content.title, subtitle: content.subtitle, body: content.body,
-            dateText: DateText.dayAndTime(notification.fireDate, locale: locale, zone: zone),
+            surfaces: surfaces, title: content.title, subtitle: content.subtitle, body: content.body, text: text, dateText: dateText,
             actions: (category?.actions ?? []).map(action), minimalActions: (category?.minimalActions ?? []).map(action),
             viewURL: links.view(notification), words: ChatMessage.Words(view: view))
     }

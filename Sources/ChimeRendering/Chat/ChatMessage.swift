@@ -30,6 +30,9 @@ public struct ChatMessage: Sendable {
     public var title: String
     public var subtitle: String
     public var body: String
+    /// The message's text below the headline (subtitle and body by default, from the
+    /// `chat.text` template): empty when the content is hidden.
+    public var text: String
     /// "mardi 24 novembre à 09:00".
     public var dateText: String
     /// The default context (full surfaces).
@@ -55,12 +58,13 @@ public struct ChatMessage: Sendable {
         }
     }
 
-    public init(surfaces: PreviewSurfaces, title: String, subtitle: String, body: String, dateText: String,
+    public init(surfaces: PreviewSurfaces, title: String, subtitle: String, body: String, text: String, dateText: String,
                 actions: [Action], minimalActions: [Action], viewURL: String, words: Words = Words()) {
         self.surfaces = surfaces
         self.title = title
         self.subtitle = subtitle
         self.body = body
+        self.text = text
         self.dateText = dateText
         self.actions = actions
         self.minimalActions = minimalActions
@@ -71,11 +75,4 @@ public struct ChatMessage: Sendable {
     /// The headline shown in the message: the title when content may show, else the
     /// surface's subject (the placeholder).
     var headline: String { surfaces.bodyShowsContent && !title.isEmpty ? title : surfaces.subject }
-
-    /// The text shown in the message: subtitle and body; nothing when they are hidden
-    /// (the headline already carries the placeholder).
-    var text: String {
-        guard surfaces.bodyShowsContent else { return "" }
-        return [subtitle, body].filter { !$0.isEmpty }.joined(separator: "\n\n")
-    }
 }

@@ -260,6 +260,7 @@ public enum ChatPayload {
             "title": .string(shown ? message.title : ""),
             "subtitle": .string(shown ? message.subtitle : ""),
             "body": .string(shown ? message.body : message.surfaces.placeholder),
+            "text": .string(message.text),
             "contentHidden": .bool(!shown),
             "date": .string(message.dateText),
             "viewURL": .string(message.viewURL),

@@ -26,44 +26,29 @@ public struct EmailComposer: Sendable {
         let locale = notification.recipient.locale
         let (content, surfaces) = try LocalizedContent.withSurfaces(notification, category: category, localizer: localizer, threadCount: threadCount)
         let domain = Mailbox.domain(of: notification.channel.from ?? "chime@localhost")
-        let replyAddress = notification.channel.replyTo.map { $0.replacingOccurrences(of: "{token}", with: links.replyToken(notification)) }
+        let replyAddress = notification.channel.replyTo.map { Self.withToken($0, links.replyToken(notification)) }
             ?? Mailbox.address(of: notification.channel.from ?? "chime@localhost")
         let zone = TimeZone(identifier: notification.recipient.timeZone) ?? TimeZone(identifier: "UTC")!
 
-        var actions: [[String: Any]] = []
-        for (index, action) in (category?.actions ?? []).enumerated() {
-            let title = localizer.localized(action.title, locale: locale)
-            let keyword = try text("ui.reply", [.integer(index + 1), .string(title)], locale: locale, fallback: "Reply \(index + 1) for \(title)")
-            var entry: [String: Any] = [
-                "number": index + 1, "identifier": action.identifier, "title": title, "keyword": keyword,
-                "destructive": action.options.contains(.destructive),
-                "mailto": "mailto:\(Mailbox.address(of: replyAddress))?subject=\(percentEncoded("Re: " + surfaces.subject))&body=\(index + 1)",
-            ]
-            if action.options.contains(.foreground) { entry["link"] = links.action(action, for: notification) }
-            actions.append(entry)
-        }
-        let context: [String: Any] = [
-            "subject": surfaces.subject, "preheader": surfaces.preheader, "placeholder": surfaces.placeholder,
-            "showContent": surfaces.bodyShowsContent,
-            "title": surfaces.bodyShowsContent ? content.title : "",
-            "subtitle": surfaces.bodyShowsContent ? content.subtitle : "",
-            // Mustache takes an empty string for true: sections test these flags.
-            "hasSubtitle": surfaces.bodyShowsContent && !content.subtitle.isEmpty,
-            "body": surfaces.bodyShowsContent ? content.body : "",
-            "date": DateText.dayAndTime(notification.fireDate, locale: locale, zone: zone),
-            "actions": actions, "hasActions": !actions.isEmpty,
-            "viewURL": links.view(notification), "preferencesURL": links.preferences(notification),
-            "unsubscribeURL": links.unsubscribe(notification),
-            "replyMarker": try text("ui.replyAbove", [], locale: locale, fallback: "Reply above this line to answer."),
-            "viewLabel": try text("ui.view", [], locale: locale, fallback: "View this reminder"),
-            "openLabel": try text("ui.open", [], locale: locale, fallback: "Open"),
-            "preferencesLabel": try text("ui.preferences", [], locale: locale, fallback: "Notification preferences"),
-            "unsubscribeLabel": try text("ui.unsubscribe", [], locale: locale, fallback: "Unsubscribe"),
-            "destructiveLabel": try text("ui.destructive", [], locale: locale, fallback: "cannot be undone"),
-            "language": LocaleFallback.chain(locale).last ?? "en",
-            "direction": ["ar", "he", "fa", "ur"].contains(LocaleFallback.chain(locale).last ?? "") ? "rtl" : "ltr",
+        let shape = Shape(locale: locale, category: category, showContent: surfaces.bodyShowsContent,
+                          hasSubtitle: surfaces.bodyShowsContent && !content.subtitle.isEmpty)
+        var values = [
+            surfaces.subject, surfaces.preheader, surfaces.placeholder,
+            shape.showContent ? content.title : "", shape.showContent ? content.subtitle : "", shape.showContent ? content.body : "",
+            DateText.dayAndTime(notification.fireDate, locale: locale, zone: zone),
+            links.view(notification), links.preferences(notification), links.unsubscribe(notification),
         ]
+        let mailto = "mailto:\(Mailbox.address(of: replyAddress))?subject=\(percentEncoded("Re: " + surfaces.subject))&body="
+        for (index, action) in (category?.actions ?? []).enumerated() {
+            values.append(mailto + String(index + 1))
+            if action.options.contains(.foreground) { values.append(links.action(action, for: notification)) }
+        }
         let categoryID = category?.identifier
+        let key = shape.key
+        let context = { (values: [String]) in try self.context(shape, values) }
+        let text = try templates.render(.emailText, category: categoryID, shape: key, values: values, context: context)
+        let html = try templates.render(.emailHTML, category: categoryID, shape: key, values: values, context: context)
+
         var headers: [(name: String, value: String)] = [
             ("Auto-Submitted", "auto-generated"),
             ("X-Auto-Response-Suppress", "All"),
@@ -80,14 +65,72 @@ public struct EmailComposer: Sendable {
             to: [notification.address.value], replyTo: replyAddress, subject: surfaces.subject,
             messageID: "\(notification.deliveryID)@\(domain)",
             date: notification.fireDate.rfc5322(in: zone),
-            inReplyTo: root, references: root.map { [$0] } ?? [], headers: headers,
-            text: templates.render(.emailText, category: categoryID, context),
-            html: templates.render(.emailHTML, category: categoryID, context))
+            inReplyTo: root, references: root.map { [$0] } ?? [], headers: headers, text: text, html: html,
+            attachments: try notification.request.content.attachments.map(AttachmentFile.read))
+    }
+
+    /// What decides an email's templates' context apart from the values of one message.
+    private struct Shape {
+        var locale: String
+        var category: NotificationCategory?
+        var showContent: Bool
+        var hasSubtitle: Bool
+
+        var key: String { "\(locale)\u{0}\(showContent)\u{0}\(hasSubtitle)" }
+    }
+
+    /// The templates' context: labels in the shape's locale, the category's actions, and
+    /// the message's `values` in the order ``compose(_:category:threadCount:)`` lists them.
+    private func context(_ shape: Shape, _ values: [String]) throws -> [String: Any] {
+        let locale = shape.locale
+        var next = values.makeIterator()
+        func value() -> String { next.next() ?? "" }
+        var context: [String: Any] = [
+            "subject": value(), "preheader": value(), "placeholder": value(),
+            "title": value(), "subtitle": value(), "body": value(), "date": value(),
+            "viewURL": value(), "preferencesURL": value(), "unsubscribeURL": value(),
+            "showContent": shape.showContent,
+            // Mustache takes an empty string for true: sections test these flags.
+            "hasSubtitle": shape.hasSubtitle,
+            "replyMarker": try text("ui.replyAbove", [], locale: locale, fallback: "Reply above this line to answer."),
+            "viewLabel": try text("ui.view", [], locale: locale, fallback: "View this reminder"),
+            "openLabel": try text("ui.open", [], locale: locale, fallback: "Open"),
+            "preferencesLabel": try text("ui.preferences", [], locale: locale, fallback: "Notification preferences"),
+            "unsubscribeLabel": try text("ui.unsubscribe", [], locale: locale, fallback: "Unsubscribe"),
+            "destructiveLabel": try text("ui.destructive", [], locale: locale, fallback: "cannot be undone"),
+            "language": LocaleFallback.chain(locale).last ?? "en",
+            "direction": ["ar", "he", "fa", "ur"].contains(LocaleFallback.chain(locale).last ?? "") ? "rtl" : "ltr",
+        ]
+        var actions: [[String: Any]] = []
+        for (index, action) in (shape.category?.actions ?? []).enumerated() {
+            let title = localizer.localized(action.title, locale: locale)
+            var entry: [String: Any] = [
+                "number": index + 1, "identifier": action.identifier, "title": title,
+                "keyword": try text("ui.reply", [.integer(index + 1), .string(title)], locale: locale, fallback: "Reply \(index + 1) for \(title)"),
+                "destructive": action.options.contains(.destructive), "mailto": value(),
+            ]
+            if action.options.contains(.foreground) { entry["link"] = value() }
+            actions.append(entry)
+        }
+        context["actions"] = actions
+        context["hasActions"] = !actions.isEmpty
+        return context
     }
 
     private func text(_ key: String, _ values: [FormatArgument], locale: String, fallback: String) throws -> String {
         guard let found = localizer.string(key, locale: locale) else { return fallback }
         return try StringFormat.format(found.text, values)
+    }
+
+    /// A channel's `replyTo` with `{token}` replaced, found byte by byte: the standard
+    /// library's and Foundation's searches compare characters, at a cost that shows.
+    static func withToken(_ replyTo: String, _ token: String) -> String {
+        let bytes = Array(replyTo.utf8)
+        let pattern = Array("{token}".utf8)
+        guard bytes.count >= pattern.count,
+              let start = (0...(bytes.count - pattern.count)).first(where: { bytes[$0..<($0 + pattern.count)].elementsEqual(pattern) })
+        else { return replyTo }
+        return String(decoding: bytes[..<start], as: UTF8.self) + token + String(decoding: bytes[(start + pattern.count)...], as: UTF8.self)
     }
 
     /// FNV-1a, 64 bits: the same thread gives the same root Message-ID in every run.

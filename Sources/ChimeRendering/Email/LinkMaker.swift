@@ -41,20 +41,17 @@ public struct UnsignedLinks: LinkMaker {
 /// RFC 3986 percent-encoding of everything but unreserved characters (also what RFC
 /// 6068 asks of `mailto:` fields).
 func percentEncoded(_ text: String) -> String {
-    var result = ""
+    let hex = Array("0123456789ABCDEF".utf8)
+    var result: [UInt8] = []
+    result.reserveCapacity(text.utf8.count * 3)
     for byte in text.utf8 {
-        let scalar = Unicode.Scalar(byte)
-        if (byte < 0x80) && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-._~".unicodeScalars.contains(scalar)) {
-            result.unicodeScalars.append(scalar)
-        } else {
-            result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            result.append(byte)
+        default:
+            result += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
         }
     }
-    return result
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
+    return String(decoding: result, as: UTF8.self)
 }

@@ -9,6 +9,9 @@ public struct TemplateSet: Sendable {
     public enum Name: String, CaseIterable, Sendable {
         case emailText = "email.text.mustache"
         case emailHTML = "email.html.mustache"
+        /// The text of a chat message, as plain text: each platform's payload escapes it
+        /// for its own markup.
+        case chatText = "chat.text.mustache"
     }
 
     /// A template that does not parse, with its file.
@@ -18,16 +21,34 @@ public struct TemplateSet: Sendable {
         public var description: String { "\(path): error: \(message)" }
     }
 
-    private let defaults: [Name: MustacheTemplate]
-    private let overrides: [String: MustacheTemplate]
+    /// A parsed template, and whether its tags apply transforms (which rule out
+    /// compiling its shapes; see ``CompiledShape``).
+    private struct Entry: Sendable {
+        var template: MustacheTemplate
+        var usesTransforms: Bool
+
+        init(_ text: String) throws {
+            template = try MustacheTemplate(string: text)
+            usesTransforms = text.contains(/\{\{[^}]*\(/)
+        }
+    }
+
+    private let defaults: [Name: Entry]
+    private let overrides: [String: Entry]
+    private let shapes = ShapeCache()
+    /// Whether messages of a shape reuse its first rendering (see ``CompiledShape``);
+    /// off, every message is rendered by swift-mustache from the start — the benchmark's
+    /// baseline, and what the tests compare with.
+    public var compilesShapes = true
 
     /// The defaults, with the overrides found under `directory` (its `mustache` folder).
     public init(directory: String? = nil) throws {
-        var defaults: [Name: MustacheTemplate] = [:]
-        defaults[.emailText] = try MustacheTemplate(string: String(decoding: PackageResources.email_text_mustache, as: UTF8.self))
-        defaults[.emailHTML] = try MustacheTemplate(string: String(decoding: PackageResources.email_html_mustache, as: UTF8.self))
+        var defaults: [Name: Entry] = [:]
+        defaults[.emailText] = try Entry(String(decoding: PackageResources.email_text_mustache, as: UTF8.self))
+        defaults[.emailHTML] = try Entry(String(decoding: PackageResources.email_html_mustache, as: UTF8.self))
+        defaults[.chatText] = try Entry(String(decoding: PackageResources.chat_text_mustache, as: UTF8.self))
         self.defaults = defaults
-        var overrides: [String: MustacheTemplate] = [:]
+        var overrides: [String: Entry] = [:]
         if let directory {
             let root = (directory as NSString).appendingPathComponent("mustache")
             let files = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? []
@@ -35,7 +56,7 @@ public struct TemplateSet: Sendable {
                 let path = (root as NSString).appendingPathComponent(file)
                 let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
                 do {
-                    overrides[file] = try MustacheTemplate(string: text)
+                    overrides[file] = try Entry(text)
                 } catch {
                     throw LoadError(path: path, message: "not a valid Mustache template (\(error))")
                 }
@@ -46,7 +67,30 @@ public struct TemplateSet: Sendable {
 
     /// Renders a template: the category's own, else the folder's, else the default.
     public func render(_ name: Name, category: String?, _ context: [String: Any]) -> String {
-        let template = category.flatMap { overrides["\($0)/\(name.rawValue)"] } ?? overrides[name.rawValue] ?? defaults[name]!
-        return template.render(context)
+        entry(name, category: category).template.render(context)
+    }
+
+    /// Renders a template for one message of a shape (see ``CompiledShape``): the first
+    /// message of each shape renders `context(markers)`, later ones only fill in `values`.
+    /// - Parameters:
+    ///   - shape: names everything about the context other than `values` — the same
+    ///     shape must give the same context for the same values.
+    ///   - values: what changes from one message to the next.
+    ///   - context: the template's context with `values[i]` wherever value `i` goes;
+    ///     it must depend on nothing but the shape and the values it is given.
+    public func render(_ name: Name, category: String?, shape: String, values: [String],
+                       context: ([String]) throws -> [String: Any]) rethrows -> String {
+        let entry = entry(name, category: category)
+        if compilesShapes, !entry.usesTransforms {
+            let compiled = try shapes.shape("\(name.rawValue)\u{0}\(category ?? "")\u{0}\(shape)") {
+                CompiledShape(rendered: entry.template.render(try context(values.indices.map(CompiledShape.marker))))
+            }
+            if let compiled { return compiled.fill(values) }
+        }
+        return entry.template.render(try context(values))
+    }
+
+    private func entry(_ name: Name, category: String?) -> Entry {
+        category.flatMap { overrides["\($0)/\(name.rawValue)"] } ?? overrides[name.rawValue] ?? defaults[name]!
     }
 }

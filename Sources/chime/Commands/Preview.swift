@@ -59,7 +59,7 @@ extension Chime {
             case .file:
                 print(String(decoding: try JSONEncoder().encode(request), as: UTF8.self))
             default:
-                let message = try ChatComposer(localizer: localizer).compose(notification, category: category)
+                let message = try ChatComposer(localizer: localizer, templates: try TemplateSet(directory: options.templatesPath)).compose(notification, category: category)
                 print(String(decoding: ChatPayload.encode(ChatPayload.body(for: channel.url.kind, message)), as: UTF8.self))
             }
         }

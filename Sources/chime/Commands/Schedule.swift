@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChimeCore
+import ChimeRendering
 import ChimeScheduler
 import Foundation
 
@@ -82,13 +83,12 @@ extension Chime {
         }
 
         func run() throws {
-            let requests = try readRequests()
+            let requests = try withAttachmentsResolved(try readRequests())
             let scheduler = try openScheduler(options)
             let report: Scheduler.ScheduleReport
             do {
                 report = try scheduler.schedule(requests, now: options.instant)
             } catch let error as SchedulingError {
-                let source = json.map { $0 == "-" ? "<stdin>" : $0 } ?? "chime schedule"
                 printError(error.problems.map { "\(source): error: \($0)" }.joined(separator: "\n"))
                 throw ExitCode(65)
             }
@@ -100,6 +100,37 @@ extension Chime {
             if !report.setAside.isEmpty {
                 print("set aside (beyond the recipient's pending limit; kept, fires when within it): \(report.setAside.joined(separator: " "))")
             }
+        }
+
+        /// Where the requests came from, as errors name it.
+        private var source: String { json.map { $0 == "-" ? "<stdin>" : $0 } ?? "chime schedule" }
+
+        /// The requests with each attachment's path made absolute — a relative one is
+        /// read from the request file's folder, or from the working directory for
+        /// standard input — and each file checked: one that is missing, unreadable or too
+        /// large refuses the requests before anything is stored.
+        private func withAttachmentsResolved(_ requests: [NotificationRequest]) throws -> [NotificationRequest] {
+            let base = json.flatMap { $0 == "-" ? nil : URL(fileURLWithPath: $0).deletingLastPathComponent().path }
+                ?? FileManager.default.currentDirectoryPath
+            var problems: [String] = []
+            let resolved = requests.map { request in
+                var request = request
+                request.content.attachments = request.content.attachments.map { attachment in
+                    var attachment = attachment
+                    if !attachment.path.hasPrefix("/") { attachment.path = (base as NSString).appendingPathComponent(attachment.path) }
+                    attachment.path = (attachment.path as NSString).standardizingPath
+                    if let reason = AttachmentFile.check(attachment.path) {
+                        problems.append("request \"\(request.identifier)\": attachment \"\(attachment.identifier)\": \(attachment.path): \(reason)")
+                    }
+                    return attachment
+                }
+                return request
+            }
+            guard problems.isEmpty else {
+                printError(problems.map { "\(source): error: \($0)" }.joined(separator: "\n"))
+                throw ExitCode(65)
+            }
+            return resolved
         }
 
         private func readRequests() throws -> [NotificationRequest] {

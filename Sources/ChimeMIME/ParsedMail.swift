@@ -1,0 +1,98 @@
+internal import CChimeGMime
+
+/// A message read back by GMime's parser: its headers decoded, each leaf part decoded,
+/// and every problem the parser noticed on the way.
+public struct ParsedMail: Sendable {
+    /// One leaf part (not a multipart).
+    public struct Part: Sendable {
+        /// `type/subtype`, lowercased.
+        public var contentType: String
+        /// The attachment's file name, when it has one.
+        public var filename: String?
+        /// A text part's content, decoded and converted from its charset.
+        public var text: String?
+        /// The decoded content.
+        public var data: [UInt8]
+    }
+
+    /// Every header, in order, with its value unfolded and decoded.
+    public var headers: [(name: String, value: String)]
+    public var parts: [Part]
+    /// What GMime's parser found wrong (its `GMimeParserWarning` codes, with the item).
+    public var warnings: [String]
+
+    /// The first header named `name`, compared without case.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    /// The first part of a content type.
+    public func part(_ contentType: String) -> Part? {
+        parts.first { $0.contentType == contentType }
+    }
+
+    /// Parses a message; nil when GMime finds no message at all.
+    public init?(bytes: [UInt8]) {
+        _ = MIMEComposer.gmime
+        final class Collected { var warnings: [String] = [] }
+        let collected = Collected()
+        let options = g_mime_parser_options_new()!
+        defer { g_mime_parser_options_free(options) }
+        g_mime_parser_options_set_warning_callback(options, { _, code, item, context in
+            let collected = Unmanaged<Collected>.fromOpaque(context!).takeUnretainedValue()
+            collected.warnings.append("GMimeParserWarning \(code.rawValue)" + (item.map { ": " + String(cString: $0) } ?? ""))
+        }, Unmanaged.passUnretained(collected).toOpaque())
+        let stream = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { g_mime_stream_mem_new_with_buffer($0, buffer.count) }
+        }!
+        defer { chime_gmime_unref(stream) }
+        let parser = g_mime_parser_new_with_stream(stream)!
+        defer { chime_gmime_unref(parser) }
+        guard let message = g_mime_parser_construct_message(parser, options) else { return nil }
+        defer { chime_gmime_unref(message) }
+        headers = Self.headers(of: chime_gmime_object(message)!)
+        var parts: [Part] = []
+        if let body = g_mime_message_get_mime_part(message) { Self.collect(body, into: &parts) }
+        self.parts = parts
+        warnings = collected.warnings
+    }
+
+    private static func headers(of object: UnsafeMutablePointer<GMimeObject>) -> [(name: String, value: String)] {
+        guard let list = g_mime_object_get_header_list(object) else { return [] }
+        return (0..<g_mime_header_list_get_count(list)).compactMap { index in
+            guard let header = g_mime_header_list_get_header_at(list, index) else { return nil }
+            return (String(cString: g_mime_header_get_name(header)), g_mime_header_get_value(header).map { String(cString: $0) } ?? "")
+        }
+    }
+
+    private static func collect(_ object: UnsafeMutablePointer<GMimeObject>, into parts: inout [Part]) {
+        if chime_gmime_is_multipart(object) != 0 {
+            let multipart = chime_gmime_multipart(object)
+            for index in 0..<g_mime_multipart_get_count(multipart) {
+                if let child = g_mime_multipart_get_part(multipart, index) { collect(child, into: &parts) }
+            }
+            return
+        }
+        guard chime_gmime_is_part(object) != 0 else { return }
+        let part = chime_gmime_part(object)
+        let typeText = g_mime_content_type_get_mime_type(g_mime_object_get_content_type(object))
+        let contentType = typeText.map { String(cString: $0).lowercased() } ?? "application/octet-stream"
+        if let typeText { chime_gmime_free(typeText) }
+        var data: [UInt8] = []
+        if let content = g_mime_part_get_content(part) {
+            let memory = g_mime_stream_mem_new()!
+            g_mime_data_wrapper_write_to_stream(content, memory)
+            if let array = g_mime_stream_mem_get_byte_array(chime_gmime_stream_mem(memory)) {
+                data = Array(UnsafeBufferPointer(start: array.pointee.data, count: Int(array.pointee.len)))
+            }
+            chime_gmime_unref(memory)
+        }
+        var text: String?
+        if let textPart = chime_gmime_text_part(object), let decoded = g_mime_text_part_get_text(textPart) {
+            text = String(cString: decoded)
+            chime_gmime_free(decoded)
+        }
+        parts.append(Part(contentType: contentType, filename: g_mime_part_get_filename(part).map { String(cString: $0) },
+                          text: text, data: data))
+    }
+}
