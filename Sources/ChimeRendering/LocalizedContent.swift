@@ -2,23 +2,33 @@ import ChimeCore
 import ChimeLocalization
 
 /// A request's title, subtitle and body in a locale: `titleLocKey`/`bodyLocKey` with
-/// their arguments when given, the literal text otherwise.
+/// their arguments when given, the literal text otherwise. A key no locale has falls
+/// back to the literal text; with none, rendering stops (the reminder is held, saying
+/// which key) — a raw key is never sent.
 struct LocalizedContent {
+    /// A `…LocKey` that no locale of the templates has, and no literal text to use instead.
+    struct MissingKey: Error, CustomStringConvertible {
+        var field: String
+        var key: String
+        var description: String { "\(field) \"\(key)\" is in no locale of the templates, and the request has no literal text for it" }
+    }
+
     var title: String
     var subtitle: String
     var body: String
 
     init(_ content: NotificationContent, localizer: Localizer, locale: String) throws {
-        func resolve(_ key: String?, _ args: [String], _ literal: String) throws -> String {
+        func resolve(_ field: String, _ key: String?, _ args: [String], _ literal: String) throws -> String {
             guard let key else { return literal }
             let values = args.map(FormatArgument.string)
             if let plural = localizer.plural(key, locale: locale) { return try plural.entry.format(values, rules: plural.rules) }
             if let text = localizer.string(key, locale: locale)?.text { return try StringFormat.format(text, values) }
-            return literal.isEmpty ? key : literal
+            guard !literal.isEmpty else { throw MissingKey(field: field, key: key) }
+            return literal
         }
-        title = try resolve(content.titleLocKey, content.titleLocArgs, content.title)
+        title = try resolve("titleLocKey", content.titleLocKey, content.titleLocArgs, content.title)
         subtitle = content.subtitle
-        body = try resolve(content.bodyLocKey, content.bodyLocArgs, content.body)
+        body = try resolve("bodyLocKey", content.bodyLocKey, content.bodyLocArgs, content.body)
     }
 
     /// A notification's content in its recipient's locale, and what of it may show where

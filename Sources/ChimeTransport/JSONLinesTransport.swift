@@ -6,12 +6,15 @@ import Foundation
 /// lines from two processes never interleave.
 ///
 /// A line holds `channel`, `address`, `coalesced`, `deliveryID`, `fireDate`,
-/// `identifier`, `recipient` and `request` (the request as scheduled), keys sorted.
+/// `identifier`, `payload` (the rendered generic JSON message, as a `json://` webhook
+/// receives it), `recipient` and `request` (the request as scheduled), keys sorted.
 public final class JSONLinesTransport: Transport {
     private let descriptor: Int32
     private let encoder = JSONEncoder()
+    private let renderer: any MessageRenderer
 
-    public init(path: String) throws {
+    public init(path: String, renderer: any MessageRenderer) throws {
+        self.renderer = renderer
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -35,6 +38,7 @@ public final class JSONLinesTransport: Transport {
         line += ",\"deliveryID\":" + JSONText.string(notification.deliveryID)
         line += ",\"fireDate\":\"\(notification.fireDate)\""
         line += ",\"identifier\":" + JSONText.string(notification.request.identifier)
+        line += ",\"payload\":" + String(decoding: try renderer.payload(notification), as: UTF8.self)
         line += ",\"recipient\":" + JSONText.string(notification.recipient.id)
         line += ",\"request\":" + request + "}\n"
         try FileWriter.writeAll(Array(line.utf8), to: descriptor, path: "the file of channel \(notification.channel.id)")

@@ -16,7 +16,7 @@ public final class TransportFactory {
         let made: Transport?
         switch channel.url.kind {
         case .maildir: made = try MaildirTransport(path: channel.url.path, renderer: renderer)
-        case .file: made = try JSONLinesTransport(path: channel.url.path)
+        case .file: made = try JSONLinesTransport(path: channel.url.path, renderer: renderer)
         default: made = nil
         }
         open[channel.id] = made

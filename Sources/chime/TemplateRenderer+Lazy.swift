@@ -23,12 +23,19 @@ final class LazyRenderer: MessageRenderer, @unchecked Sendable {
     }
 
     func email(_ notification: OutgoingNotification) throws -> String {
-        let renderer = try lock.withLock {
+        try renderer().email(notification)
+    }
+
+    func payload(_ notification: OutgoingNotification) throws -> [UInt8] {
+        try renderer().payload(notification)
+    }
+
+    private func renderer() throws -> any MessageRenderer {
+        try lock.withLock {
             if let made { return made }
             let renderer = try make()
             made = renderer
             return renderer
         }
-        return try renderer.email(notification)
     }
 }

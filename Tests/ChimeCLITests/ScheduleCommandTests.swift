@@ -208,4 +208,27 @@ struct ScheduleCommandTests {
         #expect(held.stderr.contains("cup.jpg: no such file"))
         #expect(try ws.chime(["pending"]).stdout.contains("tea"))
     }
+
+    @Test("a titleLocKey no locale has is refused unless the request has literal text; a known one is rendered in the recipient's language")
+    func localizationKeys() throws {
+        let ws = try Workspace()
+        try FileManager.default.createDirectory(atPath: ws.path("templates/en"), withIntermediateDirectories: true)
+        try ws.write("templates/en/Localizable.strings", #""tea.title" = "Tea is ready";"#)
+        func request(_ id: String, key: String, title: String) -> String {
+            #"{"identifier": "\#(id)", "recipient": "carol", "content": {"title": "\#(title)", "titleLocKey": "\#(key)", "body": "Now"}, "trigger": {"type": "timeInterval", "seconds": 60, "repeats": false}}"#
+        }
+        try ws.write("unknown.json", request("a", key: "tea.nope", title: ""))
+        let refused = try ws.chime(["schedule", "--json", "unknown.json"], now: "2026-11-21T09:00:00Z")
+        #expect(refused.status == 65)
+        #expect(refused.stderr == "unknown.json: error: request \"a\": titleLocKey \"tea.nope\" is in no locale of templates (give a literal text to fall back on, or add the key)\n")
+        #expect(try ws.chime(["pending"]).stdout.isEmpty)
+
+        try ws.write("known.json", "[" + request("b", key: "tea.title", title: "") + "," + request("c", key: "tea.nope", title: "Literal tea") + "]")
+        #expect(try ws.chime(["schedule", "--json", "known.json"], now: "2026-11-21T09:00:00Z").status == 0)
+        #expect(try ws.chime(["run"], now: "2026-11-21T09:01:00Z").stdout == "fired 2\n")
+        let subjects = try FileManager.default.contentsOfDirectory(atPath: ws.path("outbox/new")).map {
+            ParsedMail(bytes: Array(try ws.read("outbox/new/\($0)").utf8))?.header("Subject")
+        }
+        #expect(Set(subjects) == ["Tea is ready", "Literal tea"])
+    }
 }

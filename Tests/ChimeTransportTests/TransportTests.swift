@@ -53,7 +53,7 @@ struct TransportTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("out.jsonl").path
         let channel = Channel(id: "log", url: try ChannelURL(parsing: "file:\(path)"))
-        let transport = try JSONLinesTransport(path: path)
+        let transport = try JSONLinesTransport(path: path, renderer: try renderer(channel))
         try transport.deliver(notification(channel))
         try transport.deliver(notification(channel))
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
@@ -61,6 +61,10 @@ struct TransportTests {
         let object = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any]
         #expect(object?["deliveryID"] as? String == "d1.1795251600")
         #expect(object?["fireDate"] as? String == "2026-11-21T09:00:00Z")
+        // The rendered message, as a json:// webhook receives it.
+        let payload = object?["payload"] as? [String: Any]
+        #expect(payload?["title"] as? String == "Übung")
+        #expect(payload?["date"] as? String == "Saturday, November 21 at 10:00")
         try FileManager.default.removeItem(at: directory)
     }
 }

@@ -3,4 +3,7 @@
 public protocol MessageRenderer: Sendable {
     /// The RFC 5322 message for one notification to one email address.
     func email(_ notification: OutgoingNotification) throws -> String
+    /// The JSON body of a chat or webhook message for the notification's channel kind
+    /// (the generic JSON object for a `file:` channel).
+    func payload(_ notification: OutgoingNotification) throws -> [UInt8]
 }

@@ -6,15 +6,26 @@ import ChimeMIME
 /// MIME message through GMime.
 public struct TemplateRenderer: MessageRenderer {
     public let composer: EmailComposer
+    public let chat: ChatComposer
     public let categories: [String: NotificationCategory]
 
     public init(composer: EmailComposer, configuration: Configuration) {
         self.composer = composer
+        self.chat = ChatComposer(localizer: composer.localizer, templates: composer.templates, links: composer.links)
         self.categories = Dictionary(configuration.categories.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     public func email(_ notification: OutgoingNotification) throws -> String {
-        let category = categories[notification.request.content.categoryIdentifier]
-        return MIMEComposer.compose(try composer.compose(notification, category: category))
+        MIMEComposer.compose(try composer.compose(notification, category: category(of: notification)))
+    }
+
+    public func payload(_ notification: OutgoingNotification) throws -> [UInt8] {
+        let kind = notification.channel.url.kind == .file ? .json : notification.channel.url.kind
+        let message = try chat.compose(notification, category: category(of: notification))
+        return Array(ChatPayload.encode(ChatPayload.body(for: kind, message)))
+    }
+
+    private func category(of notification: OutgoingNotification) -> NotificationCategory? {
+        categories[notification.request.content.categoryIdentifier]
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import ChimeCore
-import ChimeRendering
 import ChimeScheduler
 import Foundation
 
@@ -16,7 +15,10 @@ extension Chime {
                 --at takes a wall time such as 2026-11-24T09:00 (seconds are :00 unless given), in \
                 --tz's zone or, by default and with --floating, the recipient's zone. DURATION is \
                 like 90s, 10m, 2h, 1d or 1h30m. A request with the identifier of a pending one \
-                replaces it. Invalid requests exit 65 and nothing is stored.
+                replaces it. Attachment paths are stored absolute (a relative one is read from \
+                the request file's folder) and each file must exist and be at most 10 MiB; a \
+                titleLocKey or bodyLocKey must be in some locale of the templates unless the \
+                request has literal text. Invalid requests exit 65 and nothing is stored.
                 """
         )
 
@@ -84,6 +86,7 @@ extension Chime {
 
         func run() throws {
             let requests = try withAttachmentsResolved(try readRequests())
+            try checkLocalizationKeys(requests)
             let scheduler = try openScheduler(options)
             let report: Scheduler.ScheduleReport
             do {
@@ -103,35 +106,7 @@ extension Chime {
         }
 
         /// Where the requests came from, as errors name it.
-        private var source: String { json.map { $0 == "-" ? "<stdin>" : $0 } ?? "chime schedule" }
-
-        /// The requests with each attachment's path made absolute — a relative one is
-        /// read from the request file's folder, or from the working directory for
-        /// standard input — and each file checked: one that is missing, unreadable or too
-        /// large refuses the requests before anything is stored.
-        private func withAttachmentsResolved(_ requests: [NotificationRequest]) throws -> [NotificationRequest] {
-            let base = json.flatMap { $0 == "-" ? nil : URL(fileURLWithPath: $0).deletingLastPathComponent().path }
-                ?? FileManager.default.currentDirectoryPath
-            var problems: [String] = []
-            let resolved = requests.map { request in
-                var request = request
-                request.content.attachments = request.content.attachments.map { attachment in
-                    var attachment = attachment
-                    if !attachment.path.hasPrefix("/") { attachment.path = (base as NSString).appendingPathComponent(attachment.path) }
-                    attachment.path = (attachment.path as NSString).standardizingPath
-                    if let reason = AttachmentFile.check(attachment.path) {
-                        problems.append("request \"\(request.identifier)\": attachment \"\(attachment.identifier)\": \(attachment.path): \(reason)")
-                    }
-                    return attachment
-                }
-                return request
-            }
-            guard problems.isEmpty else {
-                printError(problems.map { "\(source): error: \($0)" }.joined(separator: "\n"))
-                throw ExitCode(65)
-            }
-            return resolved
-        }
+        var source: String { json.map { $0 == "-" ? "<stdin>" : $0 } ?? "chime schedule" }
 
         private func readRequests() throws -> [NotificationRequest] {
             guard let json else { return [try flagRequest()] }

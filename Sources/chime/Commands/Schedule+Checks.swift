@@ -1,0 +1,65 @@
+import ArgumentParser
+import ChimeCore
+import ChimeLocalization
+import ChimeRendering
+import Foundation
+
+/// What `chime schedule` checks of requests beyond their own validity: files to attach
+/// and keys to localize, which live outside the request.
+extension Chime.Schedule {
+    /// The requests with each attachment's path made absolute — a relative one is
+    /// read from the request file's folder, or from the working directory for
+    /// standard input — and each file checked: one that is missing, unreadable or too
+    /// large refuses the requests before anything is stored.
+    func withAttachmentsResolved(_ requests: [NotificationRequest]) throws -> [NotificationRequest] {
+        let base = json.flatMap { $0 == "-" ? nil : URL(fileURLWithPath: $0).deletingLastPathComponent().path }
+            ?? FileManager.default.currentDirectoryPath
+        var problems: [String] = []
+        let resolved = requests.map { request in
+            var request = request
+            request.content.attachments = request.content.attachments.map { attachment in
+                var attachment = attachment
+                if !attachment.path.hasPrefix("/") { attachment.path = (base as NSString).appendingPathComponent(attachment.path) }
+                attachment.path = (attachment.path as NSString).standardizingPath
+                if let reason = AttachmentFile.check(attachment.path) {
+                    problems.append("request \"\(request.identifier)\": attachment \"\(attachment.identifier)\": \(attachment.path): \(reason)")
+                }
+                return attachment
+            }
+            return request
+        }
+        guard problems.isEmpty else {
+            printError(problems.map { "\(source): error: \($0)" }.joined(separator: "\n"))
+            throw ExitCode(65)
+        }
+        return resolved
+    }
+
+    /// Refuses requests whose `titleLocKey` or `bodyLocKey` no locale of the templates
+    /// has, unless the request carries literal text to fall back on: such a reminder
+    /// could only be held when it fires.
+    func checkLocalizationKeys(_ requests: [NotificationRequest]) throws {
+        let keyed = requests.filter { $0.content.titleLocKey != nil || $0.content.bodyLocKey != nil }
+        guard !keyed.isEmpty else { return }
+        let localizer: Localizer
+        do {
+            localizer = try Localizer(directory: options.templatesPath)
+        } catch let error as Localizer.LoadError {
+            printError(error.description)
+            throw ExitCode(65)
+        }
+        var problems: [String] = []
+        for request in keyed {
+            for (field, key, literal) in [("titleLocKey", request.content.titleLocKey, request.content.title),
+                                          ("bodyLocKey", request.content.bodyLocKey, request.content.body)] {
+                if let key, literal.isEmpty, !localizer.isKey(key) {
+                    problems.append("request \"\(request.identifier)\": \(field) \"\(key)\" is in no locale of \(options.templatesPath) (give a literal text to fall back on, or add the key)")
+                }
+            }
+        }
+        guard problems.isEmpty else {
+            printError(problems.map { "\(source): error: \($0)" }.joined(separator: "\n"))
+            throw ExitCode(65)
+        }
+    }
+}
