@@ -167,4 +167,18 @@ func renderBenchmark(count: Int) throws {
                  count, measured.seconds, rate, Double(measured.bytes) / 1e6))
     print(String(format: "baseline, every template rendered by swift-mustache for each message: %d in %.2f s, %.0f per second; ratio %.1fx",
                  baselineCount, baseline.seconds, baselineRate, rate / baselineRate))
+
+    // The generic JSON message a file: line or a json:// webhook carries.
+    let hook = Channel(id: "hook", url: try ChannelURL(parsing: "file:/dev/null"))
+    let renderer = TemplateRenderer(composer: composer, configuration: Configuration(categories: [category], channels: [hook]))
+    let start = DispatchTime.now().uptimeNanoseconds
+    var payloadBytes = 0
+    for n in 0..<count {
+        var outgoing = notification(n)
+        outgoing.channel = hook
+        payloadBytes += try renderer.payload(outgoing).count
+    }
+    let payloadSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    print(String(format: "rendered %d generic JSON payloads in %.2f s: %.0f per second (%.1f µs each); %.1f MB out",
+                 count, payloadSeconds, Double(count) / payloadSeconds, payloadSeconds / Double(count) * 1e6, Double(payloadBytes) / 1e6))
 }

@@ -32,34 +32,15 @@ public final class JSONLinesTransport: Transport {
         // Built by hand around the request's JSON, which the store already holds: encoding
         // the whole notification again was most of the cost of a run.
         let request = try notification.encodedRequest ?? String(decoding: encoder.encode(notification.request), as: UTF8.self)
-        var line = "{\"address\":" + JSONText.string(notification.address.value)
-        line += ",\"channel\":" + JSONText.string(notification.channel.id)
+        var line = "{\"address\":" + JSONValue.string(notification.address.value)
+        line += ",\"channel\":" + JSONValue.string(notification.channel.id)
         line += ",\"coalesced\":\(notification.coalesced)"
-        line += ",\"deliveryID\":" + JSONText.string(notification.deliveryID)
+        line += ",\"deliveryID\":" + JSONValue.string(notification.deliveryID)
         line += ",\"fireDate\":\"\(notification.fireDate)\""
-        line += ",\"identifier\":" + JSONText.string(notification.request.identifier)
+        line += ",\"identifier\":" + JSONValue.string(notification.request.identifier)
         line += ",\"payload\":" + String(decoding: try renderer.payload(notification), as: UTF8.self)
-        line += ",\"recipient\":" + JSONText.string(notification.recipient.id)
+        line += ",\"recipient\":" + JSONValue.string(notification.recipient.id)
         line += ",\"request\":" + request + "}\n"
         try FileWriter.writeAll(Array(line.utf8), to: descriptor, path: "the file of channel \(notification.channel.id)")
-    }
-}
-
-/// JSON string literals (RFC 8259 §7), for the few fields written by hand.
-enum JSONText {
-    static func string(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }

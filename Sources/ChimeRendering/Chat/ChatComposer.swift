@@ -32,10 +32,12 @@ public struct ChatComposer: Sendable {
         // Hidden content never reaches the template: the headline carries the placeholder.
         var text = ""
         if surfaces.bodyShowsContent {
-            text = templates.render(.chatText, category: category?.identifier, [
-                "title": content.title, "subtitle": content.subtitle, "body": content.body, "date": dateText,
-                "hasSubtitle": !content.subtitle.isEmpty, "hasBody": !content.body.isEmpty,
-            ])
+            let (hasSubtitle, hasBody) = (!content.subtitle.isEmpty, !content.body.isEmpty)
+            text = templates.render(.chatText, category: category?.identifier, shape: "\(hasSubtitle)\u{0}\(hasBody)",
+                                    values: [content.title, content.subtitle, content.body, dateText]) { values in
+                ["title": values[0], "subtitle": values[1], "body": values[2], "date": values[3],
+                 "hasSubtitle": hasSubtitle, "hasBody": hasBody]
+            }
             while text.last?.isNewline == true { text.removeLast() }
         }
         return ChatMessage(

@@ -18,9 +18,7 @@ public enum ChatPayload {
 
     /// The body as bytes: sorted keys, so the same message gives the same bytes.
     public static func encode(_ value: JSONValue) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)) ?? Data("{}".utf8)
+        Data(value.jsonBytes)
     }
 
     // MARK: Slack Block Kit

@@ -22,7 +22,7 @@ public struct TemplateRenderer: MessageRenderer {
     public func payload(_ notification: OutgoingNotification) throws -> [UInt8] {
         let kind = notification.channel.url.kind == .file ? .json : notification.channel.url.kind
         let message = try chat.compose(notification, category: category(of: notification))
-        return Array(ChatPayload.encode(ChatPayload.body(for: kind, message)))
+        return ChatPayload.body(for: kind, message).jsonBytes
     }
 
     private func category(of notification: OutgoingNotification) -> NotificationCategory? {

@@ -1,0 +1,77 @@
+/// JSON text (RFC 8259) written directly: keys sorted, `/` unescaped, so the same value
+/// always gives the same bytes. Foundation's `JSONEncoder` does the same four times
+/// slower — most of the cost of a webhook message or a JSON line — and on Linux its
+/// `JSONSerialization` is slower still; this is the small part of JSON that Chime writes.
+extension JSONValue {
+    /// The value as compact JSON text.
+    public var jsonText: String {
+        String(decoding: jsonBytes, as: UTF8.self)
+    }
+
+    /// The value as compact JSON, UTF-8.
+    public var jsonBytes: [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(1024)
+        write(to: &bytes)
+        return bytes
+    }
+
+    private func write(to bytes: inout [UInt8]) {
+        switch self {
+        case .null: bytes += "null".utf8
+        case .bool(let value): bytes += (value ? "true" : "false").utf8
+        case .integer(let value): bytes += String(value).utf8
+        // JSON has no infinities or NaN.
+        case .number(let value): bytes += (value.isFinite ? "\(value)" : "null").utf8
+        case .string(let value): JSONValue.writeString(value, to: &bytes)
+        case .array(let values):
+            bytes.append(UInt8(ascii: "["))
+            for (index, value) in values.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                value.write(to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let members):
+            bytes.append(UInt8(ascii: "{"))
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                JSONValue.writeString(key, to: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                members[key]!.write(to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters escaped.
+    public static func string(_ value: String) -> String {
+        var bytes: [UInt8] = []
+        writeString(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func writeString(_ value: String, to bytes: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        bytes.append(UInt8(ascii: "\""))
+        // Most strings need no escape: copied whole.
+        let plain = value.utf8.withContiguousStorageIfAvailable { buffer in
+            !buffer.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        } ?? false
+        if plain {
+            bytes += value.utf8
+            return bytes.append(UInt8(ascii: "\""))
+        }
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes += "\\\"".utf8
+            case UInt8(ascii: "\\"): bytes += "\\\\".utf8
+            case 0x0A: bytes += "\\n".utf8
+            case 0x0D: bytes += "\\r".utf8
+            case 0x09: bytes += "\\t".utf8
+            case 0..<0x20: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
