@@ -44,6 +44,13 @@ static inline CURLcode chime_curl_setopt_read_callback(CURL *handle, CURLoption 
     return curl_easy_setopt(handle, option, value);
 }
 
+/// CURLOPT_DEBUGFUNCTION: sees the protocol lines sent and received (with
+/// CURLOPT_VERBOSE), which is how each SMTP RCPT's own reply is known.
+typedef int (*chime_curl_debug_callback)(CURL *handle, curl_infotype type, char *data, size_t size, void *context);
+static inline CURLcode chime_curl_setopt_debug_callback(CURL *handle, CURLoption option, chime_curl_debug_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
 /// Information of type long (CURLINFO_RESPONSE_CODE, CURLINFO_HTTP_VERSION...).
 static inline CURLcode chime_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);

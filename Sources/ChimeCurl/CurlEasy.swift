@@ -23,7 +23,7 @@ public final class CurlEasy {
         }
     }
 
-    private let handle: UnsafeMutableRawPointer
+    let handle: UnsafeMutableRawPointer
     /// libcurl writes its detailed message here (`CURLOPT_ERRORBUFFER`); it must live as
     /// long as the handle.
     private let errorBuffer: UnsafeMutablePointer<CChar>
@@ -71,13 +71,13 @@ public final class CurlEasy {
         return Response(code: code, body: sink.bytes)
     }
 
-    private func perform() throws {
+    func perform() throws {
         errorBuffer[0] = 0
         try check(curl_easy_perform(handle))
     }
 
     /// Turns a `CURLcode` into a thrown ``CurlError``, preferring the error buffer's words.
-    private func check(_ code: CURLcode) throws {
+    func check(_ code: CURLcode) throws {
         guard code != CURLE_OK else { return }
         let detail = String(cString: errorBuffer)
         let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
@@ -86,7 +86,7 @@ public final class CurlEasy {
 }
 
 /// Collects the bytes a transfer writes; found again from libcurl's context pointer.
-private final class ByteSink {
+final class ByteSink {
     var bytes: [UInt8] = []
 
     var opaque: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }

@@ -1,0 +1,206 @@
+internal import CChimeCurl
+
+/// Sends messages to one SMTP server through libcurl, over one easy handle, so the
+/// connection stays open from one message to the next.
+///
+/// `smtp://` speaks STARTTLS when the server offers it (`startTLS: .required` refuses a
+/// server that does not); `smtps://` is TLS from the first byte. Certificates are
+/// verified against the system's CA bundle, or `caFile`; only `verifyTLS: false` turns
+/// that off. Each recipient's RCPT reply is read from the protocol lines, so a message
+/// refused for one recipient still goes to the others and the refusal is known.
+public final class SMTPClient {
+    public enum StartTLS: Sendable {
+        /// Upgrade when the server offers STARTTLS, carry on in the clear otherwise.
+        case whenOffered
+        /// Upgrade or fail.
+        case required
+    }
+
+    public struct Settings: Sendable {
+        /// `smtp://host[:port]` or `smtps://host[:port]`, without credentials.
+        public var url: String
+        public var username: String?
+        public var password: String?
+        public var startTLS: StartTLS
+        /// A CA bundle to verify the server with, instead of the system's.
+        public var caFile: String?
+        public var verifyTLS: Bool
+        public var timeouts: CurlEasy.Timeouts
+
+        public init(url: String, username: String? = nil, password: String? = nil, startTLS: StartTLS = .whenOffered,
+                    caFile: String? = nil, verifyTLS: Bool = true, timeouts: CurlEasy.Timeouts = .init()) {
+            self.url = url
+            self.username = username
+            self.password = password
+            self.startTLS = startTLS
+            self.caFile = caFile
+            self.verifyTLS = verifyTLS
+            self.timeouts = timeouts
+        }
+    }
+
+    /// A recipient the server refused at RCPT, with its reply.
+    public struct Refusal: Hashable, Sendable {
+        public var recipient: String
+        public var code: Int
+        public var reply: String
+    }
+
+    /// The server took the message (250 after DATA) for `accepted`.
+    public struct Sent: Sendable {
+        public var accepted: [String]
+        public var refused: [Refusal]
+        /// The reply to DATA, e.g. `250 OK: queued as 1234`.
+        public var reply: String
+    }
+
+    /// The message was not taken by anyone.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// A 4xx reply, or no reply at all (connection refused, reset, timed out): try
+        /// again later. A 5xx reply, a refused certificate or STARTTLS missing when
+        /// required: trying again will not help.
+        public var temporary: Bool
+        /// The last SMTP reply code, 0 when the server never answered.
+        public var code: Int
+        public var message: String
+        public var refused: [Refusal]
+        public var description: String { message }
+    }
+
+    private let easy: CurlEasy
+    private let settings: Settings
+
+    public init(_ settings: Settings) throws {
+        self.settings = settings
+        easy = try CurlEasy(timeouts: settings.timeouts)
+    }
+
+    /// Sends one message (LF or CRLF line ends) from `from` to each of `to`.
+    /// - Throws: ``Failure`` when no recipient got it.
+    public func send(from: String, to recipients: [String], message: String) throws -> Sent {
+        let handle = easy.handle
+        try easy.check(chime_curl_setopt_string(handle, CURLOPT_URL, settings.url))
+        try easy.check(chime_curl_setopt_long(handle, CURLOPT_USE_SSL, Int(settings.startTLS == .required ? CURLUSESSL_ALL.rawValue : CURLUSESSL_TRY.rawValue)))
+        if let username = settings.username { try easy.check(chime_curl_setopt_string(handle, CURLOPT_USERNAME, username)) }
+        if let password = settings.password { try easy.check(chime_curl_setopt_string(handle, CURLOPT_PASSWORD, password)) }
+        if let caFile = settings.caFile { try easy.check(chime_curl_setopt_string(handle, CURLOPT_CAINFO, caFile)) }
+        if !settings.verifyTLS {
+            try easy.check(chime_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 0))
+            try easy.check(chime_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 0))
+        }
+        try easy.check(chime_curl_setopt_string(handle, CURLOPT_MAIL_FROM, "<\(from)>"))
+        var list: UnsafeMutablePointer<curl_slist>?
+        for recipient in recipients { list = curl_slist_append(list, "<\(recipient)>") }
+        defer { curl_slist_free_all(list) }
+        try easy.check(chime_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, list))
+        // Deliver to the recipients the server takes even when it refuses some.
+        try easy.check(chime_curl_setopt_long(handle, CURLOPT_MAIL_RCPT_ALLLOWFAILS, 1))
+
+        let upload = Upload(bytes: Array(Self.crlf(message).utf8))
+        try easy.check(chime_curl_setopt_long(handle, CURLOPT_UPLOAD, 1))
+        try easy.check(chime_curl_setopt_off(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(upload.bytes.count)))
+        try easy.check(chime_curl_setopt_read_callback(handle, CURLOPT_READFUNCTION) { buffer, size, count, context in
+            guard let buffer, let context else { return 0 }
+            let upload = Unmanaged<Upload>.fromOpaque(context).takeUnretainedValue()
+            let length = min(size * count, upload.bytes.count - upload.offset)
+            upload.bytes.withUnsafeBytes { source in
+                UnsafeMutableRawPointer(buffer).copyMemory(from: source.baseAddress! + upload.offset, byteCount: length)
+            }
+            upload.offset += length
+            return length
+        })
+        // The protocol lines, to learn each RCPT's reply.
+        let dialogue = Dialogue()
+        try easy.check(chime_curl_setopt_long(handle, CURLOPT_VERBOSE, 1))
+        try easy.check(chime_curl_setopt_debug_callback(handle, CURLOPT_DEBUGFUNCTION) { _, type, data, size, context in
+            guard let data, let context, type == CURLINFO_HEADER_IN || type == CURLINFO_HEADER_OUT else { return 0 }
+            let text = String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
+            Unmanaged<Dialogue>.fromOpaque(context).takeUnretainedValue().lines.append((type == CURLINFO_HEADER_OUT, text))
+            return 0
+        })
+        var outcome: Result<Void, CurlError> = .success(())
+        withExtendedLifetime((upload, dialogue)) {
+            _ = chime_curl_setopt_pointer(handle, CURLOPT_READDATA, Unmanaged.passUnretained(upload).toOpaque())
+            _ = chime_curl_setopt_pointer(handle, CURLOPT_DEBUGDATA, Unmanaged.passUnretained(dialogue).toOpaque())
+            do { try easy.perform() } catch let error as CurlError { outcome = .failure(error) } catch {}
+            _ = chime_curl_setopt_pointer(handle, CURLOPT_READDATA, nil)
+            _ = chime_curl_setopt_pointer(handle, CURLOPT_DEBUGDATA, nil)
+        }
+        _ = chime_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, nil)
+        var code = 0
+        _ = chime_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
+        let (refused, lastReply) = dialogue.rcptReplies()
+        let accepted = recipients.filter { recipient in !refused.contains { $0.recipient == recipient } }
+        switch outcome {
+        case .success:
+            return Sent(accepted: accepted, refused: refused, reply: lastReply)
+        case .failure(let error):
+            let permanentCurl: Set<Int> = [Int(CURLE_USE_SSL_FAILED.rawValue), Int(CURLE_PEER_FAILED_VERIFICATION.rawValue),
+                                           Int(CURLE_SSL_CACERT_BADFILE.rawValue), Int(CURLE_URL_MALFORMAT.rawValue),
+                                           Int(CURLE_UNSUPPORTED_PROTOCOL.rawValue)]
+            let temporary = code >= 500 ? false : code >= 400 ? true : !permanentCurl.contains(error.code)
+            let reply = lastReply.isEmpty ? "" : " (server: \(lastReply))"
+            throw Failure(temporary: temporary, code: code, message: error.message + reply, refused: refused)
+        }
+    }
+
+    /// LF line ends as CRLF, as SMTP's DATA has them; CRLF kept.
+    static func crlf(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + text.utf8.count / 40)
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if byte == 0x0A && previous != 0x0D { bytes.append(0x0D) }
+            bytes.append(byte)
+            previous = byte
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// The bytes of an upload and how far libcurl has read them.
+private final class Upload {
+    let bytes: [UInt8]
+    var offset = 0
+    init(bytes: [UInt8]) { self.bytes = bytes }
+}
+
+/// The SMTP lines of one transfer, in order: (sent by us, text).
+private final class Dialogue {
+    var lines: [(out: Bool, text: String)] = []
+
+    /// Each refused RCPT with its reply, and the last reply line of the transfer.
+    func rcptReplies() -> ([SMTPClient.Refusal], String) {
+        var refused: [SMTPClient.Refusal] = []
+        var pending: String?
+        var last = ""
+        for line in lines {
+            let text = line.text.trimmingSuffix()
+            if line.out {
+                pending = text.uppercased().hasPrefix("RCPT TO:") ? String(text.dropFirst(8)).trimmingAngles() : nil
+                continue
+            }
+            last = text
+            // A reply's last line has a space after its code ("250 OK"; "250-…" goes on).
+            guard let code = Int(text.prefix(3)), text.count < 4 || text[text.index(text.startIndex, offsetBy: 3)] == " " else { continue }
+            if let recipient = pending, code >= 400 { refused.append(.init(recipient: recipient, code: code, reply: text)) }
+            pending = nil
+        }
+        return (refused, last)
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix() -> String {
+        var text = self
+        while text.last == "\n" || text.last == "\r" { text.removeLast() }
+        return text
+    }
+
+    fileprivate func trimmingAngles() -> String {
+        var text = Substring(self)
+        if text.first == "<" { text = text.dropFirst() }
+        if let close = text.firstIndex(of: ">") { text = text[..<close] }
+        return String(text)
+    }
+}

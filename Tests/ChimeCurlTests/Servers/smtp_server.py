@@ -1,0 +1,79 @@
+"""A scriptable SMTP server for Chime's tests (Debian's python3-aiosmtpd).
+
+Listens on 127.0.0.1 with an ephemeral port, prints "port N" once ready, then writes
+one JSON line per accepted message to --log (envelope and data). Options:
+  --cert FILE --key FILE   offer STARTTLS with this certificate (and require it)
+  --user U --password P    require AUTH (PLAIN/LOGIN) with these credentials
+  --tempfail N             answer 451 to the DATA of the first N transactions
+  --refuse ADDRESS         answer 550 to RCPT TO:<ADDRESS>
+  --drop-data N            close the connection in the middle of the first N DATAs
+"""
+import argparse, asyncio, json, socket, ssl, sys
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult, LoginPassword
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--log", required=True)
+parser.add_argument("--cert")
+parser.add_argument("--key")
+parser.add_argument("--user")
+parser.add_argument("--password")
+parser.add_argument("--tempfail", type=int, default=0)
+parser.add_argument("--refuse", action="append", default=[])
+parser.add_argument("--drop-data", type=int, default=0)
+options = parser.parse_args()
+
+
+class Handler:
+    def __init__(self):
+        self.datas = 0
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address in options.refuse:
+            return "550 5.1.1 No such user here"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        self.datas += 1
+        if self.datas <= options.drop_data:
+            server.transport.close()
+            return "421 closing"
+        if self.datas <= options.drop_data + options.tempfail:
+            return "451 4.3.0 Try again later"
+        with open(options.log, "a") as log:
+            log.write(json.dumps({
+                "from": envelope.mail_from, "to": envelope.rcpt_tos,
+                "data": envelope.content.decode("utf-8", "replace"),
+                "tls": session.ssl is not None, "peer": session.peer[1], "user": getattr(session, "login_data", None) and options.user,
+            }) + "\n")
+        return "250 OK: queued"
+
+
+def authenticate(server, session, envelope, mechanism, auth_data):
+    if isinstance(auth_data, LoginPassword) and auth_data.login.decode() == options.user \
+            and auth_data.password.decode() == options.password:
+        return AuthResult(success=True)
+    return AuthResult(success=False, handled=False)
+
+
+with socket.socket() as probe:
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+
+settings = {}
+if options.cert:
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(options.cert, options.key)
+    settings.update(tls_context=context, require_starttls=True)
+if options.user:
+    settings.update(authenticator=authenticate, auth_required=True, auth_require_tls=bool(options.cert))
+
+controller = Controller(Handler(), hostname="127.0.0.1", port=port, server_kwargs=settings)
+controller.start()
+print(f"port {port}", flush=True)
+try:
+    sys.stdin.read()
+finally:
+    controller.stop()
