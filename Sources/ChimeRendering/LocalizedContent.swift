@@ -30,18 +30,4 @@ struct LocalizedContent {
         subtitle = content.subtitle
         body = try resolve("bodyLocKey", content.bodyLocKey, content.bodyLocArgs, content.body)
     }
-
-    /// A notification's content in its recipient's locale, and what of it may show where
-    /// (the category's placeholder, localized, standing in for what may not).
-    static func withSurfaces(_ notification: OutgoingNotification, category: NotificationCategory?, localizer: Localizer,
-                             threadCount: Int) throws -> (LocalizedContent, PreviewSurfaces) {
-        let locale = notification.recipient.locale
-        let content = try LocalizedContent(notification.request.content, localizer: localizer, locale: locale)
-        let placeholder = localizer.localized(category?.hiddenPreviewsBodyPlaceholder ?? "Notification", locale: locale)
-        let surfaces = PreviewSurfaces(
-            title: content.title, subtitle: content.subtitle, body: content.body,
-            showPreviews: notification.recipient.showPreviews, options: category?.options ?? [],
-            placeholder: placeholder, threadCount: threadCount)
-        return (content, surfaces)
-    }
 }

@@ -18,7 +18,8 @@ public struct ChatComposer: Sendable {
 
     public func compose(_ notification: OutgoingNotification, category: NotificationCategory?, threadCount: Int = 1) throws -> ChatMessage {
         let locale = notification.recipient.locale
-        let (content, surfaces) = try LocalizedContent.withSurfaces(notification, category: category, localizer: localizer, threadCount: threadCount)
+        let message = try LocalizedMessage(notification, category: category, localizer: localizer, threadCount: threadCount)
+        let (content, surfaces, dateText) = (message.content, message.surfaces, message.dateText)
         func action(_ action: NotificationAction) -> ChatMessage.Action {
             ChatMessage.Action(
                 identifier: action.identifier, title: localizer.localized(action.title, locale: locale), options: action.options,
@@ -26,9 +27,7 @@ public struct ChatComposer: Sendable {
                 // The token a platform sends back; short enough for Telegram's 64 bytes.
                 token: "\(notification.deliveryID.prefix(40)):\(action.identifier.prefix(20))")
         }
-        let zone = TimeZone(identifier: notification.recipient.timeZone) ?? TimeZone(identifier: "UTC")!
         let view = localizer.string("ui.view", locale: locale)?.text ?? "View this reminder"
-        let dateText = DateText.dayAndTime(notification.fireDate, locale: locale, zone: zone)
         // Hidden content never reaches the template: the headline carries the placeholder.
         var text = ""
         if surfaces.bodyShowsContent {

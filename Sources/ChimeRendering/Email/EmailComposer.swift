@@ -24,18 +24,18 @@ public struct EmailComposer: Sendable {
     ///   - threadCount: how many notifications its thread holds (`%u` of placeholders).
     public func compose(_ notification: OutgoingNotification, category: NotificationCategory?, threadCount: Int = 1) throws -> MailMessage {
         let locale = notification.recipient.locale
-        let (content, surfaces) = try LocalizedContent.withSurfaces(notification, category: category, localizer: localizer, threadCount: threadCount)
+        let message = try LocalizedMessage(notification, category: category, localizer: localizer, threadCount: threadCount)
+        let (content, surfaces) = (message.content, message.surfaces)
         let domain = Mailbox.domain(of: notification.channel.from ?? "chime@localhost")
         let replyAddress = notification.channel.replyTo.map { Self.withToken($0, links.replyToken(notification)) }
             ?? Mailbox.address(of: notification.channel.from ?? "chime@localhost")
-        let zone = TimeZone(identifier: notification.recipient.timeZone) ?? TimeZone(identifier: "UTC")!
 
         let shape = Shape(locale: locale, category: category, showContent: surfaces.bodyShowsContent,
                           hasSubtitle: surfaces.bodyShowsContent && !content.subtitle.isEmpty)
         var values = [
             surfaces.subject, surfaces.preheader, surfaces.placeholder,
             shape.showContent ? content.title : "", shape.showContent ? content.subtitle : "", shape.showContent ? content.body : "",
-            DateText.dayAndTime(notification.fireDate, locale: locale, zone: zone),
+            message.dateText,
             links.view(notification), links.preferences(notification), links.unsubscribe(notification),
         ]
         let mailto = "mailto:\(Mailbox.address(of: replyAddress))?subject=\(percentEncoded("Re: " + surfaces.subject))&body="
@@ -64,7 +64,7 @@ public struct EmailComposer: Sendable {
             from: notification.channel.from ?? "Chime <chime@localhost>",
             to: [notification.address.value], replyTo: replyAddress, subject: surfaces.subject,
             messageID: "\(notification.deliveryID)@\(domain)",
-            date: notification.fireDate.rfc5322(in: zone),
+            date: notification.fireDate.rfc5322(in: message.zone),
             inReplyTo: root, references: root.map { [$0] } ?? [], headers: headers, text: text, html: html,
             attachments: try notification.request.content.attachments.map(AttachmentFile.read))
     }

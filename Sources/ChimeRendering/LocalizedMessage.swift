@@ -1,0 +1,27 @@
+import ChimeCore
+import ChimeLocalization
+import Foundation
+
+/// What every rendering of a notification starts from, email or chat: its content in the
+/// recipient's locale, what of it may show where (the category's placeholder, localized,
+/// standing in for what may not), and its fire date in the recipient's zone.
+struct LocalizedMessage {
+    var content: LocalizedContent
+    var surfaces: PreviewSurfaces
+    /// The recipient's zone; UTC when its name is unknown.
+    var zone: TimeZone
+    /// "mardi 24 novembre à 09:00".
+    var dateText: String
+
+    init(_ notification: OutgoingNotification, category: NotificationCategory?, localizer: Localizer, threadCount: Int) throws {
+        let locale = notification.recipient.locale
+        content = try LocalizedContent(notification.request.content, localizer: localizer, locale: locale)
+        let placeholder = localizer.localized(category?.hiddenPreviewsBodyPlaceholder ?? "Notification", locale: locale)
+        surfaces = PreviewSurfaces(
+            title: content.title, subtitle: content.subtitle, body: content.body,
+            showPreviews: notification.recipient.showPreviews, options: category?.options ?? [],
+            placeholder: placeholder, threadCount: threadCount)
+        zone = TimeZone(identifier: notification.recipient.timeZone) ?? TimeZone(identifier: "UTC")!
+        dateText = DateText.dayAndTime(notification.fireDate, locale: locale, zone: zone)
+    }
+}
