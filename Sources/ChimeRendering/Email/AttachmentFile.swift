@@ -30,10 +30,11 @@ public enum AttachmentFile {
     }
 
     /// The attachment as the email carries it: the file's bytes, its name, its type.
+    /// The file is read once; only when that fails, or gives too much, is it looked at
+    /// again to say why.
     public static func read(_ attachment: NotificationContent.Attachment) throws -> MailMessage.Attachment {
-        if let reason = check(attachment.path) { throw Problem(identifier: attachment.identifier, path: attachment.path, reason: reason) }
-        guard let data = FileManager.default.contents(atPath: attachment.path) else {
-            throw Problem(identifier: attachment.identifier, path: attachment.path, reason: "not readable")
+        guard let data = FileManager.default.contents(atPath: attachment.path), data.count <= maximumBytes else {
+            throw Problem(identifier: attachment.identifier, path: attachment.path, reason: check(attachment.path) ?? "not readable")
         }
         let name = (attachment.path as NSString).lastPathComponent
         return MailMessage.Attachment(filename: name, contentType: contentType(of: name), data: Array(data))
