@@ -32,15 +32,20 @@ public final class JSONLinesTransport: Transport {
         // Built by hand around the request's JSON, which the store already holds: encoding
         // the whole notification again was most of the cost of a run.
         let request = try notification.encodedRequest ?? String(decoding: encoder.encode(notification.request), as: UTF8.self)
-        var line = "{\"address\":" + JSONValue.string(notification.address.value)
-        line += ",\"channel\":" + JSONValue.string(notification.channel.id)
-        line += ",\"coalesced\":\(notification.coalesced)"
-        line += ",\"deliveryID\":" + JSONValue.string(notification.deliveryID)
-        line += ",\"fireDate\":\"\(notification.fireDate)\""
-        line += ",\"identifier\":" + JSONValue.string(notification.request.identifier)
-        line += ",\"payload\":" + String(decoding: try renderer.payload(notification), as: UTF8.self)
-        line += ",\"recipient\":" + JSONValue.string(notification.recipient.id)
-        line += ",\"request\":" + request + "}\n"
-        try FileWriter.writeAll(Array(line.utf8), to: descriptor, path: "the file of channel \(notification.channel.id)")
+        // As bytes throughout: the rendered payload arrives as bytes and goes out as them.
+        var line: [UInt8] = []
+        line += "{\"address\":\(JSONValue.string(notification.address.value))".utf8
+        line += ",\"channel\":\(JSONValue.string(notification.channel.id))".utf8
+        line += ",\"coalesced\":\(notification.coalesced)".utf8
+        line += ",\"deliveryID\":\(JSONValue.string(notification.deliveryID))".utf8
+        line += ",\"fireDate\":\"\(notification.fireDate)\"".utf8
+        line += ",\"identifier\":\(JSONValue.string(notification.request.identifier))".utf8
+        line += ",\"payload\":".utf8
+        line += try renderer.payload(notification)
+        line += ",\"recipient\":\(JSONValue.string(notification.recipient.id))".utf8
+        line += ",\"request\":".utf8
+        line += request.utf8
+        line += "}\n".utf8
+        try FileWriter.writeAll(line, to: descriptor, path: "the file of channel \(notification.channel.id)")
     }
 }
