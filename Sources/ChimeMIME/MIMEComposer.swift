@@ -10,15 +10,9 @@ internal import CChimeGMime
 /// (a GObject per part, header and address, then a serializer) cost about 110 µs per
 /// reminder, more than all the rest of rendering; its encoders cost a tenth of that.
 public enum MIMEComposer {
-    /// `g_mime_init` once per process.
-    static let gmime: Bool = {
-        g_mime_init()
-        return true
-    }()
-
     /// The message's bytes, with LF line ends (Maildir's convention; SMTP sends CRLF).
     public static func compose(_ message: MailMessage) -> String {
-        _ = gmime
+        GMime.initialize()
         var out = ""
         out.reserveCapacity(message.text.utf8.count * 3 + (message.html?.utf8.count ?? 0) + 2048)
         out += "Date: \(message.date)\n"

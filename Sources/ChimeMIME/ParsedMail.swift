@@ -33,7 +33,7 @@ public struct ParsedMail: Sendable {
 
     /// Parses a message; nil when GMime finds no message at all.
     public init?(bytes: [UInt8]) {
-        _ = MIMEComposer.gmime
+        GMime.initialize()
         final class Collected { var warnings: [String] = [] }
         let collected = Collected()
         let options = g_mime_parser_options_new()!
