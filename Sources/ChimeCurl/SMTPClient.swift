@@ -70,14 +70,11 @@ public final class SMTPClient {
     private let easy: CurlEasy
     private let settings: Settings
 
+    /// Sets up the handle once: the server, TLS, credentials, and the callbacks every
+    /// message goes through. Each ``send(from:to:message:)`` sets only its envelope.
     public init(_ settings: Settings) throws {
         self.settings = settings
         easy = try CurlEasy(timeouts: settings.timeouts)
-    }
-
-    /// Sends one message (LF or CRLF line ends) from `from` to each of `to`.
-    /// - Throws: ``Failure`` when no recipient got it.
-    public func send(from: String, to recipients: [String], message: String) throws -> Sent {
         let handle = easy.handle
         try easy.check(chime_curl_setopt_string(handle, CURLOPT_URL, settings.url))
         try easy.check(chime_curl_setopt_long(handle, CURLOPT_USE_SSL, Int(settings.startTLS == .required ? CURLUSESSL_ALL.rawValue : CURLUSESSL_TRY.rawValue)))
@@ -88,17 +85,9 @@ public final class SMTPClient {
             try easy.check(chime_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 0))
             try easy.check(chime_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 0))
         }
-        try easy.check(chime_curl_setopt_string(handle, CURLOPT_MAIL_FROM, "<\(from)>"))
-        var list: UnsafeMutablePointer<curl_slist>?
-        for recipient in recipients { list = curl_slist_append(list, "<\(recipient)>") }
-        defer { curl_slist_free_all(list) }
-        try easy.check(chime_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, list))
         // Deliver to the recipients the server takes even when it refuses some.
         try easy.check(chime_curl_setopt_long(handle, CURLOPT_MAIL_RCPT_ALLLOWFAILS, 1))
-
-        let upload = Upload(bytes: Array(Self.crlf(message).utf8))
         try easy.check(chime_curl_setopt_long(handle, CURLOPT_UPLOAD, 1))
-        try easy.check(chime_curl_setopt_off(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(upload.bytes.count)))
         try easy.check(chime_curl_setopt_read_callback(handle, CURLOPT_READFUNCTION) { buffer, size, count, context in
             guard let buffer, let context else { return 0 }
             let upload = Unmanaged<Upload>.fromOpaque(context).takeUnretainedValue()
@@ -110,7 +99,6 @@ public final class SMTPClient {
             return length
         })
         // The protocol lines, to learn each RCPT's reply.
-        let dialogue = Dialogue()
         try easy.check(chime_curl_setopt_long(handle, CURLOPT_VERBOSE, 1))
         try easy.check(chime_curl_setopt_debug_callback(handle, CURLOPT_DEBUGFUNCTION) { _, type, data, size, context in
             guard let data, let context, type == CURLINFO_HEADER_IN || type == CURLINFO_HEADER_OUT else { return 0 }
@@ -118,6 +106,20 @@ public final class SMTPClient {
             Unmanaged<Dialogue>.fromOpaque(context).takeUnretainedValue().lines.append((type == CURLINFO_HEADER_OUT, text))
             return 0
         })
+    }
+
+    /// Sends one message (LF or CRLF line ends) from `from` to each of `to`.
+    /// - Throws: ``Failure`` when no recipient got it.
+    public func send(from: String, to recipients: [String], message: String) throws -> Sent {
+        let handle = easy.handle
+        try easy.check(chime_curl_setopt_string(handle, CURLOPT_MAIL_FROM, "<\(from)>"))
+        var list: UnsafeMutablePointer<curl_slist>?
+        for recipient in recipients { list = curl_slist_append(list, "<\(recipient)>") }
+        defer { curl_slist_free_all(list) }
+        try easy.check(chime_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, list))
+        let upload = Upload(bytes: Array(Self.crlf(message).utf8))
+        try easy.check(chime_curl_setopt_off(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(upload.bytes.count)))
+        let dialogue = Dialogue()
         var outcome: Result<Void, CurlError> = .success(())
         withExtendedLifetime((upload, dialogue)) {
             _ = chime_curl_setopt_pointer(handle, CURLOPT_READDATA, Unmanaged.passUnretained(upload).toOpaque())
