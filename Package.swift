@@ -50,7 +50,8 @@ let package = Package(
         .target(name: "ChimeTransport", dependencies: ["ChimeCore"]),
 
         // Scheduling and firing: requests in, due notifications claimed, delivered, completed.
-        .target(name: "ChimeScheduler", dependencies: ["ChimeCore", "ChimeTransport"]),
+        .target(name: "ChimeDelivery", dependencies: ["ChimeCore", "ChimeCurl"]),
+        .target(name: "ChimeScheduler", dependencies: ["ChimeCore", "ChimeTransport", "ChimeDelivery"]),
 
         // Localization: CLDR plural data, Apple .strings and .stringsdict, locale fallback.
         .target(
@@ -86,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "chime",
             dependencies: [
-                "ChimeCore", "ChimeConfig", "ChimeXML", "ChimeCurl", "ChimeSQLite", "ChimeTransport", "ChimeScheduler",
+                "ChimeCore", "ChimeConfig", "ChimeXML", "ChimeCurl", "ChimeSQLite", "ChimeTransport", "ChimeScheduler", "ChimeDelivery",
                 "ChimeLocalization", "ChimeRendering", "ChimeMIME",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -96,16 +97,17 @@ let package = Package(
         // requests, printed with their baseline; not a test.
         .executableTarget(
             name: "chime-bench",
-            dependencies: ["ChimeCore", "ChimeSQLite", "ChimeRendering", "ChimeLocalization", "ChimeMIME"],
+            dependencies: ["ChimeCore", "ChimeSQLite", "ChimeRendering", "ChimeLocalization", "ChimeMIME", "CChimeCurl", "ChimeTestSupport"],
             path: "Benchmarks/chime-bench"
         ),
 
         // What several test targets share: the strict email parser, a seeded generator.
-        .target(name: "ChimeTestSupport", path: "Tests/ChimeTestSupport"),
+        .target(name: "ChimeTestSupport", path: "Tests/ChimeTestSupport", exclude: ["Servers"]),
 
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTestSupport"]),
         .testTarget(name: "ChimeXMLTests", dependencies: ["ChimeXML"]),
-        .testTarget(name: "ChimeCurlTests", dependencies: ["ChimeCurl"]),
+        .testTarget(name: "ChimeCurlTests", dependencies: ["ChimeCurl", "ChimeTestSupport"]),
+        .testTarget(name: "ChimeDeliveryTests", dependencies: ["ChimeDelivery", "ChimeCurl"]),
         .testTarget(name: "ChimeConfigTests", dependencies: ["ChimeConfig"], exclude: ["Fixtures"]),
         .testTarget(name: "ChimeLocalizationTests", dependencies: ["ChimeLocalization"]),
         .testTarget(name: "ChimeMIMETests", dependencies: ["ChimeMIME", "ChimeTestSupport"]),

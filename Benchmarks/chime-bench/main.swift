@@ -6,6 +6,9 @@
 //   swift run -c release chime-bench [--pending N] [--due N] [--repeat N]
 //   swift run -c release chime-bench --render N    (rendering: N emails, text + HTML,
 //                                                   en/fr/ru, on this thread)
+//   swift run -c release chime-bench --smtp N      (delivery: N due to Postfix's smtp-sink)
+//   swift run -c release chime-bench --webhooks N  (delivery: N webhooks, concurrency 16
+//                                                   against sequential)
 import ChimeCore
 import ChimeLocalization
 import ChimeMIME
@@ -25,17 +28,19 @@ while let argument = arguments.next() {
     case "--render":
         try renderBenchmark(count: Int(arguments.next() ?? "") ?? 100_000)
         exit(0)
+    case "--smtp":
+        try smtpBenchmark(count: Int(arguments.next() ?? "") ?? 20_000)
+        exit(0)
+    case "--webhooks":
+        try webhookBenchmark(count: Int(arguments.next() ?? "") ?? 2_000)
+        exit(0)
     default:
         print("usage: chime-bench [--pending N] [--due N] [--repeat N]")
         exit(64)
     }
 }
 
-let chime = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("chime").path
-guard FileManager.default.isExecutableFile(atPath: chime) else {
-    print("build chime first: swift build -c release (looked for \(chime))")
-    exit(69)
-}
+let chime = chimeExecutable()
 
 let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("chime-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: workspace, withIntermediateDirectories: true)
@@ -57,43 +62,11 @@ try """
 let now = Instant(rfc3339: "2026-11-21T09:00:00Z")!
 print("filling the store: \(pendingCount) pending, \(dueCount) due …")
 let fillStart = Date()
-let store = try SQLiteStore(path: workspace.appendingPathComponent("chime.sqlite").path)
-var batch: [PendingNotification] = []
-for n in 0..<pendingCount {
-    let fires = n < dueCount ? now + Int64(-(n % 3600)) : now + Int64(60 + (n * 31) % 31_536_000)
-    let request = NotificationRequest(
-        identifier: "req-\(n)", recipient: recipients[n % recipients.count],
-        content: NotificationContent(title: "Reminder \(n)", body: "Water the plants, item \(n).", categoryIdentifier: "reminder"),
-        trigger: .timeInterval(seconds: Double(fires.seconds - now.seconds + 3600), repeats: false))
-    batch.append(PendingNotification(request: request, added: now + -3600, nextFire: fires, anchor: now + -3600, zone: "UTC", generation: "g\(n)"))
-    if batch.count == 20_000 {
-        try store.upsert(batch)
-        batch.removeAll(keepingCapacity: true)
-    }
-}
-try store.upsert(batch)
+try fillStore(path: workspace.appendingPathComponent("chime.sqlite").path, count: pendingCount, due: dueCount, recipients: recipients, now: now)
 print(String(format: "filled in %.1f s", Date().timeIntervalSince(fillStart)))
 
-/// Runs chime; returns wall seconds and peak resident memory in MiB (wait4's ru_maxrss).
 func measure(_ arguments: [String]) -> (seconds: Double, peakMiB: Double, output: String) {
-    let outputPath = workspace.appendingPathComponent("out.txt").path
-    var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    let argv = ([chime] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    chdir(workspace.path)
-    var pid: pid_t = 0
-    let start = DispatchTime.now().uptimeNanoseconds
-    guard posix_spawn(&pid, chime, &actions, nil, argv, environ) == 0 else { fatalError("cannot start \(chime)") }
-    var status: Int32 = 0
-    var usage = rusage()
-    wait4(pid, &status, 0, &usage)
-    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-    return (seconds, Double(usage.ru_maxrss) / 1024, output.trimmingCharacters(in: .whitespacesAndNewlines))
+    measure(chime, arguments, in: workspace)
 }
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }

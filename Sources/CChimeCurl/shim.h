@@ -66,4 +66,10 @@ static inline CURLcode chime_curl_getinfo_off(CURL *handle, CURLINFO info, curl_
     return curl_easy_getinfo(handle, info, value);
 }
 
+/// curl_multi_setopt is variadic too: options that take a `long` (CURLMOPT_PIPELINING,
+/// CURLMOPT_MAX_TOTAL_CONNECTIONS...).
+static inline CURLMcode chime_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
+
 #endif

@@ -35,7 +35,11 @@ struct ConfigurationReader {
         let recipients = (recipientsElement?.children(named: "recipient") ?? [])
             .enumerated().map { readRecipient($1, index: $0) }
         let defaultLimit = recipientsElement.flatMap { positive($0, "pendingLimit") }
-        return Configuration(categories: categories, channels: channels, recipients: recipients, defaultPendingLimit: defaultLimit)
+        var configuration = Configuration(categories: categories, channels: channels, recipients: recipients, defaultPendingLimit: defaultLimit)
+        if let concurrency = root.child(named: "channels").flatMap({ positive($0, "concurrency") }) {
+            configuration.concurrency = concurrency
+        }
+        return configuration
     }
 
     private mutating func readCategory(_ element: XMLElement, index c: Int) -> NotificationCategory {
@@ -101,7 +105,38 @@ struct ConfigurationReader {
             refusedChannels.insert(id)
             return nil
         }
-        return Channel(id: id, url: url, from: value(element, "from"), replyTo: value(element, "replyTo"))
+        // What the URL holds besides where it points is secret: the password, and a
+        // webhook's path and query, which carry its token.
+        for secret in [url.password, url.kind.isWebhook ? url.path : nil] + url.endpointQuery.map(\.value) {
+            if let secret, secret.count >= 3, secret != "/" { secrets.insert(secret) }
+        }
+        return Channel(id: id, url: url, from: value(element, "from"), replyTo: value(element, "replyTo"),
+                       policy: readPolicy(element, kind: url.kind), caFile: value(element, "caFile").map(resolvePath))
+    }
+
+    /// The channel's delivery options over its kind's defaults.
+    private mutating func readPolicy(_ element: XMLElement, kind: ChannelKind) -> DeliveryPolicy {
+        var policy = DeliveryPolicy.defaults(for: kind)
+        if let seconds = duration(element, "connectTimeout") { policy.connectTimeout = seconds }
+        if let seconds = duration(element, "timeout") { policy.timeout = seconds }
+        if let count = positive(element, "concurrency") { policy.concurrency = count }
+        if let rate = rate(element, "rate") { policy.rate = rate }
+        if let count = positive(element, "maxAttempts") { policy.maxAttempts = count }
+        if let seconds = duration(element, "maxAge") { policy.maxAge = Int64(seconds.rounded(.up)) }
+        if let seconds = duration(element, "backoff") { policy.backoff = Int64(seconds.rounded(.up)) }
+        if let seconds = duration(element, "maxBackoff") { policy.maxBackoff = Int64(seconds.rounded(.up)) }
+        if let seconds = duration(element, "maxWait") { policy.maxWait = seconds }
+        if policy.maxBackoff < policy.backoff {
+            report(element, "maxBackoff", "maxBackoff must not be shorter than backoff")
+        }
+        return policy
+    }
+
+    /// A path relative to the configuration file's folder.
+    private func resolvePath(_ path: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        let file = document.path
+        return URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(path).path
     }
 
     private mutating func readRecipient(_ element: XMLElement, index r: Int) -> Recipient {
@@ -180,6 +215,33 @@ struct ConfigurationReader {
             return nil
         }
         return number
+    }
+
+    /// A duration in seconds: `500ms`, or `90s`, `10m`, `1h30m`…
+    private mutating func duration(_ element: XMLElement, _ name: String) -> Double? {
+        guard let value = resolved(element, name) else { return nil }
+        if value.text.hasSuffix("ms"), let milliseconds = Int(value.text.dropLast(2)), milliseconds > 0 {
+            return Double(milliseconds) / 1_000
+        }
+        guard let seconds = DurationText.seconds(value.text) else {
+            let shown = value.isIndirect ? "the value given through indirection" : "\"\(value.text)\""
+            report(element, name, "\(name) must be a duration such as 500ms, 90s, 10m or 1h30m, not \(shown)")
+            return nil
+        }
+        return Double(seconds)
+    }
+
+    /// Requests per second from `4/s`, `30/min`, `100/h` or a bare number.
+    private mutating func rate(_ element: XMLElement, _ name: String) -> Double? {
+        guard let value = resolved(element, name) else { return nil }
+        let parts = value.text.split(separator: "/", maxSplits: 1)
+        let per: Double? = parts.count == 1 ? 1 : ["s": 1, "min": 60, "h": 3_600][String(parts[1])]
+        guard let count = parts.first.flatMap({ Double($0) }), count > 0, count.isFinite, let per else {
+            let shown = value.isIndirect ? "the value given through indirection" : "\"\(value.text)\""
+            report(element, name, "\(name) must be a number of requests such as 4/s, 30/min or 100/h, not \(shown)")
+            return nil
+        }
+        return count / per
     }
 
     private mutating func choice<T: RawRepresentable & CaseIterable>(_ element: XMLElement, _ name: String) -> T?

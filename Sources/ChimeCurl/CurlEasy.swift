@@ -24,6 +24,7 @@ public final class CurlEasy {
     }
 
     let handle: UnsafeMutableRawPointer
+    private let timeouts: Timeouts
     /// libcurl writes its detailed message here (`CURLOPT_ERRORBUFFER`); it must live as
     /// long as the handle.
     private let errorBuffer: UnsafeMutablePointer<CChar>
@@ -36,8 +37,20 @@ public final class CurlEasy {
             throw CurlError(code: Int(CURLE_FAILED_INIT.rawValue), message: "curl_easy_init failed")
         }
         self.handle = handle
+        self.timeouts = timeouts
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+        try applyBaseOptions()
+    }
+
+    /// Clears every option a transfer set, keeping the handle's open connections and
+    /// caches, and sets the base options again: how a pooled handle starts a new transfer.
+    func reset() throws {
+        curl_easy_reset(handle)
+        try applyBaseOptions()
+    }
+
+    private func applyBaseOptions() throws {
         try check(chime_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
         try check(chime_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
         try check(chime_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, timeouts.connect))
@@ -74,6 +87,11 @@ public final class CurlEasy {
     func perform() throws {
         errorBuffer[0] = 0
         try check(curl_easy_perform(handle))
+    }
+
+    /// Empties the error buffer before a transfer the multi interface drives.
+    func clearError() {
+        errorBuffer[0] = 0
     }
 
     /// Turns a `CURLcode` into a thrown ``CurlError``, preferring the error buffer's words.

@@ -64,6 +64,8 @@ public final class SMTPClient {
         public var code: Int
         public var message: String
         public var refused: [Refusal]
+        /// No connection could be made at all: later messages will fare no better now.
+        public var unreachable: Bool = false
         public var description: String { message }
     }
 
@@ -98,6 +100,8 @@ public final class SMTPClient {
             upload.offset += length
             return length
         })
+        // A probe's reply goes to the write callback: nothing to keep.
+        try easy.check(chime_curl_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION) { _, size, count, _ in size * count })
         // The protocol lines, to learn each RCPT's reply.
         try easy.check(chime_curl_setopt_long(handle, CURLOPT_VERBOSE, 1))
         try easy.check(chime_curl_setopt_debug_callback(handle, CURLOPT_DEBUGFUNCTION) { _, type, data, size, context in
@@ -111,52 +115,87 @@ public final class SMTPClient {
     /// Sends one message (LF or CRLF line ends) from `from` to each of `to`.
     /// - Throws: ``Failure`` when no recipient got it.
     public func send(from: String, to recipients: [String], message: String) throws -> Sent {
+        try send(from: from, to: recipients, message: Array(message.utf8))
+    }
+
+    /// Sends one message's bytes (LF or CRLF line ends) from `from` to each of `to`.
+    /// - Throws: ``Failure`` when no recipient got it.
+    public func send(from: String, to recipients: [String], message: [UInt8]) throws -> Sent {
         let handle = easy.handle
         try easy.check(chime_curl_setopt_string(handle, CURLOPT_MAIL_FROM, "<\(from)>"))
         var list: UnsafeMutablePointer<curl_slist>?
         for recipient in recipients { list = curl_slist_append(list, "<\(recipient)>") }
         defer { curl_slist_free_all(list) }
         try easy.check(chime_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, list))
-        let upload = Upload(bytes: Array(Self.crlf(message).utf8))
+        let upload = Upload(bytes: Self.crlf(message))
         try easy.check(chime_curl_setopt_off(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(upload.bytes.count)))
-        let dialogue = Dialogue()
-        var outcome: Result<Void, CurlError> = .success(())
-        withExtendedLifetime((upload, dialogue)) {
-            _ = chime_curl_setopt_pointer(handle, CURLOPT_READDATA, Unmanaged.passUnretained(upload).toOpaque())
-            _ = chime_curl_setopt_pointer(handle, CURLOPT_DEBUGDATA, Unmanaged.passUnretained(dialogue).toOpaque())
-            do { try easy.perform() } catch let error as CurlError { outcome = .failure(error) } catch {}
-            _ = chime_curl_setopt_pointer(handle, CURLOPT_READDATA, nil)
-            _ = chime_curl_setopt_pointer(handle, CURLOPT_DEBUGDATA, nil)
-        }
+        let (dialogue, outcome) = transfer(upload: upload)
         _ = chime_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, nil)
-        var code = 0
-        _ = chime_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
         let (refused, lastReply) = dialogue.rcptReplies()
         let accepted = recipients.filter { recipient in !refused.contains { $0.recipient == recipient } }
         switch outcome {
         case .success:
             return Sent(accepted: accepted, refused: refused, reply: lastReply)
         case .failure(let error):
-            let permanentCurl: Set<Int> = [Int(CURLE_USE_SSL_FAILED.rawValue), Int(CURLE_PEER_FAILED_VERIFICATION.rawValue),
-                                           Int(CURLE_SSL_CACERT_BADFILE.rawValue), Int(CURLE_URL_MALFORMAT.rawValue),
-                                           Int(CURLE_UNSUPPORTED_PROTOCOL.rawValue)]
-            let temporary = code >= 500 ? false : code >= 400 ? true : !permanentCurl.contains(error.code)
-            let reply = lastReply.isEmpty ? "" : " (server: \(lastReply))"
-            throw Failure(temporary: temporary, code: code, message: error.message + reply, refused: refused)
+            throw failure(error, lastReply: lastReply, refused: refused)
         }
     }
 
+    /// Connects, greets, upgrades to TLS and logs in as a send would, then asks `NOOP`:
+    /// whether the server can be reached and takes the credentials. Returns its reply.
+    /// - Throws: ``Failure`` when it cannot.
+    public func probe() throws -> String {
+        let handle = easy.handle
+        try easy.check(chime_curl_setopt_long(handle, CURLOPT_UPLOAD, 0))
+        try easy.check(chime_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, "NOOP"))
+        defer {
+            _ = chime_curl_setopt_long(handle, CURLOPT_UPLOAD, 1)
+            _ = chime_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, nil)
+        }
+        let (dialogue, outcome) = transfer(upload: nil)
+        let (_, lastReply) = dialogue.rcptReplies()
+        if case .failure(let error) = outcome { throw failure(error, lastReply: lastReply, refused: []) }
+        return lastReply
+    }
+
+    /// Runs one transfer on the handle, with the dialogue recorded.
+    private func transfer(upload: Upload?) -> (Dialogue, Result<Void, CurlError>) {
+        let handle = easy.handle
+        let dialogue = Dialogue()
+        var outcome: Result<Void, CurlError> = .success(())
+        withExtendedLifetime((upload, dialogue)) {
+            _ = chime_curl_setopt_pointer(handle, CURLOPT_READDATA, upload.map { Unmanaged.passUnretained($0).toOpaque() })
+            _ = chime_curl_setopt_pointer(handle, CURLOPT_DEBUGDATA, Unmanaged.passUnretained(dialogue).toOpaque())
+            do { try easy.perform() } catch let error as CurlError { outcome = .failure(error) } catch {}
+            _ = chime_curl_setopt_pointer(handle, CURLOPT_READDATA, nil)
+            _ = chime_curl_setopt_pointer(handle, CURLOPT_DEBUGDATA, nil)
+        }
+        return (dialogue, outcome)
+    }
+
+    /// A failed transfer, classified: 4xx replies and lost connections are temporary;
+    /// 5xx replies and TLS or login refusals are not.
+    private func failure(_ error: CurlError, lastReply: String, refused: [Refusal]) -> Failure {
+        var code = 0
+        _ = chime_curl_getinfo_long(easy.handle, CURLINFO_RESPONSE_CODE, &code)
+        // A 354 (go ahead) or 250 as the last reply: the final answer never came.
+        if code < 400 { code = 0 }
+        let temporary = code >= 500 ? false : code >= 400 ? true : !error.isPermanent
+        let reply = lastReply.isEmpty ? "" : " (server: \(lastReply))"
+        return Failure(temporary: temporary, code: code, message: error.message + reply, refused: refused, unreachable: error.isUnreachable)
+    }
+
     /// LF line ends as CRLF, as SMTP's DATA has them; CRLF kept.
-    static func crlf(_ text: String) -> String {
+    static func crlf(_ text: [UInt8]) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count + text.utf8.count / 40)
+        bytes.reserveCapacity(text.count + text.count / 40)
         var previous: UInt8 = 0
-        for byte in text.utf8 {
+        for byte in text {
             if byte == 0x0A && previous != 0x0D { bytes.append(0x0D) }
             bytes.append(byte)
             previous = byte
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }
 

@@ -66,7 +66,8 @@ extension SQLiteStore {
         (a.nextFire.seconds, a.request.identifier) < (b.nextFire.seconds, b.request.identifier)
     }
 
-    public func markSent(_ notification: PendingNotification, claimer: Claimer, delivered: DeliveredNotification, next: Instant?, anchor: Instant) throws {
+    public func markSent(_ notification: PendingNotification, claimer: Claimer, delivered: DeliveredNotification, next: Instant?, anchor: Instant,
+                         queued: [QueuedDelivery]) throws {
         let request = try notification.encodedRequest ?? Self.encode(delivered.request)
         try database.write { db in
             try db.cachedStatement(sql: """
@@ -77,6 +78,7 @@ extension SQLiteStore {
                     delivered.fireDate.seconds, delivered.deliveredAt.seconds, delivered.deliveryID, delivered.coalesced, next?.seconds,
                     anchor.seconds,
                 ])
+            try Self.enqueue(queued, for: delivered, in: db)
         }
     }
 
@@ -124,6 +126,11 @@ extension SQLiteStore {
             for row in try Row.fetchAll(db, sql: "SELECT claimed_by, MAX(claim_expires) AS ends FROM pending WHERE claimed_by IS NOT NULL GROUP BY claimed_by") {
                 leases[row["claimed_by"]] = row["ends"] as Int64?
             }
+            for row in try Row.fetchAll(db, sql: "SELECT claimed_by, MAX(claim_expires) AS ends FROM outbox WHERE claimed_by IS NOT NULL GROUP BY claimed_by") {
+                let ends = row["ends"] as Int64?
+                let known = leases[row["claimed_by"]] ?? nil
+                leases[row["claimed_by"]] = .some([known, ends].compactMap { $0 }.max())
+            }
             for name in try String.fetchAll(db, sql: "SELECT DISTINCT claimed_by FROM sent") where leases[name] == nil {
                 leases[name] = .some(nil)
             }
@@ -136,7 +143,9 @@ extension SQLiteStore {
     public func releaseClaims(of claimer: Claimer) throws -> Int {
         try database.write { db in
             try db.execute(sql: "UPDATE pending SET claimed_by = NULL, claim_expires = NULL WHERE claimed_by = ?", arguments: [claimer.description])
-            return db.changesCount
+            let count = db.changesCount
+            try db.execute(sql: "UPDATE outbox SET claimed_by = NULL, claim_expires = NULL WHERE claimed_by = ?", arguments: [claimer.description])
+            return count + db.changesCount
         }
     }
 }

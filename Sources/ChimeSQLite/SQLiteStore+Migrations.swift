@@ -61,6 +61,40 @@ extension SQLiteStore {
                 )
                 """)
         }
+        migrator.registerMigration("v3 outbox and attempts") { db in
+            // One row per network destination of a fired notification, with the bytes
+            // sent every time it is tried; each try in attempt. A delivery is marked
+            // delivered only after the server took it.
+            try db.execute(sql: """
+                CREATE TABLE outbox (
+                    id INTEGER PRIMARY KEY,
+                    delivery_id TEXT NOT NULL,
+                    identifier TEXT NOT NULL,
+                    recipient TEXT NOT NULL,
+                    channel TEXT NOT NULL,
+                    address TEXT NOT NULL,
+                    body BLOB NOT NULL,
+                    state TEXT NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    queued_at INTEGER NOT NULL,
+                    next_attempt INTEGER NOT NULL,
+                    claimed_by TEXT,
+                    claim_expires INTEGER
+                );
+                CREATE UNIQUE INDEX outbox_destination ON outbox (delivery_id, channel, address);
+                CREATE INDEX outbox_due ON outbox (state, next_attempt);
+                CREATE INDEX outbox_claimed_by ON outbox (claimed_by);
+                CREATE TABLE attempt (
+                    id INTEGER PRIMARY KEY,
+                    outbox_id INTEGER NOT NULL REFERENCES outbox (id) ON DELETE CASCADE,
+                    at INTEGER NOT NULL,
+                    outcome TEXT NOT NULL,
+                    code INTEGER NOT NULL,
+                    message TEXT NOT NULL
+                );
+                CREATE INDEX attempt_outbox ON attempt (outbox_id);
+                """)
+        }
         return migrator
     }
 }

@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeDelivery
 import ChimeTransport
 import Foundation
 
@@ -20,6 +21,9 @@ extension Scheduler {
         public var partial: [String] = []
         /// Due notifications listed by a dry run.
         public var due: [PendingNotification] = []
+        /// What became of the deliveries over SMTP and webhooks sent this run: those just
+        /// fired, and earlier ones due for a retry.
+        public var delivery = Courier.Report()
     }
 
     /// Fires everything due at `now`, once.
@@ -64,6 +68,9 @@ extension Scheduler {
             // until nothing is left rather than stopping at a short batch.
             if claimed.count < batchSize && limits.isEmpty { break }
         }
+        let courier = Courier(configuration: configuration, store: store)
+        courier.lease = lease
+        report.delivery = try courier.deliver(now: now, claimer: claimer, clock: clock)
         return report
     }
 
@@ -76,34 +83,39 @@ extension Scheduler {
             return "recipient \"\(request.recipient)\" is not in the configuration"
         }
         guard let zone = zones.zone(notification.zone) else { return "unknown time zone \"\(notification.zone)\"" }
+        let schedule = TriggerSchedule(request.trigger, added: notification.added, zone: zone)
+        let advanced = schedule.advance(from: notification.nextFire, now: now)
         // Every destination must be able to take it before any does: a partial send
-        // would be repeated to the others' neighbours at every retry.
-        var destinations: [(Recipient.Address, Channel, Transport)] = []
+        // would be repeated to the others' neighbours at every retry. Messages for the
+        // network are rendered now and queued with the mark, in one transaction.
+        var local: [(OutgoingNotification, Transport)] = []
+        var queued: [QueuedDelivery] = []
         for address in recipient.addresses {
             guard let channel = configuration.channel(address.channel) else { continue }
+            let outgoing = OutgoingNotification(
+                request: request, recipient: recipient, address: address, channel: channel,
+                fireDate: advanced.latest, deliveryID: notification.deliveryID, coalesced: advanced.coalesced,
+                encodedRequest: notification.encodedRequest)
             do {
-                guard let transport = try transports.transport(for: channel) else {
-                    return "channel \"\(channel.id)\" (\(channel.url.kind.rawValue)) cannot deliver yet in this version"
+                if let transport = try transports.transport(for: channel) {
+                    local.append((outgoing, transport))
+                } else {
+                    let body = channel.url.kind.isEmail ? Array(try renderer.email(outgoing).utf8) : try renderer.payload(outgoing)
+                    queued.append(QueuedDelivery(channel: channel.id, address: address.value, body: body))
                 }
-                destinations.append((address, channel, transport))
             } catch {
                 return "channel \"\(channel.id)\": \(error)"
             }
         }
-        guard !destinations.isEmpty else { return "recipient \"\(recipient.id)\" has no address" }
-        let schedule = TriggerSchedule(request.trigger, added: notification.added, zone: zone)
-        let advanced = schedule.advance(from: notification.nextFire, now: now)
-        for (index, (address, channel, transport)) in destinations.enumerated() {
+        guard !local.isEmpty || !queued.isEmpty else { return "recipient \"\(recipient.id)\" has no address" }
+        for (index, (outgoing, transport)) in local.enumerated() {
             do {
-                try transport.deliver(OutgoingNotification(
-                    request: request, recipient: recipient, address: address, channel: channel,
-                    fireDate: advanced.latest, deliveryID: notification.deliveryID, coalesced: advanced.coalesced,
-                    encodedRequest: notification.encodedRequest))
+                try transport.deliver(outgoing)
             } catch where index == 0 {
                 return "\(error)"
             }
             // A later destination failing after an earlier one took it: what was sent is
-            // recorded as sent (the delivery issue adds per-destination retries).
+            // recorded as sent.
             catch {
                 report.partial.append(configuration.redact("\(request.identifier): \(error)"))
             }
@@ -111,7 +123,7 @@ extension Scheduler {
         let delivered = DeliveredNotification(
             request: request, fireDate: advanced.latest, deliveredAt: now,
             deliveryID: notification.deliveryID, coalesced: advanced.coalesced)
-        try store.markSent(notification, claimer: claimer, delivered: delivered, next: advanced.next, anchor: advanced.anchor)
+        try store.markSent(notification, claimer: claimer, delivered: delivered, next: advanced.next, anchor: advanced.anchor, queued: queued)
         report.fired += 1
         report.coalesced += advanced.coalesced
         return nil

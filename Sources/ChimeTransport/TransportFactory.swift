@@ -9,7 +9,8 @@ public final class TransportFactory {
         self.renderer = renderer
     }
 
-    /// The transport of a channel, or nil when this version has none for its kind.
+    /// The transport of a local channel; nil for the network kinds, whose messages go
+    /// through the outbox.
     /// - Throws: when the channel's destination cannot be opened.
     public func transport(for channel: Channel) throws -> Transport? {
         if let existing = open[channel.id] { return existing }

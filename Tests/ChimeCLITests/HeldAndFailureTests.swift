@@ -14,18 +14,22 @@ struct HeldAndFailureTests {
               </recipients>
             """)
 
-    @Test("a channel that cannot deliver yet holds the notification for every address, once per run, exit 75")
+    @Test("a message that cannot be rendered holds the notification for every address, once per run, exit 75")
     func heldNotLooping() throws {
         let ws = try Workspace(configuration: Self.configuration)
-        let requests = (1...600).map { #"{"identifier": "d\#($0)", "recipient": "dave", "content": {}, "trigger": {"type": "timeInterval", "seconds": 60}}"# }
+        try ws.write("cup.jpg", "not really a picture")
+        let requests = (1...600).map {
+            #"{"identifier": "d\#($0)", "recipient": "dave", "content": {"attachments": [{"identifier": "cup", "path": "cup.jpg"}]}, "trigger": {"type": "timeInterval", "seconds": 60}}"#
+        }
         try ws.write("held.json", "[" + requests.joined(separator: ",") + "]")
         #expect(try ws.chime(["schedule", "--json", "held.json"], now: "2026-11-21T09:00:00Z").status == 0)
+        try FileManager.default.removeItem(atPath: ws.path("cup.jpg"))
         let run = try ws.chime(["run"], now: "2026-11-21T09:05:00Z", timeout: 60)
         #expect(!run.timedOut)
         #expect(run.status == 75)
         #expect(run.stdout == "fired 0\n")
         #expect(run.stderr.split(separator: "\n").count == 600)
-        #expect(run.stderr.hasPrefix("held d1: channel \"mail\" (smtp) cannot deliver yet in this version\n"))
+        #expect(run.stderr.hasPrefix("held d1: channel \"mail\": attachment \"cup\": "), "\(run.stderr.prefix(200))")
         // Nothing reached dave's other address either, and everything is still pending.
         #expect(try ws.lines().isEmpty)
         #expect(try ws.chime(["pending"]).stdout.split(separator: "\n").count == 600)

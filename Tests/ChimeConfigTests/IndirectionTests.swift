@@ -85,7 +85,7 @@ struct IndirectionTests {
             """, environment: ["ZONE": "hunter2-zone", "CHANNEL": "hunter2-channel"])
         #expect(found.count == 2)
         #expect(!found.joined().contains("hunter2"))
-        #expect(found.allSatisfy { $0.contains("(value from the environment or a file)") })
+        #expect(found.allSatisfy { $0.contains("(secret)") })
     }
 
     @Test("a file that cannot be read is named")

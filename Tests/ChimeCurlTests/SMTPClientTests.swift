@@ -1,4 +1,5 @@
 import ChimeCurl
+import ChimeTestSupport
 import Foundation
 import Testing
 

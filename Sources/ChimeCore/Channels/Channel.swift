@@ -7,11 +7,22 @@ public struct Channel: Hashable, Sendable {
     public var from: String?
     /// The `Reply-To:` of email channels; `{token}` stands for the signed reply token.
     public var replyTo: String?
+    /// Timeouts, concurrency, rate and retries.
+    public var policy: DeliveryPolicy
+    /// A CA bundle (PEM) to verify the server with instead of the system's: for a
+    /// private CA, or a test's own certificate.
+    public var caFile: String?
 
-    public init(id: String, url: ChannelURL, from: String? = nil, replyTo: String? = nil) {
+    public init(id: String, url: ChannelURL, from: String? = nil, replyTo: String? = nil,
+                policy: DeliveryPolicy? = nil, caFile: String? = nil) {
         self.id = id
         self.url = url
         self.from = from
         self.replyTo = replyTo
+        self.policy = policy ?? .defaults(for: url.kind)
+        self.caFile = caFile
     }
+
+    /// The address SMTP's envelope comes from: the `from` mailbox's address.
+    public var envelopeFrom: String { Mailbox.address(of: from ?? "chime@localhost") }
 }

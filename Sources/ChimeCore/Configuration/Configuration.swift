@@ -8,9 +8,11 @@ public struct Configuration: Hashable, Sendable {
     /// The pending limit of recipients that set none (`<recipients pendingLimit="64">`);
     /// nil: no limit, unlike iOS's 64.
     public var defaultPendingLimit: Int?
-    /// Values read from the environment or files (passwords, webhook tokens): blanked out
-    /// of every message Chime prints.
+    /// Passwords and webhook tokens, whether in the URL or read from the environment or
+    /// a file: blanked out of every message Chime prints or records.
     public var secrets: Set<String> = []
+    /// Webhook transfers in flight at once over all channels (`<channels concurrency>`).
+    public var concurrency = 32
 
     public init(categories: [NotificationCategory] = [], channels: [Channel] = [], recipients: [Recipient] = [], defaultPendingLimit: Int? = nil) {
         self.categories = categories
@@ -44,7 +46,7 @@ public struct Configuration: Hashable, Sendable {
     /// characters are too short to be secrets and too common to blank.
     public func redact(_ text: String) -> String {
         secrets.filter { $0.count >= 3 }.sorted { $0.count > $1.count }.reduce(text) {
-            $0.replacingOccurrences(of: $1, with: "(value from the environment or a file)")
+            $0.replacingOccurrences(of: $1, with: "(secret)")
         }
     }
 

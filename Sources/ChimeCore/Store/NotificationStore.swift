@@ -2,7 +2,7 @@
 ///
 /// Firing is claim, deliver, mark, settle: ``claimDue(now:limit:claimer:leaseNow:leaseUntil:limits:)``
 /// marks due notifications as taken by one process in one transaction; the caller
-/// delivers each and at once records it with ``markSent(_:claimer:delivered:next:anchor:)``, a
+/// delivers each and at once records it with ``markSent(_:claimer:delivered:next:anchor:queued:)``, a
 /// small durable write; ``settle(claimer:)`` then moves a batch of marks into the
 /// delivered list and the requests on, in one transaction. A process that died leaves
 /// marks (settled by the next run) and claims (released by ``releaseClaims(of:)`` or
@@ -45,9 +45,12 @@ public protocol NotificationStore: Sendable {
     func claimDue(now: Instant, limit: Int, claimer: Claimer, leaseNow: Instant, leaseUntil: Instant,
                   limits: [String: Int]) throws -> [PendingNotification]
 
-    /// Records, durably and at once, that a claimed notification was delivered, and where
-    /// its request goes next (`nil`: it does not repeat), computed after `anchor`.
-    func markSent(_ notification: PendingNotification, claimer: Claimer, delivered: DeliveredNotification, next: Instant?, anchor: Instant) throws
+    /// Records, durably and at once, that a claimed notification was delivered (to its
+    /// local destinations) and queued (for the network ones, `queued`, in the same
+    /// transaction), and where its request goes next (`nil`: it does not repeat),
+    /// computed after `anchor`.
+    func markSent(_ notification: PendingNotification, claimer: Claimer, delivered: DeliveredNotification, next: Instant?, anchor: Instant,
+                  queued: [QueuedDelivery]) throws
 
     /// Moves every delivery a claimer marked into the delivered list and its requests on
     /// (to their next fire, or out when they do not repeat), in one transaction; a request
@@ -64,6 +67,27 @@ public protocol NotificationStore: Sendable {
 
     /// Releases every claim of a claimer (one known to be dead); returns how many.
     func releaseClaims(of claimer: Claimer) throws -> Int
+
+    // MARK: The outbox
+
+    /// Claims up to `limit` queued deliveries whose next attempt is due at `now`, that
+    /// nobody holds (or whose lease ended before `leaseNow`), oldest first.
+    func claimOutbox(now: Instant, limit: Int, claimer: Claimer, leaseNow: Instant, leaseUntil: Instant) throws -> [OutboxDelivery]
+
+    /// Records one attempt at a claimed delivery and where it stands now, in one
+    /// transaction: `state` queued with `nextAttempt` for a retry (kept claimed when
+    /// `keepClaim`, to try again within this run). `countsAsAttempt` is false for an
+    /// answer that only asked to wait.
+    func record(_ attempt: DeliveryAttempt, for id: Int64, claimer: Claimer, state: DeliveryState, nextAttempt: Instant?,
+                countsAsAttempt: Bool, keepClaim: Bool) throws
+
+    /// Deliveries in a state (all when nil), oldest first, each with its attempts.
+    func deliveries(state: DeliveryState?) throws -> [OutboxDelivery]
+
+    /// Queues failed deliveries again, due at `now` with a fresh retry budget (the
+    /// attempts so far stay in their history): those with the given ids, or all when
+    /// `ids` is nil. Returns the ids queued.
+    func retry(_ ids: [Int64]?, now: Instant) throws -> [Int64]
 
     /// The zone each recipient's floating triggers were last computed in.
     func recipientZones() throws -> [String: String]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChimeCore
+import ChimeDelivery
 import ChimeLocalization
 import Foundation
 
@@ -7,10 +8,17 @@ extension Chime {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Validate the configuration; print a summary, or every error (exit 65).",
-            discussion: "Errors are printed as path:line:col: error: message. A missing file exits 66."
+            discussion: """
+                Errors are printed as path:line:col: error: message. A missing file exits 66. \
+                With --probe, each SMTP and webhook channel is also tried (SMTP: connect, TLS, \
+                login, NOOP; webhooks: HTTP HEAD), nothing is sent, and an unreachable one exits 69.
+                """
         )
 
         @OptionGroup var options: GlobalOptions
+
+        @Flag(name: .long, help: "Try connecting to each SMTP and webhook channel.")
+        var probe = false
 
         func run() throws {
             let configuration = try loadConfiguration(options)
@@ -18,6 +26,12 @@ extension Chime {
             printDiagnostics(diagnostics)
             if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(65) }
             print("ok: \(configuration.summary)")
+            guard probe else { return }
+            let results = Probe.run(configuration)
+            for result in results {
+                print("\(result.channel): \(result.reachable ? "reachable" : "unreachable"): \(result.detail)")
+            }
+            if results.contains(where: { !$0.reachable }) { throw ExitCode(69) }
         }
 
         /// Reads the templates folder and reports keys missing for recipients' locales.

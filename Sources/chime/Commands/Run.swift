@@ -6,8 +6,12 @@ extension Chime {
             abstract: "Fire everything due now, once: the cron tick.",
             discussion: """
                 Safe to run from cron every minute, even when runs overlap or one is killed: each \
-                due notification is claimed by one run, delivered, then marked delivered. Exits 75 \
-                when some due notification could not be delivered (it stays pending).
+                due notification is claimed by one run and fired once. Local channels (Maildir, \
+                file) are written at once; messages for SMTP and webhooks are queued in the store \
+                with the fire, then sent, and marked delivered only once the server took them. \
+                Temporary failures are retried by later runs with backoff; deliveries that give \
+                up are listed by `chime failed`. Exits 75 when something waits for a later run \
+                (a notification held, a delivery to retry), 69 when a delivery gave up this run.
                 """
         )
 
@@ -35,15 +39,22 @@ extension Chime {
                 return
             }
             var summary = "fired \(report.fired)"
+            let delivery = report.delivery
+            if delivery.delivered > 0 || !delivery.retrying.isEmpty || !delivery.failed.isEmpty || delivery.deferred > 0 {
+                summary += ", delivered \(delivery.delivered)"
+                if !delivery.retrying.isEmpty { summary += ", \(delivery.retrying.count) to retry" }
+                if delivery.deferred > 0 { summary += ", \(delivery.deferred) not tried (server unreachable)" }
+                if !delivery.failed.isEmpty { summary += ", \(delivery.failed.count) failed" }
+            }
             if report.coalesced > 0 { summary += ", coalesced \(report.coalesced) missed occurrence\(report.coalesced == 1 ? "" : "s")" }
             if report.recovered > 0 { summary += ", took back \(report.recovered) from an interrupted run" }
             if report.moved > 0 { summary += ", moved \(report.moved) floating to a new zone" }
             print(summary)
             let problems = report.held.map { "held \($0)" } + report.partial.map { "partly sent \($0)" }
-            if !problems.isEmpty {
-                printError(problems.joined(separator: "\n"))
-                throw ExitCode(75)
-            }
+                + delivery.retrying.map { "will retry \($0)" } + delivery.failed.map { "failed \($0)" }
+            if !problems.isEmpty { printError(problems.joined(separator: "\n")) }
+            if !delivery.failed.isEmpty { throw ExitCode(69) }
+            if !problems.isEmpty || delivery.deferred > 0 { throw ExitCode(75) }
         }
     }
 }

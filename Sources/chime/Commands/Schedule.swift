@@ -79,7 +79,7 @@ extension Chime {
             if let at, LocalDateTime(parsing: at) == nil {
                 throw ValidationError("--at needs a wall time such as 2026-11-24T09:00, not \"\(at)\"")
             }
-            if let duration = self.in, Duration.seconds(duration) == nil {
+            if let duration = self.in, DurationText.seconds(duration) == nil {
                 throw ValidationError("--in needs a duration such as 90s, 10m, 2h, 1d or 1h30m, not \"\(duration)\"")
             }
         }
@@ -135,33 +135,9 @@ extension Chime {
             if let at, let local = LocalDateTime(parsing: at) {
                 trigger = .date(fireDate: local, timeZone: tz, repeatInterval: nil)
             } else {
-                trigger = .timeInterval(seconds: Double(Duration.seconds(self.in ?? "") ?? 0), repeats: repeats)
+                trigger = .timeInterval(seconds: Double(DurationText.seconds(self.in ?? "") ?? 0), repeats: repeats)
             }
             return NotificationRequest(identifier: id ?? "", recipient: to ?? "", content: content, trigger: trigger)
         }
-    }
-}
-
-/// `90s`, `10m`, `2h`, `1d`, and sequences such as `1h30m`.
-enum Duration {
-    static func seconds(_ text: String) -> Int64? {
-        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
-        var total: Int64 = 0
-        var digits = ""
-        for character in text {
-            if character.isASCII, character.isNumber {
-                digits.append(character)
-            } else if let unit = units[character], let value = Int64(digits) {
-                let (product, overflow) = value.multipliedReportingOverflow(by: unit)
-                let (sum, overflowed) = total.addingReportingOverflow(product)
-                // Beyond a thousand years is a typo, not a reminder.
-                guard !overflow, !overflowed, sum <= 1_000 * 366 * 86_400 else { return nil }
-                total = sum
-                digits = ""
-            } else {
-                return nil
-            }
-        }
-        return digits.isEmpty && total > 0 ? total : nil
     }
 }

@@ -7,6 +7,7 @@ one JSON line per accepted message to --log (envelope and data). Options:
   --tempfail N             answer 451 to the DATA of the first N transactions
   --refuse ADDRESS         answer 550 to RCPT TO:<ADDRESS>
   --drop-data N            close the connection in the middle of the first N DATAs
+  --delay SECONDS          wait this long before answering each DATA
 """
 import argparse, asyncio, json, socket, ssl, sys
 
@@ -22,6 +23,7 @@ parser.add_argument("--password")
 parser.add_argument("--tempfail", type=int, default=0)
 parser.add_argument("--refuse", action="append", default=[])
 parser.add_argument("--drop-data", type=int, default=0)
+parser.add_argument("--delay", type=float, default=0)
 options = parser.parse_args()
 
 
@@ -37,6 +39,8 @@ class Handler:
 
     async def handle_DATA(self, server, session, envelope):
         self.datas += 1
+        if options.delay:
+            await asyncio.sleep(options.delay)
         if self.datas <= options.drop_data:
             server.transport.close()
             return "421 closing"

@@ -1,0 +1,56 @@
+import ChimeCore
+import ChimeSQLite
+import Foundation
+
+/// The release `chime` beside this benchmark, or exit 69 saying how to build it.
+func chimeExecutable() -> String {
+    let path = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("chime").path
+    guard FileManager.default.isExecutableFile(atPath: path) else {
+        print("build chime first: swift build -c release (looked for \(path))")
+        exit(69)
+    }
+    return path
+}
+
+/// Stores `count` one-shot requests in a new SQLite store at `path`: the first `due` fire
+/// at or before `now`, the others spread over the following year; recipients in turn.
+func fillStore(path: String, count: Int, due: Int, recipients: [String], now: Instant) throws {
+    let store = try SQLiteStore(path: path)
+    var batch: [PendingNotification] = []
+    for n in 0..<count {
+        let fires = n < due ? now + Int64(-(n % 3600)) : now + Int64(60 + (n * 31) % 31_536_000)
+        let request = NotificationRequest(
+            identifier: "req-\(n)", recipient: recipients[n % recipients.count],
+            content: NotificationContent(title: "Reminder \(n)", body: "Water the plants, item \(n).", categoryIdentifier: "reminder"),
+            trigger: .timeInterval(seconds: Double(fires.seconds - now.seconds + 3600), repeats: false))
+        batch.append(PendingNotification(request: request, added: now + -3600, nextFire: fires, anchor: now + -3600, zone: "UTC", generation: "g\(n)"))
+        if batch.count == 20_000 {
+            try store.upsert(batch)
+            batch.removeAll(keepingCapacity: true)
+        }
+    }
+    try store.upsert(batch)
+}
+
+/// Runs a program in `directory`; returns wall seconds, peak resident memory in MiB
+/// (wait4's ru_maxrss) and what it printed (stdout and stderr).
+func measure(_ executable: String, _ arguments: [String], in directory: URL) -> (seconds: Double, peakMiB: Double, output: String) {
+    let outputPath = directory.appendingPathComponent("out.txt").path
+    var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    chdir(directory.path)
+    var pid: pid_t = 0
+    let start = DispatchTime.now().uptimeNanoseconds
+    guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { fatalError("cannot start \(executable)") }
+    var status: Int32 = 0
+    var usage = rusage()
+    wait4(pid, &status, 0, &usage)
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+    return (seconds, Double(usage.ru_maxrss) / 1024, output.trimmingCharacters(in: .whitespacesAndNewlines))
+}

@@ -1,0 +1,34 @@
+import ChimeCore
+import ChimeCurl
+
+/// What libcurl needs from a channel: the SMTP server, or the webhook request.
+extension Channel {
+    var timeouts: CurlEasy.Timeouts {
+        CurlEasy.Timeouts(connect: Int(policy.connectTimeout * 1_000), total: Int(policy.timeout * 1_000))
+    }
+
+    /// The SMTP server of an `smtp://` or `smtps://` channel, credentials apart.
+    var smtpSettings: SMTPClient.Settings {
+        let host = url.host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? ""
+        let port = url.port ?? (url.kind == .smtps ? 465 : 25)
+        return SMTPClient.Settings(
+            url: "\(url.kind.rawValue)://\(host):\(port)", username: url.user, password: url.password,
+            startTLS: url.startTLS == .required ? .required : .whenOffered,
+            caFile: caFile, verifyTLS: !url.insecure, timeouts: timeouts)
+    }
+
+    /// The POST of a webhook payload. Generic webhooks also get an `Idempotency-Key`, the
+    /// same on every resend of one delivery, so a receiver can drop a duplicate.
+    func webhookRequest(body: [UInt8], idempotencyKey: String) -> HTTPPool.Request {
+        var headers = ["Content-Type: application/json; charset=utf-8", "User-Agent: chime"]
+        if url.kind == .json || url.kind == .jsons { headers.append("Idempotency-Key: \(idempotencyKey)") }
+        return HTTPPool.Request(url: url.endpoint?.absoluteString ?? "", method: .post, body: body, headers: headers,
+                                timeouts: timeouts, caFile: caFile, verifyTLS: !url.insecure)
+    }
+}
+
+extension OutboxDelivery {
+    /// The delivery id, and the address when there is one: one key per destination,
+    /// the same on every resend.
+    var idempotencyKey: String { address.isEmpty ? deliveryID : "\(deliveryID):\(address)" }
+}

@@ -1,0 +1,105 @@
+import ChimeCore
+import Foundation
+import GRDB
+
+/// The outbox: network deliveries queued when their notification fires, claimed and tried
+/// by runs, each attempt recorded, until delivered or failed.
+extension SQLiteStore {
+    /// Inserts the deliveries of one fired notification (inside the caller's transaction).
+    /// A destination already queued for this occurrence is kept as it is.
+    static func enqueue(_ queued: [QueuedDelivery], for delivered: DeliveredNotification, in db: Database) throws {
+        guard !queued.isEmpty else { return }
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO outbox (delivery_id, identifier, recipient, channel, address, body, state, queued_at, next_attempt)
+            VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?)
+            ON CONFLICT (delivery_id, channel, address) DO NOTHING
+            """)
+        for delivery in queued {
+            try insert.execute(arguments: [
+                delivered.deliveryID, delivered.request.identifier, delivered.request.recipient, delivery.channel, delivery.address,
+                Data(delivery.body), delivered.deliveredAt.seconds, delivered.deliveredAt.seconds,
+            ])
+        }
+    }
+
+    public func claimOutbox(now: Instant, limit: Int, claimer: Claimer, leaseNow: Instant, leaseUntil: Instant) throws -> [OutboxDelivery] {
+        try database.write { db in
+            try Row.fetchAll(db, sql: """
+                UPDATE outbox SET claimed_by = ?, claim_expires = ?
+                WHERE id IN (
+                    SELECT id FROM outbox WHERE state = 'queued' AND next_attempt <= ?
+                    AND (claimed_by IS NULL OR claim_expires <= ?)
+                    ORDER BY next_attempt, id LIMIT ?)
+                RETURNING *
+                """, arguments: [claimer.description, leaseUntil.seconds, now.seconds, leaseNow.seconds, limit])
+                .map { Self.outbox($0, history: []) }
+                .sorted { $0.id < $1.id }
+        }
+    }
+
+    public func record(_ attempt: DeliveryAttempt, for id: Int64, claimer: Claimer, state: DeliveryState, nextAttempt: Instant?,
+                       countsAsAttempt: Bool, keepClaim: Bool) throws {
+        try database.write { db in
+            try db.cachedStatement(sql: "INSERT INTO attempt (outbox_id, at, outcome, code, message) VALUES (?, ?, ?, ?, ?)")
+                .execute(arguments: [id, attempt.at.seconds, attempt.outcome.rawValue, attempt.code, attempt.message])
+            // Only the claimer's own claim is updated: one whose lease ran out and was
+            // taken over leaves the row to its new claimer.
+            try db.cachedStatement(sql: """
+                UPDATE outbox SET state = ?, attempts = attempts + ?, next_attempt = COALESCE(?, next_attempt),
+                    body = CASE WHEN ? = 'delivered' THEN X'' ELSE body END,
+                    claimed_by = CASE WHEN ? THEN claimed_by ELSE NULL END,
+                    claim_expires = CASE WHEN ? THEN claim_expires ELSE NULL END
+                WHERE id = ? AND claimed_by = ?
+                """).execute(arguments: [
+                    state.rawValue, countsAsAttempt ? 1 : 0, nextAttempt?.seconds, state.rawValue, keepClaim, keepClaim, id,
+                    claimer.description,
+                ])
+        }
+    }
+
+    public func deliveries(state: DeliveryState?) throws -> [OutboxDelivery] {
+        try database.read { db in
+            var history: [Int64: [DeliveryAttempt]] = [:]
+            let condition = state == nil ? "" : "WHERE state = ?"
+            let arguments: StatementArguments = state.map { [$0.rawValue] } ?? []
+            for row in try Row.fetchAll(db, sql: """
+                SELECT attempt.* FROM attempt JOIN outbox ON outbox.id = attempt.outbox_id \(condition.replacingOccurrences(of: "state", with: "outbox.state"))
+                ORDER BY attempt.id
+                """, arguments: arguments) {
+                history[row["outbox_id"], default: []].append(DeliveryAttempt(
+                    at: Instant(seconds: row["at"]), outcome: DeliveryAttempt.Outcome(rawValue: row["outcome"]) ?? .temporary,
+                    code: row["code"], message: row["message"]))
+            }
+            return try Row.fetchAll(db, sql: "SELECT * FROM outbox \(condition) ORDER BY id", arguments: arguments)
+                .map { Self.outbox($0, history: history[$0["id"]] ?? []) }
+        }
+    }
+
+    public func retry(_ ids: [Int64]?, now: Instant) throws -> [Int64] {
+        try database.write { db in
+            let selected: [Int64]
+            if let ids {
+                selected = try ids.filter { id in
+                    try Bool.fetchOne(db, sql: "SELECT 1 FROM outbox WHERE id = ? AND state = 'failed'", arguments: [id]) != nil
+                }
+            } else {
+                selected = try Int64.fetchAll(db, sql: "SELECT id FROM outbox WHERE state = 'failed' ORDER BY id")
+            }
+            let queue = try db.cachedStatement(sql: """
+                UPDATE outbox SET state = 'queued', attempts = 0, queued_at = ?, next_attempt = ?, claimed_by = NULL, claim_expires = NULL
+                WHERE id = ?
+                """)
+            for id in selected { try queue.execute(arguments: [now.seconds, now.seconds, id]) }
+            return selected
+        }
+    }
+
+    private static func outbox(_ row: Row, history: [DeliveryAttempt]) -> OutboxDelivery {
+        let body: Data = row["body"]
+        return OutboxDelivery(
+            id: row["id"], deliveryID: row["delivery_id"], identifier: row["identifier"], recipient: row["recipient"],
+            channel: row["channel"], address: row["address"], body: [UInt8](body),
+            state: DeliveryState(rawValue: row["state"]) ?? .queued, attempts: row["attempts"],
+            queuedAt: Instant(seconds: row["queued_at"]), nextAttempt: Instant(seconds: row["next_attempt"]), history: history)
+    }
+}

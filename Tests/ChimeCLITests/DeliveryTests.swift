@@ -1,0 +1,224 @@
+import ChimeTestSupport
+import Foundation
+import Testing
+
+/// `chime run` against real servers started by each test on 127.0.0.1: aiosmtpd for SMTP,
+/// Python's http.server for webhooks. Each status path must end in the right state with
+/// the right number of attempts, as `chime deliveries --json` shows them.
+@Suite("Delivery over SMTP and webhooks", .serialized)
+struct DeliveryTests {
+    /// A configuration with these channels, and one recipient per (id, channel, address).
+    static func configuration(channels: [String], recipients: [(String, String, String)]) -> String {
+        """
+        <chime version="1">
+          <categories><category identifier="reminder"><action identifier="done" title="Done"/></category></categories>
+          <channels>
+            \(channels.joined(separator: "\n    "))
+          </channels>
+          <recipients>
+            \(recipients.map { #"<recipient id="\#($0.0)" timeZone="UTC"><address channel="\#($0.1)">\#($0.2)</address></recipient>"# }.joined(separator: "\n    "))
+          </recipients>
+        </chime>
+        """
+    }
+
+    /// Schedules one request per (identifier, recipient), due a minute after 09:00.
+    static func schedule(_ ws: Workspace, _ requests: [(String, String)]) throws {
+        let json = requests.map {
+            #"{"identifier": "\#($0.0)", "recipient": "\#($0.1)", "content": {"title": "\#($0.0)", "body": "Tea"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#
+        }
+        try ws.write("requests.json", "[" + json.joined(separator: ",") + "]")
+        let result = try ws.chime(["schedule", "--json", "requests.json"], now: "2026-11-21T09:00:00Z")
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    /// Every delivery by request identifier, from `chime deliveries --json`.
+    static func deliveries(_ ws: Workspace) throws -> [String: [String: Any]] {
+        let result = try ws.chime(["deliveries", "--json"])
+        let list = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [[String: Any]]
+        return Dictionary(uniqueKeysWithValues: list.map { ($0["identifier"] as! String, $0) })
+    }
+
+    static func outcomes(_ delivery: [String: Any]?) -> [String] {
+        (delivery?["history"] as? [[String: Any]] ?? []).map { $0["outcome"] as! String }
+    }
+
+    @Test("SMTP: 250 delivered; 451 retried by the next run; 550 failed, listed, retried by hand")
+    func smtpStatuses() throws {
+        let server = try SMTPServer(["--tempfail", "1", "--refuse", "gone@example.org"])
+        let ws = try Workspace(configuration: Self.configuration(
+            channels: [#"<channel id="mail" url="smtp://127.0.0.1:\#(server.port)" from="Chime &lt;bot@example.org&gt;"/>"#],
+            recipients: [("ann", "mail", "ann@example.org"), ("gus", "mail", "gone@example.org")]))
+        try Self.schedule(ws, [("a", "ann"), ("g", "gus")])
+
+        let first = try ws.chime(["run"], now: "2026-11-21T09:05:00Z")
+        #expect(first.status == 69, "a delivery gave up: \(first.stderr)")
+        #expect(first.stdout == "fired 2, delivered 0, 1 to retry, 1 failed\n")
+        #expect(first.stderr.contains("will retry a to ann@example.org via mail (delivery 1): "))
+        #expect(first.stderr.contains("451 4.3.0 Try again later"))
+        #expect(first.stderr.contains("failed g to gone@example.org via mail (delivery 2): 550 5.1.1 No such user here"))
+        var state = try Self.deliveries(ws)
+        #expect(state["a"]?["state"] as? String == "queued")
+        #expect(state["a"]?["attempts"] as? Int == 1)
+        #expect((state["a"]?["history"] as? [[String: Any]])?.first?["code"] as? Int == 451)
+        #expect(state["g"]?["state"] as? String == "failed")
+        #expect((state["g"]?["history"] as? [[String: Any]])?.first?["code"] as? Int == 550)
+        #expect(try server.messages().isEmpty)
+
+        // The retry waits for its backoff (at most 30 s after the first failure).
+        let second = try ws.chime(["run"], now: "2026-11-21T09:06:00Z")
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout == "fired 0, delivered 1\n")
+        state = try Self.deliveries(ws)
+        #expect(state["a"]?["state"] as? String == "delivered")
+        #expect(state["a"]?["attempts"] as? Int == 2)
+        #expect(Self.outcomes(state["a"]) == ["temporary", "delivered"])
+        let messages = try server.messages()
+        #expect(messages.count == 1)
+        #expect(messages.first?["to"] as? [String] == ["ann@example.org"])
+        #expect(messages.first?["from"] as? String == "bot@example.org")
+
+        // The dead letter: listed, then queued again by hand and refused again.
+        let failed = try ws.chime(["failed"])
+        #expect(failed.stdout.hasPrefix("2  failed  g  gus  gone@example.org via mail  1 attempt  550 5.1.1 No such user here"))
+        #expect(try ws.chime(["retry", "1"]).status == 65, "a delivered delivery is not retried")
+        let retry = try ws.chime(["retry", "2"], now: "2026-11-21T10:00:00Z")
+        #expect(retry.stdout == "queued 1 delivery again\n")
+        #expect(try ws.chime(["failed"]).stdout.isEmpty)
+        let third = try ws.chime(["run"], now: "2026-11-21T10:00:00Z")
+        #expect(third.status == 69)
+        state = try Self.deliveries(ws)
+        #expect(state["g"]?["state"] as? String == "failed")
+        #expect(Self.outcomes(state["g"]) == ["permanent", "permanent"])
+    }
+
+    @Test("SMTP: a connection dropped mid-DATA is temporary; maxAttempts gives up; retry --all starts a fresh budget")
+    func smtpDropAndExhaust() throws {
+        let server = try SMTPServer(["--drop-data", "1", "--tempfail", "2"])
+        let ws = try Workspace(configuration: Self.configuration(
+            channels: [#"<channel id="mail" url="smtp://127.0.0.1:\#(server.port)" from="bot@example.org" maxAttempts="2" backoff="1m"/>"#],
+            recipients: [("ann", "mail", "ann@example.org")]))
+        try Self.schedule(ws, [("a", "ann")])
+        let first = try ws.chime(["run"], now: "2026-11-21T09:05:00Z")
+        #expect(first.status == 75, "only a retry is waiting: \(first.stderr)")
+        var state = try Self.deliveries(ws)
+        #expect(state["a"]?["state"] as? String == "queued")
+        #expect((state["a"]?["history"] as? [[String: Any]])?.first?["code"] as? Int == 0, "no reply to DATA")
+        // Not due yet: the next attempt is after the backoff.
+        let early = try ws.chime(["run"], now: "2026-11-21T09:05:00Z")
+        #expect(early.stdout == "fired 0\n")
+        let second = try ws.chime(["run"], now: "2026-11-21T09:10:00Z")
+        #expect(second.status == 69)
+        #expect(second.stderr.contains("gave up after 2 attempts"))
+        state = try Self.deliveries(ws)
+        #expect(state["a"]?["state"] as? String == "failed")
+        #expect(state["a"]?["attempts"] as? Int == 2)
+        #expect(try ws.chime(["retry", "--all"], now: "2026-11-21T09:20:00Z").stdout == "queued 1 delivery again\n")
+        // The server tempfails once more, then takes it.
+        #expect(try ws.chime(["run"], now: "2026-11-21T09:20:00Z").status == 75)
+        #expect(try ws.chime(["run"], now: "2026-11-21T09:30:00Z").status == 0)
+        state = try Self.deliveries(ws)
+        #expect(Self.outcomes(state["a"]) == ["temporary", "temporary", "temporary", "delivered"])
+        #expect(state["a"]?["attempts"] as? Int == 2, "counted since the retry by hand")
+        #expect(try server.messages().count == 1)
+    }
+
+    @Test("webhooks: 200, 429 with Retry-After (seconds, date, Discord's header), 500, 4xx, timeout, reset")
+    func webhookStatuses() throws {
+        let server = try WebhookServer()
+        let base = "json://127.0.0.1:\(server.port)"
+        let paths = [
+            ("ok", "/ok"), ("limited", "/ratelimit/1/1"), ("dated", "/ratelimit-date/1/1"), ("discordish", "/discord/1/0.5"),
+            ("flaky", "/flaky/1"), ("bad", "/status/400"), ("slow", "/slow/3"), ("reset", "/reset/1"),
+        ]
+        let ws = try Workspace(configuration: Self.configuration(
+            channels: paths.map { #"<channel id="\#($0.0)" url="\#(base)\#($0.1)" timeout="1s" backoff="1m"/>"# },
+            recipients: paths.map { ($0.0, $0.0, "") }))
+        try Self.schedule(ws, paths.map { ($0.0, $0.0) })
+
+        let first = try ws.chime(["run"], now: "2026-11-21T09:05:00Z")
+        #expect(first.status == 69, "bad gave up: \(first.stderr)")
+        #expect(first.stdout == "fired 8, delivered 4, 3 to retry, 1 failed\n")
+        var state = try Self.deliveries(ws)
+        for name in ["ok", "limited", "dated", "discordish"] {
+            #expect(state[name]?["state"] as? String == "delivered", "\(name)")
+            #expect(state[name]?["attempts"] as? Int == 1, "\(name): a 429 is not counted")
+        }
+        #expect(Self.outcomes(state["ok"]) == ["delivered"])
+        for name in ["limited", "dated", "discordish"] { #expect(Self.outcomes(state[name]) == ["rate-limited", "delivered"], "\(name)") }
+        for name in ["flaky", "slow", "reset"] {
+            #expect(state[name]?["state"] as? String == "queued", "\(name)")
+            #expect(Self.outcomes(state[name]) == ["temporary"], "\(name)")
+        }
+        let bad = (state["bad"]?["history"] as? [[String: Any]])?.first
+        #expect(state["bad"]?["state"] as? String == "failed")
+        #expect(bad?["code"] as? Int == 400)
+        let message = bad?["message"] as? String ?? ""
+        #expect(message.hasPrefix("HTTP 400: status 400: xxx"))
+        #expect(message.count < 320 && message.hasSuffix("…"), "the body is cut: \(message.count) characters")
+
+        // The waits were kept: the retry came after the time each server asked for.
+        let requests = try server.requests()
+        func starts(_ prefix: String) -> [Double] { requests.filter { ($0["path"] as! String).hasPrefix(prefix) }.map { $0["start"] as! Double } }
+        let limited = starts("/ratelimit/"), dated = starts("/ratelimit-date/"), discord = starts("/discord/")
+        #expect(limited.count == 2 && limited[1] - limited[0] >= 0.95)
+        #expect(dated.count == 2 && dated[1] - dated[0] >= 0.95)
+        #expect(discord.count == 2 && discord[1] - discord[0] >= 0.45)
+
+        let second = try ws.chime(["run"], now: "2026-11-21T09:10:00Z")
+        #expect(second.stdout == "fired 0, delivered 2, 1 to retry\n", "\(second.stderr)")
+        state = try Self.deliveries(ws)
+        #expect(Self.outcomes(state["flaky"]) == ["temporary", "delivered"])
+        #expect(Self.outcomes(state["reset"]) == ["temporary", "delivered"])
+        #expect(Self.outcomes(state["slow"]) == ["temporary", "temporary"])
+        #expect(state["slow"]?["state"] as? String == "queued")
+
+        // Both tries of one delivery carry the same Idempotency-Key; the body is the payload.
+        let flaky = try server.requests().filter { ($0["path"] as! String) == "/flaky/1" }
+        let keys = flaky.map { ($0["headers"] as! [String: String])["idempotency-key"] }
+        #expect(keys.count == 2 && keys[0] != nil && keys[0] == keys[1])
+        let body = try JSONSerialization.jsonObject(with: Data((flaky[0]["body"] as! String).utf8)) as? [String: Any]
+        #expect(body?["title"] as? String == "flaky")
+    }
+
+    @Test("webhooks go out many at once within the channel's concurrency, and no faster than its rate")
+    func concurrencyAndRate() throws {
+        let server = try WebhookServer()
+        let ws = try Workspace(configuration: Self.configuration(
+            channels: [
+                #"<channel id="wide" url="json://127.0.0.1:\#(server.port)/slow/0.4" concurrency="6"/>"#,
+                #"<channel id="paced" url="json://127.0.0.1:\#(server.port)/ok" rate="5/s"/>"#,
+            ],
+            recipients: [("w", "wide", ""), ("p", "paced", "")]))
+        try Self.schedule(ws, (1...24).map { ("w\($0)", "w") } + (1...6).map { ("p\($0)", "p") })
+        let run = try ws.chime(["run"], now: "2026-11-21T09:05:00Z")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "fired 30, delivered 30\n")
+        let requests = try server.requests()
+        let wide = requests.filter { ($0["path"] as! String).hasPrefix("/slow") }.map { ($0["start"] as! Double, $0["end"] as! Double) }
+        let most = wide.map { request in wide.filter { $0.0 <= request.0 && $0.1 > request.0 }.count }.max() ?? 0
+        #expect(wide.count == 24)
+        #expect(most == 6, "at most and at least 6 in flight at once, saw \(most)")
+        let paced = requests.filter { ($0["path"] as! String) == "/ok" }.map { $0["start"] as! Double }.sorted()
+        #expect(paced.count == 6)
+        #expect(zip(paced, paced.dropFirst()).allSatisfy { $1 - $0 >= 0.15 }, "5 per second: \(paced)")
+    }
+
+    @Test("volume: 2,000 due to Postfix's smtp-sink in one run, each delivered once")
+    func volume() throws {
+        let sink = try SMTPSink()
+        let recipients = (0..<20).map { ("u\($0)", "mail", "u\($0)@example.org") }
+        let ws = try Workspace(configuration: Self.configuration(
+            channels: [#"<channel id="mail" url="smtp://127.0.0.1:\#(sink.port)" from="bot@example.org"/>"#],
+            recipients: recipients))
+        try Self.schedule(ws, (0..<2000).map { ("v\($0)", "u\($0 % 20)") })
+        let run = try ws.chime(["run"], now: "2026-11-21T09:05:00Z")
+        #expect(run.status == 0, "\(run.stderr.prefix(500))")
+        #expect(run.stdout == "fired 2000, delivered 2000\n")
+        let messages = try sink.messages()
+        #expect(messages.count == 2000)
+        let subjects = Set(messages.compactMap { $0.split(separator: "\n").first { $0.hasPrefix("Subject: ") } })
+        #expect(subjects.count == 2000, "2,000 different reminders")
+        #expect(try ws.chime(["deliveries", "--state", "queued"]).stdout.isEmpty)
+    }
+}
