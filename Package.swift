@@ -51,7 +51,7 @@ let package = Package(
 
         // Scheduling and firing: requests in, due notifications claimed, delivered, completed.
         .target(name: "ChimeDelivery", dependencies: ["ChimeCore", "ChimeCurl"]),
-        .target(name: "ChimeScheduler", dependencies: ["ChimeCore", "ChimeTransport", "ChimeDelivery"]),
+        .target(name: "ChimeScheduler", dependencies: ["ChimeCore", "ChimeTransport", "ChimeDelivery", "ChimeCurl"]),
 
         // Localization: CLDR plural data, Apple .strings and .stringsdict, locale fallback.
         .target(

@@ -131,6 +131,11 @@ public final class SMTPClient {
         try easy.check(chime_curl_setopt_off(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(upload.bytes.count)))
         let (dialogue, outcome) = transfer(upload: upload)
         _ = chime_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, nil)
+        // A message to one recipient that went through had no refusal: its last line is
+        // all there is to read.
+        if case .success = outcome, recipients.count == 1 {
+            return Sent(accepted: recipients, refused: [], reply: dialogue.lastReply)
+        }
         let (refused, lastReply) = dialogue.rcptReplies()
         let accepted = recipients.filter { recipient in !refused.contains { $0.recipient == recipient } }
         switch outcome {
@@ -185,8 +190,14 @@ public final class SMTPClient {
         return Failure(temporary: temporary, code: code, message: error.message + reply, refused: refused, unreachable: error.isUnreachable)
     }
 
-    /// LF line ends as CRLF, as SMTP's DATA has them; CRLF kept.
-    static func crlf(_ text: [UInt8]) -> [UInt8] {
+    /// LF line ends as CRLF, as SMTP's DATA has them; CRLF kept. Done when a message is
+    /// queued, so the send finds it ready.
+    public static func crlf(_ text: [UInt8]) -> [UInt8] {
+        // Messages rendered with CRLF already go as they are.
+        let bare = text.withUnsafeBufferPointer { buffer in
+            buffer.indices.contains { buffer[$0] == 0x0A && ($0 == 0 || buffer[$0 - 1] != 0x0D) }
+        }
+        guard bare else { return text }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.count + text.count / 40)
         var previous: UInt8 = 0
@@ -209,6 +220,11 @@ private final class Upload {
 /// The SMTP lines of one transfer, in order: (sent by us, text).
 private final class Dialogue {
     var lines: [(out: Bool, text: String)] = []
+
+    /// The last line the server sent.
+    var lastReply: String {
+        lines.last { !$0.out }?.text.trimmingSuffix() ?? ""
+    }
 
     /// Each refused RCPT with its reply, and the last reply line of the transfer.
     func rcptReplies() -> ([SMTPClient.Refusal], String) {

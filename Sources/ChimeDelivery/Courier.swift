@@ -41,11 +41,28 @@ public final class Courier {
         self.store = store
     }
 
+    /// Starts ``deliver(now:claimer:clock:alongside:)`` on a thread of its own, so that
+    /// sending (mostly waiting for servers) overlaps the firing loop's rendering and
+    /// queuing; returns the function that waits for its report.
+    public func deliverInBackground(now: Instant, claimer: Claimer, clock: @escaping @Sendable () -> Instant,
+                                    alongside progress: FiringProgress) -> () throws -> Report {
+        let outcome = Outcome<Report>()
+        nonisolated(unsafe) let courier = self
+        let thread = Thread {
+            outcome.set(Result { try courier.deliver(now: now, claimer: claimer, clock: clock, alongside: progress) })
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+        return { try outcome.wait() }
+    }
+
     /// Sends every delivery due at `now`.
     /// - Parameters:
     ///   - now: the run's instant (`--now`, else the clock): retries due by then are sent.
     ///   - clock: the real time, for claims' leases.
-    public func deliver(now: Instant, claimer: Claimer, clock: () -> Instant) throws -> Report {
+    ///   - progress: the firing loop queuing beside it: keep taking up what it queues
+    ///     until it is finished; nil when nothing is being fired.
+    public func deliver(now: Instant, claimer: Claimer, clock: () -> Instant, alongside progress: FiringProgress? = nil) throws -> Report {
         self.now = now
         self.claimer = claimer
         report = Report()
@@ -55,9 +72,15 @@ public final class Courier {
         let pool = try HTTPPool()
         var mail: [String: SMTPClient] = [:]
         while true {
+            // Read before claiming: what was queued before the end is then claimed.
+            let firing = !(progress?.isFinished ?? true)
             let leaseStart = clock()
             let claimed = try store.claimOutbox(now: now, limit: batchSize, claimer: claimer, leaseNow: leaseStart, leaseUntil: leaseStart + lease)
-            if claimed.isEmpty { break }
+            if claimed.isEmpty {
+                guard firing else { break }
+                progress?.pause()
+                continue
+            }
             var webhooks: [OutboxDelivery] = []
             var emails: [(Channel, [OutboxDelivery])] = []
             for entry in claimed {
@@ -78,7 +101,7 @@ public final class Courier {
             for (channel, entries) in emails {
                 try sendMail(entries, channel: channel, client: &mail[channel.id])
             }
-            if claimed.count < batchSize { break }
+            if claimed.count < batchSize && !firing { break }
         }
         return report
     }

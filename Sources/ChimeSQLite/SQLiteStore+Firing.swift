@@ -66,19 +66,23 @@ extension SQLiteStore {
         (a.nextFire.seconds, a.request.identifier) < (b.nextFire.seconds, b.request.identifier)
     }
 
-    public func markSent(_ notification: PendingNotification, claimer: Claimer, delivered: DeliveredNotification, next: Instant?, anchor: Instant,
-                         queued: [QueuedDelivery]) throws {
-        let request = try notification.encodedRequest ?? Self.encode(delivered.request)
+    public func markSent(_ marks: [SentMark], claimer: Claimer) throws {
+        guard !marks.isEmpty else { return }
+        let requests = try marks.map { try $0.notification.encodedRequest ?? Self.encode($0.delivered.request) }
         try database.write { db in
-            try db.cachedStatement(sql: """
+            let insert = try db.cachedStatement(sql: """
                 INSERT INTO sent (claimed_by, identifier, generation, recipient, request, fire_date, delivered_at, delivery_id, coalesced, next_fire, anchor)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [
-                    claimer.description, delivered.request.identifier, notification.generation, delivered.request.recipient, request,
-                    delivered.fireDate.seconds, delivered.deliveredAt.seconds, delivered.deliveryID, delivered.coalesced, next?.seconds,
-                    anchor.seconds,
+                """)
+            for (mark, request) in zip(marks, requests) {
+                let delivered = mark.delivered
+                try insert.execute(arguments: [
+                    claimer.description, delivered.request.identifier, mark.notification.generation, delivered.request.recipient, request,
+                    delivered.fireDate.seconds, delivered.deliveredAt.seconds, delivered.deliveryID, delivered.coalesced, mark.next?.seconds,
+                    mark.anchor.seconds,
                 ])
-            try Self.enqueue(queued, for: delivered, in: db)
+                try Self.enqueue(mark.queued, for: delivered, in: db)
+            }
         }
     }
 

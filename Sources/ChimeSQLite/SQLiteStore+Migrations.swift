@@ -62,9 +62,10 @@ extension SQLiteStore {
                 """)
         }
         migrator.registerMigration("v3 outbox and attempts") { db in
-            // One row per network destination of a fired notification, with the bytes
-            // sent every time it is tried; each try in attempt. A delivery is marked
-            // delivered only after the server took it.
+            // One row per network destination of a fired notification; the bytes sent
+            // every time it is tried in outbox_body (apart, so recording an attempt does
+            // not rewrite them; dropped once delivered); each try in attempt. A delivery
+            // is marked delivered only after the server took it.
             try db.execute(sql: """
                 CREATE TABLE outbox (
                     id INTEGER PRIMARY KEY,
@@ -73,7 +74,6 @@ extension SQLiteStore {
                     recipient TEXT NOT NULL,
                     channel TEXT NOT NULL,
                     address TEXT NOT NULL,
-                    body BLOB NOT NULL,
                     state TEXT NOT NULL,
                     attempts INTEGER NOT NULL DEFAULT 0,
                     queued_at INTEGER NOT NULL,
@@ -84,6 +84,10 @@ extension SQLiteStore {
                 CREATE UNIQUE INDEX outbox_destination ON outbox (delivery_id, channel, address);
                 CREATE INDEX outbox_due ON outbox (state, next_attempt);
                 CREATE INDEX outbox_claimed_by ON outbox (claimed_by);
+                CREATE TABLE outbox_body (
+                    outbox_id INTEGER PRIMARY KEY REFERENCES outbox (id) ON DELETE CASCADE,
+                    body BLOB NOT NULL
+                );
                 CREATE TABLE attempt (
                     id INTEGER PRIMARY KEY,
                     outbox_id INTEGER NOT NULL REFERENCES outbox (id) ON DELETE CASCADE,

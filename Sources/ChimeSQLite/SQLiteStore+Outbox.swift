@@ -10,21 +10,23 @@ extension SQLiteStore {
     static func enqueue(_ queued: [QueuedDelivery], for delivered: DeliveredNotification, in db: Database) throws {
         guard !queued.isEmpty else { return }
         let insert = try db.cachedStatement(sql: """
-            INSERT INTO outbox (delivery_id, identifier, recipient, channel, address, body, state, queued_at, next_attempt)
-            VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?)
+            INSERT INTO outbox (delivery_id, identifier, recipient, channel, address, state, queued_at, next_attempt)
+            VALUES (?, ?, ?, ?, ?, 'queued', ?, ?)
             ON CONFLICT (delivery_id, channel, address) DO NOTHING
             """)
+        let body = try db.cachedStatement(sql: "INSERT INTO outbox_body (outbox_id, body) VALUES (?, ?)")
         for delivery in queued {
             try insert.execute(arguments: [
                 delivered.deliveryID, delivered.request.identifier, delivered.request.recipient, delivery.channel, delivery.address,
-                Data(delivery.body), delivered.deliveredAt.seconds, delivered.deliveredAt.seconds,
+                delivered.deliveredAt.seconds, delivered.deliveredAt.seconds,
             ])
+            if db.changesCount > 0 { try body.execute(arguments: [db.lastInsertedRowID, Data(delivery.body)]) }
         }
     }
 
     public func claimOutbox(now: Instant, limit: Int, claimer: Claimer, leaseNow: Instant, leaseUntil: Instant) throws -> [OutboxDelivery] {
         try database.write { db in
-            try Row.fetchAll(db, sql: """
+            var claimed = try Row.fetchAll(db, sql: """
                 UPDATE outbox SET claimed_by = ?, claim_expires = ?
                 WHERE id IN (
                     SELECT id FROM outbox WHERE state = 'queued' AND next_attempt <= ?
@@ -34,6 +36,15 @@ extension SQLiteStore {
                 """, arguments: [claimer.description, leaseUntil.seconds, now.seconds, leaseNow.seconds, limit])
                 .map { Self.outbox($0, history: []) }
                 .sorted { $0.id < $1.id }
+            guard !claimed.isEmpty else { return [] }
+            var bodies: [Int64: Data] = [:]
+            let marks = Array(repeating: "?", count: claimed.count).joined(separator: ",")
+            for row in try Row.fetchAll(db, sql: "SELECT outbox_id, body FROM outbox_body WHERE outbox_id IN (\(marks))",
+                                        arguments: StatementArguments(claimed.map(\.id))) {
+                bodies[row["outbox_id"]] = row["body"]
+            }
+            for index in claimed.indices { claimed[index].body = [UInt8](bodies[claimed[index].id] ?? Data()) }
+            return claimed
         }
     }
 
@@ -46,14 +57,15 @@ extension SQLiteStore {
             // taken over leaves the row to its new claimer.
             try db.cachedStatement(sql: """
                 UPDATE outbox SET state = ?, attempts = attempts + ?, next_attempt = COALESCE(?, next_attempt),
-                    body = CASE WHEN ? = 'delivered' THEN X'' ELSE body END,
                     claimed_by = CASE WHEN ? THEN claimed_by ELSE NULL END,
                     claim_expires = CASE WHEN ? THEN claim_expires ELSE NULL END
                 WHERE id = ? AND claimed_by = ?
                 """).execute(arguments: [
-                    state.rawValue, countsAsAttempt ? 1 : 0, nextAttempt?.seconds, state.rawValue, keepClaim, keepClaim, id,
-                    claimer.description,
+                    state.rawValue, countsAsAttempt ? 1 : 0, nextAttempt?.seconds, keepClaim, keepClaim, id, claimer.description,
                 ])
+            if state == .delivered && db.changesCount > 0 {
+                try db.cachedStatement(sql: "DELETE FROM outbox_body WHERE outbox_id = ?").execute(arguments: [id])
+            }
         }
     }
 
@@ -94,11 +106,11 @@ extension SQLiteStore {
         }
     }
 
+    /// A delivery from its outbox row, without its body.
     private static func outbox(_ row: Row, history: [DeliveryAttempt]) -> OutboxDelivery {
-        let body: Data = row["body"]
-        return OutboxDelivery(
+        OutboxDelivery(
             id: row["id"], deliveryID: row["delivery_id"], identifier: row["identifier"], recipient: row["recipient"],
-            channel: row["channel"], address: row["address"], body: [UInt8](body),
+            channel: row["channel"], address: row["address"], body: [],
             state: DeliveryState(rawValue: row["state"]) ?? .queued, attempts: row["attempts"],
             queuedAt: Instant(seconds: row["queued_at"]), nextAttempt: Instant(seconds: row["next_attempt"]), history: history)
     }

@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeCurl
 import ChimeDelivery
 import ChimeTransport
 import Foundation
@@ -33,7 +34,7 @@ extension Scheduler {
     ///     stretch, and which a long run must renew).
     ///   - limit: at most this many notifications.
     ///   - dryRun: list what is due, claim and send nothing.
-    public func run(now: Instant, clock: () -> Instant = { Instant(Date()) }, limit: Int? = nil, dryRun: Bool = false) throws -> RunReport {
+    public func run(now: Instant, clock: @escaping @Sendable () -> Instant = { Instant(Date()) }, limit: Int? = nil, dryRun: Bool = false) throws -> RunReport {
         var report = RunReport()
         if dryRun {
             report.due = try store.due(now: now, limit: limit ?? Int.max, limits: limits)
@@ -42,12 +43,26 @@ extension Scheduler {
         report.recovered = try recoverAbandonedClaims(now: clock())
         report.moved = try followMovedRecipients()
         let claimer = ProcessIdentity.current
+        // Deliveries over the network are sent on a thread of their own as they are
+        // queued: sending is mostly waiting for servers, firing mostly rendering.
+        let courier = Courier(configuration: configuration, store: store)
+        courier.lease = lease
+        let progress = FiringProgress()
+        let sent = courier.deliverInBackground(now: now, claimer: claimer, clock: clock, alongside: progress)
         let transports = TransportFactory(renderer: renderer)
         let zones = ZoneCache()
         // Held notifications stay claimed until the run ends, so the run does not take
         // them up again; then they go back for the next run.
         var held: [PendingNotification] = []
         defer { held.forEach { try? store.release($0, claimer: claimer) } }
+        var firingFinished = false
+        defer {
+            // A firing error still waits for what was already queued to be sent.
+            if !firingFinished {
+                progress.finish()
+                _ = try? sent()
+            }
+        }
         var remaining = limit ?? Int.max
         while remaining > 0 {
             let leaseStart = clock()
@@ -57,27 +72,32 @@ extension Scheduler {
             if claimed.isEmpty { break }
             remaining -= claimed.count
             defer { _ = try? store.settle(claimer: claimer) }
+            // Marks of notifications only queued (nothing sent yet) are written together
+            // at the end of the batch; a run dying before then has sent none of them.
+            var queuedOnly: [SentMark] = []
             for notification in claimed {
-                if let reason = try fire(notification, now: now, claimer: claimer, transports: transports, zones: zones, report: &report) {
+                if let reason = try fire(notification, now: now, claimer: claimer, transports: transports, zones: zones,
+                                         queuedOnly: &queuedOnly, report: &report) {
                     held.append(notification)
                     report.held.append(configuration.redact("\(notification.request.identifier): \(reason)"))
                 }
             }
+            try store.markSent(queuedOnly, claimer: claimer)
             try store.settle(claimer: claimer)
             // With pending limits, settling lets later requests into a window: claim
             // until nothing is left rather than stopping at a short batch.
             if claimed.count < batchSize && limits.isEmpty { break }
         }
-        let courier = Courier(configuration: configuration, store: store)
-        courier.lease = lease
-        report.delivery = try courier.deliver(now: now, claimer: claimer, clock: clock)
+        progress.finish()
+        firingFinished = true
+        report.delivery = try sent()
         return report
     }
 
     /// Delivers one claimed notification to every address of its recipient and marks it
     /// sent; returns why it was held instead (nothing sent to anyone).
     private func fire(_ notification: PendingNotification, now: Instant, claimer: Claimer,
-                      transports: TransportFactory, zones: ZoneCache, report: inout RunReport) throws -> String? {
+                      transports: TransportFactory, zones: ZoneCache, queuedOnly: inout [SentMark], report: inout RunReport) throws -> String? {
         let request = notification.request
         guard let recipient = configuration.recipient(request.recipient) else {
             return "recipient \"\(request.recipient)\" is not in the configuration"
@@ -100,7 +120,7 @@ extension Scheduler {
                 if let transport = try transports.transport(for: channel) {
                     local.append((outgoing, transport))
                 } else {
-                    let body = channel.url.kind.isEmail ? Array(try renderer.email(outgoing).utf8) : try renderer.payload(outgoing)
+                    let body = channel.url.kind.isEmail ? SMTPClient.crlf(Array(try renderer.email(outgoing).utf8)) : try renderer.payload(outgoing)
                     queued.append(QueuedDelivery(channel: channel.id, address: address.value, body: body))
                 }
             } catch {
@@ -123,7 +143,13 @@ extension Scheduler {
         let delivered = DeliveredNotification(
             request: request, fireDate: advanced.latest, deliveredAt: now,
             deliveryID: notification.deliveryID, coalesced: advanced.coalesced)
-        try store.markSent(notification, claimer: claimer, delivered: delivered, next: advanced.next, anchor: advanced.anchor, queued: queued)
+        let mark = SentMark(notification: notification, delivered: delivered, next: advanced.next, anchor: advanced.anchor, queued: queued)
+        if local.isEmpty {
+            queuedOnly.append(mark)
+        } else {
+            // Something was delivered: recorded at once, so a crash does not send it again.
+            try store.markSent([mark], claimer: claimer)
+        }
         report.fired += 1
         report.coalesced += advanced.coalesced
         return nil

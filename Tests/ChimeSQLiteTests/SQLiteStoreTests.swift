@@ -58,10 +58,10 @@ struct SQLiteStoreTests {
         // The first claimer, back from the dead, records what it sent but can no longer
         // move a request it lost.
         let sent = DeliveredNotification(request: first[0].request, fireDate: first[0].nextFire, deliveredAt: Instant(seconds: 300), deliveryID: first[0].deliveryID, coalesced: 0)
-        try store.markSent(first[0], claimer: me, delivered: sent, next: nil, anchor: Instant(seconds: 300), queued: [])
+        try store.markSent([SentMark(notification: first[0], delivered: sent, next: nil, anchor: Instant(seconds: 300), queued: [])], claimer: me)
         #expect(try store.settle(claimer: me) == 1)
         #expect(try store.pending(identifier: "a") != nil)
-        try store.markSent(expired[0], claimer: other, delivered: sent, next: nil, anchor: Instant(seconds: 300), queued: [])
+        try store.markSent([SentMark(notification: expired[0], delivered: sent, next: nil, anchor: Instant(seconds: 300), queued: [])], claimer: other)
         #expect(try store.delivered(recipient: nil).map(\.request.identifier) == ["a"])
         #expect(try store.settle(claimer: other) == 1)
         #expect(try store.pending(identifier: "a") == nil)
@@ -74,7 +74,7 @@ struct SQLiteStoreTests {
         try store.upsert([pending("a", fires: 100), pending("b", fires: 200)])
         let claimed = try store.claimDue(now: Instant(seconds: 300), limit: 10, claimer: me, leaseNow: Instant(seconds: 0), leaseUntil: Instant(seconds: 600), limits: [:])
         let sent = DeliveredNotification(request: claimed[0].request, fireDate: claimed[0].nextFire, deliveredAt: Instant(seconds: 300), deliveryID: claimed[0].deliveryID, coalesced: 0)
-        try store.markSent(claimed[0], claimer: me, delivered: sent, next: nil, anchor: Instant(seconds: 300), queued: [])
+        try store.markSent([SentMark(notification: claimed[0], delivered: sent, next: nil, anchor: Instant(seconds: 300), queued: [])], claimer: me)
         let taken = try store.claimDue(now: Instant(seconds: 300), limit: 10, claimer: other, leaseNow: Instant(seconds: 700), leaseUntil: Instant(seconds: 1300), limits: [:])
         #expect(taken.map(\.request.identifier) == ["b"])
         #expect(try store.claimers().map { "\($0.claimer.host) \($0.leaseEnds?.seconds ?? -1)" } == ["elsewhere 1300", "test 600"])

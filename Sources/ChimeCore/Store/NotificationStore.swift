@@ -2,7 +2,7 @@
 ///
 /// Firing is claim, deliver, mark, settle: ``claimDue(now:limit:claimer:leaseNow:leaseUntil:limits:)``
 /// marks due notifications as taken by one process in one transaction; the caller
-/// delivers each and at once records it with ``markSent(_:claimer:delivered:next:anchor:queued:)``, a
+/// delivers each and at once records it with ``markSent(_:claimer:)``, a
 /// small durable write; ``settle(claimer:)`` then moves a batch of marks into the
 /// delivered list and the requests on, in one transaction. A process that died leaves
 /// marks (settled by the next run) and claims (released by ``releaseClaims(of:)`` or
@@ -45,12 +45,10 @@ public protocol NotificationStore: Sendable {
     func claimDue(now: Instant, limit: Int, claimer: Claimer, leaseNow: Instant, leaseUntil: Instant,
                   limits: [String: Int]) throws -> [PendingNotification]
 
-    /// Records, durably and at once, that a claimed notification was delivered (to its
-    /// local destinations) and queued (for the network ones, `queued`, in the same
-    /// transaction), and where its request goes next (`nil`: it does not repeat),
-    /// computed after `anchor`.
-    func markSent(_ notification: PendingNotification, claimer: Claimer, delivered: DeliveredNotification, next: Instant?, anchor: Instant,
-                  queued: [QueuedDelivery]) throws
+    /// Records, durably and at once, in one transaction, that claimed notifications were
+    /// delivered (to their local destinations) and queued (for the network ones), and
+    /// where their requests go next.
+    func markSent(_ marks: [SentMark], claimer: Claimer) throws
 
     /// Moves every delivery a claimer marked into the delivered list and its requests on
     /// (to their next fire, or out when they do not repeat), in one transaction; a request

@@ -62,7 +62,8 @@ public struct OutboxDelivery: Hashable, Sendable {
     public var recipient: String
     public var channel: String
     public var address: String
-    /// Empty once delivered: the store keeps the record, not the bytes.
+    /// What is sent, when the delivery was claimed to be sent; empty in listings (and
+    /// dropped from the store once delivered: it keeps the record, not the bytes).
     public var body: [UInt8]
     public var state: DeliveryState
     /// Attempts counted against the channel's limit (rate-limited answers are not).

@@ -55,6 +55,25 @@ public struct DeliveredNotification: Hashable, Sendable {
     }
 }
 
+/// That a claimed notification fired: delivered to its local destinations, its network
+/// deliveries queued, and where its request goes next (`next` nil: it does not repeat),
+/// computed after `anchor`.
+public struct SentMark: Sendable {
+    public var notification: PendingNotification
+    public var delivered: DeliveredNotification
+    public var next: Instant?
+    public var anchor: Instant
+    public var queued: [QueuedDelivery]
+
+    public init(notification: PendingNotification, delivered: DeliveredNotification, next: Instant?, anchor: Instant, queued: [QueuedDelivery]) {
+        self.notification = notification
+        self.delivered = delivered
+        self.next = next
+        self.anchor = anchor
+        self.queued = queued
+    }
+}
+
 /// Who holds a claim on due notifications: a process on a host, until a lease ends.
 public struct Claimer: Hashable, Sendable, CustomStringConvertible {
     public var host: String
