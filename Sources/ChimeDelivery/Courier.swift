@@ -69,7 +69,7 @@ public final class Courier {
         unreachable = []
         // What is left claimed (channels not reached) goes back for the next run.
         defer { _ = try? store.releaseClaims(of: claimer) }
-        let pool = try HTTPPool()
+        var pool: HTTPPool?
         var mail: [String: SMTPClient] = [:]
         while true {
             // Read before claiming: what was queued before the end is then claimed.
@@ -97,7 +97,11 @@ public final class Courier {
                     emails.append((channel, [entry]))
                 }
             }
-            try sendWebhooks(webhooks, pool: pool)
+            if !webhooks.isEmpty {
+                let webhookPool = try pool ?? HTTPPool()
+                pool = webhookPool
+                try sendWebhooks(webhooks, pool: webhookPool)
+            }
             for (channel, entries) in emails {
                 try sendMail(entries, channel: channel, client: &mail[channel.id])
             }

@@ -25,7 +25,12 @@ extension SQLiteStore {
     }
 
     public func claimOutbox(now: Instant, limit: Int, claimer: Claimer, leaseNow: Instant, leaseUntil: Instant) throws -> [OutboxDelivery] {
-        try database.write { db in
+        // Asked often while a run is still firing: a read when nothing is due, no write.
+        let anything = try database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM outbox WHERE state = 'queued' AND next_attempt <= ? LIMIT 1", arguments: [now.seconds]) != nil
+        }
+        guard anything else { return [] }
+        return try database.write { db in
             var claimed = try Row.fetchAll(db, sql: """
                 UPDATE outbox SET claimed_by = ?, claim_expires = ?
                 WHERE id IN (

@@ -45,10 +45,13 @@ extension Scheduler {
         let claimer = ProcessIdentity.current
         // Deliveries over the network are sent on a thread of their own as they are
         // queued: sending is mostly waiting for servers, firing mostly rendering.
+        // Without such channels, the outbox is looked at once, after firing.
         let courier = Courier(configuration: configuration, store: store)
         courier.lease = lease
         let progress = FiringProgress()
-        let sent = courier.deliverInBackground(now: now, claimer: claimer, clock: clock, alongside: progress)
+        let overlap = configuration.channels.contains { !$0.url.kind.isLocal }
+        let sent = overlap ? courier.deliverInBackground(now: now, claimer: claimer, clock: clock, alongside: progress)
+            : { try courier.deliver(now: now, claimer: claimer, clock: clock) }
         let transports = TransportFactory(renderer: renderer)
         let zones = ZoneCache()
         // Held notifications stay claimed until the run ends, so the run does not take

@@ -21,7 +21,7 @@ struct DeliveryGuaranteeTests {
         let format = ISO8601DateFormatter()
         for _ in 1...50 {
             let run = try ChimeProcess.start(["run", "--now", format.string(from: clock)], in: ws.url)
-            usleep(UInt32.random(in: 0...120_000, using: &random))
+            usleep(UInt32.random(in: 0...250_000, using: &random))
             kill(run.processIdentifier, SIGKILL)
             run.waitUntilExit()
             clock += 10
