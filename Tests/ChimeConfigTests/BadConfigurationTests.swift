@@ -37,6 +37,9 @@ struct BadConfigurationTests {
         ("billion-laughs.xml", "3:3: entity declarations are not allowed (no DTD entities are read, so no external file and no expansion)"),
         ("empty.xml", "1:1: the file is empty"),
         ("binary.xml", "1:1: this is a binary file, not XML (a NUL byte at offset 8)"),
+        ("bad-rate.xml", "3:57: rate must be a number of requests such as 4/s, 30/min or 100/h, not \"0/s\""),
+        ("bad-timeout.xml", "3:57: Element 'channel', attribute 'timeout': 'soon' is not a valid value of the union type 'duration'."),
+        ("bad-backoff.xml", "3:89: maxBackoff must not be shorter than backoff"),
     ])
     func badInput(fixture: String, expected: String) throws {
         #expect(try errors(fixture).first == expected)
