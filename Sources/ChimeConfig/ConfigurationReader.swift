@@ -201,7 +201,7 @@ struct ConfigurationReader {
         case "true", "1": return true
         case "false", "0": return false
         default:
-            let shown = value.isIndirect ? "the value given through indirection" : "\"\(value.text)\""
+            let shown = value.shown
             report(element, name, "\(name) must be true or false, not \(shown)")
             return false
         }
@@ -210,7 +210,7 @@ struct ConfigurationReader {
     private mutating func positive(_ element: XMLElement, _ name: String) -> Int? {
         guard let value = resolved(element, name) else { return nil }
         guard let number = Int(value.text), number > 0 else {
-            let shown = value.isIndirect ? "the value given through indirection" : "\"\(value.text)\""
+            let shown = value.shown
             report(element, name, "\(name) must be a whole number above 0, not \(shown)")
             return nil
         }
@@ -224,7 +224,7 @@ struct ConfigurationReader {
             return Double(milliseconds) / 1_000
         }
         guard let seconds = DurationText.seconds(value.text) else {
-            let shown = value.isIndirect ? "the value given through indirection" : "\"\(value.text)\""
+            let shown = value.shown
             report(element, name, "\(name) must be a duration such as 500ms, 90s, 10m or 1h30m, not \(shown)")
             return nil
         }
@@ -237,7 +237,7 @@ struct ConfigurationReader {
         let parts = value.text.split(separator: "/", maxSplits: 1)
         let per: Double? = parts.count == 1 ? 1 : ["s": 1, "min": 60, "h": 3_600][String(parts[1])]
         guard let count = parts.first.flatMap({ Double($0) }), count > 0, count.isFinite, let per else {
-            let shown = value.isIndirect ? "the value given through indirection" : "\"\(value.text)\""
+            let shown = value.shown
             report(element, name, "\(name) must be a number of requests such as 4/s, 30/min or 100/h, not \(shown)")
             return nil
         }
@@ -248,7 +248,7 @@ struct ConfigurationReader {
     where T.RawValue == String {
         guard let value = resolved(element, name) else { return nil }
         guard let result = T(rawValue: value.text) else {
-            let shown = value.isIndirect ? "the value given through indirection" : "\"\(value.text)\""
+            let shown = value.shown
             let allowed = T.allCases.map(\.rawValue).joined(separator: ", ")
             report(element, name, "\(name) must be one of \(allowed), not \(shown)")
             return nil

@@ -16,6 +16,10 @@ struct Indirection {
         var isIndirect: Bool
         /// The pieces read from the environment or files: what must never be printed.
         var secrets: [String] = []
+
+        /// The value as an error may quote it: the text, unless it came through
+        /// indirection (then it may be a secret).
+        var shown: String { isIndirect ? "the value given through indirection" : "\"\(text)\"" }
     }
 
     var environment: [String: String]

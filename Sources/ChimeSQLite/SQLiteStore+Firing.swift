@@ -117,13 +117,6 @@ extension SQLiteStore {
         }
     }
 
-    public func release(_ notification: PendingNotification, claimer: Claimer) throws {
-        try database.write { db in
-            try db.execute(sql: "UPDATE pending SET claimed_by = NULL, claim_expires = NULL WHERE identifier = ? AND generation = ? AND claimed_by = ?",
-                           arguments: [notification.request.identifier, notification.generation, claimer.description])
-        }
-    }
-
     public func claimers() throws -> [(claimer: Claimer, leaseEnds: Instant?)] {
         try database.read { db in
             var leases: [String: Int64?] = [:]

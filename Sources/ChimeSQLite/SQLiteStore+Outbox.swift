@@ -77,37 +77,34 @@ extension SQLiteStore {
     public func deliveries(state: DeliveryState?) throws -> [OutboxDelivery] {
         try database.read { db in
             var history: [Int64: [DeliveryAttempt]] = [:]
-            let condition = state == nil ? "" : "WHERE state = ?"
-            let arguments: StatementArguments = state.map { [$0.rawValue] } ?? []
+            // Every state, or the one asked for (`?` bound to NULL matches all).
+            let arguments: StatementArguments = [state?.rawValue, state?.rawValue]
             for row in try Row.fetchAll(db, sql: """
-                SELECT attempt.* FROM attempt JOIN outbox ON outbox.id = attempt.outbox_id \(condition.replacingOccurrences(of: "state", with: "outbox.state"))
-                ORDER BY attempt.id
+                SELECT attempt.* FROM attempt JOIN outbox ON outbox.id = attempt.outbox_id
+                WHERE ? IS NULL OR outbox.state = ? ORDER BY attempt.id
                 """, arguments: arguments) {
                 history[row["outbox_id"], default: []].append(DeliveryAttempt(
                     at: Instant(seconds: row["at"]), outcome: DeliveryAttempt.Outcome(rawValue: row["outcome"]) ?? .temporary,
                     code: row["code"], message: row["message"]))
             }
-            return try Row.fetchAll(db, sql: "SELECT * FROM outbox \(condition) ORDER BY id", arguments: arguments)
+            return try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE ? IS NULL OR state = ? ORDER BY id", arguments: arguments)
                 .map { Self.outbox($0, history: history[$0["id"]] ?? []) }
         }
     }
 
-    public func retry(_ ids: [Int64]?, now: Instant) throws -> [Int64] {
+    public func retry(_ ids: [Int64]?, now: Instant) throws -> (queued: [Int64], notFailed: [Int64]) {
         try database.write { db in
-            let selected: [Int64]
-            if let ids {
-                selected = try ids.filter { id in
-                    try Bool.fetchOne(db, sql: "SELECT 1 FROM outbox WHERE id = ? AND state = 'failed'", arguments: [id]) != nil
-                }
-            } else {
-                selected = try Int64.fetchAll(db, sql: "SELECT id FROM outbox WHERE state = 'failed' ORDER BY id")
-            }
+            let failed = try Int64.fetchAll(db, sql: "SELECT id FROM outbox WHERE state = 'failed' ORDER BY id")
+            let selected = ids ?? failed
+            let known = Set(failed)
+            let notFailed = selected.filter { !known.contains($0) }
+            guard notFailed.isEmpty else { return ([], notFailed) }
             let queue = try db.cachedStatement(sql: """
                 UPDATE outbox SET state = 'queued', attempts = 0, queued_at = ?, next_attempt = ?, claimed_by = NULL, claim_expires = NULL
                 WHERE id = ?
                 """)
             for id in selected { try queue.execute(arguments: [now.seconds, now.seconds, id]) }
-            return selected
+            return (selected, [])
         }
     }
 

@@ -55,9 +55,12 @@ extension Scheduler {
         let transports = TransportFactory(renderer: renderer)
         let zones = ZoneCache()
         // Held notifications stay claimed until the run ends, so the run does not take
-        // them up again; then they go back for the next run.
-        var held: [PendingNotification] = []
-        defer { held.forEach { try? store.release($0, claimer: claimer) } }
+        // them up again; then they, and deliveries left untried, go back for the next run
+        // together. A run that ends with neither has nothing to give back.
+        var ended = false
+        defer {
+            if !ended || !report.held.isEmpty || report.delivery.deferred > 0 { _ = try? store.releaseClaims(of: claimer) }
+        }
         var firingFinished = false
         defer {
             // A firing error still waits for what was already queued to be sent.
@@ -81,7 +84,6 @@ extension Scheduler {
             for notification in claimed {
                 if let reason = try fire(notification, now: now, claimer: claimer, transports: transports, zones: zones,
                                          queuedOnly: &queuedOnly, report: &report) {
-                    held.append(notification)
                     report.held.append(configuration.redact("\(notification.request.identifier): \(reason)"))
                 }
             }
@@ -94,6 +96,7 @@ extension Scheduler {
         progress.finish()
         firingFinished = true
         report.delivery = try sent()
+        ended = true
         return report
     }
 

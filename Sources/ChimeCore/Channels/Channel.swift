@@ -23,6 +23,7 @@ public struct Channel: Hashable, Sendable {
         self.caFile = caFile
     }
 
-    /// The address SMTP's envelope comes from: the `from` mailbox's address.
+    /// The address messages come from: the `from` mailbox's address (`chime@localhost`
+    /// when there is none), SMTP's envelope sender and the default reply address.
     public var envelopeFrom: String { Mailbox.address(of: from ?? "chime@localhost") }
 }

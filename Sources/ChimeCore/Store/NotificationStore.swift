@@ -56,9 +56,6 @@ public protocol NotificationStore: Sendable {
     @discardableResult
     func settle(claimer: Claimer) throws -> Int
 
-    /// Gives a claimed notification back, untouched, for a later run.
-    func release(_ notification: PendingNotification, claimer: Claimer) throws
-
     /// The claimers holding notifications or unsettled marks now, each with the end of its
     /// latest lease (nil when it holds only marks).
     func claimers() throws -> [(claimer: Claimer, leaseEnds: Instant?)]
@@ -84,8 +81,9 @@ public protocol NotificationStore: Sendable {
 
     /// Queues failed deliveries again, due at `now` with a fresh retry budget (the
     /// attempts so far stay in their history): those with the given ids, or all when
-    /// `ids` is nil. Returns the ids queued.
-    func retry(_ ids: [Int64]?, now: Instant) throws -> [Int64]
+    /// `ids` is nil. All or none: when some id is not a failed delivery, nothing is
+    /// queued and those ids come back in `notFailed`.
+    func retry(_ ids: [Int64]?, now: Instant) throws -> (queued: [Int64], notFailed: [Int64])
 
     /// The zone each recipient's floating triggers were last computed in.
     func recipientZones() throws -> [String: String]

@@ -26,9 +26,9 @@ public struct EmailComposer: Sendable {
         let locale = notification.recipient.locale
         let message = try LocalizedMessage(notification, category: category, localizer: localizer, threadCount: threadCount)
         let (content, surfaces) = (message.content, message.surfaces)
-        let domain = Mailbox.domain(of: notification.channel.from ?? "chime@localhost")
+        let domain = Mailbox.domain(of: notification.channel.envelopeFrom)
         let replyAddress = notification.channel.replyTo.map { Self.withToken($0, links.replyToken(notification)) }
-            ?? Mailbox.address(of: notification.channel.from ?? "chime@localhost")
+            ?? notification.channel.envelopeFrom
 
         let shape = Shape(locale: locale, category: category, showContent: surfaces.bodyShowsContent,
                           hasSubtitle: surfaces.bodyShowsContent && !content.subtitle.isEmpty)

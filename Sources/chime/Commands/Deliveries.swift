@@ -122,16 +122,11 @@ extension Chime {
         }
 
         func run() throws {
-            let store = try openStore(options)
-            if !all {
-                let failed = Set(try store.deliveries(state: .failed).map(\.id))
-                let unknown = ids.filter { !failed.contains($0) }
-                guard unknown.isEmpty else {
-                    printError("retry: not a failed delivery: \(unknown.map(String.init).joined(separator: ", ")) (see chime failed)")
-                    throw ExitCode(65)
-                }
+            let (queued, notFailed) = try openStore(options).retry(all ? nil : ids, now: options.instant)
+            guard notFailed.isEmpty else {
+                printError("retry: not a failed delivery: \(notFailed.map(String.init).joined(separator: ", ")) (see chime failed)")
+                throw ExitCode(65)
             }
-            let queued = try store.retry(all ? nil : ids, now: options.instant)
             print("queued \(queued.count) deliver\(queued.count == 1 ? "y" : "ies") again")
         }
     }

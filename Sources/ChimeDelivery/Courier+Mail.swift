@@ -1,0 +1,45 @@
+import ChimeCore
+import ChimeCurl
+import Foundation
+
+extension Courier {
+    /// Sends a channel's emails in order over its one connection.
+    func sendMail(_ entries: [OutboxDelivery], channel: Channel, client: inout SMTPClient?) throws {
+        var pace = Pace()
+        for (index, entry) in entries.enumerated() {
+            guard !unreachable.contains(channel.id) else {
+                report.deferred += entries.count - index
+                return
+            }
+            if let gate = pace.notBefore, gate > .now { Thread.sleep(forTimeInterval: Self.seconds(gate - .now)) }
+            pace.started(rate: channel.policy.rate)
+            let verdict: Verdict
+            do {
+                let smtp = try client ?? SMTPClient(channel.smtpSettings)
+                client = smtp
+                let sent = try smtp.send(from: channel.envelopeFrom, to: [entry.address], message: entry.body)
+                if let refusal = sent.refused.first(where: { $0.recipient == entry.address }) {
+                    verdict = Self.verdict(refusal)
+                } else {
+                    verdict = Verdict(outcome: .delivered, code: Int(sent.reply.prefix(3)) ?? 250, message: sent.reply)
+                }
+            } catch let failure as SMTPClient.Failure {
+                if let refusal = failure.refused.first(where: { $0.recipient == entry.address }) {
+                    verdict = Self.verdict(refusal)
+                } else {
+                    verdict = Verdict(outcome: failure.temporary ? .temporary : .permanent, code: failure.code,
+                                      message: failure.message, unreachable: failure.unreachable)
+                }
+            } catch {
+                verdict = Verdict(outcome: .temporary, code: 0, message: "\(error)")
+            }
+            if verdict.unreachable { unreachable.insert(channel.id) }
+            _ = try settle(entry, verdict, policy: channel.policy)
+        }
+    }
+
+    /// A refused RCPT: 5xx is final for that address, 4xx worth another try.
+    private static func verdict(_ refusal: SMTPClient.Refusal) -> Verdict {
+        Verdict(outcome: refusal.code >= 500 ? .permanent : .temporary, code: refusal.code, message: refusal.reply)
+    }
+}
