@@ -97,7 +97,7 @@ let package = Package(
         // requests, printed with their baseline; not a test.
         .executableTarget(
             name: "chime-bench",
-            dependencies: ["ChimeCore", "ChimeSQLite", "ChimeRendering", "ChimeLocalization", "ChimeMIME", "CChimeCurl", "ChimeTestSupport"],
+            dependencies: ["ChimeCore", "ChimeSQLite", "ChimeRendering", "ChimeLocalization", "ChimeMIME", "CChimeCurl", "ChimeCurl", "ChimeTestSupport"],
             path: "Benchmarks/chime-bench"
         ),
 

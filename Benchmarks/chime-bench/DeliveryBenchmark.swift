@@ -1,5 +1,6 @@
 import CChimeCurl
 import ChimeCore
+import ChimeCurl
 import ChimeLocalization
 import ChimeMIME
 import ChimeRendering
@@ -8,22 +9,6 @@ import Foundation
 
 private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 private let benchNow = Instant(rfc3339: "2026-11-21T09:00:00Z")!
-
-/// A folder with a `chime.xml` of these channels and recipients (`id`, channel, address).
-private func workspace(channels: String, recipients: [(String, String, String)]) throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-bench-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    try """
-        <chime version="1">
-          <categories><category identifier="reminder"><action identifier="done" title="Done"/></category></categories>
-          <channels>\(channels)</channels>
-          <recipients>
-        \(recipients.map { "    <recipient id=\"\($0.0)\" timeZone=\"Europe/Paris\"><address channel=\"\($0.1)\">\($0.2)</address></recipient>" }.joined(separator: "\n"))
-          </recipients>
-        </chime>
-        """.write(to: folder.appendingPathComponent("chime.xml"), atomically: true, encoding: .utf8)
-    return folder
-}
 
 /// `count` due notifications to Postfix's smtp-sink through the release `chime run`, end
 /// to end (claim, render, queue, send, mark), against two baselines measured in the same
@@ -34,7 +19,7 @@ func smtpBenchmark(count: Int) throws {
     let sink = try SMTPSink(keep: false)
     let port = sink.port
     let recipients = (0..<100).map { ("user\($0)", "mail", "user\($0)@example.org") }
-    let folder = try workspace(
+    let folder = try makeWorkspace(
         channels: #"<channel id="mail" url="smtp://127.0.0.1:\#(port)" from="Reminders &lt;bot@example.org&gt;"/>"#,
         recipients: recipients)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -81,12 +66,7 @@ private func renderedEmails(count: Int, port: Int) throws -> [(to: String, bytes
             recipient: Recipient(id: "user\(n % 100)", timeZone: "Europe/Paris"),
             address: .init(channel: "mail", value: to), channel: channel,
             fireDate: benchNow, deliveryID: "g\(n).\(benchNow.seconds)", coalesced: 0)
-        var bytes: [UInt8] = []
-        for byte in MIMEComposer.compose(try composer.compose(outgoing, category: category)).utf8 {
-            if byte == 0x0A && bytes.last != 0x0D { bytes.append(0x0D) }
-            bytes.append(byte)
-        }
-        return (to, bytes)
+        return (to, SMTPClient.crlf(Array(MIMEComposer.compose(try composer.compose(outgoing, category: category)).utf8)))
     }
 }
 
@@ -160,7 +140,7 @@ func webhookBenchmark(count: Int) throws {
     let port = server.port
     setenv("CHIME_TEMPLATES", repositoryRoot.appendingPathComponent("templates").path, 1)
     func run(concurrency: Int, latency: String) throws -> Double {
-        let folder = try workspace(
+        let folder = try makeWorkspace(
             channels: #"<channel id="hook" url="json://127.0.0.1:\#(port)/slow/\#(latency)" concurrency="\#(concurrency)"/>"#,
             recipients: [("u", "hook", "")])
         defer { try? FileManager.default.removeItem(at: folder) }

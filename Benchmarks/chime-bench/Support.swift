@@ -54,3 +54,19 @@ func measure(_ executable: String, _ arguments: [String], in directory: URL) -> 
     let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
     return (seconds, Double(usage.ru_maxrss) / 1024, output.trimmingCharacters(in: .whitespacesAndNewlines))
 }
+
+/// A folder with a `chime.xml` of these channels and recipients (`id`, channel, address).
+func makeWorkspace(channels: String, recipients: [(String, String, String)]) throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-bench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try """
+        <chime version="1">
+          <categories><category identifier="reminder"><action identifier="done" title="Done"/></category></categories>
+          <channels>\(channels)</channels>
+          <recipients>
+        \(recipients.map { "    <recipient id=\"\($0.0)\" timeZone=\"Europe/Paris\"><address channel=\"\($0.1)\">\($0.2)</address></recipient>" }.joined(separator: "\n"))
+          </recipients>
+        </chime>
+        """.write(to: folder.appendingPathComponent("chime.xml"), atomically: true, encoding: .utf8)
+    return folder
+}

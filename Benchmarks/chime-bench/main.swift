@@ -42,21 +42,9 @@ while let argument = arguments.next() {
 
 let chime = chimeExecutable()
 
-let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("chime-bench-\(UUID().uuidString)")
-try FileManager.default.createDirectory(at: workspace, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: workspace) }
 let recipients = (0..<100).map { "user\($0)" }
-try """
-    <chime version="1">
-      <categories>
-        <category identifier="reminder"><action identifier="done" title="Done"/></category>
-      </categories>
-      <channels><channel id="log" url="file:./sent.jsonl"/></channels>
-      <recipients>
-    \(recipients.map { "    <recipient id=\"\($0)\" timeZone=\"Europe/Paris\"><address channel=\"log\"/></recipient>" }.joined(separator: "\n"))
-      </recipients>
-    </chime>
-    """.write(to: workspace.appendingPathComponent("chime.xml"), atomically: true, encoding: .utf8)
+let workspace = try makeWorkspace(channels: #"<channel id="log" url="file:./sent.jsonl"/>"#, recipients: recipients.map { ($0, "log", "") })
+defer { try? FileManager.default.removeItem(at: workspace) }
 
 // The store: due requests fire at `now`, the others spread over the following year.
 let now = Instant(rfc3339: "2026-11-21T09:00:00Z")!
