@@ -42,8 +42,8 @@ func smtpBenchmark(count: Int) throws {
     let pythonRate = Double(count) / python
     print("")
     print("\(count) due notifications to smtp-sink over one connection (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
-    print(String(format: "  chime run, end to end (claim, render, queue, send, mark)  %7.2f s  %7.0f messages/s  peak %.1f MiB",
-                 run.seconds, rate, run.peakMiB))
+    print(String(format: "  chime run, end to end (claim, render, queue, send, mark)  %7.2f s  %7.0f messages/s  peak %.1f MiB  CPU %.0f µs/message",
+                 run.seconds, rate, run.peakMiB, run.cpuSeconds / Double(count) * 1e6))
     print(String(format: "  baseline: bare libcurl loop, messages rendered beforehand %7.2f s  %7.0f messages/s  chime is %.2f× (target >= 0.7)",
                  bare, bareRate, rate / bareRate))
     print(String(format: "  baseline: Python smtplib, messages rendered beforehand    %7.2f s  %7.0f messages/s  chime is %.2f× (target >= 1.0)",

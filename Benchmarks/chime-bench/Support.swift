@@ -32,9 +32,10 @@ func fillStore(path: String, count: Int, due: Int, recipients: [String], now: In
     try store.upsert(batch)
 }
 
-/// Runs a program in `directory`; returns wall seconds, peak resident memory in MiB
-/// (wait4's ru_maxrss) and what it printed (stdout and stderr).
-func measure(_ executable: String, _ arguments: [String], in directory: URL) -> (seconds: Double, peakMiB: Double, output: String) {
+/// Runs a program in `directory`; returns wall seconds, CPU seconds (user and system,
+/// all threads), peak resident memory in MiB (wait4's ru_maxrss) and what it printed
+/// (stdout and stderr).
+func measure(_ executable: String, _ arguments: [String], in directory: URL) -> (seconds: Double, cpuSeconds: Double, peakMiB: Double, output: String) {
     let outputPath = directory.appendingPathComponent("out.txt").path
     var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -52,7 +53,9 @@ func measure(_ executable: String, _ arguments: [String], in directory: URL) -> 
     wait4(pid, &status, 0, &usage)
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-    return (seconds, Double(usage.ru_maxrss) / 1024, output.trimmingCharacters(in: .whitespacesAndNewlines))
+    func inSeconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    let cpu = inSeconds(usage.ru_utime) + inSeconds(usage.ru_stime)
+    return (seconds, cpu, Double(usage.ru_maxrss) / 1024, output.trimmingCharacters(in: .whitespacesAndNewlines))
 }
 
 /// A folder with a `chime.xml` of these channels and recipients (`id`, channel, address).

@@ -53,7 +53,7 @@ let fillStart = Date()
 try fillStore(path: workspace.appendingPathComponent("chime.sqlite").path, count: pendingCount, due: dueCount, recipients: recipients, now: now)
 print(String(format: "filled in %.1f s", Date().timeIntervalSince(fillStart)))
 
-func measure(_ arguments: [String]) -> (seconds: Double, peakMiB: Double, output: String) {
+func measure(_ arguments: [String]) -> (seconds: Double, cpuSeconds: Double, peakMiB: Double, output: String) {
     measure(chime, arguments, in: workspace)
 }
 

@@ -3,13 +3,18 @@ import ChimeCurl
 import Foundation
 
 extension Courier {
-    /// Sends a channel's emails in order over its one connection.
+    /// Sends a channel's emails in order over its one connection; each outcome is recorded
+    /// while the next message goes (``Recorder``).
     func sendMail(_ entries: [OutboxDelivery], channel: Channel, client: inout SMTPClient?) throws {
+        guard let claimer else { return }
         var pace = Pace()
+        let recorder = Recorder(store: store, claimer: claimer)
+        var finished = false
+        defer { if !finished { try? recorder.finish() } }
         for (index, entry) in entries.enumerated() {
             guard !unreachable.contains(channel.id) else {
                 report.deferred += entries.count - index
-                return
+                break
             }
             if let gate = pace.notBefore, gate > .now { Thread.sleep(forTimeInterval: Self.seconds(gate - .now)) }
             pace.started(rate: channel.policy.rate)
@@ -34,8 +39,10 @@ extension Courier {
                 verdict = Verdict(outcome: .temporary, code: 0, message: "\(error)")
             }
             if verdict.unreachable { unreachable.insert(channel.id) }
-            _ = try settle(entry, verdict, policy: channel.policy)
+            try recorder.add(settlement(entry, verdict, policy: channel.policy).record)
         }
+        finished = true
+        try recorder.finish()
     }
 
     /// A refused RCPT: 5xx is final for that address, 4xx worth another try.

@@ -1,10 +1,19 @@
 import ChimeCore
 
 extension Courier {
-    /// Records an attempt and what follows from it; returns true when the delivery should
-    /// be tried again within this run (a short wait asked by a 429).
+    /// Records an attempt and what follows from it at once; returns true when the delivery
+    /// should be tried again within this run (a short wait asked by a 429).
     func settle(_ entry: OutboxDelivery, _ verdict: Verdict, policy: DeliveryPolicy) throws -> Bool {
         guard let claimer else { return false }
+        let (record, again) = settlement(entry, verdict, policy: policy)
+        try store.record([record], claimer: claimer)
+        return again
+    }
+
+    /// What an attempt's verdict means for its delivery: the record to write (delivered,
+    /// queued for a retry with backoff, or failed) and whether to try again within this
+    /// run. Counts it in the report.
+    func settlement(_ entry: OutboxDelivery, _ verdict: Verdict, policy: DeliveryPolicy) -> (record: AttemptRecord, again: Bool) {
         let at = now + Int64(Self.seconds(.now - started))
         let message = configuration.redact(verdict.message)
         let attempt = DeliveryAttempt(at: at, outcome: verdict.outcome, code: verdict.code, message: message)
@@ -13,42 +22,43 @@ extension Courier {
             "\(entry.identifier) to \(entry.address.isEmpty ? entry.channel : "\(entry.address) via \(entry.channel)") (delivery \(entry.id))"
         }
         let age = at.seconds - entry.queuedAt.seconds
-        func retry(after seconds: Int64, counts: Bool) throws {
-            let next = at + max(1, seconds)
-            try store.record(attempt, for: entry.id, claimer: claimer, state: .queued, nextAttempt: next, countsAsAttempt: counts, keepClaim: false)
-            report.retrying.append("\(label): \(message); next try after \(next.rfc3339(offset: 0))")
+        func record(_ state: DeliveryState, next: Instant? = nil, counts: Bool = true, keepClaim: Bool = false) -> AttemptRecord {
+            AttemptRecord(id: entry.id, attempt: attempt, state: state, nextAttempt: next, countsAsAttempt: counts, keepClaim: keepClaim)
         }
-        func fail(_ why: String) throws {
-            try store.record(attempt, for: entry.id, claimer: claimer, state: .failed, nextAttempt: nil, countsAsAttempt: verdict.outcome != .rateLimited, keepClaim: false)
+        func retry(after seconds: Int64, counts: Bool) -> AttemptRecord {
+            let next = at + max(1, seconds)
+            report.retrying.append("\(label): \(message); next try after \(next.rfc3339(offset: 0))")
+            return record(.queued, next: next, counts: counts)
+        }
+        func fail(_ why: String) -> AttemptRecord {
             report.failed.append("\(label): \(message)\(why)")
+            return record(.failed, counts: verdict.outcome != .rateLimited)
         }
         switch verdict.outcome {
         case .delivered:
-            try store.record(attempt, for: entry.id, claimer: claimer, state: .delivered, nextAttempt: nil, countsAsAttempt: true, keepClaim: false)
             report.delivered += 1
+            return (record(.delivered), false)
         case .rateLimited:
             let wait = verdict.wait ?? Double(policy.backoff(afterAttempt: max(1, entry.attempts), using: &random))
             if age + Int64(wait.rounded(.up)) >= policy.maxAge {
-                try fail("; gave up: still rate-limited \(Self.duration(age)) after it was queued")
+                return (fail("; gave up: still rate-limited \(Self.duration(age)) after it was queued"), false)
             } else if wait <= policy.maxWait {
-                try store.record(attempt, for: entry.id, claimer: claimer, state: .queued, nextAttempt: nil, countsAsAttempt: false, keepClaim: true)
-                return true
+                return (record(.queued, counts: false, keepClaim: true), true)
             } else {
-                try retry(after: Int64(wait.rounded(.up)), counts: false)
+                return (retry(after: Int64(wait.rounded(.up)), counts: false), false)
             }
         case .temporary:
             let attempts = entry.attempts + 1
             if attempts >= policy.maxAttempts {
-                try fail("; gave up after \(attempts) attempt\(attempts == 1 ? "" : "s")")
+                return (fail("; gave up after \(attempts) attempt\(attempts == 1 ? "" : "s")"), false)
             } else if age >= policy.maxAge {
-                try fail("; gave up \(Self.duration(age)) after it was queued")
+                return (fail("; gave up \(Self.duration(age)) after it was queued"), false)
             } else {
-                try retry(after: policy.backoff(afterAttempt: attempts, using: &random), counts: true)
+                return (retry(after: policy.backoff(afterAttempt: attempts, using: &random), counts: true), false)
             }
         case .permanent:
-            try fail("")
+            return (fail(""), false)
         }
-        return false
     }
 
     /// `90 s`, `12 min`, `5 h`.

@@ -53,23 +53,28 @@ extension SQLiteStore {
         }
     }
 
-    public func record(_ attempt: DeliveryAttempt, for id: Int64, claimer: Claimer, state: DeliveryState, nextAttempt: Instant?,
-                       countsAsAttempt: Bool, keepClaim: Bool) throws {
+    public func record(_ records: [AttemptRecord], claimer: Claimer) throws {
+        guard !records.isEmpty else { return }
         try database.write { db in
-            try db.cachedStatement(sql: "INSERT INTO attempt (outbox_id, at, outcome, code, message) VALUES (?, ?, ?, ?, ?)")
-                .execute(arguments: [id, attempt.at.seconds, attempt.outcome.rawValue, attempt.code, attempt.message])
+            let attempt = try db.cachedStatement(sql: "INSERT INTO attempt (outbox_id, at, outcome, code, message) VALUES (?, ?, ?, ?, ?)")
             // Only the claimer's own claim is updated: one whose lease ran out and was
             // taken over leaves the row to its new claimer.
-            try db.cachedStatement(sql: """
+            let update = try db.cachedStatement(sql: """
                 UPDATE outbox SET state = ?, attempts = attempts + ?, next_attempt = COALESCE(?, next_attempt),
                     claimed_by = CASE WHEN ? THEN claimed_by ELSE NULL END,
                     claim_expires = CASE WHEN ? THEN claim_expires ELSE NULL END
                 WHERE id = ? AND claimed_by = ?
-                """).execute(arguments: [
-                    state.rawValue, countsAsAttempt ? 1 : 0, nextAttempt?.seconds, keepClaim, keepClaim, id, claimer.description,
+                """)
+            let dropBody = try db.cachedStatement(sql: "DELETE FROM outbox_body WHERE outbox_id = ?")
+            for record in records {
+                try attempt.execute(arguments: [
+                    record.id, record.attempt.at.seconds, record.attempt.outcome.rawValue, record.attempt.code, record.attempt.message,
                 ])
-            if state == .delivered && db.changesCount > 0 {
-                try db.cachedStatement(sql: "DELETE FROM outbox_body WHERE outbox_id = ?").execute(arguments: [id])
+                try update.execute(arguments: [
+                    record.state.rawValue, record.countsAsAttempt ? 1 : 0, record.nextAttempt?.seconds,
+                    record.keepClaim, record.keepClaim, record.id, claimer.description,
+                ])
+                if record.state == .delivered && db.changesCount > 0 { try dropBody.execute(arguments: [record.id]) }
             }
         }
     }

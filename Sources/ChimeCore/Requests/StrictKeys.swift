@@ -15,9 +15,11 @@ struct AnyCodingKey: CodingKey {
 
 extension Decoder {
     /// Refuses an object with a key outside `known`: a misspelt field (`"minutes"`,
-    /// `"timezone"`) must not silently schedule something else than was meant.
-    func rejectUnknownKeys(_ known: Set<String>) throws {
+    /// `"timezone"`) must not silently schedule something else than was meant. JSON the
+    /// store wrote itself is not checked (nor `known` built) when read back.
+    func rejectUnknownKeys(_ known: @autoclosure () -> Set<String>) throws {
         guard userInfo[.storedJSON] as? Bool != true else { return }
+        let known = known()
         let container = try container(keyedBy: AnyCodingKey.self)
         for key in container.allKeys where !known.contains(key.stringValue) {
             throw DecodingError.dataCorrupted(.init(

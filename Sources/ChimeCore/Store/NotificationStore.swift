@@ -69,12 +69,9 @@ public protocol NotificationStore: Sendable {
     /// nobody holds (or whose lease ended before `leaseNow`), oldest first.
     func claimOutbox(now: Instant, limit: Int, claimer: Claimer, leaseNow: Instant, leaseUntil: Instant) throws -> [OutboxDelivery]
 
-    /// Records one attempt at a claimed delivery and where it stands now, in one
-    /// transaction: `state` queued with `nextAttempt` for a retry (kept claimed when
-    /// `keepClaim`, to try again within this run). `countsAsAttempt` is false for an
-    /// answer that only asked to wait.
-    func record(_ attempt: DeliveryAttempt, for id: Int64, claimer: Claimer, state: DeliveryState, nextAttempt: Instant?,
-                countsAsAttempt: Bool, keepClaim: Bool) throws
+    /// Records attempts at claimed deliveries and where each stands now, all in one
+    /// transaction. A delivery whose claim is no longer this claimer's is left as it is.
+    func record(_ records: [AttemptRecord], claimer: Claimer) throws
 
     /// Deliveries in a state (all when nil), oldest first, each with its attempts.
     func deliveries(state: DeliveryState?) throws -> [OutboxDelivery]

@@ -93,3 +93,27 @@ public struct OutboxDelivery: Hashable, Sendable {
     /// The last attempt, when there was one.
     public var lastAttempt: DeliveryAttempt? { history.last }
 }
+
+/// One attempt at a claimed delivery and where the delivery stands after it, as the
+/// store records it.
+public struct AttemptRecord: Hashable, Sendable {
+    /// The delivery (``OutboxDelivery/id``).
+    public var id: Int64
+    public var attempt: DeliveryAttempt
+    public var state: DeliveryState
+    /// When queued again: the next try (nil keeps the one it had).
+    public var nextAttempt: Instant?
+    /// False for an answer that only asked to wait (a 429).
+    public var countsAsAttempt: Bool
+    /// Kept claimed, to be tried again within this run.
+    public var keepClaim: Bool
+
+    public init(id: Int64, attempt: DeliveryAttempt, state: DeliveryState, nextAttempt: Instant?, countsAsAttempt: Bool, keepClaim: Bool) {
+        self.id = id
+        self.attempt = attempt
+        self.state = state
+        self.nextAttempt = nextAttempt
+        self.countsAsAttempt = countsAsAttempt
+        self.keepClaim = keepClaim
+    }
+}
