@@ -86,6 +86,17 @@ public final class WebhookServer: ScriptServer, @unchecked Sendable {
         try super.init(script: "webhook_server.py", arguments, folder: folder, needs: "python3")
     }
 
-    /// Every request received: path, headers, body, status, start, end.
+    /// Every request received: path, headers, body, status, start, end, peer.
+    public func requests() throws -> [[String: Any]] { try log() }
+}
+
+/// The HTTPS server of `Servers/h2_server.py` (Debian's python3-hypercorn): HTTP/2 offered
+/// by ALPN, 200 to everything.
+public final class HTTP2Server: ScriptServer, @unchecked Sendable {
+    public init(certificate: Certificate, folder: URL? = nil) throws {
+        try super.init(script: "h2_server.py", ["--cert", certificate.cert, "--key", certificate.key], folder: folder, needs: "python3-hypercorn")
+    }
+
+    /// Every request received: path, version (`"2"`, `"1.1"`), peer.
     public func requests() throws -> [[String: Any]] { try log() }
 }

@@ -3,6 +3,7 @@
 Listens on 127.0.0.1 with an ephemeral port, prints "port N" once ready, then writes
 one JSON line per accepted message to --log (envelope and data). Options:
   --cert FILE --key FILE   offer STARTTLS with this certificate (and require it)
+  --implicit-tls           with --cert: TLS from the first byte instead (smtps://)
   --user U --password P    require AUTH (PLAIN/LOGIN) with these credentials
   --tempfail N             answer 451 to the DATA of the first N transactions
   --refuse ADDRESS         answer 550 to RCPT TO:<ADDRESS>
@@ -18,6 +19,7 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--log", required=True)
 parser.add_argument("--cert")
 parser.add_argument("--key")
+parser.add_argument("--implicit-tls", action="store_true")
 parser.add_argument("--user")
 parser.add_argument("--password")
 parser.add_argument("--tempfail", type=int, default=0)
@@ -50,7 +52,8 @@ class Handler:
             log.write(json.dumps({
                 "from": envelope.mail_from, "to": envelope.rcpt_tos,
                 "data": envelope.content.decode("utf-8", "replace"),
-                "tls": session.ssl is not None, "peer": session.peer[1], "user": getattr(session, "login_data", None) and options.user,
+                "tls": session.ssl is not None or server.transport.get_extra_info("ssl_object") is not None,
+                "peer": session.peer[1], "user": options.user if session.authenticated else None,
             }) + "\n")
         return "250 OK: queued"
 
@@ -66,15 +69,19 @@ with socket.socket() as probe:
     probe.bind(("127.0.0.1", 0))
     port = probe.getsockname()[1]
 
-settings = {}
+settings, implicit = {}, None
 if options.cert:
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(options.cert, options.key)
-    settings.update(tls_context=context, require_starttls=True)
+    if options.implicit_tls:
+        implicit = context
+    else:
+        settings.update(tls_context=context, require_starttls=True)
 if options.user:
-    settings.update(authenticator=authenticate, auth_required=True, auth_require_tls=bool(options.cert))
+    # aiosmtpd counts only STARTTLS as TLS here; with implicit TLS the whole session is.
+    settings.update(authenticator=authenticate, auth_required=True, auth_require_tls=bool(options.cert) and not options.implicit_tls)
 
-controller = Controller(Handler(), hostname="127.0.0.1", port=port, server_kwargs=settings)
+controller = Controller(Handler(), hostname="127.0.0.1", port=port, ssl_context=implicit, server_kwargs=settings)
 controller.start()
 print(f"port {port}", flush=True)
 try:

@@ -2,7 +2,7 @@
 
 Listens on 127.0.0.1 with an ephemeral port, prints "port N" once ready, and writes one
 JSON line per request to --log: path, headers (lower-cased names), body, status sent,
-start and end times. The path says how to answer, so each test channel scripts its own:
+start and end times, and the client's port (one port, one connection). The path says how to answer, so each test channel scripts its own:
   /ok                          200
   /status/CODE                 CODE, with a 2,000-character body naming it
   /flaky/N                     500 to the first N requests on this path, then 200
@@ -85,6 +85,7 @@ class Handler(BaseHTTPRequestHandler):
         line = json.dumps({
             "path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()},
             "body": body.decode("utf-8", "replace"), "status": status, "start": started, "end": time.time(),
+            "peer": self.client_address[1],
         })
         with lock:
             with open(options.log, "a") as log:
