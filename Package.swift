@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // C libraries: each holds only a module map and shim.h, and exactly one Swift
@@ -76,6 +77,13 @@ let package = Package(
             ]
         ),
 
+        // Replies: signed tokens (swift-crypto's HMAC), machine mail, reply text, action
+        // matching, and the desk that turns an inbound message into a response.
+        .target(
+            name: "ChimeReply",
+            dependencies: ["ChimeCore", "ChimeMIME", "ChimeXML", "ChimeRendering", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+
         // chime.xml: the shipped XSD, the reader, ${ENV} and file: indirection.
         .target(
             name: "ChimeConfig",
@@ -88,8 +96,9 @@ let package = Package(
             name: "chime",
             dependencies: [
                 "ChimeCore", "ChimeConfig", "ChimeXML", "ChimeCurl", "ChimeSQLite", "ChimeTransport", "ChimeScheduler", "ChimeDelivery",
-                "ChimeLocalization", "ChimeRendering", "ChimeMIME",
+                "ChimeLocalization", "ChimeRendering", "ChimeMIME", "ChimeReply",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
 
@@ -114,7 +123,8 @@ let package = Package(
         .testTarget(name: "ChimeRenderingTests", dependencies: ["ChimeRendering", "ChimeMIME", "ChimeTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite"]),
         .testTarget(name: "ChimeTransportTests", dependencies: ["ChimeTransport", "ChimeRendering", "ChimeLocalization", "ChimeMIME", "ChimeTestSupport"]),
-        .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCore", "ChimeMIME", "ChimeTestSupport"]),
+        .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCore", "ChimeMIME", "ChimeTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "ChimeReplyTests", dependencies: ["ChimeReply", "ChimeCore", "ChimeMIME", "ChimeXML", .product(name: "Crypto", package: "swift-crypto")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,6 +13,7 @@
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 #include <libxml/xmlschemas.h>
+#include <libxml/HTMLparser.h>
 
 /// xmlFree is a global function pointer, which Swift 6 refuses as shared mutable state;
 /// this gives one fixed function to call instead.

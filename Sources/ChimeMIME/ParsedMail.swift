@@ -13,6 +13,8 @@ public struct ParsedMail: Sendable {
         public var text: String?
         /// The decoded content.
         public var data: [UInt8]
+        /// Content-Type parameters, names lowercased (`format`, `delsp`, `charset`…).
+        public var parameters: [String: String] = [:]
     }
 
     /// Every header, in order, with its value unfolded and decoded.
@@ -92,7 +94,14 @@ public struct ParsedMail: Sendable {
             text = String(cString: decoded)
             chime_gmime_free(decoded)
         }
+        var parameters: [String: String] = [:]
+        if let list = g_mime_content_type_get_parameters(g_mime_object_get_content_type(object)) {
+            for index in 0..<g_mime_param_list_length(list) {
+                guard let param = g_mime_param_list_get_parameter_at(list, index), let name = g_mime_param_get_name(param) else { continue }
+                parameters[String(cString: name).lowercased()] = g_mime_param_get_value(param).map { String(cString: $0) } ?? ""
+            }
+        }
         parts.append(Part(contentType: contentType, filename: g_mime_part_get_filename(part).map { String(cString: $0) },
-                          text: text, data: data))
+                          text: text, data: data, parameters: parameters))
     }
 }

@@ -99,6 +99,40 @@ extension SQLiteStore {
                 CREATE INDEX attempt_outbox ON attempt (outbox_id);
                 """)
         }
+        migrator.registerMigration("v4 replies") { db in
+            // The signing key (when not given by $CHIME_SECRET_KEY), every response, and
+            // every inbound message with what became of it. A response is unique per
+            // delivery and action: a replayed reply is recorded as such, not again.
+            try db.execute(sql: """
+                CREATE TABLE setting (
+                    name TEXT PRIMARY KEY NOT NULL,
+                    value BLOB NOT NULL
+                );
+                CREATE TABLE response (
+                    id INTEGER PRIMARY KEY,
+                    delivery_id TEXT NOT NULL,
+                    identifier TEXT NOT NULL,
+                    recipient TEXT NOT NULL,
+                    action TEXT NOT NULL,
+                    user_text TEXT,
+                    channel TEXT NOT NULL,
+                    responder TEXT NOT NULL,
+                    at INTEGER NOT NULL,
+                    status TEXT NOT NULL
+                );
+                CREATE UNIQUE INDEX response_once ON response (delivery_id, action);
+                CREATE TABLE inbound (
+                    id INTEGER PRIMARY KEY,
+                    at INTEGER NOT NULL,
+                    message_id TEXT NOT NULL,
+                    sender TEXT NOT NULL,
+                    outcome TEXT NOT NULL,
+                    detail TEXT NOT NULL,
+                    delivery_id TEXT
+                );
+                CREATE INDEX delivered_delivery ON delivered (delivery_id);
+                """)
+        }
         return migrator
     }
 }

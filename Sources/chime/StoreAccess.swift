@@ -39,8 +39,9 @@ func openScheduler(_ options: GlobalOptions, followMoves: Bool = true) throws ->
     let configuration = try loadConfiguration(options)
     // Read the templates only when a message is rendered: a run with nothing due, or
     // with only JSON-lines channels, does not pay for them.
-    let scheduler = Scheduler(configuration: configuration, store: try openStore(options),
-                              renderer: LazyRenderer { try templateRenderer(options, configuration: configuration) })
+    let store = try openStore(options)
+    let scheduler = Scheduler(configuration: configuration, store: store,
+                              renderer: LazyRenderer { try templateRenderer(options, configuration: configuration, store: store) })
     if followMoves { try scheduler.followMovedRecipients() }
     return scheduler
 }

@@ -1,14 +1,17 @@
 import ChimeCore
 import ChimeLocalization
 import ChimeRendering
+import ChimeReply
 import Foundation
 
 /// Messages rendered from the templates folder (the compiled-in templates and the strings
 /// of whatever locales the folder has). A folder that cannot be read holds every message
 /// back, saying which file is wrong (`chime check` reports it too).
-func templateRenderer(_ options: GlobalOptions, configuration: Configuration) throws -> TemplateRenderer {
+/// Links and reply addresses are signed with the store's key (``SigningKey``).
+func templateRenderer(_ options: GlobalOptions, configuration: Configuration, store: any NotificationStore) throws -> TemplateRenderer {
     let localizer = try Localizer(directory: options.templatesPath)
-    let composer = EmailComposer(localizer: localizer, templates: try TemplateSet(directory: options.templatesPath))
+    let links = SignedLinks(key: try SigningKey.load(store: store, environment: ProcessInfo.processInfo.environment))
+    let composer = EmailComposer(localizer: localizer, templates: try TemplateSet(directory: options.templatesPath), links: links)
     return TemplateRenderer(composer: composer, configuration: configuration)
 }
 

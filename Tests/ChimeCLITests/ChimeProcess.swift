@@ -53,7 +53,9 @@ struct ChimeProcess {
     /// Runs `chime` with these arguments in `directory`; stops it after `timeout` seconds.
     /// Output goes to temporary files, so no reader thread is needed however much it
     /// prints, and tests running side by side cannot starve each other.
-    static func run(_ arguments: [String], in directory: URL = repositoryRoot, environment: [String: String] = [:], timeout: TimeInterval = 60) throws -> Result {
+    /// `input`, when given, is the file read as standard input.
+    static func run(_ arguments: [String], in directory: URL = repositoryRoot, environment: [String: String] = [:], input: URL? = nil,
+                    timeout: TimeInterval = 60) throws -> Result {
         let process = make(arguments, in: directory, environment: environment)
         let outURL = FileManager.default.temporaryDirectory.appendingPathComponent("chime-out-\(UUID().uuidString)")
         let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("chime-err-\(UUID().uuidString)")
@@ -67,7 +69,7 @@ struct ChimeProcess {
         let err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = try input.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
         try process.run()
         try? out.close()
         try? err.close()

@@ -24,10 +24,13 @@ final class Workspace: @unchecked Sendable { // immutable after init
 
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 
-    /// Runs `chime` here, with `--now` when given.
+    /// Runs `chime` here, with `--now` when given and `input` (a file of this folder) as
+    /// standard input.
     @discardableResult
-    func chime(_ arguments: [String], now: String? = nil, timeout: TimeInterval = 120) throws -> ChimeProcess.Result {
-        try ChimeProcess.run(arguments + (now.map { ["--now", $0] } ?? []), in: url, timeout: timeout)
+    func chime(_ arguments: [String], now: String? = nil, input: String? = nil, environment: [String: String] = [:],
+               timeout: TimeInterval = 120) throws -> ChimeProcess.Result {
+        try ChimeProcess.run(arguments + (now.map { ["--now", $0] } ?? []), in: url, environment: environment,
+                             input: input.map { url.appendingPathComponent($0) }, timeout: timeout)
     }
 
     /// The JSON lines the `file:` channel wrote, decoded.

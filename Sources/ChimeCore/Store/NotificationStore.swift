@@ -82,6 +82,30 @@ public protocol NotificationStore: Sendable {
     /// queued and those ids come back in `notFailed`.
     func retry(_ ids: [Int64]?, now: Instant) throws -> (queued: [Int64], notFailed: [Int64])
 
+    // MARK: Replies
+
+    /// The key that signs reply tokens and action links: the one kept in the store, or
+    /// `candidate` kept now when there is none yet (so every process agrees on one).
+    func secretKey(keeping candidate: [UInt8]) throws -> [UInt8]
+
+    /// The request a delivery id belongs to, as it was when delivered (or as it is, when
+    /// only its pending row still knows the id's generation); nil when neither knows it.
+    func request(ofDelivery deliveryID: String) throws -> NotificationRequest?
+
+    /// Records a response and the inbound message that carried it, in one transaction;
+    /// returns false, recording the message as replayed instead, when the same action was
+    /// already recorded for the same delivery.
+    func record(_ response: StoredResponse, from inbound: InboundRecord) throws -> Bool
+
+    /// Records an inbound message that led to no response.
+    func record(_ inbound: InboundRecord) throws
+
+    /// Every response, oldest first.
+    func responses() throws -> [StoredResponse]
+
+    /// Every inbound message, oldest first.
+    func inbound() throws -> [InboundRecord]
+
     /// The zone each recipient's floating triggers were last computed in.
     func recipientZones() throws -> [String: String]
 

@@ -63,7 +63,8 @@ public struct EmailComposer: Sendable {
         return MailMessage(
             from: notification.channel.from ?? "Chime <chime@localhost>",
             to: [notification.address.value], replyTo: replyAddress, subject: surfaces.subject,
-            messageID: "\(notification.deliveryID)@\(domain)",
+            // The reply token: a reply found by its In-Reply-To alone still says what it answers.
+            messageID: "\(links.replyToken(notification))@\(domain)",
             date: notification.fireDate.rfc5322(in: message.zone),
             inReplyTo: root, references: root.map { [$0] } ?? [], headers: headers, text: text, html: html,
             attachments: try notification.request.content.attachments.map(AttachmentFile.read))

@@ -1,8 +1,6 @@
 import ChimeCore
 
-/// The links and reply address a rendered message carries. Signing them (so an action
-/// link acts only for the person it was sent to) is the reply issue's; until then
-/// ``UnsignedLinks`` builds their shape from the delivery id.
+/// The links and reply address a rendered message carries.
 public protocol LinkMaker: Sendable {
     /// Performs `action` (or, for a foreground action, opens its target).
     func action(_ action: NotificationAction, for notification: OutgoingNotification) -> String
@@ -16,25 +14,35 @@ public protocol LinkMaker: Sendable {
     func replyToken(_ notification: OutgoingNotification) -> String
 }
 
-/// Links of the right shape under a base URL, not yet signed: the hook the reply issue
-/// replaces with signed tokens.
-public struct UnsignedLinks: LinkMaker {
+/// Links under a base URL that name the delivery by its ``LinkMaker/replyToken(_:)``:
+/// `/a/TOKEN/ACTION` acts (or a foreground action opens its target), `/v/TOKEN` shows the
+/// reminder, `/u/TOKEN` unsubscribes.
+public protocol TokenLinks: LinkMaker {
+    var base: String { get }
+}
+
+extension TokenLinks {
+    public func action(_ action: NotificationAction, for notification: OutgoingNotification) -> String {
+        if action.options.contains(.foreground), let target = notification.request.content.targetContentIdentifier {
+            return target
+        }
+        return "\(base)/a/\(replyToken(notification))/\(percentEncoded(action.identifier))"
+    }
+
+    public func view(_ notification: OutgoingNotification) -> String { "\(base)/v/\(replyToken(notification))" }
+    public func unsubscribe(_ notification: OutgoingNotification) -> String { "\(base)/u/\(replyToken(notification))" }
+}
+
+/// Links of the right shape with the bare delivery id for a token, not signed: what
+/// `chime preview` and the rendering tests show (``SignedLinks`` in ChimeReply signs them).
+public struct UnsignedLinks: TokenLinks {
     public var base: String
 
     public init(base: String = "https://chime.invalid") {
         self.base = base
     }
 
-    public func action(_ action: NotificationAction, for notification: OutgoingNotification) -> String {
-        if action.options.contains(.foreground), let target = notification.request.content.targetContentIdentifier {
-            return target
-        }
-        return "\(base)/a/\(notification.deliveryID)/\(percentEncoded(action.identifier))"
-    }
-
-    public func view(_ notification: OutgoingNotification) -> String { "\(base)/v/\(notification.deliveryID)" }
     public func preferences(_ notification: OutgoingNotification) -> String { "\(base)/p/\(percentEncoded(notification.recipient.id))" }
-    public func unsubscribe(_ notification: OutgoingNotification) -> String { "\(base)/u/\(notification.deliveryID)" }
     public func replyToken(_ notification: OutgoingNotification) -> String { notification.deliveryID }
 }
 
@@ -42,7 +50,7 @@ public struct UnsignedLinks: LinkMaker {
 /// 6068 asks of `mailto:` fields). Foundation's `addingPercentEncoding` with the same
 /// set gives the same text at three times the cost (3.0 µs against 0.9 for a subject
 /// line, measured), and every email calls this several times.
-func percentEncoded(_ text: String) -> String {
+public func percentEncoded(_ text: String) -> String {
     let hex = Array("0123456789ABCDEF".utf8)
     var result: [UInt8] = []
     result.reserveCapacity(text.utf8.count * 3)

@@ -1,0 +1,84 @@
+/// A person's answer to a notification, as `UNNotificationResponse`: which action they
+/// chose, with what text, where, and when.
+public struct StoredResponse: Hashable, Sendable {
+    /// The order it was recorded in.
+    public var id: Int64
+    /// The notification occurrence answered.
+    public var deliveryID: String
+    /// Its request's identifier.
+    public var identifier: String
+    public var recipient: String
+    /// The category's action identifier, or one of ``BuiltInAction``.
+    public var action: String
+    /// What a text-input action was given.
+    public var userText: String?
+    /// The channel the answer came through (`mail`, a chat channel).
+    public var channel: String
+    /// Who answered: the sender's address, or the chat user.
+    public var responder: String
+    public var at: Instant
+    /// `carried out`, or `awaiting confirmation` for an action that needs proof first.
+    public var status: String
+
+    public init(id: Int64 = 0, deliveryID: String, identifier: String, recipient: String, action: String, userText: String?,
+                channel: String, responder: String, at: Instant, status: String) {
+        self.id = id
+        self.deliveryID = deliveryID
+        self.identifier = identifier
+        self.recipient = recipient
+        self.action = action
+        self.userText = userText
+        self.channel = channel
+        self.responder = responder
+        self.at = at
+        self.status = status
+    }
+}
+
+/// One message that came in (a reply, an auto-reply, a bounce, a forgery) and what Chime
+/// made of it: every inbound message leaves one, whether it was acted on or not.
+public struct InboundRecord: Hashable, Sendable {
+    public enum Outcome: String, Hashable, Sendable, CaseIterable {
+        /// A response was recorded (see its status).
+        case responded
+        /// The same answer to the same notification came before: not carried out again.
+        case replayed
+        /// Written by a machine (auto-reply, out of office): ignored.
+        case autoReply = "auto-reply"
+        /// A delivery report: the addresses it names as failed are marked undeliverable.
+        case bounce
+        /// No token of ours anywhere in it.
+        case noToken = "no-token"
+        /// A token whose signature does not match: forged or damaged.
+        case forgedToken = "forged-token"
+        case expiredToken = "expired-token"
+        /// A good token, sent by someone else than the person it was issued to.
+        case forgedSender = "forged-sender"
+        /// The notification it answers is no longer known (replaced, removed).
+        case unknownNotification = "unknown-notification"
+        /// The reply named no action of the category.
+        case unmatched
+        /// Not an email at all.
+        case unreadable
+    }
+
+    public var id: Int64
+    public var at: Instant
+    public var messageID: String
+    /// The `From` address, normalized.
+    public var sender: String
+    public var outcome: Outcome
+    /// What the outcome is about: the action, the reason, the addresses.
+    public var detail: String
+    public var deliveryID: String?
+
+    public init(id: Int64 = 0, at: Instant, messageID: String, sender: String, outcome: Outcome, detail: String, deliveryID: String?) {
+        self.id = id
+        self.at = at
+        self.messageID = messageID
+        self.sender = sender
+        self.outcome = outcome
+        self.detail = detail
+        self.deliveryID = deliveryID
+    }
+}

@@ -1,0 +1,121 @@
+import ChimeCore
+import Foundation
+
+/// Maps the words of a reply to one of its category's actions: the number of the numbered
+/// menu, the action identifier, its title in any locale the templates have, or an alias;
+/// without regard to case, accents or punctuation. A text-input action takes what follows
+/// its keyword as the text; a category with one text-input action takes any other answer
+/// as its text.
+public struct ActionMatcher: Sendable {
+    /// What a reply chose.
+    public struct Match: Equatable, Sendable {
+        public var action: String
+        public var userText: String?
+    }
+
+    /// One way of naming an action, folded.
+    struct Keyword {
+        var words: String
+        var action: NotificationAction?
+        var builtIn: BuiltInAction?
+    }
+
+    let keywords: [Keyword]
+    let textInput: NotificationAction?
+
+    /// - Parameters:
+    ///   - titles: every translation of an action's title (the template locales').
+    ///   - aliases: more words per action identifier, from the configuration.
+    public init(category: NotificationCategory, titles: (String) -> [String], aliases: [String: [String]] = [:]) {
+        var keywords: [Keyword] = []
+        for (index, action) in category.actions.enumerated() {
+            var names = ["\(index + 1)", action.identifier] + titles(action.title) + (aliases[action.identifier] ?? [])
+            names = names.map(Self.fold).filter { !$0.isEmpty }
+            for name in Set(names) { keywords.append(Keyword(words: name, action: action)) }
+        }
+        if category.options.contains(.customDismissAction) {
+            keywords.append(Keyword(words: "dismiss", builtIn: .dismiss))
+        }
+        // The longest first: "Edit list" before "Edit".
+        self.keywords = keywords.sorted { $0.words.count > $1.words.count }
+        let inputs = category.actions.filter { $0.textInput != nil }
+        textInput = inputs.count == 1 ? inputs[0] : nil
+    }
+
+    /// The action a reply's new text chooses, or nil when it names none; `subject` is
+    /// read for a bracket tag (`Re: Shopping [2]`) when the text is empty.
+    public func match(text: String, subject: String = "") -> Match? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let first = lines.firstIndex(where: { !Self.fold($0).isEmpty }) else {
+            return subjectTag(subject).flatMap { match(line: $0, rest: []) }
+        }
+        return match(line: lines[first], rest: Array(lines[(first + 1)...]))
+            ?? textInput.map { Match(action: $0.identifier, userText: text.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    private func match(line: String, rest: [String]) -> Match? {
+        let folded = Self.fold(line)
+        for keyword in keywords {
+            let remainder: String
+            if folded == keyword.words {
+                remainder = ""
+            } else if folded.hasPrefix(keyword.words + " ") {
+                remainder = Self.after(keyword.words, in: line)
+            } else if Self.unspaced(keyword.words), folded.hasPrefix(keyword.words) {
+                remainder = Self.after(keyword.words, in: line)
+            } else {
+                continue
+            }
+            if let builtIn = keyword.builtIn { return Match(action: builtIn.rawValue, userText: nil) }
+            guard let action = keyword.action else { continue }
+            guard action.textInput != nil else { return Match(action: action.identifier, userText: nil) }
+            let text = ([remainder] + rest).joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+            return Match(action: action.identifier, userText: text.isEmpty ? nil : text)
+        }
+        return nil
+    }
+
+    /// `2` from a subject's `[2]`.
+    private func subjectTag(_ subject: String) -> String? {
+        guard let open = subject.lastIndex(of: "["), let close = subject[open...].firstIndex(of: "]") else { return nil }
+        let tag = String(subject[subject.index(after: open)..<close])
+        return tag.isEmpty ? nil : tag
+    }
+
+    /// What follows the words of `keyword` in the original `line`, separators dropped: the
+    /// line is read word by word until the words read fold to the keyword.
+    static func after(_ keyword: String, in line: String) -> String {
+        var index = line.startIndex
+        while index < line.endIndex {
+            index = line.index(after: index)
+            if fold(String(line[..<index])) == keyword { break }
+        }
+        return String(line[index...].drop { $0.isWhitespace || ":：-–—,.;、。".contains($0) })
+    }
+
+    /// True for a keyword in a script written without spaces (Chinese, Japanese), whose
+    /// text may follow it directly.
+    static func unspaced(_ words: String) -> Bool {
+        words.unicodeScalars.contains { $0.value >= 0x3000 }
+    }
+
+    /// Lower case, accents and punctuation gone, runs of spaces as one.
+    public static func fold(_ text: String) -> String {
+        let decomposed = text.lowercased().decomposedStringWithCompatibilityMapping
+        var result = ""
+        var space = false
+        for scalar in decomposed.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark, .spacingMark:
+                continue
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber, .otherNumber, .letterNumber:
+                if space && !result.isEmpty { result.append(" ") }
+                space = false
+                result.unicodeScalars.append(scalar)
+            default:
+                space = true
+            }
+        }
+        return result
+    }
+}

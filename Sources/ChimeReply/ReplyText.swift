@@ -1,0 +1,166 @@
+import Foundation
+
+/// The part of a reply that its writer typed: quoted text, quote headers in many
+/// languages, forwarded blocks, signatures and Chime's own "reply above this line" marker
+/// and everything below it taken away.
+///
+/// Heuristics learnt from reply-by-email in Discourse, GitLab and GitHub; the patterns are
+/// Chime's own.
+public enum ReplyText {
+    /// The new text of a plain-text reply, trimmed; empty when the person wrote nothing.
+    /// - Parameter markers: Chime's "reply above this line" text in every locale.
+    public static func extract(_ text: String, markers: [String] = []) -> String {
+        let lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let foldedMarkers = markers.map(fold).filter { !$0.isEmpty }
+        // Top-posted (the usual case): everything from the first quote header down is the
+        // quoted message.
+        var kept: [String] = []
+        var index = 0
+        while index < lines.count {
+            if startsQuote(lines, at: index, markers: foldedMarkers) { break }
+            kept.append(lines[index])
+            index += 1
+        }
+        var answer = clean(kept)
+        if answer.isEmpty && index < lines.count {
+            // Bottom-posted or inline: the answer sits between or below quoted lines.
+            var below: [String] = []
+            var line = index
+            while line < lines.count {
+                if foldedMarkers.contains(where: { fold(lines[line]).contains($0) }) && !lines[line].hasPrefix(">") { break }
+                if !isQuoteHeader(lines, at: line) && !lines[line].hasPrefix(">") { below.append(lines[line]) }
+                line += 1
+            }
+            answer = clean(below)
+        }
+        return answer
+    }
+
+    /// Lines without signatures and quoted lines, blank lines at either end dropped.
+    private static func clean(_ lines: [String]) -> String {
+        var result: [String] = []
+        for line in lines {
+            if isSignatureStart(line) { break }
+            if line.hasPrefix(">") { continue }
+            result.append(line.trimmingCharacters(in: .whitespaces))
+        }
+        while result.first?.isEmpty == true { result.removeFirst() }
+        while result.last?.isEmpty == true { result.removeLast() }
+        // Runs of blank lines inside count as one.
+        var squeezed: [String] = []
+        for line in result where !(line.isEmpty && squeezed.last?.isEmpty == true) { squeezed.append(line) }
+        return squeezed.joined(separator: "\n")
+    }
+
+    private static func startsQuote(_ lines: [String], at index: Int, markers: [String]) -> Bool {
+        let line = lines[index]
+        if markers.contains(where: { fold(line).contains($0) }) { return true }
+        if line.hasPrefix(">") && index + 1 < lines.count && lines[index...].allSatisfy({ $0.hasPrefix(">") || $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            return true
+        }
+        return isQuoteHeader(lines, at: index)
+    }
+
+    /// A line that begins a quoted or forwarded message.
+    static func isQuoteHeader(_ lines: [String], at index: Int) -> Bool {
+        let line = lines[index].trimmingCharacters(in: .whitespaces)
+        guard !line.isEmpty else { return false }
+        if separators.contains(where: { line.range(of: $0, options: [.regularExpression, .caseInsensitive]) != nil }) { return true }
+        // "On … wrote:" and its translations, which clients wrap over up to three lines.
+        // A window that still matches without its first line starts later: that line is
+        // the person's own.
+        if let window = wroteWindow(lines, at: index) {
+            if window.count > 1, index + 1 < lines.count, let later = wroteWindow(lines, at: index + 1), later.count == window.count - 1 {
+                return false
+            }
+            return true
+        }
+        // Outlook's header block: "From:" then "Sent:"/"Date:" within the next lines.
+        if line.range(of: fromField, options: [.regularExpression, .caseInsensitive]) != nil {
+            for next in (index + 1)..<min(index + 5, lines.count)
+            where lines[next].trimmingCharacters(in: .whitespaces).range(of: sentField, options: [.regularExpression, .caseInsensitive]) != nil {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// The lines from `index` (one to three, no blank line among them) that make an
+    /// "On … wrote:" header, or nil.
+    private static func wroteWindow(_ lines: [String], at index: Int) -> [String]? {
+        var joined = ""
+        for next in index..<min(index + 3, lines.count) {
+            let line = lines[next].trimmingCharacters(in: .whitespaces)
+            if line.isEmpty { return nil }
+            joined += (joined.isEmpty ? "" : " ") + line
+            if wrote.contains(where: { joined.range(of: $0, options: [.regularExpression, .caseInsensitive]) != nil }) {
+                return Array(lines[index...next])
+            }
+        }
+        return nil
+    }
+
+    private static let separators = [
+        #"^-{2,}\s*(original message|ursprüngliche nachricht|message d'origine|mensaje original|messaggio originale|oorspronkelijk bericht|исходное сообщение|wiadomość oryginalna|原始邮件|元のメッセージ)\s*-{2,}$"#,
+        #"^-{2,}\s*(forwarded message|message transféré|weitergeleitete nachricht|mensaje reenviado|пересылаемое сообщение|转发的邮件|転送メッセージ)\s*-{2,}$"#,
+        #"^_{20,}$"#,
+        #"^begin forwarded message:$"#,
+    ]
+
+    private static let wrote = [
+        #"^on\s.{4,}\swrote:$"#,
+        #"^le\s.{4,}\sa\s[ée]crit\s?:$"#,
+        #"^am\s.{4,}\sschrieb.{0,80}:$"#,
+        #"^el\s.{4,}\sescribi[óo]:$"#,
+        #"^(il|el)\s.{4,}\sha scritto:$"#,
+        #"^op\s.{4,}\sschreef.{0,80}:$"#,
+        #"^em\s.{4,}\sescreveu:$"#,
+        #"^(w dniu|dnia)\s.{4,}\s(napisał|napisała|napisał\(a\)|pisze)\s?:$"#,
+        #".{4,}\s(пишет|написал|написала|написал\(а\))\s?:$"#,
+        #"^(在|于).{4,}写道\s?[:：]$"#,
+        #".{4,}(のメッセージ|書きました|が書きました)\s?[:：]$"#,
+    ]
+
+    private static let fromField = #"^\*?(from|de|von|от|od|da|van|发件人|寄件者|差出人)\s?\*?\s?[:：]"#
+    private static let sentField = #"^\*?(sent|date|envoyé|gesendet|datum|enviado el|enviado|fecha|wysłane|отправлено|дата|wysłano|data|inviato|verzonden|发送时间|日期|寄件日期|送信日時|日付)\s?\*?\s?[:：]"#
+
+    /// The first line of a signature or of a client's "sent from" line.
+    static func isSignatureStart(_ line: String) -> Bool {
+        if line == "-- " || line == "--" || line == "—" { return true }
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        return signatures.contains { trimmed.range(of: $0, options: [.regularExpression, .caseInsensitive]) != nil }
+    }
+
+    private static let signatures = [
+        #"^(sent from|sent with|sent via|get outlook for|envoyé de|envoyé depuis|von meinem|gesendet von|gesendet mit|enviado desde|enviado de|inviato da|verzonden vanaf|отправлено с|отправлено из|wysłane z|发自|寄自)\b.{0,60}$"#,
+        #"^.{0,30}(から送信|より送信)$"#,
+        #"^von .{1,40} gesendet$"#,
+        #"^outlook für (ios|android) beziehen"#,
+    ]
+
+    /// `format=flowed` text (RFC 3676) as its writer typed it: a line ending in a space
+    /// runs on into the next (without that space when `delsp=yes`), space-stuffing is
+    /// undone, and the signature separator `-- ` stays a line of its own.
+    public static func unflowed(_ text: String, deleteSpace: Bool) -> String {
+        var lines: [String] = []
+        var open = false
+        for raw in text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = String(raw)
+            let quoted = line.hasPrefix(">")
+            if line.hasPrefix(" ") { line.removeFirst() }
+            let soft = line.hasSuffix(" ") && line != "-- " && !quoted
+            if soft && deleteSpace { line.removeLast() }
+            if open, let last = lines.popLast() { line = last + line }
+            lines.append(line)
+            open = soft
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Case and accents folded, for comparing a line with a marker.
+    static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            .trimmingCharacters(in: .whitespaces)
+    }
+}

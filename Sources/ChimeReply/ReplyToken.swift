@@ -1,0 +1,112 @@
+import ChimeCore
+import Crypto
+import Foundation
+
+/// What a reply address, an email's Message-ID and every action link carry: which
+/// delivery a person answers, signed for the recipient it was sent to, until when.
+///
+/// A token is base32 of `payload ‖ tag`. The payload holds the delivery id (its request
+/// generation, compactly when it is a UUID, and its fire instant) and the expiry day; the
+/// tag is the first 10 bytes of HMAC-SHA256 over the payload and the recipient id, with
+/// the server key. 80 bits of tag cannot be guessed; the whole stays under the 64
+/// characters of an address's local part.
+public struct ReplyToken: Hashable, Sendable {
+    /// The delivery answered (``PendingNotification/deliveryID``).
+    public var deliveryID: String
+    /// The last day the token is honoured (its end, UTC).
+    public var expires: Instant
+
+    static let tagLength = 10
+    /// How long a reply is honoured after the notification fired.
+    public static let validity: Int64 = 30 * 86_400
+
+    public init(deliveryID: String, expires: Instant) {
+        self.deliveryID = deliveryID
+        self.expires = expires
+    }
+
+    /// The token of a delivery fired at `fireDate`: the same for every render of it, so a
+    /// resend carries the same Message-ID.
+    public init(deliveryID: String, fireDate: Instant) {
+        self.init(deliveryID: deliveryID, expires: Instant(seconds: (fireDate.seconds + Self.validity) / 86_400 * 86_400 + 86_399))
+    }
+
+    /// The token's text, signed for `recipient`.
+    public func signed(for recipient: String, key: SigningKey) -> String {
+        let payload = Self.payload(deliveryID: deliveryID, expires: expires)
+        return Base32.encode(payload + Self.tag(payload, recipient: recipient, key: key))
+    }
+
+    /// Why a token was refused.
+    public enum Refusal: String, Error, Sendable {
+        /// Not a token at all, or its signature does not match: forged or damaged.
+        case forged
+        /// Signed by us, but past its expiry.
+        case expired
+    }
+
+    /// Reads a token's text without checking its tag (to learn whom it names); nil when
+    /// it is not shaped as one.
+    public static func read(_ text: Substring) -> (token: ReplyToken, payload: [UInt8], tag: [UInt8])? {
+        guard let bytes = Base32.decode(text), bytes.count > tagLength + 8 else { return nil }
+        let payload = Array(bytes.dropLast(tagLength)), tag = Array(bytes.suffix(tagLength))
+        var reader = payload[...]
+        guard let kind = reader.popFirst() else { return nil }
+        let generation: String
+        switch kind {
+        case 0:
+            guard reader.count >= 16 else { return nil }
+            let uuid = Array(reader.prefix(16))
+            reader = reader.dropFirst(16)
+            generation = UUID(uuid: (uuid[0], uuid[1], uuid[2], uuid[3], uuid[4], uuid[5], uuid[6], uuid[7],
+                                     uuid[8], uuid[9], uuid[10], uuid[11], uuid[12], uuid[13], uuid[14], uuid[15])).uuidString.lowercased()
+        case 1:
+            guard let length = reader.popFirst(), reader.count >= Int(length) else { return nil }
+            generation = String(decoding: reader.prefix(Int(length)), as: UTF8.self)
+            reader = reader.dropFirst(Int(length))
+        default:
+            return nil
+        }
+        guard reader.count == 7 else { return nil }
+        let fields = Array(reader)
+        let fire = fields[0..<5].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        let day = fields[5..<7].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        return (ReplyToken(deliveryID: "\(generation).\(fire)", expires: Instant(seconds: day * 86_400 + 86_399)), payload, tag)
+    }
+
+    /// Checks a token's tag for `recipient` in constant time, and its expiry at `now`.
+    public static func verify(_ text: Substring, recipient: String, key: SigningKey, now: Instant) -> Result<ReplyToken, Refusal> {
+        guard let (token, payload, tag) = read(text) else { return .failure(.forged) }
+        let expected = Self.tag(payload, recipient: recipient, key: key)
+        // Constant time: every byte is compared whatever the first difference.
+        guard expected.count == tag.count, zip(expected, tag).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0 else { return .failure(.forged) }
+        guard now <= token.expires else { return .failure(.expired) }
+        return .success(token)
+    }
+
+    private static func payload(deliveryID: String, expires: Instant) -> [UInt8] {
+        // `generation.fireSeconds`, as ``PendingNotification/deliveryID`` makes it.
+        let parts = deliveryID.split(separator: ".", omittingEmptySubsequences: false)
+        let fire = parts.count > 1 ? Int64(parts[parts.count - 1]) ?? 0 : 0
+        let generation = parts.count > 1 ? parts.dropLast().joined(separator: ".") : deliveryID
+        var bytes: [UInt8] = []
+        if let uuid = UUID(uuidString: generation), uuid.uuidString.lowercased() == generation {
+            bytes.append(0)
+            bytes += withUnsafeBytes(of: uuid.uuid) { Array($0) }
+        } else {
+            let utf8 = Array(generation.utf8.prefix(255))
+            bytes += [1, UInt8(utf8.count)] + utf8
+        }
+        bytes += (0..<5).reversed().map { UInt8((fire >> ($0 * 8)) & 0xFF) }
+        let day = expires.seconds / 86_400
+        bytes += [UInt8((day >> 8) & 0xFF), UInt8(day & 0xFF)]
+        return bytes
+    }
+
+    private static func tag(_ payload: [UInt8], recipient: String, key: SigningKey) -> [UInt8] {
+        var message = payload
+        message.append(0)
+        message += Array(recipient.utf8)
+        return Array(HMAC<SHA256>.authenticationCode(for: message, using: key.symmetric)).prefix(tagLength).map { $0 }
+    }
+}

@@ -1,0 +1,74 @@
+import ChimeCore
+import Foundation
+import GRDB
+
+/// Replies: the signing key, responses and the inbound log.
+extension SQLiteStore {
+    public func secretKey(keeping candidate: [UInt8]) throws -> [UInt8] {
+        try database.write { db in
+            try db.execute(sql: "INSERT INTO setting (name, value) VALUES ('secret_key', ?) ON CONFLICT (name) DO NOTHING",
+                           arguments: [Data(candidate)])
+            return [UInt8](try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE name = 'secret_key'") ?? Data(candidate))
+        }
+    }
+
+    public func request(ofDelivery deliveryID: String) throws -> NotificationRequest? {
+        try database.read { db in
+            if let json = try String.fetchOne(db, sql: "SELECT request FROM delivered WHERE delivery_id = ?", arguments: [deliveryID]) {
+                return try Self.decode(json)
+            }
+            // An earlier occurrence of a repeating request: its generation is still pending.
+            let generation = deliveryID.split(separator: ".").dropLast().joined(separator: ".")
+            if let json = try String.fetchOne(db, sql: "SELECT request FROM pending WHERE generation = ?", arguments: [generation]) {
+                return try Self.decode(json)
+            }
+            return nil
+        }
+    }
+
+    public func record(_ response: StoredResponse, from inbound: InboundRecord) throws -> Bool {
+        try database.write { db in
+            try db.execute(sql: """
+                INSERT INTO response (delivery_id, identifier, recipient, action, user_text, channel, responder, at, status)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (delivery_id, action) DO NOTHING
+                """, arguments: [
+                    response.deliveryID, response.identifier, response.recipient, response.action, response.userText,
+                    response.channel, response.responder, response.at.seconds, response.status,
+                ])
+            let fresh = db.changesCount > 0
+            var inbound = inbound
+            if !fresh { inbound.outcome = .replayed }
+            try Self.insert(inbound, in: db)
+            return fresh
+        }
+    }
+
+    public func record(_ inbound: InboundRecord) throws {
+        try database.write { db in try Self.insert(inbound, in: db) }
+    }
+
+    public func responses() throws -> [StoredResponse] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM response ORDER BY id").map { row in
+                StoredResponse(id: row["id"], deliveryID: row["delivery_id"], identifier: row["identifier"], recipient: row["recipient"],
+                               action: row["action"], userText: row["user_text"], channel: row["channel"], responder: row["responder"],
+                               at: Instant(seconds: row["at"]), status: row["status"])
+            }
+        }
+    }
+
+    public func inbound() throws -> [InboundRecord] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM inbound ORDER BY id").map { row in
+                InboundRecord(id: row["id"], at: Instant(seconds: row["at"]), messageID: row["message_id"], sender: row["sender"],
+                              outcome: InboundRecord.Outcome(rawValue: row["outcome"]) ?? .unreadable, detail: row["detail"],
+                              deliveryID: row["delivery_id"])
+            }
+        }
+    }
+
+    private static func insert(_ inbound: InboundRecord, in db: Database) throws {
+        try db.execute(sql: "INSERT INTO inbound (at, message_id, sender, outcome, detail, delivery_id) VALUES (?, ?, ?, ?, ?, ?)",
+                       arguments: [inbound.at.seconds, inbound.messageID, inbound.sender, inbound.outcome.rawValue, inbound.detail, inbound.deliveryID])
+    }
+}

@@ -1,0 +1,110 @@
+internal import CChimeXML2
+
+/// The text a person sees in an HTML email, read with libxml2's HTML parser (which
+/// takes the tag soup mail clients write): one line per block, `<br>` as a line break,
+/// scripts and styles dropped, and the quote containers of the common clients left out:
+/// Gmail's `gmail_quote`, Yahoo's `yahoo_quoted`, Thunderbird's `moz-cite-prefix`,
+/// `<blockquote>`, and Outlook's `appendonsend` / `divRplyFwdMsg`, after which everything
+/// is the quoted message.
+public enum HTMLText {
+    public static func text(of html: [UInt8]) -> String {
+        XMLLibrary.initialize()
+        let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue)
+        let document = html.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                htmlReadMemory($0, Int32(buffer.count), nil, "UTF-8", options)
+            }
+        }
+        guard let document else { return "" }
+        defer { xmlFreeDoc(document) }
+        var walker = Walker()
+        walker.walk(xmlDocGetRootElement(document))
+        return walker.lines.joined(separator: "\n")
+    }
+
+    private struct Walker {
+        var lines: [String] = []
+        var current = ""
+        var stopped = false
+
+        mutating func walk(_ node: xmlNodePtr?) {
+            var node = node
+            while let item = node, !stopped {
+                visit(item)
+                node = item.pointee.next
+            }
+        }
+
+        mutating func visit(_ node: xmlNodePtr) {
+            switch node.pointee.type {
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                if let content = node.pointee.content {
+                    let text = String(cString: content).replacingWhitespace()
+                    current += text
+                }
+            case XML_ELEMENT_NODE:
+                let name = String(cString: node.pointee.name).lowercased()
+                let id = attribute(node, "id"), classes = attribute(node, "class").split(separator: " ")
+                if id == "appendonsend" || id == "divRplyFwdMsg" || id.hasPrefix("divRplyFwdMsg") {
+                    stopped = true
+                    return
+                }
+                if ["script", "style", "head", "title", "blockquote"].contains(name)
+                    || classes.contains(where: { ["gmail_quote", "yahoo_quoted", "moz-cite-prefix", "gmail_signature"].contains($0) }) {
+                    return
+                }
+                // A block ends the line it interrupts; `<br>` always makes one, so an
+                // empty paragraph (`<div><br></div>`) is a blank line and two blocks
+                // side by side are not.
+                let block = Self.blocks.contains(name)
+                if name == "br" { breakLine() } else if block && hasText { breakLine() }
+                walk(node.pointee.children)
+                if block && hasText { breakLine() }
+            default:
+                break
+            }
+        }
+
+        /// The line under way holds more than the spaces between tags.
+        var hasText: Bool { current.contains { $0 != " " } }
+
+        mutating func breakLine() {
+            lines.append(current.trimmingSpaces())
+            current = ""
+        }
+
+        func attribute(_ node: xmlNodePtr, _ name: String) -> String {
+            guard let value = xmlGetProp(node, name) else { return "" }
+            defer { chime_xml_free(value) }
+            return String(cString: value)
+        }
+
+        static let blocks: Set<String> = ["p", "div", "tr", "li", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "hr", "body", "section", "article"]
+    }
+}
+
+private extension String {
+    /// Runs of HTML whitespace as one space (non-breaking spaces count).
+    func replacingWhitespace() -> String {
+        var result = ""
+        var space = false
+        for character in self {
+            if character.isWhitespace || character == "\u{00A0}" {
+                space = true
+            } else {
+                if space { result.append(" ") }
+                space = false
+                result.append(character)
+            }
+        }
+        if space { result.append(" ") }
+        return result
+    }
+
+    func trimmingSpaces() -> String {
+        var text = Substring(self)
+        while text.first == " " { text.removeFirst() }
+        while text.last == " " { text.removeLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,228 @@
+import ChimeTestSupport
+import Foundation
+import Testing
+
+/// Email replies through the real `chime ingest`: a corpus of replies shaped as the common
+/// clients write them, and the cases that must end with no action.
+@Suite("Replies by email", .serialized)
+struct ReplyCorpusTests {
+    static let configuration = """
+        <chime version="1">
+          <categories>
+            <category identifier="shoppingListReminderCategory" customDismissAction="true">
+              <action identifier="justInform" title="OK, got it"/>
+              <action identifier="editList" title="Edit list" foreground="true" authenticationRequired="true"/>
+              <action identifier="trashAction" title="Delete list" destructive="true" authenticationRequired="true"/>
+              <textInputAction identifier="addItem" title="Add item" textInputButtonTitle="Add" textInputPlaceholder="Milk, eggs…"/>
+            </category>
+            <category identifier="plain">
+              <action identifier="seen" title="Seen"/>
+            </category>
+          </categories>
+          <channels>
+            <channel id="mail" url="maildir:./outbox" from="Chime &lt;bot@reply.example.org&gt;" replyTo="bot+{token}@reply.example.org"/>
+          </channels>
+          <recipients>
+            <recipient id="alice" locale="en" timeZone="Europe/Paris"><address channel="mail">alice@example.org</address></recipient>
+          </recipients>
+        </chime>
+        """
+
+    /// A workspace with the configuration above and the project's templates beside it, as
+    /// a user keeps them: action titles are understood in every locale they translate.
+    static func workspace() throws -> Workspace {
+        let ws = try Workspace(configuration: configuration)
+        try FileManager.default.createSymbolicLink(atPath: ws.path("templates"),
+                                                   withDestinationPath: ChimeProcess.repositoryRoot.appendingPathComponent("templates").path)
+        return ws
+    }
+
+    /// What one sent reminder gives its replies to fill their placeholders.
+    struct Sent {
+        var deliveryID: String
+        var token: String
+        var replyTo: String { "bot+\(token)@reply.example.org" }
+        var messageID: String { "\(token)@reply.example.org" }
+    }
+
+    /// Schedules one reminder per identifier, fires them, and reads each email's token.
+    static func send(_ ws: Workspace, _ identifiers: [String], category: String = "shoppingListReminderCategory") throws -> [String: Sent] {
+        let json = identifiers.map {
+            #"{"identifier": "\#($0)", "recipient": "alice", "content": {"title": "Shopping", "body": "Hey, you must go shopping, remember?", "categoryIdentifier": "\#(category)"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#
+        }
+        try ws.write("requests.json", "[" + json.joined(separator: ",") + "]")
+        #expect(try ws.chime(["schedule", "--json", "requests.json"], now: "2026-11-21T09:00:00Z").status == 0)
+        #expect(try ws.chime(["run"], now: "2026-11-21T09:02:00Z").status == 0)
+        let new = ws.url.appendingPathComponent("outbox/new")
+        var sent: [String: Sent] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: new.path) {
+            let text = try String(contentsOf: new.appendingPathComponent(name), encoding: .utf8)
+            let headers = text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n\n")[0]
+                .replacingOccurrences(of: "\n ", with: " ").replacingOccurrences(of: "\n\t", with: " ")
+            func header(_ name: String) -> String {
+                headers.split(separator: "\n").first { $0.hasPrefix(name + ": ") }.map { String($0.dropFirst(name.count + 2)) } ?? ""
+            }
+            let messageID = header("Message-ID").trimmingCharacters(in: CharacterSet(charactersIn: "<>"))
+            let token = String(messageID.prefix { $0 != "@" })
+            #expect(header("Reply-To").contains("bot+\(token)@reply.example.org"), "the reply address carries the Message-ID's token")
+            let delivery = header("X-Chime-Delivery")
+            let identifier = try delivered(ws)[delivery] ?? ""
+            sent[identifier] = Sent(deliveryID: delivery, token: token)
+        }
+        return sent
+    }
+
+    /// Delivered notifications: delivery id → request identifier.
+    static func delivered(_ ws: Workspace) throws -> [String: String] {
+        let list = try JSONSerialization.jsonObject(with: Data(try ws.chime(["delivered", "--json"]).stdout.utf8)) as! [[String: Any]]
+        return Dictionary(uniqueKeysWithValues: list.map { ($0["deliveryID"] as! String, $0["identifier"] as! String) })
+    }
+
+    static func fill(_ template: String, _ sent: Sent, from: String = "alice@example.org") -> String {
+        template.replacingOccurrences(of: "{{from}}", with: from).replacingOccurrences(of: "{{to}}", with: sent.replyTo)
+            .replacingOccurrences(of: "{{plainTo}}", with: "bot@reply.example.org").replacingOccurrences(of: "{{messageID}}", with: sent.messageID)
+    }
+
+    static func json(_ ws: Workspace, _ command: String) throws -> [[String: Any]] {
+        try JSONSerialization.jsonObject(with: Data(try ws.chime([command, "--json"]).stdout.utf8)) as! [[String: Any]]
+    }
+
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/replies")
+
+    @Test("a corpus of replies from Gmail, Outlook, Apple Mail, iPhone, Android, Thunderbird and Yahoo maps to the right action and text")
+    func corpus() throws {
+        let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.fixtures.appendingPathComponent("expected.json"))) as! [[String: Any]]
+        #expect(expected.count >= 60)
+        let ws = try Self.workspace()
+        let names = expected.map { $0["file"] as! String }
+        let sent = try Self.send(ws, names)
+        let folder = ws.url.appendingPathComponent("replies/new")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in names {
+            // Placeholders sit in headers only; the bodies' bytes are kept as they are.
+            var bytes = [UInt8](try Data(contentsOf: Self.fixtures.appendingPathComponent(name)))
+            let split = Self.headerEnd(bytes)
+            let head = Self.fill(String(decoding: bytes[..<split], as: UTF8.self), sent[name]!)
+            bytes = Array(head.utf8) + bytes[split...]
+            try Data(bytes).write(to: folder.appendingPathComponent(name))
+        }
+        let ingest = try ws.chime(["ingest", "--maildir", "replies"], now: "2026-11-21T10:00:00Z")
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "every message moved to cur/")
+        let responses = Dictionary(uniqueKeysWithValues: try Self.json(ws, "responses").map { ($0["deliveryID"] as! String, $0) })
+        let inbound = Dictionary(try Self.json(ws, "replies").map { ($0["deliveryID"] as? String ?? "", $0) }) { first, _ in first }
+        var wrong: [String] = []
+        for entry in expected {
+            let name = entry["file"] as! String
+            let delivery = sent[name]!.deliveryID
+            let response = responses[delivery]
+            let action = entry["action"] as? String, text = entry["userText"] as? String
+            let got = (response?["actionIdentifier"] as? String, response?["userText"] as? String)
+            if got.0 != action || got.1 != text {
+                wrong.append("\(name): expected \(action ?? "nothing") \(text.map { "\"\($0)\"" } ?? ""), got \(got.0 ?? "nothing") \(got.1.map { "\"\($0)\"" } ?? "") [\(inbound[delivery]?["outcome"] ?? "-"): \(inbound[delivery]?["detail"] ?? "")]")
+            }
+            if action == nil {
+                #expect(inbound[delivery]?["outcome"] as? String == "unmatched", "\(name): an empty reply is recorded as unmatched")
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) of \(expected.count) wrong:\n\(wrong.joined(separator: "\n"))")
+        print("reply corpus: \(expected.count - wrong.count) of \(expected.count) right")
+    }
+
+    /// Where a message's header ends (after the first blank line).
+    static func headerEnd(_ bytes: [UInt8]) -> Int {
+        for index in bytes.indices.dropLast(1) {
+            if bytes[index] == 0x0A && bytes[index + 1] == 0x0A { return index + 2 }
+            if index + 3 < bytes.count && bytes[index...index + 3].elementsEqual([0x0D, 0x0A, 0x0D, 0x0A]) { return index + 4 }
+        }
+        return bytes.count
+    }
+}
+
+extension ReplyCorpusTests {
+    /// A plain reply to `sent`, with `headers` added and `body` as its text.
+    static func reply(_ sent: Sent, from: String = "alice@example.org", to: String? = nil, subject: String = "Re: Shopping",
+                      headers: [String] = [], body: String) -> String {
+        ([
+            "From: Alice <\(from)>", "To: \(to ?? sent.replyTo)", "Subject: \(subject)", "Message-ID: <\(UUID().uuidString)@example.org>",
+            "In-Reply-To: <\(sent.messageID)>", "Date: Sat, 21 Nov 2026 10:00:00 +0100", "MIME-Version: 1.0",
+            "Content-Type: text/plain; charset=utf-8",
+        ] + headers).joined(separator: "\r\n") + "\r\n\r\n" + body.replacingOccurrences(of: "\n", with: "\r\n")
+    }
+
+    /// Pipes a message to `chime ingest` as an MTA would; returns what it printed.
+    static func ingest(_ ws: Workspace, _ message: String, now: String = "2026-11-21T10:00:00Z") throws -> ChimeProcess.Result {
+        try ws.write("incoming.eml", message)
+        return try ws.chime(["ingest"], now: now, input: "incoming.eml")
+    }
+
+    @Test("forged sender, forged token, expired token, replay, auto-reply, German out-of-office, a DSN bounce, and dismiss without customDismissAction: no action, and the right record")
+    func refusals() throws {
+        let ws = try Self.workspace()
+        let sent = try Self.send(ws, ["a", "b"])
+        let other = try Self.send(ws, ["p"], category: "plain")["p"]!
+        let a = sent["a"]!, b = sent["b"]!
+        func check(_ message: String, _ outcome: String, now: String = "2026-11-21T10:00:00Z", _ comment: Comment) throws {
+            let result = try Self.ingest(ws, message, now: now)
+            #expect(result.status == 0, "an MTA pipe never bounces these: \(result.stderr)")
+            #expect(result.stdout.hasPrefix("stdin: \(outcome)"), comment)
+        }
+        // The good reply first: recorded once.
+        try check(Self.reply(a, body: "1\n\nOn Sat, Nov 21, 2026 Chime wrote:\n> Reply 1 for OK, got it"), "responded: justInform", "a good reply acts")
+        try check(Self.reply(a, body: "1"), "replayed: justInform", "the same answer again is not carried out again")
+        try check(Self.reply(b, from: "mallory@example.org", body: "3"), "forged-sender", "someone else using Alice's reply address")
+        var forged = Array(b.token)
+        forged[10] = forged[10] == "a" ? "b" : "a"
+        let forgedToken = Sent(deliveryID: b.deliveryID, token: String(forged))
+        try check(Self.reply(forgedToken, body: "3").replacingOccurrences(of: "In-Reply-To: <\(forgedToken.messageID)>", with: "In-Reply-To: <x@y>"),
+                  "forged-token", "a token with one character changed")
+        try check(Self.reply(b, body: "3"), "expired-token", now: "2026-12-30T10:00:00Z", "a token past its 30 days")
+        try check(Self.reply(b, headers: ["Auto-Submitted: auto-replied"], body: "I am away until Monday."), "auto-reply", "RFC 3834")
+        try check(Self.reply(b, subject: "Abwesenheitsnotiz: Shopping", body: "Ich bin bis 30.11. nicht im Büro."), "auto-reply",
+                  "a German out-of-office by its subject alone")
+        let bounce = """
+            From: Mail Delivery System <MAILER-DAEMON@mx.example.org>\r
+            To: \(b.replyTo)\r
+            Subject: Undelivered Mail Returned to Sender\r
+            Message-ID: <bounce-1@mx.example.org>\r
+            MIME-Version: 1.0\r
+            Content-Type: multipart/report; report-type=delivery-status; boundary="b1"\r
+            \r
+            --b1\r
+            Content-Type: text/plain\r
+            \r
+            I'm sorry to have to inform you that your message could not be delivered.\r
+            --b1\r
+            Content-Type: message/delivery-status\r
+            \r
+            Reporting-MTA: dns; mx.example.org\r
+            \r
+            Final-Recipient: rfc822; alice@example.org\r
+            Action: failed\r
+            Status: 5.1.1\r
+            \r
+            --b1--\r
+
+            """
+        try check(bounce, "bounce: alice@example.org", "a DSN names the failed address")
+        try check(Self.reply(other, body: "dismiss"), "unmatched", "dismiss is no action without customDismissAction")
+        try check(Self.reply(b, body: "dismiss"), "responded: com.apple.UNNotificationDismissActionIdentifier", "with it, dismiss is the dismiss action")
+        let responses = try Self.json(ws, "responses")
+        #expect(responses.count == 2, "only the good reply and the dismiss: \(responses)")
+        let outcomes = try Self.json(ws, "replies").map { $0["outcome"] as! String }
+        #expect(outcomes == ["responded", "replayed", "forged-sender", "forged-token", "expired-token", "auto-reply", "auto-reply", "bounce", "unmatched", "responded"])
+    }
+
+    @Test("an action needing proof is recorded as awaiting confirmation; the reply keyword may be the title in another language")
+    func guardedAction() throws {
+        let ws = try Self.workspace()
+        let sent = try Self.send(ws, ["a"])["a"]!
+        let result = try Self.ingest(ws, Self.reply(sent, body: "Supprimer la liste\n\nEnvoyé de mon iPhone"))
+        #expect(result.stdout == "stdin: responded: trashAction\n")
+        let response = try Self.json(ws, "responses").first
+        #expect(response?["status"] as? String == "awaiting confirmation")
+        #expect(response?["responder"] as? String == "alice@example.org")
+        #expect(response?["channel"] as? String == "mail")
+        #expect(response?["identifier"] as? String == "a")
+    }
+}

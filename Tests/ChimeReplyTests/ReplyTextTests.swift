@@ -1,0 +1,82 @@
+import ChimeCore
+@testable import ChimeReply
+import ChimeXML
+import Testing
+
+@Suite("Reply text and action matching")
+struct ReplyTextTests {
+    @Test("quote headers in several languages end the new text", arguments: [
+        "On Sat, Nov 21, 2026 at 10:00 AM Chime <bot@example.org> wrote:",
+        "On Sat, Nov 21, 2026 at 10:00 AM Chime <\nbot@example.org> wrote:",
+        "Le sam. 21 nov. 2026 à 10:00, Chime <bot@example.org> a écrit :",
+        "Am Sa., 21. Nov. 2026 um 10:00 Uhr schrieb Chime <bot@example.org>:",
+        "El sáb, 21 nov 2026 a las 10:00, Chime (<bot@example.org>) escribió:",
+        "21 нояб. 2026 г., в 10:00, Chime <bot@example.org> написал(а):",
+        "在 2026年11月21日 10:00，Chime <bot@example.org> 写道：",
+        "2026年11月21日(土) 10:00 Chime <bot@example.org>:のメッセージ:",
+        "-----Original Message-----",
+        "________________________________",
+        "From: Chime <bot@example.org>\nSent: Saturday, November 21, 2026 10:00 AM",
+        "De : Chime <bot@example.org>\nEnvoyé : samedi 21 novembre 2026 10:00",
+    ])
+    func quoteHeaders(header: String) {
+        let reply = "Milk, eggs\n\n\(header)\n> Reply above this line to answer.\n> Shopping"
+        #expect(ReplyText.extract(reply) == "Milk, eggs")
+    }
+
+    @Test("signatures, sent-from lines and the marker go; a bottom-posted answer is found below the quote")
+    func signaturesAndBottomPosting() {
+        #expect(ReplyText.extract("2\n\nSent from my iPhone") == "2")
+        #expect(ReplyText.extract("2\n-- \nAlice Example\nACME") == "2")
+        #expect(ReplyText.extract("Liste löschen\n\nVon meinem iPhone gesendet") == "Liste löschen")
+        #expect(ReplyText.extract("3\niPhoneから送信") == "3")
+        #expect(ReplyText.extract("OK\nRéponds au-dessus\nRépondez au-dessus de cette ligne.\nShopping", markers: ["Répondez au-dessus de cette ligne."]) == "OK\nRéponds au-dessus")
+        #expect(ReplyText.extract("On Sat, Nov 21, 2026 Chime wrote:\n> Shopping\n> Reply 1 for OK, got it\n\n1\n") == "1")
+    }
+
+    @Test("HTML replies: the quote containers of Gmail, Outlook, Apple Mail, Thunderbird and Yahoo are left out")
+    func html() {
+        let gmail = #"<div dir="ltr">Delete list<br></div><br><div class="gmail_quote"><div dir="ltr" class="gmail_attr">On Sat wrote:<br></div><blockquote>Reply 1</blockquote></div>"#
+        #expect(ReplyText.extract(HTMLText.text(of: Array(gmail.utf8))) == "Delete list")
+        let outlook = #"<html><body><div>Milk&nbsp;and eggs</div><div id="appendonsend"></div><hr><div id="divRplyFwdMsg"><b>From:</b> Chime</div><div>Reply 1</div></body></html>"#
+        #expect(ReplyText.extract(HTMLText.text(of: Array(outlook.utf8))) == "Milk and eggs")
+        let apple = #"<html><body>2<div><br><blockquote type="cite"><div>Reply 2 for Edit list</div></blockquote></div></body></html>"#
+        #expect(ReplyText.extract(HTMLText.text(of: Array(apple.utf8))) == "2")
+        let yahoo = #"<div>OK, got it</div><div class="yahoo_quoted"><div>On Saturday Chime wrote:</div></div><script>alert(1)</script>"#
+        #expect(ReplyText.extract(HTMLText.text(of: Array(yahoo.utf8))) == "OK, got it")
+    }
+
+    let category = NotificationCategory(
+        identifier: "shopping",
+        actions: [
+            NotificationAction(identifier: "justInform", title: "OK, got it"),
+            NotificationAction(identifier: "editList", title: "Edit list"),
+            NotificationAction(identifier: "trashAction", title: "Delete list", options: [.destructive]),
+            NotificationAction(identifier: "addItem", title: "Add item", textInput: .init(buttonTitle: "Add", placeholder: "")),
+        ],
+        options: [.customDismissAction])
+
+    var matcher: ActionMatcher {
+        ActionMatcher(category: category) { title in
+            ["OK, got it": ["OK, compris", "OK"], "Delete list": ["Supprimer la liste", "Liste löschen", "Удалить список", "リストを削除"],
+             "Add item": ["Ajouter un article", "項目を追加"]][title, default: []] + [title]
+        }
+    }
+
+    @Test("numbers, identifiers and titles in any locale, without regard to case, accents and punctuation", arguments: [
+        ("2", "editList", nil), ("#2", "editList", nil), (" 2. ", "editList", nil), ("trashAction", "trashAction", nil),
+        ("DELETE LIST!", "trashAction", nil), ("supprimer la liste", "trashAction", nil), ("Liste loschen", "trashAction", nil),
+        ("удалить список", "trashAction", nil), ("リストを削除", "trashAction", nil), ("ok, got it.", "justInform", nil),
+        ("Add item: Milk", "addItem", "Milk"), ("4 Milk, eggs", "addItem", "Milk, eggs"), ("Ajouter un article : lait", "addItem", "lait"),
+        ("項目を追加：牛乳", "addItem", "牛乳"), ("Crème fraîche", "addItem", "Crème fraîche"), ("dismiss", BuiltInAction.dismiss.rawValue, nil),
+    ] as [(String, String, String?)])
+    func matching(reply: String, action: String, text: String?) {
+        #expect(matcher.match(text: reply) == ActionMatcher.Match(action: action, userText: text))
+    }
+
+    @Test("an empty reply takes the subject's bracket tag, else matches nothing")
+    func subjectTag() {
+        #expect(matcher.match(text: "", subject: "Re: Shopping [3]") == ActionMatcher.Match(action: "trashAction", userText: nil))
+        #expect(matcher.match(text: "\n\n", subject: "Re: Shopping") == nil)
+    }
+}

@@ -1,0 +1,44 @@
+import ChimeCore
+@testable import ChimeReply
+import Crypto
+import Testing
+
+@Suite("Reply tokens")
+struct ReplyTokenTests {
+    let key = SigningKey(bytes: Array("a test key, not a secret of anyone's".utf8))
+    let fired = Instant(rfc3339: "2026-11-21T09:00:00Z")!
+
+    @Test("a token reads back as its delivery, fits an address's local part, and verifies for its recipient only")
+    func roundTrip() throws {
+        for delivery in ["0f8fad5b-d9cb-469f-a165-70867728950e.1795251600", "g12.1795251600"] {
+            let text = ReplyToken(deliveryID: delivery, fireDate: fired).signed(for: "alice", key: key)
+            #expect(("bot+" + text).count <= 64, "\(text.count) characters")
+            #expect(text.allSatisfy { "abcdefghijklmnopqrstuvwxyz234567".contains($0) })
+            let verified = try ReplyToken.verify(text[...], recipient: "alice", key: key, now: fired).get()
+            #expect(verified.deliveryID == delivery)
+            // Case folded by a mail system on the way back still verifies.
+            #expect((try? ReplyToken.verify(text.uppercased()[...], recipient: "alice", key: key, now: fired).get()) != nil)
+            #expect(ReplyToken.verify(text[...], recipient: "bob", key: key, now: fired) == .failure(.forged))
+            let otherKey = SigningKey(bytes: Array("another key".utf8))
+            #expect(ReplyToken.verify(text[...], recipient: "alice", key: otherKey, now: fired) == .failure(.forged))
+        }
+    }
+
+    @Test("one changed character, a truncated token or noise is forged; past 30 days it is expired")
+    func refusals() {
+        let text = ReplyToken(deliveryID: "g1.1795251600", fireDate: fired).signed(for: "alice", key: key)
+        var chars = Array(text)
+        chars[chars.count / 2] = chars[chars.count / 2] == "a" ? "b" : "a"
+        #expect(ReplyToken.verify(String(chars)[...], recipient: "alice", key: key, now: fired) == .failure(.forged))
+        #expect(ReplyToken.verify(text.dropLast(2), recipient: "alice", key: key, now: fired) == .failure(.forged))
+        #expect(ReplyToken.verify("hello-world"[...], recipient: "alice", key: key, now: fired) == .failure(.forged))
+        #expect(ReplyToken.verify(text[...], recipient: "alice", key: key, now: fired + 29 * 86_400) != .failure(.expired))
+        #expect(ReplyToken.verify(text[...], recipient: "alice", key: key, now: fired + 32 * 86_400) == .failure(.expired))
+    }
+
+    @Test("base32 round-trips every length", arguments: 0..<12)
+    func base32(length: Int) {
+        let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 * 37 + 11) }
+        #expect(Base32.decode(Base32.encode(bytes)[...]) == bytes)
+    }
+}
