@@ -12,18 +12,19 @@ public struct ReplyDesk: Sendable {
     public let configuration: Configuration
     public let store: any NotificationStore
     let key: SigningKey
-    /// Every translation of an action title, from the templates' locales.
-    let titles: @Sendable (String) -> [String]
     /// Chime's "reply above this line" in every locale.
     let markers: [String]
+    /// Each category's matcher, its titles folded in every locale once for all messages.
+    let matchers: [String: ActionMatcher]
 
+    /// - Parameter titles: every translation of an action title, from the templates' locales.
     public init(configuration: Configuration, store: any NotificationStore, key: SigningKey,
-                titles: @escaping @Sendable (String) -> [String], markers: [String]) {
+                titles: (String) -> [String], markers: [String]) {
         self.configuration = configuration
         self.store = store
         self.key = key
-        self.titles = titles
         self.markers = markers
+        matchers = Dictionary(configuration.categories.map { ($0.identifier, ActionMatcher(category: $0, titles: titles)) }) { first, _ in first }
     }
 
     /// Handles one message and records what became of it.
@@ -97,8 +98,7 @@ public struct ReplyDesk: Sendable {
 
         let category = configuration.category(request.content.categoryIdentifier)
         let text = ReplyText.extract(body(of: mail), markers: markers)
-        let matcher = category.map { ActionMatcher(category: $0, titles: titles) }
-        guard let match = matcher?.match(text: text, subject: mail.header("Subject") ?? "") else {
+        guard let match = matchers[request.content.categoryIdentifier]?.match(text: text, subject: mail.header("Subject") ?? "") else {
             return try finish(.unmatched, text.isEmpty ? "(empty reply)" : String(text.prefix(200)))
         }
         let action = category?.actions.first { $0.identifier == match.action }

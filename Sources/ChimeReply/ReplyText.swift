@@ -66,7 +66,7 @@ public enum ReplyText {
     static func isQuoteHeader(_ lines: [String], at index: Int) -> Bool {
         let line = lines[index].trimmingCharacters(in: .whitespaces)
         guard !line.isEmpty else { return false }
-        if separators.contains(where: { line.range(of: $0, options: [.regularExpression, .caseInsensitive]) != nil }) { return true }
+        if separators.matches(line) { return true }
         // "On … wrote:" and its translations, which clients wrap over up to three lines.
         // A window that still matches without its first line starts later: that line is
         // the person's own.
@@ -77,9 +77,9 @@ public enum ReplyText {
             return true
         }
         // Outlook's header block: "From:" then "Sent:"/"Date:" within the next lines.
-        if line.range(of: fromField, options: [.regularExpression, .caseInsensitive]) != nil {
+        if fromField.matches(line) {
             for next in (index + 1)..<min(index + 5, lines.count)
-            where lines[next].trimmingCharacters(in: .whitespaces).range(of: sentField, options: [.regularExpression, .caseInsensitive]) != nil {
+            where sentField.matches(lines[next].trimmingCharacters(in: .whitespaces)) {
                 return true
             }
         }
@@ -94,21 +94,21 @@ public enum ReplyText {
             let line = lines[next].trimmingCharacters(in: .whitespaces)
             if line.isEmpty { return nil }
             joined += (joined.isEmpty ? "" : " ") + line
-            if wrote.contains(where: { joined.range(of: $0, options: [.regularExpression, .caseInsensitive]) != nil }) {
+            if wrote.matches(joined) {
                 return Array(lines[index...next])
             }
         }
         return nil
     }
 
-    private static let separators = [
+    private static let separators = Patterns([
         #"^-{2,}\s*(original message|ursprüngliche nachricht|message d'origine|mensaje original|messaggio originale|oorspronkelijk bericht|исходное сообщение|wiadomość oryginalna|原始邮件|元のメッセージ)\s*-{2,}$"#,
         #"^-{2,}\s*(forwarded message|message transféré|weitergeleitete nachricht|mensaje reenviado|пересылаемое сообщение|转发的邮件|転送メッセージ)\s*-{2,}$"#,
         #"^_{20,}$"#,
         #"^begin forwarded message:$"#,
-    ]
+    ])
 
-    private static let wrote = [
+    private static let wrote = Patterns([
         #"^on\s.{4,}\swrote:$"#,
         #"^le\s.{4,}\sa\s[ée]crit\s?:$"#,
         #"^am\s.{4,}\sschrieb.{0,80}:$"#,
@@ -120,24 +120,24 @@ public enum ReplyText {
         #".{4,}\s(пишет|написал|написала|написал\(а\))\s?:$"#,
         #"^(在|于).{4,}写道\s?[:：]$"#,
         #".{4,}(のメッセージ|書きました|が書きました)\s?[:：]$"#,
-    ]
+    ])
 
-    private static let fromField = #"^\*?(from|de|von|от|od|da|van|发件人|寄件者|差出人)\s?\*?\s?[:：]"#
-    private static let sentField = #"^\*?(sent|date|envoyé|gesendet|datum|enviado el|enviado|fecha|wysłane|отправлено|дата|wysłano|data|inviato|verzonden|发送时间|日期|寄件日期|送信日時|日付)\s?\*?\s?[:：]"#
+    private static let fromField = Patterns([#"^\*?(from|de|von|от|od|da|van|发件人|寄件者|差出人)\s?\*?\s?[:：]"#])
+    private static let sentField = Patterns([#"^\*?(sent|date|envoyé|gesendet|datum|enviado el|enviado|fecha|wysłane|отправлено|дата|wysłano|data|inviato|verzonden|发送时间|日期|寄件日期|送信日時|日付)\s?\*?\s?[:：]"#])
 
     /// The first line of a signature or of a client's "sent from" line.
     static func isSignatureStart(_ line: String) -> Bool {
         if line == "-- " || line == "--" || line == "—" { return true }
         let trimmed = line.trimmingCharacters(in: .whitespaces)
-        return signatures.contains { trimmed.range(of: $0, options: [.regularExpression, .caseInsensitive]) != nil }
+        return signatures.matches(trimmed)
     }
 
-    private static let signatures = [
+    private static let signatures = Patterns([
         #"^(sent from|sent with|sent via|get outlook for|envoyé de|envoyé depuis|von meinem|gesendet von|gesendet mit|enviado desde|enviado de|inviato da|verzonden vanaf|отправлено с|отправлено из|wysłane z|发自|寄自)\b.{0,60}$"#,
         #"^.{0,30}(から送信|より送信)$"#,
         #"^von .{1,40} gesendet$"#,
         #"^outlook für (ios|android) beziehen"#,
-    ]
+    ])
 
     /// `format=flowed` text (RFC 3676) as its writer typed it: a line ending in a space
     /// runs on into the next (without that space when `delsp=yes`), space-stuffing is
@@ -156,6 +156,21 @@ public enum ReplyText {
             open = soft
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Regular expressions compiled once, matched without regard to case
+    /// (`NSRegularExpression` is immutable and safe to share between threads).
+    struct Patterns: @unchecked Sendable {
+        let expressions: [NSRegularExpression]
+
+        init(_ patterns: [String]) {
+            expressions = patterns.map { try! NSRegularExpression(pattern: $0, options: [.caseInsensitive]) }
+        }
+
+        func matches(_ text: String) -> Bool {
+            let range = NSRange(text.startIndex..., in: text)
+            return expressions.contains { $0.firstMatch(in: text, range: range) != nil }
+        }
     }
 
     /// Case and accents folded, for comparing a line with a marker.

@@ -20,10 +20,11 @@ public struct ChatComposer: Sendable {
         let locale = notification.recipient.locale
         let message = try LocalizedMessage(notification, category: category, localizer: localizer, threadCount: threadCount)
         let (content, surfaces, dateText) = (message.content, message.surfaces, message.dateText)
+        let links = self.links.links(for: notification)
         func action(_ action: NotificationAction) -> ChatMessage.Action {
             ChatMessage.Action(
                 identifier: action.identifier, title: localizer.localized(action.title, locale: locale), options: action.options,
-                url: links.action(action, for: notification),
+                url: links.action(action),
                 // The token a platform sends back; short enough for Telegram's 64 bytes.
                 token: "\(notification.deliveryID.prefix(40)):\(action.identifier.prefix(20))")
         }
@@ -42,6 +43,6 @@ public struct ChatComposer: Sendable {
         return ChatMessage(
             surfaces: surfaces, title: content.title, subtitle: content.subtitle, body: content.body, text: text, dateText: dateText,
             actions: (category?.actions ?? []).map(action), minimalActions: (category?.minimalActions ?? []).map(action),
-            viewURL: links.view(notification), words: ChatMessage.Words(view: view))
+            viewURL: links.view, words: ChatMessage.Words(view: view))
     }
 }

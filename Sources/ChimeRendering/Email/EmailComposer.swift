@@ -27,7 +27,8 @@ public struct EmailComposer: Sendable {
         let message = try LocalizedMessage(notification, category: category, localizer: localizer, threadCount: threadCount)
         let (content, surfaces) = (message.content, message.surfaces)
         let domain = Mailbox.domain(of: notification.channel.envelopeFrom)
-        let replyAddress = notification.channel.replyTo.map { Self.withToken($0, links.replyToken(notification)) }
+        let links = self.links.links(for: notification)
+        let replyAddress = notification.channel.replyTo.map { Self.withToken($0, links.token) }
             ?? notification.channel.envelopeFrom
 
         let shape = Shape(locale: locale, category: category, showContent: surfaces.bodyShowsContent,
@@ -36,12 +37,12 @@ public struct EmailComposer: Sendable {
             surfaces.subject, surfaces.preheader, surfaces.placeholder,
             shape.showContent ? content.title : "", shape.showContent ? content.subtitle : "", shape.showContent ? content.body : "",
             message.dateText,
-            links.view(notification), links.preferences(notification), links.unsubscribe(notification),
+            links.view, links.preferences, links.unsubscribe,
         ]
         let mailto = "mailto:\(Mailbox.address(of: replyAddress))?subject=\(percentEncoded("Re: " + surfaces.subject))&body="
         for (index, action) in (category?.actions ?? []).enumerated() {
             values.append(mailto + String(index + 1))
-            if action.options.contains(.foreground) { values.append(links.action(action, for: notification)) }
+            if action.options.contains(.foreground) { values.append(links.action(action)) }
         }
         let categoryID = category?.identifier
         let key = shape.key
@@ -53,7 +54,7 @@ public struct EmailComposer: Sendable {
             ("Auto-Submitted", "auto-generated"),
             ("X-Auto-Response-Suppress", "All"),
             ("List-Id", "Chime reminders <reminders.\(domain)>"),
-            ("List-Unsubscribe", "<\(links.unsubscribe(notification))>"),
+            ("List-Unsubscribe", "<\(links.unsubscribe)>"),
             ("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"),
             ("X-Chime-Delivery", notification.deliveryID),
         ]
@@ -64,7 +65,7 @@ public struct EmailComposer: Sendable {
             from: notification.channel.from ?? "Chime <chime@localhost>",
             to: [notification.address.value], replyTo: replyAddress, subject: surfaces.subject,
             // The reply token: a reply found by its In-Reply-To alone still says what it answers.
-            messageID: "\(links.replyToken(notification))@\(domain)",
+            messageID: "\(links.token)@\(domain)",
             date: notification.fireDate.rfc5322(in: message.zone),
             inReplyTo: root, references: root.map { [$0] } ?? [], headers: headers, text: text, html: html,
             attachments: try notification.request.content.attachments.map(AttachmentFile.read))

@@ -1,49 +1,55 @@
 import ChimeCore
 
-/// The links and reply address a rendered message carries.
+/// Makes the links and reply token of each rendered message.
 public protocol LinkMaker: Sendable {
-    /// Performs `action` (or, for a foreground action, opens its target).
-    func action(_ action: NotificationAction, for notification: OutgoingNotification) -> String
+    /// The links of one message, all built on its token (made once per message).
+    func links(for notification: OutgoingNotification) -> MessageLinks
+}
+
+/// The links and reply token one message carries, under a base URL: `/a/TOKEN/ACTION`
+/// acts (a foreground action opens its target instead), `/v/TOKEN` shows the reminder,
+/// `/u/TOKEN` unsubscribes, and the preferences page is where the maker says.
+public struct MessageLinks: Sendable {
+    /// What replaces `{token}` in a channel's `replyTo` and names the Message-ID.
+    public var token: String
     /// Shows the reminder behind a login (what hidden previews offer instead).
-    func view(_ notification: OutgoingNotification) -> String
+    public var view: String
     /// The preferences page (`openSettingsFor`).
-    func preferences(_ notification: OutgoingNotification) -> String
+    public var preferences: String
     /// One-click unsubscribe (RFC 8058).
-    func unsubscribe(_ notification: OutgoingNotification) -> String
-    /// What replaces `{token}` in a channel's `replyTo`.
-    func replyToken(_ notification: OutgoingNotification) -> String
-}
+    public var unsubscribe: String
+    let base: String
+    let target: String?
 
-/// Links under a base URL that name the delivery by its ``LinkMaker/replyToken(_:)``:
-/// `/a/TOKEN/ACTION` acts (or a foreground action opens its target), `/v/TOKEN` shows the
-/// reminder, `/u/TOKEN` unsubscribes.
-public protocol TokenLinks: LinkMaker {
-    var base: String { get }
-}
-
-extension TokenLinks {
-    public func action(_ action: NotificationAction, for notification: OutgoingNotification) -> String {
-        if action.options.contains(.foreground), let target = notification.request.content.targetContentIdentifier {
-            return target
-        }
-        return "\(base)/a/\(replyToken(notification))/\(percentEncoded(action.identifier))"
+    public init(base: String, token: String, preferences: String, notification: OutgoingNotification) {
+        self.base = base
+        self.token = token
+        self.preferences = preferences
+        view = "\(base)/v/\(token)"
+        unsubscribe = "\(base)/u/\(token)"
+        target = notification.request.content.targetContentIdentifier
     }
 
-    public func view(_ notification: OutgoingNotification) -> String { "\(base)/v/\(replyToken(notification))" }
-    public func unsubscribe(_ notification: OutgoingNotification) -> String { "\(base)/u/\(replyToken(notification))" }
+    /// Performs `action` (or, for a foreground action, opens its target).
+    public func action(_ action: NotificationAction) -> String {
+        if action.options.contains(.foreground), let target { return target }
+        return "\(base)/a/\(token)/\(percentEncoded(action.identifier))"
+    }
 }
 
 /// Links of the right shape with the bare delivery id for a token, not signed: what
 /// `chime preview` and the rendering tests show (``SignedLinks`` in ChimeReply signs them).
-public struct UnsignedLinks: TokenLinks {
+public struct UnsignedLinks: LinkMaker {
     public var base: String
 
     public init(base: String = "https://chime.invalid") {
         self.base = base
     }
 
-    public func preferences(_ notification: OutgoingNotification) -> String { "\(base)/p/\(percentEncoded(notification.recipient.id))" }
-    public func replyToken(_ notification: OutgoingNotification) -> String { notification.deliveryID }
+    public func links(for notification: OutgoingNotification) -> MessageLinks {
+        MessageLinks(base: base, token: notification.deliveryID,
+                     preferences: "\(base)/p/\(percentEncoded(notification.recipient.id))", notification: notification)
+    }
 }
 
 /// RFC 3986 percent-encoding of everything but unreserved characters (also what RFC

@@ -9,7 +9,7 @@ import Foundation
 func replyDesk(_ options: GlobalOptions, configuration: Configuration, store: any NotificationStore) throws -> ReplyDesk {
     let localizer = try? Localizer(directory: options.templatesPath)
     let locales = localizer?.locales ?? []
-    let titles: @Sendable (String) -> [String] = { title in
+    let titles: (String) -> [String] = { title in
         [title] + locales.compactMap { localizer?.localized(title, locale: $0) }
     }
     let markers = ["Reply above this line to answer."] + locales.compactMap { localizer?.string("ui.replyAbove", locale: $0)?.text }
