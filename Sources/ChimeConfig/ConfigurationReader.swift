@@ -108,7 +108,7 @@ struct ConfigurationReader {
         // What the URL holds besides where it points is secret: the password, and a
         // webhook's path and query, which carry its token.
         for secret in [url.password, url.kind.isWebhook ? url.path : nil] + url.endpointQuery.map(\.value) {
-            if let secret, secret.count >= 3, secret != "/" { secrets.insert(secret) }
+            if let secret { secrets.insert(secret) }
         }
         return Channel(id: id, url: url, from: value(element, "from"), replyTo: value(element, "replyTo"),
                        policy: readPolicy(element, kind: url.kind), caFile: value(element, "caFile").map(resolvePath))

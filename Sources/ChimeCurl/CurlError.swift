@@ -30,7 +30,4 @@ extension CurlError {
     public var isUnreachable: Bool {
         code == Int(CURLE_COULDNT_CONNECT.rawValue) || code == Int(CURLE_COULDNT_RESOLVE_HOST.rawValue)
     }
-
-    /// The transfer ran out of time (connecting or in all).
-    public var isTimeout: Bool { code == Int(CURLE_OPERATION_TIMEDOUT.rawValue) }
 }

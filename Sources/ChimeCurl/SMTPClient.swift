@@ -70,12 +70,10 @@ public final class SMTPClient {
     }
 
     private let easy: CurlEasy
-    private let settings: Settings
 
     /// Sets up the handle once: the server, TLS, credentials, and the callbacks every
     /// message goes through. Each ``send(from:to:message:)`` sets only its envelope.
     public init(_ settings: Settings) throws {
-        self.settings = settings
         easy = try CurlEasy(timeouts: settings.timeouts)
         let handle = easy.handle
         try easy.check(chime_curl_setopt_string(handle, CURLOPT_URL, settings.url))
@@ -115,10 +113,11 @@ public final class SMTPClient {
     /// Sends one message (LF or CRLF line ends) from `from` to each of `to`.
     /// - Throws: ``Failure`` when no recipient got it.
     public func send(from: String, to recipients: [String], message: String) throws -> Sent {
-        try send(from: from, to: recipients, message: Array(message.utf8))
+        try send(from: from, to: recipients, message: Self.crlf(Array(message.utf8)))
     }
 
-    /// Sends one message's bytes (LF or CRLF line ends) from `from` to each of `to`.
+    /// Sends one message's bytes, with CRLF line ends (``crlf(_:)``, done when it was
+    /// queued), from `from` to each of `to`.
     /// - Throws: ``Failure`` when no recipient got it.
     public func send(from: String, to recipients: [String], message: [UInt8]) throws -> Sent {
         let handle = easy.handle
@@ -127,7 +126,7 @@ public final class SMTPClient {
         for recipient in recipients { list = curl_slist_append(list, "<\(recipient)>") }
         defer { curl_slist_free_all(list) }
         try easy.check(chime_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, list))
-        let upload = Upload(bytes: Self.crlf(message))
+        let upload = Upload(bytes: message)
         try easy.check(chime_curl_setopt_off(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(upload.bytes.count)))
         let (dialogue, outcome) = transfer(upload: upload)
         _ = chime_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, nil)
@@ -136,7 +135,7 @@ public final class SMTPClient {
         if case .success = outcome, recipients.count == 1 {
             return Sent(accepted: recipients, refused: [], reply: dialogue.lastReply)
         }
-        let (refused, lastReply) = dialogue.rcptReplies()
+        let (refused, lastReply) = (dialogue.refusals(), dialogue.lastReply)
         let accepted = recipients.filter { recipient in !refused.contains { $0.recipient == recipient } }
         switch outcome {
         case .success:
@@ -158,7 +157,7 @@ public final class SMTPClient {
             _ = chime_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, nil)
         }
         let (dialogue, outcome) = transfer(upload: nil)
-        let (_, lastReply) = dialogue.rcptReplies()
+        let lastReply = dialogue.lastReply
         if case .failure(let error) = outcome { throw failure(error, lastReply: lastReply, refused: []) }
         return lastReply
     }
@@ -226,24 +225,22 @@ private final class Dialogue {
         lines.last { !$0.out }?.text.trimmingSuffix() ?? ""
     }
 
-    /// Each refused RCPT with its reply, and the last reply line of the transfer.
-    func rcptReplies() -> ([SMTPClient.Refusal], String) {
+    /// Each refused RCPT with its reply.
+    func refusals() -> [SMTPClient.Refusal] {
         var refused: [SMTPClient.Refusal] = []
         var pending: String?
-        var last = ""
         for line in lines {
             let text = line.text.trimmingSuffix()
             if line.out {
                 pending = text.uppercased().hasPrefix("RCPT TO:") ? String(text.dropFirst(8)).trimmingAngles() : nil
                 continue
             }
-            last = text
             // A reply's last line has a space after its code ("250 OK"; "250-…" goes on).
             guard let code = Int(text.prefix(3)), text.count < 4 || text[text.index(text.startIndex, offsetBy: 3)] == " " else { continue }
             if let recipient = pending, code >= 400 { refused.append(.init(recipient: recipient, code: code, reply: text)) }
             pending = nil
         }
-        return (refused, last)
+        return refused
     }
 }
 

@@ -85,10 +85,7 @@ public struct ReplyToken: Hashable, Sendable {
     }
 
     private static func payload(deliveryID: String, expires: Instant) -> [UInt8] {
-        // `generation.fireSeconds`, as ``PendingNotification/deliveryID`` makes it.
-        let parts = deliveryID.split(separator: ".", omittingEmptySubsequences: false)
-        let fire = parts.count > 1 ? Int64(parts[parts.count - 1]) ?? 0 : 0
-        let generation = parts.count > 1 ? parts.dropLast().joined(separator: ".") : deliveryID
+        let (generation, fire) = PendingNotification.parts(ofDelivery: deliveryID)
         var bytes: [UInt8] = []
         if let uuid = UUID(uuidString: generation), uuid.uuidString.lowercased() == generation {
             bytes.append(0)

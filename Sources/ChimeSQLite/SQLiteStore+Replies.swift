@@ -18,7 +18,7 @@ extension SQLiteStore {
                 return try Self.decode(json)
             }
             // An earlier occurrence of a repeating request: its generation is still pending.
-            let generation = deliveryID.split(separator: ".").dropLast().joined(separator: ".")
+            let generation = PendingNotification.parts(ofDelivery: deliveryID).generation
             if let json = try String.fetchOne(db, sql: "SELECT request FROM pending WHERE generation = ?", arguments: [generation]) {
                 return try Self.decode(json)
             }

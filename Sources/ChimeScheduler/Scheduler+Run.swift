@@ -77,7 +77,9 @@ extension Scheduler {
                 leaseUntil: leaseStart + lease, limits: limits)
             if claimed.isEmpty { break }
             remaining -= claimed.count
-            defer { _ = try? store.settle(claimer: claimer) }
+            // A batch that fails midway still settles what it marked.
+            var settled = false
+            defer { if !settled { _ = try? store.settle(claimer: claimer) } }
             // Marks of notifications only queued (nothing sent yet) are written together
             // at the end of the batch; a run dying before then has sent none of them.
             var queuedOnly: [SentMark] = []
@@ -89,6 +91,7 @@ extension Scheduler {
             }
             try store.markSent(queuedOnly, claimer: claimer)
             try store.settle(claimer: claimer)
+            settled = true
             // With pending limits, settling lets later requests into a window: claim
             // until nothing is left rather than stopping at a short batch.
             if claimed.count < batchSize && limits.isEmpty { break }

@@ -34,15 +34,20 @@ public final class JSONLinesTransport: Transport {
         let request = try notification.encodedRequest ?? String(decoding: encoder.encode(notification.request), as: UTF8.self)
         // As bytes throughout: the rendered payload arrives as bytes and goes out as them.
         var line: [UInt8] = []
-        line += "{\"address\":\(JSONValue.string(notification.address.value))".utf8
-        line += ",\"channel\":\(JSONValue.string(notification.channel.id))".utf8
+        func field(_ name: String, _ value: String) {
+            line += ",\"\(name)\":".utf8
+            JSONValue.writeString(value, to: &line)
+        }
+        line += "{\"address\":".utf8
+        JSONValue.writeString(notification.address.value, to: &line)
+        field("channel", notification.channel.id)
         line += ",\"coalesced\":\(notification.coalesced)".utf8
-        line += ",\"deliveryID\":\(JSONValue.string(notification.deliveryID))".utf8
+        field("deliveryID", notification.deliveryID)
         line += ",\"fireDate\":\"\(notification.fireDate)\"".utf8
-        line += ",\"identifier\":\(JSONValue.string(notification.request.identifier))".utf8
+        field("identifier", notification.request.identifier)
         line += ",\"payload\":".utf8
         line += try renderer.payload(notification)
-        line += ",\"recipient\":\(JSONValue.string(notification.recipient.id))".utf8
+        field("recipient", notification.recipient.id)
         line += ",\"request\":".utf8
         line += request.utf8
         line += "}\n".utf8

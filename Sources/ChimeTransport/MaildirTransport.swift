@@ -24,7 +24,7 @@ public final class MaildirTransport: Transport {
         let name = uniqueName()
         let temporary = root.appendingPathComponent("tmp").appendingPathComponent(name)
         let final = root.appendingPathComponent("new").appendingPathComponent(name)
-        try FileWriter.write(Array(try renderer.email(notification).utf8), to: temporary.path, sync: true)
+        try FileWriter.write(Array(try renderer.email(notification).utf8), to: temporary.path)
         guard rename(temporary.path, final.path) == 0 else {
             let error = TransportError.system("rename into \(final.path)")
             unlink(temporary.path)

@@ -10,7 +10,12 @@ public struct Configuration: Hashable, Sendable {
     public var defaultPendingLimit: Int?
     /// Passwords and webhook tokens, whether in the URL or read from the environment or
     /// a file: blanked out of every message Chime prints or records.
-    public var secrets: Set<String> = []
+    public var secrets: Set<String> = [] {
+        didSet { redactionOrder = Self.redactionOrder(secrets) }
+    }
+    /// The secrets ``redact(_:)`` blanks, longest first, worked out once: it runs for
+    /// every delivery attempt.
+    private var redactionOrder: [String] = []
     /// Webhook transfers in flight at once over all channels (`<channels concurrency>`).
     public var concurrency = 32
 
@@ -45,9 +50,11 @@ public struct Configuration: Hashable, Sendable {
     /// The text with every secret of the configuration blanked out. Values under three
     /// characters are too short to be secrets and too common to blank.
     public func redact(_ text: String) -> String {
-        secrets.filter { $0.count >= 3 }.sorted { $0.count > $1.count }.reduce(text) {
-            $0.replacingOccurrences(of: $1, with: "(secret)")
-        }
+        redactionOrder.reduce(text) { $0.replacingOccurrences(of: $1, with: "(secret)") }
+    }
+
+    private static func redactionOrder(_ secrets: Set<String>) -> [String] {
+        secrets.filter { $0.count >= 3 }.sorted { $0.count > $1.count }
     }
 
     /// The number of actions over all categories.

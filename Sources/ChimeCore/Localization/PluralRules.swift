@@ -1,5 +1,5 @@
 /// A language's plural rules: its categories in CLDR's order, `other` last.
-public struct PluralRules: Hashable, Sendable {
+public struct PluralRules: Sendable {
     public let rules: [(category: PluralCategory, rule: PluralRule)]
 
     public init(_ rules: [(category: PluralCategory, rule: PluralRule)]) {
@@ -17,15 +17,4 @@ public struct PluralRules: Hashable, Sendable {
 
     /// Languages without plural distinctions (Japanese, Chinese, …) and the fallback.
     public static let otherOnly = PluralRules([])
-
-    public static func == (lhs: PluralRules, rhs: PluralRules) -> Bool {
-        lhs.rules.map(\.category) == rhs.rules.map(\.category) && lhs.rules.map(\.rule) == rhs.rules.map(\.rule)
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        for (category, rule) in rules {
-            hasher.combine(category)
-            hasher.combine(rule)
-        }
-    }
 }

@@ -33,25 +33,18 @@ extension JSONValue {
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
             bytes.append(UInt8(ascii: "{"))
-            for (index, key) in members.keys.sorted().enumerated() {
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                JSONValue.writeString(key, to: &bytes)
+                JSONValue.writeString(member.key, to: &bytes)
                 bytes.append(UInt8(ascii: ":"))
-                members[key]!.write(to: &bytes)
+                member.value.write(to: &bytes)
             }
             bytes.append(UInt8(ascii: "}"))
         }
     }
 
-    /// A JSON string literal: quotes, backslashes and control characters escaped.
-    public static func string(_ value: String) -> String {
-        var bytes: [UInt8] = []
-        writeString(value, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func writeString(_ value: String, to bytes: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
+    /// Appends a JSON string literal: quotes, backslashes and control characters escaped.
+    public static func writeString(_ value: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         // Most strings need no escape: copied whole.
         let plain = value.utf8.withContiguousStorageIfAvailable { buffer in
@@ -61,6 +54,7 @@ extension JSONValue {
             bytes += value.utf8
             return bytes.append(UInt8(ascii: "\""))
         }
+        let hex = Array("0123456789abcdef".utf8)
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes += "\\\"".utf8

@@ -34,6 +34,12 @@ public struct PendingNotification: Hashable, Sendable {
     /// The delivery id of the occurrence at `nextFire`: the same however many times that
     /// occurrence is sent, so a receiver can recognise a resend.
     public var deliveryID: String { "\(generation).\(nextFire.seconds)" }
+
+    /// What a ``deliveryID`` was made of; an id without its `.seconds` is all generation.
+    public static func parts(ofDelivery id: String) -> (generation: String, fire: Int64) {
+        guard let dot = id.lastIndex(of: "."), let fire = Int64(id[id.index(after: dot)...]) else { return (id, 0) }
+        return (String(id[..<dot]), fire)
+    }
 }
 
 /// A notification that fired and was delivered.

@@ -5,6 +5,15 @@ extension NotificationTrigger: Codable {
 
     private enum Kind: String, Codable {
         case timeInterval, calendar, date
+
+        /// The fields a trigger of this kind may have.
+        var knownKeys: Set<String> {
+            switch self {
+            case .timeInterval: ["type", "seconds", "repeats"]
+            case .calendar: ["type", "dateComponents", "timeZone", "repeats"]
+            case .date: ["type", "fireDate", "timeZone", "repeatInterval"]
+            }
+        }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -15,12 +24,7 @@ extension NotificationTrigger: Codable {
         } catch DecodingError.dataCorrupted(let context) {
             throw DecodingError.dataCorrupted(.init(codingPath: context.codingPath, debugDescription: "expected one of timeInterval, calendar, date"))
         }
-        let known: Set<String> = switch kind {
-        case .timeInterval: ["type", "seconds", "repeats"]
-        case .calendar: ["type", "dateComponents", "timeZone", "repeats"]
-        case .date: ["type", "fireDate", "timeZone", "repeatInterval"]
-        }
-        try decoder.rejectUnknownKeys(known)
+        try decoder.rejectUnknownKeys(kind.knownKeys)
         switch kind {
         case .timeInterval:
             self = .timeInterval(

@@ -7,11 +7,18 @@ public struct TriggerSchedule: Sendable {
     /// When the request was added: time intervals count from it.
     public let added: Instant
     public let clock: ZoneClock
+    /// A calendar trigger's matcher, made once: it lays out the pattern's times of day.
+    private let matcher: CalendarMatcher?
 
     public init(_ trigger: NotificationTrigger, added: Instant, zone: TimeZone) {
         self.trigger = trigger
         self.added = added
         self.clock = ZoneClock(zone)
+        if case .calendar(let pattern, _, _) = trigger {
+            matcher = CalendarMatcher(pattern, clock: clock)
+        } else {
+            matcher = nil
+        }
     }
 
     /// The first fire instant. A UILocalNotification `fireDate` already past fires at
@@ -20,8 +27,8 @@ public struct TriggerSchedule: Sendable {
         switch trigger {
         case .timeInterval(let seconds, _):
             return occurrence(interval: seconds, index: 1)
-        case .calendar(let pattern, _, _):
-            return CalendarMatcher(pattern, clock: clock).next(after: added)
+        case .calendar:
+            return matcher?.next(after: added)
         case .date(let fireDate, _, let interval):
             return dateOccurrence(fireDate, interval, index: 0)
         }
@@ -35,14 +42,20 @@ public struct TriggerSchedule: Sendable {
             // Occurrences are added + k·seconds, k ≥ 1, so they never drift.
             let elapsed = Double(instant.seconds - added.seconds)
             var index = max(1, Int64((elapsed / seconds).rounded(.down)))
-            while let candidate = occurrence(interval: seconds, index: index), candidate <= instant { index += 1 }
-            return occurrence(interval: seconds, index: index)
-        case .calendar(let pattern, _, _):
-            return CalendarMatcher(pattern, clock: clock).next(after: instant)
+            while true {
+                guard let candidate = occurrence(interval: seconds, index: index) else { return nil }
+                if candidate > instant { return candidate }
+                index += 1
+            }
+        case .calendar:
+            return matcher?.next(after: instant)
         case .date(let fireDate, _, let interval?):
             var index = estimatedIndex(fireDate, interval, before: instant)
-            while let candidate = dateOccurrence(fireDate, interval, index: index), candidate <= instant { index += 1 }
-            return dateOccurrence(fireDate, interval, index: index)
+            while true {
+                guard let candidate = dateOccurrence(fireDate, interval, index: index) else { return nil }
+                if candidate > instant { return candidate }
+                index += 1
+            }
         case .date(_, _, nil):
             return nil
         }
@@ -83,8 +96,8 @@ public struct TriggerSchedule: Sendable {
             return arithmetic(after: start, through: end) { occurrence(interval: seconds, index: $0) }
         case .date(let fireDate, _, let interval?) where interval == .minute || interval == .hour:
             return arithmetic(after: start, through: end) { dateOccurrence(fireDate, interval, index: $0) }
-        case .calendar(let pattern, _, _):
-            return CalendarMatcher(pattern, clock: clock).count(after: start, through: end)
+        case .calendar:
+            return matcher?.count(after: start, through: end) ?? (0, nil)
         default:
             // Days, weeks, months, years: a decade of daily occurrences is 3,650 steps.
             var count = 0
