@@ -34,10 +34,6 @@ static inline GMimeStreamMem *chime_gmime_stream_mem(void *pointer) {
     return GMIME_STREAM_MEM(pointer);
 }
 
-static inline GMimeStream *chime_gmime_stream(void *pointer) {
-    return GMIME_STREAM(pointer);
-}
-
 /// Drops a GObject reference.
 static inline void chime_gmime_unref(void *pointer) {
     g_object_unref(pointer);

@@ -15,6 +15,10 @@ public struct ParsedMail: Sendable {
         public var data: [UInt8]
         /// Content-Type parameters, names lowercased (`format`, `delsp`, `charset`…).
         public var parameters: [String: String] = [:]
+
+        /// The part as text: decoded from its charset when it is a text part, else its
+        /// bytes read as UTF-8.
+        public var decodedText: String { text ?? String(decoding: data, as: UTF8.self) }
     }
 
     /// Every header, in order, with its value unfolded and decoded.

@@ -54,8 +54,7 @@ public enum MachineMail: Equatable, Sendable {
 
     /// The recipients a delivery report says failed for good.
     private static func failedRecipients(_ mail: ParsedMail) -> [String] {
-        guard let report = mail.parts.first(where: { $0.contentType == "message/delivery-status" }) else { return [] }
-        let text = report.text ?? String(decoding: report.data, as: UTF8.self)
+        guard let text = mail.part("message/delivery-status")?.decodedText else { return [] }
         var failed: [String] = []
         // Per-recipient groups are separated by blank lines.
         for group in text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n\n") {

@@ -57,24 +57,24 @@ public struct ReplyDesk: Sendable {
         var refusal: (InboundRecord.Outcome, String, String?)?
         var found: (token: ReplyToken, request: NotificationRequest)?
         for candidate in candidates(mail) {
-            guard let (token, _, _) = ReplyToken.read(candidate) else { continue }
+            guard let (token, payload, tag) = ReplyToken.read(candidate) else { continue }
+            func signed(for recipient: String) -> Bool {
+                ReplyToken.signatureMatches(payload: payload, tag: tag, recipient: recipient, key: key)
+            }
             guard let request = try store.request(ofDelivery: token.deliveryID) else {
                 // Ours (signed for one of the recipients) but for a notification since
                 // replaced or removed; else forged.
-                let signed = configuration.recipients.contains { recipient in
-                    ReplyToken.verify(candidate, recipient: recipient.id, key: key, now: Instant(seconds: 0)) != .failure(.forged)
-                }
-                refusal = refusal ?? (signed ? (.unknownNotification, "delivery \(token.deliveryID) is not known", token.deliveryID)
-                                             : (.forgedToken, "signature does not match", nil))
+                refusal = refusal ?? (configuration.recipients.contains { signed(for: $0.id) }
+                    ? (.unknownNotification, "delivery \(token.deliveryID) is not known", token.deliveryID)
+                    : (.forgedToken, "signature does not match", nil))
                 continue
             }
-            switch ReplyToken.verify(candidate, recipient: request.recipient, key: key, now: now) {
-            case .success(let verified):
-                found = (verified, request)
-            case .failure(.expired):
-                refusal = refusal ?? (.expiredToken, "expired \(token.expires.rfc3339(offset: 0))", token.deliveryID)
-            case .failure(.forged):
+            if !signed(for: request.recipient) {
                 refusal = refusal ?? (.forgedToken, "signature does not match", nil)
+            } else if now > token.expires {
+                refusal = refusal ?? (.expiredToken, "expired \(token.expires.rfc3339(offset: 0))", token.deliveryID)
+            } else {
+                found = (token, request)
             }
             if found != nil { break }
         }
@@ -132,7 +132,7 @@ public struct ReplyDesk: Sendable {
     /// HTML made text.
     private func body(of mail: ParsedMail) -> String {
         if let plain = mail.parts.first(where: { $0.contentType == "text/plain" && $0.filename == nil }) {
-            let text = plain.text ?? String(decoding: plain.data, as: UTF8.self)
+            let text = plain.decodedText
             return plain.parameters["format"]?.lowercased() == "flowed"
                 ? ReplyText.unflowed(text, deleteSpace: plain.parameters["delsp"]?.lowercased() == "yes") : text
         }

@@ -13,12 +13,18 @@ public enum ReplyText {
         let lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
             .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let foldedMarkers = markers.map(fold).filter { !$0.isEmpty }
+        func hasMarker(_ line: String) -> Bool {
+            let folded = fold(line)
+            return foldedMarkers.contains { folded.contains($0) }
+        }
+        // Where the quote at the end begins: from there on, only `>` lines and blanks.
+        let quotedTail = (lines.lastIndex { !$0.hasPrefix(">") && !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? -1) + 1
         // Top-posted (the usual case): everything from the first quote header down is the
         // quoted message.
         var kept: [String] = []
         var index = 0
         while index < lines.count {
-            if startsQuote(lines, at: index, markers: foldedMarkers) { break }
+            if hasMarker(lines[index]) || startsQuote(lines, at: index, quotedTail: quotedTail) { break }
             kept.append(lines[index])
             index += 1
         }
@@ -28,7 +34,7 @@ public enum ReplyText {
             var below: [String] = []
             var line = index
             while line < lines.count {
-                if foldedMarkers.contains(where: { fold(lines[line]).contains($0) }) && !lines[line].hasPrefix(">") { break }
+                if !lines[line].hasPrefix(">") && hasMarker(lines[line]) { break }
                 if !isQuoteHeader(lines, at: line) && !lines[line].hasPrefix(">") { below.append(lines[line]) }
                 line += 1
             }
@@ -53,12 +59,9 @@ public enum ReplyText {
         return squeezed.joined(separator: "\n")
     }
 
-    private static func startsQuote(_ lines: [String], at index: Int, markers: [String]) -> Bool {
-        let line = lines[index]
-        if markers.contains(where: { fold(line).contains($0) }) { return true }
-        if line.hasPrefix(">") && index + 1 < lines.count && lines[index...].allSatisfy({ $0.hasPrefix(">") || $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
-            return true
-        }
+    /// A quote begins here: a `>` line of the quote that ends the text, or a quote header.
+    private static func startsQuote(_ lines: [String], at index: Int, quotedTail: Int) -> Bool {
+        if lines[index].hasPrefix(">") && index + 1 < lines.count && index >= quotedTail { return true }
         return isQuoteHeader(lines, at: index)
     }
 

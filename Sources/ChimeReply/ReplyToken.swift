@@ -76,12 +76,17 @@ public struct ReplyToken: Hashable, Sendable {
 
     /// Checks a token's tag for `recipient` in constant time, and its expiry at `now`.
     public static func verify(_ text: Substring, recipient: String, key: SigningKey, now: Instant) -> Result<ReplyToken, Refusal> {
-        guard let (token, payload, tag) = read(text) else { return .failure(.forged) }
+        guard let (token, payload, tag) = read(text), signatureMatches(payload: payload, tag: tag, recipient: recipient, key: key) else {
+            return .failure(.forged)
+        }
+        return now <= token.expires ? .success(token) : .failure(.expired)
+    }
+
+    /// Whether a read token's tag is ours for `recipient`, compared in constant time: every
+    /// byte is compared whatever the first difference.
+    public static func signatureMatches(payload: [UInt8], tag: [UInt8], recipient: String, key: SigningKey) -> Bool {
         let expected = Self.tag(payload, recipient: recipient, key: key)
-        // Constant time: every byte is compared whatever the first difference.
-        guard expected.count == tag.count, zip(expected, tag).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0 else { return .failure(.forged) }
-        guard now <= token.expires else { return .failure(.expired) }
-        return .success(token)
+        return expected.count == tag.count && zip(expected, tag).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0
     }
 
     private static func payload(deliveryID: String, expires: Instant) -> [UInt8] {

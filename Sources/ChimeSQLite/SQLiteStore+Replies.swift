@@ -5,7 +5,11 @@ import GRDB
 /// Replies: the signing key, responses and the inbound log.
 extension SQLiteStore {
     public func secretKey(keeping candidate: [UInt8]) throws -> [UInt8] {
-        try database.write { db in
+        // Read first: once the key exists, nothing waits for the write lock to learn it.
+        if let kept = try database.read({ db in try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE name = 'secret_key'") }) {
+            return [UInt8](kept)
+        }
+        return try database.write { db in
             try db.execute(sql: "INSERT INTO setting (name, value) VALUES ('secret_key', ?) ON CONFLICT (name) DO NOTHING",
                            arguments: [Data(candidate)])
             return [UInt8](try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE name = 'secret_key'") ?? Data(candidate))

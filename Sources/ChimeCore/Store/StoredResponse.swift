@@ -36,9 +36,10 @@ public struct StoredResponse: Hashable, Sendable {
 }
 
 /// One message that came in (a reply, an auto-reply, a bounce, a forgery) and what Chime
-/// made of it: every inbound message leaves one, whether it was acted on or not.
-public struct InboundRecord: Hashable, Sendable {
-    public enum Outcome: String, Hashable, Sendable, CaseIterable {
+/// made of it: every inbound message leaves one, whether it was acted on or not. Its
+/// JSON is what `chime replies --json` prints.
+public struct InboundRecord: Hashable, Sendable, Encodable {
+    public enum Outcome: String, Hashable, Sendable, CaseIterable, Encodable {
         /// A response was recorded (see its status).
         case responded
         /// The same answer to the same notification came before: not carried out again.

@@ -34,7 +34,7 @@ public enum ChatPayload {
         let text = message.text
         if !text.isEmpty {
             blocks.append(.object(["type": .string("section"),
-                                   "text": .object(["type": .string("mrkdwn"), "text": .string(TextLimit.fit(slackEscape(text), 3000, .utf16))])]))
+                                   "text": .object(["type": .string("mrkdwn"), "text": .string(TextLimit.fit(htmlEscape(text), 3000, .utf16))])]))
         }
         blocks.append(.object(["type": .string("context"), "elements": .array([.object(["type": .string("plain_text"), "text": .string(TextLimit.fit(message.dateText.isEmpty ? " " : message.dateText, 2000, .utf16))])])]))
         var buttons: [JSONValue] = message.actions.prefix(NotificationCategory.maximumDefaultActions).map { action in
@@ -60,14 +60,9 @@ public enum ChatPayload {
         }
         if !buttons.isEmpty { blocks.append(.object(["type": .string("actions"), "elements": .array(buttons)])) }
         return .object([
-            "text": .string(TextLimit.fit(slackEscape(message.surfaces.notificationText), 3000, .utf16)),
+            "text": .string(TextLimit.fit(htmlEscape(message.surfaces.notificationText), 3000, .utf16)),
             "blocks": .array(blocks),
         ])
-    }
-
-    /// Slack's three control characters.
-    static func slackEscape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 
     // MARK: Discord
@@ -234,6 +229,7 @@ public enum ChatPayload {
         return [head, cut, tail].filter { !$0.isEmpty }.joined(separator: "\n\n")
     }
 
+    /// `&`, `<` and `>` escaped: what HTML (Telegram, Teams) and Slack's mrkdwn both ask.
     static func htmlEscape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }

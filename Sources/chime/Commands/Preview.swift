@@ -9,7 +9,7 @@ extension Chime {
     struct Preview: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print exactly what would be sent: the raw RFC 5322 message for email, the HTTP body for a webhook.",
-            discussion: "Links are not yet signed (the reply release signs them); their shape is final."
+            discussion: "Links and the reply token carry a stand-in delivery id, unsigned, where `chime run` puts the signed token; their shape is the same."
         )
 
         @OptionGroup var options: GlobalOptions

@@ -31,27 +31,6 @@ struct ResponseJSON: Encodable {
     }
 }
 
-/// The JSON of one inbound message and what became of it.
-struct InboundJSON: Encodable {
-    var id: Int64
-    var at: Instant
-    var messageID: String
-    var sender: String
-    var outcome: String
-    var detail: String
-    var deliveryID: String?
-
-    init(_ record: InboundRecord) {
-        id = record.id
-        at = record.at
-        messageID = record.messageID
-        sender = record.sender
-        outcome = record.outcome.rawValue
-        detail = record.detail
-        deliveryID = record.deliveryID
-    }
-}
-
 extension Chime {
     struct Responses: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List recorded responses, oldest first.")
@@ -90,7 +69,7 @@ extension Chime {
         func run() throws {
             let records = try openStore(options).inbound()
             if json {
-                try printJSON(records.map(InboundJSON.init))
+                try printJSON(records)
                 return
             }
             for record in records {
