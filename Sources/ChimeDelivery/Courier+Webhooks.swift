@@ -52,16 +52,20 @@ extension Courier {
                 Thread.sleep(forTimeInterval: Double(wait) / 1_000)
                 continue
             }
+            // The answers that came in together are recorded together, in one transaction,
+            // before anything more is started.
+            var records: [AttemptRecord] = []
             for (tag, response) in pool.collect(waitingUpTo: min(wait, 1_000)) {
                 guard let entry = running.removeValue(forKey: tag) else { continue }
                 lines[entry.channel]!.inFlight -= 1
                 let verdict = Verdict(response)
                 if verdict.unreachable { unreachable.insert(entry.channel) }
                 if let seconds = verdict.wait { lines[entry.channel]!.pace.pause(seconds) }
-                if try settle(entry, verdict, policy: lines[entry.channel]!.channel.policy) {
-                    lines[entry.channel]!.waiting.append(entry)
-                }
+                let (record, again) = settlement(entry, verdict, policy: lines[entry.channel]!.channel.policy)
+                records.append(record)
+                if again { lines[entry.channel]!.waiting.append(entry) }
             }
+            if let claimer { try store.record(records, claimer: claimer) }
         }
         report.deferred += order.filter(unreachable.contains).reduce(0) { $0 + lines[$1]!.remaining }
     }
