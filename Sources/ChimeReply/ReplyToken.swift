@@ -109,6 +109,6 @@ public struct ReplyToken: Hashable, Sendable {
         var message = payload
         message.append(0)
         message += Array(recipient.utf8)
-        return Array(HMAC<SHA256>.authenticationCode(for: message, using: key.symmetric)).prefix(tagLength).map { $0 }
+        return Array(key.authenticationCode(for: message).prefix(tagLength))
     }
 }

@@ -34,20 +34,21 @@ public final class JSONLinesTransport: Transport {
         let request = try notification.encodedRequest ?? String(decoding: encoder.encode(notification.request), as: UTF8.self)
         // As bytes throughout: the rendered payload arrives as bytes and goes out as them.
         var line: [UInt8] = []
-        func field(_ name: String, _ value: String) {
-            line += ",\"\(name)\":".utf8
-            JSONValue.writeString(value, to: &line)
-        }
+        line.reserveCapacity(4_096)
         line += "{\"address\":".utf8
         JSONValue.writeString(notification.address.value, to: &line)
-        field("channel", notification.channel.id)
+        line += ",\"channel\":".utf8
+        JSONValue.writeString(notification.channel.id, to: &line)
         line += ",\"coalesced\":\(notification.coalesced)".utf8
-        field("deliveryID", notification.deliveryID)
+        line += ",\"deliveryID\":".utf8
+        JSONValue.writeString(notification.deliveryID, to: &line)
         line += ",\"fireDate\":\"\(notification.fireDate)\"".utf8
-        field("identifier", notification.request.identifier)
+        line += ",\"identifier\":".utf8
+        JSONValue.writeString(notification.request.identifier, to: &line)
         line += ",\"payload\":".utf8
         line += try renderer.payload(notification)
-        field("recipient", notification.recipient.id)
+        line += ",\"recipient\":".utf8
+        JSONValue.writeString(notification.recipient.id, to: &line)
         line += ",\"request\":".utf8
         line += request.utf8
         line += "}\n".utf8
