@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "ChimeTransport", dependencies: ["ChimeCore"]),
 
         // Scheduling and firing: requests in, due notifications claimed, delivered, completed.
-        .target(name: "ChimeDelivery", dependencies: ["ChimeCore", "ChimeCurl"]),
+        .target(name: "ChimeDelivery", dependencies: ["ChimeCore", "ChimeCurl", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "ChimeScheduler", dependencies: ["ChimeCore", "ChimeTransport", "ChimeDelivery", "ChimeCurl"]),
 
         // Localization: CLDR plural data, Apple .strings and .stringsdict, locale fallback.
@@ -84,6 +84,13 @@ let package = Package(
             dependencies: ["ChimeCore", "ChimeMIME", "ChimeXML", "ChimeRendering", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
+        // Carrying out responses: snooze and done, hooks (commands, signed webhook POSTs),
+        // and the answer in the person's thread.
+        .target(
+            name: "ChimeActions",
+            dependencies: ["ChimeCore", "ChimeLocalization", "ChimeRendering", "ChimeReply", "ChimeMIME", "ChimeTransport", "ChimeCurl"]
+        ),
+
         // chime.xml: the shipped XSD, the reader, ${ENV} and file: indirection.
         .target(
             name: "ChimeConfig",
@@ -96,7 +103,7 @@ let package = Package(
             name: "chime",
             dependencies: [
                 "ChimeCore", "ChimeConfig", "ChimeXML", "ChimeCurl", "ChimeSQLite", "ChimeTransport", "ChimeScheduler", "ChimeDelivery",
-                "ChimeLocalization", "ChimeRendering", "ChimeMIME", "ChimeReply",
+                "ChimeLocalization", "ChimeRendering", "ChimeMIME", "ChimeReply", "ChimeActions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -123,7 +130,7 @@ let package = Package(
         .testTarget(name: "ChimeRenderingTests", dependencies: ["ChimeRendering", "ChimeMIME", "ChimeTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite"]),
         .testTarget(name: "ChimeTransportTests", dependencies: ["ChimeTransport", "ChimeRendering", "ChimeLocalization", "ChimeMIME", "ChimeTestSupport"]),
-        .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCore", "ChimeMIME", "ChimeTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCore", "ChimeMIME", "ChimeTestSupport", .product(name: "Crypto", package: "swift-crypto")], exclude: ["Fixtures"]),
         .testTarget(name: "ChimeReplyTests", dependencies: ["ChimeReply", "ChimeCore", "ChimeMIME", "ChimeXML", .product(name: "Crypto", package: "swift-crypto")]),
     ],
     swiftLanguageModes: [.v6]

@@ -39,6 +39,9 @@ struct ConfigurationReader {
         if let concurrency = root.child(named: "channels").flatMap({ positive($0, "concurrency") }) {
             configuration.concurrency = concurrency
         }
+        if let replies = root.child(named: "replies") {
+            configuration.replies = readReplies(replies)
+        }
         return configuration
     }
 
@@ -62,7 +65,7 @@ struct ConfigurationReader {
                 break // the schema admits nothing else
             }
         }
-        return NotificationCategory(
+        var category = NotificationCategory(
             identifier: identifier(element, "identifier"),
             actions: actions,
             minimalActionIdentifiers: minimal,
@@ -70,6 +73,35 @@ struct ConfigurationReader {
             categorySummaryFormat: value(element, "categorySummaryFormat"),
             options: options
         )
+        if element.attribute("confirmDestructive") != nil { category.confirmsDestructive = flag(element, "confirmDestructive") }
+        return category
+    }
+
+    private mutating func readReplies(_ element: XMLElement) -> ReplySettings {
+        var replies = ReplySettings()
+        replies.trustedAuthServIDs = (value(element, "trustedAuthServID") ?? "").split(whereSeparator: \.isWhitespace).map { $0.lowercased() }
+        if let seconds = duration(element, "snooze") { replies.snooze = Int64(seconds.rounded(.up)) }
+        if let seconds = duration(element, "unmatchedEvery") { replies.unmatchedEvery = Int64(seconds.rounded(.up)) }
+        if let base = value(element, "linkBase") {
+            replies.linkBase = base.hasSuffix("/") ? String(base.dropLast()) : base
+        }
+        if element.attribute("answers") != nil { replies.answers = flag(element, "answers") }
+        return replies
+    }
+
+    /// An action's hooks: a command, or a webhook channel, each with its timeout.
+    private mutating func readHooks(_ element: XMLElement) -> [ActionHook] {
+        element.children(named: "hook").compactMap { hook in
+            let timeout = duration(hook, "timeout") ?? 10
+            let directory = URL(fileURLWithPath: document.path).deletingLastPathComponent().path
+            switch (value(hook, "command"), value(hook, "channel")) {
+            case (let command?, nil): return ActionHook(.command(command), timeout: timeout, directory: directory)
+            case (nil, let channel?): return ActionHook(.channel(channel), timeout: timeout, directory: directory)
+            default:
+                report(hook, nil, "a hook needs exactly one of command and channel")
+                return nil
+            }
+        }
     }
 
     private mutating func readAction(_ element: XMLElement) -> NotificationAction {
@@ -85,7 +117,9 @@ struct ConfigurationReader {
                 placeholder: value(element, "textInputPlaceholder") ?? ""
             )
         }
-        return NotificationAction(identifier: identifier(element, "identifier"), title: title, options: options, textInput: textInput)
+        let aliases = (value(element, "aliases") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return NotificationAction(identifier: identifier(element, "identifier"), title: title, options: options, textInput: textInput,
+                                  answer: value(element, "answer"), aliases: aliases, hooks: readHooks(element))
     }
 
     private mutating func readChannel(_ element: XMLElement) -> Channel? {
@@ -111,7 +145,8 @@ struct ConfigurationReader {
             if let secret { secrets.insert(secret) }
         }
         return Channel(id: id, url: url, from: value(element, "from"), replyTo: value(element, "replyTo"),
-                       policy: readPolicy(element, kind: url.kind), caFile: value(element, "caFile").map(resolvePath))
+                       policy: readPolicy(element, kind: url.kind), caFile: value(element, "caFile").map(resolvePath),
+                       signingSecret: secret(element, "secret"))
     }
 
     /// The channel's delivery options over its kind's defaults.
@@ -183,6 +218,13 @@ struct ConfigurationReader {
 
     private mutating func value(_ element: XMLElement, _ name: String) -> String? {
         resolved(element, name)?.text
+    }
+
+    /// A value that is a secret however it was given: kept out of every message.
+    private mutating func secret(_ element: XMLElement, _ name: String) -> String? {
+        let text = value(element, name)
+        if let text { secrets.insert(text) }
+        return text
     }
 
     /// An identifier: required by the schema; white space inside is refused because lists

@@ -1,5 +1,7 @@
 import ChimeCore
 import ChimeCurl
+import Crypto
+import Foundation
 
 /// What libcurl needs from a channel: the SMTP server, or the webhook request.
 extension Channel {
@@ -21,7 +23,13 @@ extension Channel {
     /// same on every resend of one delivery, so a receiver can drop a duplicate.
     func webhookRequest(body: [UInt8], idempotencyKey: String) -> HTTPPool.Request {
         var headers = ["Content-Type: application/json; charset=utf-8", "User-Agent: chime"]
-        if url.kind == .json || url.kind == .jsons { headers.append("Idempotency-Key: \(idempotencyKey)") }
+        if url.kind == .json || url.kind == .jsons {
+            headers.append("Idempotency-Key: \(idempotencyKey)")
+            if let signingSecret {
+                let mac = HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Array(signingSecret.utf8)))
+                headers.append("X-Chime-Signature: sha256=" + mac.map { String(format: "%02x", $0) }.joined())
+            }
+        }
         return HTTPPool.Request(url: url.endpoint?.absoluteString ?? "", method: .post, body: body, headers: headers,
                                 timeouts: timeouts, caFile: caFile, verifyTLS: !url.insecure)
     }

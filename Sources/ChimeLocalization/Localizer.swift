@@ -105,4 +105,17 @@ public final class Localizer: Sendable {
         }
         return result
     }
+
+    /// A key's text for the locale with `values` in it, pluralized when the stringsdict
+    /// has the key; nil when no locale of the chain has it.
+    /// - Throws: ``StringFormat/Failure`` when the text does not fit the values.
+    public func formatted(_ key: String, _ values: [FormatArgument], locale: String) throws -> String? {
+        if let plural = plural(key, locale: locale) {
+            return try plural.entry.format(values, rules: plural.rules)
+        }
+        if let text = string(key, locale: locale)?.text {
+            return try StringFormat.format(text, values)
+        }
+        return nil
+    }
 }

@@ -53,15 +53,7 @@ public struct ThreadSummary {
         }
     }
 
-    /// A key's text for the locale, pluralized when the stringsdict has it; nil when no
-    /// locale of the chain has the key.
     private func localized(_ key: String, _ values: [FormatArgument], locale: String) throws -> String? {
-        if let plural = localizer.plural(key, locale: locale) {
-            return try plural.entry.format(values, rules: plural.rules)
-        }
-        if let text = localizer.string(key, locale: locale)?.text {
-            return try StringFormat.format(text, values)
-        }
-        return nil
+        try localizer.formatted(key, values, locale: locale)
     }
 }

@@ -25,19 +25,26 @@ public struct ActionMatcher: Sendable {
 
     /// - Parameters:
     ///   - titles: every translation of an action's title (the template locales').
-    ///   - aliases: more words per action identifier, from the configuration.
-    public init(category: NotificationCategory, titles: (String) -> [String], aliases: [String: [String]] = [:]) {
+    ///   - builtIns: the words for Chime's built-in `snooze` and `done` in every locale;
+    ///     a category's own actions win over them.
+    public init(category: NotificationCategory, titles: (String) -> [String], builtIns: [BuiltInAction: [String]] = [:]) {
         var keywords: [Keyword] = []
         for (index, action) in category.actions.enumerated() {
-            var names = ["\(index + 1)", action.identifier] + titles(action.title) + (aliases[action.identifier] ?? [])
+            var names = ["\(index + 1)", action.identifier] + titles(action.title) + action.aliases
             names = names.map(Self.fold).filter { !$0.isEmpty }
             for name in Set(names) { keywords.append(Keyword(words: name, action: action)) }
         }
+        var general: [Keyword] = []
         if category.options.contains(.customDismissAction) {
-            keywords.append(Keyword(words: "dismiss", builtIn: .dismiss))
+            general.append(Keyword(words: "dismiss", builtIn: .dismiss))
         }
-        // The longest first: "Edit list" before "Edit".
-        self.keywords = keywords.sorted { $0.words.count > $1.words.count }
+        let taken = Set(keywords.map(\.words))
+        for builtIn in [BuiltInAction.snooze, .done] {
+            let names = Set(([builtIn.shortName] + (builtIns[builtIn] ?? [])).map(Self.fold)).subtracting(taken)
+            general += names.filter { !$0.isEmpty }.map { Keyword(words: $0, builtIn: builtIn) }
+        }
+        // The longest first: "Edit list" before "Edit"; the category's own before the built-ins.
+        self.keywords = keywords.sorted { $0.words.count > $1.words.count } + general.sorted { $0.words.count > $1.words.count }
         let inputs = category.actions.filter { $0.textInput != nil }
         textInput = inputs.count == 1 ? inputs[0] : nil
     }
@@ -66,7 +73,11 @@ public struct ActionMatcher: Sendable {
             } else {
                 continue
             }
-            if let builtIn = keyword.builtIn { return Match(action: builtIn.rawValue, userText: nil) }
+            if let builtIn = keyword.builtIn {
+                // "snooze 10m": the duration comes as the text.
+                let text = remainder.trimmingCharacters(in: .whitespaces)
+                return Match(action: builtIn.rawValue, userText: builtIn == .snooze && !text.isEmpty ? text : nil)
+            }
             guard let action = keyword.action else { continue }
             guard action.textInput != nil else { return Match(action: action.identifier, userText: nil) }
             let text = ([remainder] + rest).joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)

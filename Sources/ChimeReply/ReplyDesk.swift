@@ -4,6 +4,32 @@ import ChimeXML
 import Crypto
 import Foundation
 
+/// What one inbound message became: its record, and for a person's reply, the response
+/// and where an answer goes.
+public struct Reply: Sendable {
+    /// The thread an answer joins: the reply's channel, address, subject and ids.
+    public struct Thread: Sendable {
+        public var channel: String
+        /// The address the reply came from, which is the recipient's.
+        public var address: String
+        public var subject: String
+        public var messageID: String
+        public var references: [String]
+    }
+
+    public var record: InboundRecord
+    /// The response recorded now (with its id); nil when none was, or when it was replayed.
+    public var response: StoredResponse?
+    /// The action a replayed reply asked for again.
+    public var replayedAction: String?
+    /// The notification's request, once the token was good.
+    public var request: NotificationRequest?
+    /// The token the reply carried, once it was good: what confirmation links are made of.
+    public var token: String?
+    /// Where to answer: set only for a verified sender (never for a machine or a forgery).
+    public var thread: Thread?
+}
+
 /// Takes inbound email and turns each message into a response, or into a record of why
 /// not: machines are ignored, tokens checked (signature, expiry, sender), the person's
 /// new text read and matched to an action of the category, and each action taken at most
@@ -17,45 +43,53 @@ public struct ReplyDesk: Sendable {
     /// Each category's matcher, its titles folded in every locale once for all messages.
     let matchers: [String: ActionMatcher]
 
-    /// - Parameter titles: every translation of an action title, from the templates' locales.
+    /// - Parameters:
+    ///   - titles: every translation of an action title, from the templates' locales.
+    ///   - builtIns: every translation of the built-in `snooze` and `done`.
     public init(configuration: Configuration, store: any NotificationStore, key: SigningKey,
-                titles: (String) -> [String], markers: [String]) {
+                titles: (String) -> [String], builtIns: [BuiltInAction: [String]] = [:], markers: [String]) {
         self.configuration = configuration
         self.store = store
         self.key = key
         self.markers = markers
-        matchers = Dictionary(configuration.categories.map { ($0.identifier, ActionMatcher(category: $0, titles: titles)) }) { first, _ in first }
+        matchers = Dictionary(configuration.categories.map {
+            ($0.identifier, ActionMatcher(category: $0, titles: titles, builtIns: builtIns))
+        }) { first, _ in first }
+        plainMatcher = ActionMatcher(category: NotificationCategory(identifier: ""), titles: titles, builtIns: builtIns)
     }
+
+    /// Snooze and done, for requests without a category.
+    let plainMatcher: ActionMatcher
 
     /// Handles one message and records what became of it.
     /// - Throws: only when the store cannot be written (a temporary failure: the MTA
     ///   should try again).
     @discardableResult
-    public func handle(_ bytes: [UInt8], now: Instant) throws -> InboundRecord {
+    public func handle(_ bytes: [UInt8], now: Instant) throws -> Reply {
         guard let mail = ParsedMail(bytes: bytes), mail.header("From") != nil else {
             let record = InboundRecord(at: now, messageID: "", sender: "", outcome: .unreadable, detail: "not an RFC 5322 message", deliveryID: nil)
             try store.record(record)
-            return record
+            return Reply(record: record)
         }
         let sender = Mailbox.address(of: mail.header("From") ?? "").lowercased()
-        var record = InboundRecord(at: now, messageID: mail.header("Message-ID") ?? "", sender: sender, outcome: .noToken, detail: "", deliveryID: nil)
-        func finish(_ outcome: InboundRecord.Outcome, _ detail: String) throws -> InboundRecord {
-            record.outcome = outcome
-            record.detail = detail
-            try store.record(record)
-            return record
+        var reply = Reply(record: InboundRecord(at: now, messageID: mail.header("Message-ID") ?? "", sender: sender, outcome: .noToken, detail: "", deliveryID: nil))
+        func finish(_ outcome: InboundRecord.Outcome, _ detail: String) throws -> Reply {
+            reply.record.outcome = outcome
+            reply.record.detail = detail
+            try store.record(reply.record)
+            return reply
         }
 
         switch MachineMail.classify(mail) {
         case .autoReply(let why)?: return try finish(.autoReply, why)
-        case .bounce(let failed)?: return try finish(.bounce, failed.joined(separator: ", "))
+        case .bounce(let failed)?: return try finish(.bounce, try bounced(failed, bytes: bytes, now: now))
         case nil: break
         }
 
         // The token: in the plus-address the reply went to, else in the Message-ID it
         // answers. The first that is ours and verifies wins; else the first refusal says why.
         var refusal: (InboundRecord.Outcome, String, String?)?
-        var found: (token: ReplyToken, request: NotificationRequest)?
+        var found: (token: ReplyToken, request: NotificationRequest, text: Substring)?
         for candidate in candidates(mail) {
             guard let (token, payload, tag) = ReplyToken.read(candidate) else { continue }
             func signed(for recipient: String) -> Bool {
@@ -74,18 +108,18 @@ public struct ReplyDesk: Sendable {
             } else if now > token.expires {
                 refusal = refusal ?? (.expiredToken, "expired \(token.expires.rfc3339(offset: 0))", token.deliveryID)
             } else {
-                found = (token, request)
+                found = (token, request, candidate)
             }
             if found != nil { break }
         }
-        guard let (token, request) = found else {
+        guard let (token, request, text) = found else {
             if let (outcome, detail, delivery) = refusal {
-                record.deliveryID = delivery
+                reply.record.deliveryID = delivery
                 return try finish(outcome, detail)
             }
             return try finish(.noToken, "no reply token in the addresses or references")
         }
-        record.deliveryID = token.deliveryID
+        reply.record.deliveryID = token.deliveryID
 
         // The sender must be the person the token was issued to.
         let recipient = configuration.recipient(request.recipient)
@@ -95,25 +129,90 @@ public struct ReplyDesk: Sendable {
         guard let address = addresses.first(where: { Mailbox.address(of: $0.value).lowercased() == sender }) else {
             return try finish(.forgedSender, "\(sender) is not \(request.recipient)'s address")
         }
+        reply.request = request
+        reply.token = String(text).lowercased()
+        let messageID = mail.header("Message-ID")?.trimmingCharacters(in: .whitespaces) ?? ""
+        let references = (mail.header("References") ?? mail.header("In-Reply-To") ?? "").matches(of: /<[^>]+>/).map { String($0.output) }
+        reply.thread = Reply.Thread(channel: address.channel, address: address.value, subject: mail.header("Subject") ?? "",
+                                    messageID: messageID, references: references)
 
         let category = configuration.category(request.content.categoryIdentifier)
-        let text = ReplyText.extract(body(of: mail), markers: markers)
-        guard let match = matchers[request.content.categoryIdentifier]?.match(text: text, subject: mail.header("Subject") ?? "") else {
-            return try finish(.unmatched, text.isEmpty ? "(empty reply)" : String(text.prefix(200)))
+        let body = ReplyText.extract(body(of: mail), markers: markers)
+        let matcher = matchers[request.content.categoryIdentifier] ?? plainMatcher
+        guard let match = matcher.match(text: body, subject: mail.header("Subject") ?? "") else {
+            return try finish(.unmatched, body.isEmpty ? "(empty reply)" : String(body.prefix(200)))
         }
-        let action = category?.actions.first { $0.identifier == match.action }
-        let guarded = action.map { !$0.options.intersection([.authenticationRequired, .destructive]).isEmpty } ?? false
+        let action = category?.action(match.action)
         let response = StoredResponse(
             deliveryID: token.deliveryID, identifier: request.identifier, recipient: request.recipient, action: match.action,
             userText: match.userText, channel: address.channel, responder: sender, at: now,
-            status: guarded ? "awaiting confirmation" : "carried out")
-        record.outcome = .responded
-        record.detail = match.action
-        if try !store.record(response, from: record) { record.outcome = .replayed }
-        return record
+            status: needsConfirmation(action, in: category, mail: mail, sender: sender) ? StoredResponse.awaitingConfirmation : StoredResponse.carriedOut)
+        reply.record.outcome = .responded
+        reply.record.detail = match.action
+        if let id = try store.record(response, from: reply.record) {
+            reply.response = response
+            reply.response?.id = id
+        } else {
+            reply.record.outcome = .replayed
+            reply.replayedAction = match.action
+        }
+        return reply
     }
 
-    /// Reply tokens the message may carry, best first.
+    /// Whether an action waits for a confirmation link: a destructive one (unless its
+    /// category opts out), and one that needs proof the email cannot give.
+    func needsConfirmation(_ action: NotificationAction?, in category: NotificationCategory?, mail: ParsedMail, sender: String) -> Bool {
+        guard let action else { return false }
+        if action.options.contains(.destructive), category?.confirmsDestructive ?? true { return true }
+        return action.options.contains(.authenticationRequired) && !authenticated(mail, sender: sender)
+    }
+
+    /// Marks the addresses a hard bounce names undeliverable, when they are recipients'
+    /// and the report carries a token of ours (it is about a message Chime sent: a forged
+    /// report cannot silence an address). Returns the record's detail.
+    private func bounced(_ failed: [String], bytes: [UInt8], now: Instant) throws -> String {
+        let known = Set(configuration.recipients.flatMap { $0.addresses.map { Mailbox.address(of: $0.value).lowercased() } })
+        let ours = failed.filter(known.contains)
+        guard !ours.isEmpty else { return failed.isEmpty ? "no failed recipient" : failed.joined(separator: ", ") + " (not recipients)" }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let signed = text.matches(of: /[<+]([A-Za-z2-7]{20,})@/).contains { match in
+            guard let (_, payload, tag) = ReplyToken.read(match.output.1) else { return false }
+            return configuration.recipients.contains { ReplyToken.signatureMatches(payload: payload, tag: tag, recipient: $0.id, key: key) }
+        }
+        guard signed else { return ours.joined(separator: ", ") + " (no token of ours: ignored)" }
+        try store.markUndeliverable(ours, reason: "hard bounce", at: now)
+        return ours.joined(separator: ", ") + " marked undeliverable"
+    }
+
+    /// True when a trusted receiving server says the sender's domain passed DMARC, or
+    /// DKIM signed for it (RFC 8601 `Authentication-Results`; any other server's are
+    /// ignored, since anyone can write one).
+    func authenticated(_ mail: ParsedMail, sender: String) -> Bool {
+        let trusted = configuration.replies.trustedAuthServIDs
+        guard !trusted.isEmpty, let at = sender.lastIndex(of: "@") else { return false }
+        let domain = String(sender[sender.index(after: at)...])
+        func aligned(_ value: Substring?) -> Bool {
+            guard var value = value?.lowercased() else { return false }
+            if let at = value.lastIndex(of: "@") { value = String(value[value.index(after: at)...]) }
+            return value == domain || domain.hasSuffix("." + value)
+        }
+        for header in mail.headers where header.name.lowercased() == "authentication-results" {
+            let value = header.value.replacing(/\([^)]*\)/, with: " ").lowercased()
+            let parts = value.split(separator: ";").map { $0.split(whereSeparator: \.isWhitespace) }
+            guard let id = parts.first?.first, trusted.contains(String(id)) else { continue }
+            for result in parts.dropFirst() {
+                guard let method = result.first else { continue }
+                let properties = Dictionary(result.dropFirst().compactMap { item -> (Substring, Substring)? in
+                    let pair = item.split(separator: "=", maxSplits: 1)
+                    return pair.count == 2 ? (pair[0], pair[1]) : nil
+                }) { first, _ in first }
+                if method == "dmarc=pass", properties["header.from"].map({ aligned($0) }) ?? true { return true }
+                if method == "dkim=pass", aligned(properties["header.d"] ?? properties["header.i"]) { return true }
+            }
+        }
+        return false
+    }
+
     private func candidates(_ mail: ParsedMail) -> [Substring] {
         var tokens: [Substring] = []
         for name in ["To", "Delivered-To", "X-Original-To", "Cc"] {

@@ -81,7 +81,8 @@ extension SQLiteStore {
                     delivered.fireDate.seconds, delivered.deliveredAt.seconds, delivered.deliveryID, delivered.coalesced, mark.next?.seconds,
                     mark.anchor.seconds,
                 ])
-                try Self.enqueue(mark.queued, for: delivered, in: db)
+                try Self.enqueue(mark.queued, deliveryID: delivered.deliveryID, identifier: delivered.request.identifier,
+                                 recipient: delivered.request.recipient, at: delivered.deliveredAt, in: db)
             }
         }
     }

@@ -133,6 +133,18 @@ extension SQLiteStore {
                 CREATE INDEX delivered_delivery ON delivered (delivery_id);
                 """)
         }
+        migrator.registerMigration("v5 carrying out") { db in
+            // What carrying out a response gave (hooks' exits), and the addresses hard
+            // bounces named, which nothing is sent to any more.
+            try db.execute(sql: """
+                ALTER TABLE response ADD COLUMN result TEXT NOT NULL DEFAULT '';
+                CREATE TABLE undeliverable (
+                    address TEXT PRIMARY KEY NOT NULL,
+                    at INTEGER NOT NULL,
+                    reason TEXT NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

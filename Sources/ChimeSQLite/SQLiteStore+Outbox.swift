@@ -7,7 +7,8 @@ import GRDB
 extension SQLiteStore {
     /// Inserts the deliveries of one fired notification (inside the caller's transaction).
     /// A destination already queued for this occurrence is kept as it is.
-    static func enqueue(_ queued: [QueuedDelivery], for delivered: DeliveredNotification, in db: Database) throws {
+    static func enqueue(_ queued: [QueuedDelivery], deliveryID: String, identifier: String, recipient: String, at: Instant,
+                        in db: Database) throws {
         guard !queued.isEmpty else { return }
         let insert = try db.cachedStatement(sql: """
             INSERT INTO outbox (delivery_id, identifier, recipient, channel, address, state, queued_at, next_attempt)
@@ -17,8 +18,7 @@ extension SQLiteStore {
         let body = try db.cachedStatement(sql: "INSERT INTO outbox_body (outbox_id, body) VALUES (?, ?)")
         for delivery in queued {
             try insert.execute(arguments: [
-                delivered.deliveryID, delivered.request.identifier, delivered.request.recipient, delivery.channel, delivery.address,
-                delivered.deliveredAt.seconds, delivered.deliveredAt.seconds,
+                deliveryID, identifier, recipient, delivery.channel, delivery.address, at.seconds, at.seconds,
             ])
             if db.changesCount > 0 { try body.execute(arguments: [db.lastInsertedRowID, Data(delivery.body)]) }
         }

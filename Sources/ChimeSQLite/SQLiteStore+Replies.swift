@@ -30,7 +30,7 @@ extension SQLiteStore {
         }
     }
 
-    public func record(_ response: StoredResponse, from inbound: InboundRecord) throws -> Bool {
+    public func record(_ response: StoredResponse, from inbound: InboundRecord?) throws -> Int64? {
         try database.write { db in
             try db.execute(sql: """
                 INSERT INTO response (delivery_id, identifier, recipient, action, user_text, channel, responder, at, status)
@@ -39,11 +39,64 @@ extension SQLiteStore {
                     response.deliveryID, response.identifier, response.recipient, response.action, response.userText,
                     response.channel, response.responder, response.at.seconds, response.status,
                 ])
-            let fresh = db.changesCount > 0
-            var inbound = inbound
-            if !fresh { inbound.outcome = .replayed }
-            try Self.insert(inbound, in: db)
-            return fresh
+            let id: Int64? = db.changesCount > 0 ? db.lastInsertedRowID : nil
+            if var inbound {
+                if id == nil { inbound.outcome = .replayed }
+                try Self.insert(inbound, in: db)
+            }
+            return id
+        }
+    }
+
+    public func finish(response id: Int64, status: String, result: String) throws {
+        try database.write { db in
+            try db.execute(sql: "UPDATE response SET status = ?, result = ? WHERE id = ?", arguments: [status, result, id])
+        }
+    }
+
+    public func enqueue(_ queued: [QueuedDelivery], deliveryID: String, identifier: String, recipient: String, at: Instant) throws {
+        try database.write { db in
+            try Self.enqueue(queued, deliveryID: deliveryID, identifier: identifier, recipient: recipient, at: at, in: db)
+        }
+    }
+
+    public func outstanding(recipient: String) throws -> Int {
+        try database.read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM delivered d WHERE d.recipient = ? AND NOT EXISTS
+                    (SELECT 1 FROM response r WHERE r.delivery_id = d.delivery_id AND r.status = ?)
+                """, arguments: [recipient, StoredResponse.carriedOut]) ?? 0
+        }
+    }
+
+    public func markUndeliverable(_ addresses: [String], reason: String, at: Instant) throws {
+        guard !addresses.isEmpty else { return }
+        try database.write { db in
+            for address in addresses {
+                try db.execute(sql: """
+                    INSERT INTO undeliverable (address, at, reason) VALUES (?, ?, ?)
+                    ON CONFLICT (address) DO UPDATE SET at = excluded.at, reason = excluded.reason
+                    """, arguments: [address.lowercased(), at.seconds, reason])
+            }
+        }
+    }
+
+    public func undeliverable() throws -> [String: String] {
+        try database.read { db in
+            Dictionary(try Row.fetchAll(db, sql: "SELECT address, reason FROM undeliverable").map { ($0["address"], $0["reason"]) }) { first, _ in first }
+        }
+    }
+
+    public func takeTurn(_ name: String, at: Instant, every seconds: Int64) throws -> Bool {
+        try database.write { db in
+            let key = "turn:" + name
+            if let last = try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE name = ?", arguments: [key]),
+               let when = Int64(String(decoding: last, as: UTF8.self)), at.seconds - when < seconds {
+                return false
+            }
+            try db.execute(sql: "INSERT INTO setting (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                           arguments: [key, Data(String(at.seconds).utf8)])
+            return true
         }
     }
 
@@ -56,7 +109,7 @@ extension SQLiteStore {
             try Row.fetchAll(db, sql: "SELECT * FROM response ORDER BY id").map { row in
                 StoredResponse(id: row["id"], deliveryID: row["delivery_id"], identifier: row["identifier"], recipient: row["recipient"],
                                action: row["action"], userText: row["user_text"], channel: row["channel"], responder: row["responder"],
-                               at: Instant(seconds: row["at"]), status: row["status"])
+                               at: Instant(seconds: row["at"]), status: row["status"], result: row["result"])
             }
         }
     }

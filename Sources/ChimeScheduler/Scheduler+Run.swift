@@ -54,6 +54,8 @@ extension Scheduler {
             : { try courier.deliver(now: now, claimer: claimer, clock: clock) }
         let transports = TransportFactory(renderer: renderer)
         let zones = ZoneCache()
+        // Addresses hard bounces named: nothing more goes to them.
+        let undeliverable = Set(try store.undeliverable().keys)
         // Held notifications stay claimed until the run ends, so the run does not take
         // them up again; then they, and deliveries left untried, go back for the next run
         // together. A run that ends with neither has nothing to give back.
@@ -85,7 +87,7 @@ extension Scheduler {
             var queuedOnly: [SentMark] = []
             for notification in claimed {
                 if let reason = try fire(notification, now: now, claimer: claimer, transports: transports, zones: zones,
-                                         queuedOnly: &queuedOnly, report: &report) {
+                                         undeliverable: undeliverable, queuedOnly: &queuedOnly, report: &report) {
                     report.held.append(configuration.redact("\(notification.request.identifier): \(reason)"))
                 }
             }
@@ -106,7 +108,8 @@ extension Scheduler {
     /// Delivers one claimed notification to every address of its recipient and marks it
     /// sent; returns why it was held instead (nothing sent to anyone).
     private func fire(_ notification: PendingNotification, now: Instant, claimer: Claimer,
-                      transports: TransportFactory, zones: ZoneCache, queuedOnly: inout [SentMark], report: inout RunReport) throws -> String? {
+                      transports: TransportFactory, zones: ZoneCache, undeliverable: Set<String>,
+                      queuedOnly: inout [SentMark], report: inout RunReport) throws -> String? {
         let request = notification.request
         guard let recipient = configuration.recipient(request.recipient) else {
             return "recipient \"\(request.recipient)\" is not in the configuration"
@@ -119,8 +122,13 @@ extension Scheduler {
         // network are rendered now and queued with the mark, in one transaction.
         var local: [(OutgoingNotification, Transport)] = []
         var queued: [QueuedDelivery] = []
+        var bounced = 0
         for address in recipient.addresses {
             guard let channel = configuration.channel(address.channel) else { continue }
+            if channel.url.kind.isEmail, !undeliverable.isEmpty, undeliverable.contains(Mailbox.address(of: address.value).lowercased()) {
+                bounced += 1
+                continue
+            }
             let outgoing = OutgoingNotification(
                 request: request, recipient: recipient, address: address, channel: channel,
                 fireDate: advanced.latest, deliveryID: notification.deliveryID, coalesced: advanced.coalesced,
@@ -136,7 +144,10 @@ extension Scheduler {
                 return "channel \"\(channel.id)\": \(error)"
             }
         }
-        guard !local.isEmpty || !queued.isEmpty else { return "recipient \"\(recipient.id)\" has no address" }
+        guard !local.isEmpty || !queued.isEmpty else {
+            return bounced > 0 ? "every address of recipient \"\(recipient.id)\" is undeliverable (a hard bounce)"
+                : "recipient \"\(recipient.id)\" has no address"
+        }
         for (index, (outgoing, transport)) in local.enumerated() {
             do {
                 try transport.deliver(outgoing)

@@ -30,7 +30,7 @@ struct ReplyCorpusTests {
 
     /// A workspace with the configuration above and the project's templates beside it, as
     /// a user keeps them: action titles are understood in every locale they translate.
-    static func workspace() throws -> Workspace {
+    static func workspace(_ configuration: String = configuration) throws -> Workspace {
         let ws = try Workspace(configuration: configuration)
         try FileManager.default.createSymbolicLink(atPath: ws.path("templates"),
                                                    withDestinationPath: ChimeProcess.repositoryRoot.appendingPathComponent("templates").path)
@@ -46,16 +46,18 @@ struct ReplyCorpusTests {
     }
 
     /// Schedules one reminder per identifier, fires them, and reads each email's token.
-    static func send(_ ws: Workspace, _ identifiers: [String], category: String = "shoppingListReminderCategory") throws -> [String: Sent] {
+    static func send(_ ws: Workspace, _ identifiers: [String], category: String = "shoppingListReminderCategory", recipient: String = "alice",
+                     repeats: Bool = false) throws -> [String: Sent] {
         let json = identifiers.map {
-            #"{"identifier": "\#($0)", "recipient": "alice", "content": {"title": "Shopping", "body": "Hey, you must go shopping, remember?", "categoryIdentifier": "\#(category)"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#
+            #"{"identifier": "\#($0)", "recipient": "\#(recipient)", "content": {"title": "Shopping", "body": "Hey, you must go shopping, remember?", "categoryIdentifier": "\#(category)"}, "trigger": {"type": "timeInterval", "seconds": \#(repeats ? 3600 : 60), "repeats": \#(repeats)}}"#
         }
         try ws.write("requests.json", "[" + json.joined(separator: ",") + "]")
         #expect(try ws.chime(["schedule", "--json", "requests.json"], now: "2026-11-21T09:00:00Z").status == 0)
-        #expect(try ws.chime(["run"], now: "2026-11-21T09:02:00Z").status == 0)
         let new = ws.url.appendingPathComponent("outbox/new")
+        let before = Set((try? FileManager.default.contentsOfDirectory(atPath: new.path)) ?? [])
+        #expect(try ws.chime(["run"], now: repeats ? "2026-11-21T10:00:00Z" : "2026-11-21T09:02:00Z").status == 0)
         var sent: [String: Sent] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: new.path) {
+        for name in try FileManager.default.contentsOfDirectory(atPath: new.path) where !before.contains(name) {
             let text = try String(contentsOf: new.appendingPathComponent(name), encoding: .utf8)
             let headers = text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n\n")[0]
                 .replacingOccurrences(of: "\n ", with: " ").replacingOccurrences(of: "\n\t", with: " ")
@@ -150,6 +152,23 @@ extension ReplyCorpusTests {
         ] + headers).joined(separator: "\r\n") + "\r\n\r\n" + body.replacingOccurrences(of: "\n", with: "\r\n")
     }
 
+    /// A delivery status notification (RFC 3464) saying alice@example.org failed for good,
+    /// sent to `to`, with the returned message's headers when `returnedMessageID` is given.
+    static func deliveryReport(to: String, returnedMessageID: String? = nil) -> String {
+        var parts = [
+            "From: Mail Delivery System <MAILER-DAEMON@mx.example.org>", "To: \(to)", "Subject: Undelivered Mail Returned to Sender",
+            "Message-ID: <bounce-\(UUID().uuidString)@mx.example.org>", "MIME-Version: 1.0",
+            #"Content-Type: multipart/report; report-type=delivery-status; boundary="b1""#, "",
+            "--b1", "Content-Type: text/plain", "", "I'm sorry to have to inform you that your message could not be delivered.",
+            "--b1", "Content-Type: message/delivery-status", "", "Reporting-MTA: dns; mx.example.org", "",
+            "Final-Recipient: rfc822; alice@example.org", "Action: failed", "Status: 5.1.1", "",
+        ]
+        if let returnedMessageID {
+            parts += ["--b1", "Content-Type: text/rfc822-headers", "", "Message-ID: <\(returnedMessageID)>", "Subject: Shopping", ""]
+        }
+        return (parts + ["--b1--", ""]).joined(separator: "\r\n")
+    }
+
     /// Pipes a message to `chime ingest` as an MTA would; returns what it printed.
     static func ingest(_ ws: Workspace, _ message: String, now: String = "2026-11-21T10:00:00Z") throws -> ChimeProcess.Result {
         try ws.write("incoming.eml", message)
@@ -180,30 +199,7 @@ extension ReplyCorpusTests {
         try check(Self.reply(b, headers: ["Auto-Submitted: auto-replied"], body: "I am away until Monday."), "auto-reply", "RFC 3834")
         try check(Self.reply(b, subject: "Abwesenheitsnotiz: Shopping", body: "Ich bin bis 30.11. nicht im Büro."), "auto-reply",
                   "a German out-of-office by its subject alone")
-        let bounce = """
-            From: Mail Delivery System <MAILER-DAEMON@mx.example.org>\r
-            To: \(b.replyTo)\r
-            Subject: Undelivered Mail Returned to Sender\r
-            Message-ID: <bounce-1@mx.example.org>\r
-            MIME-Version: 1.0\r
-            Content-Type: multipart/report; report-type=delivery-status; boundary="b1"\r
-            \r
-            --b1\r
-            Content-Type: text/plain\r
-            \r
-            I'm sorry to have to inform you that your message could not be delivered.\r
-            --b1\r
-            Content-Type: message/delivery-status\r
-            \r
-            Reporting-MTA: dns; mx.example.org\r
-            \r
-            Final-Recipient: rfc822; alice@example.org\r
-            Action: failed\r
-            Status: 5.1.1\r
-            \r
-            --b1--\r
-
-            """
+        let bounce = Self.deliveryReport(to: b.replyTo)
         try check(bounce, "bounce: alice@example.org", "a DSN names the failed address")
         try check(Self.reply(other, body: "dismiss"), "unmatched", "dismiss is no action without customDismissAction")
         try check(Self.reply(b, body: "dismiss"), "responded: com.apple.UNNotificationDismissActionIdentifier", "with it, dismiss is the dismiss action")
@@ -218,7 +214,7 @@ extension ReplyCorpusTests {
         let ws = try Self.workspace()
         let sent = try Self.send(ws, ["a"])["a"]!
         let result = try Self.ingest(ws, Self.reply(sent, body: "Supprimer la liste\n\nEnvoyé de mon iPhone"))
-        #expect(result.stdout == "stdin: responded: trashAction\n")
+        #expect(result.stdout == "stdin: responded: trashAction (awaiting confirmation) — answered: Please confirm “Delete list” here: https://chime.invalid/a/\(sent.token)/trashAction\n")
         let response = try Self.json(ws, "responses").first
         #expect(response?["status"] as? String == "awaiting confirmation")
         #expect(response?["responder"] as? String == "alice@example.org")

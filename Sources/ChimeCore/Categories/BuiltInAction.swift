@@ -1,16 +1,23 @@
-/// The two responses every category has, as `UNNotificationDefaultActionIdentifier` and
-/// `UNNotificationDismissActionIdentifier`, and the short names the CLI accepts for them.
+/// The responses every category has: iOS's two (`UNNotificationDefaultActionIdentifier`,
+/// `UNNotificationDismissActionIdentifier`), and Chime's snooze and done; with the short
+/// names the CLI and replies use for them.
 public enum BuiltInAction: String, CaseIterable, Sendable {
     /// The person opened the notification (followed its link, pressed its card).
     case `default` = "com.apple.UNNotificationDefaultActionIdentifier"
     /// The person dismissed it; reported only for categories with `customDismissAction`.
     case dismiss = "com.apple.UNNotificationDismissActionIdentifier"
+    /// Fire it again after a while ("snooze 10m"; the configured default without one).
+    case snooze = "chime.snooze"
+    /// No more of it: the rest of a repeating request is cancelled.
+    case done = "chime.done"
 
     /// `default` or `dismiss`.
     public var shortName: String {
         switch self {
         case .default: "default"
         case .dismiss: "dismiss"
+        case .snooze: "snooze"
+        case .done: "done"
         }
     }
 

@@ -46,12 +46,23 @@ public struct NotificationAction: Hashable, Sendable {
     public var options: Options
     /// Present for a text-input action: the reply text becomes the response's `userText`.
     public var textInput: TextInput?
+    /// What the person is told once it is carried out ("List deleted"): literal text or a
+    /// strings key; nil says only that it was done.
+    public var answer: String?
+    /// More words a reply may use for it, besides its number, identifier and titles.
+    public var aliases: [String]
+    /// What carrying it out runs, in order.
+    public var hooks: [ActionHook]
 
-    public init(identifier: String, title: String, options: Options = [], textInput: TextInput? = nil) {
+    public init(identifier: String, title: String, options: Options = [], textInput: TextInput? = nil,
+                answer: String? = nil, aliases: [String] = [], hooks: [ActionHook] = []) {
         self.identifier = identifier
         self.title = title
         self.options = options
         self.textInput = textInput
+        self.answer = answer
+        self.aliases = aliases
+        self.hooks = hooks
     }
 }
 

@@ -37,6 +37,9 @@ public struct NotificationCategory: Hashable, Sendable {
     /// The summary of a group, e.g. "%u more reminders from %@"; literal text or a strings key.
     public var categorySummaryFormat: String?
     public var options: Options
+    /// Destructive actions ask for confirmation by link before they are carried out;
+    /// false (`confirmDestructive="false"`) carries them out at once.
+    public var confirmsDestructive = true
 
     public init(
         identifier: String,

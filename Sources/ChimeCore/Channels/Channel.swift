@@ -12,9 +12,13 @@ public struct Channel: Hashable, Sendable {
     /// A CA bundle (PEM) to verify the server with instead of the system's: for a
     /// private CA, or a test's own certificate.
     public var caFile: String?
+    /// Generic webhooks: the key of the `X-Chime-Signature` header (HMAC-SHA256 of the
+    /// body), so the receiver knows the POST is Chime's.
+    public var signingSecret: String?
 
     public init(id: String, url: ChannelURL, from: String? = nil, replyTo: String? = nil,
-                policy: DeliveryPolicy? = nil, caFile: String? = nil) {
+                policy: DeliveryPolicy? = nil, caFile: String? = nil, signingSecret: String? = nil) {
+        self.signingSecret = signingSecret
         self.id = id
         self.url = url
         self.from = from

@@ -37,7 +37,9 @@ extension Configuration {
         if id.isEmpty {
             return [.init(element, attribute: "identifier", "action identifier must not be empty")]
         }
-        if let builtIn = BuiltInAction(identifierOrShortName: id) {
+        // Apple's two are reserved under their short names too; Chime's own only as
+        // chime.snooze and chime.done (a category may have its own "done").
+        if let builtIn = BuiltInAction.allCases.first(where: { $0.rawValue == id || ([.default, .dismiss].contains($0) && $0.shortName == id) }) {
             return [.init(element, attribute: "identifier", "action identifier \"\(id)\" is reserved for the built-in \(builtIn.shortName) action")]
         }
         if let owner = owners[id] {
@@ -48,7 +50,15 @@ extension Configuration {
         if action.title.isEmpty {
             return [.init(element, attribute: "title", "action \"\(id)\" needs a title")]
         }
-        return []
+        // A hook's channel must take a JSON POST.
+        return action.hooks.compactMap { hook in
+            guard case .channel(let name) = hook.kind else { return nil }
+            guard let target = self.channel(name) else {
+                return .init(element, "action \"\(id)\": hook channel \"\(name)\" is not defined")
+            }
+            return target.url.kind == .json || target.url.kind == .jsons ? nil
+                : .init(element, "action \"\(id)\": hook channel \"\(name)\" must be a json:// or jsons:// channel")
+        }
     }
 
     private func minimalActionProblems(_ category: NotificationCategory, at c: Int) -> [ConfigurationProblem] {

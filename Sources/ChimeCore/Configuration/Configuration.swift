@@ -18,6 +18,8 @@ public struct Configuration: Hashable, Sendable {
     private var redactionOrder: [String] = []
     /// Webhook transfers in flight at once over all channels (`<channels concurrency>`).
     public var concurrency = 32
+    /// How replies are taken and answered.
+    public var replies = ReplySettings()
 
     public init(categories: [NotificationCategory] = [], channels: [Channel] = [], recipients: [Recipient] = [], defaultPendingLimit: Int? = nil) {
         self.categories = categories

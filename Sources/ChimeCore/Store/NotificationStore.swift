@@ -92,10 +92,32 @@ public protocol NotificationStore: Sendable {
     /// only its pending row still knows the id's generation); nil when neither knows it.
     func request(ofDelivery deliveryID: String) throws -> NotificationRequest?
 
-    /// Records a response and the inbound message that carried it, in one transaction;
-    /// returns false, recording the message as replayed instead, when the same action was
-    /// already recorded for the same delivery.
-    func record(_ response: StoredResponse, from inbound: InboundRecord) throws -> Bool
+    /// Records a response and the inbound message that carried it (none for a chat click
+    /// or `chime respond`), in one transaction; returns the response's id, or nil,
+    /// recording the message as replayed instead, when the same action was already
+    /// recorded for the same delivery.
+    func record(_ response: StoredResponse, from inbound: InboundRecord?) throws -> Int64?
+
+    /// Sets where a recorded response stands once carried out, and what that gave.
+    func finish(response id: Int64, status: String, result: String) throws
+
+    /// Queues messages that answer a response (an answer in the thread, a hook's POST)
+    /// under their own delivery id, sent by the next run like any delivery.
+    func enqueue(_ queued: [QueuedDelivery], deliveryID: String, identifier: String, recipient: String, at: Instant) throws
+
+    /// How many of a recipient's delivered notifications no carried-out response has
+    /// handled yet: the badge.
+    func outstanding(recipient: String) throws -> Int
+
+    /// Marks addresses a hard bounce named: nothing is sent to them any more.
+    func markUndeliverable(_ addresses: [String], reason: String, at: Instant) throws
+
+    /// Every address marked undeliverable (lower case), with why.
+    func undeliverable() throws -> [String: String]
+
+    /// True, and `name`'s turn taken at `at`, unless it was last taken less than `every`
+    /// seconds before: a rate limit that holds across processes.
+    func takeTurn(_ name: String, at: Instant, every seconds: Int64) throws -> Bool
 
     /// Records an inbound message that led to no response.
     func record(_ inbound: InboundRecord) throws

@@ -17,11 +17,19 @@ public struct StoredResponse: Hashable, Sendable {
     /// Who answered: the sender's address, or the chat user.
     public var responder: String
     public var at: Instant
-    /// `carried out`, or `awaiting confirmation` for an action that needs proof first.
+    /// `carried out`, `awaiting confirmation` for an action that needs proof first, or
+    /// `failed` when a hook failed.
     public var status: String
+    public static let carriedOut = "carried out"
+    public static let awaitingConfirmation = "awaiting confirmation"
+    public static let failed = "failed"
+
+    /// What carrying it out gave: each hook's exit or queueing, the snooze's new fire.
+    public var result: String
 
     public init(id: Int64 = 0, deliveryID: String, identifier: String, recipient: String, action: String, userText: String?,
-                channel: String, responder: String, at: Instant, status: String) {
+                channel: String, responder: String, at: Instant, status: String, result: String = "") {
+        self.result = result
         self.id = id
         self.deliveryID = deliveryID
         self.identifier = identifier
@@ -32,6 +40,28 @@ public struct StoredResponse: Hashable, Sendable {
         self.responder = responder
         self.at = at
         self.status = status
+    }
+}
+
+/// The JSON of a response: what `chime responses --json` prints and what hooks receive.
+extension StoredResponse: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case id, identifier, recipient, deliveryID, actionIdentifier, userText, channel, responder, at, status, result
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(identifier, forKey: .identifier)
+        try container.encode(recipient, forKey: .recipient)
+        try container.encode(deliveryID, forKey: .deliveryID)
+        try container.encode(action, forKey: .actionIdentifier)
+        try container.encode(userText, forKey: .userText)
+        try container.encode(channel, forKey: .channel)
+        try container.encode(responder, forKey: .responder)
+        try container.encode(at, forKey: .at)
+        try container.encode(status, forKey: .status)
+        try container.encode(result, forKey: .result)
     }
 }
 

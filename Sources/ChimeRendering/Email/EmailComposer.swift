@@ -126,7 +126,7 @@ public struct EmailComposer: Sendable {
 
     /// A channel's `replyTo` with `{token}` replaced, found byte by byte: the standard
     /// library's and Foundation's searches compare characters, at a cost that shows.
-    static func withToken(_ replyTo: String, _ token: String) -> String {
+    public static func withToken(_ replyTo: String, _ token: String) -> String {
         let bytes = Array(replyTo.utf8)
         let pattern = Array("{token}".utf8)
         guard bytes.count >= pattern.count,
@@ -136,7 +136,7 @@ public struct EmailComposer: Sendable {
     }
 
     /// FNV-1a, 64 bits: the same thread gives the same root Message-ID in every run.
-    static func stableHash(_ text: String) -> String {
+    public static func stableHash(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)

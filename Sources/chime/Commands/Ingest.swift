@@ -1,21 +1,28 @@
 import ArgumentParser
+import ChimeActions
 import ChimeCore
 import ChimeLocalization
 import ChimeReply
 import Foundation
 
-/// The desk that reads replies, with the templates' translations of action titles and of
-/// the "reply above this line" marker.
-func replyDesk(_ options: GlobalOptions, configuration: Configuration, store: any NotificationStore) throws -> ReplyDesk {
+/// The desk that reads replies, with the templates' translations of action titles, of
+/// the built-in snooze and done, and of the "reply above this line" marker; and the desk
+/// that carries out what they ask and answers.
+func replyDesks(_ options: GlobalOptions, configuration: Configuration, store: any NotificationStore) throws -> (ReplyDesk, ActionDesk) {
     let localizer = try? Localizer(directory: options.templatesPath)
     let locales = localizer?.locales ?? []
     let titles: (String) -> [String] = { title in
         [title] + locales.compactMap { localizer?.localized(title, locale: $0) }
     }
+    var builtIns: [BuiltInAction: [String]] = [:]
+    for builtIn in [BuiltInAction.snooze, .done] {
+        builtIns[builtIn] = locales.compactMap { localizer?.string("action.\(builtIn.shortName)", locale: $0)?.text }
+    }
     let markers = ["Reply above this line to answer."] + locales.compactMap { localizer?.string("ui.replyAbove", locale: $0)?.text }
-    return ReplyDesk(configuration: configuration, store: store,
-                     key: try SigningKey.load(store: store, environment: ProcessInfo.processInfo.environment),
-                     titles: titles, markers: markers)
+    let reader = ReplyDesk(configuration: configuration, store: store,
+                           key: try SigningKey.load(store: store, environment: ProcessInfo.processInfo.environment),
+                           titles: titles, builtIns: builtIns, markers: markers)
+    return (reader, ActionDesk(configuration: configuration, store: store, localizer: localizer))
 }
 
 extension Chime {
@@ -25,7 +32,8 @@ extension Chime {
             discussion: """
                 Each message is checked (auto-replies and bounces are never acted on; the reply token must be ours, \
                 unexpired, and the sender the person it was sent to), its new text read, and the action it names recorded \
-                once (`chime responses`). What became of every message is listed by `chime replies`. \
+                once (`chime responses`) and carried out (snooze, done, the action's hooks), or its confirmation link sent \
+                when it needs proof; the person is answered in their thread. What became of every message is listed by `chime replies`. \
                 Exits 0 when a message was handled or deliberately ignored, a reply that matched nothing included (an MTA \
                 must not bounce it); 75 when it could not be recorded now, so that an MTA pipe tries again later.
                 """
@@ -39,9 +47,9 @@ extension Chime {
         func run() throws {
             let configuration = try loadConfiguration(options)
             let store = try openStore(options)
-            let desk: ReplyDesk
+            let desk: (ReplyDesk, ActionDesk)
             do {
-                desk = try replyDesk(options, configuration: configuration, store: store)
+                desk = try replyDesks(options, configuration: configuration, store: store)
             } catch {
                 printError("cannot read the signing key: \(error)")
                 throw ExitCode(75)
@@ -75,15 +83,26 @@ extension Chime {
             }
         }
 
-        private func handle(_ bytes: [UInt8], named name: String, desk: ReplyDesk, now: Instant) throws {
-            let record: InboundRecord
+        private func handle(_ bytes: [UInt8], named name: String, desk: (reader: ReplyDesk, actions: ActionDesk), now: Instant) throws {
+            let reply: Reply
             do {
-                record = try desk.handle(bytes, now: now)
+                reply = try desk.reader.handle(bytes, now: now)
             } catch {
                 printError("\(name): not recorded, try again later: \(error)")
                 throw ExitCode(75)
             }
-            print("\(name): \(record.outcome.rawValue)\(record.detail.isEmpty ? "" : ": " + record.detail)")
+            let record = reply.record
+            var line = "\(name): \(record.outcome.rawValue)\(record.detail.isEmpty ? "" : ": " + record.detail)"
+            // Recorded: what follows (hooks, the answer) is carried out once; a failure
+            // here is reported, not retried by the MTA, which would only be told "replayed".
+            do {
+                let outcome = try desk.actions.settle(reply, now: now)
+                if let status = outcome?.status, !status.isEmpty { line += " (\(status))" }
+                if let answer = outcome?.answer { line += " — answered: " + answer.replacingOccurrences(of: "\n", with: " ") }
+            } catch {
+                printError("\(name): recorded, but carrying it out failed: \(desk.reader.configuration.redact("\(error)"))")
+            }
+            print(line)
         }
     }
 }

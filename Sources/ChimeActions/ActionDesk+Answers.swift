@@ -1,0 +1,103 @@
+import ChimeCore
+import ChimeCurl
+import ChimeMIME
+import ChimeRendering
+import ChimeReply
+import ChimeTransport
+import Foundation
+
+extension ActionDesk {
+    /// Takes a reply as far as it goes: a fresh response is carried out (or, when it
+    /// needs proof, a confirmation link is sent); a replay and a reply that matched
+    /// nothing are answered (the latter at most once per recipient per
+    /// `unmatchedEvery`). Returns where the response stands and the answer sent (nil when
+    /// there is nothing to settle). Machines, forgeries and unknown senders are never
+    /// answered.
+    @discardableResult
+    public func settle(_ reply: Reply, now: Instant) throws -> Outcome? {
+        guard let thread = reply.thread, let request = reply.request else { return nil }
+        let locale = configuration.recipient(request.recipient)?.locale ?? "en"
+        var outcome = Outcome(status: "")
+        switch reply.record.outcome {
+        case .responded:
+            guard let response = reply.response else { return nil }
+            if response.status == StoredResponse.awaitingConfirmation, let token = reply.token {
+                let link = "\(configuration.replies.linkBase)/a/\(token)/\(percentEncoded(response.action))"
+                let title = title(of: response.action, in: request, locale: locale)
+                outcome.status = response.status
+                outcome.answer = try text("answer.confirm", [.string(title), .string(link)], locale, fallback: "Please confirm “\(title)” here: \(link)")
+            } else {
+                outcome = try carryOut(response, request: request, now: now)
+            }
+        case .replayed:
+            guard try store.takeTurn("replayed:" + request.recipient, at: now, every: configuration.replies.unmatchedEvery) else { return nil }
+            outcome.answer = try text("answer.replayed", [], locale, fallback: "This was already done.")
+        case .unmatched:
+            guard try store.takeTurn("unmatched:" + request.recipient, at: now, every: configuration.replies.unmatchedEvery) else { return nil }
+            let choices = validReplies(for: request, locale: locale).joined(separator: ", ")
+            outcome.answer = try text("answer.unmatched", [.string(choices)], locale,
+                              fallback: "Sorry, that reply was not understood. Reply with one of: \(choices)")
+        default:
+            return nil
+        }
+        guard let answer = outcome.answer, configuration.replies.answers else {
+            outcome.answer = nil
+            return outcome
+        }
+        try send(answer, in: thread, token: reply.token ?? "", for: request, deliveryID: reply.record.deliveryID ?? "", now: now)
+        return outcome
+    }
+
+    /// The replies a category takes, as its emails number them, then snooze and done.
+    func validReplies(for request: NotificationRequest, locale: String) -> [String] {
+        let actions = configuration.category(request.content.categoryIdentifier)?.actions ?? []
+        var choices = actions.enumerated().map { "\($0 + 1) (\(localizer?.localized($1.title, locale: locale) ?? $1.title))" }
+        for builtIn in [BuiltInAction.snooze, .done] {
+            choices.append(localizer?.string("action.\(builtIn.shortName)", locale: locale)?.text.lowercased() ?? builtIn.shortName)
+        }
+        return choices
+    }
+
+    private func title(of action: String, in request: NotificationRequest, locale: String) -> String {
+        let title = configuration.category(request.content.categoryIdentifier)?.action(action)?.title ?? action
+        return localizer?.localized(title, locale: locale) ?? title
+    }
+
+    /// Sends an answer into the reply's thread, through the channel the reply came on:
+    /// written into a Maildir at once, or queued for SMTP (sent by the next `chime run`).
+    /// Ends with how many of the recipient's reminders are still open.
+    private func send(_ answer: String, in thread: Reply.Thread, token: String, for request: NotificationRequest, deliveryID: String, now: Instant) throws {
+        guard let channel = configuration.channel(thread.channel) else { return }
+        let recipient = configuration.recipient(request.recipient)
+        let locale = recipient?.locale ?? "en"
+        var body = answer
+        let open = try store.outstanding(recipient: request.recipient)
+        if open > 0, let line = try localizer?.formatted("answer.outstanding", [.integer(open)], locale: locale) ?? Optional("\(open) reminders still open.") {
+            body += "\n\n" + line
+        }
+        let domain = Mailbox.domain(of: channel.envelopeFrom)
+        let id = EmailComposer.stableHash(thread.messageID + "\u{0}" + answer + "\u{0}" + String(now.seconds))
+        let subject = thread.subject.lowercased().hasPrefix("re:") ? thread.subject : "Re: " + thread.subject
+        let zone = recipient.flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!
+        let message = MailMessage(
+            from: channel.from ?? "Chime <chime@localhost>", to: [thread.address],
+            replyTo: channel.replyTo.map { EmailComposer.withToken($0, token) } ?? channel.envelopeFrom,
+            subject: subject, messageID: "answer.\(id)@\(domain)", date: now.rfc5322(in: zone),
+            inReplyTo: thread.messageID.isEmpty ? nil : thread.messageID.trimmingCharacters(in: CharacterSet(charactersIn: "<>")),
+            references: (thread.references + [thread.messageID]).filter { !$0.isEmpty }.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "<>")) },
+            // RFC 3834: an automatic answer to a message, which responders must not answer.
+            headers: [("Auto-Submitted", "auto-replied"), ("X-Auto-Response-Suppress", "All"), ("X-Chime-Delivery", deliveryID)],
+            text: body + "\n")
+        let bytes = Array(MIMEComposer.compose(message).utf8)
+        switch channel.url.kind {
+        case .maildir:
+            try MaildirFolder(path: channel.url.path).add(bytes)
+        case .smtp, .smtps:
+            try store.enqueue([QueuedDelivery(channel: channel.id, address: thread.address, body: SMTPClient.crlf(bytes))],
+                              deliveryID: "\(deliveryID).answer.\(id)", identifier: request.identifier, recipient: request.recipient, at: now)
+        default:
+            break
+        }
+    }
+
+}

@@ -1,0 +1,122 @@
+import ChimeCore
+import ChimeLocalization
+import ChimeRendering
+import ChimeReply
+import Foundation
+
+/// Carries out responses (the built-in snooze, done, dismiss and default; a category's
+/// actions with their hooks) and tells the person what happened, in their language, in
+/// the thread they answered in.
+public struct ActionDesk: Sendable {
+    public let configuration: Configuration
+    public let store: any NotificationStore
+    /// The templates' strings; nil answers in English.
+    public let localizer: Localizer?
+
+    public init(configuration: Configuration, store: any NotificationStore, localizer: Localizer?) {
+        self.configuration = configuration
+        self.store = store
+        self.localizer = localizer
+    }
+
+    /// What carrying out a response did.
+    public struct Outcome: Sendable {
+        public var status = StoredResponse.carriedOut
+        /// What it gave, as `chime responses` shows it.
+        public var result = ""
+        /// What to tell the person; nil says nothing.
+        public var answer: String?
+
+        public init(status: String = StoredResponse.carriedOut, result: String = "", answer: String? = nil) {
+            self.status = status
+            self.result = result
+            self.answer = answer
+        }
+    }
+
+    /// Carries out a response just recorded, and records how it went.
+    public func carryOut(_ response: StoredResponse, request: NotificationRequest, now: Instant) throws -> Outcome {
+        let recipient = configuration.recipient(request.recipient)
+        let locale = recipient?.locale ?? "en"
+        let zone = recipient.flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!
+        var outcome = Outcome()
+        let target = request.content.targetContentIdentifier
+        switch BuiltInAction(rawValue: response.action) {
+        case .snooze?:
+            let seconds = response.userText.flatMap { SnoozeText.seconds($0, now: now, zone: zone) } ?? configuration.replies.snooze
+            let until = now + seconds
+            var again = request
+            again.trigger = .timeInterval(seconds: Double(seconds), repeats: false)
+            // A repeating request still pending keeps its own schedule beside the snooze.
+            if try store.pending(identifier: request.identifier) != nil { again.identifier += Self.snoozedSuffix }
+            try store.upsert([PendingNotification(request: again, added: now, nextFire: until, anchor: now, zone: "UTC",
+                                                  generation: UUID().uuidString.lowercased())])
+            outcome.result = "\(again.identifier) fires at \(until.rfc3339(in: zone))"
+            outcome.answer = try text("answer.snoozed", [.string(DateText.dayAndTime(until, locale: locale, zone: zone))], locale,
+                                      fallback: "Snoozed until \(DateText.dayAndTime(until, locale: locale, zone: zone)).")
+        case .done?:
+            let cancelled = try store.cancel([request.identifier, request.identifier + Self.snoozedSuffix])
+            outcome.result = cancelled.isEmpty ? "nothing was pending" : "cancelled " + cancelled.joined(separator: ", ")
+            outcome.answer = try text("answer.finished", [], locale, fallback: "Done. This reminder will not come again.")
+        case .dismiss?:
+            outcome.result = "dismissed"
+        case .default?:
+            if let target { outcome.answer = try text("answer.open", [.string(target)], locale, fallback: "Open: \(target)") }
+        case nil:
+            guard let action = configuration.category(request.content.categoryIdentifier)?.action(response.action) else {
+                outcome.status = StoredResponse.failed
+                outcome.result = "the category has no action \(response.action) any more"
+                break
+            }
+            let title = localizer?.localized(action.title, locale: locale) ?? action.title
+            let (results, failed) = try runHooks(action, response: response, now: now)
+            outcome.result = results.joined(separator: "; ")
+            if failed {
+                outcome.status = StoredResponse.failed
+                outcome.answer = try text("answer.failed", [.string(title)], locale, fallback: "“\(title)” could not be carried out.")
+            } else if action.options.contains(.foreground), let target {
+                outcome.answer = try text("answer.open", [.string(target)], locale, fallback: "Open: \(target)")
+            } else if let answer = action.answer {
+                outcome.answer = localizer?.localized(answer, locale: locale) ?? answer
+            } else {
+                outcome.answer = try text("answer.done", [.string(title)], locale, fallback: "Done: \(title)")
+            }
+        }
+        try store.finish(response: response.id, status: outcome.status, result: outcome.result)
+        return outcome
+    }
+
+    /// What a snooze of a request still pending is named: `ID.snoozed`.
+    public static let snoozedSuffix = ".snoozed"
+
+    /// Runs an action's hooks in order: commands now, webhook POSTs queued for the next
+    /// run. Returns what each gave, and whether a command failed (the rest then do not run).
+    private func runHooks(_ action: NotificationAction, response: StoredResponse, now: Instant) throws -> ([String], Bool) {
+        guard !action.hooks.isEmpty else { return ([], false) }
+        var done = response
+        done.status = StoredResponse.carriedOut
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json = [UInt8](try encoder.encode(done))
+        var results: [String] = []
+        for (index, hook) in action.hooks.enumerated() {
+            switch hook.kind {
+            case .command(let command):
+                let ending = HookCommand.run(command, input: json, directory: hook.directory, timeout: hook.timeout)
+                results.append(configuration.redact("command " + ending.text(timeout: hook.timeout)))
+                if !ending.succeeded { return (results, true) }
+            case .channel(let channel):
+                try store.enqueue([QueuedDelivery(channel: channel, address: "", body: json)],
+                                  deliveryID: "\(response.deliveryID).hook.\(response.id).\(index)",
+                                  identifier: response.identifier, recipient: response.recipient, at: now)
+                results.append("queued to \(channel)")
+            }
+        }
+        return (results, false)
+    }
+
+    /// A key's text in the locale, or the English fallback when no template has it.
+    func text(_ key: String, _ values: [FormatArgument], _ locale: String, fallback: String) throws -> String {
+        try localizer?.formatted(key, values, locale: locale) ?? fallback
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs an action's command hook: `/bin/sh -c COMMAND` in the configuration's folder,
+/// the response's JSON on its standard input, in a process group of its own so that a
+/// command outlasting its timeout is stopped with everything it started.
+///
+/// Written on posix_spawn rather than Foundation's `Process`, which can neither start a
+/// process group nor stop one (a shell's children outlived the timeout and held Chime
+/// for their whole run).
+enum HookCommand {
+    /// How one run ended.
+    enum Ending: Equatable {
+        case exited(Int32, stderr: String)
+        case timedOut
+        case couldNotStart(String)
+
+        var succeeded: Bool { if case .exited(0, _) = self { true } else { false } }
+
+        /// `exit 0`, `exit 3: the last line it wrote to stderr`, `timed out after 10s`.
+        func text(timeout: Double) -> String {
+            switch self {
+            case .exited(let code, let stderr):
+                let last = stderr.split(separator: "\n").last.map { String($0.prefix(200)) } ?? ""
+                return last.isEmpty || code == 0 ? "exit \(code)" : "exit \(code): \(last)"
+            case .timedOut: return "timed out after \(timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout))s"
+            case .couldNotStart(let why): return "could not start: \(why)"
+            }
+        }
+    }
+
+    static func run(_ command: String, input: [UInt8], directory: String, timeout: Double) -> Ending {
+        // A command that exits without reading its input must not kill Chime with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        var inPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
+        guard pipe(&inPipe) == 0, pipe(&errPipe) == 0 else { return .couldNotStart(String(cString: strerror(errno))) }
+        for fd in [inPipe[1], errPipe[0]] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        posix_spawn_file_actions_addclose(&actions, inPipe[0])
+        posix_spawn_file_actions_addclose(&actions, errPipe[1])
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // Its own process group; SIGPIPE back to its default; no signal blocked.
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var defaults = sigset_t(), mask = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        sigemptyset(&mask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+
+        var pid: pid_t = 0
+        // The folder by a first shell (glibc's addchdir is not exposed to Swift), which
+        // then becomes the command's.
+        let words: [String] = ["sh", "-c", #"cd -- "$1" && exec /bin/sh -c "$2""#, "sh", directory, command]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { (word: String) in strdup(word) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
+        close(inPipe[0])
+        close(errPipe[1])
+        defer { close(errPipe[0]) }
+        guard spawned == 0 else {
+            close(inPipe[1])
+            return .couldNotStart(String(cString: strerror(spawned)))
+        }
+
+        input.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(inPipe[1], bytes.baseAddress! + offset, bytes.count - offset)
+                if written <= 0 { break } // it stopped reading: what it read is what it gets
+                offset += written
+            }
+        }
+        close(inPipe[1])
+
+        // Wait for it, reading its error output as it comes so it never blocks on it.
+        _ = fcntl(errPipe[0], F_SETFL, fcntl(errPipe[0], F_GETFL) | O_NONBLOCK)
+        var stderr: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        let deadline = Date().addingTimeInterval(timeout)
+        var status: Int32 = 0
+        while true {
+            let count = read(errPipe[0], &buffer, buffer.count)
+            if count > 0, stderr.count < 65_536 { stderr += buffer[..<count] }
+            if waitpid(pid, &status, WNOHANG) == pid {
+                while case let count = read(errPipe[0], &buffer, buffer.count), count > 0, stderr.count < 65_536 { stderr += buffer[..<count] }
+                let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+                return .exited(code, stderr: String(decoding: stderr, as: UTF8.self))
+            }
+            if Date() >= deadline { break }
+            if count <= 0 { usleep(5_000) }
+        }
+        // Past its time: the whole group, politely then not.
+        kill(-pid, SIGTERM)
+        let grace = Date().addingTimeInterval(1)
+        while waitpid(pid, &status, WNOHANG) == 0 && Date() < grace { usleep(10_000) }
+        kill(-pid, SIGKILL)
+        waitpid(pid, &status, 0)
+        return .timedOut
+    }
+}

@@ -1,0 +1,23 @@
+/// What carrying out an action runs besides recording it (`<hook>` in the XML): a
+/// command given the response as JSON on its standard input, or a POST of that JSON to a
+/// webhook channel, signed and retried like any delivery.
+public struct ActionHook: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
+        /// Run by `/bin/sh -c`, in the configuration file's folder.
+        case command(String)
+        /// The id of a `json://` or `jsons://` channel.
+        case channel(String)
+    }
+
+    public var kind: Kind
+    /// Seconds a command may run before it is stopped (and recorded as timed out).
+    public var timeout: Double
+    /// Where a command runs: the configuration file's folder.
+    public var directory: String
+
+    public init(_ kind: Kind, timeout: Double = 10, directory: String = ".") {
+        self.kind = kind
+        self.timeout = timeout
+        self.directory = directory
+    }
+}

@@ -1,0 +1,245 @@
+import ChimeMIME
+import ChimeTestSupport
+import Crypto
+import Foundation
+import Testing
+
+/// What a reply leads to, through the real `chime ingest`, `chime run` and `chime respond`:
+/// the built-in snooze and done, hooks, confirmation of guarded actions, bounces, and
+/// the answer in the person's thread.
+@Suite("Carrying out responses", .serialized)
+struct CarryingOutTests {
+    static func configuration(hookPort: Int = 9, keyFile: String = "/nonexistent") -> String {
+        """
+        <chime version="1">
+          <categories>
+            <category identifier="shop">
+              <action identifier="justInform" title="OK, got it"/>
+              <action identifier="editList" title="Edit list" foreground="true"/>
+              <action identifier="trashAction" title="Delete list" destructive="true" answer="shopping.deleted" aliases="bin it">
+                <hook command="cat > hook-input.json; echo ran >> hook-ran.txt"/>
+                <hook channel="app"/>
+              </action>
+              <action identifier="archive" title="Archive" authenticationRequired="true">
+                <hook command="echo 'the archive service is down' >&amp;2; exit 3"/>
+              </action>
+            </category>
+            <category identifier="quick" confirmDestructive="false">
+              <action identifier="purge" title="Purge" destructive="true">
+                <hook command="sleep 30" timeout="1s"/>
+              </action>
+              <action identifier="wipe" title="Wipe" destructive="true"/>
+            </category>
+          </categories>
+          <channels>
+            <channel id="mail" url="maildir:./outbox" from="Chime &lt;bot@reply.example.org&gt;" replyTo="bot+{token}@reply.example.org"/>
+            <channel id="app" url="json://127.0.0.1:\(hookPort)/hook" secret="file:\(keyFile)" timeout="2s"/>
+          </channels>
+          <replies trustedAuthServID="mx.example.org" snooze="45m" linkBase="https://chime.example.org"/>
+          <recipients>
+            <recipient id="alice" locale="en" timeZone="Europe/Paris"><address channel="mail">alice@example.org</address></recipient>
+            <recipient id="amelie" locale="fr" timeZone="Europe/Paris"><address channel="mail">amelie@example.fr</address></recipient>
+          </recipients>
+        </chime>
+        """
+    }
+
+    typealias Sent = ReplyCorpusTests.Sent
+
+    static func workspace(hookPort: Int = 9) throws -> Workspace {
+        let ws = try ReplyCorpusTests.workspace(configuration(hookPort: hookPort))
+        // A key made for this run: no secret sits in the fixtures.
+        try ws.write("hook.key", (0..<4).map { _ in UUID().uuidString }.joined())
+        try ws.write("chime.xml", configuration(hookPort: hookPort, keyFile: ws.path("hook.key")))
+        return ws
+    }
+
+    /// Messages in the outbox other than `before`, as text with CRLF made LF.
+    static func newMail(_ ws: Workspace, since before: Set<String>) throws -> [String] {
+        let new = ws.url.appendingPathComponent("outbox/new")
+        return try FileManager.default.contentsOfDirectory(atPath: new.path).filter { !before.contains($0) }.map {
+            try String(contentsOf: new.appendingPathComponent($0), encoding: .utf8).replacingOccurrences(of: "\r\n", with: "\n")
+        }
+    }
+
+    static func outbox(_ ws: Workspace) throws -> Set<String> {
+        Set(try FileManager.default.contentsOfDirectory(atPath: ws.path("outbox/new")))
+    }
+
+    static func header(_ message: String, _ name: String) -> String? {
+        let head = message.components(separatedBy: "\n\n")[0].replacingOccurrences(of: "\n ", with: " ")
+        return head.split(separator: "\n").first { $0.hasPrefix(name + ": ") }.map { String($0.dropFirst(name.count + 2)) }
+    }
+
+    /// The text part, decoded (quoted-printable, charset).
+    static func body(_ message: String) -> String {
+        ParsedMail(bytes: Array(message.utf8))?.parts.first { $0.contentType == "text/plain" }?.decodedText ?? ""
+    }
+
+    static func ingest(_ ws: Workspace, _ message: String, now: String = "2026-11-21T10:00:00Z") throws -> String {
+        let result = try ReplyCorpusTests.ingest(ws, message, now: now)
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout
+    }
+
+    static func responses(_ ws: Workspace) throws -> [[String: Any]] { try ReplyCorpusTests.json(ws, "responses") }
+
+    static func pending(_ ws: Workspace) throws -> [[String: Any]] { try ReplyCorpusTests.json(ws, "pending") }
+
+    @Test("snooze fires the reminder again after the duration the reply names (or the configured default), and says until when in the thread")
+    func snooze() throws {
+        let ws = try Self.workspace()
+        let sent = try ReplyCorpusTests.send(ws, ["a", "b"], category: "shop")
+        let before = try Self.outbox(ws)
+        let reply = ReplyCorpusTests.reply(sent["a"]!, body: "snooze 2h\n\nOn Sat, Nov 21, 2026 Chime wrote:\n> Reply 1 for OK, got it")
+        let printed = try Self.ingest(ws, reply)
+        #expect(printed.contains("responded: chime.snooze (carried out)"), "\(printed)")
+        let answers = try Self.newMail(ws, since: before)
+        #expect(answers.count == 1)
+        let answer = answers.first ?? ""
+        #expect(Self.body(answer).contains("Snoozed until Saturday, November 21 at 13:00."), "the time in Alice's zone: \(answer)")
+        let replyID = reply.firstMatch(of: /Message-ID: <([^>]+)>/).map { String($0.output.1) } ?? "?"
+        #expect(Self.header(answer, "In-Reply-To") == "<\(replyID)>", "the answer joins the thread")
+        #expect(Self.header(answer, "References")?.contains("<\(sent["a"]!.messageID)>") == true)
+        #expect(Self.header(answer, "Subject") == "Re: Shopping")
+        #expect(Self.header(answer, "Auto-Submitted") == "auto-replied", "RFC 3834: responders must not answer it")
+        #expect(Self.header(answer, "To") == "alice@example.org")
+
+        // Without a duration: the configured 45 minutes.
+        #expect(try Self.ingest(ws, ReplyCorpusTests.reply(sent["b"]!, body: "Snooze")).contains("Snoozed until Saturday, November 21 at 11:45."))
+        let pending = Dictionary(uniqueKeysWithValues: try Self.pending(ws).map { ($0["identifier"] as? String ?? "", $0["nextTriggerDate"] as? String ?? "") })
+        #expect(pending == ["a": "2026-11-21T12:00:00Z", "b": "2026-11-21T10:45:00Z"], "\(pending)")
+
+        // Nothing at 11:59; at 12:00 the reminder comes again, answerable as before.
+        #expect(try ws.chime(["run"], now: "2026-11-21T11:59:00Z").stdout.hasPrefix("fired 1"), "b only")
+        let again = try ws.chime(["run"], now: "2026-11-21T12:00:00Z")
+        #expect(again.stdout.hasPrefix("fired 1"), "\(again.stdout)")
+        #expect(try Self.responses(ws).map { $0["result"] as! String }.first?.hasPrefix("a fires at 2026-11-21T13:00:00+01:00") == true)
+    }
+
+    @Test("done cancels the rest of a repeating request; dismiss and OK are recorded; a French recipient is answered in French")
+    func doneAndFrench() throws {
+        let ws = try Self.workspace()
+        let sent = try ReplyCorpusTests.send(ws, ["weekly"], category: "shop", recipient: "amelie", repeats: true)["weekly"]!
+        #expect(try Self.pending(ws).count == 1, "the repeating request is still pending after its first fire")
+        let before = try Self.outbox(ws)
+        let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent, from: "amelie@example.fr", body: "Terminé"), now: "2026-11-21T10:05:00Z")
+        #expect(printed.contains("responded: chime.done (carried out)"), "the French word for done: \(printed)")
+        #expect(try Self.pending(ws).isEmpty, "no more of it")
+        let answer = try Self.newMail(ws, since: before).first ?? ""
+        #expect(Self.body(answer).contains("C’est fait. Ce rappel ne reviendra plus."), "\(answer)")
+        #expect(try ws.chime(["run"], now: "2026-11-21T12:00:00Z").stdout.hasPrefix("fired 0"))
+    }
+
+    @Test("a destructive action asks for confirmation by a signed link unless its category opts out; its hooks then run: a command given the response as JSON, and a signed POST")
+    func confirmationAndHooks() throws {
+        let server = try WebhookServer()
+        let ws = try Self.workspace(hookPort: server.port)
+        let sent = try ReplyCorpusTests.send(ws, ["list", "other"], category: "shop")
+        let before = try Self.outbox(ws)
+        let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent["list"]!, body: "bin it"))
+        #expect(printed.contains("responded: trashAction (awaiting confirmation)"), "an alias of the action: \(printed)")
+        let link = "https://chime.example.org/a/\(sent["list"]!.token)/trashAction"
+        let answer = try Self.newMail(ws, since: before).first ?? ""
+        #expect(Self.body(answer).contains("Please confirm “Delete list” here: \(link)"), "\(answer)")
+        #expect(!FileManager.default.fileExists(atPath: ws.path("hook-ran.txt")), "nothing ran before the confirmation")
+        #expect(try Self.responses(ws).first?["status"] as? String == "awaiting confirmation")
+
+        // By hand (what the confirmation link will do): carried out, its hooks run once.
+        let respond = try ws.chime(["respond", "other", "trashAction"], now: "2026-11-21T10:01:00Z")
+        #expect(respond.status == 0, "\(respond.stderr)")
+        #expect(respond.stdout == "other: trashAction carried out: command exit 0; queued to app\n")
+        let hookInput = try JSONSerialization.jsonObject(with: Data(contentsOf: ws.url.appendingPathComponent("hook-input.json"))) as? [String: Any]
+        #expect(hookInput?["actionIdentifier"] as? String == "trashAction")
+        #expect(hookInput?["identifier"] as? String == "other")
+        #expect(hookInput?["recipient"] as? String == "alice")
+        #expect(hookInput?["status"] as? String == "carried out")
+        let again = try ws.chime(["respond", "other", "trashAction"], now: "2026-11-21T10:02:00Z")
+        #expect(again.stdout.contains("already recorded; not carried out again"))
+        #expect(try String(contentsOf: ws.url.appendingPathComponent("hook-ran.txt"), encoding: .utf8) == "ran\n", "the command ran once")
+
+        // The POST goes out with the next run, signed with the channel's key.
+        let run = try ws.chime(["run"], now: "2026-11-21T10:03:00Z")
+        #expect(run.status == 0, "\(run.stderr)")
+        let posts = try server.requests().filter { ($0["path"] as? String) == "/hook" }
+        #expect(posts.count == 1)
+        let body = Data(((posts.first?["body"] as? String) ?? "").utf8)
+        let key = SymmetricKey(data: Data(try String(contentsOf: ws.url.appendingPathComponent("hook.key"), encoding: .utf8).utf8))
+        let expected = "sha256=" + HMAC<SHA256>.authenticationCode(for: body, using: key).map { String(format: "%02x", $0) }.joined()
+        #expect((posts.first?["headers"] as? [String: String])?["x-chime-signature"] == expected, "the receiver can check it came from Chime")
+        #expect((try JSONSerialization.jsonObject(with: body) as? [String: Any])?["actionIdentifier"] as? String == "trashAction")
+        #expect(!run.stdout.contains(try String(contentsOf: ws.url.appendingPathComponent("hook.key"), encoding: .utf8)))
+    }
+
+    @Test("authenticationRequired acts on a DKIM or DMARC pass from the trusted server only; a failing or slow hook marks the response failed and says so")
+    func proofAndFailingHooks() throws {
+        let ws = try Self.workspace()
+        let sent = try ReplyCorpusTests.send(ws, ["a", "b", "c"], category: "shop")
+        // Anyone can write an Authentication-Results header: one from another server is ignored.
+        let forged = ReplyCorpusTests.reply(sent["a"]!, headers: ["Authentication-Results: mx.attacker.example; dkim=pass header.d=example.org"], body: "Archive")
+        #expect(try Self.ingest(ws, forged).contains("(awaiting confirmation)"))
+        // The trusted server's pass, but for another domain: not proof for alice@example.org.
+        let otherDomain = ReplyCorpusTests.reply(sent["b"]!, headers: ["Authentication-Results: mx.example.org; dkim=pass header.d=elsewhere.example"], body: "Archive")
+        #expect(try Self.ingest(ws, otherDomain).contains("(awaiting confirmation)"))
+        // The trusted server's DMARC pass: carried out, and the failing hook reported.
+        let before = try Self.outbox(ws)
+        let proven = ReplyCorpusTests.reply(sent["c"]!, headers: ["Authentication-Results: mx.example.org;\r\n\tspf=pass smtp.mailfrom=example.org;\r\n\tdmarc=pass (p=reject) header.from=example.org"], body: "4")
+        let printed = try Self.ingest(ws, proven)
+        #expect(printed.contains("responded: archive (failed)"), "\(printed)")
+        #expect(Self.body(try Self.newMail(ws, since: before).first ?? "").contains("“Archive” could not be carried out."))
+        let result = try Self.responses(ws).last?["result"] as? String
+        #expect(result == "command exit 3: the archive service is down")
+
+        // A hook past its timeout is stopped and recorded as such.
+        let quick = try ReplyCorpusTests.send(ws, ["q"], category: "quick")["q"]!
+        let started = Date()
+        #expect(try Self.ingest(ws, ReplyCorpusTests.reply(quick, body: "Purge")).contains("responded: purge (failed)"))
+        #expect(Date().timeIntervalSince(started) < 10, "stopped after its 1 s, not after the command's 30")
+        #expect(try Self.responses(ws).last?["result"] as? String == "command timed out after 1s")
+    }
+
+    @Test("a reply that matches nothing is answered once an hour with the valid replies; a replay is answered, not carried out; machines are never answered")
+    func answersAndSilence() throws {
+        let ws = try Self.workspace()
+        let sent = try ReplyCorpusTests.send(ws, ["a", "b"], category: "shop")
+        var before = try Self.outbox(ws)
+        #expect(try Self.ingest(ws, ReplyCorpusTests.reply(sent["a"]!, body: "what is this?")).contains("unmatched"))
+        let answer = try Self.newMail(ws, since: before).first ?? ""
+        #expect(Self.body(answer).contains("Reply with one of: 1 (OK, got it), 2 (Edit list), 3 (Delete list), 4 (Archive), snooze, done"), "\(answer)")
+        before = try Self.outbox(ws)
+        #expect(try Self.ingest(ws, ReplyCorpusTests.reply(sent["b"]!, body: "huh"), now: "2026-11-21T10:30:00Z").contains("unmatched"))
+        #expect(try Self.newMail(ws, since: before).isEmpty, "one such answer per hour per recipient")
+        #expect(try Self.ingest(ws, ReplyCorpusTests.reply(sent["b"]!, body: "??"), now: "2026-11-21T11:01:00Z").contains("unmatched"))
+        #expect(try Self.newMail(ws, since: before).count == 1, "and again after the hour")
+
+        before = try Self.outbox(ws)
+        #expect(try Self.ingest(ws, ReplyCorpusTests.reply(sent["a"]!, body: "1")).contains("responded: justInform (carried out) — answered: Done: OK, got it."))
+        #expect(try Self.ingest(ws, ReplyCorpusTests.reply(sent["a"]!, body: "1")).contains("replayed: justInform — answered: This was already done."))
+        let answers = try Self.newMail(ws, since: before).map(Self.body)
+        #expect(answers.count == 2)
+        #expect(answers.allSatisfy { $0.contains("1 reminder is still open.") }, "the badge: b is still open, a was handled: \(answers)")
+        #expect(try Self.responses(ws).count == 1)
+
+        before = try Self.outbox(ws)
+        #expect(try Self.ingest(ws, ReplyCorpusTests.reply(sent["b"]!, headers: ["Auto-Submitted: auto-replied"], body: "1")).contains("auto-reply"))
+        #expect(try Self.ingest(ws, ReplyCorpusTests.reply(sent["b"]!, from: "mallory@example.org", body: "xyz")).contains("forged-sender"))
+        #expect(try Self.newMail(ws, since: before).isEmpty, "no answer to a machine or a stranger")
+    }
+
+    @Test("a hard bounce that carries our token marks the address undeliverable: the next reminders are held, not sent")
+    func bounceStopsSending() throws {
+        let ws = try Self.workspace()
+        let sent = try ReplyCorpusTests.send(ws, ["a"], category: "shop")["a"]!
+        let dsn = { (token: String) in
+            ReplyCorpusTests.deliveryReport(to: "bot@reply.example.org", returnedMessageID: "\(token)@reply.example.org")
+        }
+        // A report without a token of ours could be anyone's: it silences nobody.
+        #expect(try Self.ingest(ws, dsn("notatokenatallnotatokenatall")).contains("bounce: alice@example.org (no token of ours: ignored)"))
+        #expect(try Self.ingest(ws, dsn(sent.token)).contains("bounce: alice@example.org marked undeliverable"))
+        try ws.write("next.json", #"{"identifier": "next", "recipient": "alice", "content": {"title": "Next"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        #expect(try ws.chime(["schedule", "--json", "next.json"], now: "2026-11-21T10:00:00Z").status == 0)
+        let run = try ws.chime(["run"], now: "2026-11-21T10:02:00Z")
+        #expect(run.stderr.contains("every address of recipient \"alice\" is undeliverable"), "\(run.stdout) \(run.stderr)")
+        #expect(try Self.pending(ws).map { $0["identifier"] as! String } == ["next"], "held, not lost")
+    }
+}
