@@ -14,6 +14,10 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Hummingbird's own dependencies, named for the types chime serve uses directly.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // C libraries: each holds only a module map and shim.h, and exactly one Swift
@@ -91,6 +95,15 @@ let package = Package(
             dependencies: ["ChimeCore", "ChimeLocalization", "ChimeRendering", "ChimeReply", "ChimeMIME", "ChimeTransport", "ChimeCurl"]
         ),
 
+        // `chime serve`: chat callbacks (Slack, Discord, Mattermost, Telegram) verified
+        // before they are parsed, and signed action links, over Hummingbird.
+        .target(
+            name: "ChimeServer",
+            dependencies: ["ChimeCore", "ChimeReply", "ChimeActions", "ChimeRendering",
+                           .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "Logging", package: "swift-log"), .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
+
         // chime.xml: the shipped XSD, the reader, ${ENV} and file: indirection.
         .target(
             name: "ChimeConfig",
@@ -103,7 +116,7 @@ let package = Package(
             name: "chime",
             dependencies: [
                 "ChimeCore", "ChimeConfig", "ChimeXML", "ChimeCurl", "ChimeSQLite", "ChimeTransport", "ChimeScheduler", "ChimeDelivery",
-                "ChimeLocalization", "ChimeRendering", "ChimeMIME", "ChimeReply", "ChimeActions",
+                "ChimeLocalization", "ChimeRendering", "ChimeMIME", "ChimeReply", "ChimeActions", "ChimeServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -131,6 +144,7 @@ let package = Package(
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite"]),
         .testTarget(name: "ChimeTransportTests", dependencies: ["ChimeTransport", "ChimeRendering", "ChimeLocalization", "ChimeMIME", "ChimeTestSupport"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCore", "ChimeMIME", "ChimeTestSupport", .product(name: "Crypto", package: "swift-crypto")], exclude: ["Fixtures"]),
+        .testTarget(name: "ChimeServerTests", dependencies: ["ChimeServer", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "ChimeReplyTests", dependencies: ["ChimeReply", "ChimeCore", "ChimeMIME", "ChimeXML", .product(name: "Crypto", package: "swift-crypto")]),
     ],
     swiftLanguageModes: [.v6]

@@ -88,34 +88,20 @@ public struct ReplyDesk: Sendable {
 
         // The token: in the plus-address the reply went to, else in the Message-ID it
         // answers. The first that is ours and verifies wins; else the first refusal says why.
-        var refusal: (InboundRecord.Outcome, String, String?)?
+        var refusal: Refusal?
         var found: (token: ReplyToken, request: NotificationRequest, text: Substring)?
         for candidate in candidates(mail) {
-            guard let (token, payload, tag) = ReplyToken.read(candidate) else { continue }
-            func signed(for recipient: String) -> Bool {
-                ReplyToken.signatureMatches(payload: payload, tag: tag, recipient: recipient, key: key)
-            }
-            guard let request = try store.request(ofDelivery: token.deliveryID) else {
-                // Ours (signed for one of the recipients) but for a notification since
-                // replaced or removed; else forged.
-                refusal = refusal ?? (configuration.recipients.contains { signed(for: $0.id) }
-                    ? (.unknownNotification, "delivery \(token.deliveryID) is not known", token.deliveryID)
-                    : (.forgedToken, "signature does not match", nil))
-                continue
-            }
-            if !signed(for: request.recipient) {
-                refusal = refusal ?? (.forgedToken, "signature does not match", nil)
-            } else if now > token.expires {
-                refusal = refusal ?? (.expiredToken, "expired \(token.expires.rfc3339(offset: 0))", token.deliveryID)
-            } else {
-                found = (token, request, candidate)
+            switch try check(candidate, now: now) {
+            case .good(let token, let request)?: found = (token, request, candidate)
+            case .refused(let why)?: refusal = refusal ?? why
+            case nil: continue
             }
             if found != nil { break }
         }
         guard let (token, request, text) = found else {
-            if let (outcome, detail, delivery) = refusal {
-                reply.record.deliveryID = delivery
-                return try finish(outcome, detail)
+            if let refusal {
+                reply.record.deliveryID = refusal.deliveryID
+                return try finish(refusal.outcome, refusal.detail)
             }
             return try finish(.noToken, "no reply token in the addresses or references")
         }
@@ -157,6 +143,44 @@ public struct ReplyDesk: Sendable {
             reply.replayedAction = match.action
         }
         return reply
+    }
+
+    /// Why a token was refused, as the inbound record says it.
+    public struct Refusal: Sendable {
+        public var outcome: InboundRecord.Outcome
+        public var detail: String
+        public var deliveryID: String?
+    }
+
+    /// What a token is worth.
+    public enum TokenCheck: Sendable {
+        /// Signed for the recipient its delivery went to, and unexpired.
+        case good(ReplyToken, NotificationRequest)
+        case refused(Refusal)
+    }
+
+    /// Checks a token from a reply, a link or a chat button: its signature for the
+    /// recipient its delivery went to (in constant time), then its expiry. Nil when it is
+    /// not a token at all.
+    public func check(_ candidate: Substring, now: Instant) throws -> TokenCheck? {
+        guard let (token, payload, tag) = ReplyToken.read(candidate) else { return nil }
+        func signed(for recipient: String) -> Bool {
+            ReplyToken.signatureMatches(payload: payload, tag: tag, recipient: recipient, key: key)
+        }
+        guard let request = try store.request(ofDelivery: token.deliveryID) else {
+            // Ours (signed for one of the recipients) but for a notification since
+            // replaced or removed; else forged.
+            return .refused(configuration.recipients.contains { signed(for: $0.id) }
+                ? Refusal(outcome: .unknownNotification, detail: "delivery \(token.deliveryID) is not known", deliveryID: token.deliveryID)
+                : Refusal(outcome: .forgedToken, detail: "signature does not match", deliveryID: nil))
+        }
+        if !signed(for: request.recipient) {
+            return .refused(Refusal(outcome: .forgedToken, detail: "signature does not match", deliveryID: nil))
+        }
+        if now > token.expires {
+            return .refused(Refusal(outcome: .expiredToken, detail: "expired \(token.expires.rfc3339(offset: 0))", deliveryID: token.deliveryID))
+        }
+        return .good(token, request)
     }
 
     /// Whether an action waits for a confirmation link: a destructive one (unless its

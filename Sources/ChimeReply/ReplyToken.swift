@@ -85,8 +85,7 @@ public struct ReplyToken: Hashable, Sendable {
     /// Whether a read token's tag is ours for `recipient`, compared in constant time: every
     /// byte is compared whatever the first difference.
     public static func signatureMatches(payload: [UInt8], tag: [UInt8], recipient: String, key: SigningKey) -> Bool {
-        let expected = Self.tag(payload, recipient: recipient, key: key)
-        return expected.count == tag.count && zip(expected, tag).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0
+        constantTimeEqual(Self.tag(payload, recipient: recipient, key: key), tag)
     }
 
     private static func payload(deliveryID: String, expires: Instant) -> [UInt8] {
@@ -111,4 +110,10 @@ public struct ReplyToken: Hashable, Sendable {
         message += Array(recipient.utf8)
         return Array(key.authenticationCode(for: message).prefix(tagLength))
     }
+}
+
+/// True when two byte strings are equal, in a time that does not depend on where they
+/// differ (only on their length).
+public func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    a.count == b.count && zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
 }

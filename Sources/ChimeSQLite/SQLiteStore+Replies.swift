@@ -104,14 +104,26 @@ extension SQLiteStore {
         try database.write { db in try Self.insert(inbound, in: db) }
     }
 
+    public func confirm(deliveryID: String, action: String) throws -> StoredResponse? {
+        try database.write { db in
+            try db.execute(sql: "UPDATE response SET status = ? WHERE delivery_id = ? AND action = ? AND status = ?",
+                           arguments: [StoredResponse.carriedOut, deliveryID, action, StoredResponse.awaitingConfirmation])
+            guard db.changesCount > 0 else { return nil }
+            return try Row.fetchOne(db, sql: "SELECT * FROM response WHERE delivery_id = ? AND action = ?", arguments: [deliveryID, action])
+                .map(Self.response)
+        }
+    }
+
     public func responses() throws -> [StoredResponse] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM response ORDER BY id").map { row in
-                StoredResponse(id: row["id"], deliveryID: row["delivery_id"], identifier: row["identifier"], recipient: row["recipient"],
-                               action: row["action"], userText: row["user_text"], channel: row["channel"], responder: row["responder"],
-                               at: Instant(seconds: row["at"]), status: row["status"], result: row["result"])
-            }
+            try Row.fetchAll(db, sql: "SELECT * FROM response ORDER BY id").map(Self.response)
         }
+    }
+
+    private static func response(_ row: Row) -> StoredResponse {
+        StoredResponse(id: row["id"], deliveryID: row["delivery_id"], identifier: row["identifier"], recipient: row["recipient"],
+                       action: row["action"], userText: row["user_text"], channel: row["channel"], responder: row["responder"],
+                       at: Instant(seconds: row["at"]), status: row["status"], result: row["result"])
     }
 
     public func inbound() throws -> [InboundRecord] {

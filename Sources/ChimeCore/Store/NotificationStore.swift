@@ -98,6 +98,11 @@ public protocol NotificationStore: Sendable {
     /// recorded for the same delivery.
     func record(_ response: StoredResponse, from inbound: InboundRecord?) throws -> Int64?
 
+    /// Takes a response awaiting confirmation as confirmed (now `carried out`) and returns
+    /// it; nil when none is awaiting for that delivery and action, so that two
+    /// confirmations carry it out once.
+    func confirm(deliveryID: String, action: String) throws -> StoredResponse?
+
     /// Sets where a recorded response stands once carried out, and what that gave.
     func finish(response id: Int64, status: String, result: String) throws
 

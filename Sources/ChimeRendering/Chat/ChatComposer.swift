@@ -21,12 +21,14 @@ public struct ChatComposer: Sendable {
         let message = try LocalizedMessage(notification, category: category, localizer: localizer, threadCount: threadCount)
         let (content, surfaces, dateText) = (message.content, message.surfaces, message.dateText)
         let links = self.links.links(for: notification)
+        let numbers = Dictionary((category?.actions ?? []).enumerated().map { ($1.identifier, $0 + 1) }) { first, _ in first }
         func action(_ action: NotificationAction) -> ChatMessage.Action {
             ChatMessage.Action(
                 identifier: action.identifier, title: localizer.localized(action.title, locale: locale), options: action.options,
                 url: links.action(action),
-                // The token a platform sends back; short enough for Telegram's 64 bytes.
-                token: "\(notification.deliveryID.prefix(40)):\(action.identifier.prefix(20))")
+                // What a platform sends back: the signed token and the action's number in
+                // the menu, 57 bytes, within Telegram's 64.
+                token: "\(links.token).\(numbers[action.identifier] ?? 0)")
         }
         let view = localizer.string("ui.view", locale: locale)?.text ?? "View this reminder"
         // Hidden content never reaches the template: the headline carries the placeholder.

@@ -118,3 +118,8 @@ final class ShapeCache: Sendable {
         return compiled
     }
 }
+
+/// Text made safe inside HTML: the escaping of the email templates, for pages served.
+public func htmlEscaped(_ text: String) -> String {
+    CompiledShape.htmlEscaped(text)
+}

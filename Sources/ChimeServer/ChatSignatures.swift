@@ -1,0 +1,57 @@
+import ChimeReply
+import Crypto
+import Foundation
+
+/// How each chat platform proves a callback is its own, checked on the raw body before
+/// anything is parsed. Each is a few lines over swift-crypto: no maintained Swift
+/// package does these checks.
+enum ChatSignature {
+    /// Slack's v0 signature: `X-Slack-Signature` is `v0=` and the hex HMAC-SHA256 of
+    /// `v0:{X-Slack-Request-Timestamp}:{body}` under the app's signing secret; the
+    /// timestamp must be within five minutes of now (a replayed request is refused).
+    static func slack(secret: String, timestamp: String, body: [UInt8], signature: String, now: Int64) -> Bool {
+        guard let seconds = Int64(timestamp), abs(now - seconds) <= 300 else { return false }
+        let base = Array("v0:\(timestamp):".utf8) + body
+        let mac = HMAC<SHA256>.authenticationCode(for: base, using: SymmetricKey(data: Array(secret.utf8)))
+        return constantTimeEqual(Array(("v0=" + hex(Array(mac))).utf8), Array(signature.lowercased().utf8))
+    }
+
+    /// Discord's: `X-Signature-Ed25519` is the hex Ed25519 signature of
+    /// `{X-Signature-Timestamp}{body}` under the application's public key (hex).
+    static func discord(publicKey: String, timestamp: String, body: [UInt8], signature: String) -> Bool {
+        guard let keyBytes = bytes(hex: publicKey), let signatureBytes = bytes(hex: signature),
+              let key = try? Curve25519.Signing.PublicKey(rawRepresentation: keyBytes) else { return false }
+        return key.isValidSignature(signatureBytes, for: Array(timestamp.utf8) + body)
+    }
+
+    /// Telegram's: the `X-Telegram-Bot-Api-Secret-Token` header equals the secret the
+    /// webhook was set with.
+    static func telegram(secret: String, header: String) -> Bool {
+        constantTimeEqual(Array(secret.utf8), Array(header.utf8))
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] }, as: UTF8.self)
+    }
+
+    static func bytes(hex: String) -> [UInt8]? {
+        let digits = Array(hex.lowercased().utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var result: [UInt8] = []
+        result.reserveCapacity(digits.count / 2)
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
+            result.append(high << 4 | low)
+        }
+        return result
+    }
+
+    private static func value(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import ChimeCore
+import ChimeServer
+import Foundation
+
+extension Chime {
+    struct Serve: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serve HTTP: chat callbacks (Slack, Discord, Mattermost, Telegram) and signed action links.",
+            discussion: """
+                Routes: GET /health; GET /a/TOKEN/ACTION shows a page with a button and never acts, POST acts (link \
+                scanners only GET); POST /slack/CHANNEL (v0 signature with the channel's secret, 5-minute window), \
+                /discord/CHANNEL (Ed25519 with the application's public key as the channel's secret; PING answered), \
+                /mattermost/CHANNEL (the signed token in the button's context) and /telegram/CHANNEL \
+                (X-Telegram-Bot-Api-Secret-Token equal to the channel's secret). Every callback is verified before it is \
+                parsed and answered at once; the action is carried out after. Stops on SIGTERM or SIGINT. \
+                Prints "listening on http://HOST:PORT" once bound (--port 0 takes a free port).
+                """
+        )
+
+        @OptionGroup var options: GlobalOptions
+
+        @Option(name: .long, help: "The address to listen on.")
+        var host = "127.0.0.1"
+
+        @Option(name: .long, help: "The port; 0 for any free one.")
+        var port = 8080
+
+        func run() throws {
+            let configuration = try loadConfiguration(options)
+            let store = try openStore(options)
+            let (reader, actions) = try replyDesks(options, configuration: configuration, store: store)
+            let server = ChimeHTTPServer(desk: ClickDesk(reader: reader, actions: actions))
+            let host = self.host
+            let finished = DispatchSemaphore(value: 0)
+            let failure = Failure()
+            Task {
+                do {
+                    try await server.run(host: host, port: port) { bound in
+                        // Written at once, unbuffered: whoever started it waits for this line.
+                        FileHandle.standardOutput.write(Data("listening on http://\(host):\(bound)\n".utf8))
+                    }
+                } catch {
+                    failure.error = error
+                }
+                finished.signal()
+            }
+            finished.wait()
+            if let error = failure.error {
+                printError("cannot serve on \(host):\(port): \(error)")
+                throw ExitCode(69)
+            }
+        }
+
+        private final class Failure: @unchecked Sendable {
+            var error: (any Error)?
+        }
+    }
+}

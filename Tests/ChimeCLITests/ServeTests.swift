@@ -1,0 +1,221 @@
+import ChimeTestSupport
+import Crypto
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// `chime serve` over real HTTP on 127.0.0.1: signed action links, and each chat
+/// platform's callback with good and bad signatures, stale timestamps and replays.
+@Suite("chime serve", .serialized)
+struct ServeTests {
+    /// Secrets made for this run, kept in files the configuration points at.
+    struct Keys {
+        var slack = UUID().uuidString
+        var telegram = UUID().uuidString.replacingOccurrences(of: "-", with: "")
+        var discord = Curve25519.Signing.PrivateKey()
+    }
+
+    static func configuration(_ ws: Workspace) -> String {
+        """
+        <chime version="1">
+          <categories>
+            <category identifier="shop">
+              <action identifier="justInform" title="OK, got it"/>
+              <action identifier="trashAction" title="Delete list" destructive="true">
+                <hook command="echo ran >> hook-ran.txt"/>
+              </action>
+            </category>
+          </categories>
+          <channels>
+            <channel id="mail" url="maildir:./outbox" from="Chime &lt;bot@reply.example.org&gt;" replyTo="bot+{token}@reply.example.org"/>
+            <channel id="team" url="slack://127.0.0.1:9/services/T0/B0/X" secret="file:\(ws.path("slack.key"))"/>
+            <channel id="guild" url="discord://127.0.0.1:9/api/webhooks/1/x" secret="file:\(ws.path("discord.key"))"/>
+            <channel id="tg" url="telegram://127.0.0.1:9/botTOKEN/sendMessage?chat_id=42" secret="file:\(ws.path("telegram.key"))"/>
+            <channel id="mm" url="mattermost://127.0.0.1:9/hooks/KEY"/>
+          </channels>
+          <replies linkBase="http://127.0.0.1"/>
+          <recipients>
+            <recipient id="alice" locale="en" timeZone="Europe/Paris">
+              <address channel="mail">alice@example.org</address>
+              <address channel="team">U123</address>
+              <address channel="guild"></address>
+              <address channel="tg"></address>
+              <address channel="mm"></address>
+            </recipient>
+          </recipients>
+        </chime>
+        """
+    }
+
+    /// A workspace with one reminder sent by email (whose token the links and buttons use).
+    static func workspace(_ keys: Keys) throws -> (Workspace, ReplyCorpusTests.Sent) {
+        let ws = try ReplyCorpusTests.workspace()
+        try ws.write("slack.key", keys.slack)
+        try ws.write("telegram.key", keys.telegram)
+        try ws.write("discord.key", keys.discord.publicKey.rawRepresentation.map { String(format: "%02x", $0) }.joined())
+        try ws.write("chime.xml", configuration(ws))
+        // Only the email matters here: the chat channels point at a closed port (their
+        // deliveries wait for a retry), but the buttons carry the same signed token.
+        let sent = try ReplyCorpusTests.send(ws, ["list"], category: "shop", runMustSucceed: false)
+        return (ws, sent["list"]!)
+    }
+
+    /// `chime serve --port 0`, its port read from the line it prints once bound.
+    final class Server {
+        let process: Process
+        let port: Int
+
+        init(_ ws: Workspace) throws {
+            let output = ws.url.appendingPathComponent("serve.out")
+            process = try ChimeProcess.start(["serve", "--port", "0"], in: ws.url, output: output)
+            var found: Int?
+            for _ in 0..<200 where found == nil {
+                let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+                found = text.firstMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)/).flatMap { Int($0.output.1) }
+                if found == nil { Thread.sleep(forTimeInterval: 0.05) }
+            }
+            guard let found else {
+                process.terminate()
+                throw CocoaError(.fileReadUnknown)
+            }
+            port = found
+        }
+
+        func stop() {
+            process.terminate()
+            process.waitUntilExit()
+        }
+
+        func request(_ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8] = []) throws -> (status: Int, body: String) {
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+            request.httpMethod = method
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+            if method == "POST" { request.httpBody = Data(body) }
+            let done = DispatchSemaphore(value: 0)
+            let result = Box()
+            URLSession.shared.dataTask(with: request) { data, response, error in
+                result.value = ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data ?? Data(), as: UTF8.self))
+                done.signal()
+            }.resume()
+            done.wait()
+            return result.value
+        }
+
+        final class Box: @unchecked Sendable { var value = (0, "") }
+    }
+
+    static func responses(_ ws: Workspace) throws -> [[String: Any]] { try ReplyCorpusTests.json(ws, "responses") }
+
+    @Test("an action link: GET shows a page and never acts; POST acts once; a confirmation link carries out what waited; forged and unknown tokens are refused")
+    func actionLinks() throws {
+        let keys = Keys()
+        let (ws, sent) = try Self.workspace(keys)
+        // The reply asks for a destructive action: it waits, and the answer holds the link.
+        let ingest = try ReplyCorpusTests.ingest(ws, ReplyCorpusTests.reply(sent, body: "Delete list"))
+        #expect(ingest.stdout.contains("(awaiting confirmation)"))
+        let link = "/a/\(sent.token)/trashAction"
+        #expect(ingest.stdout.contains("http://127.0.0.1\(link)"), "\(ingest.stdout)")
+        let server = try Server(ws)
+        defer { server.stop() }
+
+        let page = try server.request("GET", link)
+        #expect(page.status == 200)
+        #expect(page.body.contains("<form method=\"post\">") && page.body.contains("Delete list"))
+        #expect(try server.request("GET", link).status == 200, "a scanner fetching it twice")
+        #expect(try Self.responses(ws).first?["status"] as? String == "awaiting confirmation", "GET never acts")
+        #expect(!FileManager.default.fileExists(atPath: ws.path("hook-ran.txt")))
+
+        let confirmed = try server.request("POST", link)
+        #expect(confirmed.status == 200 && confirmed.body.contains("“Delete list” confirmed."), "\(confirmed)")
+        #expect(try server.request("POST", link).body.contains("“Delete list” was already done."))
+        #expect(try Self.responses(ws).map { $0["status"] as! String } == ["carried out"])
+        #expect(try String(contentsOf: ws.url.appendingPathComponent("hook-ran.txt"), encoding: .utf8) == "ran\n", "carried out once")
+
+        let ok = try server.request("POST", "/a/\(sent.token)/1")
+        #expect(ok.body.contains("“OK, got it” received."), "an action by its number")
+        var forged = Array(sent.token)
+        forged[12] = forged[12] == "a" ? "b" : "a"
+        #expect(try server.request("POST", "/a/\(String(forged))/1").status == 403)
+        #expect(try server.request("GET", "/a/\(String(forged))/1").status == 403)
+        #expect(try server.request("POST", "/a/\(sent.token)/nope").status == 404)
+        #expect(try server.request("GET", "/health").body == "ok\n")
+        #expect(try Self.responses(ws).count == 2)
+    }
+
+    @Test("Slack: a signed block_actions payload acts once; a bad signature, a stale timestamp and someone else's click do not")
+    func slack() throws {
+        let keys = Keys()
+        let (ws, sent) = try Self.workspace(keys)
+        let server = try Server(ws)
+        defer { server.stop() }
+        func post(value: String, user: String = "U123", age: Int = 0, secret: String? = nil) throws -> (status: Int, body: String) {
+            let payload = #"{"type":"block_actions","user":{"id":"\#(user)"},"actions":[{"action_id":"a","value":"\#(value)"}]}"#
+            let body = Array(("payload=" + (payload.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")).utf8)
+            let timestamp = String(Int(Date().timeIntervalSince1970) - age)
+            let mac = HMAC<SHA256>.authenticationCode(for: Array("v0:\(timestamp):".utf8) + body, using: SymmetricKey(data: Array((secret ?? keys.slack).utf8)))
+            return try server.request("POST", "/slack/team", headers: [
+                "X-Slack-Request-Timestamp": timestamp, "X-Slack-Signature": "v0=" + mac.map { String(format: "%02x", $0) }.joined(),
+                "Content-Type": "application/x-www-form-urlencoded",
+            ], body: body)
+        }
+        #expect(try post(value: "\(sent.token).1", secret: "wrong").status == 401)
+        #expect(try post(value: "\(sent.token).1", age: 600).status == 401, "older than five minutes")
+        // Slack shows the answer to whoever clicked: a 200 with why nothing happened.
+        #expect(try post(value: "\(sent.token).1", user: "U999").body.contains("This reminder is someone else's."), "the reminder is U123's")
+        #expect(try Self.responses(ws).isEmpty)
+        let first = try post(value: "\(sent.token).1")
+        #expect(first.status == 200 && first.body.contains("“OK, got it” received."), "\(first)")
+        #expect(try post(value: "\(sent.token).1").body.contains("already done"), "a replay")
+        let responses = try Self.responses(ws)
+        #expect(responses.count == 1)
+        #expect(responses.first?["channel"] as? String == "team")
+        #expect(responses.first?["responder"] as? String == "team:U123")
+        #expect(responses.first?["actionIdentifier"] as? String == "justInform")
+    }
+
+    @Test("Discord: PING answered; a signed component click acts; a bad signature is refused with 401")
+    func discord() throws {
+        let keys = Keys()
+        let (ws, sent) = try Self.workspace(keys)
+        let server = try Server(ws)
+        defer { server.stop() }
+        func post(_ json: String, key: Curve25519.Signing.PrivateKey? = nil) throws -> (status: Int, body: String) {
+            let timestamp = String(Int(Date().timeIntervalSince1970))
+            let signature = try (key ?? keys.discord).signature(for: Array(timestamp.utf8) + Array(json.utf8))
+            return try server.request("POST", "/discord/guild", headers: [
+                "X-Signature-Timestamp": timestamp, "X-Signature-Ed25519": signature.map { String(format: "%02x", $0) }.joined(),
+                "Content-Type": "application/json",
+            ], body: Array(json.utf8))
+        }
+        #expect(try post(#"{"type":1}"#).body == #"{"type":1}"#)
+        #expect(try post(#"{"type":1}"#, key: Curve25519.Signing.PrivateKey()).status == 401)
+        let click = #"{"type":3,"member":{"user":{"id":"77"}},"data":{"custom_id":"\#(sent.token).2"}}"#
+        #expect(try post(click, key: Curve25519.Signing.PrivateKey()).status == 401)
+        let answer = try post(click)
+        #expect(answer.status == 200 && answer.body.contains("“Delete list” received.") && answer.body.contains(#""type":4"#), "\(answer)")
+        #expect(try Self.responses(ws).first?["actionIdentifier"] as? String == "trashAction")
+    }
+
+    @Test("Telegram: the secret token header is required; a callback query is answered with answerCallbackQuery. Mattermost: the context's signed token")
+    func telegramAndMattermost() throws {
+        let keys = Keys()
+        let (ws, sent) = try Self.workspace(keys)
+        let server = try Server(ws)
+        defer { server.stop() }
+        let update = #"{"update_id":1,"callback_query":{"id":"q1","from":{"id":42},"data":"\#(sent.token).1"}}"#
+        #expect(try server.request("POST", "/telegram/tg", headers: ["X-Telegram-Bot-Api-Secret-Token": "nope"], body: Array(update.utf8)).status == 401)
+        #expect(try server.request("POST", "/telegram/tg", body: Array(update.utf8)).status == 401)
+        let answer = try server.request("POST", "/telegram/tg", headers: ["X-Telegram-Bot-Api-Secret-Token": keys.telegram], body: Array(update.utf8))
+        #expect(answer.body.contains(#""method":"answerCallbackQuery""#) && answer.body.contains(#""callback_query_id":"q1""#), "\(answer)")
+
+        var forged = Array(sent.token)
+        forged[20] = forged[20] == "a" ? "b" : "a"
+        let bad = try server.request("POST", "/mattermost/mm", body: Array(#"{"user_id":"u1","context":{"token":"\#(String(forged)).2"}}"#.utf8))
+        #expect(bad.status == 403)
+        let good = try server.request("POST", "/mattermost/mm", body: Array(#"{"user_id":"u1","context":{"token":"\#(sent.token).2"}}"#.utf8))
+        #expect(good.status == 200 && good.body.contains("ephemeral_text"), "\(good)")
+        #expect(Set(try Self.responses(ws).map { $0["channel"] as! String }) == ["tg", "mm"])
+    }
+}
