@@ -7,8 +7,6 @@ import ChimeRendering
 import ChimeTestSupport
 import Foundation
 
-private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-private let benchNow = Instant(rfc3339: "2026-11-21T09:00:00Z")!
 
 /// `count` due notifications to Postfix's smtp-sink through the release `chime run`, end
 /// to end (claim, render, queue, send, mark), against two baselines measured in the same

@@ -14,6 +14,9 @@ func chimeExecutable() -> String {
 
 /// Stores `count` one-shot requests in a new SQLite store at `path`: the first `due` fire
 /// at or before `now`, the others spread over the following year; recipients in turn.
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let benchNow = Instant(rfc3339: "2026-11-21T09:00:00Z")!
+
 func fillStore(path: String, count: Int, due: Int, recipients: [String], now: Instant) throws {
     let store = try SQLiteStore(path: path)
     var batch: [PendingNotification] = []

@@ -9,6 +9,8 @@
 //   swift run -c release chime-bench --smtp N      (delivery: N due to Postfix's smtp-sink)
 //   swift run -c release chime-bench --webhooks N  (delivery: N webhooks, concurrency 16
 //                                                   against sequential)
+//   swift run -c release chime-bench --ingest N    (replies: `chime ingest --maildir` over N
+//                                                   replies, against Python's email parser)
 import ChimeCore
 import ChimeLocalization
 import ChimeMIME
@@ -30,6 +32,9 @@ while let argument = arguments.next() {
         exit(0)
     case "--smtp":
         try smtpBenchmark(count: Int(arguments.next() ?? "") ?? 20_000)
+        exit(0)
+    case "--ingest":
+        try ingestBenchmark(count: Int(arguments.next() ?? "") ?? 10_000)
         exit(0)
     case "--webhooks":
         try webhookBenchmark(count: Int(arguments.next() ?? "") ?? 2_000)
