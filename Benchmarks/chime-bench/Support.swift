@@ -12,11 +12,13 @@ func chimeExecutable() -> String {
     return path
 }
 
-/// Stores `count` one-shot requests in a new SQLite store at `path`: the first `due` fire
-/// at or before `now`, the others spread over the following year; recipients in turn.
+/// The repository, found from this file; the instant the delivery and ingest benchmarks
+/// fire at.
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let benchNow = Instant(rfc3339: "2026-11-21T09:00:00Z")!
 
+/// Stores `count` one-shot requests in a new SQLite store at `path`: the first `due` fire
+/// at or before `now`, the others spread over the following year; recipients in turn.
 func fillStore(path: String, count: Int, due: Int, recipients: [String], now: Instant) throws {
     let store = try SQLiteStore(path: path)
     var batch: [PendingNotification] = []

@@ -22,8 +22,8 @@ extension ActionDesk {
         case .responded:
             guard let response = reply.response else { return nil }
             if response.status == StoredResponse.awaitingConfirmation, let token = reply.token {
-                let link = "\(configuration.replies.linkBase)/a/\(token)/\(percentEncoded(response.action))"
-                let title = title(of: response.action, in: request, locale: locale)
+                let link = MessageLinks.actionURL(base: configuration.replies.linkBase, token: token, identifier: response.action)
+                let title = title(of: response.action, in: request)
                 outcome.status = response.status
                 outcome.answer = try text("answer.confirm", [.string(title), .string(link)], locale, fallback: "Please confirm “\(title)” here: \(link)")
             } else {
@@ -44,7 +44,7 @@ extension ActionDesk {
             outcome.answer = nil
             return outcome
         }
-        try send(answer, in: thread, token: reply.token ?? "", for: request, deliveryID: reply.record.deliveryID ?? "", now: now)
+        try send(answer, in: thread, of: reply, for: request, now: now)
         return outcome
     }
 
@@ -58,40 +58,35 @@ extension ActionDesk {
         return choices
     }
 
-    private func title(of action: String, in request: NotificationRequest, locale: String) -> String {
-        let title = configuration.category(request.content.categoryIdentifier)?.action(action)?.title ?? action
-        return localizer?.localized(title, locale: locale) ?? title
-    }
-
     /// Sends an answer into the reply's thread, through the channel the reply came on:
     /// written into a Maildir at once, or queued for SMTP (sent by the next `chime run`).
     /// Ends with how many of the recipient's reminders are still open.
-    private func send(_ answer: String, in thread: Reply.Thread, token: String, for request: NotificationRequest, deliveryID: String, now: Instant) throws {
+    private func send(_ answer: String, in thread: Reply.Thread, of reply: Reply, for request: NotificationRequest, now: Instant) throws {
         guard let channel = configuration.channel(thread.channel) else { return }
+        let deliveryID = reply.record.deliveryID ?? ""
         let recipient = configuration.recipient(request.recipient)
         let locale = recipient?.locale ?? "en"
         var body = answer
         let open = try store.outstanding(recipient: request.recipient)
-        if open > 0, let line = try localizer?.formatted("answer.outstanding", [.integer(open)], locale: locale) ?? Optional("\(open) reminders still open.") {
-            body += "\n\n" + line
+        if open > 0 {
+            body += "\n\n" + (try text("answer.outstanding", [.integer(open)], locale, fallback: "\(open) reminders still open."))
         }
         let domain = Mailbox.domain(of: channel.envelopeFrom)
         let id = EmailComposer.stableHash(thread.messageID + "\u{0}" + answer + "\u{0}" + String(now.seconds))
         let subject = thread.subject.lowercased().hasPrefix("re:") ? thread.subject : "Re: " + thread.subject
         let zone = recipient.flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!
         let message = MailMessage(
-            from: channel.from ?? "Chime <chime@localhost>", to: [thread.address],
-            replyTo: channel.replyTo.map { EmailComposer.withToken($0, token) } ?? channel.envelopeFrom,
+            from: channel.fromHeader, to: [thread.address], replyTo: channel.replyAddress(token: reply.token ?? ""),
             subject: subject, messageID: "answer.\(id)@\(domain)", date: now.rfc5322(in: zone),
-            inReplyTo: thread.messageID.isEmpty ? nil : thread.messageID.trimmingCharacters(in: CharacterSet(charactersIn: "<>")),
-            references: (thread.references + [thread.messageID]).filter { !$0.isEmpty }.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "<>")) },
+            inReplyTo: thread.messageID.isEmpty ? nil : thread.messageID,
+            references: (thread.references + [thread.messageID]).filter { !$0.isEmpty },
             // RFC 3834: an automatic answer to a message, which responders must not answer.
             headers: [("Auto-Submitted", "auto-replied"), ("X-Auto-Response-Suppress", "All"), ("X-Chime-Delivery", deliveryID)],
             text: body + "\n")
         let bytes = Array(MIMEComposer.compose(message).utf8)
         switch channel.url.kind {
         case .maildir:
-            try MaildirFolder(path: channel.url.path).add(bytes)
+            try folders.add(bytes, to: channel.url.path)
         case .smtp, .smtps:
             try store.enqueue([QueuedDelivery(channel: channel.id, address: thread.address, body: SMTPClient.crlf(bytes))],
                               deliveryID: "\(deliveryID).answer.\(id)", identifier: request.identifier, recipient: request.recipient, at: now)
@@ -99,5 +94,4 @@ extension ActionDesk {
             break
         }
     }
-
 }

@@ -2,6 +2,7 @@ import ChimeCore
 import ChimeLocalization
 import ChimeRendering
 import ChimeReply
+import ChimeTransport
 import Foundation
 
 /// Carries out responses (the built-in snooze, done, dismiss and default; a category's
@@ -12,11 +13,28 @@ public struct ActionDesk: Sendable {
     public let store: any NotificationStore
     /// The templates' strings; nil answers in English.
     public let localizer: Localizer?
+    /// The Maildirs answers go to, each opened once.
+    let folders = MaildirFolders()
 
     public init(configuration: Configuration, store: any NotificationStore, localizer: Localizer?) {
         self.configuration = configuration
         self.store = store
         self.localizer = localizer
+    }
+
+    /// The response action a name stands for: one of the request's category's action
+    /// identifiers, else a built-in's identifier or short name (`snooze`, `done`…).
+    public func action(named name: String, in request: NotificationRequest) -> String? {
+        if let action = configuration.category(request.content.categoryIdentifier)?.action(name) { return action.identifier }
+        return BuiltInAction(identifierOrShortName: name)?.rawValue
+    }
+
+    /// An action's title in the recipient's language (a built-in's short name).
+    public func title(of action: String, in request: NotificationRequest) -> String {
+        let locale = configuration.recipient(request.recipient)?.locale ?? "en"
+        let title = configuration.category(request.content.categoryIdentifier)?.action(action)?.title
+            ?? BuiltInAction(rawValue: action)?.shortName ?? action
+        return localizer?.localized(title, locale: locale) ?? title
     }
 
     /// What carrying out a response did.
@@ -52,8 +70,8 @@ public struct ActionDesk: Sendable {
             try store.upsert([PendingNotification(request: again, added: now, nextFire: until, anchor: now, zone: "UTC",
                                                   generation: UUID().uuidString.lowercased())])
             outcome.result = "\(again.identifier) fires at \(until.rfc3339(in: zone))"
-            outcome.answer = try text("answer.snoozed", [.string(DateText.dayAndTime(until, locale: locale, zone: zone))], locale,
-                                      fallback: "Snoozed until \(DateText.dayAndTime(until, locale: locale, zone: zone)).")
+            let when = DateText.dayAndTime(until, locale: locale, zone: zone)
+            outcome.answer = try text("answer.snoozed", [.string(when)], locale, fallback: "Snoozed until \(when).")
         case .done?:
             let cancelled = try store.cancel([request.identifier, request.identifier + Self.snoozedSuffix])
             outcome.result = cancelled.isEmpty ? "nothing was pending" : "cancelled " + cancelled.joined(separator: ", ")
@@ -118,5 +136,20 @@ public struct ActionDesk: Sendable {
     /// A key's text in the locale, or the English fallback when no template has it.
     func text(_ key: String, _ values: [FormatArgument], _ locale: String, fallback: String) throws -> String {
         try localizer?.formatted(key, values, locale: locale) ?? fallback
+    }
+}
+
+/// Maildirs opened once each: their folders made once, and their file names counted in
+/// one sequence, so that two answers written in the same microsecond do not collide.
+final class MaildirFolders: @unchecked Sendable {
+    private let lock = NSLock()
+    private var open: [String: MaildirFolder] = [:]
+
+    func add(_ message: [UInt8], to path: String) throws {
+        try lock.withLock {
+            let folder = try open[path] ?? MaildirFolder(path: path)
+            open[path] = folder
+            try folder.add(message)
+        }
     }
 }

@@ -31,9 +31,12 @@ enum HookCommand {
         }
     }
 
+    /// A command that exits without reading its input must not kill Chime with SIGPIPE:
+    /// ignored once, the first time a hook runs.
+    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
     static func run(_ command: String, input: [UInt8], directory: String, timeout: Double) -> Ending {
-        // A command that exits without reading its input must not kill Chime with SIGPIPE.
-        signal(SIGPIPE, SIG_IGN)
+        _ = ignoreBrokenPipes
         var inPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
         guard pipe(&inPipe) == 0, pipe(&errPipe) == 0 else { return .couldNotStart(String(cString: strerror(errno))) }
         for fd in [inPipe[1], errPipe[0]] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }

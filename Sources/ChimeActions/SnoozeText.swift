@@ -4,11 +4,16 @@ import Foundation
 /// How long a reply's `snooze` asks for: `10m`, `1h30m`, `2 hours`, `15 min`, `3 days`,
 /// or a time of day (`15:00`, the next one in the recipient's zone).
 enum SnoozeText {
+    // Built once: a regex literal is built anew each time it is evaluated.
+    nonisolated(unsafe) static let clock = /(\d{1,2})[:h.](\d{2})/
+    nonisolated(unsafe) static let spaces = /\s+/
+    nonisolated(unsafe) static let spelled = /(\d+)\s*([a-z]+)/
+
     static func seconds(_ text: String, now: Instant, zone: TimeZone) -> Int64? {
         let words = text.lowercased().trimmingCharacters(in: .whitespacesAndNewlines)
             .replacingOccurrences(of: "until ", with: "").replacingOccurrences(of: "for ", with: "")
         guard !words.isEmpty else { return nil }
-        if let match = words.wholeMatch(of: /(\d{1,2})[:h.](\d{2})/), let hour = Int(match.output.1), let minute = Int(match.output.2),
+        if let match = words.wholeMatch(of: clock), let hour = Int(match.output.1), let minute = Int(match.output.2),
            hour < 24, minute < 60 {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = zone
@@ -16,10 +21,10 @@ enum SnoozeText {
             else { return nil }
             return Int64(next.timeIntervalSince(now.date).rounded(.up))
         }
-        let compact = words.replacing(/\s+/, with: "")
+        let compact = words.replacing(spaces, with: "")
         if let seconds = DurationText.seconds(compact) { return seconds }
         // "2 hours", "15 min", "3 days": a number and a spelled-out unit.
-        guard let match = words.wholeMatch(of: /(\d+)\s*([a-z]+)/), let count = Int64(match.output.1) else { return nil }
+        guard let match = words.wholeMatch(of: spelled), let count = Int64(match.output.1) else { return nil }
         let units: [(prefix: String, seconds: Int64)] = [("sec", 1), ("min", 60), ("hour", 3_600), ("hr", 3_600), ("day", 86_400), ("week", 604_800)]
         guard let unit = units.first(where: { match.output.2.hasPrefix($0.prefix) }) else { return nil }
         return count * unit.seconds

@@ -93,10 +93,9 @@ struct ConfigurationReader {
     private mutating func readHooks(_ element: XMLElement) -> [ActionHook] {
         element.children(named: "hook").compactMap { hook in
             let timeout = duration(hook, "timeout") ?? 10
-            let directory = URL(fileURLWithPath: document.path).deletingLastPathComponent().path
             switch (value(hook, "command"), value(hook, "channel")) {
-            case (let command?, nil): return ActionHook(.command(command), timeout: timeout, directory: directory)
-            case (nil, let channel?): return ActionHook(.channel(channel), timeout: timeout, directory: directory)
+            case (let command?, nil): return ActionHook(.command(command), timeout: timeout, directory: folder)
+            case (nil, let channel?): return ActionHook(.channel(channel), timeout: timeout, directory: folder)
             default:
                 report(hook, nil, "a hook needs exactly one of command and channel")
                 return nil
@@ -167,11 +166,13 @@ struct ConfigurationReader {
         return policy
     }
 
+    /// The configuration file's folder: where relative paths start and hooks run.
+    private var folder: String { URL(fileURLWithPath: document.path).deletingLastPathComponent().path }
+
     /// A path relative to the configuration file's folder.
     private func resolvePath(_ path: String) -> String {
         guard !path.hasPrefix("/") else { return path }
-        let file = document.path
-        return URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(path).path
+        return URL(fileURLWithPath: folder).appendingPathComponent(path).path
     }
 
     private mutating func readRecipient(_ element: XMLElement, index r: Int) -> Recipient {

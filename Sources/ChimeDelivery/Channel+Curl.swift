@@ -1,7 +1,6 @@
 import ChimeCore
 import ChimeCurl
 import Crypto
-import Foundation
 
 /// What libcurl needs from a channel: the SMTP server, or the webhook request.
 extension Channel {
@@ -27,7 +26,7 @@ extension Channel {
             headers.append("Idempotency-Key: \(idempotencyKey)")
             if let signingSecret {
                 let mac = HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Array(signingSecret.utf8)))
-                headers.append("X-Chime-Signature: sha256=" + mac.map { String(format: "%02x", $0) }.joined())
+                headers.append("X-Chime-Signature: sha256=" + Hex.string(mac))
             }
         }
         return HTTPPool.Request(url: url.endpoint?.absoluteString ?? "", method: .post, body: body, headers: headers,

@@ -13,6 +13,7 @@ public struct Reply: Sendable {
         /// The address the reply came from, which is the recipient's.
         public var address: String
         public var subject: String
+        /// The reply's Message-ID and References, without their angle brackets.
         public var messageID: String
         public var references: [String]
     }
@@ -20,8 +21,6 @@ public struct Reply: Sendable {
     public var record: InboundRecord
     /// The response recorded now (with its id); nil when none was, or when it was replayed.
     public var response: StoredResponse?
-    /// The action a replayed reply asked for again.
-    public var replayedAction: String?
     /// The notification's request, once the token was good.
     public var request: NotificationRequest?
     /// The token the reply carried, once it was good: what confirmation links are made of.
@@ -37,7 +36,8 @@ public struct Reply: Sendable {
 public struct ReplyDesk: Sendable {
     public let configuration: Configuration
     public let store: any NotificationStore
-    let key: SigningKey
+    /// Checks the tokens replies carry.
+    public let tokens: TokenChecker
     /// Chime's "reply above this line" in every locale.
     let markers: [String]
     /// Each category's matcher, its titles folded in every locale once for all messages.
@@ -50,7 +50,7 @@ public struct ReplyDesk: Sendable {
                 titles: (String) -> [String], builtIns: [BuiltInAction: [String]] = [:], markers: [String]) {
         self.configuration = configuration
         self.store = store
-        self.key = key
+        tokens = TokenChecker(configuration: configuration, store: store, key: key)
         self.markers = markers
         matchers = Dictionary(configuration.categories.map {
             ($0.identifier, ActionMatcher(category: $0, titles: titles, builtIns: builtIns))
@@ -88,10 +88,10 @@ public struct ReplyDesk: Sendable {
 
         // The token: in the plus-address the reply went to, else in the Message-ID it
         // answers. The first that is ours and verifies wins; else the first refusal says why.
-        var refusal: Refusal?
+        var refusal: TokenChecker.Refusal?
         var found: (token: ReplyToken, request: NotificationRequest, text: Substring)?
         for candidate in candidates(mail) {
-            switch try check(candidate, now: now) {
+            switch try tokens.check(candidate, now: now) {
             case .good(let token, let request)?: found = (token, request, candidate)
             case .refused(let why)?: refusal = refusal ?? why
             case nil: continue
@@ -117,8 +117,8 @@ public struct ReplyDesk: Sendable {
         }
         reply.request = request
         reply.token = String(text).lowercased()
-        let messageID = mail.header("Message-ID")?.trimmingCharacters(in: .whitespaces) ?? ""
-        let references = (mail.header("References") ?? mail.header("In-Reply-To") ?? "").matches(of: /<[^>]+>/).map { String($0.output) }
+        let messageID = mail.header("Message-ID")?.trimmingCharacters(in: CharacterSet(charactersIn: " <>")) ?? ""
+        let references = (mail.header("References") ?? mail.header("In-Reply-To") ?? "").matches(of: Self.angleAddress).map { String($0.output.1) }
         reply.thread = Reply.Thread(channel: address.channel, address: address.value, subject: mail.header("Subject") ?? "",
                                     messageID: messageID, references: references)
 
@@ -140,47 +140,8 @@ public struct ReplyDesk: Sendable {
             reply.response?.id = id
         } else {
             reply.record.outcome = .replayed
-            reply.replayedAction = match.action
         }
         return reply
-    }
-
-    /// Why a token was refused, as the inbound record says it.
-    public struct Refusal: Sendable {
-        public var outcome: InboundRecord.Outcome
-        public var detail: String
-        public var deliveryID: String?
-    }
-
-    /// What a token is worth.
-    public enum TokenCheck: Sendable {
-        /// Signed for the recipient its delivery went to, and unexpired.
-        case good(ReplyToken, NotificationRequest)
-        case refused(Refusal)
-    }
-
-    /// Checks a token from a reply, a link or a chat button: its signature for the
-    /// recipient its delivery went to (in constant time), then its expiry. Nil when it is
-    /// not a token at all.
-    public func check(_ candidate: Substring, now: Instant) throws -> TokenCheck? {
-        guard let (token, payload, tag) = ReplyToken.read(candidate) else { return nil }
-        func signed(for recipient: String) -> Bool {
-            ReplyToken.signatureMatches(payload: payload, tag: tag, recipient: recipient, key: key)
-        }
-        guard let request = try store.request(ofDelivery: token.deliveryID) else {
-            // Ours (signed for one of the recipients) but for a notification since
-            // replaced or removed; else forged.
-            return .refused(configuration.recipients.contains { signed(for: $0.id) }
-                ? Refusal(outcome: .unknownNotification, detail: "delivery \(token.deliveryID) is not known", deliveryID: token.deliveryID)
-                : Refusal(outcome: .forgedToken, detail: "signature does not match", deliveryID: nil))
-        }
-        if !signed(for: request.recipient) {
-            return .refused(Refusal(outcome: .forgedToken, detail: "signature does not match", deliveryID: nil))
-        }
-        if now > token.expires {
-            return .refused(Refusal(outcome: .expiredToken, detail: "expired \(token.expires.rfc3339(offset: 0))", deliveryID: token.deliveryID))
-        }
-        return .good(token, request)
     }
 
     /// Whether an action waits for a confirmation link: a destructive one (unless its
@@ -188,7 +149,8 @@ public struct ReplyDesk: Sendable {
     func needsConfirmation(_ action: NotificationAction?, in category: NotificationCategory?, mail: ParsedMail, sender: String) -> Bool {
         guard let action else { return false }
         if action.options.contains(.destructive), category?.confirmsDestructive ?? true { return true }
-        return action.options.contains(.authenticationRequired) && !authenticated(mail, sender: sender)
+        return action.options.contains(.authenticationRequired)
+            && !AuthenticationResults.prove(sender, in: mail, trusted: configuration.replies.trustedAuthServIDs)
     }
 
     /// Marks the addresses a hard bounce names undeliverable, when they are recipients'
@@ -199,54 +161,34 @@ public struct ReplyDesk: Sendable {
         let ours = failed.filter(known.contains)
         guard !ours.isEmpty else { return failed.isEmpty ? "no failed recipient" : failed.joined(separator: ", ") + " (not recipients)" }
         let text = String(decoding: bytes, as: UTF8.self)
-        let signed = text.matches(of: /[<+]([A-Za-z2-7]{20,})@/).contains { match in
-            guard let (_, payload, tag) = ReplyToken.read(match.output.1) else { return false }
-            return configuration.recipients.contains { ReplyToken.signatureMatches(payload: payload, tag: tag, recipient: $0.id, key: key) }
-        }
+        let signed = text.matches(of: Self.anyToken).contains { tokens.isOurs($0.output.1) }
         guard signed else { return ours.joined(separator: ", ") + " (no token of ours: ignored)" }
         try store.markUndeliverable(ours, reason: "hard bounce", at: now)
         return ours.joined(separator: ", ") + " marked undeliverable"
     }
 
-    /// True when a trusted receiving server says the sender's domain passed DMARC, or
-    /// DKIM signed for it (RFC 8601 `Authentication-Results`; any other server's are
-    /// ignored, since anyone can write one).
-    func authenticated(_ mail: ParsedMail, sender: String) -> Bool {
-        let trusted = configuration.replies.trustedAuthServIDs
-        guard !trusted.isEmpty, let at = sender.lastIndex(of: "@") else { return false }
-        let domain = String(sender[sender.index(after: at)...])
-        func aligned(_ value: Substring?) -> Bool {
-            guard var value = value?.lowercased() else { return false }
-            if let at = value.lastIndex(of: "@") { value = String(value[value.index(after: at)...]) }
-            return value == domain || domain.hasSuffix("." + value)
-        }
-        for header in mail.headers where header.name.lowercased() == "authentication-results" {
-            let value = header.value.replacing(/\([^)]*\)/, with: " ").lowercased()
-            let parts = value.split(separator: ";").map { $0.split(whereSeparator: \.isWhitespace) }
-            guard let id = parts.first?.first, trusted.contains(String(id)) else { continue }
-            for result in parts.dropFirst() {
-                guard let method = result.first else { continue }
-                let properties = Dictionary(result.dropFirst().compactMap { item -> (Substring, Substring)? in
-                    let pair = item.split(separator: "=", maxSplits: 1)
-                    return pair.count == 2 ? (pair[0], pair[1]) : nil
-                }) { first, _ in first }
-                if method == "dmarc=pass", properties["header.from"].map({ aligned($0) }) ?? true { return true }
-                if method == "dkim=pass", aligned(properties["header.d"] ?? properties["header.i"]) { return true }
-            }
-        }
-        return false
-    }
+    // The patterns of every message, built once: a regex literal is built anew each
+    // time it is evaluated. (Regex is not Sendable; these are never mutated.)
+    /// `local+TOKEN@domain`.
+    nonisolated(unsafe) static let plusToken = /[A-Za-z0-9._%-]+\+([A-Za-z2-7]{20,})@/
+    /// `<TOKEN@domain>`.
+    nonisolated(unsafe) static let messageIDToken = /<([A-Za-z2-7]{20,})@/
+    /// Either, anywhere in a delivery report.
+    nonisolated(unsafe) static let anyToken = /[<+]([A-Za-z2-7]{20,})@/
+    /// `<message-id>` in References.
+    nonisolated(unsafe) static let angleAddress = /<([^>]+)>/
 
+    /// Reply tokens the message may carry, best first.
     private func candidates(_ mail: ParsedMail) -> [Substring] {
         var tokens: [Substring] = []
         for name in ["To", "Delivered-To", "X-Original-To", "Cc"] {
             for header in mail.headers where header.name.lowercased() == name.lowercased() {
                 // local+TOKEN@domain
-                for match in header.value.matches(of: /[A-Za-z0-9._%-]+\+([A-Za-z2-7]{20,})@/) { tokens.append(match.output.1) }
+                for match in header.value.matches(of: Self.plusToken) { tokens.append(match.output.1) }
             }
         }
         for name in ["In-Reply-To", "References"] {
-            for match in (mail.header(name) ?? "").matches(of: /<([A-Za-z2-7]{20,})@/) { tokens.append(match.output.1) }
+            for match in (mail.header(name) ?? "").matches(of: Self.messageIDToken) { tokens.append(match.output.1) }
         }
         return tokens
     }

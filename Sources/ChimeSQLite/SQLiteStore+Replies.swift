@@ -81,10 +81,8 @@ extension SQLiteStore {
         }
     }
 
-    public func undeliverable() throws -> [String: String] {
-        try database.read { db in
-            Dictionary(try Row.fetchAll(db, sql: "SELECT address, reason FROM undeliverable").map { ($0["address"], $0["reason"]) }) { first, _ in first }
-        }
+    public func undeliverable() throws -> Set<String> {
+        try database.read { db in Set(try String.fetchAll(db, sql: "SELECT address FROM undeliverable")) }
     }
 
     public func takeTurn(_ name: String, at: Instant, every seconds: Int64) throws -> Bool {

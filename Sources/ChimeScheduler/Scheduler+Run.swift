@@ -55,7 +55,7 @@ extension Scheduler {
         let transports = TransportFactory(renderer: renderer)
         let zones = ZoneCache()
         // Addresses hard bounces named: nothing more goes to them.
-        let undeliverable = Set(try store.undeliverable().keys)
+        let undeliverable = try store.undeliverable()
         // Held notifications stay claimed until the run ends, so the run does not take
         // them up again; then they, and deliveries left untried, go back for the next run
         // together. A run that ends with neither has nothing to give back.

@@ -1,3 +1,4 @@
+import ChimeCore
 import ChimeReply
 import Crypto
 import Foundation
@@ -13,13 +14,13 @@ enum ChatSignature {
         guard let seconds = Int64(timestamp), abs(now - seconds) <= 300 else { return false }
         let base = Array("v0:\(timestamp):".utf8) + body
         let mac = HMAC<SHA256>.authenticationCode(for: base, using: SymmetricKey(data: Array(secret.utf8)))
-        return constantTimeEqual(Array(("v0=" + hex(Array(mac))).utf8), Array(signature.lowercased().utf8))
+        return constantTimeEqual(Array(("v0=" + Hex.string(mac)).utf8), Array(signature.lowercased().utf8))
     }
 
     /// Discord's: `X-Signature-Ed25519` is the hex Ed25519 signature of
     /// `{X-Signature-Timestamp}{body}` under the application's public key (hex).
     static func discord(publicKey: String, timestamp: String, body: [UInt8], signature: String) -> Bool {
-        guard let keyBytes = bytes(hex: publicKey), let signatureBytes = bytes(hex: signature),
+        guard let keyBytes = Hex.bytes(publicKey), let signatureBytes = Hex.bytes(signature),
               let key = try? Curve25519.Signing.PublicKey(rawRepresentation: keyBytes) else { return false }
         return key.isValidSignature(signatureBytes, for: Array(timestamp.utf8) + body)
     }
@@ -28,30 +29,5 @@ enum ChatSignature {
     /// webhook was set with.
     static func telegram(secret: String, header: String) -> Bool {
         constantTimeEqual(Array(secret.utf8), Array(header.utf8))
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] }, as: UTF8.self)
-    }
-
-    static func bytes(hex: String) -> [UInt8]? {
-        let digits = Array(hex.lowercased().utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var result: [UInt8] = []
-        result.reserveCapacity(digits.count / 2)
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
-            result.append(high << 4 | low)
-        }
-        return result
-    }
-
-    private static func value(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        default: nil
-        }
     }
 }

@@ -18,7 +18,7 @@ public struct ChimeHTTPServer: Sendable {
         self.clock = clock
     }
 
-    var configuration: Configuration { desk.reader.configuration }
+    var configuration: Configuration { desk.configuration }
 
     /// Serves until SIGTERM or SIGINT; `onRunning` gets the port bound (for port 0).
     public func run(host: String, port: Int, onRunning: @escaping @Sendable (Int) -> Void) async throws {

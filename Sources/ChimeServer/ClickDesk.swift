@@ -7,13 +7,16 @@ import Foundation
 /// the action found, the response recorded once (or a response awaiting confirmation
 /// confirmed), and carried out.
 public struct ClickDesk: Sendable {
-    public let reader: ReplyDesk
+    public let tokens: TokenChecker
     public let actions: ActionDesk
 
-    public init(reader: ReplyDesk, actions: ActionDesk) {
-        self.reader = reader
+    public init(tokens: TokenChecker, actions: ActionDesk) {
+        self.tokens = tokens
         self.actions = actions
     }
+
+    var configuration: Configuration { actions.configuration }
+    var store: any NotificationStore { actions.store }
 
     /// What became of a press.
     public struct Outcome: Sendable {
@@ -26,13 +29,14 @@ public struct ClickDesk: Sendable {
         public var then: (@Sendable () -> Void)?
     }
 
-    /// The action a press names: its identifier, its number in the menu, or a built-in's
-    /// short name.
+    /// The action a press names: its number in the menu (what buttons carry), else as
+    /// ``ActionDesk/action(named:in:)`` reads names.
     func action(_ name: String, in request: NotificationRequest) -> String? {
-        let category = reader.configuration.category(request.content.categoryIdentifier)
-        if let action = category?.action(name) { return action.identifier }
-        if let number = Int(name), let actions = category?.actions, actions.indices.contains(number - 1) { return actions[number - 1].identifier }
-        return BuiltInAction(identifierOrShortName: name)?.rawValue
+        if let number = Int(name), let actions = configuration.category(request.content.categoryIdentifier)?.actions,
+           actions.indices.contains(number - 1) {
+            return actions[number - 1].identifier
+        }
+        return actions.action(named: name, in: request)
     }
 
     /// Handles a press; the carrying out is left in `then` for the caller to run once it
@@ -41,11 +45,11 @@ public struct ClickDesk: Sendable {
     ///   recipient's address on that channel names a user, only that user may answer.
     public func press(token: String, action name: String, channel: String, responder: String, chatUser: String? = nil,
                       userText: String? = nil, now: Instant) throws -> Outcome {
-        switch try reader.check(Substring(token.lowercased()), now: now) {
+        switch try tokens.check(Substring(token.lowercased()), now: now) {
         case nil:
             return Outcome(status: 403, message: "This link is not valid.")
         case .refused(let refusal)?:
-            try reader.store.record(InboundRecord(at: now, messageID: "", sender: responder, outcome: refusal.outcome,
+            try store.record(InboundRecord(at: now, messageID: "", sender: responder, outcome: refusal.outcome,
                                                   detail: "\(channel): \(refusal.detail)", deliveryID: refusal.deliveryID))
             return refusal.outcome == .forgedToken ? Outcome(status: 403, message: "This link is not valid.")
                 : Outcome(status: 410, message: "This reminder is no longer open to answers.")
@@ -53,29 +57,30 @@ public struct ClickDesk: Sendable {
             guard let action = action(name, in: request) else {
                 return Outcome(status: 404, message: "There is no such action.")
             }
-            if let chatUser, let address = reader.configuration.recipient(request.recipient)?.addresses.first(where: { $0.channel == channel }),
+            if let chatUser, let address = configuration.recipient(request.recipient)?.addresses.first(where: { $0.channel == channel }),
                !address.value.isEmpty, address.value != chatUser {
-                try reader.store.record(InboundRecord(at: now, messageID: "", sender: chatUser, outcome: .forgedSender,
+                try store.record(InboundRecord(at: now, messageID: "", sender: chatUser, outcome: .forgedSender,
                                                       detail: "\(channel): \(chatUser) is not \(request.recipient)", deliveryID: token.deliveryID))
                 return Outcome(status: 403, message: "This reminder is someone else's.")
             }
-            let title = title(action, in: request)
-            // A confirmation of an action that waited for proof: the link is the proof.
-            if let waiting = try reader.store.confirm(deliveryID: token.deliveryID, action: action) {
-                return Outcome(status: 200, message: "“\(title)” confirmed.") {
-                    _ = try? self.actions.carryOut(waiting, request: request, now: now)
+            let title = actions.title(of: action, in: request)
+            // A confirmation of an action that waited for proof (the link is the proof),
+            // else a new response.
+            let response: StoredResponse, message: String
+            if let waiting = try store.confirm(deliveryID: token.deliveryID, action: action) {
+                (response, message) = (waiting, "“\(title)” confirmed.")
+            } else {
+                var fresh = StoredResponse(
+                    deliveryID: token.deliveryID, identifier: request.identifier, recipient: request.recipient, action: action,
+                    userText: userText, channel: channel, responder: responder, at: now, status: StoredResponse.carriedOut)
+                guard let id = try store.record(fresh, from: nil) else {
+                    return Outcome(status: 200, message: "“\(title)” was already done.")
                 }
+                fresh.id = id
+                (response, message) = (fresh, "“\(title)” received.")
             }
-            var response = StoredResponse(
-                deliveryID: token.deliveryID, identifier: request.identifier, recipient: request.recipient, action: action,
-                userText: userText, channel: channel, responder: responder, at: now, status: StoredResponse.carriedOut)
-            guard let id = try reader.store.record(response, from: nil) else {
-                return Outcome(status: 200, message: "“\(title)” was already done.")
-            }
-            response.id = id
-            let recorded = response
-            return Outcome(status: 200, message: "“\(title)” received.") {
-                _ = try? self.actions.carryOut(recorded, request: request, now: now)
+            return Outcome(status: 200, message: message) {
+                _ = try? self.actions.carryOut(response, request: request, now: now)
             }
         }
     }
@@ -83,20 +88,12 @@ public struct ClickDesk: Sendable {
     /// What a GET of an action link shows before anything is done: the action's title, or
     /// why the link does nothing.
     public func describe(token: String, action name: String, now: Instant) throws -> (status: Int, title: String?) {
-        switch try reader.check(Substring(token.lowercased()), now: now) {
+        switch try tokens.check(Substring(token.lowercased()), now: now) {
         case .good(_, let request)?:
             guard let action = action(name, in: request) else { return (404, nil) }
-            return (200, title(action, in: request))
+            return (200, actions.title(of: action, in: request))
         case .refused(let refusal)?: return (refusal.outcome == .forgedToken ? 403 : 410, nil)
         case nil: return (403, nil)
         }
-    }
-
-    /// An action's title in the recipient's language.
-    func title(_ action: String, in request: NotificationRequest) -> String {
-        let locale = reader.configuration.recipient(request.recipient)?.locale ?? "en"
-        let title = reader.configuration.category(request.content.categoryIdentifier)?.action(action)?.title
-            ?? BuiltInAction(rawValue: action)?.shortName ?? action
-        return actions.localizer?.localized(title, locale: locale) ?? title
     }
 }

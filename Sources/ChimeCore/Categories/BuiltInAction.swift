@@ -21,6 +21,16 @@ public enum BuiltInAction: String, CaseIterable, Sendable {
         }
     }
 
+    /// The built-in action an action identifier of a category would clash with: any
+    /// built-in's identifier, and Apple's two under their short names too (a category
+    /// may have its own `done` or `snooze`, which then wins over Chime's).
+    public init?(reserving identifier: String) {
+        guard let action = Self.allCases.first(where: {
+            $0.rawValue == identifier || ([.default, .dismiss].contains($0) && $0.shortName == identifier)
+        }) else { return nil }
+        self = action
+    }
+
     /// The built-in action an identifier or short name stands for, if any.
     public init?(identifierOrShortName name: String) {
         guard let action = Self.allCases.first(where: { $0.rawValue == name || $0.shortName == name }) else {

@@ -37,9 +37,7 @@ extension Configuration {
         if id.isEmpty {
             return [.init(element, attribute: "identifier", "action identifier must not be empty")]
         }
-        // Apple's two are reserved under their short names too; Chime's own only as
-        // chime.snooze and chime.done (a category may have its own "done").
-        if let builtIn = BuiltInAction.allCases.first(where: { $0.rawValue == id || ([.default, .dismiss].contains($0) && $0.shortName == id) }) {
+        if let builtIn = BuiltInAction(reserving: id) {
             return [.init(element, attribute: "identifier", "action identifier \"\(id)\" is reserved for the built-in \(builtIn.shortName) action")]
         }
         if let owner = owners[id] {

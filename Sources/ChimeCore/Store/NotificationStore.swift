@@ -117,8 +117,8 @@ public protocol NotificationStore: Sendable {
     /// Marks addresses a hard bounce named: nothing is sent to them any more.
     func markUndeliverable(_ addresses: [String], reason: String, at: Instant) throws
 
-    /// Every address marked undeliverable (lower case), with why.
-    func undeliverable() throws -> [String: String]
+    /// Every address marked undeliverable (lower case).
+    func undeliverable() throws -> Set<String>
 
     /// True, and `name`'s turn taken at `at`, unless it was last taken less than `every`
     /// seconds before: a rate limit that holds across processes.

@@ -28,8 +28,7 @@ public struct EmailComposer: Sendable {
         let (content, surfaces) = (message.content, message.surfaces)
         let domain = Mailbox.domain(of: notification.channel.envelopeFrom)
         let links = self.links.links(for: notification)
-        let replyAddress = notification.channel.replyTo.map { Self.withToken($0, links.token) }
-            ?? notification.channel.envelopeFrom
+        let replyAddress = notification.channel.replyAddress(token: links.token)
 
         let shape = Shape(locale: locale, category: category, showContent: surfaces.bodyShowsContent,
                           hasSubtitle: surfaces.bodyShowsContent && !content.subtitle.isEmpty)
@@ -62,7 +61,7 @@ public struct EmailComposer: Sendable {
         let thread = notification.request.content.threadIdentifier
         let root = thread.isEmpty ? nil : "thread.\(Self.stableHash(notification.recipient.id + "\u{0}" + thread))@\(domain)"
         return MailMessage(
-            from: notification.channel.from ?? "Chime <chime@localhost>",
+            from: notification.channel.fromHeader,
             to: [notification.address.value], replyTo: replyAddress, subject: surfaces.subject,
             // The reply token: a reply found by its In-Reply-To alone still says what it answers.
             messageID: "\(links.token)@\(domain)",
@@ -143,5 +142,16 @@ public struct EmailComposer: Sendable {
             hash = hash &* 0x100_0000_01b3
         }
         return String(hash, radix: 16)
+    }
+}
+
+extension Channel {
+    /// The `From:` of an email channel's messages (`Chime <chime@localhost>` without one).
+    public var fromHeader: String { from ?? "Chime <chime@localhost>" }
+
+    /// The `Reply-To:` of a message carrying `token`: the channel's `replyTo` with
+    /// `{token}` filled in, else the address messages come from.
+    public func replyAddress(token: String) -> String {
+        replyTo.map { EmailComposer.withToken($0, token) } ?? envelopeFrom
     }
 }

@@ -33,7 +33,12 @@ public struct MessageLinks: Sendable {
     /// Performs `action` (or, for a foreground action, opens its target).
     public func action(_ action: NotificationAction) -> String {
         if action.options.contains(.foreground), let target { return target }
-        return "\(base)/a/\(token)/\(percentEncoded(action.identifier))"
+        return Self.actionURL(base: base, token: token, identifier: action.identifier)
+    }
+
+    /// `BASE/a/TOKEN/ACTION`: what `chime serve` shows on GET and carries out on POST.
+    public static func actionURL(base: String, token: String, identifier: String) -> String {
+        "\(base)/a/\(token)/\(percentEncoded(identifier))"
     }
 }
 

@@ -1,7 +1,6 @@
 import ArgumentParser
 import ChimeActions
 import ChimeCore
-import ChimeLocalization
 import Foundation
 
 extension Chime {
@@ -36,13 +35,9 @@ extension Chime {
                 throw ExitCode(65)
             }
             let request = delivered.request
-            let category = configuration.category(request.content.categoryIdentifier)
-            let chosen: String
-            if category?.action(action) != nil {
-                chosen = action
-            } else if let builtIn = BuiltInAction(identifierOrShortName: action) {
-                chosen = builtIn.rawValue
-            } else {
+            let desk = actionDesk(options, configuration: configuration, store: store)
+            guard let chosen = desk.action(named: action, in: request) else {
+                let category = configuration.category(request.content.categoryIdentifier)
                 let known = (category?.actions.map(\.identifier) ?? []) + BuiltInAction.allCases.map(\.shortName)
                 printError("\"\(request.content.categoryIdentifier)\" has no action \"\(action)\"; one of: \(known.joined(separator: ", "))")
                 throw ExitCode(65)
@@ -57,7 +52,6 @@ extension Chime {
                 return
             }
             response.id = id
-            let desk = ActionDesk(configuration: configuration, store: store, localizer: try? Localizer(directory: options.templatesPath))
             let outcome = try desk.carryOut(response, request: request, now: now)
             print("\(identifier): \(chosen) \(outcome.status)\(outcome.result.isEmpty ? "" : ": " + outcome.result)")
             if outcome.status == StoredResponse.failed { throw ExitCode(1) }

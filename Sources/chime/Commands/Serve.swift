@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChimeCore
+import ChimeReply
 import ChimeServer
 import Foundation
 
@@ -29,8 +30,9 @@ extension Chime {
         func run() throws {
             let configuration = try loadConfiguration(options)
             let store = try openStore(options)
-            let (reader, actions) = try replyDesks(options, configuration: configuration, store: store)
-            let server = ChimeHTTPServer(desk: ClickDesk(reader: reader, actions: actions))
+            // Only tokens and actions: replies' matchers are not needed here.
+            let tokens = TokenChecker(configuration: configuration, store: store, key: try signingKey(store))
+            let server = ChimeHTTPServer(desk: ClickDesk(tokens: tokens, actions: actionDesk(options, configuration: configuration, store: store)))
             let host = self.host
             let finished = DispatchSemaphore(value: 0)
             let failure = Failure()

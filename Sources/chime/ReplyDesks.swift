@@ -1,0 +1,37 @@
+import ChimeActions
+import ChimeCore
+import ChimeLocalization
+import ChimeReply
+import Foundation
+
+// The desks the reply commands (ingest, respond, serve) are built on.
+
+/// The desk that reads replies, with the templates' translations of action titles, of
+/// the built-in snooze and done, and of the "reply above this line" marker; and the desk
+/// that carries out what they ask and answers.
+func replyDesks(_ options: GlobalOptions, configuration: Configuration, store: any NotificationStore) throws -> (ReplyDesk, ActionDesk) {
+    let localizer = try? Localizer(directory: options.templatesPath)
+    let locales = localizer?.locales ?? []
+    let titles: (String) -> [String] = { title in
+        [title] + locales.compactMap { localizer?.localized(title, locale: $0) }
+    }
+    var builtIns: [BuiltInAction: [String]] = [:]
+    for builtIn in [BuiltInAction.snooze, .done] {
+        builtIns[builtIn] = locales.compactMap { localizer?.string("action.\(builtIn.shortName)", locale: $0)?.text }
+    }
+    let markers = ["Reply above this line to answer."] + locales.compactMap { localizer?.string("ui.replyAbove", locale: $0)?.text }
+    let reader = ReplyDesk(configuration: configuration, store: store,
+                           key: try signingKey(store),
+                           titles: titles, builtIns: builtIns, markers: markers)
+    return (reader, ActionDesk(configuration: configuration, store: store, localizer: localizer))
+}
+
+/// The desk that carries responses out, with the templates' strings (none: English).
+func actionDesk(_ options: GlobalOptions, configuration: Configuration, store: any NotificationStore) -> ActionDesk {
+    ActionDesk(configuration: configuration, store: store, localizer: try? Localizer(directory: options.templatesPath))
+}
+
+/// The key that signs tokens and links: `$CHIME_SECRET_KEY`, else the store's.
+func signingKey(_ store: any NotificationStore) throws -> SigningKey {
+    try SigningKey.load(store: store, environment: ProcessInfo.processInfo.environment)
+}
