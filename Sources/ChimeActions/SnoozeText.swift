@@ -23,10 +23,11 @@ enum SnoozeText {
         }
         let compact = words.replacing(spaces, with: "")
         if let seconds = DurationText.seconds(compact) { return seconds }
-        // "2 hours", "15 min", "3 days": a number and a spelled-out unit.
-        guard let match = words.wholeMatch(of: spelled), let count = Int64(match.output.1) else { return nil }
-        let units: [(prefix: String, seconds: Int64)] = [("sec", 1), ("min", 60), ("hour", 3_600), ("hr", 3_600), ("day", 86_400), ("week", 604_800)]
+        // "2 hours", "15 min", "3 days": a number and a spelled-out unit, read as
+        // DurationText's `2h` (with its bounds: a reply is untrusted text).
+        guard let match = words.wholeMatch(of: spelled) else { return nil }
+        let units: [(prefix: String, letter: String)] = [("sec", "s"), ("min", "m"), ("hour", "h"), ("hr", "h"), ("day", "d"), ("week", "w")]
         guard let unit = units.first(where: { match.output.2.hasPrefix($0.prefix) }) else { return nil }
-        return count * unit.seconds
+        return DurationText.seconds("\(match.output.1)\(unit.letter)")
     }
 }

@@ -117,6 +117,14 @@ struct CarryingOutTests {
         #expect(try Self.responses(ws).map { $0["result"] as! String }.first?.hasPrefix("a fires at 2026-11-21T13:00:00+01:00") == true)
     }
 
+    @Test("a snooze too long to count is read as no duration (the configured one), not a crash")
+    func absurdSnooze() throws {
+        let ws = try Self.workspace()
+        let sent = try ReplyCorpusTests.send(ws, ["a"], category: "shop")["a"]!
+        let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent, body: "snooze 99999999999999 weeks"))
+        #expect(printed.contains("Snoozed until Saturday, November 21 at 11:45."), "\(printed)")
+    }
+
     @Test("done cancels the rest of a repeating request; dismiss and OK are recorded; a French recipient is answered in French")
     func doneAndFrench() throws {
         let ws = try Self.workspace()
