@@ -65,23 +65,29 @@ public final class CurlEasy {
     /// Fetches a URL with GET and returns its status and body.
     /// - Throws: ``CurlError`` when the transfer fails (not for an HTTP error status).
     public func get(_ url: String) throws -> Response {
-        let sink = ByteSink()
         try check(chime_curl_setopt_string(handle, CURLOPT_URL, url))
         try check(chime_curl_setopt_long(handle, CURLOPT_HTTPGET, 1))
+        let body = try performCollecting()
+        var code = 0
+        try check(chime_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code))
+        return Response(code: code, body: body)
+    }
+
+    /// Performs the transfer set up on the handle and returns the bytes it received.
+    func performCollecting() throws -> [UInt8] {
+        let sink = ByteSink()
         try check(chime_curl_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
             guard let data, let context else { return 0 }
             let length = size * count
             ByteSink.from(context).bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
             return length
         })
+        defer { _ = chime_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, nil) }
         try withExtendedLifetime(sink) {
             try check(chime_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, sink.opaque))
             try perform()
         }
-        try check(chime_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, nil))
-        var code = 0
-        try check(chime_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code))
-        return Response(code: code, body: sink.bytes)
+        return sink.bytes
     }
 
     func perform() throws {

@@ -3,41 +3,11 @@ internal import CChimeCurl
 /// Sends messages to one SMTP server through libcurl, over one easy handle, so the
 /// connection stays open from one message to the next.
 ///
-/// `smtp://` speaks STARTTLS when the server offers it (`startTLS: .required` refuses a
-/// server that does not); `smtps://` is TLS from the first byte. Certificates are
-/// verified against the system's CA bundle, or `caFile`; only `verifyTLS: false` turns
-/// that off. Each recipient's RCPT reply is read from the protocol lines, so a message
+/// TLS and credentials are the ``MailServer``'s. Each recipient's RCPT reply is read from the protocol lines, so a message
 /// refused for one recipient still goes to the others and the refusal is known.
 public final class SMTPClient {
-    public enum StartTLS: Sendable {
-        /// Upgrade when the server offers STARTTLS, carry on in the clear otherwise.
-        case whenOffered
-        /// Upgrade or fail.
-        case required
-    }
-
-    public struct Settings: Sendable {
-        /// `smtp://host[:port]` or `smtps://host[:port]`, without credentials.
-        public var url: String
-        public var username: String?
-        public var password: String?
-        public var startTLS: StartTLS
-        /// A CA bundle to verify the server with, instead of the system's.
-        public var caFile: String?
-        public var verifyTLS: Bool
-        public var timeouts: CurlEasy.Timeouts
-
-        public init(url: String, username: String? = nil, password: String? = nil, startTLS: StartTLS = .whenOffered,
-                    caFile: String? = nil, verifyTLS: Bool = true, timeouts: CurlEasy.Timeouts = .init()) {
-            self.url = url
-            self.username = username
-            self.password = password
-            self.startTLS = startTLS
-            self.caFile = caFile
-            self.verifyTLS = verifyTLS
-            self.timeouts = timeouts
-        }
-    }
+    public typealias StartTLS = MailServer.StartTLS
+    public typealias Settings = MailServer
 
     /// A recipient the server refused at RCPT, with its reply.
     public struct Refusal: Hashable, Sendable {
@@ -77,14 +47,7 @@ public final class SMTPClient {
         easy = try CurlEasy(timeouts: settings.timeouts)
         let handle = easy.handle
         try easy.check(chime_curl_setopt_string(handle, CURLOPT_URL, settings.url))
-        try easy.check(chime_curl_setopt_long(handle, CURLOPT_USE_SSL, Int(settings.startTLS == .required ? CURLUSESSL_ALL.rawValue : CURLUSESSL_TRY.rawValue)))
-        if let username = settings.username { try easy.check(chime_curl_setopt_string(handle, CURLOPT_USERNAME, username)) }
-        if let password = settings.password { try easy.check(chime_curl_setopt_string(handle, CURLOPT_PASSWORD, password)) }
-        if let caFile = settings.caFile { try easy.check(chime_curl_setopt_string(handle, CURLOPT_CAINFO, caFile)) }
-        if !settings.verifyTLS {
-            try easy.check(chime_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 0))
-            try easy.check(chime_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 0))
-        }
+        try easy.apply(settings)
         // Deliver to the recipients the server takes even when it refuses some.
         try easy.check(chime_curl_setopt_long(handle, CURLOPT_MAIL_RCPT_ALLLOWFAILS, 1))
         try easy.check(chime_curl_setopt_long(handle, CURLOPT_UPLOAD, 1))
@@ -101,13 +64,7 @@ public final class SMTPClient {
         // A probe's reply goes to the write callback: nothing to keep.
         try easy.check(chime_curl_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION) { _, size, count, _ in size * count })
         // The protocol lines, to learn each RCPT's reply.
-        try easy.check(chime_curl_setopt_long(handle, CURLOPT_VERBOSE, 1))
-        try easy.check(chime_curl_setopt_debug_callback(handle, CURLOPT_DEBUGFUNCTION) { _, type, data, size, context in
-            guard let data, let context, type == CURLINFO_HEADER_IN || type == CURLINFO_HEADER_OUT else { return 0 }
-            let text = String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
-            Unmanaged<Dialogue>.fromOpaque(context).takeUnretainedValue().lines.append((type == CURLINFO_HEADER_OUT, text))
-            return 0
-        })
+        try easy.recordDialogues()
     }
 
     /// Sends one message (LF or CRLF line ends) from `from` to each of `to`.
@@ -167,12 +124,12 @@ public final class SMTPClient {
         let handle = easy.handle
         let dialogue = Dialogue()
         var outcome: Result<Void, CurlError> = .success(())
-        withExtendedLifetime((upload, dialogue)) {
+        withExtendedLifetime(upload) {
             _ = chime_curl_setopt_pointer(handle, CURLOPT_READDATA, upload.map { Unmanaged.passUnretained($0).toOpaque() })
-            _ = chime_curl_setopt_pointer(handle, CURLOPT_DEBUGDATA, Unmanaged.passUnretained(dialogue).toOpaque())
-            do { try easy.perform() } catch let error as CurlError { outcome = .failure(error) } catch {}
+            easy.recording(dialogue) {
+                do { try easy.perform() } catch let error as CurlError { outcome = .failure(error) } catch {}
+            }
             _ = chime_curl_setopt_pointer(handle, CURLOPT_READDATA, nil)
-            _ = chime_curl_setopt_pointer(handle, CURLOPT_DEBUGDATA, nil)
         }
         return (dialogue, outcome)
     }
@@ -216,21 +173,13 @@ private final class Upload {
     init(bytes: [UInt8]) { self.bytes = bytes }
 }
 
-/// The SMTP lines of one transfer, in order: (sent by us, text).
-private final class Dialogue {
-    var lines: [(out: Bool, text: String)] = []
-
-    /// The last line the server sent.
-    var lastReply: String {
-        lines.last { !$0.out }?.text.trimmingSuffix() ?? ""
-    }
-
+extension Dialogue {
     /// Each refused RCPT with its reply.
     func refusals() -> [SMTPClient.Refusal] {
         var refused: [SMTPClient.Refusal] = []
         var pending: String?
         for line in lines {
-            let text = line.text.trimmingSuffix()
+            let text = line.text.trimmingLineEnd()
             if line.out {
                 pending = text.uppercased().hasPrefix("RCPT TO:") ? String(text.dropFirst(8)).trimmingAngles() : nil
                 continue
@@ -245,12 +194,6 @@ private final class Dialogue {
 }
 
 extension String {
-    fileprivate func trimmingSuffix() -> String {
-        var text = self
-        while text.last == "\n" || text.last == "\r" { text.removeLast() }
-        return text
-    }
-
     fileprivate func trimmingAngles() -> String {
         var text = Substring(self)
         if text.first == "<" { text = text.dropFirst() }

@@ -2,17 +2,18 @@ import ChimeCore
 import ChimeCurl
 import Crypto
 
-/// What libcurl needs from a channel: the SMTP server, or the webhook request.
+/// What libcurl needs from a channel: the SMTP or IMAP server, or the webhook request.
 extension Channel {
     var timeouts: CurlEasy.Timeouts {
         CurlEasy.Timeouts(connect: Int(policy.connectTimeout * 1_000), total: Int(policy.timeout * 1_000))
     }
 
-    /// The SMTP server of an `smtp://` or `smtps://` channel, credentials apart.
-    var smtpSettings: SMTPClient.Settings {
+    /// The server of an `smtp(s)://` or `imap(s)://` channel, with its credentials.
+    public var mailServer: MailServer {
         let host = url.host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? ""
-        let port = url.port ?? (url.kind == .smtps ? 465 : 25)
-        return SMTPClient.Settings(
+        let defaultPorts: [ChannelKind: Int] = [.smtp: 25, .smtps: 465, .imap: 143, .imaps: 993]
+        let port = url.port ?? defaultPorts[url.kind] ?? 0
+        return MailServer(
             url: "\(url.kind.rawValue)://\(host):\(port)", username: url.user, password: url.password,
             startTLS: url.startTLS == .required ? .required : .whenOffered,
             caFile: caFile, verifyTLS: !url.insecure, timeouts: timeouts)

@@ -20,7 +20,7 @@ extension Courier {
             pace.started(rate: channel.policy.rate)
             let verdict: Verdict
             do {
-                let smtp = try client ?? SMTPClient(channel.smtpSettings)
+                let smtp = try client ?? SMTPClient(channel.mailServer)
                 client = smtp
                 let sent = try smtp.send(from: channel.envelopeFrom, to: [entry.address], message: entry.body)
                 if let refusal = sent.refused.first(where: { $0.recipient == entry.address }) {

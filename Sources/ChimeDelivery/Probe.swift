@@ -12,13 +12,21 @@ public enum Probe {
 
     /// Connects to each SMTP or webhook channel as a delivery would: SMTP greets, upgrades
     /// to TLS and logs in, then asks NOOP; a webhook gets an HTTP HEAD (any status means
-    /// the server answered over a verified connection). Local channels are not probed.
+    /// the server answered over a verified connection). An IMAP channel logs in and
+    /// counts the unseen messages, as `chime fetch` starts. Local channels are not probed.
     public static func run(_ configuration: Configuration) -> [Result] {
         configuration.channels.filter { !$0.url.kind.isLocal }.map { channel in
             let outcome: (Bool, String)
-            if channel.url.kind.isEmail {
+            if channel.url.kind.isInbound {
                 do {
-                    outcome = (true, try SMTPClient(channel.smtpSettings).probe())
+                    let unseen = try IMAPClient(channel.mailServer, mailbox: channel.url.mailbox).probe()
+                    outcome = (true, "\(channel.url.mailbox): \(unseen) unseen")
+                } catch {
+                    outcome = (false, "\(error)")
+                }
+            } else if channel.url.kind.isEmail {
+                do {
+                    outcome = (true, try SMTPClient(channel.mailServer).probe())
                 } catch {
                     outcome = (false, "\(error)")
                 }

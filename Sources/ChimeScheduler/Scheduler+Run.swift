@@ -49,7 +49,7 @@ extension Scheduler {
         let courier = Courier(configuration: configuration, store: store)
         courier.lease = lease
         let progress = FiringProgress()
-        let overlap = configuration.channels.contains { !$0.url.kind.isLocal }
+        let overlap = configuration.channels.contains { $0.url.kind.sendsOverNetwork }
         let sent = overlap ? courier.deliverInBackground(now: now, claimer: claimer, clock: clock, alongside: progress)
             : { try courier.deliver(now: now, claimer: claimer, clock: clock) }
         let transports = TransportFactory(renderer: renderer)

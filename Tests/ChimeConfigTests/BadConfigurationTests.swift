@@ -31,7 +31,7 @@ struct BadConfigurationTests {
         ("three-minimal.xml", "7:7: category \"busy\" has 3 minimal actions; at most 2 fit the minimal context"),
         ("foreign-minimal.xml", "8:7: minimal action \"a1\" is not an action of category \"second\" (it belongs to category \"first\")"),
         ("reserved-identifier.xml", "4:15: action identifier \"com.apple.UNNotificationDismissActionIdentifier\" is reserved for the built-in dismiss action"),
-        ("unknown-scheme.xml", "3:25: channel \"pager\": unknown URL scheme \"gopher\" (expected one of smtp, smtps, maildir, file, slack, discord, mattermost, msteams, telegram, json, jsons)"),
+        ("unknown-scheme.xml", "3:25: channel \"pager\": unknown URL scheme \"gopher\" (expected one of smtp, smtps, maildir, file, slack, discord, mattermost, msteams, telegram, json, jsons, imap, imaps)"),
         ("unset-env.xml", "3:24: channel \"team\": environment variable CHIME_TEST_UNSET_SLACK_PATH is not set"),
         ("xxe.xml", "2:18: entity declarations are not allowed (no DTD entities are read, so no external file and no expansion)"),
         ("billion-laughs.xml", "3:3: entity declarations are not allowed (no DTD entities are read, so no external file and no expansion)"),

@@ -27,14 +27,15 @@ struct ChannelURLTests {
     }
 
     @Test("refused URLs and why", arguments: [
-        ("gopher://x.example.org/", "unknown URL scheme \"gopher\" (expected one of smtp, smtps, maildir, file, slack, discord, mattermost, msteams, telegram, json, jsons)"),
-        ("hooks.slack.com/services/T/B/X", "the URL has no scheme (expected one of smtp, smtps, maildir, file, slack, discord, mattermost, msteams, telegram, json, jsons)"),
+        ("gopher://x.example.org/", "unknown URL scheme \"gopher\" (expected one of smtp, smtps, maildir, file, slack, discord, mattermost, msteams, telegram, json, jsons, imap, imaps)"),
+        ("hooks.slack.com/services/T/B/X", "the URL has no scheme (expected one of smtp, smtps, maildir, file, slack, discord, mattermost, msteams, telegram, json, jsons, imap, imaps)"),
         ("smtp:///nohost", "a smtp:// URL needs a host, as in smtp://mail.example.org:587"),
         ("slack://hooks.slack.com", "a slack:// URL needs the path the platform gave, as in slack://hooks.slack.com/services/T000/B000/XXXX"),
         ("maildir:", "a maildir: URL needs a path, as in maildir:./outbox"),
         ("smtp://mail.example.org?starttls=maybe", "starttls must be required or opportunistic"),
         ("smtp://mail.example.org?relay=yes", "unknown option \"relay\" for a smtp:// URL (known: starttls, insecure)"),
         ("jsons://h.example.org/x?insecure=yes", "insecure must be true or false"),
+        ("imaps://imap.example.org/INBOX?folder=x", "unknown option \"folder\" for a imaps:// URL (known: insecure)"),
     ])
     func refused(text: String, message: String) {
         #expect(throws: ChannelURL.ParseError(message: message)) { try ChannelURL(parsing: text) }
@@ -42,7 +43,7 @@ struct ChannelURLTests {
 
     @Test("a secret URL's scheme is not quoted")
     func secretScheme() {
-        #expect(throws: ChannelURL.ParseError(message: "unknown URL scheme of the URL (expected one of smtp, smtps, maildir, file, slack, discord, mattermost, msteams, telegram, json, jsons)")) {
+        #expect(throws: ChannelURL.ParseError(message: "unknown URL scheme of the URL (expected one of smtp, smtps, maildir, file, slack, discord, mattermost, msteams, telegram, json, jsons, imap, imaps)")) {
             try ChannelURL(parsing: "hunter2:secret", isSecret: true)
         }
     }
@@ -55,6 +56,15 @@ struct ChannelURLTests {
         #expect(url.startTLS == .required)
         let hook = try ChannelURL(parsing: "slack://hooks.slack.com/services/T000/B000/XXXX")
         #expect(hook.description == "slack://hooks.slack.com/…")
+    }
+
+    @Test("an IMAP URL names its mailbox, INBOX by default, and takes starttls")
+    func mailbox() throws {
+        let url = try ChannelURL(parsing: "imap://chime:pw@imap.example.org/Replies%20to%20Chime?starttls=required")
+        #expect(url.mailbox == "Replies to Chime")
+        #expect(url.startTLS == .required && url.kind.isInbound && !url.kind.sendsOverNetwork && !url.kind.isWebhook)
+        #expect(try ChannelURL(parsing: "imaps://imap.example.org").mailbox == "INBOX")
+        #expect(url.description == "imap://imap.example.org/…")
     }
 
     @Test("a webhook's endpoint is the platform's https URL")

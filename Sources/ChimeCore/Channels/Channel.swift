@@ -1,4 +1,5 @@
-/// A way out: an SMTP server, a Maildir, a chat webhook.
+/// A way out (an SMTP server, a Maildir, a chat webhook), or a way in: an IMAP mailbox
+/// replies are fetched from.
 public struct Channel: Hashable, Sendable {
     /// What recipients' addresses refer to.
     public var id: String
@@ -15,10 +16,14 @@ public struct Channel: Hashable, Sendable {
     /// Generic webhooks: the key of the `X-Chime-Signature` header (HMAC-SHA256 of the
     /// body), so the receiver knows the POST is Chime's.
     public var signingSecret: String?
+    /// IMAP channels: the mailbox handled messages are moved to; nil leaves them,
+    /// flagged `\Seen`.
+    public var moveTo: String?
 
     public init(id: String, url: ChannelURL, from: String? = nil, replyTo: String? = nil,
-                policy: DeliveryPolicy? = nil, caFile: String? = nil, signingSecret: String? = nil) {
+                policy: DeliveryPolicy? = nil, caFile: String? = nil, signingSecret: String? = nil, moveTo: String? = nil) {
         self.signingSecret = signingSecret
+        self.moveTo = moveTo
         self.id = id
         self.url = url
         self.from = from

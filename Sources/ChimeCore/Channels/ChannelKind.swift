@@ -4,6 +4,8 @@ public enum ChannelKind: String, CaseIterable, Sendable, Codable {
     case maildir, file
     case slack, discord, mattermost, msteams, telegram
     case json, jsons
+    /// A mailbox replies are fetched from (`chime fetch`); nothing is sent to it.
+    case imap, imaps
 
     /// Email channels render RFC 5322 messages; the others render a webhook or JSON body.
     public var isEmail: Bool {
@@ -17,12 +19,18 @@ public enum ChannelKind: String, CaseIterable, Sendable, Codable {
     public var isLocal: Bool { self == .maildir || self == .file }
 
     /// Webhook channels POST to the platform's endpoint.
-    public var isWebhook: Bool { !isEmail && !isLocal }
+    public var isWebhook: Bool { !isEmail && !isLocal && !isInbound }
+
+    /// Inbound channels are mailboxes Chime reads replies from.
+    public var isInbound: Bool { self == .imap || self == .imaps }
+
+    /// Channels whose messages go out over the network, through the outbox.
+    public var sendsOverNetwork: Bool { !isLocal && !isInbound }
 
     /// The scheme of the real endpoint: chat kinds stand for `https`, `json` for `http`.
     var transportScheme: String? {
         switch self {
-        case .smtp, .smtps, .maildir, .file: nil
+        case .smtp, .smtps, .maildir, .file, .imap, .imaps: nil
         case .json: "http"
         default: "https"
         }

@@ -95,15 +95,15 @@ public struct ChannelURL: Hashable, Sendable, CustomStringConvertible {
                     throw ParseError(message: "insecure must be true or false")
                 }
                 insecure = flag
-            case "starttls" where kind == .smtp:
+            case "starttls" where kind == .smtp || kind == .imap:
                 guard let value = item.value, let mode = StartTLS(rawValue: value) else {
                     throw ParseError(message: "starttls must be required or opportunistic")
                 }
                 startTLS = mode
             default:
-                if kind.isEmail {
+                if kind.isEmail || kind.isInbound {
                     let name = isSecret ? "" : " \"\(item.name)\""
-                    throw ParseError(message: "unknown option\(name) for a \(scheme):// URL (known: \(kind == .smtp ? "starttls, insecure" : "insecure"))")
+                    throw ParseError(message: "unknown option\(name) for a \(scheme):// URL (known: \(kind == .smtp || kind == .imap ? "starttls, insecure" : "insecure"))")
                 }
                 passedOn.append(item)
             }
@@ -130,6 +130,12 @@ public struct ChannelURL: Hashable, Sendable, CustomStringConvertible {
         return components.url
     }
 
+    /// The mailbox of an IMAP channel: the URL's path, `INBOX` when it has none.
+    public var mailbox: String {
+        let name = path.hasPrefix("/") ? String(path.dropFirst()) : path
+        return name.isEmpty ? "INBOX" : name
+    }
+
     /// `kind://host:port/…`: enough to recognise the channel, nothing secret.
     public var description: String {
         if kind.isLocal { return "\(kind.rawValue):\(path)" }
@@ -142,6 +148,7 @@ public struct ChannelURL: Hashable, Sendable, CustomStringConvertible {
     private static func exampleHost(_ kind: ChannelKind) -> String {
         switch kind {
         case .smtp, .smtps: "mail.example.org:587"
+        case .imap, .imaps: "chime:${IMAP_PASSWORD}@imap.example.org/INBOX"
         case .slack: "hooks.slack.com/services/T000/B000/XXXX"
         case .discord: "discord.com/api/webhooks/ID/TOKEN"
         case .mattermost: "chat.example.org/hooks/KEY"

@@ -89,6 +89,9 @@ extension Configuration {
             if !channel.url.kind.isEmail, channel.from != nil || channel.replyTo != nil {
                 problems.append(.init(.channel(i), "from and replyTo apply to email channels only, and \"\(channel.id)\" is \(channel.url.kind.rawValue)"))
             }
+            if !channel.url.kind.isInbound, channel.moveTo != nil {
+                problems.append(.init(.channel(i), attribute: "moveTo", "moveTo applies to imap:// and imaps:// channels only, and \"\(channel.id)\" is \(channel.url.kind.rawValue)"))
+            }
         }
         return problems
     }
@@ -108,6 +111,9 @@ extension Configuration {
                 guard let channel = channel(address.channel) else {
                     problems.append(.init(.address(recipient: r, address: a), attribute: "channel", "recipient \"\(recipient.id)\" names channel \"\(address.channel)\", which is not defined"))
                     continue
+                }
+                if channel.url.kind.isInbound {
+                    problems.append(.init(.address(recipient: r, address: a), attribute: "channel", "recipient \"\(recipient.id)\" names channel \"\(channel.id)\", a mailbox replies are read from: nothing can be sent to it"))
                 }
                 if channel.url.kind.isEmail, !Self.isMailbox(address.value) {
                     problems.append(.init(.address(recipient: r, address: a), "recipient \"\(recipient.id)\" needs an email address on channel \"\(channel.id)\""))

@@ -1,7 +1,5 @@
 import ArgumentParser
-import ChimeActions
 import ChimeCore
-import ChimeReply
 import Foundation
 
 extension Chime {
@@ -25,18 +23,9 @@ extension Chime {
 
         func run() throws {
             let configuration = try loadConfiguration(options)
-            let store = try openStore(options)
-            let desk: (ReplyDesk, ActionDesk)
-            do {
-                desk = try replyDesks(options, configuration: configuration, store: store)
-            } catch {
-                printError("cannot read the signing key: \(error)")
-                throw ExitCode(75)
-            }
-            let now = options.instant
+            let intake = try MailIntake(options, configuration: configuration, store: try openStore(options))
             guard let maildir else {
-                let bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
-                try handle(bytes, named: "stdin", desk: desk, now: now)
+                try intake.take([UInt8](FileHandle.standardInput.readDataToEndOfFile()), named: "stdin")
                 return
             }
             let new = URL(fileURLWithPath: maildir).appendingPathComponent("new")
@@ -52,7 +41,7 @@ extension Chime {
             for name in names {
                 let file = new.appendingPathComponent(name)
                 guard let data = FileManager.default.contents(atPath: file.path) else { continue }
-                try handle([UInt8](data), named: name, desk: desk, now: now)
+                try intake.take([UInt8](data), named: name)
                 // Moved only once handled: a run that dies leaves it in new/ for the next.
                 let seen = name.contains(":2,") ? name : name + ":2,S"
                 if rename(file.path, cur.appendingPathComponent(seen).path) != 0 {
@@ -60,28 +49,6 @@ extension Chime {
                     throw ExitCode(75)
                 }
             }
-        }
-
-        private func handle(_ bytes: [UInt8], named name: String, desk: (reader: ReplyDesk, actions: ActionDesk), now: Instant) throws {
-            let reply: Reply
-            do {
-                reply = try desk.reader.handle(bytes, now: now)
-            } catch {
-                printError("\(name): not recorded, try again later: \(error)")
-                throw ExitCode(75)
-            }
-            let record = reply.record
-            var line = "\(name): \(record.outcome.rawValue)\(record.detail.isEmpty ? "" : ": " + record.detail)"
-            // Recorded: what follows (hooks, the answer) is carried out once; a failure
-            // here is reported, not retried by the MTA, which would only be told "replayed".
-            do {
-                let outcome = try desk.actions.settle(reply, now: now)
-                if let status = outcome?.status, !status.isEmpty { line += " (\(status))" }
-                if let answer = outcome?.answer { line += " — answered: " + answer.replacingOccurrences(of: "\n", with: " ") }
-            } catch {
-                printError("\(name): recorded, but carrying it out failed: \(desk.reader.configuration.redact("\(error)"))")
-            }
-            print(line)
         }
     }
 }

@@ -1,0 +1,79 @@
+import ArgumentParser
+import ChimeCore
+import ChimeCurl
+import ChimeDelivery
+
+extension Chime {
+    struct Fetch: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Act on email replies waiting in an IMAP mailbox: every unseen message of each imap:// or imaps:// channel.",
+            discussion: """
+                Each unseen message is fetched and handled as `chime ingest` handles one (checked, recorded once, \
+                carried out, answered), then flagged \\Seen, or moved to the channel's moveTo mailbox. A message is \
+                marked ChimeFetching before it is fetched and unmarked once handled, so a run killed in between takes it \
+                up again next time. Exits 69 when a mailbox cannot be reached or refuses the credentials, 75 when a \
+                message could not be recorded now (it is left unseen for the next run).
+                """
+        )
+
+        @OptionGroup var options: GlobalOptions
+
+        @Option(name: .long, help: "Only this IMAP channel (default: every imap:// and imaps:// channel).")
+        var channel: String?
+
+        /// The keyword a message carries from just before it is fetched until it is handled.
+        static let fetchingKeyword = "ChimeFetching"
+
+        func run() throws {
+            let configuration = try loadConfiguration(options)
+            var channels = configuration.channels.filter { $0.url.kind.isInbound }
+            if let id = channel {
+                guard let named = configuration.channel(id) else {
+                    printError("no channel \"\(id)\" in \(options.configPath)")
+                    throw ExitCode(65)
+                }
+                guard named.url.kind.isInbound else {
+                    printError("channel \"\(id)\" is \(named.url.kind.rawValue), not an imap:// or imaps:// mailbox")
+                    throw ExitCode(65)
+                }
+                channels = [named]
+            }
+            guard !channels.isEmpty else {
+                printError("no imap:// or imaps:// channel in \(options.configPath): nothing to fetch from")
+                throw ExitCode(65)
+            }
+            let intake = try MailIntake(options, configuration: configuration, store: try openStore(options))
+            var unreachable = false
+            for channel in channels {
+                do {
+                    try fetch(channel, intake: intake)
+                } catch let error as CurlError {
+                    printError("\(channel.id): \(configuration.redact(error.description))")
+                    unreachable = true
+                }
+            }
+            if unreachable { throw ExitCode(69) }
+        }
+
+        /// Handles every unseen message of one mailbox, and those a killed run left marked.
+        private func fetch(_ channel: Channel, intake: MailIntake) throws {
+            let client = try IMAPClient(channel.mailServer, mailbox: channel.url.mailbox)
+            let keyword = Self.fetchingKeyword
+            for uid in try client.search("OR UNSEEN KEYWORD \(keyword)") {
+                // A server without keywords still gets its messages read, without that guard.
+                try? client.mark(uid, [keyword])
+                let bytes = try client.fetch(uid: uid)
+                do {
+                    try intake.take(bytes, named: "\(channel.id):\(uid)")
+                } catch {
+                    // Left unseen, unmarked: the next run tries it again.
+                    try? client.mark(uid, ["\\Seen", keyword], add: false)
+                    throw error
+                }
+                try client.mark(uid, ["\\Seen"])
+                try? client.mark(uid, [keyword], add: false)
+                if let folder = channel.moveTo { try client.move(uid, to: folder) }
+            }
+        }
+    }
+}

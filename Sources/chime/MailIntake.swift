@@ -1,0 +1,47 @@
+import ArgumentParser
+import ChimeActions
+import ChimeCore
+import ChimeReply
+
+/// How `chime ingest` and `chime fetch` take one message: read and record it, carry out
+/// what it asks, answer, and print one line saying what became of it.
+struct MailIntake {
+    var reader: ReplyDesk
+    var actions: ActionDesk
+    var now: Instant
+
+    init(_ options: GlobalOptions, configuration: Configuration, store: any NotificationStore) throws {
+        do {
+            (reader, actions) = try replyDesks(options, configuration: configuration, store: store)
+        } catch {
+            printError("cannot read the signing key: \(error)")
+            throw ExitCode(75)
+        }
+        now = options.instant
+    }
+
+    /// Takes one message, `name` standing for it in the line printed.
+    /// - Throws: `ExitCode(75)` when it could not be recorded now: the message must be
+    ///   kept for another try.
+    func take(_ bytes: [UInt8], named name: String) throws {
+        let reply: Reply
+        do {
+            reply = try reader.handle(bytes, now: now)
+        } catch {
+            printError("\(name): not recorded, try again later: \(error)")
+            throw ExitCode(75)
+        }
+        let record = reply.record
+        var line = "\(name): \(record.outcome.rawValue)\(record.detail.isEmpty ? "" : ": " + record.detail)"
+        // Recorded: what follows (hooks, the answer) is carried out once; a failure
+        // here is reported, not retried by the MTA, which would only be told "replayed".
+        do {
+            let outcome = try actions.settle(reply, now: now)
+            if let status = outcome?.status, !status.isEmpty { line += " (\(status))" }
+            if let answer = outcome?.answer { line += " — answered: " + answer.replacingOccurrences(of: "\n", with: " ") }
+        } catch {
+            printError("\(name): recorded, but carrying it out failed: \(reader.configuration.redact("\(error)"))")
+        }
+        print(line)
+    }
+}

@@ -1,0 +1,111 @@
+import ChimeTestSupport
+import Foundation
+import Testing
+
+/// `chime fetch` against a real IMAP server (Dovecot) on 127.0.0.1.
+@Suite("Replies fetched over IMAP", .serialized)
+struct FetchTests {
+    typealias Replies = ReplyCorpusTests
+
+    /// The reply corpus's configuration, with an IMAP channel named `inbox`.
+    static func configuration(_ channel: String) -> String {
+        Replies.configuration.replacingOccurrences(of: "</channels>", with: channel + "\n  </channels>")
+    }
+
+    /// The mailbox password in a file of its own, as `${file:…}` reads it.
+    static func passwordFile(_ password: String) throws -> URL {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("chime-imap-password-\(UUID().uuidString.prefix(8))")
+        try password.write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    @Test("chime fetch acts on each unseen reply once over IMAPS, moves it, ignores machines, and takes up what a killed run left marked")
+    func fetchOverIMAPS() throws {
+        let certificate = try ScriptServer.certificate(in: FileManager.default.temporaryDirectory.appendingPathComponent("chime-imap-cert-\(UUID().uuidString.prefix(8))"))
+        let server = try DovecotServer(certificate: certificate)
+        let secret = try Self.passwordFile(server.password)
+        let url = "imaps://\(server.user):${file:\(secret.path)}@127.0.0.1:\(server.imapsPort)/INBOX"
+        let ws = try Replies.workspace(Self.configuration(#"<channel id="inbox" url="\#(url)" caFile="\#(certificate.cert)" moveTo="Chime/Handled"/>"#))
+        let sent = try Replies.send(ws, ["milk", "bread", "eggs"])
+
+        try server.deliver(Replies.reply(sent["milk"]!, body: "1\n\nAlice"), named: "1.reply")
+        try server.deliver(Replies.reply(sent["bread"]!, body: "Add item oat milk, 2 lemons"), named: "2.reply")
+        try server.deliver(Replies.reply(sent["eggs"]!, subject: "Abwesenheitsnotiz: Shopping", headers: ["Auto-Submitted: auto-replied"],
+                                         body: "Ich bin bis Montag nicht im Büro."), named: "3.reply")
+        try server.deliver("From: someone@example.net\r\nTo: bot@reply.example.org\r\nSubject: hello\r\nMessage-ID: <x1@example.net>\r\n\r\nHi!\r\n", named: "4.stranger")
+
+        let fetch = try ws.chime(["fetch"], now: "2026-11-21T10:00:00Z")
+        #expect(fetch.status == 0, "\(fetch.stderr)")
+        let lines = fetch.stdout.split(separator: "\n")
+        #expect(lines.count == 4, "one line per message: \(fetch.stdout)")
+        #expect(lines.allSatisfy { $0.hasPrefix("inbox:") }, "\(fetch.stdout)")
+        #expect(fetch.stdout.contains("auto-reply"), "\(fetch.stdout)")
+        #expect(!(fetch.stdout + fetch.stderr).contains(server.password), "the password is never printed")
+
+        let responses = try Replies.json(ws, "responses")
+        let byIdentifier = Dictionary(responses.map { ($0["identifier"] as! String, $0) }, uniquingKeysWith: { a, _ in a })
+        #expect(responses.count == 2, "\(responses)")
+        #expect(byIdentifier["milk"]?["actionIdentifier"] as? String == "justInform")
+        #expect(byIdentifier["bread"]?["actionIdentifier"] as? String == "addItem")
+        #expect(byIdentifier["bread"]?["userText"] as? String == "oat milk, 2 lemons")
+
+        // Every message handled left the INBOX for the moveTo mailbox, created on the way.
+        #expect(DovecotServer.messages(in: server.inbox, "new").isEmpty && DovecotServer.messages(in: server.inbox, "cur").isEmpty)
+        let handled = server.mailbox("Chime.Handled")
+        #expect(DovecotServer.messages(in: handled, "cur").count + DovecotServer.messages(in: handled, "new").count == 4)
+
+        // Nothing new: nothing done, nothing printed.
+        let again = try ws.chime(["fetch"], now: "2026-11-21T10:05:00Z")
+        #expect(again.status == 0 && again.stdout.isEmpty, "\(again.stdout)\(again.stderr)")
+        #expect(try Replies.json(ws, "responses").count == 2)
+
+        // A run killed after fetching a message (seen, still marked) is taken up next time.
+        try server.leaveMarked(Replies.reply(sent["eggs"]!, body: "done"), keyword: "ChimeFetching")
+        let resumed = try ws.chime(["fetch", "--channel", "inbox"], now: "2026-11-21T10:06:00Z")
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stdout.split(separator: "\n").count == 1, "\(resumed.stdout)")
+        let eggs = try Replies.json(ws, "responses").filter { $0["identifier"] as? String == "eggs" }
+        #expect(eggs.map { $0["actionIdentifier"] as? String } == ["chime.done"], "\(eggs)")
+        #expect(DovecotServer.messages(in: server.inbox, "cur").isEmpty)
+    }
+
+    @Test("chime fetch over IMAP with STARTTLS leaves handled messages flagged seen; a refused certificate, a wrong password and a wrong channel are clear errors")
+    func fetchFailures() throws {
+        let certificate = try ScriptServer.certificate(in: FileManager.default.temporaryDirectory.appendingPathComponent("chime-imap-cert-\(UUID().uuidString.prefix(8))"))
+        let server = try DovecotServer(certificate: certificate)
+        let secret = try Self.passwordFile(server.password)
+        let url = "imap://\(server.user):${file:\(secret.path)}@127.0.0.1:\(server.imapPort)/INBOX?starttls=required"
+        let good = #"<channel id="inbox" url="\#(url)" caFile="\#(certificate.cert)"/>"#
+        let ws = try Replies.workspace(Self.configuration(good))
+        let sent = try Replies.send(ws, ["milk"])
+        try server.deliver(Replies.reply(sent["milk"]!, body: "OK, got it"), named: "1.reply")
+
+        // The server's certificate is the test's own: without caFile it is refused.
+        try ws.write("chime.xml", Self.configuration(#"<channel id="inbox" url="\#(url)"/>"#))
+        let refused = try ws.chime(["fetch"], now: "2026-11-21T10:00:00Z")
+        #expect(refused.status == 69, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("certificate"), "\(refused.stderr)")
+        #expect(!(refused.stdout + refused.stderr).contains(server.password))
+
+        try ws.write("chime.xml", Self.configuration(good))
+        let wrong = "not-" + server.password
+        try wrong.write(to: secret, atomically: true, encoding: .utf8)
+        let denied = try ws.chime(["fetch"], now: "2026-11-21T10:00:00Z")
+        #expect(denied.status == 69, "\(denied.stdout)\(denied.stderr)")
+        #expect(denied.stderr.hasPrefix("inbox: "), "\(denied.stderr)")
+        #expect(!(denied.stdout + denied.stderr).contains(wrong))
+        #expect(try Replies.json(ws, "responses").isEmpty, "nothing was read")
+        #expect(DovecotServer.messages(in: server.inbox, "new").count == 1, "the reply still waits, unseen")
+
+        try server.password.write(to: secret, atomically: true, encoding: .utf8)
+        let notIMAP = try ws.chime(["fetch", "--channel", "mail"])
+        #expect(notIMAP.status == 65 && notIMAP.stderr.contains("not an imap"), "\(notIMAP.stderr)")
+
+        let fetched = try ws.chime(["fetch"], now: "2026-11-21T10:00:00Z")
+        #expect(fetched.status == 0, "\(fetched.stderr)")
+        #expect(try Replies.json(ws, "responses").map { $0["actionIdentifier"] as? String } == ["justInform"])
+        // No moveTo: the message stays in the INBOX, flagged seen (Maildir flag S).
+        let kept = DovecotServer.messages(in: server.inbox, "cur")
+        #expect(kept.count == 1 && kept[0].hasSuffix(":2,S"), "\(kept)")
+    }
+}
