@@ -22,6 +22,17 @@ public struct ActionDesk: Sendable {
         self.localizer = localizer
     }
 
+    /// From now on, answers written into Maildirs wait, unsynced, for
+    /// ``publishAnswers()``: one sync for a batch of replies instead of one per answer.
+    public func batchAnswers() {
+        folders.batch()
+    }
+
+    /// Makes the answers written since the last call durable and visible (`new/`).
+    public func publishAnswers() throws {
+        try folders.publish()
+    }
+
     /// The response action a name stands for: one of the request's category's action
     /// identifiers, else a built-in's identifier or short name (`snooze`, `done`…).
     public func action(named name: String, in request: NotificationRequest) -> String? {
@@ -144,12 +155,24 @@ public struct ActionDesk: Sendable {
 final class MaildirFolders: @unchecked Sendable {
     private let lock = NSLock()
     private var open: [String: MaildirFolder] = [:]
+    /// Whether answers wait under `tmp/` for ``publish()`` instead of being synced one by one.
+    private var batching = false
 
     func add(_ message: [UInt8], to path: String) throws {
         try lock.withLock {
             let folder = try open[path] ?? MaildirFolder(path: path)
             open[path] = folder
-            try folder.add(message)
+            try batching ? folder.stage(message) : folder.add(message)
+        }
+    }
+
+    func batch() {
+        lock.withLock { batching = true }
+    }
+
+    func publish() throws {
+        try lock.withLock {
+            for folder in open.values { try folder.publish() }
         }
     }
 }

@@ -69,7 +69,9 @@ public enum ReplyText {
     static func isQuoteHeader(_ lines: [String], at index: Int) -> Bool {
         let line = lines[index].trimmingCharacters(in: .whitespaces)
         guard !line.isEmpty else { return false }
-        if separators.matches(line) { return true }
+        // Each pattern needs a character the line must have: most lines are spared the
+        // regular expressions.
+        if "-_bB".contains(line.first!), separators.matches(line) { return true }
         // "On … wrote:" and its translations, which clients wrap over up to three lines.
         // A window that still matches without its first line starts later: that line is
         // the person's own.
@@ -80,7 +82,7 @@ public enum ReplyText {
             return true
         }
         // Outlook's header block: "From:" then "Sent:"/"Date:" within the next lines.
-        if fromField.matches(line) {
+        if line.contains(":") || line.contains("："), fromField.matches(line) {
             for next in (index + 1)..<min(index + 5, lines.count)
             where sentField.matches(lines[next].trimmingCharacters(in: .whitespaces)) {
                 return true
@@ -97,7 +99,8 @@ public enum ReplyText {
             let line = lines[next].trimmingCharacters(in: .whitespaces)
             if line.isEmpty { return nil }
             joined += (joined.isEmpty ? "" : " ") + line
-            if wrote.matches(joined) {
+            // Every "wrote" pattern ends with a colon.
+            if joined.hasSuffix(":") || joined.hasSuffix("："), wrote.matches(joined) {
                 return Array(lines[index...next])
             }
         }

@@ -18,12 +18,12 @@ extension SQLiteStore {
 
     public func request(ofDelivery deliveryID: String) throws -> NotificationRequest? {
         try database.read { db in
-            if let json = try String.fetchOne(db, sql: "SELECT request FROM delivered WHERE delivery_id = ?", arguments: [deliveryID]) {
+            if let json = try String.fetchOne(db.cachedStatement(sql: "SELECT request FROM delivered WHERE delivery_id = ?"), arguments: [deliveryID]) {
                 return try Self.decode(json)
             }
             // An earlier occurrence of a repeating request: its generation is still pending.
             let generation = PendingNotification.parts(ofDelivery: deliveryID).generation
-            if let json = try String.fetchOne(db, sql: "SELECT request FROM pending WHERE generation = ?", arguments: [generation]) {
+            if let json = try String.fetchOne(db.cachedStatement(sql: "SELECT request FROM pending WHERE generation = ?"), arguments: [generation]) {
                 return try Self.decode(json)
             }
             return nil
@@ -32,10 +32,10 @@ extension SQLiteStore {
 
     public func record(_ response: StoredResponse, from inbound: InboundRecord?) throws -> Int64? {
         try database.write { db in
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO response (delivery_id, identifier, recipient, action, user_text, channel, responder, at, status)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (delivery_id, action) DO NOTHING
-                """, arguments: [
+                """).execute(arguments: [
                     response.deliveryID, response.identifier, response.recipient, response.action, response.userText,
                     response.channel, response.responder, response.at.seconds, response.status,
                 ])
@@ -50,7 +50,7 @@ extension SQLiteStore {
 
     public func finish(response id: Int64, status: String, result: String) throws {
         try database.write { db in
-            try db.execute(sql: "UPDATE response SET status = ?, result = ? WHERE id = ?", arguments: [status, result, id])
+            try db.cachedStatement(sql: "UPDATE response SET status = ?, result = ? WHERE id = ?").execute(arguments: [status, result, id])
         }
     }
 
@@ -62,10 +62,10 @@ extension SQLiteStore {
 
     public func outstanding(recipient: String) throws -> Int {
         try database.read { db in
-            try Int.fetchOne(db, sql: """
+            try Int.fetchOne(db.cachedStatement(sql: """
                 SELECT COUNT(*) FROM delivered d WHERE d.recipient = ? AND NOT EXISTS
                     (SELECT 1 FROM response r WHERE r.delivery_id = d.delivery_id AND r.status = ?)
-                """, arguments: [recipient, StoredResponse.carriedOut]) ?? 0
+                """), arguments: [recipient, StoredResponse.carriedOut]) ?? 0
         }
     }
 
@@ -135,7 +135,7 @@ extension SQLiteStore {
     }
 
     private static func insert(_ inbound: InboundRecord, in db: Database) throws {
-        try db.execute(sql: "INSERT INTO inbound (at, message_id, sender, outcome, detail, delivery_id) VALUES (?, ?, ?, ?, ?, ?)",
-                       arguments: [inbound.at.seconds, inbound.messageID, inbound.sender, inbound.outcome.rawValue, inbound.detail, inbound.deliveryID])
+        try db.cachedStatement(sql: "INSERT INTO inbound (at, message_id, sender, outcome, detail, delivery_id) VALUES (?, ?, ?, ?, ?, ?)")
+            .execute(arguments: [inbound.at.seconds, inbound.messageID, inbound.sender, inbound.outcome.rawValue, inbound.detail, inbound.deliveryID])
     }
 }

@@ -18,13 +18,13 @@ public struct TransportError: Error, CustomStringConvertible {
 
 /// Plain POSIX writes: whole buffers, retried on short writes and EINTR.
 enum FileWriter {
-    /// Writes a new file and syncs it to disk before returning.
-    static func write(_ bytes: [UInt8], to path: String) throws {
+    /// Writes a new file and, unless told otherwise, syncs it to disk before returning.
+    static func write(_ bytes: [UInt8], to path: String, sync: Bool = true) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw TransportError.system("create \(path)") }
         defer { close(descriptor) }
         try writeAll(bytes, to: descriptor, path: path)
-        if fsync(descriptor) != 0 { throw TransportError.system("sync \(path)") }
+        if sync, fsync(descriptor) != 0 { throw TransportError.system("sync \(path)") }
     }
 
     static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {

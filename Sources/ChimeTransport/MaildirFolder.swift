@@ -6,6 +6,8 @@ public final class MaildirFolder {
     public let root: URL
     private let host: String
     private var counter = 0
+    /// Messages written under `tmp/` and not yet synced and moved into `new/`.
+    private var staged: [String] = []
 
     /// Opens the Maildir at `path`, creating `tmp/`, `new/` and `cur/` when missing.
     public init(path: String) throws {
@@ -29,6 +31,33 @@ public final class MaildirFolder {
         }
     }
 
+    /// Writes one message under `tmp/` without syncing it: many are made durable at once
+    /// by ``publish()``, which a reader sees them after. For batches, where a sync per
+    /// message would cost more than everything else.
+    public func stage(_ message: [UInt8]) throws {
+        let name = uniqueName()
+        try FileWriter.write(message, to: tmpPath + "/" + name, sync: false)
+        staged.append(name)
+    }
+
+    /// Syncs the file system the staged messages are on (one `syncfs`), then renames
+    /// each into `new/`.
+    public func publish() throws {
+        guard !staged.isEmpty else { return }
+        let tmp = tmpPath
+        let descriptor = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw TransportError.system("open \(tmp)") }
+        defer { close(descriptor) }
+        if chime_syncfs(descriptor) != 0 { throw TransportError.system("sync \(tmp)") }
+        while let name = staged.first {
+            let final = root.path + "/new/" + name
+            guard rename(tmp + "/" + name, final) == 0 else { throw TransportError.system("rename into \(final)") }
+            staged.removeFirst()
+        }
+    }
+
+    private var tmpPath: String { root.path + "/tmp" }
+
     /// `seconds.MmicrosecondsPpidQcounter.host`, unique on this host as Maildir asks.
     private func uniqueName() -> String {
         var now = timeval()
@@ -37,3 +66,8 @@ public final class MaildirFolder {
         return "\(now.tv_sec).M\(now.tv_usec)P\(getpid())Q\(counter).\(host)"
     }
 }
+
+/// Linux's `syncfs(2)`: glibc has it, but only under `_GNU_SOURCE`, which Swift's Glibc
+/// module does not define; declared here by its C name.
+@_silgen_name("syncfs")
+private func chime_syncfs(_ descriptor: Int32) -> Int32

@@ -20,10 +20,27 @@ struct MailIntake {
         now = options.instant
     }
 
-    /// Takes one message, `name` standing for it in the line printed.
+    /// Answers wait for ``publish()`` from now on (see ``ActionDesk/batchAnswers()``).
+    func batch() {
+        actions.batchAnswers()
+    }
+
+    /// Makes the answers of the messages taken so far durable and visible.
+    /// - Throws: `ExitCode(75)` when they cannot be written.
+    func publish() throws {
+        do {
+            try actions.publishAnswers()
+        } catch {
+            printError("answers could not be written, try again later: \(error)")
+            throw ExitCode(75)
+        }
+    }
+
+    /// Takes one message and returns the line that says what became of it, `name`
+    /// standing for the message. Safe to call from several threads at once.
     /// - Throws: `ExitCode(75)` when it could not be recorded now: the message must be
     ///   kept for another try.
-    func take(_ bytes: [UInt8], named name: String) throws {
+    func take(_ bytes: [UInt8], named name: String) throws -> String {
         let reply: Reply
         do {
             reply = try reader.handle(bytes, now: now)
@@ -42,6 +59,6 @@ struct MailIntake {
         } catch {
             printError("\(name): recorded, but carrying it out failed: \(reader.configuration.redact("\(error)"))")
         }
-        print(line)
+        return line
     }
 }

@@ -64,7 +64,7 @@ extension Chime {
                 try? client.mark(uid, [keyword])
                 let bytes = try client.fetch(uid: uid)
                 do {
-                    try intake.take(bytes, named: "\(channel.id):\(uid)")
+                    print(try intake.take(bytes, named: "\(channel.id):\(uid)"))
                 } catch {
                     // Left unseen, unmarked: the next run tries it again.
                     try? client.mark(uid, ["\\Seen", keyword], add: false)
