@@ -61,6 +61,11 @@ public struct ReplyDesk: Sendable {
     /// Snooze and done, for requests without a category.
     let plainMatcher: ActionMatcher
 
+    /// What a text typed in a chat thread chooses, read as an email reply's new text is.
+    public func match(_ text: String, for request: NotificationRequest) -> ActionMatcher.Match? {
+        (matchers[request.content.categoryIdentifier] ?? plainMatcher).match(text: text)
+    }
+
     /// Handles one message and records what became of it.
     /// - Throws: only when the store cannot be written (a temporary failure: the MTA
     ///   should try again).

@@ -145,6 +145,19 @@ extension SQLiteStore {
                 );
                 """)
         }
+        migrator.registerMigration("v6 chat threads") { db in
+            // A chat message's thread (Slack's ts) and the signed token of the notification
+            // it shows: how a text typed in that thread finds its notification.
+            try db.execute(sql: """
+                CREATE TABLE chat_thread (
+                    channel TEXT NOT NULL,
+                    thread TEXT NOT NULL,
+                    token TEXT NOT NULL,
+                    at INTEGER NOT NULL,
+                    PRIMARY KEY (channel, thread)
+                );
+                """)
+        }
         return migrator
     }
 }

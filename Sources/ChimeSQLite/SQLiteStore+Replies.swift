@@ -85,6 +85,21 @@ extension SQLiteStore {
         try database.read { db in Set(try String.fetchAll(db, sql: "SELECT address FROM undeliverable")) }
     }
 
+    public func rememberThread(channel: String, thread: String, token: String, at: Instant) throws {
+        try database.write { db in
+            try db.execute(sql: """
+                INSERT INTO chat_thread (channel, thread, token, at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (channel, thread) DO UPDATE SET token = excluded.token, at = excluded.at
+                """, arguments: [channel, thread, token, at.seconds])
+        }
+    }
+
+    public func threadToken(channel: String, thread: String) throws -> String? {
+        try database.read { db in
+            try String.fetchOne(db, sql: "SELECT token FROM chat_thread WHERE channel = ? AND thread = ?", arguments: [channel, thread])
+        }
+    }
+
     public func takeTurn(_ name: String, at: Instant, every seconds: Int64) throws -> Bool {
         try database.write { db in
             let key = "turn:" + name

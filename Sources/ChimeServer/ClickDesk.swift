@@ -3,16 +3,19 @@ import ChimeCore
 import ChimeReply
 import Foundation
 
-/// A press on a signed action, from a link's POST or a chat button: the token checked,
-/// the action found, the response recorded once (or a response awaiting confirmation
-/// confirmed), and carried out.
+/// A press on a signed action, from a link's POST or a chat button, or a text typed in a
+/// chat thread: the token checked, the action found, the response recorded once (or a
+/// response awaiting confirmation confirmed), and carried out.
 public struct ClickDesk: Sendable {
     public let tokens: TokenChecker
     public let actions: ActionDesk
+    /// Reads typed text as email replies are read (numbers, titles, aliases, keywords).
+    public let reader: ReplyDesk?
 
-    public init(tokens: TokenChecker, actions: ActionDesk) {
+    public init(tokens: TokenChecker, actions: ActionDesk, reader: ReplyDesk? = nil) {
         self.tokens = tokens
         self.actions = actions
+        self.reader = reader
     }
 
     var configuration: Configuration { actions.configuration }
@@ -27,6 +30,25 @@ public struct ClickDesk: Sendable {
         public var message: String
         /// The work left once the platform has its answer: carrying the action out.
         public var then: (@Sendable () -> Void)?
+        /// A text-input action's button was pressed: nothing is recorded yet, the person
+        /// is asked for the text (in the message's thread, or Telegram's ForceReply).
+        public var wantsText: TextPrompt?
+
+        public init(status: Int, message: String, then: (@Sendable () -> Void)? = nil, wantsText: TextPrompt? = nil) {
+            self.status = status
+            self.message = message
+            self.then = then
+            self.wantsText = wantsText
+        }
+    }
+
+    /// What to ask for a text-input action's text.
+    public struct TextPrompt: Sendable {
+        /// The action's title, in the recipient's language.
+        public var title: String
+        public var placeholder: String
+        /// The action's number in the menu.
+        public var number: Int
     }
 
     /// The action a press names: its number in the menu (what buttons carry), else as
@@ -40,11 +62,55 @@ public struct ClickDesk: Sendable {
     }
 
     /// Handles a press; the carrying out is left in `then` for the caller to run once it
-    /// has answered (chat platforms give three seconds).
+    /// has answered (chat platforms give three seconds). With `asksForText` (a platform
+    /// the text can come back from), a press on a text-input action records nothing and
+    /// asks for the text instead (``Outcome/wantsText``).
     /// - Parameter chatUser: the platform's user id, for a chat press: when the
     ///   recipient's address on that channel names a user, only that user may answer.
     public func press(token: String, action name: String, channel: String, responder: String, chatUser: String? = nil,
-                      userText: String? = nil, now: Instant) throws -> Outcome {
+                      userText: String? = nil, asksForText: Bool = false, now: Instant) throws -> Outcome {
+        try respond(token: token, channel: channel, responder: responder, chatUser: chatUser, now: now) { request in
+            guard let action = action(name, in: request) else { return .refused(Outcome(status: 404, message: "There is no such action.")) }
+            let actions = configuration.category(request.content.categoryIdentifier)?.actions ?? []
+            if userText == nil, asksForText, let index = actions.firstIndex(where: { $0.identifier == action }),
+               let input = actions[index].textInput {
+                let title = self.actions.title(of: action, in: request)
+                return .refused(Outcome(status: 200, message: "Reply with your text for “\(title)”.",
+                                        wantsText: TextPrompt(title: title, placeholder: input.placeholder, number: index + 1)))
+            }
+            return .chosen(action, userText)
+        }
+    }
+
+    /// Handles a text typed in answer to a chat message: for the action pressed before
+    /// (`action`, a text-input action takes the whole text), else read as an email
+    /// reply's first line is, by ``ReplyDesk/match(_:for:)``.
+    public func typed(_ text: String, token: String, action name: String?, channel: String, responder: String, chatUser: String,
+                      now: Instant) throws -> Outcome {
+        try respond(token: token, channel: channel, responder: responder, chatUser: chatUser, now: now) { request in
+            let pressed = name.flatMap { action($0, in: request) }
+            if let pressed, configuration.category(request.content.categoryIdentifier)?.action(pressed)?.textInput != nil {
+                return .chosen(pressed, text.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            guard let match = reader?.match(text, for: request) else {
+                try store.record(InboundRecord(at: now, messageID: "", sender: responder, outcome: .unmatched,
+                                               detail: "\(channel): \(text.prefix(200))", deliveryID: nil))
+                return .refused(Outcome(status: 200, message: "“\(text.prefix(60))” names none of this reminder’s actions."))
+            }
+            return .chosen(match.action, match.userText)
+        }
+    }
+
+    /// What a press or a text asks for, once its notification is known.
+    enum Choice {
+        case chosen(String, String?)
+        case refused(Outcome)
+    }
+
+    /// The path every press and text takes: the token checked, the chat user checked, the
+    /// choice made, the response recorded once (or confirmed) and left to carry out.
+    private func respond(token: String, channel: String, responder: String, chatUser: String?, now: Instant,
+                         choose: (NotificationRequest) throws -> Choice) throws -> Outcome {
         switch try tokens.check(Substring(token.lowercased()), now: now) {
         case nil:
             return Outcome(status: 403, message: "This link is not valid.")
@@ -54,14 +120,16 @@ public struct ClickDesk: Sendable {
             return refusal.outcome == .forgedToken ? Outcome(status: 403, message: "This link is not valid.")
                 : Outcome(status: 410, message: "This reminder is no longer open to answers.")
         case .good(let token, let request)?:
-            guard let action = action(name, in: request) else {
-                return Outcome(status: 404, message: "There is no such action.")
-            }
             if let chatUser, let address = configuration.recipient(request.recipient)?.addresses.first(where: { $0.channel == channel }),
                !address.value.isEmpty, address.value != chatUser {
                 try store.record(InboundRecord(at: now, messageID: "", sender: chatUser, outcome: .forgedSender,
                                                       detail: "\(channel): \(chatUser) is not \(request.recipient)", deliveryID: token.deliveryID))
                 return Outcome(status: 403, message: "This reminder is someone else's.")
+            }
+            let (action, userText): (String, String?)
+            switch try choose(request) {
+            case .refused(let outcome): return outcome
+            case .chosen(let chosen, let text): (action, userText) = (chosen, text)
             }
             let title = actions.title(of: action, in: request)
             // A confirmation of an action that waited for proof (the link is the proof),
@@ -77,7 +145,7 @@ public struct ClickDesk: Sendable {
                     return Outcome(status: 200, message: "“\(title)” was already done.")
                 }
                 fresh.id = id
-                (response, message) = (fresh, "“\(title)” received.")
+                (response, message) = (fresh, "“\(title)” received." + (userText.map { " (\($0.prefix(60)))" } ?? ""))
             }
             return Outcome(status: 200, message: message) {
                 _ = try? self.actions.carryOut(response, request: request, now: now)

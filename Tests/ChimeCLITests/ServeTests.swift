@@ -26,6 +26,7 @@ struct ServeTests {
               <action identifier="trashAction" title="Delete list" destructive="true">
                 <hook command="echo ran >> hook-ran.txt"/>
               </action>
+              <textInputAction identifier="addItem" title="Add item" textInputButtonTitle="Add" textInputPlaceholder="Milk, eggs…"/>
             </category>
           </categories>
           <channels>
@@ -106,6 +107,18 @@ struct ServeTests {
         final class Box: @unchecked Sendable { var value = (0, "") }
     }
 
+    /// A POST to `/slack/team` signed as Slack signs: a block_actions `payload` form, or
+    /// an Events API JSON body.
+    static func slack(_ server: Server, form payload: String? = nil, json: String? = nil, secret: String, age: Int = 0) throws -> (status: Int, body: String) {
+        let body = Array((json ?? ("payload=" + (payload?.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))).utf8)
+        let timestamp = String(Int(Date().timeIntervalSince1970) - age)
+        let mac = HMAC<SHA256>.authenticationCode(for: Array("v0:\(timestamp):".utf8) + body, using: SymmetricKey(data: Array(secret.utf8)))
+        return try server.request("POST", "/slack/team", headers: [
+            "X-Slack-Request-Timestamp": timestamp, "X-Slack-Signature": "v0=" + mac.map { String(format: "%02x", $0) }.joined(),
+            "Content-Type": json == nil ? "application/x-www-form-urlencoded" : "application/json",
+        ], body: body)
+    }
+
     static func responses(_ ws: Workspace) throws -> [[String: Any]] { try ReplyCorpusTests.json(ws, "responses") }
 
     @Test("an action link: GET shows a page and never acts; POST acts once; a confirmation link carries out what waited; forged and unknown tokens are refused")
@@ -152,13 +165,7 @@ struct ServeTests {
         defer { server.stop() }
         func post(value: String, user: String = "U123", age: Int = 0, secret: String? = nil) throws -> (status: Int, body: String) {
             let payload = #"{"type":"block_actions","user":{"id":"\#(user)"},"actions":[{"action_id":"a","value":"\#(value)"}]}"#
-            let body = Array(("payload=" + (payload.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")).utf8)
-            let timestamp = String(Int(Date().timeIntervalSince1970) - age)
-            let mac = HMAC<SHA256>.authenticationCode(for: Array("v0:\(timestamp):".utf8) + body, using: SymmetricKey(data: Array((secret ?? keys.slack).utf8)))
-            return try server.request("POST", "/slack/team", headers: [
-                "X-Slack-Request-Timestamp": timestamp, "X-Slack-Signature": "v0=" + mac.map { String(format: "%02x", $0) }.joined(),
-                "Content-Type": "application/x-www-form-urlencoded",
-            ], body: body)
+            return try Self.slack(server, form: payload, secret: secret ?? keys.slack, age: age)
         }
         #expect(try post(value: "\(sent.token).1", secret: "wrong").status == 401)
         #expect(try post(value: "\(sent.token).1", age: 600).status == 401, "older than five minutes")
@@ -217,5 +224,60 @@ struct ServeTests {
         let good = try server.request("POST", "/mattermost/mm", body: Array(#"{"user_id":"u1","context":{"token":"\#(sent.token).2"}}"#.utf8))
         #expect(good.status == 200 && good.body.contains("ephemeral_text"), "\(good)")
         #expect(Set(try Self.responses(ws).map { $0["channel"] as! String }) == ["tg", "mm"])
+    }
+
+    @Test("chat text input: Slack's thread of a pressed text-input button and Telegram's ForceReply prompt and replies give the action its text, through the reply matcher; someone else's text and bots are ignored")
+    func chatTextInput() throws {
+        let keys = Keys()
+        let (ws, sent) = try Self.workspace(keys)
+        let second = try ReplyCorpusTests.send(ws, ["list2"], category: "shop", runMustSucceed: false)["list2"]!
+        let server = try Server(ws)
+        defer { server.stop() }
+        func event(_ fields: String) -> String {
+            #"{"type":"event_callback","event":{"type":"message","channel":"C1","ts":"1700000005.000200","thread_ts":"1700000000.000100",\#(fields)}}"#
+        }
+
+        // Slack: the Events API's URL check, signed like everything else.
+        let check = #"{"type":"url_verification","challenge":"c-123"}"#
+        #expect(try Self.slack(server, json: check, secret: "wrong").status == 401)
+        #expect(try Self.slack(server, json: check, secret: keys.slack).body.contains(#""challenge":"c-123""#))
+        // Pressing "Add item" records nothing yet and asks for the text in the thread.
+        let press = #"{"type":"block_actions","user":{"id":"U123"},"container":{"type":"message","message_ts":"1700000000.000100","channel_id":"C1"},"actions":[{"action_id":"a","value":"\#(sent.token).3"}]}"#
+        let asked = try Self.slack(server, form: press, secret: keys.slack)
+        #expect(asked.body.contains("Reply in this message’s thread with your text for “Add item”."), "\(asked)")
+        #expect(try Self.responses(ws).isEmpty)
+        // A bot's message and someone else's text in that thread do nothing.
+        #expect(try Self.slack(server, json: event(#""user":"B1","bot_id":"B1","text":"spam""#), secret: keys.slack).status == 200)
+        #expect(try Self.slack(server, json: event(#""user":"U999","text":"not yours""#), secret: keys.slack).status == 200)
+        #expect(try Self.responses(ws).isEmpty)
+        // The person's own text in the thread is the action's text.
+        #expect(try Self.slack(server, json: event(#""user":"U123","text":"oat milk, 2 lemons""#), secret: keys.slack).status == 200)
+        var responses = try Self.responses(ws)
+        #expect(responses.count == 1)
+        #expect(responses.first?["actionIdentifier"] as? String == "addItem")
+        #expect(responses.first?["userText"] as? String == "oat milk, 2 lemons")
+        #expect(responses.first?["responder"] as? String == "team:U123")
+
+        // Telegram: pressing "Add item" answers with a ForceReply prompt whose link carries
+        // the token and the action.
+        let secret = ["X-Telegram-Bot-Api-Secret-Token": keys.telegram]
+        let query = #"{"update_id":2,"callback_query":{"id":"q2","from":{"id":42},"data":"\#(second.token).3","message":{"message_id":7,"chat":{"id":42}}}}"#
+        let prompt = try server.request("POST", "/telegram/tg", headers: secret, body: Array(query.utf8))
+        #expect(prompt.body.contains(#""method":"sendMessage""#) && prompt.body.contains(#""force_reply":true"#), "\(prompt)")
+        #expect(prompt.body.contains("/a/\(second.token)/3"), "\(prompt)")
+        #expect(try Self.responses(ws).count == 1, "nothing recorded by the press")
+        // The reply to the prompt is the text.
+        let link = "http://127.0.0.1/a/\(second.token)/3"
+        let answer = #"{"update_id":3,"message":{"message_id":9,"from":{"id":42},"chat":{"id":42},"text":"Milk","reply_to_message":{"message_id":8,"text":"Add item: reply to this message with your text.","entities":[{"type":"text_link","offset":0,"length":8,"url":"\#(link)"}]}}}"#
+        let done = try server.request("POST", "/telegram/tg", headers: secret, body: Array(answer.utf8))
+        #expect(done.body.contains(#""method":"sendMessage""#) && done.body.contains("“Add item” received. (Milk)"), "\(done)")
+        // A reply to the reminder itself (its buttons carry the token) is read as an email
+        // reply's first line: "OK, got it" is the first action.
+        let reminder = #"{"update_id":4,"message":{"message_id":10,"from":{"id":42},"chat":{"id":42},"text":"OK, got it!","reply_to_message":{"message_id":5,"text":"Shopping","reply_markup":{"inline_keyboard":[[{"text":"OK, got it","callback_data":"\#(second.token).1"}]]}}}}"#
+        let ok = try server.request("POST", "/telegram/tg", headers: secret, body: Array(reminder.utf8))
+        #expect(ok.body.contains("“OK, got it” received."), "\(ok)")
+        responses = try Self.responses(ws).filter { $0["channel"] as? String == "tg" }
+        #expect(responses.map { $0["actionIdentifier"] as? String } == ["addItem", "justInform"])
+        #expect(responses.first?["userText"] as? String == "Milk")
     }
 }

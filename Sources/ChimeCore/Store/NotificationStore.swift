@@ -124,6 +124,13 @@ public protocol NotificationStore: Sendable {
     /// seconds before: a rate limit that holds across processes.
     func takeTurn(_ name: String, at: Instant, every seconds: Int64) throws -> Bool
 
+    /// Remembers that a chat message's thread (`thread`, e.g. Slack's `ts`) on `channel`
+    /// shows the notification of the signed `token`.
+    func rememberThread(channel: String, thread: String, token: String, at: Instant) throws
+
+    /// The signed token a chat thread was remembered with, or nil.
+    func threadToken(channel: String, thread: String) throws -> String?
+
     /// Records an inbound message that led to no response.
     func record(_ inbound: InboundRecord) throws
 

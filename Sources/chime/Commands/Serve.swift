@@ -30,9 +30,9 @@ extension Chime {
         func run() throws {
             let configuration = try loadConfiguration(options)
             let store = try openStore(options)
-            // Only tokens and actions: replies' matchers are not needed here.
-            let tokens = TokenChecker(configuration: configuration, store: store, key: try signingKey(store))
-            let server = ChimeHTTPServer(desk: ClickDesk(tokens: tokens, actions: actionDesk(options, configuration: configuration, store: store)))
+            // The reply desk's matchers read what people type in chat threads.
+            let (reader, actions) = try replyDesks(options, configuration: configuration, store: store)
+            let server = ChimeHTTPServer(desk: ClickDesk(tokens: reader.tokens, actions: actions, reader: reader))
             let host = self.host
             let finished = DispatchSemaphore(value: 0)
             let failure = Failure()
