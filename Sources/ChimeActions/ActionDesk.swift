@@ -131,7 +131,8 @@ public struct ActionDesk: Sendable {
         for (index, hook) in action.hooks.enumerated() {
             switch hook.kind {
             case .command(let command):
-                let ending = HookCommand.run(command, input: json, directory: hook.directory, timeout: hook.timeout)
+                // One JSON line, so that `cat >> responses.jsonl` keeps one response per line.
+                let ending = HookCommand.run(command, input: json + [0x0A], directory: hook.directory, timeout: hook.timeout)
                 results.append(configuration.redact("command " + ending.text(timeout: hook.timeout)))
                 if !ending.succeeded { return (results, true) }
             case .channel(let channel):

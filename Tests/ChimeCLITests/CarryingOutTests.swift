@@ -157,7 +157,9 @@ struct CarryingOutTests {
         let respond = try ws.chime(["respond", "other", "trashAction"], now: "2026-11-21T10:01:00Z")
         #expect(respond.status == 0, "\(respond.stderr)")
         #expect(respond.stdout == "other: trashAction carried out: command exit 0; queued to app\n")
-        let hookInput = try JSONSerialization.jsonObject(with: Data(contentsOf: ws.url.appendingPathComponent("hook-input.json"))) as? [String: Any]
+        let hookBytes = try Data(contentsOf: ws.url.appendingPathComponent("hook-input.json"))
+        #expect(hookBytes.last == 0x0A && hookBytes.filter { $0 == 0x0A }.count == 1, "one JSON line, ended by a newline")
+        let hookInput = try JSONSerialization.jsonObject(with: hookBytes) as? [String: Any]
         #expect(hookInput?["actionIdentifier"] as? String == "trashAction")
         #expect(hookInput?["identifier"] as? String == "other")
         #expect(hookInput?["recipient"] as? String == "alice")
