@@ -12,8 +12,8 @@ final class Dialogue {
 }
 
 extension CurlEasy {
-    /// Has libcurl show every protocol line to the ``Dialogue`` set as `CURLOPT_DEBUGDATA`
-    /// (``transfer(recording:)``).
+    /// Has libcurl show every protocol line to the ``Dialogue`` of the transfer
+    /// (``recording(_:_:)``).
     func recordDialogues() throws {
         try check(chime_curl_setopt_long(handle, CURLOPT_VERBOSE, 1))
         try check(chime_curl_setopt_debug_callback(handle, CURLOPT_DEBUGFUNCTION) { _, type, data, size, context in

@@ -3,12 +3,10 @@ internal import CChimeCurl
 /// Sends messages to one SMTP server through libcurl, over one easy handle, so the
 /// connection stays open from one message to the next.
 ///
-/// TLS and credentials are the ``MailServer``'s. Each recipient's RCPT reply is read from the protocol lines, so a message
-/// refused for one recipient still goes to the others and the refusal is known.
+/// TLS and credentials are the ``MailServer``'s. Each recipient's RCPT reply is read from
+/// the protocol lines, so a message refused for one recipient still goes to the others
+/// and the refusal is known.
 public final class SMTPClient {
-    public typealias StartTLS = MailServer.StartTLS
-    public typealias Settings = MailServer
-
     /// A recipient the server refused at RCPT, with its reply.
     public struct Refusal: Hashable, Sendable {
         public var recipient: String
@@ -43,7 +41,7 @@ public final class SMTPClient {
 
     /// Sets up the handle once: the server, TLS, credentials, and the callbacks every
     /// message goes through. Each ``send(from:to:message:)`` sets only its envelope.
-    public init(_ settings: Settings) throws {
+    public init(_ settings: MailServer) throws {
         easy = try CurlEasy(timeouts: settings.timeouts)
         let handle = easy.handle
         try easy.check(chime_curl_setopt_string(handle, CURLOPT_URL, settings.url))

@@ -11,8 +11,7 @@ extension Channel {
     /// The server of an `smtp(s)://` or `imap(s)://` channel, with its credentials.
     public var mailServer: MailServer {
         let host = url.host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? ""
-        let defaultPorts: [ChannelKind: Int] = [.smtp: 25, .smtps: 465, .imap: 143, .imaps: 993]
-        let port = url.port ?? defaultPorts[url.kind] ?? 0
+        let port = url.port ?? url.kind.defaultPort ?? 0
         return MailServer(
             url: "\(url.kind.rawValue)://\(host):\(port)", username: url.user, password: url.password,
             startTLS: url.startTLS == .required ? .required : .whenOffered,

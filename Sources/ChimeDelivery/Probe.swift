@@ -16,35 +16,30 @@ public enum Probe {
     /// counts the unseen messages, as `chime fetch` starts. Local channels are not probed.
     public static func run(_ configuration: Configuration) -> [Result] {
         configuration.channels.filter { !$0.url.kind.isLocal }.map { channel in
-            let outcome: (Bool, String)
-            if channel.url.kind.isInbound {
-                do {
-                    let unseen = try IMAPClient(channel.mailServer, mailbox: channel.url.mailbox).probe()
-                    outcome = (true, "\(channel.url.mailbox): \(unseen) unseen")
-                } catch {
-                    outcome = (false, "\(error)")
-                }
-            } else if channel.url.kind.isEmail {
-                do {
-                    outcome = (true, try SMTPClient(channel.mailServer).probe())
-                } catch {
-                    outcome = (false, "\(error)")
-                }
-            } else {
-                do {
-                    var request = channel.webhookRequest(body: [], idempotencyKey: "")
-                    request.method = .head
-                    let response = try HTTPPool().perform(request)
-                    if let error = response.error {
-                        outcome = (false, error.message)
-                    } else {
-                        outcome = (true, "HTTP \(response.status)" + (response.httpVersion == 2 ? " over HTTP/2" : ""))
-                    }
-                } catch {
-                    outcome = (false, "\(error)")
-                }
+            do {
+                return Result(channel: channel.id, reachable: true, detail: configuration.redact(try probe(channel)))
+            } catch {
+                return Result(channel: channel.id, reachable: false, detail: configuration.redact("\(error)"))
             }
-            return Result(channel: channel.id, reachable: outcome.0, detail: configuration.redact(outcome.1))
         }
+    }
+
+    /// What the channel's server answered.
+    /// - Throws: why it could not be reached, in its own words.
+    private static func probe(_ channel: Channel) throws -> String {
+        if channel.url.kind.isInbound {
+            return "\(channel.url.mailbox): \(try IMAPClient(channel.mailServer, mailbox: channel.url.mailbox).probe()) unseen"
+        }
+        if channel.url.kind.isEmail { return try SMTPClient(channel.mailServer).probe() }
+        var request = channel.webhookRequest(body: [], idempotencyKey: "")
+        request.method = .head
+        let response = try HTTPPool().perform(request)
+        if let error = response.error { throw Unanswered(description: error.message) }
+        return "HTTP \(response.status)" + (response.httpVersion == 2 ? " over HTTP/2" : "")
+    }
+
+    /// A webhook server that could not be reached, in libcurl's words.
+    private struct Unanswered: Error, CustomStringConvertible {
+        var description: String
     }
 }

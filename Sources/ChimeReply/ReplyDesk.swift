@@ -63,7 +63,12 @@ public struct ReplyDesk: Sendable {
 
     /// What a text typed in a chat thread chooses, read as an email reply's new text is.
     public func match(_ text: String, for request: NotificationRequest) -> ActionMatcher.Match? {
-        (matchers[request.content.categoryIdentifier] ?? plainMatcher).match(text: text)
+        matcher(for: request).match(text: text)
+    }
+
+    /// The matcher of the request's category.
+    private func matcher(for request: NotificationRequest) -> ActionMatcher {
+        matchers[request.content.categoryIdentifier] ?? plainMatcher
     }
 
     /// Handles one message and records what became of it.
@@ -129,8 +134,7 @@ public struct ReplyDesk: Sendable {
 
         let category = configuration.category(request.content.categoryIdentifier)
         let body = ReplyText.extract(body(of: mail), markers: markers)
-        let matcher = matchers[request.content.categoryIdentifier] ?? plainMatcher
-        guard let match = matcher.match(text: body, subject: mail.header("Subject") ?? "") else {
+        guard let match = matcher(for: request).match(text: body, subject: mail.header("Subject") ?? "") else {
             return try finish(.unmatched, body.isEmpty ? "(empty reply)" : String(body.prefix(200)))
         }
         let action = category?.action(match.action)

@@ -7,16 +7,17 @@ import Foundation
 /// chat thread: the token checked, the action found, the response recorded once (or a
 /// response awaiting confirmation confirmed), and carried out.
 public struct ClickDesk: Sendable {
-    public let tokens: TokenChecker
+    /// Checks tokens, and reads typed text as email replies are read (numbers, titles,
+    /// aliases, keywords).
+    public let reader: ReplyDesk
     public let actions: ActionDesk
-    /// Reads typed text as email replies are read (numbers, titles, aliases, keywords).
-    public let reader: ReplyDesk?
 
-    public init(tokens: TokenChecker, actions: ActionDesk, reader: ReplyDesk? = nil) {
-        self.tokens = tokens
-        self.actions = actions
+    public init(reader: ReplyDesk, actions: ActionDesk) {
         self.reader = reader
+        self.actions = actions
     }
+
+    var tokens: TokenChecker { reader.tokens }
 
     var configuration: Configuration { actions.configuration }
     var store: any NotificationStore { actions.store }
@@ -92,7 +93,7 @@ public struct ClickDesk: Sendable {
             if let pressed, configuration.category(request.content.categoryIdentifier)?.action(pressed)?.textInput != nil {
                 return .chosen(pressed, text.trimmingCharacters(in: .whitespacesAndNewlines))
             }
-            guard let match = reader?.match(text, for: request) else {
+            guard let match = reader.match(text, for: request) else {
                 try store.record(InboundRecord(at: now, messageID: "", sender: responder, outcome: .unmatched,
                                                detail: "\(channel): \(text.prefix(200))", deliveryID: nil))
                 return .refused(Outcome(status: 200, message: "“\(text.prefix(60))” names none of this reminder’s actions."))

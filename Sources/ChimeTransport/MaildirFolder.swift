@@ -49,11 +49,15 @@ public final class MaildirFolder {
         guard descriptor >= 0 else { throw TransportError.system("open \(tmp)") }
         defer { close(descriptor) }
         if chime_syncfs(descriptor) != 0 { throw TransportError.system("sync \(tmp)") }
-        while let name = staged.first {
+        for (index, name) in staged.enumerated() {
             let final = root.path + "/new/" + name
-            guard rename(tmp + "/" + name, final) == 0 else { throw TransportError.system("rename into \(final)") }
-            staged.removeFirst()
+            guard rename(tmp + "/" + name, final) == 0 else {
+                let error = TransportError.system("rename into \(final)")
+                staged.removeFirst(index)
+                throw error
+            }
         }
+        staged.removeAll()
     }
 
     private var tmpPath: String { root.path + "/tmp" }

@@ -21,6 +21,7 @@ struct MailIntake {
     }
 
     /// Answers wait for ``publish()`` from now on (see ``ActionDesk/batchAnswers()``).
+    /// For ``takeMaildir(_:)``.
     func batch() {
         actions.batchAnswers()
     }

@@ -24,6 +24,21 @@ public enum ChannelKind: String, CaseIterable, Sendable, Codable {
     /// Inbound channels are mailboxes Chime reads replies from.
     public var isInbound: Bool { self == .imap || self == .imaps }
 
+    /// `smtp://` and `imap://` upgrade to TLS with STARTTLS (`?starttls=`); their `s`
+    /// kinds are TLS from the first byte.
+    public var upgradesWithSTARTTLS: Bool { self == .smtp || self == .imap }
+
+    /// The port of a mail server's kind when its URL names none.
+    public var defaultPort: Int? {
+        switch self {
+        case .smtp: 25
+        case .smtps: 465
+        case .imap: 143
+        case .imaps: 993
+        default: nil
+        }
+    }
+
     /// Channels whose messages go out over the network, through the outbox.
     public var sendsOverNetwork: Bool { !isLocal && !isInbound }
 

@@ -95,7 +95,7 @@ public struct ChannelURL: Hashable, Sendable, CustomStringConvertible {
                     throw ParseError(message: "insecure must be true or false")
                 }
                 insecure = flag
-            case "starttls" where kind == .smtp || kind == .imap:
+            case "starttls" where kind.upgradesWithSTARTTLS:
                 guard let value = item.value, let mode = StartTLS(rawValue: value) else {
                     throw ParseError(message: "starttls must be required or opportunistic")
                 }
@@ -103,7 +103,7 @@ public struct ChannelURL: Hashable, Sendable, CustomStringConvertible {
             default:
                 if kind.isEmail || kind.isInbound {
                     let name = isSecret ? "" : " \"\(item.name)\""
-                    throw ParseError(message: "unknown option\(name) for a \(scheme):// URL (known: \(kind == .smtp || kind == .imap ? "starttls, insecure" : "insecure"))")
+                    throw ParseError(message: "unknown option\(name) for a \(scheme):// URL (known: \(kind.upgradesWithSTARTTLS ? "starttls, insecure" : "insecure"))")
                 }
                 passedOn.append(item)
             }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import ChimeCore
 import Foundation
 
 extension Chime {
@@ -28,79 +27,7 @@ extension Chime {
                 print(try intake.take([UInt8](FileHandle.standardInput.readDataToEndOfFile()), named: "stdin"))
                 return
             }
-            let new = maildir + "/new", cur = maildir + "/cur"
-            let names: [String]
-            do {
-                names = try FileManager.default.contentsOfDirectory(atPath: new).filter { !$0.hasPrefix(".") }.sorted()
-            } catch {
-                printError("\(new): not a Maildir folder (\(error.localizedDescription))")
-                throw ExitCode(66)
-            }
-            try FileManager.default.createDirectory(atPath: cur, withIntermediateDirectories: true)
-            // Replies are taken in batches, by as many workers as there are cores (the
-            // store takes one write at a time; reading a reply is most of the work). The
-            // answers of a batch are synced to disk at once, then its replies moved to
-            // cur/. A run that dies leaves the batch's replies in new/, and the next takes
-            // them again: recorded once, answered as replays.
-            intake.batch()
-            let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4))
-            for start in stride(from: 0, to: names.count, by: Self.batchSize) {
-                let batch = Array(names[start..<min(start + Self.batchSize, names.count)])
-                let outcomes = Outcomes(count: batch.count)
-                DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                    for index in stride(from: worker, to: batch.count, by: workers) {
-                        guard let data = FileManager.default.contents(atPath: new + "/" + batch[index]) else {
-                            outcomes.set(index, .success(nil))
-                            continue
-                        }
-                        do {
-                            outcomes.set(index, .success(try intake.take([UInt8](data), named: batch[index])))
-                        } catch {
-                            outcomes.set(index, .failure(error))
-                            return
-                        }
-                    }
-                }
-                // In the Maildir's order; whatever was handled is kept handled, even past
-                // a failure.
-                var failure: (any Error)?
-                for result in outcomes.results {
-                    switch result {
-                    case .success(let line?)?: print(line)
-                    case .failure(let error)?: failure = failure ?? error
-                    default: break
-                    }
-                }
-                try intake.publish()
-                for (index, name) in batch.enumerated() {
-                    guard case .success(let line)? = outcomes.results[index], line != nil else { continue }
-                    let seen = name.contains(":2,") ? name : name + ":2,S"
-                    if rename(new + "/" + name, cur + "/" + seen) != 0 {
-                        printError("\(new)/\(name): handled, but could not be moved to cur/")
-                        throw ExitCode(75)
-                    }
-                }
-                if let failure { throw failure }
-            }
+            try intake.takeMaildir(maildir)
         }
-
-        /// Replies handled between two syncs of their answers.
-        static let batchSize = 500
     }
-}
-
-/// What became of each message of a batch, filled in by several workers.
-private final class Outcomes: @unchecked Sendable { // guarded by lock
-    private let lock = NSLock()
-    private var stored: [Result<String?, any Error>?]
-
-    init(count: Int) {
-        stored = Array(repeating: nil, count: count)
-    }
-
-    func set(_ index: Int, _ result: Result<String?, any Error>) {
-        lock.withLock { stored[index] = result }
-    }
-
-    var results: [Result<String?, any Error>?] { lock.withLock { stored } }
 }

@@ -32,7 +32,7 @@ extension Chime {
             let store = try openStore(options)
             // The reply desk's matchers read what people type in chat threads.
             let (reader, actions) = try replyDesks(options, configuration: configuration, store: store)
-            let server = ChimeHTTPServer(desk: ClickDesk(tokens: reader.tokens, actions: actions, reader: reader))
+            let server = ChimeHTTPServer(desk: ClickDesk(reader: reader, actions: actions))
             let host = self.host
             let finished = DispatchSemaphore(value: 0)
             let failure = Failure()
