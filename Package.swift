@@ -99,7 +99,7 @@ let package = Package(
         // before they are parsed, and signed action links, over Hummingbird.
         .target(
             name: "ChimeServer",
-            dependencies: ["ChimeCore", "ChimeReply", "ChimeActions", "ChimeRendering",
+            dependencies: ["ChimeCore", "ChimeReply", "ChimeActions", "ChimeRendering", "ChimeDelivery",
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "Logging", package: "swift-log"), .product(name: "HTTPTypes", package: "swift-http-types")]
         ),

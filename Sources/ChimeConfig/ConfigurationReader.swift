@@ -145,7 +145,8 @@ struct ConfigurationReader {
         }
         return Channel(id: id, url: url, from: value(element, "from"), replyTo: value(element, "replyTo"),
                        policy: readPolicy(element, kind: url.kind), caFile: value(element, "caFile").map(resolvePath),
-                       signingSecret: secret(element, "secret"), moveTo: value(element, "moveTo"))
+                       signingSecret: secret(element, "secret"), moveTo: value(element, "moveTo"),
+                       apiToken: secret(element, "apiToken"))
     }
 
     /// The channel's delivery options over its kind's defaults.

@@ -10,6 +10,8 @@ internal import CChimeCurl
 public final class HTTPPool {
     public enum Method: Sendable {
         case post
+        /// No request body: to read a resource (a chat platform's API).
+        case get
         /// No body either way: to see that an endpoint answers.
         case head
     }
@@ -109,6 +111,8 @@ public final class HTTPPool {
             try request.body.withUnsafeBytes { bytes in
                 try easy.check(chime_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!)))
             }
+        case .get:
+            try easy.check(chime_curl_setopt_long(handle, CURLOPT_HTTPGET, 1))
         case .head:
             try easy.check(chime_curl_setopt_long(handle, CURLOPT_NOBODY, 1))
         }

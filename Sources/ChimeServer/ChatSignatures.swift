@@ -25,9 +25,10 @@ enum ChatSignature {
         return key.isValidSignature(signatureBytes, for: Array(timestamp.utf8) + body)
     }
 
-    /// Telegram's: the `X-Telegram-Bot-Api-Secret-Token` header equals the secret the
-    /// webhook was set with.
-    static func telegram(secret: String, header: String) -> Bool {
-        constantTimeEqual(Array(secret.utf8), Array(header.utf8))
+    /// Telegram's and Mattermost's outgoing webhooks': a secret sent as it is (Telegram's
+    /// `X-Telegram-Bot-Api-Secret-Token` header, the webhook's `token` field) equals the
+    /// one it was set up with, compared in constant time.
+    static func sameSecret(_ secret: String, _ given: String) -> Bool {
+        constantTimeEqual(Array(secret.utf8), Array(given.utf8))
     }
 }

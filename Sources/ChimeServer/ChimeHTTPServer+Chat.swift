@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeDelivery
 import ChimeRendering
 import Foundation
 import Hummingbird
@@ -38,7 +39,7 @@ extension ChimeHTTPServer {
             let conversation = container?["channel_id"] as? String ?? (payload["channel"] as? [String: Any])?["id"] as? String ?? ""
             if let ts {
                 try desk.store.rememberThread(channel: channel, thread: Self.slackThread(conversation, ts), token: value, at: clock())
-                message = "Reply in this message’s thread with your text for “\(prompt.title)”."
+                message = Self.threadPrompt(prompt)
             }
         }
         return Self.json(200, ["response_type": "ephemeral", "replace_original": false, "text": message])
@@ -83,15 +84,58 @@ extension ChimeHTTPServer {
         return Self.json(200, ["type": 4, "data": ["content": outcome.message, "flags": 64]])
     }
 
-    /// Mattermost action callbacks: the `context` Chime put in the button carries the
-    /// token (itself an HMAC, checked in constant time) and the action's number.
+    /// Mattermost, both kinds of request: action callbacks, whose `context` (Chime's, in
+    /// the button) carries the token (itself an HMAC, checked in constant time) and the
+    /// action's number; and the outgoing webhook's messages (form or JSON, with the
+    /// webhook's token, which is all Mattermost signs them with, checked against the
+    /// channel's `secret`), which are a text-input action's text when they are in the
+    /// thread of a message whose button asked for it. Which thread a message is in, the
+    /// webhook does not say: the REST API does, with the channel's `apiToken`.
     func mattermost(_ request: Request, channel: String) async throws -> Response {
         let body = try await Self.body(request)
-        guard configuration.channel(channel)?.url.kind == .mattermost else { return Self.text(404, "no such Mattermost channel") }
-        guard let callback = Self.json(body), let value = (callback["context"] as? [String: Any])?["token"] as? String
-        else { return Self.text(400, "no context token") }
-        let outcome = try press(value, channel: channel, user: callback["user_id"] as? String ?? "")
-        return Self.json(outcome.status, ["ephemeral_text": outcome.message])
+        guard let found = configuration.channel(channel), found.url.kind == .mattermost else {
+            return Self.text(404, "no such Mattermost channel")
+        }
+        let isJSON = body.first == UInt8(ascii: "{")
+        let fields: [String: Any]? = isJSON ? Self.json(body) : Self.form(String(decoding: body, as: UTF8.self))
+        guard let fields else {
+            return Self.text(400, "neither a form nor JSON")
+        }
+        if fields["context"] == nil, fields["post_id"] != nil { return try await mattermostMessage(fields, channel: found) }
+        guard let value = (fields["context"] as? [String: Any])?["token"] as? String else { return Self.text(400, "no context token") }
+        // Text can come back only through the outgoing webhook and the API.
+        let readsThreads = found.signingSecret != nil && found.apiToken != nil
+        let outcome = try press(value, channel: channel, user: fields["user_id"] as? String ?? "", asksForText: readsThreads)
+        var message = outcome.message
+        if let prompt = outcome.wantsText, let post = fields["post_id"] as? String, !post.isEmpty {
+            try desk.store.rememberThread(channel: channel, thread: post, token: value, at: clock())
+            message = Self.threadPrompt(prompt)
+        }
+        return Self.json(outcome.status, ["ephemeral_text": message])
+    }
+
+    /// A message Mattermost's outgoing webhook brings: the action's text when it is the
+    /// recipient's, in a remembered thread; answered as a comment in that thread.
+    func mattermostMessage(_ fields: [String: Any], channel: Channel) async throws -> Response {
+        guard let secret = channel.signingSecret, ChatSignature.sameSecret(secret, fields["token"] as? String ?? "") else {
+            return Self.text(401, "bad token")
+        }
+        guard let post = fields["post_id"] as? String, let text = fields["text"] as? String,
+              let user = fields["user_id"] as? String, channel.apiToken != nil else { return Self.json(200, [:]) }
+        let root: String?
+        do {
+            root = try await Self.blocking { try channel.mattermostThreadRoot(ofPost: post) }
+        } catch {
+            // The API's failure is the operator's to see, not the person's.
+            FileHandle.standardError.write(Data("chime serve: \(error)\n".utf8))
+            return Self.json(200, ["text": "Chime could not read which message this answers.", "response_type": "comment"])
+        }
+        guard let root, let value = try desk.store.threadToken(channel: channel.id, thread: root),
+              let button = ButtonValue(value) else { return Self.json(200, [:]) }
+        let outcome = try desk.typed(text, token: button.token, action: button.action, channel: channel.id,
+                                     responder: "\(channel.id):\(user)", chatUser: user, now: clock())
+        if let then = outcome.then { Task.detached { then() } }
+        return Self.json(200, ["text": outcome.message, "response_type": "comment"])
     }
 
     /// Telegram updates: the secret token header first; a callback query's data is the
@@ -100,7 +144,7 @@ extension ChimeHTTPServer {
     func telegram(_ request: Request, channel: String) async throws -> Response {
         let body = try await Self.body(request)
         guard let secret = secret(channel, .telegram) else { return Self.text(404, "no such Telegram channel") }
-        guard ChatSignature.telegram(secret: secret, header: request.headers[Self.name("X-Telegram-Bot-Api-Secret-Token")] ?? "")
+        guard ChatSignature.sameSecret(secret, request.headers[Self.name("X-Telegram-Bot-Api-Secret-Token")] ?? "")
         else { return Self.text(401, "bad secret token") }
         guard let update = Self.json(body) else { return Self.text(400, "not JSON") }
         if let message = update["message"] as? [String: Any] { return try telegramReply(message, channel: channel) }
@@ -147,6 +191,19 @@ extension ChimeHTTPServer {
         if let then = outcome.then { Task.detached { then() } }
         return Self.json(200, ["method": "sendMessage", "chat_id": chat, "text": outcome.message,
                                "reply_to_message_id": message["message_id"] ?? 0])
+    }
+
+    /// What a press on a text-input button answers where the text comes in the message's
+    /// thread.
+    static func threadPrompt(_ prompt: ClickDesk.TextPrompt) -> String {
+        "Reply in this message’s thread with your text for “\(prompt.title)”."
+    }
+
+    /// Runs blocking work (a libcurl request) off the server's event loops.
+    static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        }
     }
 
     /// The key a Slack message's thread is remembered under: its conversation and `ts`.

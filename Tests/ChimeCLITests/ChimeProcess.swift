@@ -36,15 +36,18 @@ struct ChimeProcess {
     }
 
     /// Starts `chime` and returns at once; the caller waits for it (or kills it).
-    static func start(_ arguments: [String], in directory: URL, output: URL? = nil) throws -> Process {
+    /// - Parameter withErrors: standard error goes to `output` too, as a service's
+    ///   journal has both.
+    static func start(_ arguments: [String], in directory: URL, output: URL? = nil, withErrors: Bool = false) throws -> Process {
         let process = make(arguments, in: directory, environment: [:])
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
         if let output {
             FileManager.default.createFile(atPath: output.path, contents: nil)
-            process.standardOutput = try FileHandle(forWritingTo: output)
-        } else {
-            process.standardOutput = FileHandle.nullDevice
+            let handle = try FileHandle(forWritingTo: output)
+            process.standardOutput = handle
+            if withErrors { process.standardError = handle }
         }
-        process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
         return process

@@ -15,9 +15,14 @@ struct ServeTests {
         var slack = UUID().uuidString
         var telegram = UUID().uuidString.replacingOccurrences(of: "-", with: "")
         var discord = Curve25519.Signing.PrivateKey()
+        /// Mattermost's outgoing webhook token, and the bot's API token.
+        var mattermost = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        var mattermostAPI = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
     }
 
-    static func configuration(_ ws: Workspace) -> String {
+    /// - Parameter mattermost: the attributes of the Mattermost channel (a closed port by
+    ///   default).
+    static func configuration(_ ws: Workspace, mattermost: String = #"url="mattermost://127.0.0.1:9/hooks/KEY""#) -> String {
         """
         <chime version="1">
           <categories>
@@ -34,7 +39,7 @@ struct ServeTests {
             <channel id="team" url="slack://127.0.0.1:9/services/T0/B0/X" secret="file:\(ws.path("slack.key"))"/>
             <channel id="guild" url="discord://127.0.0.1:9/api/webhooks/1/x" secret="file:\(ws.path("discord.key"))"/>
             <channel id="tg" url="telegram://127.0.0.1:9/botTOKEN/sendMessage?chat_id=42" secret="file:\(ws.path("telegram.key"))"/>
-            <channel id="mm" url="mattermost://127.0.0.1:9/hooks/KEY"/>
+            <channel id="mm" \(mattermost)/>
           </channels>
           <replies linkBase="http://127.0.0.1"/>
           <recipients>
@@ -43,7 +48,7 @@ struct ServeTests {
               <address channel="team">U123</address>
               <address channel="guild"></address>
               <address channel="tg"></address>
-              <address channel="mm"></address>
+              <address channel="mm">u1</address>
             </recipient>
           </recipients>
         </chime>
@@ -51,12 +56,14 @@ struct ServeTests {
     }
 
     /// A workspace with one reminder sent by email (whose token the links and buttons use).
-    static func workspace(_ keys: Keys) throws -> (Workspace, ReplyCorpusTests.Sent) {
+    static func workspace(_ keys: Keys, mattermost: ((Workspace) -> String)? = nil) throws -> (Workspace, ReplyCorpusTests.Sent) {
         let ws = try ReplyCorpusTests.workspace()
         try ws.write("slack.key", keys.slack)
         try ws.write("telegram.key", keys.telegram)
         try ws.write("discord.key", keys.discord.publicKey.rawRepresentation.map { String(format: "%02x", $0) }.joined())
-        try ws.write("chime.xml", configuration(ws))
+        try ws.write("mattermost.key", keys.mattermost)
+        try ws.write("mattermost-api.key", keys.mattermostAPI)
+        try ws.write("chime.xml", mattermost.map { configuration(ws, mattermost: $0(ws)) } ?? configuration(ws))
         // Only the email matters here: the chat channels point at a closed port (their
         // deliveries wait for a retry), but the buttons carry the same signed token.
         let sent = try ReplyCorpusTests.send(ws, ["list"], category: "shop", runMustSucceed: false)
@@ -70,7 +77,7 @@ struct ServeTests {
 
         init(_ ws: Workspace) throws {
             let output = ws.url.appendingPathComponent("serve.out")
-            process = try ChimeProcess.start(["serve", "--port", "0"], in: ws.url, output: output)
+            process = try ChimeProcess.start(["serve", "--port", "0"], in: ws.url, output: output, withErrors: true)
             var found: Int?
             for _ in 0..<200 where found == nil {
                 let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
@@ -279,5 +286,67 @@ struct ServeTests {
         responses = try Self.responses(ws).filter { $0["channel"] as? String == "tg" }
         #expect(responses.map { $0["actionIdentifier"] as? String } == ["addItem", "justInform"])
         #expect(responses.first?["userText"] as? String == "Milk")
+    }
+
+    @Test("Mattermost text input: a text-input button asks for a reply in the message's thread; the outgoing webhook's message there (its token checked, its thread read from the REST API with the bot's token) is the action's text, answered as a comment; someone else's text, a wrong token and a failing API record nothing")
+    func mattermostThread() throws {
+        let keys = Keys()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-mm-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let certificate = try ScriptServer.certificate(in: folder.appendingPathComponent("tls"))
+        let posts = folder.appendingPathComponent("files/api/v4/posts")
+        try FileManager.default.createDirectory(at: posts, withIntermediateDirectories: true)
+        let api = try WebhookServer(["--cert", certificate.cert, "--key", certificate.key, "--files", folder.appendingPathComponent("files").path])
+        let (ws, sent) = try Self.workspace(keys) { ws in
+            #"url="mattermost://127.0.0.1:\#(api.port)/hooks/KEY" caFile="\#(certificate.cert)" "#
+                + #"secret="file:\#(ws.path("mattermost.key"))" apiToken="file:\#(ws.path("mattermost-api.key"))""#
+        }
+        let server = try Server(ws)
+        defer { server.stop() }
+        // Mattermost's ids: 26 characters of [a-z0-9].
+        func id(_ name: String) -> String { name + String(repeating: "0", count: 26 - name.count) }
+        func post(_ name: String, root: String) throws {
+            try Data(#"{"id":"\#(id(name))","root_id":"\#(root)","message":"…"}"#.utf8).write(to: posts.appendingPathComponent(id(name)))
+        }
+        func message(_ name: String, user: String = "u1", text: String, token: String? = nil) throws -> (status: Int, body: String) {
+            let form = ["token": token ?? keys.mattermost, "team_id": "t1", "channel_id": "c1", "user_id": user,
+                        "user_name": "alice", "post_id": id(name), "text": text, "trigger_word": ""]
+            let body = form.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" }.joined(separator: "&")
+            return try server.request("POST", "/mattermost/mm", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Array(body.utf8))
+        }
+
+        // Pressing "Add item" on the reminder (post "reminder…") records nothing and asks
+        // for the text in its thread.
+        let press = #"{"user_id":"u1","post_id":"\#(id("reminder"))","channel_id":"c1","context":{"token":"\#(sent.token).3"}}"#
+        let asked = try server.request("POST", "/mattermost/mm", body: Array(press.utf8))
+        #expect(asked.body.contains("Reply in this message’s thread with your text for “Add item”."), "\(asked)")
+        #expect(try Self.responses(ws).isEmpty)
+
+        try post("reply1", root: id("reminder"))
+        try post("elsewhere", root: "")
+        // A wrong webhook token is refused before anything is read.
+        #expect(try message("reply1", text: "oat milk", token: "wrong").status == 401)
+        // Someone else's text in the thread, and the person's text outside it, do nothing.
+        #expect(try message("reply1", user: "u2", text: "not yours").body.contains("someone else"))
+        #expect(try message("elsewhere", text: "oat milk").body == "{}")
+        #expect(try Self.responses(ws).isEmpty)
+        // The API failing (no such post) is answered, recorded nowhere, and logged without
+        // the bot's token.
+        let failed = try message("missing", text: "oat milk")
+        #expect(failed.body.contains("Chime could not read which message this answers."), "\(failed)")
+        // The person's text in the thread is the action's text, answered in the thread.
+        let done = try message("reply1", text: "oat milk, 2 lemons")
+        #expect(done.body.contains("“Add item” received. (oat milk, 2 lemons)") && done.body.contains(#""response_type":"comment""#), "\(done)")
+        let responses = try Self.responses(ws)
+        #expect(responses.count == 1)
+        #expect(responses.first?["actionIdentifier"] as? String == "addItem")
+        #expect(responses.first?["userText"] as? String == "oat milk, 2 lemons")
+        #expect(responses.first?["responder"] as? String == "mm:u1")
+        // The thread was read with the bot's token, over TLS verified against the caFile.
+        let reads = try api.requests().filter { ($0["path"] as? String)?.hasPrefix("/api/v4/posts/") == true }
+        #expect(reads.count == 4)
+        #expect(reads.allSatisfy { ($0["headers"] as? [String: String])?["authorization"] == "Bearer \(keys.mattermostAPI)" })
+        let log = try String(contentsOf: ws.url.appendingPathComponent("serve.out"), encoding: .utf8)
+        #expect(log.contains("404") && !log.contains(keys.mattermostAPI) && !log.contains(keys.mattermost), "\(log)")
     }
 }

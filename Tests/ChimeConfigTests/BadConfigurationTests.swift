@@ -40,6 +40,7 @@ struct BadConfigurationTests {
         ("bad-rate.xml", "3:57: rate must be a number of requests such as 4/s, 30/min or 100/h, not \"0/s\""),
         ("bad-timeout.xml", "3:57: Element 'channel', attribute 'timeout': 'soon' is not a valid value of the union type 'duration'."),
         ("bad-backoff.xml", "3:89: maxBackoff must not be shorter than backoff"),
+        ("misplaced-channel-options.xml", "3:71: apiToken applies to mattermost:// channels only, and \"team\" is slack"),
     ])
     func badInput(fixture: String, expected: String) throws {
         #expect(try errors(fixture).first == expected)
@@ -51,6 +52,14 @@ struct BadConfigurationTests {
             "4:15: action identifier \"com.apple.UNNotificationDismissActionIdentifier\" is reserved for the built-in dismiss action",
             "5:15: action identifier \"default\" is reserved for the built-in default action",
         ])
+    }
+
+    @Test("an option of another kind of channel is refused, each one, and a secret's value is not shown")
+    func misplacedChannelOptions() throws {
+        let errors = try errors("misplaced-channel-options.xml")
+        #expect(errors.count == 2)
+        #expect(errors.last == "4:47: moveTo applies to imap:// and imaps:// channels only, and \"mail\" is maildir")
+        #expect(!errors.joined().contains("not-for-slack"))
     }
 
     @Test("the XXE attempt reads nothing of /etc/passwd")

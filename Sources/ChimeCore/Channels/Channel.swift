@@ -19,11 +19,16 @@ public struct Channel: Hashable, Sendable {
     /// IMAP channels: the mailbox handled messages are moved to; nil leaves them,
     /// flagged `\Seen`.
     public var moveTo: String?
+    /// Mattermost channels: a bot's access token, to read which thread a message an
+    /// outgoing webhook brings is in (the REST API's `root_id`).
+    public var apiToken: String?
 
     public init(id: String, url: ChannelURL, from: String? = nil, replyTo: String? = nil,
-                policy: DeliveryPolicy? = nil, caFile: String? = nil, signingSecret: String? = nil, moveTo: String? = nil) {
+                policy: DeliveryPolicy? = nil, caFile: String? = nil, signingSecret: String? = nil, moveTo: String? = nil,
+                apiToken: String? = nil) {
         self.signingSecret = signingSecret
         self.moveTo = moveTo
+        self.apiToken = apiToken
         self.id = id
         self.url = url
         self.from = from

@@ -92,6 +92,9 @@ extension Configuration {
             if !channel.url.kind.isInbound, channel.moveTo != nil {
                 problems.append(.init(.channel(i), attribute: "moveTo", "moveTo applies to imap:// and imaps:// channels only, and \"\(channel.id)\" is \(channel.url.kind.rawValue)"))
             }
+            if channel.url.kind != .mattermost, channel.apiToken != nil {
+                problems.append(.init(.channel(i), attribute: "apiToken", "apiToken applies to mattermost:// channels only, and \"\(channel.id)\" is \(channel.url.kind.rawValue)"))
+            }
         }
         return problems
     }

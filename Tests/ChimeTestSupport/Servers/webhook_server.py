@@ -11,15 +11,19 @@ start and end times, and the client's port (one port, one connection). The path 
   /discord/N/SECONDS           429 with X-RateLimit-Reset-After (Discord's header) only
   /slow/SECONDS                wait, then 200
   /reset/N                     close the connection without an answer, N times, then 200
+GET answers from --files DIR: the file at the request's path (without its query) under
+DIR, as JSON, or 404; a chat platform's REST API (Mattermost's /api/v4/posts/ID) is
+scripted by writing its answers there.
 Options: --cert FILE --key FILE serve HTTPS with this certificate.
 """
-import argparse, email.utils, json, socket, ssl, sys, threading, time
+import argparse, email.utils, json, os, socket, ssl, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--log", required=True)
 parser.add_argument("--cert")
 parser.add_argument("--key")
+parser.add_argument("--files")
 options = parser.parse_args()
 
 lock = threading.Lock()
@@ -39,6 +43,18 @@ class Handler(BaseHTTPRequestHandler):
         self.send_response(405)
         self.send_header("Content-Length", "0")
         self.end_headers()
+
+    def do_GET(self):
+        started = time.time()
+        path = os.path.normpath(self.path.split("?")[0]).lstrip("/")
+        full = os.path.join(options.files or "/nonexistent", path)
+        status, data = (200, open(full, "rb").read()) if options.files and os.path.isfile(full) else (404, b'{"status_code":404}')
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+        self.record(b"", status, started)
 
     def do_POST(self):
         started = time.time()
