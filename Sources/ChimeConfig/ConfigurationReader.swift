@@ -191,6 +191,20 @@ struct ConfigurationReader {
             }
             addresses.append(.init(channel: value(child, "channel") ?? "", value: address))
         }
+        var preferences: [String: DeliveryPreference] = [:]
+        for child in element.children(named: "category") {
+            guard let identifier = value(child, "identifier"), let preference: DeliveryPreference = choice(child, "deliver") else { continue }
+            preferences[identifier] = preference
+        }
+        var quietHours: QuietHours?
+        if let text = value(element, "quietHours") {
+            quietHours = QuietHours(parsing: text)
+            if quietHours == nil { report(element, "quietHours", "quietHours must be a window such as 22:00-07:00, not \"\(text)\"") }
+        }
+        var digestAt = 7 * 60
+        if let text = value(element, "digestAt") {
+            if let minute = QuietHours.minutes(text) { digestAt = minute } else { report(element, "digestAt", "digestAt must be a time such as 07:00, not \"\(text)\"") }
+        }
         return Recipient(
             id: identifier(element, "id"),
             locale: value(element, "locale") ?? "en",
@@ -198,7 +212,11 @@ struct ConfigurationReader {
             showPreviews: choice(element, "showPreviews") ?? .always,
             authorization: choice(element, "authorization") ?? .authorized,
             addresses: addresses,
-            pendingLimit: positive(element, "pendingLimit")
+            pendingLimit: positive(element, "pendingLimit"),
+            quietHours: quietHours,
+            quietHoursMode: choice(element, "quietHoursMode") ?? .digest,
+            digestAt: digestAt,
+            preferences: preferences
         )
     }
 

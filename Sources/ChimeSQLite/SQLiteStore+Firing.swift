@@ -43,21 +43,23 @@ extension SQLiteStore {
     /// `free` gives the condition for a row of the named table to be claimable.
     private static func dueSelections(_ db: Database, now: Instant, free: (String) -> String, limits: [String: Int]) throws
         -> [(sql: String, arguments: StatementArguments)] {
+        // Not held by quiet hours past now (an integer, so written into the text).
+        let awake = { (table: String) in "(\(table).not_before IS NULL OR \(table).not_before <= \(now.seconds))" }
         guard !limits.isEmpty else {
-            return [("SELECT identifier FROM pending WHERE next_fire <= ? AND \(free("pending")) ORDER BY next_fire", [now.seconds])]
+            return [("SELECT identifier FROM pending WHERE next_fire <= ? AND \(free("pending")) AND \(awake("pending")) ORDER BY next_fire", [now.seconds])]
         }
-        let recipients = try String.fetchAll(db, sql: "SELECT DISTINCT recipient FROM pending WHERE next_fire <= ? AND \(free("pending"))", arguments: [now.seconds])
+        let recipients = try String.fetchAll(db, sql: "SELECT DISTINCT recipient FROM pending WHERE next_fire <= ? AND \(free("pending")) AND \(awake("pending"))", arguments: [now.seconds])
         return recipients.sorted().map { recipient in
             guard let window = limits[recipient] else {
-                return ("SELECT identifier FROM pending WHERE recipient = ? AND next_fire <= ? AND \(free("pending")) ORDER BY next_fire", [recipient, now.seconds])
+                return ("SELECT identifier FROM pending WHERE recipient = ? AND next_fire <= ? AND \(free("pending")) AND \(awake("pending")) ORDER BY next_fire", [recipient, now.seconds])
             }
             // The window's own columns, so the condition does not reach out to the rows
             // being updated (which would make SQLite evaluate it once per row).
             return ("""
                 SELECT identifier FROM (
-                    SELECT identifier, generation, next_fire, claimed_by, claim_expires FROM pending WHERE recipient = ?
+                    SELECT identifier, generation, next_fire, claimed_by, claim_expires, not_before FROM pending WHERE recipient = ?
                     ORDER BY next_fire, identifier LIMIT ?) AS allowed
-                WHERE next_fire <= ? AND \(free("allowed")) ORDER BY next_fire
+                WHERE next_fire <= ? AND \(free("allowed")) AND \(awake("allowed")) ORDER BY next_fire
                 """, [recipient, window, now.seconds])
         }
     }
@@ -71,16 +73,22 @@ extension SQLiteStore {
         let requests = try marks.map { try $0.notification.encodedRequest ?? Self.encode($0.delivered.request) }
         try database.write { db in
             let insert = try db.cachedStatement(sql: """
-                INSERT INTO sent (claimed_by, identifier, generation, recipient, request, fire_date, delivered_at, delivery_id, coalesced, next_fire, anchor)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO sent (claimed_by, identifier, generation, recipient, request, fire_date, delivered_at, delivery_id, coalesced, next_fire, anchor, route)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            let park = try db.cachedStatement(sql: """
+                INSERT INTO parked (delivery_id, recipient, request, fire_date) VALUES (?, ?, ?, ?) ON CONFLICT (delivery_id) DO NOTHING
                 """)
             for (mark, request) in zip(marks, requests) {
                 let delivered = mark.delivered
                 try insert.execute(arguments: [
                     claimer.description, delivered.request.identifier, mark.notification.generation, delivered.request.recipient, request,
                     delivered.fireDate.seconds, delivered.deliveredAt.seconds, delivered.deliveryID, delivered.coalesced, mark.next?.seconds,
-                    mark.anchor.seconds,
+                    mark.anchor.seconds, mark.route.rawValue,
                 ])
+                if mark.route == .digest {
+                    try park.execute(arguments: [delivered.deliveryID, delivered.request.recipient, request, delivered.fireDate.seconds])
+                }
                 try Self.enqueue(mark.queued, deliveryID: delivered.deliveryID, identifier: delivered.request.identifier,
                                  recipient: delivered.request.recipient, at: delivered.deliveredAt, in: db)
             }
@@ -95,13 +103,14 @@ extension SQLiteStore {
             try db.execute(sql: """
                 INSERT INTO delivered (identifier, recipient, request, fire_date, delivered_at, delivery_id, coalesced)
                 SELECT identifier, recipient, request, fire_date, delivered_at, delivery_id, coalesced FROM sent
-                WHERE claimed_by = ? ORDER BY id
+                WHERE claimed_by = ? AND route != 'suppressed' ORDER BY id
                 ON CONFLICT (identifier) DO UPDATE SET
                     recipient = excluded.recipient, request = excluded.request, fire_date = excluded.fire_date,
                     delivered_at = excluded.delivered_at, delivery_id = excluded.delivery_id, coalesced = excluded.coalesced
                 """, arguments: [claimer.description])
             let move = try db.cachedStatement(sql: """
-                UPDATE pending SET next_fire = ?, anchor = ?, fired_count = fired_count + 1, claimed_by = NULL, claim_expires = NULL
+                UPDATE pending SET next_fire = ?, anchor = ?, fired_count = fired_count + 1, claimed_by = NULL, claim_expires = NULL,
+                    not_before = NULL
                 WHERE identifier = ? AND generation = ? AND claimed_by = ?
                 """)
             let remove = try db.cachedStatement(sql: "DELETE FROM pending WHERE identifier = ? AND generation = ? AND claimed_by = ?")

@@ -158,6 +158,40 @@ extension SQLiteStore {
                 );
                 """)
         }
+        migrator.registerMigration("v7 delivery policy") { db in
+            // What each fired notification's route was (sent, kept for the digest, turned
+            // off); notifications held by quiet hours until an instant; preferences the
+            // recipients changed; notifications kept for digests, and the digests, one
+            // per recipient and daily slot.
+            try db.execute(sql: """
+                ALTER TABLE sent ADD COLUMN route TEXT NOT NULL DEFAULT 'sent';
+                ALTER TABLE pending ADD COLUMN not_before INTEGER;
+                CREATE TABLE preference (
+                    recipient TEXT NOT NULL,
+                    category TEXT NOT NULL,
+                    deliver TEXT NOT NULL,
+                    at INTEGER NOT NULL,
+                    PRIMARY KEY (recipient, category)
+                );
+                CREATE TABLE parked (
+                    delivery_id TEXT PRIMARY KEY NOT NULL,
+                    recipient TEXT NOT NULL,
+                    request TEXT NOT NULL,
+                    fire_date INTEGER NOT NULL,
+                    digest TEXT
+                );
+                CREATE INDEX parked_recipient ON parked (recipient, digest);
+                CREATE TABLE digest (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    recipient TEXT NOT NULL,
+                    slot INTEGER NOT NULL,
+                    claimed_by TEXT,
+                    created_at INTEGER NOT NULL,
+                    sent_at INTEGER,
+                    UNIQUE (recipient, slot)
+                );
+                """)
+        }
         return migrator
     }
 }

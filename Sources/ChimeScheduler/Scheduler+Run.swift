@@ -22,6 +22,13 @@ extension Scheduler {
         public var partial: [String] = []
         /// Due notifications listed by a dry run.
         public var due: [PendingNotification] = []
+        /// Of those fired: kept for their recipient's digest (passive, provisional, Deliver
+        /// Quietly, quiet hours).
+        public var digested = 0
+        /// Of those fired: sent nowhere, the recipient having turned them off or denied.
+        public var suppressed = 0
+        /// Due notifications given back until their recipient's quiet hours end.
+        public var postponed = 0
         /// What became of the deliveries over SMTP and webhooks sent this run: those just
         /// fired, and earlier ones due for a retry.
         public var delivery = Courier.Report()
@@ -56,6 +63,7 @@ extension Scheduler {
         let zones = ZoneCache()
         // Addresses hard bounces named: nothing more goes to them.
         let undeliverable = try store.undeliverable()
+        let preferences = try store.preferences()
         // Held notifications stay claimed until the run ends, so the run does not take
         // them up again; then they, and deliveries left untried, go back for the next run
         // together. A run that ends with neither has nothing to give back.
@@ -87,7 +95,7 @@ extension Scheduler {
             var queuedOnly: [SentMark] = []
             for notification in claimed {
                 if let reason = try fire(notification, now: now, claimer: claimer, transports: transports, zones: zones,
-                                         undeliverable: undeliverable, queuedOnly: &queuedOnly, report: &report) {
+                                         undeliverable: undeliverable, preferences: preferences, queuedOnly: &queuedOnly, report: &report) {
                     report.held.append(configuration.redact("\(notification.request.identifier): \(reason)"))
                 }
             }
@@ -109,14 +117,39 @@ extension Scheduler {
     /// sent; returns why it was held instead (nothing sent to anyone).
     private func fire(_ notification: PendingNotification, now: Instant, claimer: Claimer,
                       transports: TransportFactory, zones: ZoneCache, undeliverable: Set<String>,
+                      preferences: [String: [String: DeliveryPreference]],
                       queuedOnly: inout [SentMark], report: inout RunReport) throws -> String? {
         let request = notification.request
         guard let recipient = configuration.recipient(request.recipient) else {
             return "recipient \"\(request.recipient)\" is not in the configuration"
         }
         guard let zone = zones.zone(notification.zone) else { return "unknown time zone \"\(notification.zone)\"" }
+        guard let home = zones.zone(recipient.timeZone) else { return "unknown time zone \"\(recipient.timeZone)\"" }
         let schedule = TriggerSchedule(request.trigger, added: notification.added, zone: zone)
         let advanced = schedule.advance(from: notification.nextFire, now: now)
+        let delivered = DeliveredNotification(
+            request: request, fireDate: advanced.latest, deliveredAt: now,
+            deliveryID: notification.deliveryID, coalesced: advanced.coalesced)
+        let category = request.content.categoryIdentifier
+        let preference = preferences[recipient.id]?[category] ?? recipient.preferences[category] ?? .prominently
+        let route = DeliveryRoute.of(level: request.content.interruptionLevel, recipient: recipient, preference: preference, at: now, zone: home)
+        switch route {
+        case .now:
+            break
+        case .wait(let until):
+            try store.postpone(notification, until: until, claimer: claimer)
+            report.postponed += 1
+            return nil
+        case .digest, .suppressed:
+            // Kept for the digest (delivered, answerable) or turned off: nothing sent now.
+            let isDigest = route == .digest
+            queuedOnly.append(SentMark(notification: notification, delivered: delivered, next: advanced.next, anchor: advanced.anchor,
+                                       queued: [], route: isDigest ? .digest : .suppressed))
+            report.fired += 1
+            report.coalesced += advanced.coalesced
+            if isDigest { report.digested += 1 } else { report.suppressed += 1 }
+            return nil
+        }
         // Every destination must be able to take it before any does: a partial send
         // would be repeated to the others' neighbours at every retry. Messages for the
         // network are rendered now and queued with the mark, in one transaction.
@@ -160,9 +193,6 @@ extension Scheduler {
                 report.partial.append(configuration.redact("\(request.identifier): \(error)"))
             }
         }
-        let delivered = DeliveredNotification(
-            request: request, fireDate: advanced.latest, deliveredAt: now,
-            deliveryID: notification.deliveryID, coalesced: advanced.coalesced)
         let mark = SentMark(notification: notification, delivered: delivered, next: advanced.next, anchor: advanced.anchor, queued: queued)
         if local.isEmpty {
             queuedOnly.append(mark)

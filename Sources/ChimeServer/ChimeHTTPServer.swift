@@ -50,6 +50,23 @@ public struct ChimeHTTPServer: Sendable {
             outcome.then?()
             return Self.page(outcome.status, "Chime", "<p>\(htmlEscaped(outcome.message))</p>")
         }
+        // One-click unsubscribe (RFC 8058): the List-Unsubscribe-Post POST turns the
+        // category off; a GET (a person, or a scanner) shows the button and changes nothing.
+        router.get("/u/:token") { _, context in
+            let (status, category) = try desk.unsubscribe(token: context.parameters.get("token") ?? "", apply: false, now: clock())
+            guard let category else { return Self.page(status, "Chime", Self.refusal(status)) }
+            let name = category.isEmpty ? "these" : "“\(htmlEscaped(category))”"
+            return Self.page(200, "Unsubscribe", """
+                <p>Stop \(name) reminders?</p>
+                <form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>
+                """)
+        }
+        router.post("/u/:token") { _, context in
+            let (status, category) = try desk.unsubscribe(token: context.parameters.get("token") ?? "", apply: true, now: clock())
+            guard let category else { return Self.page(status, "Chime", Self.refusal(status)) }
+            let name = category.isEmpty ? "these" : "“\(htmlEscaped(category))”"
+            return Self.page(200, "Unsubscribed", "<p>You will get no more \(name) reminders.</p>")
+        }
         router.post("/slack/:channel") { request, context in
             try await slack(request, channel: context.parameters.get("channel") ?? "")
         }

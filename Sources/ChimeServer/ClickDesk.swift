@@ -165,4 +165,18 @@ public struct ClickDesk: Sendable {
         case nil: return (403, nil)
         }
     }
+
+    /// One-click unsubscribe (RFC 8058) of the token's notification's category, for its
+    /// recipient: with `apply` (a POST) the category is turned off, effective at the next
+    /// fire; without (a GET), nothing changes. Returns the status and the category.
+    public func unsubscribe(token: String, apply: Bool, now: Instant) throws -> (status: Int, category: String?) {
+        switch try tokens.check(Substring(token.lowercased()), now: now) {
+        case .good(_, let request)?:
+            let category = request.content.categoryIdentifier
+            if apply { try store.setPreference(recipient: request.recipient, category: category, .off, at: now) }
+            return (200, category)
+        case .refused(let refusal)?: return (refusal.outcome == .forgedToken ? 403 : 410, nil)
+        case nil: return (403, nil)
+        }
+    }
 }

@@ -31,6 +31,29 @@ public final class MaildirFolder {
         }
     }
 
+    /// Adds one message under a name of the caller's, once: when a message of that name
+    /// is already in `new/` or `cur/` (a run that died after writing it), nothing is
+    /// written and false comes back. The name must be unique to what the message is.
+    @discardableResult
+    public func add(_ message: [UInt8], name: String) throws -> Bool {
+        let cur = root.appendingPathComponent("cur")
+        if let read = try? FileManager.default.contentsOfDirectory(atPath: cur.path), read.contains(where: { $0 == name || $0.hasPrefix(name + ":") }) {
+            return false
+        }
+        let temporary = root.appendingPathComponent("tmp").appendingPathComponent(name)
+        let final = root.appendingPathComponent("new").appendingPathComponent(name)
+        // What a run killed while writing left under this name is its own: gone first.
+        unlink(temporary.path)
+        try FileWriter.write(message, to: temporary.path)
+        defer { unlink(temporary.path) }
+        // link(2), unlike rename(2), refuses to replace a message already there.
+        guard link(temporary.path, final.path) == 0 else {
+            if errno == EEXIST { return false }
+            throw TransportError.system("link into \(final.path)")
+        }
+        return true
+    }
+
     /// Writes one message under `tmp/` without syncing it: many are made durable at once
     /// by ``publish()``, which a reader sees them after. For batches, where a sync per
     /// message would cost more than everything else.

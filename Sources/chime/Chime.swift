@@ -18,7 +18,7 @@ struct Chime: ParsableCommand {
         version: "chime \(ChimeVersion.number) (\(Curl.version); libxml2 \(XMLDocument.libraryVersion))",
         subcommands: [
             Check.self, Categories.self, Schedule.self, Pending.self, Cancel.self, Delivered.self,
-            RemoveDelivered.self, Next.self, Run.self, Preview.self, Deliveries.self, Failed.self, Retry.self,
+            RemoveDelivered.self, Next.self, Run.self, Digest.self, Preview.self, Deliveries.self, Failed.self, Retry.self,
             Ingest.self, Fetch.self, Respond.self, Responses.self, Replies.self, Serve.self,
         ]
     )

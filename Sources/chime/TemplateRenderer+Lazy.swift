@@ -33,6 +33,10 @@ final class LazyRenderer: MessageRenderer, @unchecked Sendable {
         try renderer().payload(notification)
     }
 
+    func digestEmail(_ items: [OutgoingNotification], id: String, date: Instant) throws -> String {
+        try renderer().digestEmail(items, id: id, date: date)
+    }
+
     private func renderer() throws -> any MessageRenderer {
         try lock.withLock {
             if let made { return made }

@@ -349,4 +349,32 @@ struct ServeTests {
         let log = try String(contentsOf: ws.url.appendingPathComponent("serve.out"), encoding: .utf8)
         #expect(log.contains("404") && !log.contains(keys.mattermostAPI) && !log.contains(keys.mattermost), "\(log)")
     }
+
+    @Test("one-click unsubscribe (RFC 8058): GET shows a button and changes nothing; the POST turns the category off for that recipient from the next fire; a forged token is refused")
+    func oneClickUnsubscribe() throws {
+        let (ws, sent) = try Self.workspace(Keys())
+        let server = try Server(ws)
+        defer { server.stop() }
+        var fired = 0
+        func fireAnother() throws -> String {
+            fired += 1
+            try ws.write("more.json", #"{"identifier": "more\#(fired)", "recipient": "alice", "content": {"title": "More", "categoryIdentifier": "shop"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+            #expect(try ws.chime(["schedule", "--json", "more.json"], now: "2026-11-21T10:00:00Z").status == 0)
+            return try ws.chime(["run"], now: "2026-11-21T10:01:00Z").stdout
+        }
+        let page = try server.request("GET", "/u/\(sent.token)")
+        #expect(page.status == 200 && page.body.contains(#"<form method="post">"#) && page.body.contains("“shop”"), "\(page)")
+        #expect(try server.request("GET", "/u/\(sent.token)").status == 200)
+        #expect(!(try fireAnother()).contains("turned off"), "a GET changes nothing")
+
+        var forged = Array(sent.token)
+        forged[20] = forged[20] == "a" ? "b" : "a"
+        #expect(try server.request("POST", "/u/\(String(forged))", body: Array("List-Unsubscribe=One-Click".utf8)).status == 403)
+        #expect(!(try fireAnother()).contains("turned off"))
+
+        let done = try server.request("POST", "/u/\(sent.token)", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                      body: Array("List-Unsubscribe=One-Click".utf8))
+        #expect(done.status == 200 && done.body.contains("no more “shop” reminders"), "\(done)")
+        #expect(try fireAnother().contains("1 turned off"))
+    }
 }

@@ -122,6 +122,9 @@ extension Configuration {
                     problems.append(.init(.address(recipient: r, address: a), "recipient \"\(recipient.id)\" needs an email address on channel \"\(channel.id)\""))
                 }
             }
+            for identifier in recipient.preferences.keys.sorted() where category(identifier) == nil {
+                problems.append(.init(.recipient(r), "recipient \"\(recipient.id)\" sets delivery for category \"\(identifier)\", which is not defined"))
+            }
         }
         return problems
     }

@@ -6,4 +6,7 @@ public protocol MessageRenderer: Sendable {
     /// The JSON body of a chat or webhook message for the notification's channel kind
     /// (the generic JSON object for a `file:` channel).
     func payload(_ notification: OutgoingNotification) throws -> [UInt8]
+    /// The RFC 5322 message of a digest to one email address: `items` are its
+    /// notifications as they would go to that address alone.
+    func digestEmail(_ items: [OutgoingNotification], id: String, date: Instant) throws -> String
 }

@@ -35,6 +35,21 @@ public struct Recipient: Hashable, Sendable {
     /// At most this many pending requests fire; the later ones wait, set aside. Nil: the
     /// configuration's default (none unless set).
     public var pendingLimit: Int?
+    /// When nothing but time-sensitive and critical notifications is sent now.
+    public var quietHours: QuietHours?
+    /// What becomes of the others inside quiet hours.
+    public var quietHoursMode: QuietHoursMode
+    /// When the daily digest is due, in minutes after local midnight (07:00 unless set).
+    public var digestAt: Int
+    /// Deliver Quietly or Turn Off, per category identifier, as the configuration sets
+    /// them; what the person changes later (reply, chat, preferences page) is stored and
+    /// wins.
+    public var preferences: [String: DeliveryPreference]
+
+    /// Inside quiet hours: into the digest, or held until the window ends.
+    public enum QuietHoursMode: String, CaseIterable, Sendable, Codable {
+        case digest, wait
+    }
 
     public init(
         id: String,
@@ -43,8 +58,16 @@ public struct Recipient: Hashable, Sendable {
         showPreviews: ShowPreviews = .always,
         authorization: Authorization = .authorized,
         addresses: [Address] = [],
-        pendingLimit: Int? = nil
+        pendingLimit: Int? = nil,
+        quietHours: QuietHours? = nil,
+        quietHoursMode: QuietHoursMode = .digest,
+        digestAt: Int = 7 * 60,
+        preferences: [String: DeliveryPreference] = [:]
     ) {
+        self.quietHours = quietHours
+        self.quietHoursMode = quietHoursMode
+        self.digestAt = digestAt
+        self.preferences = preferences
         self.id = id
         self.locale = locale
         self.timeZone = timeZone

@@ -148,4 +148,34 @@ public protocol NotificationStore: Sendable {
 
     /// Stores recomputed fire instants and the recipient's new zone, in one transaction.
     func moveRecipient(_ recipient: String, to zone: String, updated: [PendingNotification]) throws
+
+    // MARK: Delivery policy and digests
+
+    /// Deliver Quietly / Turn Off as recipients changed them: recipient → category → preference.
+    func preferences() throws -> [String: [String: DeliveryPreference]]
+
+    /// Stores a recipient's preference for a category; it wins over the configuration's.
+    func setPreference(recipient: String, category: String, _ preference: DeliveryPreference, at: Instant) throws
+
+    /// Gives a claimed notification back, not to be taken up before `until` (quiet hours
+    /// that wait).
+    func postpone(_ notification: PendingNotification, until: Instant, claimer: Claimer) throws
+
+    /// Notifications kept for a recipient's digest and not yet in one.
+    func parked(recipient: String) throws -> [ParkedNotification]
+
+    /// Starts the recipient's digest for `slot`: records the batch `id` and takes every
+    /// parked notification not in a digest yet, in one transaction. Nil when this slot
+    /// already has its digest (sent, or being sent by another run).
+    func claimDigest(id: String, recipient: String, slot: Instant, claimer: Claimer, at: Instant) throws -> DigestBatch?
+
+    /// Digests started and not finished: a run that died, or one still going.
+    func unfinishedDigests() throws -> [DigestBatch]
+
+    /// Takes over an unfinished digest from a claimer that died; false when another run
+    /// took it first.
+    func takeOver(digest id: String, from old: Claimer?, claimer: Claimer) throws -> Bool
+
+    /// Marks a digest sent and queues its network deliveries, in one transaction.
+    func finishDigest(id: String, queued: [QueuedDelivery], at: Instant) throws
 }

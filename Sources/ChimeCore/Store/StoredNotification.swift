@@ -70,13 +70,61 @@ public struct SentMark: Sendable {
     public var next: Instant?
     public var anchor: Instant
     public var queued: [QueuedDelivery]
+    /// What the recipient's policy made of it (see ``DeliveryRoute``).
+    public var route: Route
 
-    public init(notification: PendingNotification, delivered: DeliveredNotification, next: Instant?, anchor: Instant, queued: [QueuedDelivery]) {
+    /// Where a fired notification went.
+    public enum Route: String, Sendable {
+        /// Sent (or queued) to the recipient's addresses.
+        case sent
+        /// Kept for the recipient's next digest; delivered, and answerable, from now.
+        case digest
+        /// Sent nowhere and not listed as delivered: the recipient turned it off.
+        case suppressed
+    }
+
+    public init(notification: PendingNotification, delivered: DeliveredNotification, next: Instant?, anchor: Instant,
+                queued: [QueuedDelivery], route: Route = .sent) {
         self.notification = notification
         self.delivered = delivered
         self.next = next
         self.anchor = anchor
         self.queued = queued
+        self.route = route
+    }
+}
+
+/// A notification kept for its recipient's digest.
+public struct ParkedNotification: Sendable {
+    public var deliveryID: String
+    public var request: NotificationRequest
+    public var fireDate: Instant
+
+    public init(deliveryID: String, request: NotificationRequest, fireDate: Instant) {
+        self.deliveryID = deliveryID
+        self.request = request
+        self.fireDate = fireDate
+    }
+}
+
+/// One recipient's digest for one daily slot: the notifications it took, whether it went.
+public struct DigestBatch: Sendable {
+    /// The same for every try at this recipient's slot: names its Maildir file and its
+    /// outbox deliveries, so a digest sent again after a crash replaces itself.
+    public var id: String
+    public var recipient: String
+    public var slot: Instant
+    public var claimer: Claimer?
+    public var createdAt: Instant
+    public var items: [ParkedNotification]
+
+    public init(id: String, recipient: String, slot: Instant, claimer: Claimer?, createdAt: Instant, items: [ParkedNotification]) {
+        self.id = id
+        self.recipient = recipient
+        self.slot = slot
+        self.claimer = claimer
+        self.createdAt = createdAt
+        self.items = items
     }
 }
 

@@ -134,15 +134,8 @@ public struct EmailComposer: Sendable {
         return String(decoding: bytes[..<start], as: UTF8.self) + token + String(decoding: bytes[(start + pattern.count)...], as: UTF8.self)
     }
 
-    /// FNV-1a, 64 bits: the same thread gives the same root Message-ID in every run.
-    public static func stableHash(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return String(hash, radix: 16)
-    }
+    /// The same thread gives the same root Message-ID in every run.
+    public static func stableHash(_ text: String) -> String { ChimeCore.stableHash(text) }
 }
 
 extension Channel {

@@ -8,11 +8,13 @@ public struct TemplateRenderer: MessageRenderer {
     public let composer: EmailComposer
     public let chat: ChatComposer
     public let categories: [String: NotificationCategory]
+    public let digest: DigestComposer
 
     public init(composer: EmailComposer, configuration: Configuration) {
         self.composer = composer
         self.chat = ChatComposer(localizer: composer.localizer, templates: composer.templates, links: composer.links)
         self.categories = Dictionary(configuration.categories.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
+        self.digest = DigestComposer(composer: composer, configuration: configuration)
     }
 
     public func email(_ notification: OutgoingNotification) throws -> String {
@@ -23,6 +25,10 @@ public struct TemplateRenderer: MessageRenderer {
         let kind = notification.channel.url.kind == .file ? .json : notification.channel.url.kind
         let message = try chat.compose(notification, category: category(of: notification))
         return ChatPayload.body(for: kind, message).jsonBytes
+    }
+
+    public func digestEmail(_ items: [OutgoingNotification], id: String, date: Instant) throws -> String {
+        MIMEComposer.compose(try digest.compose(items, digestID: id, date: date))
     }
 
     private func category(of notification: OutgoingNotification) -> NotificationCategory? {

@@ -46,6 +46,9 @@ extension Chime {
                 if delivery.deferred > 0 { summary += ", \(delivery.deferred) not tried (server unreachable)" }
                 if !delivery.failed.isEmpty { summary += ", \(delivery.failed.count) failed" }
             }
+            if report.digested > 0 { summary += ", \(report.digested) kept for the digest" }
+            if report.suppressed > 0 { summary += ", \(report.suppressed) turned off" }
+            if report.postponed > 0 { summary += ", \(report.postponed) held for quiet hours" }
             if report.coalesced > 0 { summary += ", coalesced \(report.coalesced) missed occurrence\(report.coalesced == 1 ? "" : "s")" }
             if report.recovered > 0 { summary += ", took back \(report.recovered) from an interrupted run" }
             if report.moved > 0 { summary += ", moved \(report.moved) floating to a new zone" }

@@ -1,0 +1,90 @@
+import ChimeCore
+import Foundation
+import GRDB
+
+/// Preferences recipients changed, notifications held by quiet hours, and digests: each
+/// parked notification taken by exactly one digest, claimed in one transaction.
+extension SQLiteStore {
+    public func preferences() throws -> [String: [String: DeliveryPreference]] {
+        try database.read { db in
+            var found: [String: [String: DeliveryPreference]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT recipient, category, deliver FROM preference") {
+                if let preference = DeliveryPreference(rawValue: row["deliver"]) { found[row["recipient"], default: [:]][row["category"]] = preference }
+            }
+            return found
+        }
+    }
+
+    public func setPreference(recipient: String, category: String, _ preference: DeliveryPreference, at: Instant) throws {
+        try database.write { db in
+            try db.execute(sql: """
+                INSERT INTO preference (recipient, category, deliver, at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (recipient, category) DO UPDATE SET deliver = excluded.deliver, at = excluded.at
+                """, arguments: [recipient, category, preference.rawValue, at.seconds])
+        }
+    }
+
+    public func postpone(_ notification: PendingNotification, until: Instant, claimer: Claimer) throws {
+        try database.write { db in
+            try db.execute(sql: """
+                UPDATE pending SET not_before = ?, claimed_by = NULL, claim_expires = NULL
+                WHERE identifier = ? AND generation = ? AND claimed_by = ?
+                """, arguments: [until.seconds, notification.request.identifier, notification.generation, claimer.description])
+        }
+    }
+
+    public func parked(recipient: String) throws -> [ParkedNotification] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM parked WHERE recipient = ? AND digest IS NULL ORDER BY fire_date, delivery_id",
+                             arguments: [recipient]).map(Self.parked)
+        }
+    }
+
+    public func claimDigest(id: String, recipient: String, slot: Instant, claimer: Claimer, at: Instant) throws -> DigestBatch? {
+        try database.write { db in
+            try db.execute(sql: """
+                INSERT INTO digest (id, recipient, slot, claimed_by, created_at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT DO NOTHING
+                """, arguments: [id, recipient, slot.seconds, claimer.description, at.seconds])
+            guard db.changesCount > 0 else { return nil }
+            try db.execute(sql: "UPDATE parked SET digest = ? WHERE recipient = ? AND digest IS NULL", arguments: [id, recipient])
+            return DigestBatch(id: id, recipient: recipient, slot: slot, claimer: claimer, createdAt: at, items: try Self.items(of: id, db))
+        }
+    }
+
+    public func unfinishedDigests() throws -> [DigestBatch] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM digest WHERE sent_at IS NULL ORDER BY created_at, id").map { row in
+                let id: String = row["id"]
+                return DigestBatch(id: id, recipient: row["recipient"], slot: Instant(seconds: row["slot"]),
+                                   claimer: (row["claimed_by"] as String?).flatMap(Claimer.init), createdAt: Instant(seconds: row["created_at"]),
+                                   items: try Self.items(of: id, db))
+            }
+        }
+    }
+
+    public func takeOver(digest id: String, from old: Claimer?, claimer: Claimer) throws -> Bool {
+        try database.write { db in
+            try db.execute(sql: "UPDATE digest SET claimed_by = ? WHERE id = ? AND sent_at IS NULL AND claimed_by IS ?",
+                           arguments: [claimer.description, id, old?.description])
+            return db.changesCount > 0
+        }
+    }
+
+    public func finishDigest(id: String, queued: [QueuedDelivery], at: Instant) throws {
+        try database.write { db in
+            try db.execute(sql: "UPDATE digest SET sent_at = ? WHERE id = ? AND sent_at IS NULL", arguments: [at.seconds, id])
+            guard db.changesCount > 0, let recipient = try String.fetchOne(db, sql: "SELECT recipient FROM digest WHERE id = ?", arguments: [id])
+            else { return }
+            try Self.enqueue(queued, deliveryID: id, identifier: id, recipient: recipient, at: at, in: db)
+        }
+    }
+
+    private static func items(of digest: String, _ db: Database) throws -> [ParkedNotification] {
+        try Row.fetchAll(db, sql: "SELECT * FROM parked WHERE digest = ? ORDER BY fire_date, delivery_id", arguments: [digest]).map(parked)
+    }
+
+    static func parked(_ row: Row) throws -> ParkedNotification {
+        ParkedNotification(deliveryID: row["delivery_id"], request: try decode(row["request"]), fireDate: Instant(seconds: row["fire_date"]))
+    }
+}

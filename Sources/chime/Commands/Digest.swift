@@ -1,0 +1,58 @@
+import ArgumentParser
+import ChimeCore
+
+extension Chime {
+    struct Digest: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send each recipient's digest once its daily time has come: the hourly cron job.",
+            discussion: """
+                A digest holds what fired since the recipient's last one and was kept for it: \
+                passive notifications, provisional recipients, categories set to Deliver \
+                Quietly, and (by default) what fired in quiet hours. It goes to each email \
+                address of the recipient once its `digestAt` (07:00 unless set) has come in the \
+                recipient's own zone, so an hourly cron reaches everyone at their morning. Each \
+                notification is in one digest only, even when runs overlap or one is killed \
+                (the next run finishes it, replacing rather than repeating it); nothing is sent \
+                to a recipient with nothing kept. Exits 75 when a digest could not go (kept for \
+                the next run).
+                """
+        )
+
+        @OptionGroup var options: GlobalOptions
+
+        @Flag(name: .long, help: "Print what would go out; claim and send nothing.")
+        var dryRun = false
+
+        @Option(name: .long, help: "Only this recipient's digest.")
+        var recipient: String?
+
+        func run() throws {
+            let scheduler = try openScheduler(options, followMoves: false)
+            if let recipient, scheduler.configuration.recipient(recipient) == nil {
+                throw ValidationError("no recipient \"\(recipient)\" in the configuration")
+            }
+            let report = try scheduler.digest(now: options.instant, only: recipient, dryRun: dryRun)
+            if dryRun {
+                for (recipient, items) in report.due {
+                    print("\(recipient): \(items.count) notification\(items.count == 1 ? "" : "s")")
+                    for item in items {
+                        let content = item.request.content
+                        print("  \(item.fireDate.description)  \(item.request.identifier)  \(content.title.isEmpty ? content.body : content.title)")
+                    }
+                }
+                print("\(report.due.count) digest\(report.due.count == 1 ? "" : "s") due")
+                return
+            }
+            for (recipient, count) in report.sent {
+                print("digest \(recipient): \(count) notification\(count == 1 ? "" : "s")")
+            }
+            var summary = "sent \(report.sent.count) digest\(report.sent.count == 1 ? "" : "s")"
+            if report.recovered > 0 { summary += ", finished \(report.recovered) of an interrupted run" }
+            print(summary)
+            if !report.held.isEmpty {
+                printError(report.held.map { "held \($0)" }.joined(separator: "\n"))
+                throw ExitCode(75)
+            }
+        }
+    }
+}

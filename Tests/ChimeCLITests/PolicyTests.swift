@@ -1,0 +1,228 @@
+import ChimeCore
+import ChimeTestSupport
+import Foundation
+import Testing
+
+/// Delivery policy through the real `chime`, with `--now` moving across quiet hours and
+/// the end of summer time in Paris (2026-10-25, 03:00 CEST → 02:00 CET), and the digests
+/// it feeds.
+@Suite("delivery policy and digests", .serialized)
+struct PolicyTests {
+    static let configuration = """
+        <chime version="1">
+          <categories>
+            <category identifier="shop" categorySummaryFormat="shopping.summary">
+              <action identifier="justInform" title="OK, got it"/>
+              <action identifier="trashAction" title="Delete list"/>
+            </category>
+            <category identifier="timer">
+              <action identifier="restart" title="Restart"/>
+            </category>
+          </categories>
+          <channels>
+            <channel id="mail" url="maildir:./outbox" from="Chime &lt;bot@reply.example.org&gt;" replyTo="bot+{token}@reply.example.org"/>
+          </channels>
+          <recipients>
+            <recipient id="alice" locale="en" timeZone="Europe/Paris" quietHours="22:00-07:00">
+              <address channel="mail">alice@example.org</address>
+              <category identifier="timer" deliver="off"/>
+            </recipient>
+            <recipient id="bob" locale="ru" timeZone="Europe/Paris" authorization="provisional">
+              <address channel="mail">bob@example.org</address>
+            </recipient>
+            <recipient id="carol" timeZone="UTC" authorization="denied">
+              <address channel="mail">carol@example.org</address>
+            </recipient>
+            <recipient id="dave" timeZone="Europe/Paris" quietHours="22:00-07:00" quietHoursMode="wait">
+              <address channel="mail">dave@example.org</address>
+            </recipient>
+          </recipients>
+        </chime>
+        """
+
+    /// A request firing at a Paris wall-clock time.
+    static func request(_ id: String, to recipient: String, at local: String, category: String = "shop", level: String = "active",
+                        thread: String = "groceries", summary: String = "") -> String {
+        #"{"identifier": "\#(id)", "recipient": "\#(recipient)", "content": {"title": "Title \#(id)", "body": "Body \#(id)", "categoryIdentifier": "\#(category)", "threadIdentifier": "\#(thread)", "summaryArgument": "\#(summary)", "interruptionLevel": "\#(level)"}, "trigger": {"type": "date", "fireDate": "\#(local)", "timeZone": "Europe/Paris"}}"#
+    }
+
+    /// The messages in the outbox's new/, by file name.
+    static func outbox(_ ws: Workspace) throws -> [String: String] {
+        let new = ws.url.appendingPathComponent("outbox/new")
+        var found: [String: String] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: new.path)) ?? [] {
+            found[name] = try String(contentsOf: new.appendingPathComponent(name), encoding: .utf8)
+        }
+        return found
+    }
+
+    /// The text/plain part of a message, decoded (base64 or quoted-printable).
+    static func text(_ message: String) -> String {
+        let normalized = message.replacingOccurrences(of: "\r\n", with: "\n")
+        guard let start = normalized.range(of: "Content-Type: text/plain") else { return "" }
+        let part = normalized[start.upperBound...].components(separatedBy: "\n--")[0]
+        let sections = part.components(separatedBy: "\n\n")
+        let body = sections.dropFirst().joined(separator: "\n\n")
+        if sections[0].contains("base64") {
+            return String(decoding: Data(base64Encoded: body, options: .ignoreUnknownCharacters) ?? Data(), as: UTF8.self)
+        }
+        var bytes: [UInt8] = []
+        let raw = Array(body.replacingOccurrences(of: "=\n", with: "").utf8)
+        var i = 0
+        while i < raw.count {
+            if raw[i] == UInt8(ascii: "="), i + 2 < raw.count, let byte = UInt8(String(decoding: raw[(i + 1)...(i + 2)], as: UTF8.self), radix: 16) {
+                bytes.append(byte)
+                i += 3
+            } else {
+                bytes.append(raw[i])
+                i += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func recipients(of messages: [String: String]) -> [String] {
+        messages.values.compactMap { $0.firstMatch(of: /\nTo: ([a-z]+)@/).map { String($0.output.1) } }.sorted()
+    }
+
+    @Test("each policy path: authorized, turned off in the XML, passive, quiet hours (digest, and wait across the DST change), timeSensitive and critical, provisional, denied; then the digest at 07:00 local after the change, once")
+    func policyPaths() throws {
+        let ws = try ReplyCorpusTests.workspace(Self.configuration)
+        let requests = [
+            Self.request("noon", to: "alice", at: "2026-10-24T12:00:00"),
+            Self.request("timer", to: "alice", at: "2026-10-24T12:00:00", category: "timer"),
+            Self.request("passive", to: "alice", at: "2026-10-24T12:00:00", level: "passive", summary: "Matt"),
+            Self.request("late", to: "alice", at: "2026-10-24T23:00:00", summary: "Anna"),
+            Self.request("urgent", to: "alice", at: "2026-10-24T23:00:00", level: "timeSensitive"),
+            Self.request("trial", to: "bob", at: "2026-10-24T12:00:00"),
+            Self.request("alarm", to: "bob", at: "2026-10-24T12:00:00", level: "critical"),
+            Self.request("no", to: "carol", at: "2026-10-24T12:00:00"),
+            Self.request("night", to: "dave", at: "2026-10-24T23:30:00"),
+        ]
+        try ws.write("requests.json", "[" + requests.joined(separator: ",") + "]")
+        #expect(try ws.chime(["schedule", "--json", "requests.json"], now: "2026-10-24T04:00:00Z").status == 0)
+        // The 24th's digest, at 07:00 CEST (05:00Z): nothing kept yet, nothing sent.
+        #expect(try ws.chime(["digest"], now: "2026-10-24T05:00:00Z").stdout == "sent 0 digests\n")
+
+        // Noon in Paris (10:00Z, summer time).
+        let noon = try ws.chime(["run"], now: "2026-10-24T10:00:00Z")
+        #expect(noon.status == 0, "\(noon.stderr)")
+        #expect(noon.stdout == "fired 6, 2 kept for the digest, 2 turned off\n", "\(noon.stdout)")
+        // alice's "noon" and bob's critical "alarm" went; bob's provisional "trial" and
+        // alice's passive one wait for the digest; the timer (off) and carol (denied) nothing.
+        #expect(Self.recipients(of: try Self.outbox(ws)) == ["alice", "bob"])
+        let delivered = try ws.chime(["delivered"]).stdout
+        #expect(!delivered.contains("timer") && !delivered.contains(" no ") && delivered.contains("passive"), "\(delivered)")
+
+        // 23:00 and 23:30 in Paris: inside quiet hours.
+        let night = try ws.chime(["run"], now: "2026-10-24T21:30:00Z")
+        #expect(night.stdout == "fired 2, 1 kept for the digest, 1 held for quiet hours\n", "\(night.stdout)")
+        #expect(try Self.outbox(ws).count == 3, "only the timeSensitive one went")
+        #expect(try ws.chime(["pending"]).stdout.contains("night"))
+        // 06:30 CET the next morning is still quiet (it would be 07:30 without the change).
+        #expect(try ws.chime(["run"], now: "2026-10-25T05:30:00Z").stdout == "fired 0\n")
+        // 07:00 CET (06:00Z): dave's waited notification goes.
+        #expect(try ws.chime(["run"], now: "2026-10-25T06:00:00Z").stdout == "fired 1\n")
+        #expect(Self.recipients(of: try Self.outbox(ws)) == ["alice", "alice", "bob", "dave"])
+
+        // The digest is daily at 07:00 local: 06:00Z after the change. 05:59Z is 06:59 CET
+        // (07:59 by the summer offset): the slot is still the 24th's, which went with nothing.
+        let dry = try ws.chime(["digest", "--dry-run"], now: "2026-10-25T05:59:00Z")
+        #expect(dry.stdout.contains("alice: 2 notifications") && dry.stdout.contains("bob: 1 notification"), "\(dry.stdout)")
+        #expect(try ws.chime(["digest"], now: "2026-10-25T05:59:00Z").stdout == "sent 0 digests\n")
+        let morning = try ws.chime(["digest"], now: "2026-10-25T06:00:00Z")
+        #expect(morning.stdout == "digest alice: 2 notifications\ndigest bob: 1 notification\nsent 2 digests\n", "\(morning.stdout)")
+        let before = try Self.outbox(ws)
+        let digests = before.filter { $0.key.hasPrefix("digest-") }
+        #expect(digests.count == 2)
+        let alice = Self.text(try #require(digests.values.first { $0.contains("To: alice@") }))
+        #expect(alice.hasPrefix("Your digest: 2 reminders\n"), "\(alice)")
+        // Grouped under the thread's plural summary, each item with its own reply address.
+        #expect(alice.contains("2 more shopping reminders from Matt and Anna"), "\(alice)")
+        #expect(alice.contains("1. Title passive — Body passive") && alice.contains("2. Title late — Body late"), "\(alice)")
+        #expect(alice.components(separatedBy: "mailto:bot+").count - 1 == 4, "two actions for each of the two items")
+        let bob = Self.text(try #require(digests.values.first { $0.contains("To: bob@") }))
+        #expect(bob.hasPrefix("Ваша сводка: 1 напоминание\n"), "\(bob)")
+        // Once: the same slot again, and the next hour, send nothing more.
+        #expect(try ws.chime(["digest"], now: "2026-10-25T06:00:30Z").stdout == "sent 0 digests\n")
+        #expect(try ws.chime(["digest"], now: "2026-10-25T07:00:00Z").stdout == "sent 0 digests\n")
+        #expect(try Self.outbox(ws).count == before.count)
+    }
+
+    /// Many recipients, each with two passive notifications a day: all go to digests.
+    static func crowd(_ count: Int) throws -> Workspace {
+        let recipients = (1...count).map {
+            #"<recipient id="r\#($0)" timeZone="UTC"><address channel="mail">r\#($0)@example.org</address></recipient>"#
+        }
+        return try ReplyCorpusTests.workspace("""
+            <chime version="1">
+              <categories><category identifier="shop"><action identifier="ok" title="OK"/></category></categories>
+              <channels><channel id="mail" url="maildir:./outbox" from="bot@example.org" replyTo="bot+{token}@example.org"/></channels>
+              <recipients>\(recipients.joined(separator: "\n"))</recipients>
+            </chime>
+            """)
+    }
+
+    static func park(_ ws: Workspace, count: Int, day: Int) throws {
+        let requests = (1...count).flatMap { r in (1...2).map { n in
+            #"{"identifier": "d\#(day)-r\#(r)-\#(n)", "recipient": "r\#(r)", "content": {"title": "Item d\#(day)-r\#(r)-\#(n)", "categoryIdentifier": "shop", "interruptionLevel": "passive"}, "trigger": {"type": "date", "fireDate": "2026-11-\#(day)T12:00:00", "timeZone": "UTC"}}"#
+        } }
+        try ws.write("requests.json", "[" + requests.joined(separator: ",") + "]")
+        #expect(try ws.chime(["schedule", "--json", "requests.json"], now: "2026-11-\(day)T11:00:00Z").status == 0)
+        let run = try ws.chime(["run"], now: "2026-11-\(day)T12:00:00Z")
+        #expect(run.stdout == "fired \(count * 2), \(count * 2) kept for the digest\n", "\(run.stdout)")
+    }
+
+    /// Each item title found in the digests of one slot, with how many times.
+    static func items(_ ws: Workspace, slot: String) throws -> (files: Int, counts: [String: Int]) {
+        let digests = try outbox(ws).filter { $0.key.hasPrefix("digest-\(slot)-") }
+        var counts: [String: Int] = [:]
+        for message in digests.values {
+            for match in text(message).matches(of: /Item (d\d+-r\d+-\d)/) { counts[String(match.output.1), default: 0] += 1 }
+        }
+        return (digests.count, counts)
+    }
+
+    @Test("a notification is in one digest only: two overlapping chime digest runs, and runs killed at random moments then finished by the next")
+    func digestExactlyOnce() throws {
+        let count = 300
+        let ws = try Self.crowd(count)
+        try Self.park(ws, count: count, day: 21)
+        // Two runs at once, at the 22nd's 07:00 slot.
+        let outputs = [ws.url.appendingPathComponent("a.out"), ws.url.appendingPathComponent("b.out")]
+        let runs = try outputs.map { try ChimeProcess.start(["digest", "--now", "2026-11-22T07:00:00Z"], in: ws.url, output: $0) }
+        runs.forEach { $0.waitUntilExit() }
+        #expect(runs.allSatisfy { $0.terminationStatus == 0 })
+        let said = try outputs.map { try String(contentsOf: $0, encoding: .utf8) }
+        let sent = said.map { $0.components(separatedBy: "\n").filter { $0.hasPrefix("digest r") }.count }
+        #expect(sent.reduce(0, +) == count, "\(sent)")
+        let slot22 = String(Instant(rfc3339: "2026-11-22T07:00:00Z")!.seconds)
+        let first = try Self.items(ws, slot: slot22)
+        #expect(first.files == count)
+        #expect(first.counts.count == count * 2 && first.counts.values.allSatisfy { $0 == 1 })
+
+        // The next day: runs killed after a random while, then one left to finish.
+        try Self.park(ws, count: count, day: 22)
+        var random = SplitMix(seed: 7)
+        var killed = 0
+        for _ in 0..<4 {
+            let run = try ChimeProcess.start(["digest", "--now", "2026-11-23T07:00:00Z"], in: ws.url)
+            usleep(UInt32(50_000 + random.next() % 400_000))
+            if run.isRunning {
+                kill(run.processIdentifier, SIGKILL)
+                killed += 1
+            }
+            run.waitUntilExit()
+        }
+        let last = try ws.chime(["digest"], now: "2026-11-23T07:00:00Z")
+        #expect(last.status == 0, "\(last.stderr.prefix(600))")
+        // At least one run died mid-digest (a later run, killed or not, finished its digest).
+        #expect(killed >= 1)
+        let slot23 = String(Instant(rfc3339: "2026-11-23T07:00:00Z")!.seconds)
+        let second = try Self.items(ws, slot: slot23)
+        #expect(second.files == count, "killed \(killed) runs")
+        #expect(second.counts.count == count * 2, "killed \(killed) runs")
+        #expect(second.counts.values.allSatisfy { $0 == 1 }, "killed \(killed) runs")
+        #expect(try ws.chime(["digest"], now: "2026-11-23T08:00:00Z").stdout == "sent 0 digests\n")
+    }
+}
