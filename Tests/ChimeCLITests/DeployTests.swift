@@ -1,0 +1,200 @@
+import Foundation
+import Testing
+
+/// `deploy/`: each systemd unit's command, each crontab line and the Postfix pipe's argv,
+/// run as written, with only the paths they name (`/usr/local/bin/chime`, `/etc/chime`,
+/// `/var/lib/chime`, the templates) moved under a temporary root, and chime serve's port
+/// made 0 (a free one).
+@Suite("deploy/: every unit's, crontab line's and pipe's command, as written", .serialized)
+struct DeployTests {
+    static let deploy = ChimeProcess.repositoryRoot.appendingPathComponent("deploy")
+
+    /// A root with `etc/chime/chime.xml` (the example configuration) and `var/lib/chime`.
+    final class Root {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("chime-deploy-\(UUID().uuidString)")
+        var state: URL { url.appendingPathComponent("var/lib/chime") }
+
+        init() throws {
+            try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+            let etc = url.appendingPathComponent("etc/chime")
+            try FileManager.default.createDirectory(at: etc, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: DeployTests.deploy.appendingPathComponent("chime.example.xml"), to: etc.appendingPathComponent("chime.xml"))
+        }
+
+        deinit { try? FileManager.default.removeItem(at: url) }
+
+        /// A deploy file's text with its paths moved here.
+        func place(_ text: String) -> String {
+            text.replacingOccurrences(of: "/usr/local/bin/chime", with: ChimeProcess.executable.path)
+                .replacingOccurrences(of: "/usr/local/share/chime/templates", with: ChimeProcess.repositoryRoot.appendingPathComponent("templates").path)
+                .replacingOccurrences(of: "/etc/chime", with: url.appendingPathComponent("etc/chime").path)
+                .replacingOccurrences(of: "/var/lib/chime", with: state.path)
+        }
+
+        /// Runs `arguments` (the first is the program) in `directory` with `environment`.
+        func run(_ arguments: [String], in directory: URL, environment: [String: String], input: Data? = nil) throws -> (status: Int32, output: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: arguments[0])
+            process.arguments = Array(arguments.dropFirst())
+            process.currentDirectoryURL = directory
+            var env = ProcessInfo.processInfo.environment
+            for name in ["CHIME_CONFIG", "CHIME_STORE", "CHIME_TEMPLATES"] { env.removeValue(forKey: name) }
+            process.environment = env.merging(environment) { $1 }
+            let output = Pipe(), feed = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            process.standardInput = feed
+            try process.run()
+            if let input { feed.fileHandleForWriting.write(input) }
+            try feed.fileHandleForWriting.close()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
+        }
+
+        /// Schedules a reminder for alice (of the example configuration) due in the past.
+        func schedule(_ id: String, passive: Bool = false) throws {
+            let json = #"{"identifier": "\#(id)", "recipient": "alice", "content": {"title": "Tea", "categoryIdentifier": "TimerFiredCategory"\#(passive ? #", "interruptionLevel": "passive""# : "")}, "trigger": {"type": "timeInterval", "seconds": 60}}"#
+            try Data(json.utf8).write(to: state.appendingPathComponent("\(id).json"))
+            let past = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-600))
+            let result = try run([ChimeProcess.executable.path, "--config", url.appendingPathComponent("etc/chime/chime.xml").path,
+                                  "--store", "sqlite:\(state.path)/chime.sqlite", "schedule", "--json", "\(id).json", "--now", past],
+                                 in: state, environment: [:])
+            #expect(result.status == 0, "\(result.output)")
+        }
+
+        var outbox: [String] { (try? FileManager.default.contentsOfDirectory(atPath: state.appendingPathComponent("outbox/new").path)) ?? [] }
+    }
+
+    /// A unit file's `Key=value` lines (repeated keys kept in order).
+    static func unit(_ name: String, in root: Root) throws -> [(key: String, value: String)] {
+        let text = root.place(try String(contentsOf: deploy.appendingPathComponent("systemd/\(name)"), encoding: .utf8))
+        return text.split(separator: "\n").compactMap { line in
+            guard !line.hasPrefix("#"), !line.hasPrefix("["), let equals = line.firstIndex(of: "=") else { return nil }
+            return (String(line[..<equals]), String(line[line.index(after: equals)...]))
+        }
+    }
+
+    /// Runs a oneshot unit's ExecStart as systemd would: its WorkingDirectory and Environment.
+    static func start(_ name: String, in root: Root) throws -> (status: Int32, output: String, allowed: Set<Int32>) {
+        let lines = try unit(name, in: root)
+        let value = { (key: String) in lines.first { $0.key == key }?.value }
+        var environment: [String: String] = [:]
+        for line in lines where line.key == "Environment" {
+            let parts = line.value.split(separator: "=", maxSplits: 1).map(String.init)
+            environment[parts[0]] = parts[1]
+        }
+        let command = try #require(value("ExecStart")).split(separator: " ").map(String.init)
+        let directory = URL(fileURLWithPath: try #require(value("WorkingDirectory")))
+        let result = try root.run(command, in: directory, environment: environment)
+        let allowed = Set([0] + (value("SuccessExitStatus")?.split(separator: " ").compactMap { Int32($0) } ?? []))
+        return (result.status, result.output, allowed)
+    }
+
+    @Test("the systemd units: chime-run.service fires, chime-digest.service sends the digest, chime-serve.service answers /health; the timers start them every minute and hourly")
+    func systemdUnits() throws {
+        let root = try Root()
+        try root.schedule("tea")
+        try root.schedule("later", passive: true)
+        let run = try Self.start("chime-run.service", in: root)
+        #expect(run.allowed.contains(run.status) && run.output.hasPrefix("fired 2, 1 kept for the digest"), "\(run.output)")
+        #expect(root.outbox.count == 1)
+        let digest = try Self.start("chime-digest.service", in: root)
+        #expect(digest.allowed.contains(digest.status) && digest.output.contains("digest alice: 1 notification"), "\(digest.output)")
+        #expect(root.outbox.filter { $0.hasPrefix("digest-") }.count == 1)
+
+        let timers = try ["chime-run.timer", "chime-digest.timer"].map { try Self.unit($0, in: root).first { $0.key == "OnCalendar" }?.value }
+        #expect(timers == ["*-*-* *:*:00", "hourly"])
+
+        // chime serve: its port made 0, the rest as written; stopped by SIGTERM as systemd stops it.
+        var lines = try Self.unit("chime-serve.service", in: root)
+        let index = try #require(lines.firstIndex { $0.key == "ExecStart" })
+        #expect(lines[index].value.hasSuffix("serve --host 127.0.0.1 --port 8080"))
+        lines[index].value = lines[index].value.replacingOccurrences(of: "--port 8080", with: "--port 0")
+        let command = lines[index].value.split(separator: " ").map(String.init)
+        var environment: [String: String] = [:]
+        for line in lines where line.key == "Environment" {
+            let parts = line.value.split(separator: "=", maxSplits: 1).map(String.init)
+            environment[parts[0]] = parts[1]
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        process.currentDirectoryURL = root.state
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer { process.terminate(); process.waitUntilExit() }
+        var line = Data()
+        while !line.contains(0x0A) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            line += chunk
+        }
+        let port = try #require(String(decoding: line, as: UTF8.self).firstMatch(of: /:(\d+)/).flatMap { Int($0.output.1) })
+        let health = try String(contentsOf: URL(string: "http://127.0.0.1:\(port)/health")!, encoding: .utf8)
+        #expect(health == "ok\n")
+    }
+
+    @Test("the crontab: its environment lines and each schedule line's command, run by /bin/sh as cron runs them")
+    func crontab() throws {
+        let root = try Root()
+        try root.schedule("tea")
+        let text = root.place(try String(contentsOf: Self.deploy.appendingPathComponent("crontab"), encoding: .utf8))
+        var environment: [String: String] = [:]
+        var commands: [(schedule: String, command: String)] = []
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+            if fields.count == 6, let first = fields.first, first.allSatisfy({ "*0123456789/,-".contains($0) }) {
+                commands.append((fields[0..<5].joined(separator: " "), fields[5].trimmingCharacters(in: .whitespaces)))
+            } else if let equals = line.firstIndex(of: "=") {
+                environment[String(line[..<equals])] = String(line[line.index(after: equals)...])
+            }
+        }
+        #expect(commands.map(\.schedule) == ["* * * * *", "0 * * * *"])
+        #expect(Set(environment.keys) == ["CHIME_CONFIG", "CHIME_STORE", "CHIME_TEMPLATES"])
+        for (_, command) in commands {
+            let result = try root.run(["/bin/sh", "-c", command], in: FileManager.default.temporaryDirectory, environment: environment)
+            #expect(result.status == 0, "\(command): \(result.output)")
+        }
+        #expect(root.outbox.count == 1, "the every-minute line fired the reminder")
+    }
+
+    @Test("the Postfix pipe: master.cf's argv (its { } group one argument) takes a reply on stdin and acts on it, exit 0; the transport map names the chime transport")
+    func postfixPipe() throws {
+        let root = try Root()
+        try root.schedule("tea")
+        let run = try Self.start("chime-run.service", in: root)
+        #expect(run.status == 0, "\(run.output)")
+        let message = try String(contentsOf: root.state.appendingPathComponent("outbox/new/\(try #require(root.outbox.first))"), encoding: .utf8)
+        let unfolded = message.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n ", with: " ")
+        let replyTo = try #require(unfolded.firstMatch(of: /Reply-To:\s+(chime\+[a-z0-9]+@localhost)/)?.output.1)
+        let reply = "From: Alice <alice@example.org>\r\nTo: \(replyTo)\r\nDelivered-To: \(replyTo)\r\nSubject: Re: Tea\r\nMessage-ID: <r1@example.org>\r\n\r\nRestart\r\n"
+
+        let text = root.place(try String(contentsOf: Self.deploy.appendingPathComponent("postfix/master.cf"), encoding: .utf8))
+        let entry = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: " ")
+        #expect(entry.hasPrefix("chime     unix  -       n       n       -       10      pipe"))
+        let argv = String(try #require(entry.range(of: "argv=")).map { entry[$0.upperBound...] }!)
+        // pipe(8): words split on spaces, a { } group is one argument.
+        var arguments: [String] = []
+        var rest = Substring(argv)
+        while case let first = rest.drop(while: { $0 == " " }), !first.isEmpty {
+            if first.hasPrefix("{ "), let close = first.range(of: " }") {
+                arguments.append(String(first[first.index(first.startIndex, offsetBy: 2)..<close.lowerBound]))
+                rest = first[close.upperBound...]
+            } else {
+                let word = first.prefix { $0 != " " }
+                arguments.append(String(word))
+                rest = first[word.endIndex...]
+            }
+        }
+        #expect(arguments.first == "/bin/sh" && arguments.count == 3, "\(arguments)")
+        let result = try root.run(arguments, in: FileManager.default.temporaryDirectory, environment: [:], input: Data(reply.utf8))
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("responded: RestartTimer"), "\(result.output)")
+
+        let transport = try String(contentsOf: Self.deploy.appendingPathComponent("postfix/transport"), encoding: .utf8)
+        #expect(transport.split(separator: "\n").contains { !$0.hasPrefix("#") && $0.hasSuffix(" chime:") })
+    }
+}
