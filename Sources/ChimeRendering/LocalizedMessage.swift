@@ -21,7 +21,12 @@ struct LocalizedMessage {
             title: content.title, subtitle: content.subtitle, body: content.body,
             showPreviews: notification.recipient.showPreviews, options: category?.options ?? [],
             placeholder: placeholder, threadCount: threadCount)
-        zone = TimeZone(identifier: notification.recipient.timeZone) ?? TimeZone(identifier: "UTC")!
+        zone = Self.zone(of: notification.recipient)
         dateText = DateText.dayAndTime(notification.fireDate, locale: locale, zone: zone)
+    }
+
+    /// The recipient's zone; UTC when its name is unknown.
+    static func zone(of recipient: Recipient) -> TimeZone {
+        TimeZone(identifier: recipient.timeZone) ?? TimeZone(identifier: "UTC")!
     }
 }

@@ -55,28 +55,30 @@ extension SQLiteStore {
     public func unfinishedDigests() throws -> [DigestBatch] {
         try database.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM digest WHERE sent_at IS NULL ORDER BY created_at, id").map { row in
-                let id: String = row["id"]
-                return DigestBatch(id: id, recipient: row["recipient"], slot: Instant(seconds: row["slot"]),
-                                   claimer: (row["claimed_by"] as String?).flatMap(Claimer.init), createdAt: Instant(seconds: row["created_at"]),
-                                   items: try Self.items(of: id, db))
+                DigestBatch(id: row["id"], recipient: row["recipient"], slot: Instant(seconds: row["slot"]),
+                            claimer: (row["claimed_by"] as String?).flatMap(Claimer.init), createdAt: Instant(seconds: row["created_at"]),
+                            items: [])
             }
         }
     }
 
-    public func takeOver(digest id: String, from old: Claimer?, claimer: Claimer) throws -> Bool {
+    public func takeOver(_ batch: DigestBatch, claimer: Claimer) throws -> DigestBatch? {
         try database.write { db in
             try db.execute(sql: "UPDATE digest SET claimed_by = ? WHERE id = ? AND sent_at IS NULL AND claimed_by IS ?",
-                           arguments: [claimer.description, id, old?.description])
-            return db.changesCount > 0
+                           arguments: [claimer.description, batch.id, batch.claimer?.description])
+            guard db.changesCount > 0 else { return nil }
+            var taken = batch
+            taken.claimer = claimer
+            taken.items = try Self.items(of: batch.id, db)
+            return taken
         }
     }
 
-    public func finishDigest(id: String, queued: [QueuedDelivery], at: Instant) throws {
+    public func finishDigest(_ batch: DigestBatch, queued: [QueuedDelivery], at: Instant) throws {
         try database.write { db in
-            try db.execute(sql: "UPDATE digest SET sent_at = ? WHERE id = ? AND sent_at IS NULL", arguments: [at.seconds, id])
-            guard db.changesCount > 0, let recipient = try String.fetchOne(db, sql: "SELECT recipient FROM digest WHERE id = ?", arguments: [id])
-            else { return }
-            try Self.enqueue(queued, deliveryID: id, identifier: id, recipient: recipient, at: at, in: db)
+            try db.execute(sql: "UPDATE digest SET sent_at = ? WHERE id = ? AND sent_at IS NULL", arguments: [at.seconds, batch.id])
+            guard db.changesCount > 0 else { return }
+            try Self.enqueue(queued, deliveryID: batch.id, identifier: batch.id, recipient: batch.recipient, at: at, in: db)
         }
     }
 

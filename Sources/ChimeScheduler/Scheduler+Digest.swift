@@ -36,12 +36,14 @@ extension Scheduler {
             }
             return report
         }
-        for batch in try store.unfinishedDigests() where only == nil || batch.recipient == only {
+        let transports = TransportFactory(renderer: renderer)
+        let zones = ZoneCache()
+        for unfinished in try store.unfinishedDigests() where only == nil || unfinished.recipient == only {
             // Another run's, still going: its own to finish.
-            if let owner = batch.claimer, owner != claimer, !ProcessIdentity.isDead(owner),
-               now.seconds - batch.createdAt.seconds < Int64(lease) { continue }
-            guard try store.takeOver(digest: batch.id, from: batch.claimer, claimer: claimer) else { continue }
-            if let problem = try send(batch, now: now) {
+            if let owner = unfinished.claimer, owner != claimer, !ProcessIdentity.isDead(owner),
+               now.seconds - unfinished.createdAt.seconds < Int64(lease) { continue }
+            guard let batch = try store.takeOver(unfinished, claimer: claimer) else { continue }
+            if let problem = try send(batch, now: now, transports: transports) {
                 report.held.append(problem)
             } else {
                 report.recovered += 1
@@ -49,11 +51,11 @@ extension Scheduler {
             }
         }
         for recipient in recipients {
-            guard let zone = TimeZone(identifier: recipient.timeZone) else { continue }
+            guard let zone = zones.zone(recipient.timeZone) else { continue }
             let slot = DeliveryRoute.lastSlot(minute: recipient.digestAt, atOrBefore: now, zone: zone)
             let id = "digest-" + Self.digestName(recipient.id, slot)
             guard let batch = try store.claimDigest(id: id, recipient: recipient.id, slot: slot, claimer: claimer, at: now) else { continue }
-            if let problem = try send(batch, now: now) {
+            if let problem = try send(batch, now: now, transports: transports) {
                 report.held.append(problem)
             } else if !batch.items.isEmpty {
                 report.sent.append((recipient.id, batch.items.count))
@@ -70,9 +72,9 @@ extension Scheduler {
 
     /// Renders and delivers one digest to each email address of its recipient, then marks
     /// it sent (queuing SMTP deliveries in the same transaction); returns why it could not.
-    private func send(_ batch: DigestBatch, now: Instant) throws -> String? {
+    private func send(_ batch: DigestBatch, now: Instant, transports: TransportFactory) throws -> String? {
         guard !batch.items.isEmpty else {
-            try store.finishDigest(id: batch.id, queued: [], at: now)
+            try store.finishDigest(batch, queued: [], at: now)
             return nil
         }
         guard let recipient = configuration.recipient(batch.recipient) else {
@@ -87,8 +89,8 @@ extension Scheduler {
             }
             do {
                 let message = try renderer.digestEmail(items, id: batch.id, date: now)
-                if channel.url.kind == .maildir {
-                    try MaildirFolder(path: channel.url.path).add(Array(message.utf8), name: "\(batch.id).\(channel.id).chime")
+                if let folder = try transports.maildir(for: channel) {
+                    try folder.add(Array(message.utf8), name: "\(batch.id).\(channel.id).chime")
                 } else {
                     queued.append(QueuedDelivery(channel: channel.id, address: address.value, body: SMTPClient.crlf(Array(message.utf8))))
                 }
@@ -96,7 +98,7 @@ extension Scheduler {
                 return configuration.redact("\(batch.recipient): channel \"\(channel.id)\": \(error)")
             }
         }
-        try store.finishDigest(id: batch.id, queued: queued, at: now)
+        try store.finishDigest(batch, queued: queued, at: now)
         return nil
     }
 

@@ -132,22 +132,27 @@ extension Scheduler {
             deliveryID: notification.deliveryID, coalesced: advanced.coalesced)
         let category = request.content.categoryIdentifier
         let preference = preferences[recipient.id]?[category] ?? recipient.preferences[category] ?? .prominently
-        let route = DeliveryRoute.of(level: request.content.interruptionLevel, recipient: recipient, preference: preference, at: now, zone: home)
-        switch route {
+        let kept: SentMark.Route
+        switch DeliveryRoute.of(level: request.content.interruptionLevel, recipient: recipient, preference: preference, at: now, zone: home) {
         case .now:
-            break
+            kept = .sent
         case .wait(let until):
             try store.postpone(notification, until: until, claimer: claimer)
             report.postponed += 1
             return nil
-        case .digest, .suppressed:
-            // Kept for the digest (delivered, answerable) or turned off: nothing sent now.
-            let isDigest = route == .digest
+        case .digest:
+            kept = .digest
+            report.digested += 1
+        case .suppressed:
+            kept = .suppressed
+            report.suppressed += 1
+        }
+        // Kept for the digest (delivered, answerable) or turned off: nothing sent now.
+        guard kept == .sent else {
             queuedOnly.append(SentMark(notification: notification, delivered: delivered, next: advanced.next, anchor: advanced.anchor,
-                                       queued: [], route: isDigest ? .digest : .suppressed))
+                                       queued: [], route: kept))
             report.fired += 1
             report.coalesced += advanced.coalesced
-            if isDigest { report.digested += 1 } else { report.suppressed += 1 }
             return nil
         }
         // Every destination must be able to take it before any does: a partial send

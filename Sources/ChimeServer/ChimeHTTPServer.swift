@@ -53,19 +53,10 @@ public struct ChimeHTTPServer: Sendable {
         // One-click unsubscribe (RFC 8058): the List-Unsubscribe-Post POST turns the
         // category off; a GET (a person, or a scanner) shows the button and changes nothing.
         router.get("/u/:token") { _, context in
-            let (status, category) = try desk.unsubscribe(token: context.parameters.get("token") ?? "", apply: false, now: clock())
-            guard let category else { return Self.page(status, "Chime", Self.refusal(status)) }
-            let name = category.isEmpty ? "these" : "“\(htmlEscaped(category))”"
-            return Self.page(200, "Unsubscribe", """
-                <p>Stop \(name) reminders?</p>
-                <form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>
-                """)
+            try unsubscribe(token: context.parameters.get("token") ?? "", apply: false)
         }
         router.post("/u/:token") { _, context in
-            let (status, category) = try desk.unsubscribe(token: context.parameters.get("token") ?? "", apply: true, now: clock())
-            guard let category else { return Self.page(status, "Chime", Self.refusal(status)) }
-            let name = category.isEmpty ? "these" : "“\(htmlEscaped(category))”"
-            return Self.page(200, "Unsubscribed", "<p>You will get no more \(name) reminders.</p>")
+            try unsubscribe(token: context.parameters.get("token") ?? "", apply: true)
         }
         router.post("/slack/:channel") { request, context in
             try await slack(request, channel: context.parameters.get("channel") ?? "")
@@ -80,6 +71,20 @@ public struct ChimeHTTPServer: Sendable {
             try await telegram(request, channel: context.parameters.get("channel") ?? "")
         }
         return router
+    }
+
+    /// The unsubscribe page: on GET the button (a form that POSTs), on POST what was done.
+    func unsubscribe(token: String, apply: Bool) throws -> Response {
+        let (status, category) = try desk.unsubscribe(token: token, apply: apply, now: clock())
+        guard let category else { return Self.page(status, "Chime", Self.refusal(status)) }
+        let name = category.isEmpty ? "these" : "“\(htmlEscaped(category))”"
+        guard apply else {
+            return Self.page(200, "Unsubscribe", """
+                <p>Stop \(name) reminders?</p>
+                <form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>
+                """)
+        }
+        return Self.page(200, "Unsubscribed", "<p>You will get no more \(name) reminders.</p>")
     }
 
     // MARK: HTTP helpers

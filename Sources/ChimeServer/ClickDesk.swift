@@ -157,24 +157,28 @@ public struct ClickDesk: Sendable {
     /// What a GET of an action link shows before anything is done: the action's title, or
     /// why the link does nothing.
     public func describe(token: String, action name: String, now: Instant) throws -> (status: Int, title: String?) {
-        switch try tokens.check(Substring(token.lowercased()), now: now) {
-        case .good(_, let request)?:
-            guard let action = action(name, in: request) else { return (404, nil) }
-            return (200, actions.title(of: action, in: request))
-        case .refused(let refusal)?: return (refusal.outcome == .forgedToken ? 403 : 410, nil)
-        case nil: return (403, nil)
-        }
+        let (status, request) = try notification(of: token, now: now)
+        guard let request else { return (status, nil) }
+        guard let action = action(name, in: request) else { return (404, nil) }
+        return (200, actions.title(of: action, in: request))
     }
 
     /// One-click unsubscribe (RFC 8058) of the token's notification's category, for its
     /// recipient: with `apply` (a POST) the category is turned off, effective at the next
     /// fire; without (a GET), nothing changes. Returns the status and the category.
     public func unsubscribe(token: String, apply: Bool, now: Instant) throws -> (status: Int, category: String?) {
+        let (status, request) = try notification(of: token, now: now)
+        guard let request else { return (status, nil) }
+        let category = request.content.categoryIdentifier
+        if apply { try store.setPreference(recipient: request.recipient, category: category, .off, at: now) }
+        return (200, category)
+    }
+
+    /// A link's token checked, recording nothing: its notification (status 200), else the
+    /// status saying why not (403 forged, 410 expired or gone).
+    private func notification(of token: String, now: Instant) throws -> (status: Int, request: NotificationRequest?) {
         switch try tokens.check(Substring(token.lowercased()), now: now) {
-        case .good(_, let request)?:
-            let category = request.content.categoryIdentifier
-            if apply { try store.setPreference(recipient: request.recipient, category: category, .off, at: now) }
-            return (200, category)
+        case .good(_, let request)?: return (200, request)
         case .refused(let refusal)?: return (refusal.outcome == .forgedToken ? 403 : 410, nil)
         case nil: return (403, nil)
         }

@@ -8,6 +8,12 @@ public final class MaildirFolder {
     private var counter = 0
     /// Messages written under `tmp/` and not yet synced and moved into `new/`.
     private var staged: [String] = []
+    /// The names of the messages in `cur/` (a reader moved them there, adding `:2,` and
+    /// flags), listed once, on the first ``add(_:name:)``.
+    private lazy var readNames: Set<String> = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("cur").path)) ?? []
+        return Set(names.map { String($0.prefix { $0 != ":" }) })
+    }()
 
     /// Opens the Maildir at `path`, creating `tmp/`, `new/` and `cur/` when missing.
     public init(path: String) throws {
@@ -36,10 +42,7 @@ public final class MaildirFolder {
     /// written and false comes back. The name must be unique to what the message is.
     @discardableResult
     public func add(_ message: [UInt8], name: String) throws -> Bool {
-        let cur = root.appendingPathComponent("cur")
-        if let read = try? FileManager.default.contentsOfDirectory(atPath: cur.path), read.contains(where: { $0 == name || $0.hasPrefix(name + ":") }) {
-            return false
-        }
+        if readNames.contains(name) { return false }
         let temporary = root.appendingPathComponent("tmp").appendingPathComponent(name)
         let final = root.appendingPathComponent("new").appendingPathComponent(name)
         // What a run killed while writing left under this name is its own: gone first.

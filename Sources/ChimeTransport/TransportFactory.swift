@@ -23,4 +23,11 @@ public final class TransportFactory {
         open[channel.id] = made
         return made
     }
+
+    /// The Maildir of a `maildir:` channel, opened once per run like its transport; nil
+    /// for other kinds.
+    public func maildir(for channel: Channel) throws -> MaildirFolder? {
+        guard channel.url.kind == .maildir else { return nil }
+        return (try transport(for: channel) as? MaildirTransport)?.folder
+    }
 }

@@ -75,18 +75,23 @@ struct DeployTests {
         }
     }
 
-    /// Runs a oneshot unit's ExecStart as systemd would: its WorkingDirectory and Environment.
-    static func start(_ name: String, in root: Root) throws -> (status: Int32, output: String, allowed: Set<Int32>) {
-        let lines = try unit(name, in: root)
-        let value = { (key: String) in lines.first { $0.key == key }?.value }
+    /// A unit's `Environment=NAME=value` lines.
+    static func environment(of lines: [(key: String, value: String)]) -> [String: String] {
         var environment: [String: String] = [:]
         for line in lines where line.key == "Environment" {
             let parts = line.value.split(separator: "=", maxSplits: 1).map(String.init)
             environment[parts[0]] = parts[1]
         }
+        return environment
+    }
+
+    /// Runs a oneshot unit's ExecStart as systemd would: its WorkingDirectory and Environment.
+    static func start(_ name: String, in root: Root) throws -> (status: Int32, output: String, allowed: Set<Int32>) {
+        let lines = try unit(name, in: root)
+        let value = { (key: String) in lines.first { $0.key == key }?.value }
         let command = try #require(value("ExecStart")).split(separator: " ").map(String.init)
         let directory = URL(fileURLWithPath: try #require(value("WorkingDirectory")))
-        let result = try root.run(command, in: directory, environment: environment)
+        let result = try root.run(command, in: directory, environment: environment(of: lines))
         let allowed = Set([0] + (value("SuccessExitStatus")?.split(separator: " ").compactMap { Int32($0) } ?? []))
         return (result.status, result.output, allowed)
     }
@@ -112,16 +117,11 @@ struct DeployTests {
         #expect(lines[index].value.hasSuffix("serve --host 127.0.0.1 --port 8080"))
         lines[index].value = lines[index].value.replacingOccurrences(of: "--port 8080", with: "--port 0")
         let command = lines[index].value.split(separator: " ").map(String.init)
-        var environment: [String: String] = [:]
-        for line in lines where line.key == "Environment" {
-            let parts = line.value.split(separator: "=", maxSplits: 1).map(String.init)
-            environment[parts[0]] = parts[1]
-        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         process.currentDirectoryURL = root.state
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(Self.environment(of: lines)) { $1 }
         let output = Pipe()
         process.standardOutput = output
         try process.run()

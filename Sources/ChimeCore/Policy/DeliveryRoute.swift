@@ -9,8 +9,8 @@ public enum DeliveryRoute: Hashable, Sendable {
     case digest
     /// Kept pending until this instant (quiet hours that wait rather than digest).
     case wait(until: Instant)
-    /// Not sent at all: the recipient said no (why, for the run's report).
-    case suppressed(String)
+    /// Not sent at all: the recipient denied notifications or turned the category off.
+    case suppressed
 
     /// The route of one notification.
     /// - Parameters:
@@ -23,8 +23,7 @@ public enum DeliveryRoute: Hashable, Sendable {
     /// (`quietHoursMode`), except `timeSensitive`, which is sent now.
     public static func of(level: NotificationContent.InterruptionLevel, recipient: Recipient,
                           preference: DeliveryPreference, at: Instant, zone: TimeZone) -> DeliveryRoute {
-        if recipient.authorization == .denied { return .suppressed("recipient \"\(recipient.id)\" denied notifications") }
-        if preference == .off { return .suppressed("turned off by recipient \"\(recipient.id)\"") }
+        if recipient.authorization == .denied || preference == .off { return .suppressed }
         if level == .critical { return .now }
         if level == .passive || recipient.authorization == .provisional || preference == .quietly { return .digest }
         guard let quiet = recipient.quietHours, level != .timeSensitive else { return .now }

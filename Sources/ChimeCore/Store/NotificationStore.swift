@@ -169,13 +169,14 @@ public protocol NotificationStore: Sendable {
     /// already has its digest (sent, or being sent by another run).
     func claimDigest(id: String, recipient: String, slot: Instant, claimer: Claimer, at: Instant) throws -> DigestBatch?
 
-    /// Digests started and not finished: a run that died, or one still going.
+    /// Digests started and not finished (a run that died, or one still going), without
+    /// their items: ``takeOver(_:claimer:)`` reads those for the run that takes one.
     func unfinishedDigests() throws -> [DigestBatch]
 
-    /// Takes over an unfinished digest from a claimer that died; false when another run
-    /// took it first.
-    func takeOver(digest id: String, from old: Claimer?, claimer: Claimer) throws -> Bool
+    /// Takes over an unfinished digest from its claimer (one that died) and returns it
+    /// with its items; nil when another run took it first.
+    func takeOver(_ batch: DigestBatch, claimer: Claimer) throws -> DigestBatch?
 
     /// Marks a digest sent and queues its network deliveries, in one transaction.
-    func finishDigest(id: String, queued: [QueuedDelivery], at: Instant) throws
+    func finishDigest(_ batch: DigestBatch, queued: [QueuedDelivery], at: Instant) throws
 }

@@ -12,9 +12,9 @@ public struct DigestComposer: Sendable {
     public let composer: EmailComposer
     public let categories: [String: NotificationCategory]
 
-    public init(composer: EmailComposer, configuration: Configuration) {
+    public init(composer: EmailComposer, categories: [String: NotificationCategory]) {
         self.composer = composer
-        self.categories = Dictionary(configuration.categories.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
+        self.categories = categories
     }
 
     /// A group of the digest: one thread (or one category, for notifications in no thread).
@@ -73,11 +73,11 @@ public struct DigestComposer: Sendable {
                     text += "   \(links.view)\n"
                     html += "<p><a href=\"\(htmlEscaped(links.view))\">\(htmlEscaped(links.view))</a></p>"
                 }
-                let mailto = "mailto:\(Mailbox.address(of: channel.replyAddress(token: links.token)))?subject=\(percentEncoded("Re: " + message.surfaces.subject))&body="
+                let mailto = EmailComposer.mailto(channel.replyAddress(token: links.token), subject: message.surfaces.subject)
                 var buttons: [String] = []
                 for (index, action) in (category?.actions ?? []).enumerated() {
                     let title = localizer.localized(action.title, locale: locale)
-                    let keyword = try localizer.formatted("ui.reply", [.integer(index + 1), .string(title)], locale: locale) ?? "Reply \(index + 1) for \(title)"
+                    let keyword = try composer.text("ui.reply", [.integer(index + 1), .string(title)], locale: locale, fallback: "Reply \(index + 1) for \(title)")
                     text += "   \(keyword): \(mailto)\(index + 1)\n"
                     buttons.append("<a href=\"\(htmlEscaped(mailto + String(index + 1)))\">\(htmlEscaped(title))</a>")
                 }
@@ -87,13 +87,12 @@ public struct DigestComposer: Sendable {
             html += "</ol>\n"
         }
         let links = composer.links.links(for: first)
-        let preferences = localizer.string("ui.preferences", locale: locale)?.text ?? "Notification preferences"
-        let unsubscribe = localizer.string("ui.unsubscribe", locale: locale)?.text ?? "Unsubscribe"
+        let preferences = try composer.text("ui.preferences", [], locale: locale, fallback: "Notification preferences")
+        let unsubscribe = try composer.text("ui.unsubscribe", [], locale: locale, fallback: "Unsubscribe")
         text += "\n--\n\(preferences): \(links.preferences)\n\(unsubscribe): \(links.unsubscribe)\n"
         html += "<hr><p><a href=\"\(htmlEscaped(links.preferences))\">\(htmlEscaped(preferences))</a> · "
             + "<a href=\"\(htmlEscaped(links.unsubscribe))\">\(htmlEscaped(unsubscribe))</a></p>\n"
         let domain = Mailbox.domain(of: channel.envelopeFrom)
-        let zone = TimeZone(identifier: recipient.timeZone) ?? TimeZone(identifier: "UTC")!
         let page = """
             <!DOCTYPE html>
             <html lang="\(LocaleFallback.chain(locale).last ?? "en")"><head><meta charset="utf-8"><title>\(htmlEscaped(subject))</title></head>
@@ -102,13 +101,8 @@ public struct DigestComposer: Sendable {
             """
         return MailMessage(
             from: channel.fromHeader, to: [first.address.value], replyTo: channel.envelopeFrom, subject: subject,
-            messageID: "\(digestID)@\(domain)", date: date.rfc5322(in: zone),
-            headers: [
-                ("Auto-Submitted", "auto-generated"), ("X-Auto-Response-Suppress", "All"),
-                ("List-Id", "Chime reminders <reminders.\(domain)>"),
-                ("List-Unsubscribe", "<\(links.unsubscribe)>"), ("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"),
-                ("X-Chime-Digest", digestID),
-            ],
+            messageID: "\(digestID)@\(domain)", date: date.rfc5322(in: LocalizedMessage.zone(of: recipient)),
+            headers: EmailComposer.listHeaders(domain: domain, unsubscribe: links.unsubscribe) + [("X-Chime-Digest", digestID)],
             text: text, html: page)
     }
 

@@ -38,7 +38,7 @@ public struct EmailComposer: Sendable {
             message.dateText,
             links.view, links.preferences, links.unsubscribe,
         ]
-        let mailto = "mailto:\(Mailbox.address(of: replyAddress))?subject=\(percentEncoded("Re: " + surfaces.subject))&body="
+        let mailto = Self.mailto(replyAddress, subject: surfaces.subject)
         for (index, action) in (category?.actions ?? []).enumerated() {
             values.append(mailto + String(index + 1))
             if action.options.contains(.foreground) { values.append(links.action(action)) }
@@ -49,14 +49,7 @@ public struct EmailComposer: Sendable {
         let text = try templates.render(.emailText, category: categoryID, shape: key, values: values, context: context)
         let html = try templates.render(.emailHTML, category: categoryID, shape: key, values: values, context: context)
 
-        var headers: [(name: String, value: String)] = [
-            ("Auto-Submitted", "auto-generated"),
-            ("X-Auto-Response-Suppress", "All"),
-            ("List-Id", "Chime reminders <reminders.\(domain)>"),
-            ("List-Unsubscribe", "<\(links.unsubscribe)>"),
-            ("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"),
-            ("X-Chime-Delivery", notification.deliveryID),
-        ]
+        var headers = Self.listHeaders(domain: domain, unsubscribe: links.unsubscribe) + [("X-Chime-Delivery", notification.deliveryID)]
         if let categoryID { headers.append(("X-Chime-Category", categoryID)) }
         let thread = notification.request.content.threadIdentifier
         let root = thread.isEmpty ? nil : "thread.\(Self.stableHash(notification.recipient.id + "\u{0}" + thread))@\(domain)"
@@ -118,7 +111,26 @@ public struct EmailComposer: Sendable {
         return context
     }
 
-    private func text(_ key: String, _ values: [FormatArgument], locale: String, fallback: String) throws -> String {
+    /// The headers every Chime email carries: quiet with auto-responders, one list, and
+    /// one-click unsubscribe (RFC 8058).
+    static func listHeaders(domain: String, unsubscribe: String) -> [(name: String, value: String)] {
+        [
+            ("Auto-Submitted", "auto-generated"),
+            ("X-Auto-Response-Suppress", "All"),
+            ("List-Id", "Chime reminders <reminders.\(domain)>"),
+            ("List-Unsubscribe", "<\(unsubscribe)>"),
+            ("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"),
+        ]
+    }
+
+    /// A reply keyword's link without its body: `mailto:` the reply address, subject
+    /// `Re: subject`; the action's number follows `body=`.
+    static func mailto(_ replyAddress: String, subject: String) -> String {
+        "mailto:\(Mailbox.address(of: replyAddress))?subject=\(percentEncoded("Re: " + subject))&body="
+    }
+
+    /// A UI string of the templates in `locale`, formatted, else `fallback`.
+    func text(_ key: String, _ values: [FormatArgument], locale: String, fallback: String) throws -> String {
         guard let found = localizer.string(key, locale: locale) else { return fallback }
         return try StringFormat.format(found.text, values)
     }

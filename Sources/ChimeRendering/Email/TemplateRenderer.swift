@@ -14,7 +14,7 @@ public struct TemplateRenderer: MessageRenderer {
         self.composer = composer
         self.chat = ChatComposer(localizer: composer.localizer, templates: composer.templates, links: composer.links)
         self.categories = Dictionary(configuration.categories.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
-        self.digest = DigestComposer(composer: composer, configuration: configuration)
+        self.digest = DigestComposer(composer: composer, categories: categories)
     }
 
     public func email(_ notification: OutgoingNotification) throws -> String {

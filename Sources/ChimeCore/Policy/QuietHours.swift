@@ -1,0 +1,31 @@
+/// A daily window of wall-clock time in the recipient's zone, e.g. 22:00–07:00; it may
+/// run over midnight. Minutes after midnight, `start` included, `end` excluded.
+public struct QuietHours: Hashable, Sendable {
+    public var start: Int
+    public var end: Int
+
+    public init(start: Int, end: Int) {
+        self.start = start
+        self.end = end
+    }
+
+    /// Reads `HH:MM-HH:MM` (or with an en dash); nil for anything else, or an empty window.
+    public init?(parsing text: String) {
+        let parts = text.replacingOccurrences(of: "–", with: "-").split(separator: "-").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let start = Self.minutes(parts[0]), let end = Self.minutes(parts[1]), start != end else { return nil }
+        self.init(start: start, end: end)
+    }
+
+    /// `HH:MM` as minutes after midnight.
+    public static func minutes(_ text: String) -> Int? {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, parts.allSatisfy({ $0.count == 2 }), let hour = Int(parts[0]), let minute = Int(parts[1]),
+              (0..<24).contains(hour), (0..<60).contains(minute) else { return nil }
+        return hour * 60 + minute
+    }
+
+    /// Whether a wall-clock minute of the day falls inside.
+    public func contains(minute: Int) -> Bool {
+        start < end ? (start..<end).contains(minute) : minute >= start || minute < end
+    }
+}
