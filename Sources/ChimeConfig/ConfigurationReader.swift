@@ -216,6 +216,7 @@ struct ConfigurationReader {
             quietHours: quietHours,
             quietHoursMode: choice(element, "quietHoursMode") ?? .digest,
             digestAt: digestAt,
+            groupWait: duration(element, "groupWait").map { Int64($0.rounded(.up)) } ?? 0,
             preferences: preferences
         )
     }

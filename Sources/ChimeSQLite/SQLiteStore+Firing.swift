@@ -77,7 +77,8 @@ extension SQLiteStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             let park = try db.cachedStatement(sql: """
-                INSERT INTO parked (delivery_id, recipient, request, fire_date) VALUES (?, ?, ?, ?) ON CONFLICT (delivery_id) DO NOTHING
+                INSERT INTO parked (delivery_id, recipient, request, fire_date, thread) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (delivery_id) DO NOTHING
                 """)
             for (mark, request) in zip(marks, requests) {
                 let delivered = mark.delivered
@@ -86,8 +87,9 @@ extension SQLiteStore {
                     delivered.fireDate.seconds, delivered.deliveredAt.seconds, delivered.deliveryID, delivered.coalesced, mark.next?.seconds,
                     mark.anchor.seconds, mark.route.rawValue,
                 ])
-                if mark.route == .digest {
-                    try park.execute(arguments: [delivered.deliveryID, delivered.request.recipient, request, delivered.fireDate.seconds])
+                if mark.route == .digest || mark.route == .grouped {
+                    try park.execute(arguments: [delivered.deliveryID, delivered.request.recipient, request, delivered.fireDate.seconds,
+                                                 mark.route == .grouped ? delivered.request.content.threadIdentifier : nil])
                 }
                 try Self.enqueue(mark.queued, deliveryID: delivered.deliveryID, identifier: delivered.request.identifier,
                                  recipient: delivered.request.recipient, at: delivered.deliveredAt, in: db)

@@ -192,6 +192,29 @@ extension SQLiteStore {
                 );
                 """)
         }
+        migrator.registerMigration("v8 thread groups") { db in
+            // Notifications parked to go out with the others of their thread (`thread` set;
+            // NULL: kept for the digest), and batches for those groups beside the daily
+            // digests: one digest per recipient and slot; one group per first notification
+            // (its id made from that notification's).
+            try db.execute(sql: """
+                ALTER TABLE parked ADD COLUMN thread TEXT;
+                CREATE INDEX parked_thread ON parked (thread, digest) WHERE thread IS NOT NULL;
+                CREATE TABLE batch (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    recipient TEXT NOT NULL,
+                    thread TEXT NOT NULL DEFAULT '',
+                    slot INTEGER NOT NULL,
+                    claimed_by TEXT,
+                    created_at INTEGER NOT NULL,
+                    sent_at INTEGER
+                );
+                CREATE UNIQUE INDEX batch_digest_slot ON batch (recipient, slot) WHERE thread = '';
+                INSERT INTO batch (id, recipient, slot, claimed_by, created_at, sent_at)
+                    SELECT id, recipient, slot, claimed_by, created_at, sent_at FROM digest;
+                DROP TABLE digest;
+                """)
+        }
         return migrator
     }
 }

@@ -35,27 +35,45 @@ extension SQLiteStore {
 
     public func parked(recipient: String) throws -> [ParkedNotification] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM parked WHERE recipient = ? AND digest IS NULL ORDER BY fire_date, delivery_id",
+            try Row.fetchAll(db, sql: "SELECT * FROM parked WHERE recipient = ? AND thread IS NULL AND digest IS NULL ORDER BY fire_date, delivery_id",
                              arguments: [recipient]).map(Self.parked)
         }
     }
 
-    public func claimDigest(id: String, recipient: String, slot: Instant, claimer: Claimer, at: Instant) throws -> DigestBatch? {
+    public func claimDigest(id: String, recipient: String, thread: String?, slot: Instant, claimer: Claimer, at: Instant) throws -> DigestBatch? {
         try database.write { db in
             try db.execute(sql: """
-                INSERT INTO digest (id, recipient, slot, claimed_by, created_at) VALUES (?, ?, ?, ?, ?)
+                INSERT INTO batch (id, recipient, thread, slot, claimed_by, created_at) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT DO NOTHING
-                """, arguments: [id, recipient, slot.seconds, claimer.description, at.seconds])
+                """, arguments: [id, recipient, thread ?? "", slot.seconds, claimer.description, at.seconds])
             guard db.changesCount > 0 else { return nil }
-            try db.execute(sql: "UPDATE parked SET digest = ? WHERE recipient = ? AND digest IS NULL", arguments: [id, recipient])
-            return DigestBatch(id: id, recipient: recipient, slot: slot, claimer: claimer, createdAt: at, items: try Self.items(of: id, db))
+            try db.execute(sql: "UPDATE parked SET digest = ? WHERE recipient = ? AND thread IS ? AND digest IS NULL",
+                           arguments: [id, recipient, thread])
+            return DigestBatch(id: id, recipient: recipient, thread: thread, slot: slot, claimer: claimer, createdAt: at,
+                               items: try Self.items(of: id, db))
+        }
+    }
+
+    public func waitingGroups() throws -> [WaitingGroup] {
+        try database.read { db in
+            var groups: [WaitingGroup] = []
+            var seen = Set<[String]>()
+            for row in try Row.fetchAll(db, sql: """
+                SELECT recipient, thread, fire_date, delivery_id FROM parked WHERE thread IS NOT NULL AND digest IS NULL
+                ORDER BY fire_date, delivery_id
+                """) where seen.insert([row["recipient"], row["thread"]]).inserted {
+                groups.append(WaitingGroup(recipient: row["recipient"], thread: row["thread"], first: Instant(seconds: row["fire_date"]),
+                                           firstDeliveryID: row["delivery_id"]))
+            }
+            return groups
         }
     }
 
     public func unfinishedDigests() throws -> [DigestBatch] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM digest WHERE sent_at IS NULL ORDER BY created_at, id").map { row in
-                DigestBatch(id: row["id"], recipient: row["recipient"], slot: Instant(seconds: row["slot"]),
+            try Row.fetchAll(db, sql: "SELECT * FROM batch WHERE sent_at IS NULL ORDER BY created_at, id").map { row in
+                let thread: String = row["thread"]
+                return DigestBatch(id: row["id"], recipient: row["recipient"], thread: thread.isEmpty ? nil : thread, slot: Instant(seconds: row["slot"]),
                             claimer: (row["claimed_by"] as String?).flatMap(Claimer.init), createdAt: Instant(seconds: row["created_at"]),
                             items: [])
             }
@@ -64,7 +82,7 @@ extension SQLiteStore {
 
     public func takeOver(_ batch: DigestBatch, claimer: Claimer) throws -> DigestBatch? {
         try database.write { db in
-            try db.execute(sql: "UPDATE digest SET claimed_by = ? WHERE id = ? AND sent_at IS NULL AND claimed_by IS ?",
+            try db.execute(sql: "UPDATE batch SET claimed_by = ? WHERE id = ? AND sent_at IS NULL AND claimed_by IS ?",
                            arguments: [claimer.description, batch.id, batch.claimer?.description])
             guard db.changesCount > 0 else { return nil }
             var taken = batch
@@ -76,7 +94,7 @@ extension SQLiteStore {
 
     public func finishDigest(_ batch: DigestBatch, queued: [QueuedDelivery], at: Instant) throws {
         try database.write { db in
-            try db.execute(sql: "UPDATE digest SET sent_at = ? WHERE id = ? AND sent_at IS NULL", arguments: [at.seconds, batch.id])
+            try db.execute(sql: "UPDATE batch SET sent_at = ? WHERE id = ? AND sent_at IS NULL", arguments: [at.seconds, batch.id])
             guard db.changesCount > 0 else { return }
             try Self.enqueue(queued, deliveryID: batch.id, identifier: batch.id, recipient: batch.recipient, at: at, in: db)
         }

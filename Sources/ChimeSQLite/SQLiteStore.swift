@@ -142,12 +142,26 @@ public final class SQLiteStore: NotificationStore {
         }
     }
 
+    /// A removed notification still waiting for its digest or its thread's message is
+    /// taken out of it too.
     public func removeDelivered(_ identifiers: [String]) throws -> [String] {
-        try delete(identifiers, from: "delivered")
+        try database.write { db in
+            try identifiers.filter { identifier in
+                try db.execute(sql: """
+                    DELETE FROM parked WHERE digest IS NULL AND delivery_id IN (SELECT delivery_id FROM delivered WHERE identifier = ?)
+                    """, arguments: [identifier])
+                try db.execute(sql: "DELETE FROM delivered WHERE identifier = ?", arguments: [identifier])
+                return db.changesCount > 0
+            }
+        }
     }
 
     public func removeAllDelivered() throws -> Int {
-        try deleteAll(from: "delivered")
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM parked WHERE digest IS NULL")
+            try db.execute(sql: "DELETE FROM delivered")
+            return db.changesCount
+        }
     }
 
     // MARK: Floating triggers

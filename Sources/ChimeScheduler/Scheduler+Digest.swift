@@ -18,10 +18,9 @@ extension Scheduler {
     }
 
     /// Sends every recipient's digest whose daily time (`digestAt`, in their zone) has
-    /// come since their last one: each notification kept for the digest goes in exactly
-    /// one, even when runs overlap (the store hands each slot to one run) or one is killed
-    /// (its digest is finished by the next run under the same id, which replaces rather
-    /// than repeats it). A recipient with nothing kept gets nothing.
+    /// come since their last one, to their email and chat addresses: each notification
+    /// kept for the digest goes in exactly one (see ``send(_:now:transports:)``). A
+    /// recipient with nothing kept gets nothing.
     /// - Parameters:
     ///   - only: limit the run to this recipient.
     ///   - dryRun: list what would go; claim and send nothing.
@@ -38,29 +37,16 @@ extension Scheduler {
         }
         let transports = TransportFactory(renderer: renderer)
         let zones = ZoneCache()
-        for unfinished in try store.unfinishedDigests() where only == nil || unfinished.recipient == only {
-            // Another run's, still going: its own to finish.
-            if let owner = unfinished.claimer, owner != claimer, !ProcessIdentity.isDead(owner),
-               now.seconds - unfinished.createdAt.seconds < Int64(lease) { continue }
-            guard let batch = try store.takeOver(unfinished, claimer: claimer) else { continue }
-            if let problem = try send(batch, now: now, transports: transports) {
-                report.held.append(problem)
-            } else {
-                report.recovered += 1
-                if !batch.items.isEmpty { report.sent.append((batch.recipient, batch.items.count)) }
-            }
-        }
+        var result = BatchResult()
+        try finishUnfinished(.digest, only: only, now: now, claimer: claimer, transports: transports, into: &result)
+        report.recovered = result.sent.count
         for recipient in recipients {
             guard let zone = zones.zone(recipient.timeZone) else { continue }
             let slot = DeliveryRoute.lastSlot(minute: recipient.digestAt, atOrBefore: now, zone: zone)
-            let id = "digest-" + Self.digestName(recipient.id, slot)
-            guard let batch = try store.claimDigest(id: id, recipient: recipient.id, slot: slot, claimer: claimer, at: now) else { continue }
-            if let problem = try send(batch, now: now, transports: transports) {
-                report.held.append(problem)
-            } else if !batch.items.isEmpty {
-                report.sent.append((recipient.id, batch.items.count))
-            }
+            try claimAndSend(id: "digest-" + Self.digestName(recipient.id, slot), recipient: recipient.id, thread: nil, slot: slot,
+                             now: now, claimer: claimer, transports: transports, into: &result)
         }
+        (report.sent, report.held) = (result.sent, result.held)
         // Digests for SMTP were queued with their mark: sent now, retried by later runs.
         if !report.sent.isEmpty, configuration.channels.contains(where: { $0.url.kind.sendsOverNetwork }) {
             let courier = Courier(configuration: configuration, store: store)
@@ -68,38 +54,6 @@ extension Scheduler {
             _ = try courier.deliver(now: now, claimer: claimer, clock: { Instant(Date()) })
         }
         return report
-    }
-
-    /// Renders and delivers one digest to each email address of its recipient, then marks
-    /// it sent (queuing SMTP deliveries in the same transaction); returns why it could not.
-    private func send(_ batch: DigestBatch, now: Instant, transports: TransportFactory) throws -> String? {
-        guard !batch.items.isEmpty else {
-            try store.finishDigest(batch, queued: [], at: now)
-            return nil
-        }
-        guard let recipient = configuration.recipient(batch.recipient) else {
-            return "\(batch.recipient): not in the configuration"
-        }
-        var queued: [QueuedDelivery] = []
-        for address in recipient.addresses {
-            guard let channel = configuration.channel(address.channel), channel.url.kind.isEmail else { continue }
-            let items = batch.items.map {
-                OutgoingNotification(request: $0.request, recipient: recipient, address: address, channel: channel,
-                                     fireDate: $0.fireDate, deliveryID: $0.deliveryID, coalesced: 0)
-            }
-            do {
-                let message = try renderer.digestEmail(items, id: batch.id, date: now)
-                if let folder = try transports.maildir(for: channel) {
-                    try folder.add(Array(message.utf8), name: "\(batch.id).\(channel.id).chime")
-                } else {
-                    queued.append(QueuedDelivery(channel: channel.id, address: address.value, body: SMTPClient.crlf(Array(message.utf8))))
-                }
-            } catch {
-                return configuration.redact("\(batch.recipient): channel \"\(channel.id)\": \(error)")
-            }
-        }
-        try store.finishDigest(batch, queued: queued, at: now)
-        return nil
     }
 
     /// A digest's id: its slot, and its recipient and slot hashed, a name fit for a file.

@@ -29,6 +29,12 @@ extension Scheduler {
         public var suppressed = 0
         /// Due notifications given back until their recipient's quiet hours end.
         public var postponed = 0
+        /// Of those fired: kept to go out with the others of their thread once their
+        /// recipient's group wait is over.
+        public var grouped = 0
+        /// Threads whose group wait was over, sent as one message each: how many
+        /// notifications each held.
+        public var groupsSent: [Int] = []
         /// What became of the deliveries over SMTP and webhooks sent this run: those just
         /// fired, and earlier ones due for a retry.
         public var delivery = Courier.Report()
@@ -106,6 +112,11 @@ extension Scheduler {
             // until nothing is left rather than stopping at a short batch.
             if claimed.count < batchSize && limits.isEmpty { break }
         }
+        // Threads whose group wait is over go now, their deliveries over the network
+        // queued for the courier with the rest.
+        let groups = try sendWaitingGroups(now: now, claimer: claimer, transports: transports)
+        report.groupsSent = groups.sent.map(\.count)
+        report.held += groups.held
         progress.finish()
         firingFinished = true
         report.delivery = try sent()
@@ -134,6 +145,9 @@ extension Scheduler {
         let preference = preferences[recipient.id]?[category] ?? recipient.preferences[category] ?? .prominently
         let kept: SentMark.Route
         switch DeliveryRoute.of(level: request.content.interruptionLevel, recipient: recipient, preference: preference, at: now, zone: home) {
+        case .now where recipient.groupWait > 0 && !request.content.threadIdentifier.isEmpty && request.content.interruptionLevel != .critical:
+            kept = .grouped
+            report.grouped += 1
         case .now:
             kept = .sent
         case .wait(let until):
@@ -147,7 +161,8 @@ extension Scheduler {
             kept = .suppressed
             report.suppressed += 1
         }
-        // Kept for the digest (delivered, answerable) or turned off: nothing sent now.
+        // Kept for the digest or the thread's message (delivered, answerable) or turned
+        // off: nothing sent now.
         guard kept == .sent else {
             queuedOnly.append(SentMark(notification: notification, delivered: delivered, next: advanced.next, anchor: advanced.anchor,
                                        queued: [], route: kept))

@@ -33,8 +33,12 @@ final class LazyRenderer: MessageRenderer, @unchecked Sendable {
         try renderer().payload(notification)
     }
 
-    func digestEmail(_ items: [OutgoingNotification], id: String, date: Instant) throws -> String {
-        try renderer().digestEmail(items, id: id, date: date)
+    func groupEmail(_ items: [OutgoingNotification], id: String, date: Instant, kind: GroupKind) throws -> String {
+        try renderer().groupEmail(items, id: id, date: date, kind: kind)
+    }
+
+    func groupPayload(_ items: [OutgoingNotification], kind: GroupKind) throws -> [UInt8] {
+        try renderer().groupPayload(items, kind: kind)
     }
 
     private func renderer() throws -> any MessageRenderer {

@@ -8,19 +8,25 @@ import Testing
 /// it feeds.
 @Suite("delivery policy and digests", .serialized)
 struct PolicyTests {
+    /// A category with a plural summary, and a Maildir channel whose replies carry tokens.
+    static let shop = """
+        <category identifier="shop" categorySummaryFormat="shopping.summary">
+          <action identifier="justInform" title="OK, got it"/>
+          <action identifier="trashAction" title="Delete list"/>
+        </category>
+        """
+    static let mail = #"<channel id="mail" url="maildir:./outbox" from="Chime &lt;bot@reply.example.org&gt;" replyTo="bot+{token}@reply.example.org"/>"#
+
     static let configuration = """
         <chime version="1">
           <categories>
-            <category identifier="shop" categorySummaryFormat="shopping.summary">
-              <action identifier="justInform" title="OK, got it"/>
-              <action identifier="trashAction" title="Delete list"/>
-            </category>
+            \(shop)
             <category identifier="timer">
               <action identifier="restart" title="Restart"/>
             </category>
           </categories>
           <channels>
-            <channel id="mail" url="maildir:./outbox" from="Chime &lt;bot@reply.example.org&gt;" replyTo="bot+{token}@reply.example.org"/>
+            \(mail)
           </channels>
           <recipients>
             <recipient id="alice" locale="en" timeZone="Europe/Paris" quietHours="22:00-07:00">

@@ -41,6 +41,10 @@ public struct Recipient: Hashable, Sendable {
     public var quietHoursMode: QuietHoursMode
     /// When the daily digest is due, in minutes after local midnight (07:00 unless set).
     public var digestAt: Int
+    /// How long, in seconds, the first notification of a thread waits for others of the
+    /// same thread before they go out together as one message (Alertmanager's group
+    /// wait); 0 sends each at once.
+    public var groupWait: Int64
     /// Deliver Quietly or Turn Off, per category identifier, as the configuration sets
     /// them; what the person changes later (reply, chat, preferences page) is stored and
     /// wins.
@@ -62,11 +66,13 @@ public struct Recipient: Hashable, Sendable {
         quietHours: QuietHours? = nil,
         quietHoursMode: QuietHoursMode = .digest,
         digestAt: Int = 7 * 60,
+        groupWait: Int64 = 0,
         preferences: [String: DeliveryPreference] = [:]
     ) {
         self.quietHours = quietHours
         self.quietHoursMode = quietHoursMode
         self.digestAt = digestAt
+        self.groupWait = groupWait
         self.preferences = preferences
         self.id = id
         self.locale = locale

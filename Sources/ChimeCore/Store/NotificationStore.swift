@@ -164,12 +164,16 @@ public protocol NotificationStore: Sendable {
     /// Notifications kept for a recipient's digest and not yet in one.
     func parked(recipient: String) throws -> [ParkedNotification]
 
-    /// Starts the recipient's digest for `slot`: records the batch `id` and takes every
-    /// parked notification not in a digest yet, in one transaction. Nil when this slot
-    /// already has its digest (sent, or being sent by another run).
-    func claimDigest(id: String, recipient: String, slot: Instant, claimer: Claimer, at: Instant) throws -> DigestBatch?
+    /// Starts the recipient's digest for `slot` (`thread` nil), or the message grouping a
+    /// thread: records the batch `id` and takes every notification parked for it and not
+    /// in a batch yet, in one transaction. Nil when this slot already has its batch
+    /// (sent, or being sent by another run).
+    func claimDigest(id: String, recipient: String, thread: String?, slot: Instant, claimer: Claimer, at: Instant) throws -> DigestBatch?
 
-    /// Digests started and not finished (a run that died, or one still going), without
+    /// Threads with notifications waiting to go out together, the earliest first.
+    func waitingGroups() throws -> [WaitingGroup]
+
+    /// Digests and thread groups started and not finished (a run that died, or one still going), without
     /// their items: ``takeOver(_:claimer:)`` reads those for the run that takes one.
     func unfinishedDigests() throws -> [DigestBatch]
 

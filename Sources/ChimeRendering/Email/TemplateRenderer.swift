@@ -8,13 +8,13 @@ public struct TemplateRenderer: MessageRenderer {
     public let composer: EmailComposer
     public let chat: ChatComposer
     public let categories: [String: NotificationCategory]
-    public let digest: DigestComposer
+    public let group: GroupComposer
 
     public init(composer: EmailComposer, configuration: Configuration) {
         self.composer = composer
         self.chat = ChatComposer(localizer: composer.localizer, templates: composer.templates, links: composer.links)
         self.categories = Dictionary(configuration.categories.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
-        self.digest = DigestComposer(composer: composer, categories: categories)
+        self.group = GroupComposer(composer: composer, categories: categories)
     }
 
     public func email(_ notification: OutgoingNotification) throws -> String {
@@ -22,13 +22,21 @@ public struct TemplateRenderer: MessageRenderer {
     }
 
     public func payload(_ notification: OutgoingNotification) throws -> [UInt8] {
-        let kind = notification.channel.url.kind == .file ? .json : notification.channel.url.kind
-        let message = try chat.compose(notification, category: category(of: notification))
-        return ChatPayload.body(for: kind, message).jsonBytes
+        Self.body(try chat.compose(notification, category: category(of: notification)), for: notification)
     }
 
-    public func digestEmail(_ items: [OutgoingNotification], id: String, date: Instant) throws -> String {
-        MIMEComposer.compose(try digest.compose(items, digestID: id, date: date))
+    public func groupEmail(_ items: [OutgoingNotification], id: String, date: Instant, kind: GroupKind) throws -> String {
+        MIMEComposer.compose(try group.email(items, id: id, date: date, kind: kind))
+    }
+
+    public func groupPayload(_ items: [OutgoingNotification], kind: GroupKind) throws -> [UInt8] {
+        let message = try group.chat(items, kind: kind)
+        return Self.body(message, for: items[0])
+    }
+
+    private static func body(_ message: ChatMessage, for notification: OutgoingNotification) -> [UInt8] {
+        let kind = notification.channel.url.kind == .file ? .json : notification.channel.url.kind
+        return ChatPayload.body(for: kind, message).jsonBytes
     }
 
     private func category(of notification: OutgoingNotification) -> NotificationCategory? {

@@ -49,6 +49,12 @@ extension Chime {
             if report.digested > 0 { summary += ", \(report.digested) kept for the digest" }
             if report.suppressed > 0 { summary += ", \(report.suppressed) turned off" }
             if report.postponed > 0 { summary += ", \(report.postponed) held for quiet hours" }
+            if report.grouped > 0 { summary += ", \(report.grouped) waiting for their thread" }
+            if !report.groupsSent.isEmpty {
+                let threads = report.groupsSent.count, total = report.groupsSent.reduce(0, +)
+                summary += threads == 1 ? ", 1 thread sent as one message (\(total) notification\(total == 1 ? "" : "s"))"
+                    : ", \(threads) threads sent as one message each (\(total) notifications)"
+            }
             if report.coalesced > 0 { summary += ", coalesced \(report.coalesced) missed occurrence\(report.coalesced == 1 ? "" : "s")" }
             if report.recovered > 0 { summary += ", took back \(report.recovered) from an interrupted run" }
             if report.moved > 0 { summary += ", moved \(report.moved) floating to a new zone" }

@@ -1,0 +1,185 @@
+import ChimeCore
+import ChimeLocalization
+import ChimeMIME
+import Foundation
+
+/// Renders several notifications of one recipient as one message: the daily digest of
+/// what was kept for it, or the notifications of one thread that fired during the group
+/// wait. They are grouped by thread then category, each group headed by its localized,
+/// plural-correct summary (``ThreadSummary``) and ordered by `relevanceScore` then time;
+/// each notification keeps its own reply keywords (`mailto:` its own reply address, as
+/// its single email's Reply-To) and action links, so answering works exactly as for a
+/// single one.
+public struct GroupComposer: Sendable {
+    public let composer: EmailComposer
+    public let categories: [String: NotificationCategory]
+
+    public init(composer: EmailComposer, categories: [String: NotificationCategory]) {
+        self.composer = composer
+        self.categories = categories
+    }
+
+    /// A group of the message: one thread (or one category, for notifications in no thread).
+    public struct Group {
+        public var heading: String
+        public var items: [OutgoingNotification]
+    }
+
+    /// The groups, in order: the most relevant first, then the earliest.
+    public func groups(_ items: [OutgoingNotification]) throws -> [Group] {
+        var byKey: [String: [OutgoingNotification]] = [:]
+        for item in items {
+            let content = item.request.content
+            byKey["\(content.threadIdentifier)\u{0}\(content.categoryIdentifier)", default: []].append(item)
+        }
+        func before(_ a: OutgoingNotification, _ b: OutgoingNotification) -> Bool {
+            let (x, y) = (a.request.content.relevanceScore, b.request.content.relevanceScore)
+            return x != y ? x > y : (a.fireDate.seconds, a.request.identifier) < (b.fireDate.seconds, b.request.identifier)
+        }
+        return try byKey.values.map { $0.sorted(by: before) }.sorted { before($0[0], $1[0]) }.map { items in
+            Group(heading: try summary(of: items), items: items)
+        }
+    }
+
+    /// The localized summary of notifications, with their first one's category's format:
+    /// "2 more shopping reminders from Matt and Anna".
+    func summary(of items: [OutgoingNotification]) throws -> String {
+        let first = items[0]
+        let contents = items.map(\.request.content)
+        return try ThreadSummary(localizer: composer.localizer).text(
+            format: categories[first.request.content.categoryIdentifier]?.categorySummaryFormat,
+            count: ThreadSummary.count(of: contents), arguments: contents.map(\.summaryArgument), locale: first.recipient.locale)
+    }
+
+    /// The subject: a digest's "Your digest: 3 reminders"; a thread's summary, or, when the
+    /// recipient hides previews, the category's placeholder counted as iOS counts it
+    /// ("%u new reminders").
+    func subject(_ items: [OutgoingNotification], kind: GroupKind) throws -> String {
+        let first = items[0]
+        switch kind {
+        case .digest:
+            return try composer.localizer.formatted("digest.subject", [.integer(items.count)], locale: first.recipient.locale)
+                ?? "\(items.count) reminder\(items.count == 1 ? "" : "s")"
+        case .thread:
+            guard first.recipient.showPreviews == .always else {
+                return try message(first, threadCount: items.count).surfaces.subject
+            }
+            return try summary(of: items)
+        }
+    }
+
+    /// One notification as the message lists it.
+    struct Entry {
+        var number: Int
+        var item: OutgoingNotification
+        var message: LocalizedMessage
+        var links: MessageLinks
+        var category: NotificationCategory?
+
+        /// Title and body, or the placeholder when the recipient's previews hide them.
+        var headline: String {
+            message.surfaces.bodyShowsContent ? [message.content.title, message.content.body].filter { !$0.isEmpty }.joined(separator: " — ")
+                : message.surfaces.placeholder
+        }
+    }
+
+    /// The groups with their notifications numbered in order, localized, with their links.
+    func entries(_ items: [OutgoingNotification]) throws -> [(heading: String, entries: [Entry])] {
+        var number = 0
+        return try groups(items).map { group in
+            (group.heading, try group.items.map { item in
+                number += 1
+                return Entry(number: number, item: item, message: try message(item, threadCount: group.items.count),
+                             links: composer.links.links(for: item), category: categories[item.request.content.categoryIdentifier])
+            })
+        }
+    }
+
+    private func message(_ item: OutgoingNotification, threadCount: Int) throws -> LocalizedMessage {
+        try LocalizedMessage(item, category: categories[item.request.content.categoryIdentifier], localizer: composer.localizer,
+                             threadCount: threadCount)
+    }
+
+    /// The email to one address. `items` are the notifications as they would go to that
+    /// address alone (same recipient, channel and address).
+    public func email(_ items: [OutgoingNotification], id: String, date: Instant, kind: GroupKind) throws -> MailMessage {
+        guard let first = items.first else { throw MissingItems() }
+        let recipient = first.recipient, channel = first.channel, locale = recipient.locale
+        let localizer = composer.localizer
+        let subject = try subject(items, kind: kind)
+        var text = subject + "\n"
+        var html = "<h1>\(htmlEscaped(subject))</h1>\n"
+        for (heading, entries) in try entries(items) {
+            text += "\n\(heading)\n" + String(repeating: "=", count: min(heading.count, 60)) + "\n"
+            html += "<h2>\(htmlEscaped(heading))</h2>\n<ol>\n"
+            for entry in entries {
+                text += "\n\(entry.number). \(entry.headline)\n   \(entry.message.dateText)\n"
+                html += "<li><p>\(htmlEscaped(entry.headline))<br><small>\(htmlEscaped(entry.message.dateText))</small></p>"
+                if !entry.message.surfaces.bodyShowsContent {
+                    text += "   \(entry.links.view)\n"
+                    html += "<p><a href=\"\(htmlEscaped(entry.links.view))\">\(htmlEscaped(entry.links.view))</a></p>"
+                }
+                let mailto = EmailComposer.mailto(channel.replyAddress(token: entry.links.token), subject: entry.message.surfaces.subject)
+                var buttons: [String] = []
+                for (index, action) in (entry.category?.actions ?? []).enumerated() {
+                    let title = localizer.localized(action.title, locale: locale)
+                    let keyword = try composer.text("ui.reply", [.integer(index + 1), .string(title)], locale: locale, fallback: "Reply \(index + 1) for \(title)")
+                    text += "   \(keyword): \(mailto)\(index + 1)\n"
+                    buttons.append("<a href=\"\(htmlEscaped(mailto + String(index + 1)))\">\(htmlEscaped(title))</a>")
+                }
+                if !buttons.isEmpty { html += "<p>" + buttons.joined(separator: " · ") + "</p>" }
+                html += "</li>\n"
+            }
+            html += "</ol>\n"
+        }
+        let links = composer.links.links(for: first)
+        let preferences = try composer.text("ui.preferences", [], locale: locale, fallback: "Notification preferences")
+        let unsubscribe = try composer.text("ui.unsubscribe", [], locale: locale, fallback: "Unsubscribe")
+        text += "\n--\n\(preferences): \(links.preferences)\n\(unsubscribe): \(links.unsubscribe)\n"
+        html += "<hr><p><a href=\"\(htmlEscaped(links.preferences))\">\(htmlEscaped(preferences))</a> · "
+            + "<a href=\"\(htmlEscaped(links.unsubscribe))\">\(htmlEscaped(unsubscribe))</a></p>\n"
+        let domain = Mailbox.domain(of: channel.envelopeFrom)
+        let page = """
+            <!DOCTYPE html>
+            <html lang="\(LocaleFallback.chain(locale).last ?? "en")"><head><meta charset="utf-8"><title>\(htmlEscaped(subject))</title></head>
+            <body>
+            \(html)</body></html>
+            """
+        let marker = kind == .digest ? ("X-Chime-Digest", id) : ("X-Chime-Group", id)
+        return MailMessage(
+            from: channel.fromHeader, to: [first.address.value], replyTo: channel.envelopeFrom, subject: subject,
+            messageID: "\(id)@\(domain)", date: date.rfc5322(in: LocalizedMessage.zone(of: recipient)),
+            headers: EmailComposer.listHeaders(domain: domain, unsubscribe: links.unsubscribe) + [marker],
+            text: text, html: page)
+    }
+
+    /// The chat message to one address: the subject as its headline, then each
+    /// notification numbered with its date and its actions' links (the platform's own
+    /// length limits may cut a long list short; the email lists them all).
+    public func chat(_ items: [OutgoingNotification], kind: GroupKind) throws -> ChatMessage {
+        guard let first = items.first else { throw MissingItems() }
+        let locale = first.recipient.locale
+        let subject = try subject(items, kind: kind)
+        var lines: [String] = []
+        let groups = try entries(items)
+        for (heading, entries) in groups {
+            // A thread's one summary is the headline already.
+            if kind == .digest || groups.count > 1 { lines.append(heading) }
+            for entry in entries {
+                lines.append("\(entry.number). \(entry.headline) · \(entry.message.dateText)")
+                for action in entry.category?.actions ?? [] where !action.options.contains(.foreground) {
+                    lines.append("   \(composer.localizer.localized(action.title, locale: locale)): \(entry.links.action(action))")
+                }
+            }
+        }
+        let surfaces = PreviewSurfaces(title: subject, subtitle: "", body: "", showPreviews: .always, options: [], placeholder: subject,
+                                       threadCount: items.count)
+        return ChatMessage(surfaces: surfaces, title: subject, subtitle: "", body: "", text: lines.joined(separator: "\n"),
+                           dateText: DateText.dayAndTime(first.fireDate, locale: locale, zone: LocalizedMessage.zone(of: first.recipient)),
+                           actions: [], minimalActions: [], viewURL: composer.links.links(for: first).view)
+    }
+
+    struct MissingItems: Error, CustomStringConvertible {
+        var description: String { "a grouped message needs at least one notification" }
+    }
+}

@@ -1,0 +1,105 @@
+import ChimeCore
+import ChimeCurl
+import ChimeDelivery
+import ChimeTransport
+import Foundation
+
+/// Grouped messages, digests and thread groups alike: each notification parked for one
+/// goes out in exactly one, even when runs overlap (the store hands each batch to one
+/// run) or one is killed (its batch is finished by a later run under the same id, which
+/// replaces rather than repeats it).
+extension Scheduler {
+    /// What became of the batches a run sent.
+    struct BatchResult {
+        /// Each batch sent with something in it: its recipient and size.
+        var sent: [(recipient: String, count: Int)] = []
+        /// Each batch that could not go (why), kept for the next run.
+        var held: [String] = []
+    }
+
+    /// Finishes the batches of the given kind that runs left unfinished: those of dead
+    /// processes, and those of live ones past their lease.
+    func finishUnfinished(_ kind: GroupKind, only: String? = nil, now: Instant, claimer: Claimer,
+                          transports: TransportFactory, into result: inout BatchResult) throws {
+        for unfinished in try store.unfinishedDigests() where (unfinished.thread == nil) == (kind == .digest) {
+            if let only, unfinished.recipient != only { continue }
+            // Another run's, still going: its own to finish.
+            if let owner = unfinished.claimer, owner != claimer, !ProcessIdentity.isDead(owner),
+               now.seconds - unfinished.createdAt.seconds < Int64(lease) { continue }
+            try send(try store.takeOver(unfinished, claimer: claimer), now: now, transports: transports, into: &result)
+        }
+    }
+
+    /// Starts a recipient's batch (see ``NotificationStore/claimDigest(id:recipient:thread:slot:claimer:at:)``)
+    /// and sends it, unless another run has it.
+    func claimAndSend(id: String, recipient: String, thread: String?, slot: Instant, now: Instant, claimer: Claimer,
+                      transports: TransportFactory, into result: inout BatchResult) throws {
+        let batch = try store.claimDigest(id: id, recipient: recipient, thread: thread, slot: slot, claimer: claimer, at: now)
+        try send(batch, now: now, transports: transports, into: &result)
+    }
+
+    private func send(_ batch: DigestBatch?, now: Instant, transports: TransportFactory, into result: inout BatchResult) throws {
+        guard let batch else { return }
+        if let problem = try send(batch, now: now, transports: transports) {
+            result.held.append(problem)
+        } else if !batch.items.isEmpty {
+            result.sent.append((batch.recipient, batch.items.count))
+        }
+    }
+
+    /// Sends, as one message per address, each thread whose recipient's group wait has
+    /// passed since its first notification fired.
+    func sendWaitingGroups(now: Instant, claimer: Claimer, transports: TransportFactory) throws -> BatchResult {
+        var result = BatchResult()
+        try finishUnfinished(.thread, now: now, claimer: claimer, transports: transports, into: &result)
+        for group in try store.waitingGroups() {
+            guard let recipient = configuration.recipient(group.recipient), group.first.seconds + recipient.groupWait <= now.seconds else { continue }
+            // Named after its first notification: one group per first, whichever run sends it.
+            let id = "group-\(group.first.seconds)-" + stableHash("\(group.recipient)\u{0}\(group.firstDeliveryID)")
+            try claimAndSend(id: id, recipient: group.recipient, thread: group.thread, slot: group.first, now: now, claimer: claimer,
+                             transports: transports, into: &result)
+        }
+        return result
+    }
+
+    /// Renders and delivers one batch to each email and chat address of its recipient
+    /// (a thread group of one as the single message it is), then marks it sent, queuing
+    /// the network deliveries in the same transaction; returns why it could not. `file:`
+    /// channels, feeds for programs, take each notification as it fires and no batches.
+    func send(_ batch: DigestBatch, now: Instant, transports: TransportFactory) throws -> String? {
+        guard !batch.items.isEmpty else {
+            try store.finishDigest(batch, queued: [], at: now)
+            return nil
+        }
+        guard let recipient = configuration.recipient(batch.recipient) else {
+            return "\(batch.recipient): not in the configuration"
+        }
+        let kind: GroupKind = batch.thread == nil ? .digest : .thread
+        let single = kind == .thread && batch.items.count == 1
+        var queued: [QueuedDelivery] = []
+        for address in recipient.addresses {
+            guard let channel = configuration.channel(address.channel), channel.url.kind.isEmail || channel.url.kind.sendsOverNetwork else { continue }
+            let items = batch.items.map {
+                OutgoingNotification(request: $0.request, recipient: recipient, address: address, channel: channel,
+                                     fireDate: $0.fireDate, deliveryID: $0.deliveryID, coalesced: 0)
+            }
+            do {
+                guard channel.url.kind.isEmail else {
+                    let body = single ? try renderer.payload(items[0]) : try renderer.groupPayload(items, kind: kind)
+                    queued.append(QueuedDelivery(channel: channel.id, address: address.value, body: body))
+                    continue
+                }
+                let message = single ? try renderer.email(items[0]) : try renderer.groupEmail(items, id: batch.id, date: now, kind: kind)
+                if let folder = try transports.maildir(for: channel) {
+                    try folder.add(Array(message.utf8), name: "\(batch.id).\(channel.id).chime")
+                } else {
+                    queued.append(QueuedDelivery(channel: channel.id, address: address.value, body: SMTPClient.crlf(Array(message.utf8))))
+                }
+            } catch {
+                return configuration.redact("\(batch.recipient): channel \"\(channel.id)\": \(error)")
+            }
+        }
+        try store.finishDigest(batch, queued: queued, at: now)
+        return nil
+    }
+}
