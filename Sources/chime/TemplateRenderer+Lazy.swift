@@ -10,7 +10,7 @@ import Foundation
 /// Links and reply addresses are signed with the store's key (``SigningKey``).
 func templateRenderer(_ options: GlobalOptions, configuration: Configuration, store: any NotificationStore) throws -> TemplateRenderer {
     let localizer = try Localizer(directory: options.templatesPath)
-    let links = SignedLinks(key: try signingKey(store))
+    let links = SignedLinks(key: try signingKey(store), base: configuration.replies.linkBase)
     let composer = EmailComposer(localizer: localizer, templates: try TemplateSet(directory: options.templatesPath), links: links)
     return TemplateRenderer(composer: composer, configuration: configuration)
 }
