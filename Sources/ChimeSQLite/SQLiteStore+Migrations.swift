@@ -215,6 +215,19 @@ extension SQLiteStore {
                 DROP TABLE digest;
                 """)
         }
+        migrator.registerMigration("v9 recipient settings") { db in
+            // What a person changed for themselves on the preferences page (NULL: the
+            // configuration's value).
+            try db.execute(sql: """
+                CREATE TABLE recipient_setting (
+                    recipient TEXT PRIMARY KEY NOT NULL,
+                    locale TEXT,
+                    show_previews TEXT,
+                    quiet_hours TEXT,
+                    at INTEGER NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

@@ -16,11 +16,38 @@ extension SQLiteStore {
     }
 
     public func setPreference(recipient: String, category: String, _ preference: DeliveryPreference, at: Instant) throws {
+        try database.write { db in try Self.setPreference(recipient: recipient, category: category, preference, at: at, db) }
+    }
+
+    private static func setPreference(recipient: String, category: String, _ preference: DeliveryPreference, at: Instant, _ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO preference (recipient, category, deliver, at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (recipient, category) DO UPDATE SET deliver = excluded.deliver, at = excluded.at
+            """, arguments: [recipient, category, preference.rawValue, at.seconds])
+    }
+
+    public func recipientSettings() throws -> [String: RecipientSettings] {
+        try database.read { db in
+            var found: [String: RecipientSettings] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM recipient_setting") {
+                found[row["recipient"]] = RecipientSettings(
+                    locale: row["locale"], showPreviews: (row["show_previews"] as String?).flatMap(Recipient.ShowPreviews.init),
+                    quietHours: row["quiet_hours"])
+            }
+            return found
+        }
+    }
+
+    public func saveSettings(recipient: String, _ settings: RecipientSettings, preferences: [String: DeliveryPreference], at: Instant) throws {
         try database.write { db in
             try db.execute(sql: """
-                INSERT INTO preference (recipient, category, deliver, at) VALUES (?, ?, ?, ?)
-                ON CONFLICT (recipient, category) DO UPDATE SET deliver = excluded.deliver, at = excluded.at
-                """, arguments: [recipient, category, preference.rawValue, at.seconds])
+                INSERT INTO recipient_setting (recipient, locale, show_previews, quiet_hours, at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (recipient) DO UPDATE SET locale = excluded.locale, show_previews = excluded.show_previews,
+                    quiet_hours = excluded.quiet_hours, at = excluded.at
+                """, arguments: [recipient, settings.locale, settings.showPreviews?.rawValue, settings.quietHours, at.seconds])
+            for (category, preference) in preferences {
+                try Self.setPreference(recipient: recipient, category: category, preference, at: at, db)
+            }
         }
     }
 

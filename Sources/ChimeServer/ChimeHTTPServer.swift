@@ -58,6 +58,13 @@ public struct ChimeHTTPServer: Sendable {
         router.post("/u/:token") { _, context in
             try unsubscribe(token: context.parameters.get("token") ?? "", apply: true)
         }
+        // The preferences page: GET shows the form, POST saves it.
+        router.get("/p/:token") { request, context in
+            try preferencesPage(request, token: context.parameters.get("token") ?? "")
+        }
+        router.post("/p/:token") { request, context in
+            try await savePreferences(request, token: context.parameters.get("token") ?? "")
+        }
         router.post("/slack/:channel") { request, context in
             try await slack(request, channel: context.parameters.get("channel") ?? "")
         }

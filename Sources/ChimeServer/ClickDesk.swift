@@ -176,7 +176,7 @@ public struct ClickDesk: Sendable {
 
     /// A link's token checked, recording nothing: its notification (status 200), else the
     /// status saying why not (403 forged, 410 expired or gone).
-    private func notification(of token: String, now: Instant) throws -> (status: Int, request: NotificationRequest?) {
+    func notification(of token: String, now: Instant) throws -> (status: Int, request: NotificationRequest?) {
         switch try tokens.check(Substring(token.lowercased()), now: now) {
         case .good(_, let request)?: return (200, request)
         case .refused(let refusal)?: return (refusal.outcome == .forgedToken ? 403 : 410, nil)

@@ -36,10 +36,11 @@ func openStore(_ options: GlobalOptions) throws -> SQLiteStore {
 /// The configuration and the store, ready to schedule and fire, with floating requests
 /// of recipients who moved already following them.
 func openScheduler(_ options: GlobalOptions, followMoves: Bool = true) throws -> Scheduler {
-    let configuration = try loadConfiguration(options)
+    let store = try openStore(options)
+    // Each recipient as they set themselves on the preferences page, over the XML.
+    let configuration = try loadConfiguration(options).applying(try store.recipientSettings())
     // Read the templates only when a message is rendered: a run with nothing due, or
     // with only JSON-lines channels, does not pay for them.
-    let store = try openStore(options)
     let scheduler = Scheduler(configuration: configuration, store: store,
                               renderer: LazyRenderer { try templateRenderer(options, configuration: configuration, store: store) })
     if followMoves { try scheduler.followMovedRecipients() }

@@ -23,9 +23,9 @@ struct ChimeProcess {
     }()
 
     /// A `chime` process in `directory`, with this test's environment less `CHIME_CONFIG`.
-    private static func make(_ arguments: [String], in directory: URL, environment: [String: String]) -> Process {
+    private static func make(_ arguments: [String], in directory: URL, environment: [String: String], program: URL? = nil) -> Process {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program ?? executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
@@ -53,13 +53,18 @@ struct ChimeProcess {
         return process
     }
 
-    /// Runs `chime` with these arguments in `directory`; stops it after `timeout` seconds.
+    /// Runs another program (a test driver) as ``run(_:in:environment:input:timeout:program:)`` runs `chime`.
+    static func runProgram(_ path: String, _ arguments: [String], timeout: TimeInterval = 60) throws -> Result {
+        try run(arguments, timeout: timeout, program: URL(fileURLWithPath: path))
+    }
+
+    /// Runs `chime` (or `program`) with these arguments in `directory`; stops it after `timeout` seconds.
     /// Output goes to temporary files, so no reader thread is needed however much it
     /// prints, and tests running side by side cannot starve each other.
     /// `input`, when given, is the file read as standard input.
     static func run(_ arguments: [String], in directory: URL = repositoryRoot, environment: [String: String] = [:], input: URL? = nil,
-                    timeout: TimeInterval = 60) throws -> Result {
-        let process = make(arguments, in: directory, environment: environment)
+                    timeout: TimeInterval = 60, program: URL? = nil) throws -> Result {
+        let process = make(arguments, in: directory, environment: environment, program: program)
         let outURL = FileManager.default.temporaryDirectory.appendingPathComponent("chime-out-\(UUID().uuidString)")
         let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("chime-err-\(UUID().uuidString)")
         FileManager.default.createFile(atPath: outURL.path, contents: nil)

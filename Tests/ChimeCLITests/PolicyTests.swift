@@ -66,7 +66,9 @@ struct PolicyTests {
     static func text(_ message: String) -> String {
         let normalized = message.replacingOccurrences(of: "\r\n", with: "\n")
         guard let start = normalized.range(of: "Content-Type: text/plain") else { return "" }
-        let part = normalized[start.upperBound...].components(separatedBy: "\n--")[0]
+        // The part ends at the next MIME boundary (not at the text's own "-- " footer line).
+        let boundary = normalized.firstMatch(of: /boundary="?([^"\n;]+)"?/).map { "\n--" + $0.output.1 } ?? "\n--"
+        let part = normalized[start.upperBound...].components(separatedBy: boundary)[0]
         let sections = part.components(separatedBy: "\n\n")
         let body = sections.dropFirst().joined(separator: "\n\n")
         if sections[0].contains("base64") {

@@ -157,6 +157,13 @@ public protocol NotificationStore: Sendable {
     /// Stores a recipient's preference for a category; it wins over the configuration's.
     func setPreference(recipient: String, category: String, _ preference: DeliveryPreference, at: Instant) throws
 
+    /// The settings recipients changed themselves (the preferences page): recipient → settings.
+    func recipientSettings() throws -> [String: RecipientSettings]
+
+    /// Stores what a recipient changed on the preferences page, their own settings and
+    /// their categories' preferences, in one transaction.
+    func saveSettings(recipient: String, _ settings: RecipientSettings, preferences: [String: DeliveryPreference], at: Instant) throws
+
     /// Gives a claimed notification back, not to be taken up before `until` (quiet hours
     /// that wait).
     func postpone(_ notification: PendingNotification, until: Instant, claimer: Claimer) throws

@@ -1,0 +1,130 @@
+import ChimeCore
+import ChimeLocalization
+import ChimeRendering
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// `/p/TOKEN`: the preferences page, plain HTML forms without JavaScript, in the
+/// recipient's language. GET shows the form; POST saves it and sends the browser back to
+/// the page (`?saved=1`). The form carries a random value also set as a SameSite=Strict,
+/// HttpOnly cookie (double-submit): a POST from another site has neither, and a POST
+/// whose two do not match changes nothing (403).
+extension ChimeHTTPServer {
+    static let csrfCookie = "chime_csrf"
+
+    func preferencesPage(_ request: Request, token: String) throws -> Response {
+        let (status, found) = try desk.preferences(token: token, now: clock())
+        guard let preferences = found else { return Self.page(status, "Chime", Self.refusal(status)) }
+        let saved = request.uri.queryParameters["saved"] == "1"
+        return preferencesForm(preferences, token: token, status: 200, notice: saved ? "prefs.saved" : nil, problems: [])
+    }
+
+    func savePreferences(_ request: Request, token: String) async throws -> Response {
+        let fields = Self.form(String(decoding: try await Self.body(request), as: UTF8.self))
+        let cookie = Self.cookies(request.headers[.cookie] ?? "")[Self.csrfCookie] ?? ""
+        let crossSite = request.headers[Self.name("Sec-Fetch-Site")] == "cross-site"
+        guard !cookie.isEmpty, ChatSignature.sameSecret(cookie, fields["csrf"] ?? ""), !crossSite else {
+            return Self.page(403, "Chime", "<p>\(htmlEscaped(localized("prefs.expired", fallback: "This form has expired: open the page again from your reminder.")))</p>")
+        }
+        var form = ClickDesk.PreferencesForm(quietHours: fields["quietHours"], showPreviews: fields["showPreviews"], locale: fields["locale"])
+        for (name, value) in fields where name.hasPrefix("deliver.") { form.deliver[String(name.dropFirst(8))] = value }
+        let (status, problems) = try desk.savePreferences(token: token, form: form, now: clock())
+        guard problems.isEmpty else {
+            guard let preferences = try desk.preferences(token: token, now: clock()).preferences else { return Self.page(status, "Chime", Self.refusal(status)) }
+            return preferencesForm(preferences, token: token, status: status, notice: nil, problems: problems)
+        }
+        guard status == 200 else { return Self.page(status, "Chime", Self.refusal(status)) }
+        return Response(status: .seeOther, headers: [.location: "/p/\(token)?saved=1"])
+    }
+
+    /// The form, every field showing the recipient's current setting.
+    private func preferencesForm(_ preferences: ClickDesk.Preferences, token: String, status: Int, notice: String?,
+                                 problems: [ClickDesk.FormProblem]) -> Response {
+        let recipient = preferences.recipient, locale = recipient.locale
+        func text(_ key: String, _ fallback: String) -> String { htmlEscaped(localized(key, locale: locale, fallback: fallback)) }
+        let nonce = Self.nonce()
+        var body = "<h1>\(text("ui.preferences", "Notification preferences"))</h1>\n"
+        if let notice { body += "<p role=\"status\" id=\"notice\">\(text(notice, "Saved: your next reminders follow these settings."))</p>\n" }
+        for problem in problems {
+            body += "<p role=\"alert\" class=\"problem\">\(text(problem.key, "This value is not valid.")) (\(htmlEscaped(problem.field)))</p>\n"
+        }
+        body += "<form method=\"post\" action=\"/p/\(htmlEscaped(token))\">\n<input type=\"hidden\" name=\"csrf\" value=\"\(nonce)\">\n"
+        let choices: [(DeliveryPreference, String, String)] = [
+            (.prominently, "prefs.prominently", "Deliver prominently"), (.quietly, "prefs.quietly", "Deliver quietly"), (.off, "prefs.off", "Turn off"),
+        ]
+        body += "<table>\n<tr><th>\(text("prefs.category", "Reminders"))</th>"
+        body += choices.map { "<th>\(text($0.1, $0.2))</th>" }.joined() + "</tr>\n"
+        for (identifier, deliver) in preferences.categories {
+            let id = htmlEscaped(identifier)
+            body += "<tr><td>\(htmlEscaped(localized("category.\(identifier)", locale: locale, fallback: identifier)))</td>"
+            for (choice, key, fallback) in choices {
+                body += "<td><input type=\"radio\" name=\"deliver.\(id)\" id=\"deliver-\(id)-\(choice.rawValue)\" value=\"\(choice.rawValue)\""
+                    + (deliver == choice ? " checked" : "") + " aria-label=\"\(id): \(text(key, fallback))\"></td>"
+            }
+            body += "</tr>\n"
+        }
+        body += "</table>\n"
+        let quiet = recipient.quietHours.map { Self.clock($0.start) + "-" + Self.clock($0.end) } ?? ""
+        body += "<p><label for=\"quietHours\">\(text("prefs.quietHours", "Quiet hours (such as 22:00-07:00; empty for none)"))</label>\n"
+            + "<input type=\"text\" name=\"quietHours\" id=\"quietHours\" value=\"\(quiet)\" placeholder=\"22:00-07:00\" pattern=\"([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]\"></p>\n"
+        body += "<p><label for=\"showPreviews\">\(text("prefs.previews", "Show previews"))</label>\n<select name=\"showPreviews\" id=\"showPreviews\">"
+        for option in Recipient.ShowPreviews.allCases {
+            body += "<option value=\"\(option.rawValue)\"" + (option == recipient.showPreviews ? " selected" : "") + ">"
+                + text("prefs.previews.\(option.rawValue)", option.rawValue) + "</option>"
+        }
+        body += "</select></p>\n"
+        body += "<p><label for=\"locale\">\(text("prefs.language", "Language"))</label>\n<select name=\"locale\" id=\"locale\">"
+        let current = preferences.locales.contains(locale) ? locale : LocaleFallback.chain(locale).last { preferences.locales.contains($0) } ?? ""
+        for code in preferences.locales {
+            let name = Locale(identifier: code).localizedString(forIdentifier: code) ?? code
+            body += "<option value=\"\(htmlEscaped(code))\"" + (code == current ? " selected" : "") + ">\(htmlEscaped(name))</option>"
+        }
+        body += "</select></p>\n<p><button type=\"submit\" id=\"save\">\(text("prefs.save", "Save"))</button></p>\n</form>\n"
+        let language = LocaleFallback.chain(locale).last ?? "en"
+        let html = """
+            <!DOCTYPE html>
+            <html lang="\(htmlEscaped(language))" dir="\(["ar", "he", "fa", "ur"].contains(language) ? "rtl" : "ltr")">
+            <head><meta charset="utf-8"><meta name="robots" content="noindex"><meta name="viewport" content="width=device-width">
+            <title>\(text("ui.preferences", "Notification preferences"))</title>
+            <style>body{font-family:sans-serif;max-width:40em;margin:2em auto;padding:0 1em}table{border-collapse:collapse}td,th{padding:.3em .6em;border-bottom:1px solid #ddd;text-align:center}td:first-child{text-align:start}.problem{color:#b00}</style>
+            </head>
+            <body>
+            \(body)</body></html>
+
+            """
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
+        headers[.setCookie] = "\(Self.csrfCookie)=\(nonce); Path=/p/; HttpOnly; SameSite=Strict"
+        return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    private func localized(_ key: String, locale: String = "en", fallback: String) -> String {
+        desk.actions.localizer?.string(key, locale: locale)?.text ?? fallback
+    }
+
+    /// 128 random bits, hex.
+    static func nonce() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in String(generator.next() as UInt64, radix: 16).leftPadded(to: 16) }.joined()
+    }
+
+    static func cookies(_ header: String) -> [String: String] {
+        var found: [String: String] = [:]
+        for pair in header.split(separator: ";") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2 { found[parts[0]] = parts[1] }
+        }
+        return found
+    }
+
+    /// Minutes after midnight as `HH:MM`.
+    static func clock(_ minutes: Int) -> String {
+        String(minutes / 60).leftPadded(to: 2) + ":" + String(minutes % 60).leftPadded(to: 2)
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

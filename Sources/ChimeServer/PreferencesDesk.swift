@@ -1,0 +1,92 @@
+import ChimeCore
+import ChimeLocalization
+import Foundation
+
+/// The preferences page's work (iOS's `openSettingsFor`), reached by the signed link in
+/// every message's footer: the token names a notification, and so its recipient, whose
+/// settings the page shows and changes. Changes are stored and take effect at the next
+/// fire (`chime run` reads them over the configuration).
+extension ClickDesk {
+    /// A recipient's settings as the page shows them: the configuration's, with what the
+    /// person changed over them.
+    public struct Preferences: Sendable {
+        public var recipient: Recipient
+        /// Each category of the configuration, in its order, with how it is delivered.
+        public var categories: [(identifier: String, deliver: DeliveryPreference)]
+        /// The locales a person may choose: those the templates have.
+        public var locales: [String]
+    }
+
+    /// The preferences of the token's recipient, or the status saying why there are none
+    /// (403 forged, 410 expired or gone, 404 a recipient no longer configured).
+    public func preferences(token: String, now: Instant) throws -> (status: Int, preferences: Preferences?) {
+        let (status, request) = try notification(of: token, now: now)
+        guard let request else { return (status, nil) }
+        guard let configured = configuration.recipient(request.recipient) else { return (404, nil) }
+        let recipient = configured.applying(try store.recipientSettings()[configured.id])
+        let stored = try store.preferences()[recipient.id] ?? [:]
+        let categories = configuration.categories.map { category in
+            (category.identifier, stored[category.identifier] ?? recipient.preferences[category.identifier] ?? .prominently)
+        }
+        return (200, Preferences(recipient: recipient, categories: categories, locales: actions.localizer?.locales ?? ["en"]))
+    }
+
+    /// A submitted preferences form, checked; nil fields are left as they are.
+    public struct PreferencesForm: Sendable {
+        public var deliver: [String: String] = [:]
+        public var quietHours: String?
+        public var showPreviews: String?
+        public var locale: String?
+
+        public init(deliver: [String: String] = [:], quietHours: String? = nil, showPreviews: String? = nil, locale: String? = nil) {
+            self.deliver = deliver
+            self.quietHours = quietHours
+            self.showPreviews = showPreviews
+            self.locale = locale
+        }
+    }
+
+    /// Why a form was refused: the field, and the localized message's key.
+    public struct FormProblem: Error, Sendable {
+        public var field: String
+        public var key: String
+    }
+
+    /// Stores the form's changes for the token's recipient, all or none. Returns the
+    /// status (as ``preferences(token:now:)``) and the refused fields.
+    public func savePreferences(token: String, form: PreferencesForm, now: Instant) throws -> (status: Int, problems: [FormProblem]) {
+        let (status, current) = try preferences(token: token, now: now)
+        guard let current, let configured = configuration.recipient(current.recipient.id) else { return (status, []) }
+        var problems: [FormProblem] = []
+        var changed: [String: DeliveryPreference] = [:]
+        for (identifier, deliver) in current.categories {
+            guard let given = form.deliver[identifier] else { continue }
+            guard let preference = DeliveryPreference(rawValue: given) else {
+                problems.append(FormProblem(field: "deliver.\(identifier)", key: "prefs.invalid"))
+                continue
+            }
+            if preference != deliver { changed[identifier] = preference }
+        }
+        var settings = try store.recipientSettings()[configured.id] ?? RecipientSettings()
+        if let text = form.quietHours?.trimmingCharacters(in: .whitespaces) {
+            if !text.isEmpty, QuietHours(parsing: text) == nil {
+                problems.append(FormProblem(field: "quietHours", key: "prefs.quietHours.invalid"))
+            } else {
+                settings.quietHours = text
+            }
+        }
+        if let text = form.showPreviews {
+            if let showPreviews = Recipient.ShowPreviews(rawValue: text) { settings.showPreviews = showPreviews } else {
+                problems.append(FormProblem(field: "showPreviews", key: "prefs.invalid"))
+            }
+        }
+        if let text = form.locale {
+            if current.locales.contains(text) { settings.locale = text } else {
+                problems.append(FormProblem(field: "locale", key: "prefs.invalid"))
+            }
+        }
+        guard problems.isEmpty else { return (400, problems) }
+        try store.saveSettings(recipient: configured.id, settings, preferences: changed, at: now)
+        return (200, [])
+    }
+}
