@@ -48,11 +48,11 @@ extension ActionDesk {
         return outcome
     }
 
-    /// The replies a category takes, as its emails number them, then snooze and done.
+    /// The replies a category takes, as its emails number them, then the built-ins.
     func validReplies(for request: NotificationRequest, locale: String) -> [String] {
         let actions = configuration.category(request.content.categoryIdentifier)?.actions ?? []
         var choices = actions.enumerated().map { "\($0 + 1) (\(localizer?.localized($1.title, locale: locale) ?? $1.title))" }
-        for builtIn in [BuiltInAction.snooze, .done] {
+        for builtIn in BuiltInAction.answerable {
             choices.append(localizer?.string("action.\(builtIn.shortName)", locale: locale)?.text.lowercased() ?? builtIn.shortName)
         }
         return choices

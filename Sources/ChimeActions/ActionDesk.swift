@@ -87,6 +87,8 @@ public struct ActionDesk: Sendable {
             let cancelled = try store.cancel([request.identifier, request.identifier + Self.snoozedSuffix])
             outcome.result = cancelled.isEmpty ? "nothing was pending" : "cancelled " + cancelled.joined(separator: ", ")
             outcome.answer = try text("answer.finished", [], locale, fallback: "Done. This reminder will not come again.")
+        case .quietly?, .off?, .keep?:
+            outcome = try changeDelivery(response.action, request: request, locale: locale, now: now)
         case .dismiss?:
             outcome.result = "dismissed"
         case .default?:

@@ -25,7 +25,7 @@ public struct ActionMatcher: Sendable {
 
     /// - Parameters:
     ///   - titles: every translation of an action's title (the template locales').
-    ///   - builtIns: the words for Chime's built-in `snooze` and `done` in every locale;
+    ///   - builtIns: the words for Chime's built-ins (`snooze`, `done`, `quietly`, `off`, `keep`) in every locale;
     ///     a category's own actions win over them.
     public init(category: NotificationCategory, titles: (String) -> [String], builtIns: [BuiltInAction: [String]] = [:]) {
         var keywords: [Keyword] = []
@@ -39,7 +39,7 @@ public struct ActionMatcher: Sendable {
             general.append(Keyword(words: "dismiss", builtIn: .dismiss))
         }
         let taken = Set(keywords.map(\.words))
-        for builtIn in [BuiltInAction.snooze, .done] {
+        for builtIn in BuiltInAction.answerable {
             let names = Set(([builtIn.shortName] + (builtIns[builtIn] ?? [])).map(Self.fold)).subtracting(taken)
             general += names.filter { !$0.isEmpty }.map { Keyword(words: $0, builtIn: builtIn) }
         }

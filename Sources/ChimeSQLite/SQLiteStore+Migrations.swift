@@ -224,6 +224,7 @@ extension SQLiteStore {
                     locale TEXT,
                     show_previews TEXT,
                     quiet_hours TEXT,
+                    authorization TEXT,
                     at INTEGER NOT NULL
                 );
                 """)

@@ -32,7 +32,7 @@ extension SQLiteStore {
             for row in try Row.fetchAll(db, sql: "SELECT * FROM recipient_setting") {
                 found[row["recipient"]] = RecipientSettings(
                     locale: row["locale"], showPreviews: (row["show_previews"] as String?).flatMap(Recipient.ShowPreviews.init),
-                    quietHours: row["quiet_hours"])
+                    quietHours: row["quiet_hours"], authorization: (row["authorization"] as String?).flatMap(Recipient.Authorization.init))
             }
             return found
         }
@@ -41,10 +41,11 @@ extension SQLiteStore {
     public func saveSettings(recipient: String, _ settings: RecipientSettings, preferences: [String: DeliveryPreference], at: Instant) throws {
         try database.write { db in
             try db.execute(sql: """
-                INSERT INTO recipient_setting (recipient, locale, show_previews, quiet_hours, at) VALUES (?, ?, ?, ?, ?)
+                INSERT INTO recipient_setting (recipient, locale, show_previews, quiet_hours, authorization, at) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (recipient) DO UPDATE SET locale = excluded.locale, show_previews = excluded.show_previews,
-                    quiet_hours = excluded.quiet_hours, at = excluded.at
-                """, arguments: [recipient, settings.locale, settings.showPreviews?.rawValue, settings.quietHours, at.seconds])
+                    quiet_hours = excluded.quiet_hours, authorization = excluded.authorization, at = excluded.at
+                """, arguments: [recipient, settings.locale, settings.showPreviews?.rawValue, settings.quietHours,
+                                 settings.authorization?.rawValue, at.seconds])
             for (category, preference) in preferences {
                 try Self.setPreference(recipient: recipient, category: category, preference, at: at, db)
             }

@@ -233,4 +233,47 @@ struct PolicyTests {
         #expect(second.counts.values.allSatisfy { $0 == 1 }, "killed \(killed) runs")
         #expect(try ws.chime(["digest"], now: "2026-11-23T08:00:00Z").stdout == "sent 0 digests\n")
     }
+
+    @Test("Deliver Quietly, Turn Off and Keep, answered by email reply and by the digest's links: a provisional recipient's digest offers Keep and Turn off for each item; each answer holds from the next fire")
+    func changedByReply() throws {
+        let ws = try ReplyCorpusTests.workspace(Self.configuration)
+        func schedule(_ id: String, to recipient: String, at local: String) throws {
+            try ws.write("one.json", Self.request(id, to: recipient, at: local))
+            #expect(try ws.chime(["schedule", "--json", "one.json"], now: "2026-10-24T04:00:00Z").status == 0)
+        }
+        func answer(_ token: String, from: String, _ body: String) throws -> String {
+            try ReplyCorpusTests.ingest(ws, ReplyCorpusTests.reply(.init(deliveryID: "", token: token), from: from, body: body),
+                                        now: "2026-10-25T08:00:00Z").stdout
+        }
+        try schedule("s1", to: "alice", at: "2026-10-24T12:00:00")
+        try schedule("trial", to: "bob", at: "2026-10-24T12:00:00")
+        #expect(try ws.chime(["run"], now: "2026-10-24T10:00:00Z").stdout == "fired 2, 1 kept for the digest\n")
+        let aliceToken = try #require(try Self.outbox(ws).values.first!.firstMatch(of: /Reply-To:\s+bot\+([^@]+)@/)).output.1
+
+        // bob is provisional: his digest offers Keep and Turn off for the item, in Russian.
+        #expect(try ws.chime(["digest"], now: "2026-10-25T06:00:00Z").stdout.contains("digest bob: 1 notification"))
+        let digest = Self.text(try #require(try Self.outbox(ws).first { $0.key.hasPrefix("digest-") }?.value))
+        let keep = try #require(digest.firstMatch(of: /Оставить: mailto:bot\+([^@]+)@reply\.example\.org\?[^\n]*keep\n/))
+        #expect(digest.contains("Выключить: mailto:bot+\(keep.output.1)@"), "\(digest)")
+        #expect(try answer(String(keep.output.1), from: "bob@example.org", "Оставить").hasPrefix("stdin: responded: chime.keep"))
+        try schedule("trial2", to: "bob", at: "2026-10-25T12:00:00")
+        #expect(try ws.chime(["run"], now: "2026-10-25T11:00:00Z").stdout == "fired 1\n", "kept: bob's reminders now come at once")
+
+        // alice answers "quietly", then "turn off" (the category's next ones follow each).
+        #expect(try answer(String(aliceToken), from: "alice@example.org", "quietly").hasPrefix("stdin: responded: chime.quietly"))
+        try schedule("s2", to: "alice", at: "2026-10-25T13:00:00")
+        #expect(try ws.chime(["run"], now: "2026-10-25T12:00:00Z").stdout == "fired 1, 1 kept for the digest\n")
+        #expect(try answer(String(aliceToken), from: "alice@example.org", "Turn off").hasPrefix("stdin: responded: chime.off"))
+        try schedule("s3", to: "alice", at: "2026-10-25T14:00:00")
+        #expect(try ws.chime(["run"], now: "2026-10-25T13:00:00Z").stdout == "fired 1, 1 turned off\n")
+
+        // The digest's Turn off as a link (what a chat digest lists): GET shows, POST turns off.
+        let server = try ServeTests.Server(ws)
+        defer { server.stop() }
+        let page = try server.request("GET", "/a/\(keep.output.1)/off")
+        #expect(page.status == 200 && page.body.contains("<form method=\"post\">"), "\(page)")
+        #expect(try server.request("POST", "/a/\(keep.output.1)/off").status == 200)
+        try schedule("trial3", to: "bob", at: "2026-10-25T15:00:00")
+        #expect(try ws.chime(["run"], now: "2026-10-25T14:00:00Z").stdout == "fired 1, 1 turned off\n")
+    }
 }

@@ -10,6 +10,17 @@ public enum BuiltInAction: String, CaseIterable, Sendable {
     case snooze = "chime.snooze"
     /// No more of it: the rest of a repeating request is cancelled.
     case done = "chime.done"
+    /// Deliver Quietly: the notification's category goes to the recipient's digest from now on.
+    case quietly = "chime.quietly"
+    /// Turn Off: nothing more of the notification's category for the recipient.
+    case off = "chime.off"
+    /// Keep, as iOS offers for a provisional notification: the recipient takes reminders
+    /// prominently from now on (authorized), this category delivered prominently.
+    case keep = "chime.keep"
+
+    /// The built-ins a reply, a chat thread or a link may name, besides the category's own
+    /// actions, in the order they are listed.
+    public static let answerable: [BuiltInAction] = [.snooze, .done, .quietly, .off, .keep]
 
     /// `default` or `dismiss`.
     public var shortName: String {
@@ -18,6 +29,9 @@ public enum BuiltInAction: String, CaseIterable, Sendable {
         case .dismiss: "dismiss"
         case .snooze: "snooze"
         case .done: "done"
+        case .quietly: "quietly"
+        case .off: "off"
+        case .keep: "keep"
         }
     }
 

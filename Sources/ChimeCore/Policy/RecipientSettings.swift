@@ -6,11 +6,15 @@ public struct RecipientSettings: Hashable, Sendable {
     public var showPreviews: Recipient.ShowPreviews?
     /// `22:00-07:00`, or empty for none.
     public var quietHours: String?
+    /// `authorized` once a provisional recipient chose Keep.
+    public var authorization: Recipient.Authorization?
 
-    public init(locale: String? = nil, showPreviews: Recipient.ShowPreviews? = nil, quietHours: String? = nil) {
+    public init(locale: String? = nil, showPreviews: Recipient.ShowPreviews? = nil, quietHours: String? = nil,
+                authorization: Recipient.Authorization? = nil) {
         self.locale = locale
         self.showPreviews = showPreviews
         self.quietHours = quietHours
+        self.authorization = authorization
     }
 }
 
@@ -21,6 +25,7 @@ extension Recipient {
         var changed = self
         if let locale = settings.locale { changed.locale = locale }
         if let showPreviews = settings.showPreviews { changed.showPreviews = showPreviews }
+        if let authorization = settings.authorization { changed.authorization = authorization }
         if let quietHours = settings.quietHours { changed.quietHours = quietHours.isEmpty ? nil : QuietHours(parsing: quietHours) }
         return changed
     }

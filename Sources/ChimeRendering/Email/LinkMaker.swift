@@ -36,6 +36,11 @@ public struct MessageLinks: Sendable {
         return Self.actionURL(base: base, token: token, identifier: action.identifier)
     }
 
+    /// Performs one of Chime's built-in answers by its short name (`keep`, `off`…).
+    public func builtIn(_ shortName: String) -> String {
+        Self.actionURL(base: base, token: token, identifier: shortName)
+    }
+
     /// `BASE/a/TOKEN/ACTION`: what `chime serve` shows on GET and carries out on POST.
     public static func actionURL(base: String, token: String, identifier: String) -> String {
         "\(base)/a/\(token)/\(percentEncoded(identifier))"

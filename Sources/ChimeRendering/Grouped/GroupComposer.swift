@@ -127,6 +127,13 @@ public struct GroupComposer: Sendable {
                     text += "   \(keyword): \(mailto)\(index + 1)\n"
                     buttons.append("<a href=\"\(htmlEscaped(mailto + String(index + 1)))\">\(htmlEscaped(title))</a>")
                 }
+                // Reminders delivered provisionally (quietly, into the digest, as iOS's
+                // trial) offer Keep and Turn Off, by reply as the actions are.
+                for choice in provisionalChoices(recipient, kind) {
+                    let title = localizer.string("action.\(choice.shortName)", locale: locale)?.text ?? choice.shortName
+                    text += "   \(title): \(mailto)\(choice.shortName)\n"
+                    buttons.append("<a href=\"\(htmlEscaped(mailto + choice.shortName))\">\(htmlEscaped(title))</a>")
+                }
                 if !buttons.isEmpty { html += "<p>" + buttons.joined(separator: " · ") + "</p>" }
                 html += "</li>\n"
             }
@@ -170,6 +177,10 @@ public struct GroupComposer: Sendable {
                 for action in entry.category?.actions ?? [] where !action.options.contains(.foreground) {
                     lines.append("   \(composer.localizer.localized(action.title, locale: locale)): \(entry.links.action(action))")
                 }
+                for choice in provisionalChoices(first.recipient, kind) {
+                    let title = composer.localizer.string("action.\(choice.shortName)", locale: locale)?.text ?? choice.shortName
+                    lines.append("   \(title): \(entry.links.builtIn(choice.shortName))")
+                }
             }
         }
         let surfaces = PreviewSurfaces(title: subject, subtitle: "", body: "", showPreviews: .always, options: [], placeholder: subject,
@@ -177,6 +188,11 @@ public struct GroupComposer: Sendable {
         return ChatMessage(surfaces: surfaces, title: subject, subtitle: "", body: "", text: lines.joined(separator: "\n"),
                            dateText: DateText.dayAndTime(first.fireDate, locale: locale, zone: LocalizedMessage.zone(of: first.recipient)),
                            actions: [], minimalActions: [], viewURL: composer.links.links(for: first).view)
+    }
+
+    /// Keep and Turn Off, for each item of a provisional recipient's digest.
+    private func provisionalChoices(_ recipient: Recipient, _ kind: GroupKind) -> [BuiltInAction] {
+        kind == .digest && recipient.authorization == .provisional ? [.keep, .off] : []
     }
 
     struct MissingItems: Error, CustomStringConvertible {

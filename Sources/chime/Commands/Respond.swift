@@ -21,7 +21,7 @@ extension Chime {
         @Argument(help: "The delivered notification's identifier.")
         var identifier: String
 
-        @Argument(help: "The action identifier, or default, dismiss, snooze, done.")
+        @Argument(help: "The action identifier, or default, dismiss, snooze, done, quietly, off, keep.")
         var action: String
 
         @Option(name: .long, help: "The text of a text-input action (or the snooze's duration).")
