@@ -210,6 +210,8 @@ extension SQLiteStore {
                     sent_at INTEGER
                 );
                 CREATE UNIQUE INDEX batch_digest_slot ON batch (recipient, slot) WHERE thread = '';
+                -- Every chime run looks for unfinished batches: found without reading the sent ones.
+                CREATE INDEX batch_unfinished ON batch (created_at) WHERE sent_at IS NULL;
                 INSERT INTO batch (id, recipient, slot, claimed_by, created_at, sent_at)
                     SELECT id, recipient, slot, claimed_by, created_at, sent_at FROM digest;
                 DROP TABLE digest;

@@ -68,7 +68,7 @@ extension SQLiteStore {
         }
     }
 
-    public func claimDigest(id: String, recipient: String, thread: String?, slot: Instant, claimer: Claimer, at: Instant) throws -> DigestBatch? {
+    public func claimBatch(id: String, recipient: String, thread: String?, slot: Instant, claimer: Claimer, at: Instant) throws -> MessageBatch? {
         try database.write { db in
             try db.execute(sql: """
                 INSERT INTO batch (id, recipient, thread, slot, claimed_by, created_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -77,7 +77,7 @@ extension SQLiteStore {
             guard db.changesCount > 0 else { return nil }
             try db.execute(sql: "UPDATE parked SET digest = ? WHERE recipient = ? AND thread IS ? AND digest IS NULL",
                            arguments: [id, recipient, thread])
-            return DigestBatch(id: id, recipient: recipient, thread: thread, slot: slot, claimer: claimer, createdAt: at,
+            return MessageBatch(id: id, recipient: recipient, thread: thread, slot: slot, claimer: claimer, createdAt: at,
                                items: try Self.items(of: id, db))
         }
     }
@@ -97,18 +97,19 @@ extension SQLiteStore {
         }
     }
 
-    public func unfinishedDigests() throws -> [DigestBatch] {
+    public func unfinishedBatches(digests: Bool) throws -> [MessageBatch] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM batch WHERE sent_at IS NULL ORDER BY created_at, id").map { row in
+            try Row.fetchAll(db, sql: "SELECT * FROM batch WHERE sent_at IS NULL AND (thread = '') = ? ORDER BY created_at, id",
+                             arguments: [digests]).map { row in
                 let thread: String = row["thread"]
-                return DigestBatch(id: row["id"], recipient: row["recipient"], thread: thread.isEmpty ? nil : thread, slot: Instant(seconds: row["slot"]),
+                return MessageBatch(id: row["id"], recipient: row["recipient"], thread: thread.isEmpty ? nil : thread, slot: Instant(seconds: row["slot"]),
                             claimer: (row["claimed_by"] as String?).flatMap(Claimer.init), createdAt: Instant(seconds: row["created_at"]),
                             items: [])
             }
         }
     }
 
-    public func takeOver(_ batch: DigestBatch, claimer: Claimer) throws -> DigestBatch? {
+    public func takeOver(_ batch: MessageBatch, claimer: Claimer) throws -> MessageBatch? {
         try database.write { db in
             try db.execute(sql: "UPDATE batch SET claimed_by = ? WHERE id = ? AND sent_at IS NULL AND claimed_by IS ?",
                            arguments: [claimer.description, batch.id, batch.claimer?.description])
@@ -120,7 +121,7 @@ extension SQLiteStore {
         }
     }
 
-    public func finishDigest(_ batch: DigestBatch, queued: [QueuedDelivery], at: Instant) throws {
+    public func finishBatch(_ batch: MessageBatch, queued: [QueuedDelivery], at: Instant) throws {
         try database.write { db in
             try db.execute(sql: "UPDATE batch SET sent_at = ? WHERE id = ? AND sent_at IS NULL", arguments: [at.seconds, batch.id])
             guard db.changesCount > 0 else { return }

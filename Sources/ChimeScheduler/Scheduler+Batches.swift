@@ -21,24 +21,25 @@ extension Scheduler {
     /// processes, and those of live ones past their lease.
     func finishUnfinished(_ kind: GroupKind, only: String? = nil, now: Instant, claimer: Claimer,
                           transports: TransportFactory, into result: inout BatchResult) throws {
-        for unfinished in try store.unfinishedDigests() where (unfinished.thread == nil) == (kind == .digest) {
+        for unfinished in try store.unfinishedBatches(digests: kind == .digest) {
             if let only, unfinished.recipient != only { continue }
             // Another run's, still going: its own to finish.
             if let owner = unfinished.claimer, owner != claimer, !ProcessIdentity.isDead(owner),
                now.seconds - unfinished.createdAt.seconds < Int64(lease) { continue }
-            try send(try store.takeOver(unfinished, claimer: claimer), now: now, transports: transports, into: &result)
+            try sendAndRecord(try store.takeOver(unfinished, claimer: claimer), now: now, transports: transports, into: &result)
         }
     }
 
-    /// Starts a recipient's batch (see ``NotificationStore/claimDigest(id:recipient:thread:slot:claimer:at:)``)
+    /// Starts a recipient's batch (see ``NotificationStore/claimBatch(id:recipient:thread:slot:claimer:at:)``)
     /// and sends it, unless another run has it.
     func claimAndSend(id: String, recipient: String, thread: String?, slot: Instant, now: Instant, claimer: Claimer,
                       transports: TransportFactory, into result: inout BatchResult) throws {
-        let batch = try store.claimDigest(id: id, recipient: recipient, thread: thread, slot: slot, claimer: claimer, at: now)
-        try send(batch, now: now, transports: transports, into: &result)
+        let batch = try store.claimBatch(id: id, recipient: recipient, thread: thread, slot: slot, claimer: claimer, at: now)
+        try sendAndRecord(batch, now: now, transports: transports, into: &result)
     }
 
-    private func send(_ batch: DigestBatch?, now: Instant, transports: TransportFactory, into result: inout BatchResult) throws {
+    /// Sends a batch this run holds (nil: none), and notes in `result` what became of it.
+    private func sendAndRecord(_ batch: MessageBatch?, now: Instant, transports: TransportFactory, into result: inout BatchResult) throws {
         guard let batch else { return }
         if let problem = try send(batch, now: now, transports: transports) {
             result.held.append(problem)
@@ -66,9 +67,9 @@ extension Scheduler {
     /// (a thread group of one as the single message it is), then marks it sent, queuing
     /// the network deliveries in the same transaction; returns why it could not. `file:`
     /// channels, feeds for programs, take each notification as it fires and no batches.
-    func send(_ batch: DigestBatch, now: Instant, transports: TransportFactory) throws -> String? {
+    private func send(_ batch: MessageBatch, now: Instant, transports: TransportFactory) throws -> String? {
         guard !batch.items.isEmpty else {
-            try store.finishDigest(batch, queued: [], at: now)
+            try store.finishBatch(batch, queued: [], at: now)
             return nil
         }
         guard let recipient = configuration.recipient(batch.recipient) else {
@@ -99,7 +100,7 @@ extension Scheduler {
                 return configuration.redact("\(batch.recipient): channel \"\(channel.id)\": \(error)")
             }
         }
-        try store.finishDigest(batch, queued: queued, at: now)
+        try store.finishBatch(batch, queued: queued, at: now)
         return nil
     }
 }

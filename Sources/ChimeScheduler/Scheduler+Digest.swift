@@ -19,7 +19,7 @@ extension Scheduler {
 
     /// Sends every recipient's digest whose daily time (`digestAt`, in their zone) has
     /// come since their last one, to their email and chat addresses: each notification
-    /// kept for the digest goes in exactly one (see ``send(_:now:transports:)``). A
+    /// kept for the digest goes in exactly one (see Scheduler+Batches). A
     /// recipient with nothing kept gets nothing.
     /// - Parameters:
     ///   - only: limit the run to this recipient.

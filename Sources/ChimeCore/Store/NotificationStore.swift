@@ -175,19 +175,20 @@ public protocol NotificationStore: Sendable {
     /// thread: records the batch `id` and takes every notification parked for it and not
     /// in a batch yet, in one transaction. Nil when this slot already has its batch
     /// (sent, or being sent by another run).
-    func claimDigest(id: String, recipient: String, thread: String?, slot: Instant, claimer: Claimer, at: Instant) throws -> DigestBatch?
+    func claimBatch(id: String, recipient: String, thread: String?, slot: Instant, claimer: Claimer, at: Instant) throws -> MessageBatch?
 
     /// Threads with notifications waiting to go out together, the earliest first.
     func waitingGroups() throws -> [WaitingGroup]
 
-    /// Digests and thread groups started and not finished (a run that died, or one still going), without
-    /// their items: ``takeOver(_:claimer:)`` reads those for the run that takes one.
-    func unfinishedDigests() throws -> [DigestBatch]
+    /// Digests (`digests`), or else thread groups, started and not finished (a run that
+    /// died, or one still going), without their items: ``takeOver(_:claimer:)`` reads
+    /// those for the run that takes one.
+    func unfinishedBatches(digests: Bool) throws -> [MessageBatch]
 
-    /// Takes over an unfinished digest from its claimer (one that died) and returns it
+    /// Takes over an unfinished batch from its claimer (one that died) and returns it
     /// with its items; nil when another run took it first.
-    func takeOver(_ batch: DigestBatch, claimer: Claimer) throws -> DigestBatch?
+    func takeOver(_ batch: MessageBatch, claimer: Claimer) throws -> MessageBatch?
 
-    /// Marks a digest sent and queues its network deliveries, in one transaction.
-    func finishDigest(_ batch: DigestBatch, queued: [QueuedDelivery], at: Instant) throws
+    /// Marks a batch sent and queues its network deliveries, in one transaction.
+    func finishBatch(_ batch: MessageBatch, queued: [QueuedDelivery], at: Instant) throws
 }

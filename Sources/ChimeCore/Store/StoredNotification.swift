@@ -130,7 +130,7 @@ public struct WaitingGroup: Sendable {
 
 /// One grouped message, and the notifications it took: a recipient's digest for one daily
 /// slot, or one thread's notifications gathered during the recipient's group wait.
-public struct DigestBatch: Sendable {
+public struct MessageBatch: Sendable {
     /// The same for every try at this recipient's slot: names its Maildir file and its
     /// outbox deliveries, so a digest sent again after a crash replaces itself.
     public var id: String
