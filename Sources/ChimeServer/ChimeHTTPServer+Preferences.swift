@@ -29,12 +29,9 @@ extension ChimeHTTPServer {
         }
         var form = ClickDesk.PreferencesForm(quietHours: fields["quietHours"], showPreviews: fields["showPreviews"], locale: fields["locale"])
         for (name, value) in fields where name.hasPrefix("deliver.") { form.deliver[String(name.dropFirst(8))] = value }
-        let (status, problems) = try desk.savePreferences(token: token, form: form, now: clock())
-        guard problems.isEmpty else {
-            guard let preferences = try desk.preferences(token: token, now: clock()).preferences else { return Self.page(status, "Chime", Self.refusal(status)) }
-            return preferencesForm(preferences, token: token, status: status, notice: nil, problems: problems)
-        }
-        guard status == 200 else { return Self.page(status, "Chime", Self.refusal(status)) }
+        let (status, problems, preferences) = try desk.savePreferences(token: token, form: form, now: clock())
+        guard let preferences else { return Self.page(status, "Chime", Self.refusal(status)) }
+        guard problems.isEmpty else { return preferencesForm(preferences, token: token, status: status, notice: nil, problems: problems) }
         return Response(status: .seeOther, headers: [.location: "/p/\(token)?saved=1"])
     }
 
@@ -65,7 +62,7 @@ extension ChimeHTTPServer {
             body += "</tr>\n"
         }
         body += "</table>\n"
-        let quiet = recipient.quietHours.map { Self.clock($0.start) + "-" + Self.clock($0.end) } ?? ""
+        let quiet = recipient.quietHours?.text ?? ""
         body += "<p><label for=\"quietHours\">\(text("prefs.quietHours", "Quiet hours (such as 22:00-07:00; empty for none)"))</label>\n"
             + "<input type=\"text\" name=\"quietHours\" id=\"quietHours\" value=\"\(quiet)\" placeholder=\"22:00-07:00\" pattern=\"([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]\"></p>\n"
         body += "<p><label for=\"showPreviews\">\(text("prefs.previews", "Show previews"))</label>\n<select name=\"showPreviews\" id=\"showPreviews\">"
@@ -105,7 +102,7 @@ extension ChimeHTTPServer {
     /// 128 random bits, hex.
     static func nonce() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<2).map { _ in String(generator.next() as UInt64, radix: 16).leftPadded(to: 16) }.joined()
+        return Hex.string((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 
     static func cookies(_ header: String) -> [String: String] {
@@ -117,14 +114,4 @@ extension ChimeHTTPServer {
         return found
     }
 
-    /// Minutes after midnight as `HH:MM`.
-    static func clock(_ minutes: Int) -> String {
-        String(minutes / 60).leftPadded(to: 2) + ":" + String(minutes % 60).leftPadded(to: 2)
-    }
-}
-
-private extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
 }

@@ -11,6 +11,8 @@ extension ClickDesk {
     /// person changed over them.
     public struct Preferences: Sendable {
         public var recipient: Recipient
+        /// What the person changed themselves, as stored (what a save starts from).
+        public var stored: RecipientSettings
         /// Each category of the configuration, in its order, with how it is delivered.
         public var categories: [(identifier: String, deliver: DeliveryPreference)]
         /// The locales a person may choose: those the templates have.
@@ -23,12 +25,13 @@ extension ClickDesk {
         let (status, request) = try notification(of: token, now: now)
         guard let request else { return (status, nil) }
         guard let configured = configuration.recipient(request.recipient) else { return (404, nil) }
-        let recipient = configured.applying(try store.recipientSettings()[configured.id])
-        let stored = try store.preferences()[recipient.id] ?? [:]
+        let stored = try store.recipientSettings()[configured.id] ?? RecipientSettings()
+        let recipient = configured.applying(stored)
+        let chosen = try store.preferences()[recipient.id] ?? [:]
         let categories = configuration.categories.map { category in
-            (category.identifier, stored[category.identifier] ?? recipient.preferences[category.identifier] ?? .prominently)
+            (category.identifier, chosen[category.identifier] ?? recipient.preferences[category.identifier] ?? .prominently)
         }
-        return (200, Preferences(recipient: recipient, categories: categories, locales: actions.localizer?.locales ?? ["en"]))
+        return (200, Preferences(recipient: recipient, stored: stored, categories: categories, locales: actions.localizer?.locales ?? ["en"]))
     }
 
     /// A submitted preferences form, checked; nil fields are left as they are.
@@ -53,10 +56,12 @@ extension ClickDesk {
     }
 
     /// Stores the form's changes for the token's recipient, all or none. Returns the
-    /// status (as ``preferences(token:now:)``) and the refused fields.
-    public func savePreferences(token: String, form: PreferencesForm, now: Instant) throws -> (status: Int, problems: [FormProblem]) {
+    /// status (as ``preferences(token:now:)``), the refused fields, and the preferences as
+    /// they were (to show the form again with its problems).
+    public func savePreferences(token: String, form: PreferencesForm, now: Instant) throws
+        -> (status: Int, problems: [FormProblem], preferences: Preferences?) {
         let (status, current) = try preferences(token: token, now: now)
-        guard let current, let configured = configuration.recipient(current.recipient.id) else { return (status, []) }
+        guard let current else { return (status, [], nil) }
         var problems: [FormProblem] = []
         var changed: [String: DeliveryPreference] = [:]
         for (identifier, deliver) in current.categories {
@@ -67,7 +72,7 @@ extension ClickDesk {
             }
             if preference != deliver { changed[identifier] = preference }
         }
-        var settings = try store.recipientSettings()[configured.id] ?? RecipientSettings()
+        var settings = current.stored
         if let text = form.quietHours?.trimmingCharacters(in: .whitespaces) {
             if !text.isEmpty, QuietHours(parsing: text) == nil {
                 problems.append(FormProblem(field: "quietHours", key: "prefs.quietHours.invalid"))
@@ -85,8 +90,8 @@ extension ClickDesk {
                 problems.append(FormProblem(field: "locale", key: "prefs.invalid"))
             }
         }
-        guard problems.isEmpty else { return (400, problems) }
-        try store.saveSettings(recipient: configured.id, settings, preferences: changed, at: now)
-        return (200, [])
+        guard problems.isEmpty else { return (400, problems, current) }
+        try store.saveSettings(recipient: current.recipient.id, settings, preferences: changed, at: now)
+        return (200, [], current)
     }
 }

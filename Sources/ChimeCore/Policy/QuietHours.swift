@@ -24,6 +24,15 @@ public struct QuietHours: Hashable, Sendable {
         return hour * 60 + minute
     }
 
+    /// `22:00-07:00`, as ``init(parsing:)`` reads it.
+    public var text: String {
+        func clock(_ minutes: Int) -> String {
+            let (hour, minute) = (minutes / 60, minutes % 60)
+            return (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
+        }
+        return clock(start) + "-" + clock(end)
+    }
+
     /// Whether a wall-clock minute of the day falls inside.
     public func contains(minute: Int) -> Bool {
         start < end ? (start..<end).contains(minute) : minute >= start || minute < end

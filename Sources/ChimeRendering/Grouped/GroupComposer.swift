@@ -130,7 +130,7 @@ public struct GroupComposer: Sendable {
                 // Reminders delivered provisionally (quietly, into the digest, as iOS's
                 // trial) offer Keep and Turn Off, by reply as the actions are.
                 for choice in provisionalChoices(recipient, kind) {
-                    let title = localizer.string("action.\(choice.shortName)", locale: locale)?.text ?? choice.shortName
+                    let title = title(of: choice, locale: locale)
                     text += "   \(title): \(mailto)\(choice.shortName)\n"
                     buttons.append("<a href=\"\(htmlEscaped(mailto + choice.shortName))\">\(htmlEscaped(title))</a>")
                 }
@@ -178,8 +178,7 @@ public struct GroupComposer: Sendable {
                     lines.append("   \(composer.localizer.localized(action.title, locale: locale)): \(entry.links.action(action))")
                 }
                 for choice in provisionalChoices(first.recipient, kind) {
-                    let title = composer.localizer.string("action.\(choice.shortName)", locale: locale)?.text ?? choice.shortName
-                    lines.append("   \(title): \(entry.links.builtIn(choice.shortName))")
+                    lines.append("   \(title(of: choice, locale: locale)): \(entry.links.builtIn(choice.shortName))")
                 }
             }
         }
@@ -193,6 +192,11 @@ public struct GroupComposer: Sendable {
     /// Keep and Turn Off, for each item of a provisional recipient's digest.
     private func provisionalChoices(_ recipient: Recipient, _ kind: GroupKind) -> [BuiltInAction] {
         kind == .digest && recipient.authorization == .provisional ? [.keep, .off] : []
+    }
+
+    /// A built-in answer's word in the recipient's language ("Оставить").
+    private func title(of choice: BuiltInAction, locale: String) -> String {
+        composer.localizer.string("action.\(choice.shortName)", locale: locale)?.text ?? choice.shortName
     }
 
     struct MissingItems: Error, CustomStringConvertible {
