@@ -40,13 +40,6 @@ extension ClickDesk {
         public var quietHours: String?
         public var showPreviews: String?
         public var locale: String?
-
-        public init(deliver: [String: String] = [:], quietHours: String? = nil, showPreviews: String? = nil, locale: String? = nil) {
-            self.deliver = deliver
-            self.quietHours = quietHours
-            self.showPreviews = showPreviews
-            self.locale = locale
-        }
     }
 
     /// Why a form was refused: the field, and the localized message's key.
