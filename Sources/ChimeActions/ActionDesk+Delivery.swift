@@ -2,8 +2,9 @@ import ChimeCore
 import Foundation
 
 /// Deliver Quietly, Turn Off and Keep, answered by reply, in a chat thread or by link, as
-/// the phone's notification settings and provisional notifications offer them: stored
-/// for the recipient, and in force from the next fire.
+/// the phone's notification settings and provisional notifications offer them, and the
+/// confirmation of an opt-in (``OptIn``): stored for the recipient, and in force from
+/// the next fire.
 extension ActionDesk {
     func changeDelivery(_ action: String, request: NotificationRequest, locale: String, now: Instant) throws -> Outcome {
         let category = request.content.categoryIdentifier
@@ -18,13 +19,22 @@ extension ActionDesk {
             try store.setPreference(recipient: request.recipient, category: category, .off, at: now)
             outcome.result = "\(category) turned off"
             outcome.answer = try text("answer.off", [.string(name)], locale, fallback: "You will get no more “\(name)” reminders.")
+        case .confirm?:
+            try authorize(request.recipient, preferences: [:], now: now)
+            outcome.result = "\(request.recipient) opted in (authorized)"
+            outcome.answer = try text("answer.optedIn", [], locale, fallback: "Confirmed: your reminders will come to you from now on.")
         default:
-            var settings = try store.recipientSettings()[request.recipient] ?? RecipientSettings()
-            settings.authorization = .authorized
-            try store.saveSettings(recipient: request.recipient, settings, preferences: [category: .prominently], at: now)
+            try authorize(request.recipient, preferences: [category: .prominently], now: now)
             outcome.result = "\(request.recipient) authorized, \(category) delivered prominently"
             outcome.answer = try text("answer.keep", [.string(name)], locale, fallback: "Kept: “\(name)” reminders will come to you directly.")
         }
         return outcome
+    }
+
+    /// Stores the recipient as authorized, with their other settings as they were.
+    private func authorize(_ recipient: String, preferences: [String: DeliveryPreference], now: Instant) throws {
+        var settings = try store.recipientSettings()[recipient] ?? RecipientSettings()
+        settings.authorization = .authorized
+        try store.saveSettings(recipient: recipient, settings, preferences: preferences, at: now)
     }
 }

@@ -34,18 +34,25 @@ public struct ActionDesk: Sendable {
     }
 
     /// The response action a name stands for: one of the request's category's action
-    /// identifiers, else a built-in's identifier or short name (`snooze`, `done`…).
+    /// identifiers, else a built-in's identifier or short name (`snooze`, `done`…) that
+    /// answers such a request (an opt-in request takes `confirm` only, and only it does).
     public func action(named name: String, in request: NotificationRequest) -> String? {
-        if let action = configuration.category(request.content.categoryIdentifier)?.action(name) { return action.identifier }
-        return BuiltInAction(identifierOrShortName: name)?.rawValue
+        let category = request.content.categoryIdentifier
+        if let action = configuration.category(category)?.action(name) { return action.identifier }
+        guard let builtIn = BuiltInAction(identifierOrShortName: name) else { return nil }
+        let optIn = category == OptIn.category
+        return (builtIn == .confirm) == optIn ? builtIn.rawValue : nil
     }
 
-    /// An action's title in the recipient's language (a built-in's short name).
+    /// An action's title in the recipient's language (a built-in's reply word, "Confirm",
+    /// else its short name).
     public func title(of action: String, in request: NotificationRequest) -> String {
         let locale = configuration.recipient(request.recipient)?.locale ?? "en"
-        let title = configuration.category(request.content.categoryIdentifier)?.action(action)?.title
-            ?? BuiltInAction(rawValue: action)?.shortName ?? action
-        return localizer?.localized(title, locale: locale) ?? title
+        if let title = configuration.category(request.content.categoryIdentifier)?.action(action)?.title {
+            return localizer?.localized(title, locale: locale) ?? title
+        }
+        guard let builtIn = BuiltInAction(rawValue: action) else { return action }
+        return localizer?.string("action.\(builtIn.shortName)", locale: locale)?.text ?? builtIn.shortName
     }
 
     /// What carrying out a response did.
@@ -87,7 +94,7 @@ public struct ActionDesk: Sendable {
             let cancelled = try store.cancel([request.identifier, request.identifier + Self.snoozedSuffix])
             outcome.result = cancelled.isEmpty ? "nothing was pending" : "cancelled " + cancelled.joined(separator: ", ")
             outcome.answer = try text("answer.finished", [], locale, fallback: "Done. This reminder will not come again.")
-        case .quietly?, .off?, .keep?:
+        case .quietly?, .off?, .keep?, .confirm?:
             outcome = try changeDelivery(response.action, request: request, locale: locale, now: now)
         case .dismiss?:
             outcome.result = "dismissed"

@@ -16,12 +16,22 @@ extension Localizer {
         var seen = Set<String>()
         keys = keys.filter { isKey($0) && seen.insert($0).inserted }
         let wanted = Array(Set(configuration.recipients.map(\.locale))).sorted()
-        return gaps(keys: keys, locales: wanted).map { gap in
+        return duplicateKeys(templates: templates) + gaps(keys: keys, locales: wanted).map { gap in
             let location = SourceLocation(file: templates + "/" + (LocaleFallback.chain(gap.locale).first { locales.contains($0) } ?? gap.locale))
             if let supplier = gap.suppliedBy {
                 return Diagnostic(.warning, at: location, "\"\(gap.key)\" is missing for \(gap.locale); \(supplier) supplies it")
             }
             return Diagnostic(.error, at: location, "\"\(gap.key)\" is missing for \(gap.locale) and every locale it falls back to")
+        }
+    }
+
+    /// A warning for each key a locale's `Localizable.strings` gives twice.
+    func duplicateKeys(templates: String) -> [Diagnostic] {
+        locales.flatMap { locale in
+            (stringsFile(locale)?.duplicates ?? []).map { duplicate in
+                Diagnostic(.warning, at: SourceLocation(file: "\(templates)/\(locale)/Localizable.strings", line: duplicate.line, column: duplicate.column),
+                           "\"\(duplicate.key)\" is given twice (first on line \(duplicate.firstLine)); this later one wins")
+            }
         }
     }
 }

@@ -63,6 +63,9 @@ public final class Localizer: Sendable {
         return chain
     }
 
+    /// A locale's own `Localizable.strings`, as read.
+    func stringsFile(_ locale: String) -> StringsFile? { strings[locale] }
+
     /// Whether any locale has this key: then a configuration value naming it is localized.
     public func isKey(_ value: String) -> Bool {
         strings.values.contains { $0[value] != nil } || plurals.values.contains { $0[value] != nil }

@@ -15,13 +15,26 @@ public struct StringsFile: Hashable, Sendable {
 
     /// Key → value; a later duplicate wins, as in Foundation.
     public private(set) var table: [String: String] = [:]
+    /// Keys given a second time, where (the later one wins): almost always a mistake,
+    /// two strings wanting one key.
+    public private(set) var duplicates: [Duplicate] = []
+
+    public struct Duplicate: Hashable, Sendable {
+        public var key: String
+        public var line: Int
+        public var column: Int
+        /// The line the key was first given on.
+        public var firstLine: Int
+    }
 
     /// Parses the bytes of a `.strings` file.
     public init(bytes: [UInt8]) throws {
         var parser = Parser(Array(Self.decode(bytes).unicodeScalars))
+        var lines: [String: Int] = [:]
         while true {
             try parser.skipTrivia()
             if parser.atEnd { break }
+            let (line, column) = (parser.line, parser.column)
             let key = try parser.word()
             try parser.skipTrivia()
             let value: String
@@ -34,6 +47,10 @@ public struct StringsFile: Hashable, Sendable {
                 try parser.skipTrivia()
                 try parser.expect(";")
             }
+            if let first = lines[key] {
+                duplicates.append(Duplicate(key: key, line: line, column: column, firstLine: first))
+            }
+            lines[key] = line
             table[key] = value
         }
     }

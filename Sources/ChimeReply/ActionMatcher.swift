@@ -25,8 +25,9 @@ public struct ActionMatcher: Sendable {
 
     /// - Parameters:
     ///   - titles: every translation of an action's title (the template locales').
-    ///   - builtIns: the words for Chime's built-ins (`snooze`, `done`, `quietly`, `off`, `keep`) in every locale;
-    ///     a category's own actions win over them.
+    ///   - builtIns: the words for Chime's built-ins (`snooze`, `done`, `quietly`, `off`, `keep`, `confirm`) in
+    ///     every locale; a category's own actions win over them. Only those that answer the category
+    ///     (``BuiltInAction/answerable(in:)``) are matched.
     public init(category: NotificationCategory, titles: (String) -> [String], builtIns: [BuiltInAction: [String]] = [:]) {
         var keywords: [Keyword] = []
         for (index, action) in category.actions.enumerated() {
@@ -39,7 +40,7 @@ public struct ActionMatcher: Sendable {
             general.append(Keyword(words: "dismiss", builtIn: .dismiss))
         }
         let taken = Set(keywords.map(\.words))
-        for builtIn in BuiltInAction.answerable {
+        for builtIn in BuiltInAction.answerable(in: category.identifier) {
             let names = Set(([builtIn.shortName] + (builtIns[builtIn] ?? [])).map(Self.fold)).subtracting(taken)
             general += names.filter { !$0.isEmpty }.map { Keyword(words: $0, builtIn: builtIn) }
         }

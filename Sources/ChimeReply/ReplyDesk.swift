@@ -45,7 +45,7 @@ public struct ReplyDesk: Sendable {
 
     /// - Parameters:
     ///   - titles: every translation of an action title, from the templates' locales.
-    ///   - builtIns: every translation of the built-in `snooze` and `done`.
+    ///   - builtIns: every translation of the built-ins' reply words (`snooze`, `done`…).
     public init(configuration: Configuration, store: any NotificationStore, key: SigningKey,
                 titles: (String) -> [String], builtIns: [BuiltInAction: [String]] = [:], markers: [String]) {
         self.configuration = configuration
@@ -56,10 +56,13 @@ public struct ReplyDesk: Sendable {
             ($0.identifier, ActionMatcher(category: $0, titles: titles, builtIns: builtIns))
         }) { first, _ in first }
         plainMatcher = ActionMatcher(category: NotificationCategory(identifier: ""), titles: titles, builtIns: builtIns)
+        optInMatcher = ActionMatcher(category: NotificationCategory(identifier: OptIn.category), titles: titles, builtIns: builtIns)
     }
 
     /// Snooze and done, for requests without a category.
     let plainMatcher: ActionMatcher
+    /// Confirm, for opt-in requests.
+    let optInMatcher: ActionMatcher
 
     /// What a text typed in a chat thread chooses, read as an email reply's new text is.
     public func match(_ text: String, for request: NotificationRequest) -> ActionMatcher.Match? {
@@ -68,7 +71,8 @@ public struct ReplyDesk: Sendable {
 
     /// The matcher of the request's category.
     private func matcher(for request: NotificationRequest) -> ActionMatcher {
-        matchers[request.content.categoryIdentifier] ?? plainMatcher
+        let category = request.content.categoryIdentifier
+        return matchers[category] ?? (category == OptIn.category ? optInMatcher : plainMatcher)
     }
 
     /// Handles one message and records what became of it.

@@ -231,6 +231,18 @@ extension SQLiteStore {
                 );
                 """)
         }
+        migrator.registerMigration("v10 opt-in") { db in
+            // The recipients asked to opt in (double opt-in), once each, with the request
+            // their confirm link's token names.
+            try db.execute(sql: """
+                CREATE TABLE opt_in (
+                    recipient TEXT PRIMARY KEY NOT NULL,
+                    delivery_id TEXT NOT NULL UNIQUE,
+                    request TEXT NOT NULL,
+                    asked_at INTEGER NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

@@ -52,6 +52,21 @@ extension SQLiteStore {
         }
     }
 
+    public func askedToOptIn() throws -> Set<String> {
+        try database.read { db in Set(try String.fetchAll(db, sql: "SELECT recipient FROM opt_in")) }
+    }
+
+    public func recordOptIn(_ request: NotificationRequest, deliveryID: String, queued: [QueuedDelivery], at: Instant) throws -> Bool {
+        let json = try Self.encode(request)
+        return try database.write { db in
+            try db.execute(sql: "INSERT INTO opt_in (recipient, delivery_id, request, asked_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                           arguments: [request.recipient, deliveryID, json, at.seconds])
+            guard db.changesCount > 0 else { return false }
+            try Self.enqueue(queued, deliveryID: deliveryID, identifier: request.identifier, recipient: request.recipient, at: at, in: db)
+            return true
+        }
+    }
+
     public func postpone(_ notification: PendingNotification, until: Instant, claimer: Claimer) throws {
         try database.write { db in
             try db.execute(sql: """

@@ -26,6 +26,9 @@ extension SQLiteStore {
             if let json = try String.fetchOne(db.cachedStatement(sql: "SELECT request FROM pending WHERE generation = ?"), arguments: [generation]) {
                 return try Self.decode(json)
             }
+            if let json = try String.fetchOne(db.cachedStatement(sql: "SELECT request FROM opt_in WHERE delivery_id = ?"), arguments: [deliveryID]) {
+                return try Self.decode(json)
+            }
             return nil
         }
     }

@@ -27,6 +27,10 @@ extension Scheduler {
         public var digested = 0
         /// Of those fired: sent nowhere, the recipient having turned them off or denied.
         public var suppressed = 0
+        /// Of those fired: sent nowhere, their recipient not having opted in yet.
+        public var awaitingOptIn = 0
+        /// Recipients asked to opt in this run.
+        public var optInsAsked = 0
         /// Due notifications given back until their recipient's quiet hours end.
         public var postponed = 0
         /// Of those fired: kept to go out with the others of their thread once their
@@ -66,10 +70,8 @@ extension Scheduler {
         let sent = overlap ? courier.deliverInBackground(now: now, claimer: claimer, clock: clock, alongside: progress)
             : { try courier.deliver(now: now, claimer: claimer, clock: clock) }
         let transports = TransportFactory(renderer: renderer)
-        let zones = ZoneCache()
-        // Addresses hard bounces named: nothing more goes to them.
-        let undeliverable = try store.undeliverable()
-        let preferences = try store.preferences()
+        var firing = Firing(now: now, claimer: claimer, transports: transports, undeliverable: try store.undeliverable(),
+                            preferences: try store.preferences(), askedToOptIn: try store.askedToOptIn())
         // Held notifications stay claimed until the run ends, so the run does not take
         // them up again; then they, and deliveries left untried, go back for the next run
         // together. A run that ends with neither has nothing to give back.
@@ -100,8 +102,7 @@ extension Scheduler {
             // at the end of the batch; a run dying before then has sent none of them.
             var queuedOnly: [SentMark] = []
             for notification in claimed {
-                if let reason = try fire(notification, now: now, claimer: claimer, transports: transports, zones: zones,
-                                         undeliverable: undeliverable, preferences: preferences, queuedOnly: &queuedOnly, report: &report) {
+                if let reason = try fire(notification, firing: &firing, queuedOnly: &queuedOnly, report: &report) {
                     report.held.append(configuration.redact("\(notification.request.identifier): \(reason)"))
                 }
             }
@@ -124,12 +125,25 @@ extension Scheduler {
         return report
     }
 
+    /// What every notification of a run is fired with, read once per run.
+    struct Firing {
+        let now: Instant
+        let claimer: Claimer
+        let transports: TransportFactory
+        let zones = ZoneCache()
+        /// Addresses hard bounces named: nothing more goes to them.
+        let undeliverable: Set<String>
+        /// Deliver Quietly and Turn Off as recipients changed them: recipient → category → preference.
+        let preferences: [String: [String: DeliveryPreference]]
+        /// Recipients asked to opt in, this run's included.
+        var askedToOptIn: Set<String>
+    }
+
     /// Delivers one claimed notification to every address of its recipient and marks it
     /// sent; returns why it was held instead (nothing sent to anyone).
-    private func fire(_ notification: PendingNotification, now: Instant, claimer: Claimer,
-                      transports: TransportFactory, zones: ZoneCache, undeliverable: Set<String>,
-                      preferences: [String: [String: DeliveryPreference]],
+    private func fire(_ notification: PendingNotification, firing: inout Firing,
                       queuedOnly: inout [SentMark], report: inout RunReport) throws -> String? {
+        let (now, claimer, zones) = (firing.now, firing.claimer, firing.zones)
         let request = notification.request
         guard let recipient = configuration.recipient(request.recipient) else {
             return "recipient \"\(request.recipient)\" is not in the configuration"
@@ -142,7 +156,7 @@ extension Scheduler {
             request: request, fireDate: advanced.latest, deliveredAt: now,
             deliveryID: notification.deliveryID, coalesced: advanced.coalesced)
         let category = request.content.categoryIdentifier
-        let preference = preferences[recipient.id]?[category] ?? recipient.preferences[category] ?? .prominently
+        let preference = firing.preferences[recipient.id]?[category] ?? recipient.preferences[category] ?? .prominently
         let kept: SentMark.Route
         switch DeliveryRoute.of(level: request.content.interruptionLevel, recipient: recipient, preference: preference, at: now, zone: home) {
         case .now where recipient.groupWait > 0 && !request.content.threadIdentifier.isEmpty && request.content.interruptionLevel != .critical:
@@ -160,6 +174,19 @@ extension Scheduler {
         case .suppressed:
             kept = .suppressed
             report.suppressed += 1
+        case .optIn:
+            // Asked once: the first notification asks instead of being sent, the others
+            // are not sent either.
+            if !firing.askedToOptIn.contains(recipient.id) {
+                switch try askToOptIn(recipient, now: now, transports: firing.transports) {
+                case .held(let why): return why
+                case .asked: report.optInsAsked += 1
+                case .askedBefore: break
+                }
+                firing.askedToOptIn.insert(recipient.id)
+            }
+            kept = .suppressed
+            report.awaitingOptIn += 1
         }
         // Kept for the digest or the thread's message (delivered, answerable) or turned
         // off: nothing sent now.
@@ -176,6 +203,7 @@ extension Scheduler {
         var local: [(OutgoingNotification, Transport)] = []
         var queued: [QueuedDelivery] = []
         var bounced = 0
+        let undeliverable = firing.undeliverable
         for address in recipient.addresses {
             guard let channel = configuration.channel(address.channel) else { continue }
             if channel.url.kind.isEmail, !undeliverable.isEmpty, undeliverable.contains(Mailbox.address(of: address.value).lowercased()) {
@@ -187,7 +215,7 @@ extension Scheduler {
                 fireDate: advanced.latest, deliveryID: notification.deliveryID, coalesced: advanced.coalesced,
                 encodedRequest: notification.encodedRequest)
             do {
-                if let transport = try transports.transport(for: channel) {
+                if let transport = try firing.transports.transport(for: channel) {
                     local.append((outgoing, transport))
                 } else {
                     let body = channel.url.kind.isEmail ? SMTPClient.crlf(Array(try renderer.email(outgoing).utf8)) : try renderer.payload(outgoing)

@@ -16,7 +16,7 @@ func replyDesks(_ options: GlobalOptions, configuration: Configuration, store: a
         [title] + locales.compactMap { localizer?.localized(title, locale: $0) }
     }
     var builtIns: [BuiltInAction: [String]] = [:]
-    for builtIn in BuiltInAction.answerable {
+    for builtIn in BuiltInAction.allCases {
         builtIns[builtIn] = locales.compactMap { localizer?.string("action.\(builtIn.shortName)", locale: $0)?.text }
     }
     let markers = ["Reply above this line to answer."] + locales.compactMap { localizer?.string("ui.replyAbove", locale: $0)?.text }

@@ -41,6 +41,10 @@ final class LazyRenderer: MessageRenderer, @unchecked Sendable {
         try renderer().groupPayload(items, kind: kind)
     }
 
+    func optInEmail(_ notification: OutgoingNotification) throws -> String {
+        try renderer().optInEmail(notification)
+    }
+
     private func renderer() throws -> any MessageRenderer {
         try lock.withLock {
             if let made { return made }

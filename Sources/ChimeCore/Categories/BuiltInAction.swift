@@ -17,10 +17,19 @@ public enum BuiltInAction: String, CaseIterable, Sendable {
     /// Keep, as iOS offers for a provisional notification: the recipient takes reminders
     /// prominently from now on (authorized), this category delivered prominently.
     case keep = "chime.keep"
+    /// Confirm, the answer to a double opt-in request (``OptIn``): a `notDetermined`
+    /// recipient agrees to take reminders (authorized) from now on.
+    case confirm = "chime.confirm"
 
     /// The built-ins a reply, a chat thread or a link may name, besides the category's own
     /// actions, in the order they are listed.
     public static let answerable: [BuiltInAction] = [.snooze, .done, .quietly, .off, .keep]
+
+    /// The built-ins that answer a request of `category`: an opt-in request takes only
+    /// `confirm`, every other request the ``answerable`` ones.
+    public static func answerable(in category: String) -> [BuiltInAction] {
+        category == OptIn.category ? [.confirm] : answerable
+    }
 
     /// `default` or `dismiss`.
     public var shortName: String {
@@ -32,6 +41,7 @@ public enum BuiltInAction: String, CaseIterable, Sendable {
         case .quietly: "quietly"
         case .off: "off"
         case .keep: "keep"
+        case .confirm: "confirm"
         }
     }
 

@@ -18,6 +18,9 @@ extension Configuration {
         for (c, category) in categories.enumerated() {
             let id = category.identifier
             problems += Self.identifierProblems(id, named: "category identifier", at: .category(c), attribute: "identifier", seen: &categoryIDs)
+            if id == OptIn.category {
+                problems.append(.init(.category(c), attribute: "identifier", "category identifier \"\(id)\" is reserved for opt-in requests"))
+            }
             if category.actions.count > NotificationCategory.maximumDefaultActions {
                 problems.append(.init(.category(c), "category \"\(id)\" has \(category.actions.count) actions; at most \(NotificationCategory.maximumDefaultActions) fit the default context"))
             }
@@ -121,6 +124,11 @@ extension Configuration {
                 if channel.url.kind.isEmail, !Self.isMailbox(address.value) {
                     problems.append(.init(.address(recipient: r, address: a), "recipient \"\(recipient.id)\" needs an email address on channel \"\(channel.id)\""))
                 }
+            }
+            // Double opt-in is by email: someone who cannot be asked would never get anything.
+            if recipient.authorization == .notDetermined,
+               !recipient.addresses.contains(where: { channel($0.channel)?.url.kind.isEmail ?? false }) {
+                problems.append(.init(.recipient(r), attribute: "authorization", "recipient \"\(recipient.id)\" is notDetermined but has no email address to ask to opt in"))
             }
             for identifier in recipient.preferences.keys.sorted() where category(identifier) == nil {
                 problems.append(.init(.recipient(r), "recipient \"\(recipient.id)\" sets delivery for category \"\(identifier)\", which is not defined"))

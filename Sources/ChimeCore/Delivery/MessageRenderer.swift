@@ -11,6 +11,9 @@ public protocol MessageRenderer: Sendable {
     func groupEmail(_ items: [OutgoingNotification], id: String, date: Instant, kind: GroupKind) throws -> String
     /// The chat body grouping several notifications for one chat address.
     func groupPayload(_ items: [OutgoingNotification], kind: GroupKind) throws -> [UInt8]
+    /// The double opt-in request (``OptIn``) to one email address: `notification` is the
+    /// recipient's opt-in request under its delivery id.
+    func optInEmail(_ notification: OutgoingNotification) throws -> String
 }
 
 /// What a grouped message is.

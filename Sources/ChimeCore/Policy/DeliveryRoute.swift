@@ -11,19 +11,24 @@ public enum DeliveryRoute: Hashable, Sendable {
     case wait(until: Instant)
     /// Not sent at all: the recipient denied notifications or turned the category off.
     case suppressed
+    /// Not sent: the recipient has not confirmed they want reminders (`notDetermined`);
+    /// the first such notification asks them to (``OptIn``).
+    case optIn
 
     /// The route of one notification.
     /// - Parameters:
     ///   - preference: the recipient's for the notification's category.
     ///   - at: when it fires; `zone` is the recipient's.
     ///
-    /// The rules, in order: `denied` and Turn Off stop everything; `critical` is sent
-    /// now whatever else is quiet; `passive`, `provisional` and Deliver Quietly go to the
+    /// The rules, in order: `denied` and Turn Off stop everything; nothing goes to a
+    /// `notDetermined` recipient until they opt in; `critical` is sent now whatever else
+    /// is quiet; `passive`, `provisional` and Deliver Quietly go to the
     /// digest; inside quiet hours the rest go to the digest or wait for the window's end
     /// (`quietHoursMode`), except `timeSensitive`, which is sent now.
     public static func of(level: NotificationContent.InterruptionLevel, recipient: Recipient,
                           preference: DeliveryPreference, at: Instant, zone: TimeZone) -> DeliveryRoute {
         if recipient.authorization == .denied || preference == .off { return .suppressed }
+        if recipient.authorization == .notDetermined { return .optIn }
         if level == .critical { return .now }
         if level == .passive || recipient.authorization == .provisional || preference == .quietly { return .digest }
         guard let quiet = recipient.quietHours, level != .timeSensitive else { return .now }

@@ -6,7 +6,8 @@ public struct RecipientSettings: Hashable, Sendable {
     public var showPreviews: Recipient.ShowPreviews?
     /// `22:00-07:00`, or empty for none.
     public var quietHours: String?
-    /// `authorized` once a provisional recipient chose Keep.
+    /// `authorized` once a provisional recipient chose Keep, or a `notDetermined` one
+    /// confirmed their opt-in.
     public var authorization: Recipient.Authorization?
 
     public init(locale: String? = nil, showPreviews: Recipient.ShowPreviews? = nil, quietHours: String? = nil,
@@ -19,13 +20,17 @@ public struct RecipientSettings: Hashable, Sendable {
 }
 
 extension Recipient {
-    /// The recipient with the settings they changed themselves.
+    /// The recipient with the settings they changed themselves. A stored authorization
+    /// (Keep, a confirmed opt-in) lifts only the configuration's `notDetermined` and
+    /// `provisional`: an operator's `denied` stays denied.
     public func applying(_ settings: RecipientSettings?) -> Recipient {
         guard let settings else { return self }
         var changed = self
         if let locale = settings.locale { changed.locale = locale }
         if let showPreviews = settings.showPreviews { changed.showPreviews = showPreviews }
-        if let authorization = settings.authorization { changed.authorization = authorization }
+        if let authorization = settings.authorization, [.notDetermined, .provisional].contains(self.authorization) {
+            changed.authorization = authorization
+        }
         if let quietHours = settings.quietHours { changed.quietHours = quietHours.isEmpty ? nil : QuietHours(parsing: quietHours) }
         return changed
     }

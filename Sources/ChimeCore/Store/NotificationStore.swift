@@ -89,7 +89,8 @@ public protocol NotificationStore: Sendable {
     func secretKey(keeping candidate: [UInt8]) throws -> [UInt8]
 
     /// The request a delivery id belongs to, as it was when delivered (or as it is, when
-    /// only its pending row still knows the id's generation); nil when neither knows it.
+    /// only its pending row still knows the id's generation; or a recipient's opt-in
+    /// request); nil when none knows it.
     func request(ofDelivery deliveryID: String) throws -> NotificationRequest?
 
     /// Records a response and the inbound message that carried it (none for a chat click
@@ -159,6 +160,14 @@ public protocol NotificationStore: Sendable {
 
     /// The settings recipients changed themselves (the preferences page): recipient → settings.
     func recipientSettings() throws -> [String: RecipientSettings]
+
+    /// The recipients already asked to opt in (``OptIn``).
+    func askedToOptIn() throws -> Set<String>
+
+    /// Records that a recipient was asked to opt in by `request` under `deliveryID` (what
+    /// its token names) and queues the request's network deliveries, in one transaction.
+    /// False, queuing nothing, when the recipient had been asked already.
+    func recordOptIn(_ request: NotificationRequest, deliveryID: String, queued: [QueuedDelivery], at: Instant) throws -> Bool
 
     /// Stores what a recipient changed on the preferences page, their own settings and
     /// their categories' preferences, in one transaction.

@@ -34,6 +34,10 @@ public struct TemplateRenderer: MessageRenderer {
         return Self.body(message, for: items[0])
     }
 
+    public func optInEmail(_ notification: OutgoingNotification) throws -> String {
+        MIMEComposer.compose(try OptInComposer(composer: composer).email(notification))
+    }
+
     private static func body(_ message: ChatMessage, for notification: OutgoingNotification) -> [UInt8] {
         let kind = notification.channel.url.kind == .file ? .json : notification.channel.url.kind
         return ChatPayload.body(for: kind, message).jsonBytes

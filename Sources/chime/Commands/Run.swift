@@ -48,6 +48,8 @@ extension Chime {
             }
             if report.digested > 0 { summary += ", \(report.digested) kept for the digest" }
             if report.suppressed > 0 { summary += ", \(report.suppressed) turned off" }
+            if report.awaitingOptIn > 0 { summary += ", \(report.awaitingOptIn) awaiting opt-in" }
+            if report.optInsAsked > 0 { summary += ", \(report.optInsAsked) asked to opt in" }
             if report.postponed > 0 { summary += ", \(report.postponed) held for quiet hours" }
             if report.grouped > 0 { summary += ", \(report.grouped) waiting for their thread" }
             if !report.groupsSent.isEmpty {
