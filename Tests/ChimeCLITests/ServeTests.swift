@@ -286,6 +286,16 @@ struct ServeTests {
         responses = try Self.responses(ws).filter { $0["channel"] as? String == "tg" }
         #expect(responses.map { $0["actionIdentifier"] as? String } == ["addItem", "justInform"])
         #expect(responses.first?["userText"] as? String == "Milk")
+
+        // Deliver Quietly, then Turn Off, typed in answer to the reminder: each holds from the next fire.
+        func typed(_ text: String, update: Int) throws -> String {
+            let json = #"{"update_id":\#(update),"message":{"message_id":\#(update + 10),"from":{"id":42},"chat":{"id":42},"text":"\#(text)","reply_to_message":{"message_id":5,"text":"Shopping","reply_markup":{"inline_keyboard":[[{"text":"OK, got it","callback_data":"\#(second.token).1"}]]}}}}"#
+            return try server.request("POST", "/telegram/tg", headers: secret, body: Array(json.utf8)).body
+        }
+        #expect(try typed("quietly", update: 5).contains("“Quietly” received."))
+        #expect(try Self.fireAnother(ws, "more1").contains("1 kept for the digest"))
+        #expect(try typed("Turn off", update: 6).contains("“Turn off” received."))
+        #expect(try Self.fireAnother(ws, "more2").contains("1 turned off"))
     }
 
     @Test("Mattermost text input: a text-input button asks for a reply in the message's thread; the outgoing webhook's message there (its token checked, its thread read from the REST API with the bot's token) is the action's text, answered as a comment; someone else's text, a wrong token and a failing API record nothing")
@@ -350,6 +360,13 @@ struct ServeTests {
         #expect(log.contains("404") && !log.contains(keys.mattermostAPI) && !log.contains(keys.mattermost), "\(log)")
     }
 
+    /// Schedules one more "shop" reminder for alice and fires it: what `chime run` says.
+    static func fireAnother(_ ws: Workspace, _ identifier: String) throws -> String {
+        try ws.write("more.json", #"{"identifier": "\#(identifier)", "recipient": "alice", "content": {"title": "More", "categoryIdentifier": "shop"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        #expect(try ws.chime(["schedule", "--json", "more.json"], now: "2026-11-21T10:00:00Z").status == 0)
+        return try ws.chime(["run"], now: "2026-11-21T10:01:00Z").stdout
+    }
+
     @Test("one-click unsubscribe (RFC 8058): GET shows a button and changes nothing; the POST turns the category off for that recipient from the next fire; a forged token is refused")
     func oneClickUnsubscribe() throws {
         let (ws, sent) = try Self.workspace(Keys())
@@ -358,9 +375,7 @@ struct ServeTests {
         var fired = 0
         func fireAnother() throws -> String {
             fired += 1
-            try ws.write("more.json", #"{"identifier": "more\#(fired)", "recipient": "alice", "content": {"title": "More", "categoryIdentifier": "shop"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
-            #expect(try ws.chime(["schedule", "--json", "more.json"], now: "2026-11-21T10:00:00Z").status == 0)
-            return try ws.chime(["run"], now: "2026-11-21T10:01:00Z").stdout
+            return try Self.fireAnother(ws, "more\(fired)")
         }
         let page = try server.request("GET", "/u/\(sent.token)")
         #expect(page.status == 200 && page.body.contains(#"<form method="post">"#) && page.body.contains("“shop”"), "\(page)")
