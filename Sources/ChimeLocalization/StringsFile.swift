@@ -49,8 +49,9 @@ public struct StringsFile: Hashable, Sendable {
             }
             if let first = lines[key] {
                 duplicates.append(Duplicate(key: key, line: line, column: column, firstLine: first))
+            } else {
+                lines[key] = line
             }
-            lines[key] = line
             table[key] = value
         }
     }

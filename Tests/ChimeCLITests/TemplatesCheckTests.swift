@@ -45,10 +45,14 @@ struct TemplatesCheckTests {
 
     @Test("a key given twice in one strings file is a warning at the later one, which wins")
     func duplicateKey() throws {
-        let ws = try workspace(fr: "\"c.placeholder\" = \"Rappel\";\n\"OK\" = \"D'accord\";\n/* again */\n  \"c.placeholder\" = \"Autre\";\n")
+        let ws = try workspace(fr: "\"c.placeholder\" = \"Rappel\";\n\"OK\" = \"D'accord\";\n/* again */\n  \"c.placeholder\" = \"Autre\";\n\"c.placeholder\" = \"Encore\";\n")
         let result = try ws.chime(["check"])
         #expect(result.status == 0)
-        #expect(result.stderr == "templates/fr/Localizable.strings:4:3: warning: \"c.placeholder\" is given twice (first on line 1); this later one wins\n", "\(result.stderr)")
+        #expect(result.stderr == """
+            templates/fr/Localizable.strings:4:3: warning: "c.placeholder" is given twice (first on line 1); this later one wins
+            templates/fr/Localizable.strings:5:1: warning: "c.placeholder" is given twice (first on line 1); this later one wins
+
+            """, "\(result.stderr)")
     }
 
     @Test("a templates folder named but missing exits 66")
