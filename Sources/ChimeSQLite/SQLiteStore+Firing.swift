@@ -157,4 +157,13 @@ extension SQLiteStore {
             return count + db.changesCount
         }
     }
+
+    public func postpone(_ notification: PendingNotification, until: Instant, claimer: Claimer) throws {
+        try database.write { db in
+            try db.execute(sql: """
+                UPDATE pending SET not_before = ?, claimed_by = NULL, claim_expires = NULL
+                WHERE identifier = ? AND generation = ? AND claimed_by = ?
+                """, arguments: [until.seconds, notification.request.identifier, notification.generation, claimer.description])
+        }
+    }
 }
