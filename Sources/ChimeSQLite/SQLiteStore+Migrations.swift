@@ -243,6 +243,14 @@ extension SQLiteStore {
                 );
                 """)
         }
+        migrator.registerMigration("v11 waiting groups index") { db in
+            // Every chime run looks for threads waiting to go out: found in fire order among
+            // the waiting rows alone, not among every grouped row ever sent.
+            try db.execute(sql: """
+                CREATE INDEX parked_waiting ON parked (fire_date, delivery_id) WHERE thread IS NOT NULL AND digest IS NULL;
+                DROP INDEX parked_thread;
+                """)
+        }
         return migrator
     }
 }

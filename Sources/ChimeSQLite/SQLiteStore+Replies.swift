@@ -21,12 +21,14 @@ extension SQLiteStore {
             if let json = try String.fetchOne(db.cachedStatement(sql: "SELECT request FROM delivered WHERE delivery_id = ?"), arguments: [deliveryID]) {
                 return try Self.decode(json)
             }
+            // A recipient's opt-in request (looked up by its unique key before pending's
+            // generation, which has no index of its own).
+            if let json = try String.fetchOne(db.cachedStatement(sql: "SELECT request FROM opt_in WHERE delivery_id = ?"), arguments: [deliveryID]) {
+                return try Self.decode(json)
+            }
             // An earlier occurrence of a repeating request: its generation is still pending.
             let generation = PendingNotification.parts(ofDelivery: deliveryID).generation
             if let json = try String.fetchOne(db.cachedStatement(sql: "SELECT request FROM pending WHERE generation = ?"), arguments: [generation]) {
-                return try Self.decode(json)
-            }
-            if let json = try String.fetchOne(db.cachedStatement(sql: "SELECT request FROM opt_in WHERE delivery_id = ?"), arguments: [deliveryID]) {
                 return try Self.decode(json)
             }
             return nil

@@ -70,8 +70,9 @@ extension Scheduler {
         let sent = overlap ? courier.deliverInBackground(now: now, claimer: claimer, clock: clock, alongside: progress)
             : { try courier.deliver(now: now, claimer: claimer, clock: clock) }
         let transports = TransportFactory(renderer: renderer)
-        var firing = Firing(now: now, claimer: claimer, transports: transports, undeliverable: try store.undeliverable(),
-                            preferences: try store.preferences(), askedToOptIn: try store.askedToOptIn())
+        // What firing reads from the store, read once something is due (most cron ticks
+        // have nothing due).
+        var firing: Firing?
         // Held notifications stay claimed until the run ends, so the run does not take
         // them up again; then they, and deliveries left untried, go back for the next run
         // together. A run that ends with neither has nothing to give back.
@@ -95,6 +96,10 @@ extension Scheduler {
                 leaseUntil: leaseStart + lease, limits: limits)
             if claimed.isEmpty { break }
             remaining -= claimed.count
+            if firing == nil {
+                firing = Firing(now: now, claimer: claimer, transports: transports, undeliverable: try store.undeliverable(),
+                                preferences: try store.preferences(), askedToOptIn: try store.askedToOptIn())
+            }
             // A batch that fails midway still settles what it marked.
             var settled = false
             defer { if !settled { _ = try? store.settle(claimer: claimer) } }
@@ -102,7 +107,7 @@ extension Scheduler {
             // at the end of the batch; a run dying before then has sent none of them.
             var queuedOnly: [SentMark] = []
             for notification in claimed {
-                if let reason = try fire(notification, firing: &firing, queuedOnly: &queuedOnly, report: &report) {
+                if let reason = try fire(notification, firing: &firing!, queuedOnly: &queuedOnly, report: &report) {
                     report.held.append(configuration.redact("\(notification.request.identifier): \(reason)"))
                 }
             }

@@ -55,7 +55,7 @@ struct HeldAndFailureTests {
             import sqlite3
             db = sqlite3.connect("\(ws.path("chime.sqlite"))")
             db.execute("CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-            db.execute("INSERT INTO grdb_migrations VALUES ('v1 pending and delivered notifications'), ('v2 sent marks'), ('v3 outbox and attempts'), ('v4 replies'), ('v5 carrying out'), ('v6 chat threads'), ('v7 delivery policy'), ('v8 thread groups'), ('v9 recipient settings'), ('v10 opt-in')")
+            db.execute("INSERT INTO grdb_migrations VALUES ('v1 pending and delivered notifications'), ('v2 sent marks'), ('v3 outbox and attempts'), ('v4 replies'), ('v5 carrying out'), ('v6 chat threads'), ('v7 delivery policy'), ('v8 thread groups'), ('v9 recipient settings'), ('v10 opt-in'), ('v11 waiting groups index')")
             db.commit()
             """]
         try python.run()
