@@ -53,7 +53,7 @@ extension ActionDesk {
         let actions = configuration.category(request.content.categoryIdentifier)?.actions ?? []
         var choices = actions.enumerated().map { "\($0 + 1) (\(localizer?.localized($1.title, locale: locale) ?? $1.title))" }
         for builtIn in BuiltInAction.answerable(in: request.content.categoryIdentifier) {
-            choices.append(localizer?.string("action.\(builtIn.shortName)", locale: locale)?.text.lowercased() ?? builtIn.shortName)
+            choices.append(localizer?.word(for: builtIn, locale: locale)?.lowercased() ?? builtIn.shortName)
         }
         return choices
     }

@@ -52,7 +52,7 @@ public struct ActionDesk: Sendable {
             return localizer?.localized(title, locale: locale) ?? title
         }
         guard let builtIn = BuiltInAction(rawValue: action) else { return action }
-        return localizer?.string("action.\(builtIn.shortName)", locale: locale)?.text ?? builtIn.shortName
+        return localizer?.word(for: builtIn, locale: locale) ?? builtIn.shortName
     }
 
     /// What carrying out a response did.

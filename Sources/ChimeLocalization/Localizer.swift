@@ -63,6 +63,12 @@ public final class Localizer: Sendable {
         return chain
     }
 
+    /// A built-in answer's reply word in a locale ("Snooze", "Оставить"): its
+    /// `action.NAME` string, through the locale's chain.
+    public func word(for builtIn: BuiltInAction, locale: String) -> String? {
+        string("action.\(builtIn.shortName)", locale: locale)?.text
+    }
+
     /// A locale's own `Localizable.strings`, as read.
     func stringsFile(_ locale: String) -> StringsFile? { strings[locale] }
 

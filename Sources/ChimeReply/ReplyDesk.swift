@@ -52,17 +52,16 @@ public struct ReplyDesk: Sendable {
         self.store = store
         tokens = TokenChecker(configuration: configuration, store: store, key: key)
         self.markers = markers
-        matchers = Dictionary(configuration.categories.map {
+        var matchers = Dictionary(configuration.categories.map {
             ($0.identifier, ActionMatcher(category: $0, titles: titles, builtIns: builtIns))
         }) { first, _ in first }
-        plainMatcher = ActionMatcher(category: NotificationCategory(identifier: ""), titles: titles, builtIns: builtIns)
-        optInMatcher = ActionMatcher(category: NotificationCategory(identifier: OptIn.category), titles: titles, builtIns: builtIns)
+        // Requests without a category (or of one no longer configured) take the built-ins
+        // alone; opt-in requests, confirm alone. No configured category has either name.
+        for identifier in ["", OptIn.category] {
+            matchers[identifier] = ActionMatcher(category: NotificationCategory(identifier: identifier), titles: titles, builtIns: builtIns)
+        }
+        self.matchers = matchers
     }
-
-    /// Snooze and done, for requests without a category.
-    let plainMatcher: ActionMatcher
-    /// Confirm, for opt-in requests.
-    let optInMatcher: ActionMatcher
 
     /// What a text typed in a chat thread chooses, read as an email reply's new text is.
     public func match(_ text: String, for request: NotificationRequest) -> ActionMatcher.Match? {
@@ -71,8 +70,7 @@ public struct ReplyDesk: Sendable {
 
     /// The matcher of the request's category.
     private func matcher(for request: NotificationRequest) -> ActionMatcher {
-        let category = request.content.categoryIdentifier
-        return matchers[category] ?? (category == OptIn.category ? optInMatcher : plainMatcher)
+        matchers[request.content.categoryIdentifier] ?? matchers[""]!
     }
 
     /// Handles one message and records what became of it.

@@ -161,7 +161,7 @@ extension Scheduler {
             request: request, fireDate: advanced.latest, deliveredAt: now,
             deliveryID: notification.deliveryID, coalesced: advanced.coalesced)
         let category = request.content.categoryIdentifier
-        let preference = firing.preferences[recipient.id]?[category] ?? recipient.preferences[category] ?? .prominently
+        let preference = recipient.preference(for: category, stored: firing.preferences[recipient.id])
         let kept: SentMark.Route
         switch DeliveryRoute.of(level: request.content.interruptionLevel, recipient: recipient, preference: preference, at: now, zone: home) {
         case .now where recipient.groupWait > 0 && !request.content.threadIdentifier.isEmpty && request.content.interruptionLevel != .critical:

@@ -135,10 +135,6 @@ public struct ChimeHTTPServer: Sendable {
     }
 
     static func refusal(_ status: Int) -> String {
-        switch status {
-        case 404: "<p>There is no such action.</p>"
-        case 410: "<p>This reminder is no longer open to answers.</p>"
-        default: "<p>This link is not valid.</p>"
-        }
+        "<p>\(ClickDesk.refusalText(status))</p>"
     }
 }

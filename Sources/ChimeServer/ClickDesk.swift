@@ -41,6 +41,25 @@ public struct ClickDesk: Sendable {
             self.then = then
             self.wantsText = wantsText
         }
+
+        /// A refusal (403, 404, 410), with its text.
+        init(refused status: Int) {
+            self.init(status: status, message: ClickDesk.refusalText(status))
+        }
+    }
+
+    /// The status of a refused token: 403 forged, 410 expired or gone.
+    static func status(of refusal: TokenChecker.Refusal) -> Int {
+        refusal.outcome == .forgedToken ? 403 : 410
+    }
+
+    /// What a link or press refused with `status` tells the person.
+    public static func refusalText(_ status: Int) -> String {
+        switch status {
+        case 404: "There is no such action."
+        case 410: "This reminder is no longer open to answers."
+        default: "This link is not valid."
+        }
     }
 
     /// What to ask for a text-input action's text.
@@ -71,7 +90,7 @@ public struct ClickDesk: Sendable {
     public func press(token: String, action name: String, channel: String, responder: String, chatUser: String? = nil,
                       userText: String? = nil, asksForText: Bool = false, now: Instant) throws -> Outcome {
         try respond(token: token, channel: channel, responder: responder, chatUser: chatUser, now: now) { request in
-            guard let action = action(name, in: request) else { return .refused(Outcome(status: 404, message: "There is no such action.")) }
+            guard let action = action(name, in: request) else { return .refused(Outcome(refused: 404)) }
             let actions = configuration.category(request.content.categoryIdentifier)?.actions ?? []
             if userText == nil, asksForText, let index = actions.firstIndex(where: { $0.identifier == action }),
                let input = actions[index].textInput {
@@ -114,12 +133,11 @@ public struct ClickDesk: Sendable {
                          choose: (NotificationRequest) throws -> Choice) throws -> Outcome {
         switch try tokens.check(Substring(token.lowercased()), now: now) {
         case nil:
-            return Outcome(status: 403, message: "This link is not valid.")
+            return Outcome(refused: 403)
         case .refused(let refusal)?:
             try store.record(InboundRecord(at: now, messageID: "", sender: responder, outcome: refusal.outcome,
                                                   detail: "\(channel): \(refusal.detail)", deliveryID: refusal.deliveryID))
-            return refusal.outcome == .forgedToken ? Outcome(status: 403, message: "This link is not valid.")
-                : Outcome(status: 410, message: "This reminder is no longer open to answers.")
+            return Outcome(refused: Self.status(of: refusal))
         case .good(let token, let request)?:
             if let chatUser, let address = configuration.recipient(request.recipient)?.addresses.first(where: { $0.channel == channel }),
                !address.value.isEmpty, address.value != chatUser {
@@ -179,7 +197,7 @@ public struct ClickDesk: Sendable {
     func notification(of token: String, now: Instant) throws -> (status: Int, request: NotificationRequest?) {
         switch try tokens.check(Substring(token.lowercased()), now: now) {
         case .good(_, let request)?: return (200, request)
-        case .refused(let refusal)?: return (refusal.outcome == .forgedToken ? 403 : 410, nil)
+        case .refused(let refusal)?: return (Self.status(of: refusal), nil)
         case nil: return (403, nil)
         }
     }

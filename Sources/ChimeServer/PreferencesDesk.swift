@@ -27,9 +27,9 @@ extension ClickDesk {
         guard let configured = configuration.recipient(request.recipient) else { return (404, nil) }
         let stored = try store.recipientSettings()[configured.id] ?? RecipientSettings()
         let recipient = configured.applying(stored)
-        let chosen = try store.preferences()[recipient.id] ?? [:]
+        let chosen = try store.preferences()[recipient.id]
         let categories = configuration.categories.map { category in
-            (category.identifier, chosen[category.identifier] ?? recipient.preferences[category.identifier] ?? .prominently)
+            (category.identifier, recipient.preference(for: category.identifier, stored: chosen))
         }
         return (200, Preferences(recipient: recipient, stored: stored, categories: categories, locales: actions.localizer?.locales ?? ["en"]))
     }

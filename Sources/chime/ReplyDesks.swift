@@ -17,7 +17,7 @@ func replyDesks(_ options: GlobalOptions, configuration: Configuration, store: a
     }
     var builtIns: [BuiltInAction: [String]] = [:]
     for builtIn in BuiltInAction.allCases {
-        builtIns[builtIn] = locales.compactMap { localizer?.string("action.\(builtIn.shortName)", locale: $0)?.text }
+        builtIns[builtIn] = locales.compactMap { localizer?.word(for: builtIn, locale: $0) }
     }
     let markers = ["Reply above this line to answer."] + locales.compactMap { localizer?.string("ui.replyAbove", locale: $0)?.text }
     let reader = ReplyDesk(configuration: configuration, store: store,

@@ -22,7 +22,7 @@ public struct OptInComposer: Sendable {
         let address = Mailbox.address(of: notification.address.value)
         let links = composer.links.links(for: notification)
         let replyAddress = notification.channel.replyAddress(token: links.token)
-        let keyword = composer.localizer.string("action.confirm", locale: locale)?.text ?? "Confirm"
+        let keyword = composer.localizer.word(for: .confirm, locale: locale) ?? "Confirm"
         let confirm = links.builtIn(BuiltInAction.confirm.shortName)
         let subject = try composer.text("optin.subject", [], locale: locale, fallback: "Do you want reminders at this address?")
         let intro = try composer.text("optin.intro", [.string(address)], locale: locale,

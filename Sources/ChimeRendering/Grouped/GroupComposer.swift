@@ -196,7 +196,7 @@ public struct GroupComposer: Sendable {
 
     /// A built-in answer's word in the recipient's language ("Оставить").
     private func title(of choice: BuiltInAction, locale: String) -> String {
-        composer.localizer.string("action.\(choice.shortName)", locale: locale)?.text ?? choice.shortName
+        composer.localizer.word(for: choice, locale: locale) ?? choice.shortName
     }
 
     struct MissingItems: Error, CustomStringConvertible {
