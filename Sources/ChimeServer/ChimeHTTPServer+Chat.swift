@@ -61,9 +61,7 @@ extension ChimeHTTPServer {
         let conversation = event["channel"] as? String ?? ""
         guard let value = try desk.store.threadToken(channel: channel, thread: Self.slackThread(conversation, thread)),
               let button = ButtonValue(value) else { return Self.text(200, "") }
-        let outcome = try desk.typed(text, token: button.token, action: button.action, channel: channel,
-                                     responder: "\(channel):\(user)", chatUser: user, now: clock())
-        if let then = outcome.then { Task.detached { then() } }
+        _ = try typed(text, token: button.token, action: button.action, channel: channel, user: user)
         return Self.text(200, "")
     }
 
@@ -132,9 +130,7 @@ extension ChimeHTTPServer {
         }
         guard let root, let value = try desk.store.threadToken(channel: channel.id, thread: root),
               let button = ButtonValue(value) else { return Self.json(200, [:]) }
-        let outcome = try desk.typed(text, token: button.token, action: button.action, channel: channel.id,
-                                     responder: "\(channel.id):\(user)", chatUser: user, now: clock())
-        if let then = outcome.then { Task.detached { then() } }
+        let outcome = try typed(text, token: button.token, action: button.action, channel: channel.id, user: user)
         return Self.json(200, ["text": outcome.message, "response_type": "comment"])
     }
 
@@ -181,14 +177,10 @@ extension ChimeHTTPServer {
             found = (button.token, nil)
         }
         for entity in replied["entities"] as? [[String: Any]] ?? [] where found == nil {
-            guard let url = entity["url"] as? String, let range = url.range(of: "/a/") else { continue }
-            let parts = url[range.upperBound...].split(separator: "/")
-            if parts.count == 2 { found = (String(parts[0]), parts[1].removingPercentEncoding) }
+            if let link = (entity["url"] as? String).flatMap(MessageLinks.actionLink) { found = (link.token, link.action) }
         }
         guard let found else { return Self.json(200, [:]) }
-        let outcome = try desk.typed(text, token: found.token, action: found.action, channel: channel,
-                                     responder: "\(channel):\(user)", chatUser: user, now: clock())
-        if let then = outcome.then { Task.detached { then() } }
+        let outcome = try typed(text, token: found.token, action: found.action, channel: channel, user: user)
         return Self.json(200, ["method": "sendMessage", "chat_id": chat, "text": outcome.message,
                                "reply_to_message_id": message["message_id"] ?? 0])
     }
@@ -217,8 +209,22 @@ extension ChimeHTTPServer {
         let outcome = try desk.press(token: button.token, action: button.action, channel: channel,
                                      responder: user.isEmpty ? channel : "\(channel):\(user)", chatUser: user,
                                      asksForText: asksForText, now: clock())
-        if let then = outcome.then { Task.detached { then() } }
+        Self.carryOut(outcome)
         return outcome
+    }
+
+    /// A text typed in a chat thread in answer to a reminder: answered now, carried out after.
+    func typed(_ text: String, token: String, action: String?, channel: String, user: String) throws -> ClickDesk.Outcome {
+        let outcome = try desk.typed(text, token: token, action: action, channel: channel, responder: "\(channel):\(user)",
+                                     chatUser: user, now: clock())
+        Self.carryOut(outcome)
+        return outcome
+    }
+
+    /// Carries an answered press out on a thread of its own: its hooks may take their whole
+    /// timeout, and Swift's shared concurrency threads (one per core) must not wait on them.
+    static func carryOut(_ outcome: ClickDesk.Outcome) {
+        if let then = outcome.then { DispatchQueue.global().async { then() } }
     }
 }
 

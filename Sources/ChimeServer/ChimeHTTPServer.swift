@@ -46,8 +46,9 @@ public struct ChimeHTTPServer: Sendable {
         router.post("/a/:token/:action") { _, context in
             let (token, action) = (context.parameters.get("token") ?? "", context.parameters.get("action") ?? "")
             let outcome = try desk.press(token: token, action: action, channel: "link", responder: "link", now: clock())
-            // No platform waits here: the page says how it went.
-            outcome.then?()
+            // No platform waits here: the page says how it went, once it is carried out
+            // (off the server's shared threads, as hooks may take their whole timeout).
+            if let then = outcome.then { try await Self.blocking { then() } }
             return Self.page(outcome.status, "Chime", "<p>\(htmlEscaped(outcome.message))</p>")
         }
         // One-click unsubscribe (RFC 8058): the List-Unsubscribe-Post POST turns the

@@ -1,4 +1,5 @@
 import ChimeCore
+import Foundation
 
 /// Makes the links and reply token of each rendered message.
 public protocol LinkMaker: Sendable {
@@ -44,6 +45,14 @@ public struct MessageLinks: Sendable {
     /// `BASE/a/TOKEN/ACTION`: what `chime serve` shows on GET and carries out on POST.
     public static func actionURL(base: String, token: String, identifier: String) -> String {
         "\(base)/a/\(token)/\(percentEncoded(identifier))"
+    }
+
+    /// The token and action of an ``actionURL(base:token:identifier:)`` (a Telegram
+    /// message's link, read back); nil for any other URL.
+    public static func actionLink(_ url: String) -> (token: String, action: String?)? {
+        guard let range = url.range(of: "/a/") else { return nil }
+        let parts = url[range.upperBound...].split(separator: "/")
+        return parts.count == 2 ? (String(parts[0]), parts[1].removingPercentEncoding) : nil
     }
 }
 
