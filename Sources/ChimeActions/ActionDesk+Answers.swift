@@ -72,7 +72,7 @@ extension ActionDesk {
             body += "\n\n" + (try text("answer.outstanding", [.integer(open)], locale, fallback: "\(open) reminders still open."))
         }
         let domain = Mailbox.domain(of: channel.envelopeFrom)
-        let id = EmailComposer.stableHash(thread.messageID + "\u{0}" + answer + "\u{0}" + String(now.seconds))
+        let id = stableHash(thread.messageID + "\u{0}" + answer + "\u{0}" + String(now.seconds))
         let subject = thread.subject.lowercased().hasPrefix("re:") ? thread.subject : "Re: " + thread.subject
         let zone = recipient.flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!
         let message = MailMessage(
@@ -81,7 +81,7 @@ extension ActionDesk {
             inReplyTo: thread.messageID.isEmpty ? nil : thread.messageID,
             references: (thread.references + [thread.messageID]).filter { !$0.isEmpty },
             // RFC 3834: an automatic answer to a message, which responders must not answer.
-            headers: [("Auto-Submitted", "auto-replied"), ("X-Auto-Response-Suppress", "All"), ("X-Chime-Delivery", deliveryID)],
+            headers: EmailComposer.quietHeaders("auto-replied") + [("X-Chime-Delivery", deliveryID)],
             text: body + "\n")
         let bytes = Array(MIMEComposer.compose(message).utf8)
         switch channel.url.kind {

@@ -13,4 +13,14 @@ public enum LocaleFallback {
         if let fallback, !chain.contains(fallback) { chain.append(fallback) }
         return chain
     }
+
+    /// A locale's language, as an HTML page's `lang` says it: `fr-CA` → `fr`.
+    public static func language(of locale: String) -> String {
+        chain(locale).last ?? "en"
+    }
+
+    /// `rtl` for the languages written right to left, else `ltr`: an HTML page's `dir`.
+    public static func direction(of locale: String) -> String {
+        ["ar", "he", "fa", "ur"].contains(language(of: locale)) ? "rtl" : "ltr"
+    }
 }

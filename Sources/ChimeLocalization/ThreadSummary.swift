@@ -24,9 +24,9 @@ public struct ThreadSummary {
         let values: [FormatArgument] = [.integer(count), .string(list)]
         guard let format else {
             let key = list.isEmpty ? "summary.default" : "summary.default.from"
-            return try localized(key, values, locale: locale) ?? (list.isEmpty ? "\(count) more notifications" : "\(count) more notifications from \(list)")
+            return try localizer.formatted(key, values, locale: locale) ?? (list.isEmpty ? "\(count) more notifications" : "\(count) more notifications from \(list)")
         }
-        return try localized(format, values, locale: locale) ?? StringFormat.format(format, values)
+        return try localizer.formatted(format, values, locale: locale) ?? StringFormat.format(format, values)
     }
 
     /// `count` as ``text(format:count:arguments:locale:)`` takes it: the sum of the
@@ -44,16 +44,12 @@ public struct ThreadSummary {
         case 0: return ""
         case 1: return names[0]
         case 2:
-            return try localized("summary.list.two", [.string(names[0]), .string(names[1])], locale: locale)
+            return try localizer.formatted("summary.list.two", [.string(names[0]), .string(names[1])], locale: locale)
                 ?? "\(names[0]) and \(names[1])"
         default:
             let values: [FormatArgument] = [.string(names[0]), .string(names[1]), .integer(names.count - 2)]
-            return try localized("summary.list.more", values, locale: locale)
+            return try localizer.formatted("summary.list.more", values, locale: locale)
                 ?? "\(names[0]), \(names[1]) and \(names.count - 2) others"
         }
-    }
-
-    private func localized(_ key: String, _ values: [FormatArgument], locale: String) throws -> String? {
-        try localizer.formatted(key, values, locale: locale)
     }
 }

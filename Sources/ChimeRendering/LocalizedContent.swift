@@ -21,8 +21,7 @@ struct LocalizedContent {
         func resolve(_ field: String, _ key: String?, _ args: [String], _ literal: String) throws -> String {
             guard let key else { return literal }
             let values = args.map(FormatArgument.string)
-            if let plural = localizer.plural(key, locale: locale) { return try plural.entry.format(values, rules: plural.rules) }
-            if let text = localizer.string(key, locale: locale)?.text { return try StringFormat.format(text, values) }
+            if let text = try localizer.formatted(key, values, locale: locale) { return text }
             guard !literal.isEmpty else { throw MissingKey(field: field, key: key) }
             return literal
         }

@@ -78,10 +78,9 @@ extension ChimeHTTPServer {
             body += "<option value=\"\(htmlEscaped(code))\"" + (code == current ? " selected" : "") + ">\(htmlEscaped(name))</option>"
         }
         body += "</select></p>\n<p><button type=\"submit\" id=\"save\">\(text("prefs.save", "Save"))</button></p>\n</form>\n"
-        let language = LocaleFallback.chain(locale).last ?? "en"
         let html = """
             <!DOCTYPE html>
-            <html lang="\(htmlEscaped(language))" dir="\(["ar", "he", "fa", "ur"].contains(language) ? "rtl" : "ltr")">
+            <html lang="\(htmlEscaped(LocaleFallback.language(of: locale)))" dir="\(LocaleFallback.direction(of: locale))">
             <head><meta charset="utf-8"><meta name="robots" content="noindex"><meta name="viewport" content="width=device-width">
             <title>\(text("ui.preferences", "Notification preferences"))</title>
             <style>body{font-family:sans-serif;max-width:40em;margin:2em auto;padding:0 1em}table{border-collapse:collapse}td,th{padding:.3em .6em;border-bottom:1px solid #ddd;text-align:center}td:first-child{text-align:start}.problem{color:#b00}</style>

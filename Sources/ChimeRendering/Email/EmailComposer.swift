@@ -52,7 +52,7 @@ public struct EmailComposer: Sendable {
         var headers = Self.listHeaders(domain: domain, unsubscribe: links.unsubscribe) + [("X-Chime-Delivery", notification.deliveryID)]
         if let categoryID { headers.append(("X-Chime-Category", categoryID)) }
         let thread = notification.request.content.threadIdentifier
-        let root = thread.isEmpty ? nil : "thread.\(Self.stableHash(notification.recipient.id + "\u{0}" + thread))@\(domain)"
+        let root = thread.isEmpty ? nil : "thread.\(stableHash(notification.recipient.id + "\u{0}" + thread))@\(domain)"
         return MailMessage(
             from: notification.channel.fromHeader,
             to: [notification.address.value], replyTo: replyAddress, subject: surfaces.subject,
@@ -89,18 +89,18 @@ public struct EmailComposer: Sendable {
             "replyMarker": try text("ui.replyAbove", [], locale: locale, fallback: "Reply above this line to answer."),
             "viewLabel": try text("ui.view", [], locale: locale, fallback: "View this reminder"),
             "openLabel": try text("ui.open", [], locale: locale, fallback: "Open"),
-            "preferencesLabel": try text("ui.preferences", [], locale: locale, fallback: "Notification preferences"),
-            "unsubscribeLabel": try text("ui.unsubscribe", [], locale: locale, fallback: "Unsubscribe"),
+            "preferencesLabel": try footerLabel(.preferences, locale: locale),
+            "unsubscribeLabel": try footerLabel(.unsubscribe, locale: locale),
             "destructiveLabel": try text("ui.destructive", [], locale: locale, fallback: "cannot be undone"),
-            "language": LocaleFallback.chain(locale).last ?? "en",
-            "direction": ["ar", "he", "fa", "ur"].contains(LocaleFallback.chain(locale).last ?? "") ? "rtl" : "ltr",
+            "language": LocaleFallback.language(of: locale),
+            "direction": LocaleFallback.direction(of: locale),
         ]
         var actions: [[String: Any]] = []
         for (index, action) in (shape.category?.actions ?? []).enumerated() {
             let title = localizer.localized(action.title, locale: locale)
             var entry: [String: Any] = [
                 "number": index + 1, "identifier": action.identifier, "title": title,
-                "keyword": try text("ui.reply", [.integer(index + 1), .string(title)], locale: locale, fallback: "Reply \(index + 1) for \(title)"),
+                "keyword": try replyKeyword(index + 1, title, locale: locale),
                 "destructive": action.options.contains(.destructive), "mailto": value(),
             ]
             if action.options.contains(.foreground) { entry["link"] = value() }
@@ -114,13 +114,46 @@ public struct EmailComposer: Sendable {
     /// The headers every Chime email carries: quiet with auto-responders, one list, and
     /// one-click unsubscribe (RFC 8058).
     static func listHeaders(domain: String, unsubscribe: String) -> [(name: String, value: String)] {
-        [
-            ("Auto-Submitted", "auto-generated"),
-            ("X-Auto-Response-Suppress", "All"),
+        quietHeaders() + [
             ("List-Id", "Chime reminders <reminders.\(domain)>"),
             ("List-Unsubscribe", "<\(unsubscribe)>"),
             ("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"),
         ]
+    }
+
+    /// What keeps auto-responders quiet (RFC 3834): `auto-generated` for what Chime sends
+    /// of itself, `auto-replied` for its answers to a person's reply.
+    public static func quietHeaders(_ autoSubmitted: String = "auto-generated") -> [(name: String, value: String)] {
+        [("Auto-Submitted", autoSubmitted), ("X-Auto-Response-Suppress", "All")]
+    }
+
+    /// The two links of every message's footer.
+    enum FooterLink {
+        case preferences, unsubscribe
+    }
+
+    /// A footer link's label in `locale`.
+    func footerLabel(_ link: FooterLink, locale: String) throws -> String {
+        switch link {
+        case .preferences: try text("ui.preferences", [], locale: locale, fallback: "Notification preferences")
+        case .unsubscribe: try text("ui.unsubscribe", [], locale: locale, fallback: "Unsubscribe")
+        }
+    }
+
+    /// The line offering an action's reply keyword: "Reply 1 for OK, got it".
+    func replyKeyword(_ number: Int, _ title: String, locale: String) throws -> String {
+        try text("ui.reply", [.integer(number), .string(title)], locale: locale, fallback: "Reply \(number) for \(title)")
+    }
+
+    /// A whole HTML body of an email written in code (digests, opt-in requests): `body`
+    /// under the page's language and title.
+    static func htmlPage(locale: String, title: String, body: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="\(LocaleFallback.language(of: locale))"><head><meta charset="utf-8"><title>\(htmlEscaped(title))</title></head>
+        <body>
+        \(body)</body></html>
+        """
     }
 
     /// A reply keyword's link without its body: `mailto:` the reply address, subject
@@ -137,7 +170,7 @@ public struct EmailComposer: Sendable {
 
     /// A channel's `replyTo` with `{token}` replaced, found byte by byte: the standard
     /// library's and Foundation's searches compare characters, at a cost that shows.
-    public static func withToken(_ replyTo: String, _ token: String) -> String {
+    static func withToken(_ replyTo: String, _ token: String) -> String {
         let bytes = Array(replyTo.utf8)
         let pattern = Array("{token}".utf8)
         guard bytes.count >= pattern.count,
@@ -146,8 +179,6 @@ public struct EmailComposer: Sendable {
         return String(decoding: bytes[..<start], as: UTF8.self) + token + String(decoding: bytes[(start + pattern.count)...], as: UTF8.self)
     }
 
-    /// The same thread gives the same root Message-ID in every run.
-    public static func stableHash(_ text: String) -> String { ChimeCore.stableHash(text) }
 }
 
 extension Channel {

@@ -33,22 +33,18 @@ public struct OptInComposer: Sendable {
                                        fallback: "If you did not expect this, ignore this email: nothing more will be sent to you.")
         let text = "\(intro)\n\n\(reply)\n\(confirm)\n\n\(ignore)\n"
         let mailto = EmailComposer.mailto(replyAddress, subject: subject) + percentEncoded(keyword)
-        let html = """
-            <!DOCTYPE html>
-            <html lang="\(LocaleFallback.chain(locale).last ?? "en")"><head><meta charset="utf-8"><title>\(htmlEscaped(subject))</title></head>
-            <body>
+        let html = EmailComposer.htmlPage(locale: locale, title: subject, body: """
             <p>\(htmlEscaped(intro))</p>
             <p>\(htmlEscaped(reply))</p>
             <p><a href="\(htmlEscaped(confirm))">\(htmlEscaped(keyword))</a> · <a href="\(htmlEscaped(mailto))">\(htmlEscaped(keyword)) ✉</a></p>
             <p><small>\(htmlEscaped(ignore))</small></p>
-            </body></html>
-            """
+
+            """)
         let domain = Mailbox.domain(of: notification.channel.envelopeFrom)
         return MailMessage(
             from: notification.channel.fromHeader, to: [notification.address.value], replyTo: replyAddress, subject: subject,
             messageID: "\(links.token)@\(domain)", date: notification.fireDate.rfc5322(in: LocalizedMessage.zone(of: recipient)),
-            headers: [("Auto-Submitted", "auto-generated"), ("X-Auto-Response-Suppress", "All"),
-                      ("X-Chime-Delivery", notification.deliveryID), ("X-Chime-Category", OptIn.category)],
+            headers: EmailComposer.quietHeaders() + [("X-Chime-Delivery", notification.deliveryID), ("X-Chime-Category", OptIn.category)],
             text: text, html: html)
     }
 }

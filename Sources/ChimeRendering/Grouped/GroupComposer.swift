@@ -20,13 +20,13 @@ public struct GroupComposer: Sendable {
     }
 
     /// A group of the message: one thread (or one category, for notifications in no thread).
-    public struct Group {
-        public var heading: String
-        public var items: [OutgoingNotification]
+    struct Group {
+        var heading: String
+        var items: [OutgoingNotification]
     }
 
     /// The groups, in order: the most relevant first, then the earliest.
-    public func groups(_ items: [OutgoingNotification]) throws -> [Group] {
+    func groups(_ items: [OutgoingNotification]) throws -> [Group] {
         var byKey: [String: [OutgoingNotification]] = [:]
         for item in items {
             let content = item.request.content
@@ -71,7 +71,6 @@ public struct GroupComposer: Sendable {
     /// One notification as the message lists it.
     struct Entry {
         var number: Int
-        var item: OutgoingNotification
         var message: LocalizedMessage
         var links: MessageLinks
         var category: NotificationCategory?
@@ -89,7 +88,7 @@ public struct GroupComposer: Sendable {
         return try groups(items).map { group in
             (group.heading, try group.items.map { item in
                 number += 1
-                return Entry(number: number, item: item, message: try message(item, threadCount: group.items.count),
+                return Entry(number: number, message: try message(item, threadCount: group.items.count),
                              links: composer.links.links(for: item), category: categories[item.request.content.categoryIdentifier])
             })
         }
@@ -123,7 +122,7 @@ public struct GroupComposer: Sendable {
                 var buttons: [String] = []
                 for (index, action) in (entry.category?.actions ?? []).enumerated() {
                     let title = localizer.localized(action.title, locale: locale)
-                    let keyword = try composer.text("ui.reply", [.integer(index + 1), .string(title)], locale: locale, fallback: "Reply \(index + 1) for \(title)")
+                    let keyword = try composer.replyKeyword(index + 1, title, locale: locale)
                     text += "   \(keyword): \(mailto)\(index + 1)\n"
                     buttons.append("<a href=\"\(htmlEscaped(mailto + String(index + 1)))\">\(htmlEscaped(title))</a>")
                 }
@@ -140,18 +139,13 @@ public struct GroupComposer: Sendable {
             html += "</ol>\n"
         }
         let links = composer.links.links(for: first)
-        let preferences = try composer.text("ui.preferences", [], locale: locale, fallback: "Notification preferences")
-        let unsubscribe = try composer.text("ui.unsubscribe", [], locale: locale, fallback: "Unsubscribe")
+        let preferences = try composer.footerLabel(.preferences, locale: locale)
+        let unsubscribe = try composer.footerLabel(.unsubscribe, locale: locale)
         text += "\n--\n\(preferences): \(links.preferences)\n\(unsubscribe): \(links.unsubscribe)\n"
         html += "<hr><p><a href=\"\(htmlEscaped(links.preferences))\">\(htmlEscaped(preferences))</a> · "
             + "<a href=\"\(htmlEscaped(links.unsubscribe))\">\(htmlEscaped(unsubscribe))</a></p>\n"
         let domain = Mailbox.domain(of: channel.envelopeFrom)
-        let page = """
-            <!DOCTYPE html>
-            <html lang="\(LocaleFallback.chain(locale).last ?? "en")"><head><meta charset="utf-8"><title>\(htmlEscaped(subject))</title></head>
-            <body>
-            \(html)</body></html>
-            """
+        let page = EmailComposer.htmlPage(locale: locale, title: subject, body: html)
         let marker = kind == .digest ? ("X-Chime-Digest", id) : ("X-Chime-Group", id)
         return MailMessage(
             from: channel.fromHeader, to: [first.address.value], replyTo: channel.envelopeFrom, subject: subject,
