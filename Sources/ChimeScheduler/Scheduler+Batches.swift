@@ -91,16 +91,25 @@ extension Scheduler {
                     continue
                 }
                 let message = single ? try renderer.email(items[0]) : try renderer.groupEmail(items, id: batch.id, date: now, kind: kind)
-                if let folder = try transports.maildir(for: channel) {
-                    try folder.add(Array(message.utf8), name: "\(batch.id).\(channel.id).chime")
-                } else {
-                    queued.append(QueuedDelivery(channel: channel.id, address: address.value, body: SMTPClient.crlf(Array(message.utf8))))
-                }
+                queued += try place(message, named: batch.id, channel: channel, address: address, transports: transports)
             } catch {
                 return configuration.redact("\(batch.recipient): channel \"\(channel.id)\": \(error)")
             }
         }
         try store.finishBatch(batch, queued: queued, at: now)
         return nil
+    }
+
+    /// Places an email that has a name of its own (a batch's, an opt-in request's): written
+    /// into a Maildir channel's folder under that name, once however many runs write it
+    /// (none returned); else returned, to be queued for SMTP with the store's record of it.
+    func place(_ message: String, named name: String, channel: Channel, address: Recipient.Address,
+               transports: TransportFactory) throws -> [QueuedDelivery] {
+        let bytes = Array(message.utf8)
+        if let folder = try transports.maildir(for: channel) {
+            _ = try folder.add(bytes, name: "\(name).\(channel.id).chime")
+            return []
+        }
+        return [QueuedDelivery(channel: channel.id, address: address.value, body: SMTPClient.crlf(bytes))]
     }
 }
