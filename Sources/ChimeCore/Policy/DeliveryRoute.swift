@@ -32,32 +32,29 @@ public enum DeliveryRoute: Hashable, Sendable {
         if level == .critical { return .now }
         if level == .passive || recipient.authorization == .provisional || preference == .quietly { return .digest }
         guard let quiet = recipient.quietHours, level != .timeSensitive else { return .now }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let date = Date(timeIntervalSince1970: TimeInterval(at.seconds))
-        let parts = calendar.dateComponents([.hour, .minute], from: date)
-        let minute = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
+        // The project's own zone arithmetic: Foundation's Calendar is far slower per call,
+        // and this runs for every notification of a recipient with quiet hours.
+        let clock = ZoneClock(zone)
+        let minute = Int(clock.local(at).floorModulo(86_400) / 60)
         guard quiet.contains(minute: minute) else { return .now }
         guard recipient.quietHoursMode == .wait else { return .digest }
-        return .wait(until: Self.next(minute: quiet.end, after: date, calendar: calendar))
+        return .wait(until: Self.next(minute: quiet.end, after: at, clock: clock))
     }
 
-    /// The first instant after `date` whose wall clock reads `minute` (after midnight),
+    /// The first instant after `instant` whose wall clock reads `minute` (after midnight),
     /// as the zone's rules have it (a time skipped by DST becomes the next that exists).
-    static func next(minute: Int, after date: Date, calendar: Calendar) -> Instant {
-        let found = calendar.nextDate(after: date, matching: DateComponents(hour: minute / 60, minute: minute % 60, second: 0),
-                                      matchingPolicy: .nextTime) ?? date.addingTimeInterval(86_400)
-        return Instant(seconds: Int64(found.timeIntervalSince1970))
+    static func next(minute: Int, after instant: Instant, clock: ZoneClock) -> Instant {
+        CalendarMatcher(DateComponentsPattern(hour: minute / 60, minute: minute % 60, second: 0), clock: clock).next(after: instant)
+            ?? instant + 86_400
     }
 
     /// The latest instant at or before `now` whose wall clock in `zone` reads `minute`:
     /// when today's digest was due (yesterday's when that time has not come yet today).
     public static func lastSlot(minute: Int, atOrBefore now: Instant, zone: TimeZone) -> Instant {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        var slot = next(minute: minute, after: Date(timeIntervalSince1970: TimeInterval(now.seconds - 2 * 86_400)), calendar: calendar)
+        let clock = ZoneClock(zone)
+        var slot = next(minute: minute, after: Instant(seconds: now.seconds - 2 * 86_400), clock: clock)
         while true {
-            let later = next(minute: minute, after: Date(timeIntervalSince1970: TimeInterval(slot.seconds)), calendar: calendar)
+            let later = next(minute: minute, after: slot, clock: clock)
             guard later.seconds <= now.seconds else { return slot }
             slot = later
         }
