@@ -3,7 +3,10 @@ import Foundation
 
 /// Appends one JSON object per notification to a file (`file:PATH`): for scripts, logs,
 /// and a cheap local sink. Each line is one `write` on a file opened for appending, so
-/// lines from two processes never interleave.
+/// lines from two processes never interleave. A run killed inside that `write` can leave
+/// its line cut short (the kernel checks for the kill between pages); the next writer to
+/// open the file ends such a line first, so the cut line stands alone instead of spoiling
+/// the next (the notification itself is written again whole by the next run).
 ///
 /// A line holds `channel`, `address`, `coalesced`, `deliveryID`, `fireDate`,
 /// `identifier`, `payload` (the rendered generic JSON message, as a `json://` webhook
@@ -22,6 +25,22 @@ public final class JSONLinesTransport: Transport {
         descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw TransportError.system("open \(path)") }
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        try endCutLine(path: path)
+    }
+
+    /// Ends a last line a killed writer left without its newline. (A line another live
+    /// writer is appending at this moment gets an empty line after it, which readers of
+    /// JSON lines skip.)
+    private func endCutLine(path: String) throws {
+        // Only a regular file has a last line to look at (a FIFO's reader has taken it).
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 else { return }
+        let reader = open(path, O_RDONLY | O_CLOEXEC)
+        guard reader >= 0 else { return }
+        defer { close(reader) }
+        var last: UInt8 = 0
+        guard pread(reader, &last, 1, status.st_size - 1) == 1, last != UInt8(ascii: "\n") else { return }
+        try FileWriter.writeAll([UInt8(ascii: "\n")], to: descriptor, path: path)
     }
 
     deinit {

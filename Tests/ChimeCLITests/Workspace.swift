@@ -35,10 +35,19 @@ final class Workspace: @unchecked Sendable { // immutable after init
 
     /// The JSON lines the `file:` channel wrote, decoded.
     func lines(_ name: String = "sent.jsonl") throws -> [[String: Any]] {
-        guard FileManager.default.fileExists(atPath: path(name)) else { return [] }
-        return try read(name).split(separator: "\n").map {
-            try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+        let (lines, cut) = try linesAndCut(name)
+        guard cut == 0 else { throw CocoaError(.fileReadCorruptFile) }
+        return lines
+    }
+
+    /// The file's JSON lines, and how many lines were not JSON (cut short by a kill).
+    func linesAndCut(_ name: String = "sent.jsonl") throws -> (lines: [[String: Any]], cut: Int) {
+        guard FileManager.default.fileExists(atPath: path(name)) else { return ([], 0) }
+        var lines: [[String: Any]] = [], cut = 0
+        for line in try read(name).split(separator: "\n") {
+            if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] { lines.append(object) } else { cut += 1 }
         }
+        return (lines, cut)
     }
 
     /// alice in Paris on a JSON-lines channel; bob in New York with a pending limit of 2;

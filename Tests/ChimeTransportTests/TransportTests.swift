@@ -67,4 +67,23 @@ struct TransportTests {
         #expect(payload?["date"] as? String == "Saturday, November 21 at 10:00")
         try FileManager.default.removeItem(at: directory)
     }
+
+    @Test("a line a killed run cut short is ended by the next writer, so it stands alone and the next line is whole")
+    func cutLineEnded() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-cut-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("out.jsonl").path
+        try Data(#"{"whole":1}"#.utf8 + [0x0A] + #"{"identifier":"cut sh"#.utf8).write(to: URL(fileURLWithPath: path))
+        let channel = Channel(id: "log", url: try ChannelURL(parsing: "file:\(path)"))
+        try JSONLinesTransport(path: path, renderer: try renderer(channel)).deliver(notification(channel))
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 4 && lines[3].isEmpty, "three lines, each ended")
+        #expect(lines[1] == #"{"identifier":"cut sh"#)
+        let object = try JSONSerialization.jsonObject(with: Data(lines[2].utf8)) as? [String: Any]
+        #expect(object?["deliveryID"] as? String == "d1.1795251600")
+        // A file that ends whole is left as it is.
+        try JSONLinesTransport(path: path, renderer: try renderer(channel)).deliver(notification(channel))
+        #expect(try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).count == 5)
+    }
 }
