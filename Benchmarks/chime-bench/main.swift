@@ -11,6 +11,8 @@
 //                                                   against sequential)
 //   swift run -c release chime-bench --ingest N    (replies: `chime ingest --maildir` over N
 //                                                   replies, against Python's email parser)
+//   swift run -c release chime-bench --adversarial BYTES  (`chime ingest` on mail shaped
+//                                                   to stall it, at BYTES and 4×: CPU per KB)
 import ChimeCore
 import ChimeLocalization
 import ChimeMIME
@@ -36,11 +38,14 @@ while let argument = arguments.next() {
     case "--ingest":
         try ingestBenchmark(count: Int(arguments.next() ?? "") ?? 10_000)
         exit(0)
+    case "--adversarial":
+        try adversarialBenchmark(size: Int(arguments.next() ?? "") ?? 262_144)
+        exit(0)
     case "--webhooks":
         try webhookBenchmark(count: Int(arguments.next() ?? "") ?? 2_000)
         exit(0)
     default:
-        print("usage: chime-bench [--pending N] [--due N] [--repeat N]")
+        print("usage: chime-bench [--pending N] [--due N] [--repeat N] | --render N | --smtp N | --ingest N | --webhooks N | --adversarial BYTES")
         exit(64)
     }
 }

@@ -34,6 +34,11 @@ static inline GMimeStreamMem *chime_gmime_stream_mem(void *pointer) {
     return GMIME_STREAM_MEM(pointer);
 }
 
+/// The mailbox an InternetAddress is, or NULL for a group.
+static inline InternetAddressMailbox *chime_gmime_mailbox(void *pointer) {
+    return INTERNET_ADDRESS_IS_MAILBOX(pointer) ? INTERNET_ADDRESS_MAILBOX(pointer) : NULL;
+}
+
 /// Drops a GObject reference.
 static inline void chime_gmime_unref(void *pointer) {
     g_object_unref(pointer);

@@ -21,7 +21,7 @@ extension ActionDesk {
         switch reply.record.outcome {
         case .responded:
             guard let response = reply.response else { return nil }
-            if response.status == StoredResponse.awaitingConfirmation, let token = reply.token {
+            if response.status == StoredResponse.awaitingConfirmation, let token = reply.confirmation {
                 let link = MessageLinks.actionURL(base: configuration.replies.linkBase, token: token, identifier: response.action)
                 let title = title(of: response.action, in: request)
                 outcome.status = response.status

@@ -141,7 +141,8 @@ public struct ActionDesk: Sendable {
             switch hook.kind {
             case .command(let command):
                 // One JSON line, so that `cat >> responses.jsonl` keeps one response per line.
-                let ending = HookCommand.run(command, input: json + [0x0A], directory: hook.directory, timeout: hook.timeout)
+                let ending = HookCommand.run(command, input: json + [0x0A], directory: hook.directory, timeout: hook.timeout,
+                                             passing: hook.environment)
                 results.append(configuration.redact("command " + ending.text(timeout: hook.timeout)))
                 if !ending.succeeded { return (results, true) }
             case .channel(let channel):

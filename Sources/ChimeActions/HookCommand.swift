@@ -7,6 +7,11 @@ import Glibc
 /// the response's JSON on its standard input, in a process group of its own so that a
 /// command outlasting its timeout is stopped with everything it started.
 ///
+/// Its environment is small: PATH, HOME and LANG, and the variables its `<hook env>`
+/// names, never the rest of Chime's (where `CHIME_SECRET_KEY` and `${ENV}` secrets
+/// live). Its input is written while its timeout runs, so a command that never reads it
+/// cannot hold Chime; Chime's own pipes are closed on exec.
+///
 /// Written on posix_spawn rather than Foundation's `Process`, which can neither start a
 /// process group nor stop one (a shell's children outlived the timeout and held Chime
 /// for their whole run).
@@ -35,11 +40,36 @@ enum HookCommand {
     /// ignored once, the first time a hook runs.
     private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
-    static func run(_ command: String, input: [UInt8], directory: String, timeout: Double) -> Ending {
+    /// Taken while pipes are made and marked close-on-exec, and while a hook is spawned.
+    private static let spawning = NSLock()
+
+    /// The variables every hook gets, when Chime has them.
+    static let basicEnvironment = ["PATH", "HOME", "LANG"]
+
+    /// `NAME=VALUE` for the basic variables and `passed`, from `environment`.
+    static func environment(passing passed: [String], from environment: [String: String]) -> [String] {
+        var names: [String] = []
+        for name in basicEnvironment + passed where !names.contains(name) { names.append(name) }
+        return names.compactMap { name in environment[name].map { "\(name)=\($0)" } }
+    }
+
+    static func run(_ command: String, input: [UInt8], directory: String, timeout: Double, passing passed: [String] = []) -> Ending {
         _ = ignoreBrokenPipes
         var inPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
-        guard pipe(&inPipe) == 0, pipe(&errPipe) == 0 else { return .couldNotStart(String(cString: strerror(errno))) }
-        for fd in [inPipe[1], errPipe[0]] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        // Close-on-exec before any other hook can start (pipe2 is not exposed to Swift,
+        // so the pipes are made and marked under the lock every spawn takes): no other
+        // hook, nor anything a hook starts, holds them.
+        let made: Bool = spawning.withLock {
+            guard pipe(&inPipe) == 0 else { return false }
+            guard pipe(&errPipe) == 0 else {
+                close(inPipe[0])
+                close(inPipe[1])
+                return false
+            }
+            for fd in inPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            return true
+        }
+        guard made else { return .couldNotStart(String(cString: strerror(errno))) }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -69,7 +99,10 @@ enum HookCommand {
         let words: [String] = ["sh", "-c", #"cd -- "$1" && exec /bin/sh -c "$2""#, "sh", directory, command]
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { (word: String) in strdup(word) } + [nil]
         defer { argv.forEach { free($0) } }
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
+        let envp: [UnsafeMutablePointer<CChar>?] = environment(passing: passed, from: ProcessInfo.processInfo.environment)
+            .map { strdup($0) } + [nil]
+        defer { envp.forEach { free($0) } }
+        let spawned = spawning.withLock { posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp) }
         close(inPipe[0])
         close(errPipe[1])
         defer { close(errPipe[0]) }
@@ -78,32 +111,42 @@ enum HookCommand {
             return .couldNotStart(String(cString: strerror(spawned)))
         }
 
-        input.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(inPipe[1], bytes.baseAddress! + offset, bytes.count - offset)
-                if written <= 0 { break } // it stopped reading: what it read is what it gets
-                offset += written
-            }
-        }
-        close(inPipe[1])
-
-        // Wait for it, reading its error output as it comes so it never blocks on it.
+        // Feed its input and read its error output as they go, neither blocking, until it
+        // ends or its time is up.
         _ = fcntl(errPipe[0], F_SETFL, fcntl(errPipe[0], F_GETFL) | O_NONBLOCK)
+        _ = fcntl(inPipe[1], F_SETFL, fcntl(inPipe[1], F_GETFL) | O_NONBLOCK)
+        var inputOpen = true, offset = 0
+        defer { if inputOpen { close(inPipe[1]) } }
         var stderr: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4_096)
         let deadline = Date().addingTimeInterval(timeout)
         var status: Int32 = 0
         while true {
+            var progressed = false
+            if inputOpen {
+                let written = offset < input.count ? input.withUnsafeBytes { write(inPipe[1], $0.baseAddress! + offset, input.count - offset) } : 0
+                if written > 0 {
+                    offset += written
+                    progressed = true
+                }
+                // All written, or it stopped reading (what it read is what it gets).
+                if offset >= input.count || (written < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+                    close(inPipe[1])
+                    inputOpen = false
+                }
+            }
             let count = read(errPipe[0], &buffer, buffer.count)
-            if count > 0, stderr.count < 65_536 { stderr += buffer[..<count] }
+            if count > 0 {
+                progressed = true
+                if stderr.count < 65_536 { stderr += buffer[..<count] }
+            }
             if waitpid(pid, &status, WNOHANG) == pid {
                 while case let count = read(errPipe[0], &buffer, buffer.count), count > 0, stderr.count < 65_536 { stderr += buffer[..<count] }
                 let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
                 return .exited(code, stderr: String(decoding: stderr, as: UTF8.self))
             }
             if Date() >= deadline { break }
-            if count <= 0 { usleep(5_000) }
+            if !progressed { usleep(5_000) }
         }
         // Past its time: the whole group, politely then not.
         kill(-pid, SIGTERM)

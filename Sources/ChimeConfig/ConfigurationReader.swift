@@ -86,6 +86,7 @@ struct ConfigurationReader {
             replies.linkBase = base.hasSuffix("/") ? String(base.dropLast()) : base
         }
         if element.attribute("answers") != nil { replies.answers = flag(element, "answers") }
+        if let bytes = size(element, "maxMessageSize") { replies.maxMessageSize = bytes }
         return replies
     }
 
@@ -94,7 +95,9 @@ struct ConfigurationReader {
         element.children(named: "hook").compactMap { hook in
             let timeout = duration(hook, "timeout") ?? 10
             switch (value(hook, "command"), value(hook, "channel")) {
-            case (let command?, nil): return ActionHook(.command(command), timeout: timeout, directory: folder)
+            case (let command?, nil):
+                let names = (value(hook, "env") ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
+                return ActionHook(.command(command), timeout: timeout, directory: folder, environment: names)
             case (nil, let channel?): return ActionHook(.channel(channel), timeout: timeout, directory: folder)
             default:
                 report(hook, nil, "a hook needs exactly one of command and channel")
@@ -143,7 +146,7 @@ struct ConfigurationReader {
         for secret in [url.password, url.kind.isWebhook ? url.path : nil] + url.endpointQuery.map(\.value) {
             if let secret { secrets.insert(secret) }
         }
-        return Channel(id: id, url: url, from: value(element, "from"), replyTo: value(element, "replyTo"),
+        return Channel(id: id, url: url, from: value(element, "from"), replyTo: value(element, "replyTo"), returnPath: value(element, "returnPath"),
                        policy: readPolicy(element, kind: url.kind), caFile: value(element, "caFile").map(resolvePath),
                        signingSecret: secret(element, "secret"), moveTo: value(element, "moveTo"),
                        apiToken: secret(element, "apiToken"))
@@ -292,6 +295,20 @@ struct ConfigurationReader {
             return nil
         }
         return Double(seconds)
+    }
+
+    /// Bytes from `10485760`, `512K`, `10M` or `1G`.
+    private mutating func size(_ element: XMLElement, _ name: String) -> Int? {
+        guard let value = resolved(element, name) else { return nil }
+        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        let unit = value.text.last.flatMap { units[$0] }
+        guard let number = Int(unit == nil ? Substring(value.text) : value.text.dropLast()), number > 0,
+              number <= Int.max / (unit ?? 1) else {
+            let shown = value.shown
+            report(element, name, "\(name) must be a size such as 512K, 10M or 1G, not \(shown)")
+            return nil
+        }
+        return number * (unit ?? 1)
     }
 
     /// Requests per second from `4/s`, `30/min`, `100/h` or a bare number.

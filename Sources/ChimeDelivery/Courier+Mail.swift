@@ -22,7 +22,7 @@ extension Courier {
             do {
                 let smtp = try client ?? SMTPClient(channel.mailServer)
                 client = smtp
-                let sent = try smtp.send(from: channel.envelopeFrom, to: [entry.address], message: entry.body)
+                let sent = try smtp.send(from: envelopeSender(entry, channel: channel), to: [entry.address], message: entry.body)
                 if let refusal = sent.refused.first(where: { $0.recipient == entry.address }) {
                     verdict = Self.verdict(refusal)
                 } else {
@@ -43,6 +43,14 @@ extension Courier {
         }
         finished = true
         try recorder.finish()
+    }
+
+    /// The envelope sender of one email: the channel's return path with a token issued for
+    /// its one address (VERP), so a delivery report about that address can be believed;
+    /// the channel's own address when no token can be made.
+    func envelopeSender(_ entry: OutboxDelivery, channel: Channel) -> String {
+        guard let token = returnPathToken?(entry.deliveryID, entry.recipient, entry.address, now) else { return channel.envelopeFrom }
+        return channel.returnPath(token: token)
     }
 
     /// A refused RCPT: 5xx is final for that address, 4xx worth another try.

@@ -27,6 +27,10 @@ public final class Courier {
     public var lease: Int64 = 600
     /// How many deliveries one claim takes.
     public var batchSize = 500
+    /// The token of an email's VERP envelope sender (``Channel/returnPath(token:)``),
+    /// from its delivery id, recipient, address and now; nil (or none) sends from the
+    /// channel's own address.
+    public var returnPathToken: (@Sendable (String, String, String, Instant) -> String?)?
 
     // The state of one ``deliver(now:claimer:clock:alongside:)``, shared by its parts.
     var random = SystemRandomNumberGenerator()

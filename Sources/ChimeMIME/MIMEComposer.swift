@@ -21,10 +21,13 @@ public enum MIMEComposer {
         if let replyTo = message.replyTo { out += addressHeader("Reply-To", replyTo) }
         out += textHeader("Subject", message.subject)
         out += "Message-ID: <\(message.messageID)>\n"
-        if let inReplyTo = message.inReplyTo { out += "In-Reply-To: <\(inReplyTo)>\n" }
-        if !message.references.isEmpty {
+        // Ids from elsewhere (a reply's) only when they are msg-ids by their syntax: no
+        // line break, bracket or space can reach the header.
+        if let inReplyTo = message.inReplyTo, isMessageID(inReplyTo) { out += "In-Reply-To: <\(inReplyTo)>\n" }
+        let references = message.references.filter(isMessageID)
+        if !references.isEmpty {
             // One msg-id per line: a fold inside one would break it.
-            out += "References: " + message.references.map { "<\($0)>" }.joined(separator: "\n ") + "\n"
+            out += "References: " + references.map { "<\($0)>" }.joined(separator: "\n ") + "\n"
         }
         for header in message.headers { out += textHeader(header.name, header.value) }
         out += "MIME-Version: 1.0\n"
@@ -34,6 +37,11 @@ public enum MIMEComposer {
         if !message.attachments.isEmpty { body = multipart("mixed", [body] + message.attachments.map(attachmentPart)) }
         out += body.text
         return out
+    }
+
+    /// Whether `id` (without brackets) is one RFC 5322 msg-id.
+    private static func isMessageID(_ id: String) -> Bool {
+        MailAddress.messageIDs("<\(id)>") == [id]
     }
 
     /// An unstructured header: RFC 2047 words where the text is not plain ASCII (a line

@@ -23,6 +23,10 @@ public struct ParsedMail: Sendable {
 
     /// Every header, in order, with its value unfolded and decoded.
     public var headers: [(name: String, value: String)]
+    /// Every header, in order, with its value as it came (RFC 2047 words not decoded),
+    /// unfolded: what structured headers (addresses, msg-ids, Authentication-Results)
+    /// are parsed from, so that no decoded word can smuggle in what its syntax forbids.
+    public var rawHeaders: [(name: String, value: String)]
     public var parts: [Part]
     /// What GMime's parser found wrong (its `GMimeParserWarning` codes, with the item).
     public var warnings: [String]
@@ -30,6 +34,12 @@ public struct ParsedMail: Sendable {
     /// The first header named `name`, compared without case.
     public func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    /// Every raw value (``rawHeaders``) of the headers named `name`, compared without case.
+    public func rawValues(_ name: String) -> [String] {
+        let wanted = name.lowercased()
+        return rawHeaders.filter { $0.name.lowercased() == wanted }.map(\.value)
     }
 
     /// The first part of a content type.
@@ -56,19 +66,26 @@ public struct ParsedMail: Sendable {
         defer { chime_gmime_unref(parser) }
         guard let message = g_mime_parser_construct_message(parser, options) else { return nil }
         defer { chime_gmime_unref(message) }
-        headers = Self.headers(of: chime_gmime_object(message)!)
+        (headers, rawHeaders) = Self.headers(of: chime_gmime_object(message)!)
         var parts: [Part] = []
         if let body = g_mime_message_get_mime_part(message) { Self.collect(body, into: &parts) }
         self.parts = parts
         warnings = collected.warnings
     }
 
-    private static func headers(of object: UnsafeMutablePointer<GMimeObject>) -> [(name: String, value: String)] {
-        guard let list = g_mime_object_get_header_list(object) else { return [] }
-        return (0..<g_mime_header_list_get_count(list)).compactMap { index in
-            guard let header = g_mime_header_list_get_header_at(list, index) else { return nil }
-            return (String(cString: g_mime_header_get_name(header)), g_mime_header_get_value(header).map { String(cString: $0) } ?? "")
+    private static func headers(of object: UnsafeMutablePointer<GMimeObject>)
+        -> (decoded: [(name: String, value: String)], raw: [(name: String, value: String)]) {
+        guard let list = g_mime_object_get_header_list(object) else { return ([], []) }
+        var decoded: [(name: String, value: String)] = [], raw: [(name: String, value: String)] = []
+        for index in 0..<g_mime_header_list_get_count(list) {
+            guard let header = g_mime_header_list_get_header_at(list, index) else { continue }
+            let name = String(cString: g_mime_header_get_name(header))
+            decoded.append((name, g_mime_header_get_value(header).map { String(cString: $0) } ?? ""))
+            // Unfolded: a fold is a line break before white space, which stays.
+            let value = g_mime_header_get_raw_value(header).map { String(cString: $0) } ?? ""
+            raw.append((name, String(value.unicodeScalars.filter { $0 != "\r" && $0 != "\n" }).trimmingBlanks()))
         }
+        return (decoded, raw)
     }
 
     private static func collect(_ object: UnsafeMutablePointer<GMimeObject>, into parts: inout [Part]) {
@@ -107,5 +124,15 @@ public struct ParsedMail: Sendable {
         }
         parts.append(Part(contentType: contentType, filename: g_mime_part_get_filename(part).map { String(cString: $0) },
                           text: text, data: data, parameters: parameters))
+    }
+}
+
+extension String {
+    /// Without spaces and tabs at either end.
+    func trimmingBlanks() -> String {
+        var text = Substring(self)
+        while let first = text.unicodeScalars.first, first == " " || first == "\t" { text = text.dropFirst() }
+        while let last = text.unicodeScalars.last, last == " " || last == "\t" { text = text.dropLast() }
+        return String(text)
     }
 }

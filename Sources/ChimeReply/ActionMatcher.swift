@@ -97,10 +97,17 @@ public struct ActionMatcher: Sendable {
     /// What follows the words of `keyword` in the original `line`, separators dropped: the
     /// line is read word by word until the words read fold to the keyword.
     static func after(_ keyword: String, in line: String) -> String {
+        // The words read are folded as they come, a character at a time, as ``fold(_:)``
+        // folds them: folding each longer prefix anew took time growing with the square
+        // of the line.
+        var folded = FoldState()
+        let limit = keyword.unicodeScalars.count
         var index = line.startIndex
         while index < line.endIndex {
+            folded.add(line[index])
             index = line.index(after: index)
-            if fold(String(line[..<index])) == keyword { break }
+            if folded.text == keyword { break }
+            if folded.text.unicodeScalars.count > limit { return "" }
         }
         return String(line[index...].drop { $0.isWhitespace || ":：-–—,.;、。".contains($0) })
     }
@@ -113,21 +120,33 @@ public struct ActionMatcher: Sendable {
 
     /// Lower case, accents and punctuation gone, runs of spaces as one.
     public static func fold(_ text: String) -> String {
-        let decomposed = text.lowercased().decomposedStringWithCompatibilityMapping
-        var result = ""
+        var state = FoldState()
+        state.add(text.lowercased().decomposedStringWithCompatibilityMapping.unicodeScalars)
+        return state.text
+    }
+
+    /// Folded text built a piece at a time.
+    struct FoldState {
+        var text = ""
         var space = false
-        for scalar in decomposed.unicodeScalars {
-            switch scalar.properties.generalCategory {
-            case .nonspacingMark, .enclosingMark, .spacingMark:
-                continue
-            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber, .otherNumber, .letterNumber:
-                if space && !result.isEmpty { result.append(" ") }
-                space = false
-                result.unicodeScalars.append(scalar)
-            default:
-                space = true
+
+        mutating func add(_ character: Character) {
+            add(String(character).lowercased().decomposedStringWithCompatibilityMapping.unicodeScalars)
+        }
+
+        mutating func add(_ scalars: String.UnicodeScalarView) {
+            for scalar in scalars {
+                switch scalar.properties.generalCategory {
+                case .nonspacingMark, .enclosingMark, .spacingMark:
+                    continue
+                case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber, .otherNumber, .letterNumber:
+                    if space && !text.isEmpty { text.append(" ") }
+                    space = false
+                    text.unicodeScalars.append(scalar)
+                default:
+                    space = true
+                }
             }
         }
-        return result
     }
 }

@@ -1,3 +1,4 @@
+import ChimeCore
 import ChimeMIME
 import Foundation
 
@@ -7,14 +8,26 @@ public enum MachineMail: Equatable, Sendable {
     /// An out-of-office or other automatic answer.
     case autoReply(String)
     /// A delivery status notification; `failedRecipients` are the addresses it reports as
-    /// failed for good (action `failed`, a 5.x.x status).
+    /// failed for good (action `failed`, a 5.x.x status), lower case.
     case bounce(failedRecipients: [String])
+    /// A read receipt (RFC 8098 message disposition notification).
+    case receipt
 
-    /// What kind of machine wrote `mail`, or nil for a person.
+    /// What kind of machine wrote `mail`, or nil for a person. Reports come first: a
+    /// delivery report carries `Auto-Submitted: auto-replied` too (Postfix's, Exim's), and
+    /// must still be read as one.
     public static func classify(_ mail: ParsedMail) -> MachineMail? {
-        if let report = mail.header("Content-Type")?.lowercased(), report.contains("multipart/report"),
-           report.contains("delivery-status") {
+        let type = (mail.header("Content-Type") ?? "").lowercased()
+        if mail.part("message/disposition-notification") != nil
+            || (type.contains("multipart/report") && type.contains("disposition-notification")) {
+            return .receipt
+        }
+        if mail.part("message/delivery-status") != nil || (type.contains("multipart/report") && type.contains("delivery-status")) {
             return .bounce(failedRecipients: failedRecipients(mail))
+        }
+        // Exim's plain bounces, and others, name the failed addresses in a header.
+        if let failed = mail.header("X-Failed-Recipients") {
+            return .bounce(failedRecipients: addresses(failed))
         }
         if let submitted = mail.header("Auto-Submitted")?.trimmingCharacters(in: .whitespaces).lowercased(),
            !submitted.isEmpty, !submitted.hasPrefix("no") {
@@ -28,7 +41,7 @@ public enum MachineMail: Equatable, Sendable {
             return .autoReply("Precedence: \(precedence)")
         }
         if let from = mail.header("From")?.lowercased(), from.contains("mailer-daemon@") || from.contains("postmaster@") {
-            return .bounce(failedRecipients: failedRecipients(mail))
+            return .bounce(failedRecipients: [])
         }
         let subject = (mail.header("Subject") ?? "").lowercased()
         if let phrase = outOfOfficeSubjects.first(where: { subject.contains($0) }) {
@@ -52,9 +65,17 @@ public enum MachineMail: Equatable, Sendable {
         "自動応答", "自動返信", "不在通知",
     ]
 
-    /// The recipients a delivery report says failed for good.
+    /// The addresses of a comma-separated list, lower case, brackets off.
+    private static func addresses(_ list: String) -> [String] {
+        list.split(separator: ",").map { Mailbox.address(of: String($0)).lowercased() }.filter { $0.contains("@") }
+    }
+
+    /// The recipients a delivery report says failed for good (RFC 3464: per-recipient
+    /// groups after the per-message one, separated by blank lines), lower case.
     private static func failedRecipients(_ mail: ParsedMail) -> [String] {
-        guard let text = mail.part("message/delivery-status")?.decodedText else { return [] }
+        guard let text = mail.part("message/delivery-status")?.decodedText else {
+            return mail.header("X-Failed-Recipients").map(addresses) ?? []
+        }
         var failed: [String] = []
         // Per-recipient groups are separated by blank lines.
         for group in text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n\n") {
@@ -65,7 +86,7 @@ public enum MachineMail: Equatable, Sendable {
                 switch parts[0].lowercased() {
                 case "final-recipient", "original-recipient":
                     if recipient == nil || parts[0].lowercased() == "final-recipient" {
-                        recipient = parts[1].split(separator: ";", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                        recipient = parts[1].split(separator: ";", maxSplits: 1).last.map { Mailbox.address(of: $0.trimmingCharacters(in: .whitespaces)).lowercased() }
                     }
                 case "action": action = parts[1].lowercased()
                 case "status": status = parts[1]

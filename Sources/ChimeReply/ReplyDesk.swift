@@ -13,7 +13,8 @@ public struct Reply: Sendable {
         /// The address the reply came from, which is the recipient's.
         public var address: String
         public var subject: String
-        /// The reply's Message-ID and References, without their angle brackets.
+        /// The reply's Message-ID and References, without their angle brackets: msg-ids
+        /// by their syntax only (``MailAddress/messageIDs(_:)``), never decoded text.
         public var messageID: String
         public var references: [String]
     }
@@ -23,8 +24,12 @@ public struct Reply: Sendable {
     public var response: StoredResponse?
     /// The notification's request, once the token was good.
     public var request: NotificationRequest?
-    /// The token the reply carried, once it was good: what confirmation links are made of.
+    /// The reply token the reply carried, once it was good (what the answer's Reply-To
+    /// carries again).
     public var token: String?
+    /// For a response awaiting confirmation: the token of its confirmation link, good for
+    /// that action only, once, for ``ReplyDesk/confirmationValidity``.
+    public var confirmation: String?
     /// Where to answer: set only for a verified sender (never for a machine or a forgery).
     public var thread: Thread?
 }
@@ -73,18 +78,25 @@ public struct ReplyDesk: Sendable {
         matchers[request.content.categoryIdentifier] ?? matchers[""]!
     }
 
+    /// How long a confirmation link sent in answer to a reply works: an hour.
+    public static let confirmationValidity: Int64 = 3_600
+
     /// Handles one message and records what became of it.
     /// - Throws: only when the store cannot be written (a temporary failure: the MTA
     ///   should try again).
     @discardableResult
     public func handle(_ bytes: [UInt8], now: Instant) throws -> Reply {
-        guard let mail = ParsedMail(bytes: bytes), mail.header("From") != nil else {
+        guard bytes.count <= configuration.replies.maxMessageSize else { return try tooLarge(size: bytes.count, now: now) }
+        guard let mail = ParsedMail(bytes: bytes), !mail.rawValues("From").isEmpty else {
             let record = InboundRecord(at: now, messageID: "", sender: "", outcome: .unreadable, detail: "not an RFC 5322 message", deliveryID: nil)
             try store.record(record)
             return Reply(record: record)
         }
-        let sender = Mailbox.address(of: mail.header("From") ?? "").lowercased()
-        var reply = Reply(record: InboundRecord(at: now, messageID: mail.header("Message-ID") ?? "", sender: sender, outcome: .noToken, detail: "", deliveryID: nil))
+        // Exactly one From holding exactly one mailbox; else no sender at all.
+        let froms = mail.rawValues("From")
+        let sender = froms.count == 1 ? MailAddress.singleMailbox(froms[0]) : nil
+        let messageID = MailAddress.messageIDs(mail.rawValues("Message-ID").first ?? "").first ?? ""
+        var reply = Reply(record: InboundRecord(at: now, messageID: messageID, sender: sender ?? "", outcome: .noToken, detail: "", deliveryID: nil))
         func finish(_ outcome: InboundRecord.Outcome, _ detail: String) throws -> Reply {
             reply.record.outcome = outcome
             reply.record.detail = detail
@@ -94,7 +106,8 @@ public struct ReplyDesk: Sendable {
 
         switch MachineMail.classify(mail) {
         case .autoReply(let why)?: return try finish(.autoReply, why)
-        case .bounce(let failed)?: return try finish(.bounce, try bounced(failed, bytes: bytes, now: now))
+        case .receipt?: return try finish(.receipt, "a read receipt")
+        case .bounce(let failed)?: return try finish(.bounce, try bounced(failed, mail: mail, now: now))
         case nil: break
         }
 
@@ -103,8 +116,8 @@ public struct ReplyDesk: Sendable {
         var refusal: TokenChecker.Refusal?
         var found: (token: ReplyToken, request: NotificationRequest, text: Substring)?
         for candidate in candidates(mail) {
-            switch try tokens.check(candidate, now: now) {
-            case .good(let token, let request)?: found = (token, request, candidate)
+            switch try tokens.check(candidate, now: now, for: .reply) {
+            case .good(let token, let request, _)?: found = (token, request, candidate)
             case .refused(let why)?: refusal = refusal ?? why
             case nil: continue
             }
@@ -124,15 +137,16 @@ public struct ReplyDesk: Sendable {
         let addresses = (recipient?.addresses ?? []).filter { address in
             configuration.channel(address.channel)?.url.kind.isEmail ?? false
         }
-        guard let address = addresses.first(where: { Mailbox.address(of: $0.value).lowercased() == sender }) else {
-            return try finish(.forgedSender, "\(sender) is not \(request.recipient)'s address")
+        guard let sender, let address = addresses.first(where: { Mailbox.address(of: $0.value).lowercased() == sender }) else {
+            return try finish(.forgedSender, "\(sender ?? "a From: that is not one mailbox") is not \(request.recipient)'s address")
         }
         reply.request = request
         reply.token = String(text).lowercased()
-        let messageID = mail.header("Message-ID")?.trimmingCharacters(in: CharacterSet(charactersIn: " <>")) ?? ""
-        let references = (mail.header("References") ?? mail.header("In-Reply-To") ?? "").matches(of: Self.angleAddress).map { String($0.output.1) }
+        let references = MailAddress.messageIDs(mail.rawValues("References").first ?? mail.rawValues("In-Reply-To").first ?? "")
         reply.thread = Reply.Thread(channel: address.channel, address: address.value, subject: mail.header("Subject") ?? "",
                                     messageID: messageID, references: references)
+        // A genuine reply shows the address takes mail again.
+        try store.clearUndeliverable([sender])
 
         let category = configuration.category(request.content.categoryIdentifier)
         let body = ReplyText.extract(body(of: mail), markers: markers)
@@ -140,19 +154,32 @@ public struct ReplyDesk: Sendable {
             return try finish(.unmatched, body.isEmpty ? "(empty reply)" : String(body.prefix(200)))
         }
         let action = category?.action(match.action)
+        let waits = needsConfirmation(action, in: category, mail: mail, sender: sender)
         let response = StoredResponse(
             deliveryID: token.deliveryID, identifier: request.identifier, recipient: request.recipient, action: match.action,
             userText: match.userText, channel: address.channel, responder: sender, at: now,
-            status: needsConfirmation(action, in: category, mail: mail, sender: sender) ? StoredResponse.awaitingConfirmation : StoredResponse.carriedOut)
+            status: waits ? StoredResponse.awaitingConfirmation : StoredResponse.carriedOut)
         reply.record.outcome = .responded
         reply.record.detail = match.action
         if let id = try store.record(response, from: reply.record) {
             reply.response = response
             reply.response?.id = id
+            if waits {
+                reply.confirmation = tokens.issue(.confirm(match.action), like: token, recipient: request.recipient,
+                                                  expires: now + Self.confirmationValidity)
+            }
         } else {
             reply.record.outcome = .replayed
         }
         return reply
+    }
+
+    /// Records a message over `<replies maxMessageSize>`, read no further.
+    public func tooLarge(size: Int, now: Instant) throws -> Reply {
+        let record = InboundRecord(at: now, messageID: "", sender: "", outcome: .tooLarge,
+                                   detail: "\(size) bytes, over the limit of \(configuration.replies.maxMessageSize)", deliveryID: nil)
+        try store.record(record)
+        return Reply(record: record)
     }
 
     /// Whether an action waits for a confirmation link: a destructive one (unless its
@@ -164,42 +191,37 @@ public struct ReplyDesk: Sendable {
             && !AuthenticationResults.prove(sender, in: mail, trusted: configuration.replies.trustedAuthServIDs)
     }
 
-    /// Marks the addresses a hard bounce names undeliverable, when they are recipients'
-    /// and the report carries a token of ours (it is about a message Chime sent: a forged
-    /// report cannot silence an address). Returns the record's detail.
-    private func bounced(_ failed: [String], bytes: [UInt8], now: Instant) throws -> String {
-        let known = Set(configuration.recipients.flatMap { $0.addresses.map { Mailbox.address(of: $0.value).lowercased() } })
-        let ours = failed.filter(known.contains)
-        guard !ours.isEmpty else { return failed.isEmpty ? "no failed recipient" : failed.joined(separator: ", ") + " (not recipients)" }
-        let text = String(decoding: bytes, as: UTF8.self)
-        let signed = text.matches(of: Self.anyToken).contains { tokens.isOurs($0.output.1) }
-        guard signed else { return ours.joined(separator: ", ") + " (no token of ours: ignored)" }
-        try store.markUndeliverable(ours, reason: "hard bounce", at: now)
-        return ours.joined(separator: ", ") + " marked undeliverable"
+    /// Marks the addresses a hard bounce names undeliverable, each only when the report
+    /// came back to a VERP return path whose token was issued for that very address (a
+    /// forged report, or one about a message Chime did not send there, silences no one).
+    /// Returns the record's detail.
+    private func bounced(_ failed: [String], mail: ParsedMail, now: Instant) throws -> String {
+        guard !failed.isEmpty else { return "no failed recipient" }
+        var proven = Set<String>()
+        for name in ["To", "Delivered-To", "X-Original-To", "Envelope-To"] {
+            for value in mail.rawValues(name) {
+                for candidate in TokenScan.plusAddressed(value) {
+                    proven.formUnion(tokens.bounced(candidate, addresses: failed, now: now))
+                }
+            }
+        }
+        let marked = failed.filter(proven.contains)
+        let ignored = failed.filter { !proven.contains($0) }
+        if !marked.isEmpty { try store.markUndeliverable(marked, reason: "hard bounce", at: now) }
+        let parts = (marked.isEmpty ? [] : [marked.joined(separator: ", ") + " marked undeliverable"])
+            + (ignored.isEmpty ? [] : [ignored.joined(separator: ", ") + " (no return-path token issued for it: ignored)"])
+        return parts.joined(separator: "; ")
     }
 
-    // The patterns of every message, built once: a regex literal is built anew each
-    // time it is evaluated. (Regex is not Sendable; these are never mutated.)
-    /// `local+TOKEN@domain`.
-    nonisolated(unsafe) static let plusToken = /[A-Za-z0-9._%-]+\+([A-Za-z2-7]{20,})@/
-    /// `<TOKEN@domain>`.
-    nonisolated(unsafe) static let messageIDToken = /<([A-Za-z2-7]{20,})@/
-    /// Either, anywhere in a delivery report.
-    nonisolated(unsafe) static let anyToken = /[<+]([A-Za-z2-7]{20,})@/
-    /// `<message-id>` in References.
-    nonisolated(unsafe) static let angleAddress = /<([^>]+)>/
-
-    /// Reply tokens the message may carry, best first.
+    /// Reply tokens the message may carry, best first: plus-addresses it was sent to,
+    /// then msg-ids it answers.
     private func candidates(_ mail: ParsedMail) -> [Substring] {
         var tokens: [Substring] = []
         for name in ["To", "Delivered-To", "X-Original-To", "Cc"] {
-            for header in mail.headers where header.name.lowercased() == name.lowercased() {
-                // local+TOKEN@domain
-                for match in header.value.matches(of: Self.plusToken) { tokens.append(match.output.1) }
-            }
+            for value in mail.rawValues(name) { tokens += TokenScan.plusAddressed(value) }
         }
         for name in ["In-Reply-To", "References"] {
-            for match in (mail.header(name) ?? "").matches(of: Self.messageIDToken) { tokens.append(match.output.1) }
+            for value in mail.rawValues(name) { tokens += TokenScan.messageIDs(value) }
         }
         return tokens
     }

@@ -14,6 +14,7 @@ public enum ReplyText {
             .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let foldedMarkers = markers.map(fold).filter { !$0.isEmpty }
         func hasMarker(_ line: String) -> Bool {
+            guard !foldedMarkers.isEmpty, line.utf8.count <= longestHeader else { return false }
             let folded = fold(line)
             return foldedMarkers.contains { folded.contains($0) }
         }
@@ -51,11 +52,12 @@ public enum ReplyText {
             if line.hasPrefix(">") { continue }
             result.append(line.trimmingCharacters(in: .whitespaces))
         }
-        while result.first?.isEmpty == true { result.removeFirst() }
-        while result.last?.isEmpty == true { result.removeLast() }
-        // Runs of blank lines inside count as one.
+        // Blank lines at either end dropped (by index: removing them one by one from the
+        // front took time growing with the square of their number), and runs of blank
+        // lines inside counted as one.
+        guard let first = result.firstIndex(where: { !$0.isEmpty }), let last = result.lastIndex(where: { !$0.isEmpty }) else { return "" }
         var squeezed: [String] = []
-        for line in result where !(line.isEmpty && squeezed.last?.isEmpty == true) { squeezed.append(line) }
+        for line in result[first...last] where !(line.isEmpty && squeezed.last?.isEmpty == true) { squeezed.append(line) }
         return squeezed.joined(separator: "\n")
     }
 
@@ -65,8 +67,14 @@ public enum ReplyText {
         return isQuoteHeader(lines, at: index)
     }
 
+    /// The longest line (or window of lines) read as a quote header: the longest real
+    /// ones, names and addresses wrapped over three lines, stay well under it, and no
+    /// pattern is ever tried on more (each costs time in proportion to what it reads).
+    static let longestHeader = 600
+
     /// A line that begins a quoted or forwarded message.
     static func isQuoteHeader(_ lines: [String], at index: Int) -> Bool {
+        guard lines[index].utf8.count <= longestHeader else { return false }
         let line = lines[index].trimmingCharacters(in: .whitespaces)
         guard !line.isEmpty else { return false }
         // Each pattern needs a character the line must have: most lines are spared the
@@ -96,11 +104,12 @@ public enum ReplyText {
     private static func wroteWindow(_ lines: [String], at index: Int) -> [String]? {
         var joined = ""
         for next in index..<min(index + 3, lines.count) {
+            guard lines[next].utf8.count <= longestHeader else { return nil }
             let line = lines[next].trimmingCharacters(in: .whitespaces)
             if line.isEmpty { return nil }
             joined += (joined.isEmpty ? "" : " ") + line
-            // Every "wrote" pattern ends with a colon.
-            if joined.hasSuffix(":") || joined.hasSuffix("："), wrote.matches(joined) {
+            // Every "wrote" pattern ends with a colon, and names its verb near the end.
+            if joined.hasSuffix(":") || joined.hasSuffix("："), joined.utf8.count <= longestHeader, namesWriting(joined), wrote.matches(joined) {
                 return Array(lines[index...next])
             }
         }
@@ -114,6 +123,18 @@ public enum ReplyText {
         #"^begin forwarded message:$"#,
     ])
 
+    /// Whether the end of a window names a verb of writing, which every "wrote" pattern
+    /// holds within its last 90 characters: most windows are spared the patterns.
+    private static func namesWriting(_ joined: String) -> Bool {
+        let tail = String(joined.suffix(90)).lowercased()
+        return writingVerbs.contains { tail.contains($0) }
+    }
+
+    private static let writingVerbs = ["wrote", "crit", "schrieb", "escribi", "scritto", "schreef", "escreveu", "napisa", "pisze",
+                                       "пишет", "написал", "写道", "のメッセージ", "書きました"]
+
+    // Each anchored at the start of the window: tried from one place only, never from
+    // every character of a long line.
     private static let wrote = Patterns([
         #"^on\s.{4,}\swrote:$"#,
         #"^le\s.{4,}\sa\s[ée]crit\s?:$"#,
@@ -123,9 +144,9 @@ public enum ReplyText {
         #"^op\s.{4,}\sschreef.{0,80}:$"#,
         #"^em\s.{4,}\sescreveu:$"#,
         #"^(w dniu|dnia)\s.{4,}\s(napisał|napisała|napisał\(a\)|pisze)\s?:$"#,
-        #".{4,}\s(пишет|написал|написала|написал\(а\))\s?:$"#,
+        #"^.{4,}\s(пишет|написал|написала|написал\(а\))\s?:$"#,
         #"^(在|于).{4,}写道\s?[:：]$"#,
-        #".{4,}(のメッセージ|書きました|が書きました)\s?[:：]$"#,
+        #"^.{4,}(のメッセージ|書きました|が書きました)\s?[:：]$"#,
     ])
 
     private static let fromField = Patterns([#"^\*?(from|de|von|от|od|da|van|发件人|寄件者|差出人)\s?\*?\s?[:：]"#])
@@ -134,6 +155,7 @@ public enum ReplyText {
     /// The first line of a signature or of a client's "sent from" line.
     static func isSignatureStart(_ line: String) -> Bool {
         if line == "-- " || line == "--" || line == "—" { return true }
+        guard line.utf8.count <= longestHeader else { return false }
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         return signatures.matches(trimmed)
     }

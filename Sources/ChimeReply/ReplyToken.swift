@@ -2,14 +2,16 @@ import ChimeCore
 import Crypto
 import Foundation
 
-/// What a reply address, an email's Message-ID and every action link carry: which
-/// delivery a person answers, signed for the recipient it was sent to, until when.
+/// What a reply address, an email's Message-ID, every link and chat button carry: which
+/// delivery a person answers, signed for the recipient it was sent to and for one
+/// purpose (``TokenPurpose``), until when.
 ///
 /// A token is base32 of `payload ‖ tag`. The payload holds the delivery id (its request
-/// generation, compactly when it is a UUID, and its fire instant) and the expiry day; the
-/// tag is the first 10 bytes of HMAC-SHA256 over the payload and the recipient id, with
-/// the server key. 80 bits of tag cannot be guessed; the whole stays under the 64
-/// characters of an address's local part.
+/// generation, compactly when it is a UUID, and its fire instant) and the expiry (a day,
+/// or an instant for short-lived tokens); the tag is the first 10 bytes of HMAC-SHA256
+/// over the payload, the recipient id and the purpose's label, with the server key. 80
+/// bits of tag cannot be guessed; the whole stays under the 64 characters of an
+/// address's local part.
 public struct ReplyToken: Hashable, Sendable {
     /// The delivery answered (``PendingNotification/deliveryID``).
     public var deliveryID: String
@@ -31,10 +33,10 @@ public struct ReplyToken: Hashable, Sendable {
         self.init(deliveryID: deliveryID, expires: Instant(seconds: (fireDate.seconds + Self.validity) / 86_400 * 86_400 + 86_399))
     }
 
-    /// The token's text, signed for `recipient`.
-    public func signed(for recipient: String, key: SigningKey) -> String {
+    /// The token's text, signed for `recipient` and `purpose`.
+    public func signed(for recipient: String, purpose: TokenPurpose = .reply, key: SigningKey) -> String {
         let payload = Self.payload(deliveryID: deliveryID, expires: expires)
-        return Base32.encode(payload + Self.tag(payload, recipient: recipient, key: key))
+        return Base32.encode(payload + Self.tag(payload, recipient: recipient, purpose: purpose, key: key))
     }
 
     /// Why a token was refused.
@@ -67,16 +69,20 @@ public struct ReplyToken: Hashable, Sendable {
         default:
             return nil
         }
-        guard reader.count == 7 else { return nil }
+        // The fire instant, then the expiry: a day (2 bytes), or an instant (5 bytes).
+        guard reader.count == 7 || reader.count == 10 else { return nil }
         let fields = Array(reader)
         let fire = fields[0..<5].reduce(Int64(0)) { $0 << 8 | Int64($1) }
-        let day = fields[5..<7].reduce(Int64(0)) { $0 << 8 | Int64($1) }
-        return (ReplyToken(deliveryID: "\(generation).\(fire)", expires: Instant(seconds: day * 86_400 + 86_399)), payload, tag)
+        let end = fields[5...].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        let expires = fields.count == 7 ? Instant(seconds: end * 86_400 + 86_399) : Instant(seconds: end)
+        return (ReplyToken(deliveryID: "\(generation).\(fire)", expires: expires), payload, tag)
     }
 
-    /// Checks a token's tag for `recipient` in constant time, and its expiry at `now`.
-    public static func verify(_ text: Substring, recipient: String, key: SigningKey, now: Instant) -> Result<ReplyToken, Refusal> {
-        guard let (token, payload, tag) = read(text), signatureMatches(payload: payload, tag: tag, recipient: recipient, key: key) else {
+    /// Checks a token's tag for `recipient` and `purpose` in constant time, and its expiry at `now`.
+    public static func verify(_ text: Substring, recipient: String, purpose: TokenPurpose = .reply, key: SigningKey,
+                              now: Instant) -> Result<ReplyToken, Refusal> {
+        guard let (token, payload, tag) = read(text),
+              signatureMatches(payload: payload, tag: tag, recipient: recipient, purpose: purpose, key: key) else {
             return .failure(.forged)
         }
         return now <= token.expires ? .success(token) : .failure(.expired)
@@ -84,8 +90,9 @@ public struct ReplyToken: Hashable, Sendable {
 
     /// Whether a read token's tag is ours for `recipient`, compared in constant time: every
     /// byte is compared whatever the first difference.
-    public static func signatureMatches(payload: [UInt8], tag: [UInt8], recipient: String, key: SigningKey) -> Bool {
-        constantTimeEqual(Self.tag(payload, recipient: recipient, key: key), tag)
+    public static func signatureMatches(payload: [UInt8], tag: [UInt8], recipient: String, purpose: TokenPurpose = .reply,
+                                        key: SigningKey) -> Bool {
+        constantTimeEqual(Self.tag(payload, recipient: recipient, purpose: purpose, key: key), tag)
     }
 
     private static func payload(deliveryID: String, expires: Instant) -> [UInt8] {
@@ -99,15 +106,25 @@ public struct ReplyToken: Hashable, Sendable {
             bytes += [1, UInt8(utf8.count)] + utf8
         }
         bytes += (0..<5).reversed().map { UInt8((fire >> ($0 * 8)) & 0xFF) }
-        let day = expires.seconds / 86_400
-        bytes += [UInt8((day >> 8) & 0xFF), UInt8(day & 0xFF)]
+        if expires.seconds % 86_400 == 86_399 {
+            let day = expires.seconds / 86_400
+            bytes += [UInt8((day >> 8) & 0xFF), UInt8(day & 0xFF)]
+        } else {
+            bytes += (0..<5).reversed().map { UInt8((expires.seconds >> ($0 * 8)) & 0xFF) }
+        }
         return bytes
     }
 
-    private static func tag(_ payload: [UInt8], recipient: String, key: SigningKey) -> [UInt8] {
+    /// The tag: the payload, the recipient and the purpose's label, each after a NUL
+    /// (which no recipient id holds: XML cannot carry one).
+    private static func tag(_ payload: [UInt8], recipient: String, purpose: TokenPurpose, key: SigningKey) -> [UInt8] {
         var message = payload
         message.append(0)
         message += Array(recipient.utf8)
+        if let label = purpose.label {
+            message.append(0)
+            message += label
+        }
         return Array(key.authenticationCode(for: message).prefix(tagLength))
     }
 }

@@ -20,8 +20,23 @@ public struct SigningKey: @unchecked Sendable { // `keyed` is a value, copied be
         return Array(mac.finalize())
     }
 
+    /// The fewest bytes `$CHIME_SECRET_KEY` may have: HMAC-SHA256's own strength.
+    public static let shortest = 32
+
+    /// `$CHIME_SECRET_KEY` is set but shorter than ``shortest`` bytes.
+    public struct TooShort: Error, CustomStringConvertible {
+        public var length: Int
+        public init(length: Int) { self.length = length }
+        public var description: String {
+            "CHIME_SECRET_KEY is \(length) bytes; it needs at least \(SigningKey.shortest) (make one with: openssl rand -hex 32)"
+        }
+    }
+
+    /// The key from `$CHIME_SECRET_KEY`, else the store's.
+    /// - Throws: ``TooShort`` for a key of fewer than 32 bytes; the store's errors.
     public static func load(store: any NotificationStore, environment: [String: String]) throws -> SigningKey {
         if let given = environment["CHIME_SECRET_KEY"], !given.isEmpty {
+            guard given.utf8.count >= shortest else { throw TooShort(length: given.utf8.count) }
             return SigningKey(bytes: Array(given.utf8))
         }
         var random = SystemRandomNumberGenerator()

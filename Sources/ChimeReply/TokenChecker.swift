@@ -1,8 +1,8 @@
 import ChimeCore
 
-/// Checks reply tokens, wherever they come from (a reply's addresses, an action link, a
-/// chat button): signed with the server key for the recipient their delivery went to, and
-/// not expired.
+/// Checks tokens, wherever they come from (a reply's addresses, a link, a chat button):
+/// signed with the server key for the recipient their delivery went to and for a purpose
+/// the caller accepts, and not expired.
 public struct TokenChecker: Sendable {
     public let configuration: Configuration
     public let store: any NotificationStore
@@ -23,40 +23,64 @@ public struct TokenChecker: Sendable {
 
     /// What a token is worth.
     public enum TokenCheck: Sendable {
-        /// Signed for the recipient its delivery went to, and unexpired.
-        case good(ReplyToken, NotificationRequest)
+        /// Signed for the recipient its delivery went to, for `purpose`, and unexpired.
+        case good(ReplyToken, NotificationRequest, purpose: TokenPurpose)
         case refused(Refusal)
     }
 
-    /// Checks a token from a reply, a link or a chat button: its signature for the
-    /// recipient its delivery went to (in constant time), then its expiry. Nil when it is
-    /// not a token at all.
-    public func check(_ candidate: Substring, now: Instant) throws -> TokenCheck? {
+    /// Checks a token: its signature for the recipient its delivery went to and one of
+    /// the purposes `accepted` allows for the notification (each compared in constant
+    /// time), then its expiry. Nil when it is not a token at all.
+    /// - Parameter accepted: the purposes this use of the token takes, given the
+    ///   notification it names (a link's action is known only once its category is);
+    ///   nil when that notification is gone.
+    public func check(_ candidate: Substring, now: Instant, accepting accepted: (NotificationRequest?) -> [TokenPurpose]) throws -> TokenCheck? {
         guard let (token, payload, tag) = ReplyToken.read(candidate) else { return nil }
-        func signed(for recipient: String) -> Bool {
-            ReplyToken.signatureMatches(payload: payload, tag: tag, recipient: recipient, key: key)
-        }
         guard let request = try store.request(ofDelivery: token.deliveryID) else {
-            // Ours (signed for one of the recipients) but for a notification since
-            // replaced or removed; else forged.
-            return .refused(configuration.recipients.contains { signed(for: $0.id) }
+            // Ours (signed for one of the recipients, for a purpose this use takes) but for
+            // a notification since replaced or removed; else forged. Without the request,
+            // only the purposes that do not depend on it can be tried.
+            let purposes = accepted(nil)
+            let ours = configuration.recipients.contains { recipient in
+                purposes.contains { ReplyToken.signatureMatches(payload: payload, tag: tag, recipient: recipient.id, purpose: $0, key: key) }
+            }
+            return .refused(ours
                 ? Refusal(outcome: .unknownNotification, detail: "delivery \(token.deliveryID) is not known", deliveryID: token.deliveryID)
                 : Refusal(outcome: .forgedToken, detail: "signature does not match", deliveryID: nil))
         }
-        if !signed(for: request.recipient) {
+        guard let purpose = accepted(request).first(where: {
+            ReplyToken.signatureMatches(payload: payload, tag: tag, recipient: request.recipient, purpose: $0, key: key)
+        }) else {
             return .refused(Refusal(outcome: .forgedToken, detail: "signature does not match", deliveryID: nil))
         }
         if now > token.expires {
             return .refused(Refusal(outcome: .expiredToken, detail: "expired \(token.expires.rfc3339(offset: 0))", deliveryID: token.deliveryID))
         }
-        return .good(token, request)
+        return .good(token, request, purpose: purpose)
     }
 
+    /// Checks a token that is to serve one purpose only.
+    public func check(_ candidate: Substring, now: Instant, for purpose: TokenPurpose) throws -> TokenCheck? {
+        try check(candidate, now: now) { _ in [purpose] }
+    }
 
-    /// True when `candidate` is a token signed for one of the configured recipients,
-    /// whatever it names: a delivery report quoting one is about Chime's mail.
-    public func isOurs(_ candidate: Substring) -> Bool {
-        guard let (_, payload, tag) = ReplyToken.read(candidate) else { return false }
-        return configuration.recipients.contains { ReplyToken.signatureMatches(payload: payload, tag: tag, recipient: $0.id, key: key) }
+    /// A new token for `purpose` on the delivery of `token`, signed for `recipient`, that
+    /// expires at `expires`: what a confirmation link carries.
+    public func issue(_ purpose: TokenPurpose, like token: ReplyToken, recipient: String, expires: Instant) -> String {
+        ReplyToken(deliveryID: token.deliveryID, expires: expires).signed(for: recipient, purpose: purpose, key: key)
+    }
+
+    /// The addresses among `addresses` (lower case) that `candidate` was issued for as a
+    /// VERP envelope sender (``TokenPurpose/bounce(_:)``) to a configured recipient with
+    /// that address, and unexpired at `now`. The delivery need not exist any more: a
+    /// report may come after its notification was removed.
+    public func bounced(_ candidate: Substring, addresses: [String], now: Instant) -> [String] {
+        guard let (token, payload, tag) = ReplyToken.read(candidate), now <= token.expires else { return [] }
+        return addresses.filter { address in
+            configuration.recipients.contains { recipient in
+                recipient.addresses.contains { Mailbox.address(of: $0.value).lowercased() == address }
+                    && ReplyToken.signatureMatches(payload: payload, tag: tag, recipient: recipient.id, purpose: .bounce(address), key: key)
+            }
+        }
     }
 }

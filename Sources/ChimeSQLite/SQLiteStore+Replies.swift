@@ -90,6 +90,31 @@ extension SQLiteStore {
         try database.read { db in Set(try String.fetchAll(db, sql: "SELECT address FROM undeliverable")) }
     }
 
+    public func undeliverableMarks() throws -> [UndeliverableMark] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT address, at, reason FROM undeliverable ORDER BY address").map {
+                UndeliverableMark(address: $0["address"], at: Instant(seconds: $0["at"]), reason: $0["reason"])
+            }
+        }
+    }
+
+    @discardableResult
+    public func clearUndeliverable(_ addresses: [String]) throws -> [String] {
+        let wanted = addresses.map { $0.lowercased() }
+        // Read first: most replies come from addresses that were never marked, and a
+        // read takes no write lock.
+        let marked = try database.read { db in
+            try wanted.filter { try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM undeliverable WHERE address = ?"), arguments: [$0]) != nil }
+        }
+        guard !marked.isEmpty else { return [] }
+        return try database.write { db in
+            try marked.filter { address in
+                try db.execute(sql: "DELETE FROM undeliverable WHERE address = ?", arguments: [address])
+                return db.changesCount > 0
+            }
+        }
+    }
+
     public func rememberThread(channel: String, thread: String, token: String, at: Instant) throws {
         try database.write { db in
             try db.execute(sql: """

@@ -27,6 +27,12 @@ public final class SQLiteStore: NotificationStore {
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
+        // A new store is made readable by its owner only: it holds the signing key, and
+        // SQLite gives its -wal and -shm files the database file's mode.
+        if path != ":memory:", !FileManager.default.fileExists(atPath: path) {
+            let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+            if descriptor >= 0 { close(descriptor) }
+        }
         do {
             database = try DatabaseQueue(path: path, configuration: configuration)
             try Self.migrator.migrate(database)

@@ -51,6 +51,7 @@ extension Scheduler {
         if !report.sent.isEmpty, configuration.channels.contains(where: { $0.url.kind.sendsOverNetwork }) {
             let courier = Courier(configuration: configuration, store: store)
             courier.lease = lease
+            courier.returnPathToken = returnPathToken
             _ = try courier.deliver(now: now, claimer: claimer, clock: { Instant(Date()) })
         }
         return report

@@ -65,6 +65,7 @@ extension Scheduler {
         // Without such channels, the outbox is looked at once, after firing.
         let courier = Courier(configuration: configuration, store: store)
         courier.lease = lease
+        courier.returnPathToken = returnPathToken
         let progress = FiringProgress()
         let overlap = configuration.channels.contains { $0.url.kind.sendsOverNetwork }
         let sent = overlap ? courier.deliverInBackground(now: now, claimer: claimer, clock: clock, alongside: progress)

@@ -12,6 +12,9 @@ public struct Scheduler {
     public var lease: Int64 = 600
     /// How many notifications one claim takes.
     public var batchSize = 500
+    /// The token of an SMTP message's VERP envelope sender, from its delivery id,
+    /// recipient, address and the sending instant; nil sends from the channel's address.
+    public var returnPathToken: (@Sendable (String, String, String, Instant) -> String?)?
 
     public init(configuration: Configuration, store: any NotificationStore, renderer: any MessageRenderer) {
         self.configuration = configuration

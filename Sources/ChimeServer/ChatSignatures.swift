@@ -27,8 +27,9 @@ enum ChatSignature {
 
     /// Telegram's and Mattermost's outgoing webhooks': a secret sent as it is (Telegram's
     /// `X-Telegram-Bot-Api-Secret-Token` header, the webhook's `token` field) equals the
-    /// one it was set up with, compared in constant time.
+    /// one it was set up with, compared in constant time. An empty secret matches
+    /// nothing, not even an empty one.
     static func sameSecret(_ secret: String, _ given: String) -> Bool {
-        constantTimeEqual(Array(secret.utf8), Array(given.utf8))
+        !secret.isEmpty && constantTimeEqual(Array(secret.utf8), Array(given.utf8))
     }
 }

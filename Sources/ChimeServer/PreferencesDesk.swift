@@ -22,7 +22,7 @@ extension ClickDesk {
     /// The preferences of the token's recipient, or the status saying why there are none
     /// (403 forged, 410 expired or gone, 404 a recipient no longer configured).
     public func preferences(token: String, now: Instant) throws -> (status: Int, preferences: Preferences?) {
-        let (status, request) = try notification(of: token, now: now)
+        let (status, request) = try notification(of: token, now: now) { _ in [.preferences] }
         guard let request else { return (status, nil) }
         guard let configured = configuration.recipient(request.recipient) else { return (404, nil) }
         let stored = try store.recipientSettings()[configured.id] ?? RecipientSettings()

@@ -25,9 +25,20 @@ public enum HTMLText {
     private struct Walker {
         var lines: [String] = []
         var current = ""
+        /// Whether the line under way holds more than the spaces between tags: kept as
+        /// text comes, not searched for at each block (a body of 100,000 empty
+        /// paragraphs made that search take time growing with the square of its size).
+        var hasText = false
         var stopped = false
+        var depth = 0
+        /// Elements nested deeper than this are read as text-less: no mail client nests
+        /// so deep, and walking them would take as much stack as the attacker likes.
+        static let deepest = 200
 
         mutating func walk(_ node: xmlNodePtr?) {
+            guard depth < Self.deepest else { return }
+            depth += 1
+            defer { depth -= 1 }
             var node = node
             while let item = node, !stopped {
                 visit(item)
@@ -41,6 +52,7 @@ public enum HTMLText {
                 if let content = node.pointee.content {
                     let text = String(cString: content).replacingWhitespace()
                     current += text
+                    if !hasText, text.contains(where: { $0 != " " }) { hasText = true }
                 }
             case XML_ELEMENT_NODE:
                 let name = String(cString: node.pointee.name).lowercased()
@@ -65,12 +77,10 @@ public enum HTMLText {
             }
         }
 
-        /// The line under way holds more than the spaces between tags.
-        var hasText: Bool { current.contains { $0 != " " } }
-
         mutating func breakLine() {
             lines.append(current.trimmingSpaces())
             current = ""
+            hasText = false
         }
 
         func attribute(_ node: xmlNodePtr, _ name: String) -> String {

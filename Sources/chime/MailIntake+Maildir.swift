@@ -32,10 +32,14 @@ extension MailIntake {
             let outcomes = Outcomes(count: batch.count)
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 for index in stride(from: worker, to: batch.count, by: workers) {
-                    // A message gone since the listing is left alone.
-                    guard let data = FileManager.default.contents(atPath: new + "/" + batch[index]) else { continue }
+                    // A message gone since the listing is left alone; one over the size
+                    // limit is recorded without being read.
+                    let path = new + "/" + batch[index]
+                    guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else { continue }
+                    let data = size > reader.configuration.replies.maxMessageSize ? nil : FileManager.default.contents(atPath: path)
+                    if size <= reader.configuration.replies.maxMessageSize, data == nil { continue }
                     do {
-                        outcomes.set(index, .success(try take([UInt8](data), named: batch[index])))
+                        outcomes.set(index, .success(try take(data.map { [UInt8]($0) }, size: size, named: batch[index])))
                     } catch {
                         outcomes.set(index, .failure(error))
                         return

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ChimeActions
 import ChimeCore
 import ChimeReply
@@ -13,6 +14,9 @@ struct MailIntake {
     init(_ options: GlobalOptions, configuration: Configuration, store: any NotificationStore) throws {
         do {
             (reader, actions) = try replyDesks(options, configuration: configuration, store: store)
+        } catch is ExitCode {
+            // Said already (a key too short): kept by the MTA until it is mended.
+            throw ExitCode(75)
         } catch {
             printError("cannot read the signing key: \(error)")
             throw ExitCode(75)
@@ -37,14 +41,40 @@ struct MailIntake {
         }
     }
 
+    /// Takes the message on standard input (an MTA pipe): read up to the size limit, the
+    /// rest of a larger one read and dropped (the MTA is told it was taken).
+    func takeStandardInput() throws -> String {
+        let limit = reader.configuration.replies.maxMessageSize
+        var bytes: [UInt8] = [], size = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = read(0, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            size += count
+            if size <= limit { bytes += buffer[..<count] } else if !bytes.isEmpty { bytes = [] }
+        }
+        return try take(size > limit ? nil : bytes, size: size, named: "stdin")
+    }
+
     /// Takes one message and returns the line that says what became of it, `name`
     /// standing for the message. Safe to call from several threads at once.
+    func take(_ bytes: [UInt8], named name: String) throws -> String {
+        try take(bytes, size: bytes.count, named: name)
+    }
+
+    /// Takes one message of `size` bytes, or records it as too large (`bytes` nil, or
+    /// over the limit) without reading it.
     /// - Throws: `ExitCode(75)` when it could not be recorded now: the message must be
     ///   kept for another try.
-    func take(_ bytes: [UInt8], named name: String) throws -> String {
+    func take(_ bytes: [UInt8]?, size: Int, named name: String) throws -> String {
         let reply: Reply
         do {
-            reply = try reader.handle(bytes, now: now)
+            if let bytes, size <= reader.configuration.replies.maxMessageSize {
+                reply = try reader.handle(bytes, now: now)
+            } else {
+                reply = try reader.tooLarge(size: size, now: now)
+            }
         } catch {
             printError("\(name): not recorded, try again later: \(error)")
             throw ExitCode(75)

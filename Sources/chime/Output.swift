@@ -18,3 +18,21 @@ func printJSON<T: Encodable>(_ value: T) throws {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     print(String(decoding: try encoder.encode(value), as: UTF8.self))
 }
+
+/// Text from outside (a reply, a chat message, a request's title) as a terminal may show
+/// it: control characters (C0, DEL, C1, which start terminal escape sequences) and the
+/// bidirectional overrides that reorder what is shown are written as `\u{…}`, and a
+/// backslash as `\\`, so nothing printed can move the cursor, recolour or hide text.
+func printable(_ text: String) -> String {
+    var result = ""
+    result.reserveCapacity(text.utf8.count)
+    for scalar in text.unicodeScalars {
+        switch scalar.value {
+        case 0x5C: result += "\\\\"
+        case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+            result += "\\u{\(String(scalar.value, radix: 16))}"
+        default: result.unicodeScalars.append(scalar)
+        }
+    }
+    return result
+}

@@ -1,3 +1,4 @@
+import ArgumentParser
 import ChimeActions
 import ChimeCore
 import ChimeLocalization
@@ -32,6 +33,12 @@ func actionDesk(_ options: GlobalOptions, configuration: Configuration, store: a
 }
 
 /// The key that signs tokens and links: `$CHIME_SECRET_KEY`, else the store's.
+/// - Throws: `ExitCode(65)`, said on standard error, for a key too short to trust.
 func signingKey(_ store: any NotificationStore) throws -> SigningKey {
-    try SigningKey.load(store: store, environment: ProcessInfo.processInfo.environment)
+    do {
+        return try SigningKey.load(store: store, environment: ProcessInfo.processInfo.environment)
+    } catch let error as SigningKey.TooShort {
+        printError("chime: error: \(error)")
+        throw ExitCode(65)
+    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChimeConfig
 import ChimeCore
+import ChimeReply
 import ChimeLocalization
 import ChimeRendering
 import ChimeScheduler
@@ -41,8 +42,33 @@ func openScheduler(_ options: GlobalOptions, followMoves: Bool = true) throws ->
     let configuration = try loadConfiguration(options).applying(try store.recipientSettings())
     // Read the templates only when a message is rendered: a run with nothing due, or
     // with only JSON-lines channels, does not pay for them.
-    let scheduler = Scheduler(configuration: configuration, store: store,
+    var scheduler = Scheduler(configuration: configuration, store: store,
                               renderer: LazyRenderer { try templateRenderer(options, configuration: configuration, store: store) })
+    // SMTP's envelope sender carries a token for the one address each message goes to
+    // (VERP): the key is read only when a message is sent.
+    let links = LazyLinks { SignedLinks(key: try signingKey(store), base: configuration.replies.linkBase) }
+    scheduler.returnPathToken = { links.made?.bounceToken(deliveryID: $0, recipient: $1, address: $2, now: $3) }
     if followMoves { try scheduler.followMovedRecipients() }
     return scheduler
+}
+
+/// Signed links made on first use, once; nil when the key cannot be read (the sending
+/// then goes on with the channel's plain envelope sender).
+final class LazyLinks: @unchecked Sendable { // guarded by lock
+    private let lock = NSLock()
+    private let make: () throws -> SignedLinks
+    private var made_: SignedLinks??
+
+    init(_ make: @escaping () throws -> SignedLinks) {
+        self.make = make
+    }
+
+    var made: SignedLinks? {
+        lock.withLock {
+            if let made_ { return made_ }
+            let links = try? make()
+            made_ = .some(links)
+            return links
+        }
+    }
 }

@@ -267,12 +267,12 @@ struct PolicyTests {
         try schedule("s3", to: "alice", at: "2026-10-25T14:00:00")
         #expect(try ws.chime(["run"], now: "2026-10-25T13:00:00Z").stdout == "fired 1, 1 turned off\n")
 
-        // The digest's Turn off as a link (what a chat digest lists): GET shows, POST turns off.
-        let server = try ServeTests.Server(ws)
+        // The reply token the digest's headers and mailto links carry is no link: it acts on nothing.
+        let server = try ServeTests.Server(ws, ["--now", "2026-10-25T13:30:00Z"])
         defer { server.stop() }
-        let page = try server.request("GET", "/a/\(keep.output.1)/off")
-        #expect(page.status == 200 && page.body.contains("<form method=\"post\">"), "\(page)")
-        #expect(try server.request("POST", "/a/\(keep.output.1)/off").status == 200)
+        #expect(try server.request("GET", "/a/\(keep.output.1)/off").status == 403)
+        #expect(try server.request("POST", "/a/\(keep.output.1)/off").status == 403)
+        #expect(try answer(String(keep.output.1), from: "bob@example.org", "Выключить").hasPrefix("stdin: responded: chime.off"))
         try schedule("trial3", to: "bob", at: "2026-10-25T15:00:00")
         #expect(try ws.chime(["run"], now: "2026-10-25T14:00:00Z").stdout == "fired 1, 1 turned off\n")
     }

@@ -41,6 +41,8 @@ struct ReplyCorpusTests {
     struct Sent {
         var deliveryID: String
         var token: String
+        /// The List-Unsubscribe link's path (`/u/TOKEN`).
+        var unsubscribe = ""
         var replyTo: String { "bot+\(token)@reply.example.org" }
         var messageID: String { "\(token)@reply.example.org" }
     }
@@ -70,7 +72,8 @@ struct ReplyCorpusTests {
             #expect(header("Reply-To").contains("bot+\(token)@reply.example.org"), "the reply address carries the Message-ID's token")
             let delivery = header("X-Chime-Delivery")
             let identifier = try delivered(ws)[delivery] ?? ""
-            sent[identifier] = Sent(deliveryID: delivery, token: token)
+            let unsubscribe = header("List-Unsubscribe").firstMatch(of: /<https?:\/\/[^\/>]+(\/u\/[^>]+)>/).map { String($0.output.1) } ?? ""
+            sent[identifier] = Sent(deliveryID: delivery, token: token, unsubscribe: unsubscribe)
         }
         return sent
     }
@@ -215,7 +218,8 @@ extension ReplyCorpusTests {
         let ws = try Self.workspace()
         let sent = try Self.send(ws, ["a"])["a"]!
         let result = try Self.ingest(ws, Self.reply(sent, body: "Supprimer la liste\n\nEnvoyé de mon iPhone"))
-        #expect(result.stdout == "stdin: responded: trashAction (awaiting confirmation) — answered: Please confirm “Delete list” here: https://chime.invalid/a/\(sent.token)/trashAction\n")
+        let confirm = try #require(result.stdout.wholeMatch(of: /stdin: responded: trashAction \(awaiting confirmation\) — answered: Please confirm “Delete list” here: https:\/\/chime\.invalid\/a\/([a-z2-7]{56,})\/trashAction\n/), "\(result.stdout)")
+        #expect(String(confirm.output.1) != sent.token, "the confirmation link has a token of its own")
         let response = try Self.json(ws, "responses").first
         #expect(response?["status"] as? String == "awaiting confirmation")
         #expect(response?["responder"] as? String == "alice@example.org")

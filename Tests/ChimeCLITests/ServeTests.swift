@@ -40,6 +40,7 @@ struct ServeTests {
             <channel id="guild" url="discord://127.0.0.1:9/api/webhooks/1/x" secret="file:\(ws.path("discord.key"))"/>
             <channel id="tg" url="telegram://127.0.0.1:9/botTOKEN/sendMessage?chat_id=42" secret="file:\(ws.path("telegram.key"))"/>
             <channel id="mm" \(mattermost)/>
+            <channel id="log" url="file:./sent.jsonl"/>
           </channels>
           <replies linkBase="http://127.0.0.1"/>
           <recipients>
@@ -49,6 +50,7 @@ struct ServeTests {
               <address channel="guild"></address>
               <address channel="tg"></address>
               <address channel="mm">u1</address>
+              <address channel="log"/>
             </recipient>
           </recipients>
         </chime>
@@ -70,14 +72,42 @@ struct ServeTests {
         return (ws, sent["list"]!)
     }
 
+    /// What a reminder's chat buttons and links carry, read from the JSON its `file:`
+    /// channel wrote (the same as every chat platform's buttons).
+    struct Chat {
+        /// Action identifier → the button's value, `TOKEN.NUMBER`.
+        var buttons: [String: String]
+        /// Action identifier → its `/a/TOKEN/ACTION` link, from the path on.
+        var links: [String: String]
+
+        /// The button of the action numbered `number` in the menu.
+        func button(_ number: Int) -> String {
+            buttons.values.first { $0.hasSuffix(".\(number)") } ?? "none.\(number)"
+        }
+    }
+
+    static func chat(_ ws: Workspace, _ identifier: String) throws -> Chat {
+        let line = try #require(try ws.lines().last { $0["identifier"] as? String == identifier })
+        let actions = (line["payload"] as? [String: Any])?["actions"] as? [[String: Any]] ?? []
+        var chat = Chat(buttons: [:], links: [:])
+        for action in actions {
+            let id = action["identifier"] as? String ?? ""
+            chat.buttons[id] = action["token"] as? String
+            chat.links[id] = (action["url"] as? String)?.replacingOccurrences(of: "http://127.0.0.1", with: "")
+        }
+        return chat
+    }
+
     /// `chime serve --port 0`, its port read from the line it prints once bound.
     final class Server {
         let process: Process
         let port: Int
 
-        init(_ ws: Workspace) throws {
+        /// - Parameter arguments: more for `chime serve`; by default `--now` just after the
+        ///   workspaces' reminders fired, so their tokens are as fresh as the tests expect.
+        init(_ ws: Workspace, _ arguments: [String] = ["--now", "2026-11-21T10:05:00Z"]) throws {
             let output = ws.url.appendingPathComponent("serve.out")
-            process = try ChimeProcess.start(["serve", "--port", "0"], in: ws.url, output: output, withErrors: true)
+            process = try ChimeProcess.start(["serve", "--port", "0"] + arguments, in: ws.url, output: output, withErrors: true)
             var found: Int?
             for _ in 0..<200 where found == nil {
                 let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
@@ -128,38 +158,51 @@ struct ServeTests {
 
     static func responses(_ ws: Workspace) throws -> [[String: Any]] { try ReplyCorpusTests.json(ws, "responses") }
 
-    @Test("an action link: GET shows a page and never acts; POST acts once; a confirmation link carries out what waited; forged and unknown tokens are refused")
+    @Test("an action link: GET shows a page and never acts; POST acts once, for its own action only; a confirmation link carries out what waited, once; the reply token every header carries, forged and unknown tokens are refused")
     func actionLinks() throws {
         let keys = Keys()
         let (ws, sent) = try Self.workspace(keys)
-        // The reply asks for a destructive action: it waits, and the answer holds the link.
+        let chat = try Self.chat(ws, "list")
+        // The reply asks for a destructive action: it waits, and the answer holds a
+        // confirmation link of its own (not the reply token, nor the action's link).
         let ingest = try ReplyCorpusTests.ingest(ws, ReplyCorpusTests.reply(sent, body: "Delete list"))
         #expect(ingest.stdout.contains("(awaiting confirmation)"))
-        let link = "/a/\(sent.token)/trashAction"
-        #expect(ingest.stdout.contains("http://127.0.0.1\(link)"), "\(ingest.stdout)")
+        let link = try #require(ingest.stdout.firstMatch(of: /http:\/\/127\.0\.0\.1(\/a\/([a-z2-7]+)\/trashAction)/)).output
+        #expect(String(link.2) != sent.token && "/a/\(link.2)/trashAction" != chat.links["trashAction"], "a token of its own")
         let server = try Server(ws)
         defer { server.stop() }
 
-        let page = try server.request("GET", link)
+        let page = try server.request("GET", String(link.1))
         #expect(page.status == 200)
         #expect(page.body.contains("<form method=\"post\">") && page.body.contains("Delete list"))
-        #expect(try server.request("GET", link).status == 200, "a scanner fetching it twice")
+        #expect(try server.request("GET", String(link.1)).status == 200, "a scanner fetching it twice")
         #expect(try Self.responses(ws).first?["status"] as? String == "awaiting confirmation", "GET never acts")
         #expect(!FileManager.default.fileExists(atPath: ws.path("hook-ran.txt")))
+        // The confirmation link names its action: it cannot be turned into another.
+        #expect(try server.request("POST", "/a/\(link.2)/1").status == 403)
 
-        let confirmed = try server.request("POST", link)
+        let confirmed = try server.request("POST", String(link.1))
         #expect(confirmed.status == 200 && confirmed.body.contains("“Delete list” confirmed."), "\(confirmed)")
-        #expect(try server.request("POST", link).body.contains("“Delete list” was already done."))
+        let again = try server.request("POST", String(link.1))
+        #expect(again.status == 410 && again.body.contains("used already"), "a confirmation link works once: \(again)")
         #expect(try Self.responses(ws).map { $0["status"] as! String } == ["carried out"])
         #expect(try String(contentsOf: ws.url.appendingPathComponent("hook-ran.txt"), encoding: .utf8) == "ran\n", "carried out once")
 
-        let ok = try server.request("POST", "/a/\(sent.token)/1")
-        #expect(ok.body.contains("“OK, got it” received."), "an action by its number")
-        var forged = Array(sent.token)
+        // The token of the Message-ID, References and List-Unsubscribe identifies; it acts on nothing.
+        #expect(try server.request("POST", "/a/\(sent.token)/1").status == 403, "the reply token is no link")
+        #expect(try server.request("POST", "/a/\(sent.token)/trashAction").status == 403)
+        #expect(try server.request("GET", "/p/\(sent.token)").status == 403, "nor a preferences page")
+        // An action's own link acts, once; with another action's name it is refused.
+        let okLink = try #require(chat.links["justInform"])
+        let ok = try server.request("POST", okLink)
+        #expect(ok.body.contains("“OK, got it” received."), "\(ok)")
+        #expect(try server.request("POST", okLink.replacingOccurrences(of: "/justInform", with: "/addItem")).status == 403,
+                "a link's action segment changed to another action")
+        var forged = Array(okLink)
         forged[12] = forged[12] == "a" ? "b" : "a"
-        #expect(try server.request("POST", "/a/\(String(forged))/1").status == 403)
-        #expect(try server.request("GET", "/a/\(String(forged))/1").status == 403)
-        #expect(try server.request("POST", "/a/\(sent.token)/nope").status == 404)
+        #expect(try server.request("POST", String(forged)).status == 403)
+        #expect(try server.request("GET", String(forged)).status == 403)
+        #expect(try server.request("POST", okLink.replacingOccurrences(of: "/justInform", with: "/nope")).status == 403)
         #expect(try server.request("GET", "/health").body == "ok\n")
         #expect(try Self.responses(ws).count == 2)
     }
@@ -168,20 +211,25 @@ struct ServeTests {
     func slack() throws {
         let keys = Keys()
         let (ws, sent) = try Self.workspace(keys)
+        let chat = try Self.chat(ws, "list")
         let server = try Server(ws)
         defer { server.stop() }
         func post(value: String, user: String = "U123", age: Int = 0, secret: String? = nil) throws -> (status: Int, body: String) {
             let payload = #"{"type":"block_actions","user":{"id":"\#(user)"},"actions":[{"action_id":"a","value":"\#(value)"}]}"#
             return try Self.slack(server, form: payload, secret: secret ?? keys.slack, age: age)
         }
-        #expect(try post(value: "\(sent.token).1", secret: "wrong").status == 401)
-        #expect(try post(value: "\(sent.token).1", age: 600).status == 401, "older than five minutes")
-        // Slack shows the answer to whoever clicked: a 200 with why nothing happened.
-        #expect(try post(value: "\(sent.token).1", user: "U999").body.contains("This reminder is someone else's."), "the reminder is U123's")
+        #expect(try post(value: "\(sent.token).1").body.contains("This link is not valid."), "the reply token is no button")
+        #expect(try post(value: chat.button(1).replacingOccurrences(of: ".1", with: ".2")).body.contains("This link is not valid."),
+                "a button's number changed to another action")
         #expect(try Self.responses(ws).isEmpty)
-        let first = try post(value: "\(sent.token).1")
+        #expect(try post(value: chat.button(1), secret: "wrong").status == 401)
+        #expect(try post(value: chat.button(1), age: 600).status == 401, "older than five minutes")
+        // Slack shows the answer to whoever clicked: a 200 with why nothing happened.
+        #expect(try post(value: chat.button(1), user: "U999").body.contains("This reminder is someone else's."), "the reminder is U123's")
+        #expect(try Self.responses(ws).isEmpty)
+        let first = try post(value: chat.button(1))
         #expect(first.status == 200 && first.body.contains("“OK, got it” received."), "\(first)")
-        #expect(try post(value: "\(sent.token).1").body.contains("already done"), "a replay")
+        #expect(try post(value: chat.button(1)).body.contains("already done"), "a replay")
         let responses = try Self.responses(ws)
         #expect(responses.count == 1)
         #expect(responses.first?["channel"] as? String == "team")
@@ -192,7 +240,8 @@ struct ServeTests {
     @Test("Discord: PING answered; a signed component click acts; a bad signature is refused with 401")
     func discord() throws {
         let keys = Keys()
-        let (ws, sent) = try Self.workspace(keys)
+        let (ws, _) = try Self.workspace(keys)
+        let chat = try Self.chat(ws, "list")
         let server = try Server(ws)
         defer { server.stop() }
         func post(_ json: String, key: Curve25519.Signing.PrivateKey? = nil) throws -> (status: Int, body: String) {
@@ -205,7 +254,7 @@ struct ServeTests {
         }
         #expect(try post(#"{"type":1}"#).body == #"{"type":1}"#)
         #expect(try post(#"{"type":1}"#, key: Curve25519.Signing.PrivateKey()).status == 401)
-        let click = #"{"type":3,"member":{"user":{"id":"77"}},"data":{"custom_id":"\#(sent.token).2"}}"#
+        let click = #"{"type":3,"member":{"user":{"id":"77"}},"data":{"custom_id":"\#(chat.button(2))"}}"#
         #expect(try post(click, key: Curve25519.Signing.PrivateKey()).status == 401)
         let answer = try post(click)
         #expect(answer.status == 200 && answer.body.contains("“Delete list” received.") && answer.body.contains(#""type":4"#), "\(answer)")
@@ -215,20 +264,21 @@ struct ServeTests {
     @Test("Telegram: the secret token header is required; a callback query is answered with answerCallbackQuery. Mattermost: the context's signed token")
     func telegramAndMattermost() throws {
         let keys = Keys()
-        let (ws, sent) = try Self.workspace(keys)
+        let (ws, _) = try Self.workspace(keys)
+        let chat = try Self.chat(ws, "list")
         let server = try Server(ws)
         defer { server.stop() }
-        let update = #"{"update_id":1,"callback_query":{"id":"q1","from":{"id":42},"data":"\#(sent.token).1"}}"#
+        let update = #"{"update_id":1,"callback_query":{"id":"q1","from":{"id":42},"data":"\#(chat.button(1))"}}"#
         #expect(try server.request("POST", "/telegram/tg", headers: ["X-Telegram-Bot-Api-Secret-Token": "nope"], body: Array(update.utf8)).status == 401)
         #expect(try server.request("POST", "/telegram/tg", body: Array(update.utf8)).status == 401)
         let answer = try server.request("POST", "/telegram/tg", headers: ["X-Telegram-Bot-Api-Secret-Token": keys.telegram], body: Array(update.utf8))
         #expect(answer.body.contains(#""method":"answerCallbackQuery""#) && answer.body.contains(#""callback_query_id":"q1""#), "\(answer)")
 
-        var forged = Array(sent.token)
+        var forged = Array(chat.button(2))
         forged[20] = forged[20] == "a" ? "b" : "a"
-        let bad = try server.request("POST", "/mattermost/mm", body: Array(#"{"user_id":"u1","context":{"token":"\#(String(forged)).2"}}"#.utf8))
+        let bad = try server.request("POST", "/mattermost/mm", body: Array(#"{"user_id":"u1","context":{"token":"\#(String(forged))"}}"#.utf8))
         #expect(bad.status == 403)
-        let good = try server.request("POST", "/mattermost/mm", body: Array(#"{"user_id":"u1","context":{"token":"\#(sent.token).2"}}"#.utf8))
+        let good = try server.request("POST", "/mattermost/mm", body: Array(#"{"user_id":"u1","context":{"token":"\#(chat.button(2))"}}"#.utf8))
         #expect(good.status == 200 && good.body.contains("ephemeral_text"), "\(good)")
         #expect(Set(try Self.responses(ws).map { $0["channel"] as! String }) == ["tg", "mm"])
     }
@@ -236,8 +286,9 @@ struct ServeTests {
     @Test("chat text input: Slack's thread of a pressed text-input button and Telegram's ForceReply prompt and replies give the action its text, through the reply matcher; someone else's text and bots are ignored")
     func chatTextInput() throws {
         let keys = Keys()
-        let (ws, sent) = try Self.workspace(keys)
-        let second = try ReplyCorpusTests.send(ws, ["list2"], category: "shop", runMustSucceed: false)["list2"]!
+        let (ws, _) = try Self.workspace(keys)
+        _ = try ReplyCorpusTests.send(ws, ["list2"], category: "shop", runMustSucceed: false)["list2"]!
+        let (first, second) = (try Self.chat(ws, "list"), try Self.chat(ws, "list2"))
         let server = try Server(ws)
         defer { server.stop() }
         func event(_ fields: String) -> String {
@@ -249,7 +300,7 @@ struct ServeTests {
         #expect(try Self.slack(server, json: check, secret: "wrong").status == 401)
         #expect(try Self.slack(server, json: check, secret: keys.slack).body.contains(#""challenge":"c-123""#))
         // Pressing "Add item" records nothing yet and asks for the text in the thread.
-        let press = #"{"type":"block_actions","user":{"id":"U123"},"container":{"type":"message","message_ts":"1700000000.000100","channel_id":"C1"},"actions":[{"action_id":"a","value":"\#(sent.token).3"}]}"#
+        let press = #"{"type":"block_actions","user":{"id":"U123"},"container":{"type":"message","message_ts":"1700000000.000100","channel_id":"C1"},"actions":[{"action_id":"a","value":"\#(first.button(3))"}]}"#
         let asked = try Self.slack(server, form: press, secret: keys.slack)
         #expect(asked.body.contains("Reply in this message’s thread with your text for “Add item”."), "\(asked)")
         #expect(try Self.responses(ws).isEmpty)
@@ -268,19 +319,20 @@ struct ServeTests {
         // Telegram: pressing "Add item" answers with a ForceReply prompt whose link carries
         // the token and the action.
         let secret = ["X-Telegram-Bot-Api-Secret-Token": keys.telegram]
-        let query = #"{"update_id":2,"callback_query":{"id":"q2","from":{"id":42},"data":"\#(second.token).3","message":{"message_id":7,"chat":{"id":42}}}}"#
+        let query = #"{"update_id":2,"callback_query":{"id":"q2","from":{"id":42},"data":"\#(second.button(3))","message":{"message_id":7,"chat":{"id":42}}}}"#
         let prompt = try server.request("POST", "/telegram/tg", headers: secret, body: Array(query.utf8))
         #expect(prompt.body.contains(#""method":"sendMessage""#) && prompt.body.contains(#""force_reply":true"#), "\(prompt)")
-        #expect(prompt.body.contains("/a/\(second.token)/3"), "\(prompt)")
+        let secondToken = second.button(3).split(separator: ".")[0]
+        #expect(prompt.body.contains("/a/\(secondToken)/3"), "\(prompt)")
         #expect(try Self.responses(ws).count == 1, "nothing recorded by the press")
         // The reply to the prompt is the text.
-        let link = "http://127.0.0.1/a/\(second.token)/3"
+        let link = "http://127.0.0.1/a/\(secondToken)/3"
         let answer = #"{"update_id":3,"message":{"message_id":9,"from":{"id":42},"chat":{"id":42},"text":"Milk","reply_to_message":{"message_id":8,"text":"Add item: reply to this message with your text.","entities":[{"type":"text_link","offset":0,"length":8,"url":"\#(link)"}]}}}"#
         let done = try server.request("POST", "/telegram/tg", headers: secret, body: Array(answer.utf8))
         #expect(done.body.contains(#""method":"sendMessage""#) && done.body.contains("“Add item” received. (Milk)"), "\(done)")
         // A reply to the reminder itself (its buttons carry the token) is read as an email
         // reply's first line: "OK, got it" is the first action.
-        let reminder = #"{"update_id":4,"message":{"message_id":10,"from":{"id":42},"chat":{"id":42},"text":"OK, got it!","reply_to_message":{"message_id":5,"text":"Shopping","reply_markup":{"inline_keyboard":[[{"text":"OK, got it","callback_data":"\#(second.token).1"}]]}}}}"#
+        let reminder = #"{"update_id":4,"message":{"message_id":10,"from":{"id":42},"chat":{"id":42},"text":"OK, got it!","reply_to_message":{"message_id":5,"text":"Shopping","reply_markup":{"inline_keyboard":[[{"text":"OK, got it","callback_data":"\#(second.button(1))"}]]}}}}"#
         let ok = try server.request("POST", "/telegram/tg", headers: secret, body: Array(reminder.utf8))
         #expect(ok.body.contains("“OK, got it” received."), "\(ok)")
         responses = try Self.responses(ws).filter { $0["channel"] as? String == "tg" }
@@ -289,7 +341,7 @@ struct ServeTests {
 
         // Deliver Quietly, then Turn Off, typed in answer to the reminder: each holds from the next fire.
         func typed(_ text: String, update: Int) throws -> String {
-            let json = #"{"update_id":\#(update),"message":{"message_id":\#(update + 10),"from":{"id":42},"chat":{"id":42},"text":"\#(text)","reply_to_message":{"message_id":5,"text":"Shopping","reply_markup":{"inline_keyboard":[[{"text":"OK, got it","callback_data":"\#(second.token).1"}]]}}}}"#
+            let json = #"{"update_id":\#(update),"message":{"message_id":\#(update + 10),"from":{"id":42},"chat":{"id":42},"text":"\#(text)","reply_to_message":{"message_id":5,"text":"Shopping","reply_markup":{"inline_keyboard":[[{"text":"OK, got it","callback_data":"\#(second.button(1))"}]]}}}}"#
             return try server.request("POST", "/telegram/tg", headers: secret, body: Array(json.utf8)).body
         }
         #expect(try typed("quietly", update: 5).contains("“Quietly” received."))
@@ -307,10 +359,11 @@ struct ServeTests {
         let posts = folder.appendingPathComponent("files/api/v4/posts")
         try FileManager.default.createDirectory(at: posts, withIntermediateDirectories: true)
         let api = try WebhookServer(["--cert", certificate.cert, "--key", certificate.key, "--files", folder.appendingPathComponent("files").path])
-        let (ws, sent) = try Self.workspace(keys) { ws in
+        let (ws, _) = try Self.workspace(keys) { ws in
             #"url="mattermost://127.0.0.1:\#(api.port)/hooks/KEY" caFile="\#(certificate.cert)" "#
                 + #"secret="file:\#(ws.path("mattermost.key"))" apiToken="file:\#(ws.path("mattermost-api.key"))""#
         }
+        let chat = try Self.chat(ws, "list")
         let server = try Server(ws)
         defer { server.stop() }
         // Mattermost's ids: 26 characters of [a-z0-9].
@@ -327,7 +380,7 @@ struct ServeTests {
 
         // Pressing "Add item" on the reminder (post "reminder…") records nothing and asks
         // for the text in its thread.
-        let press = #"{"user_id":"u1","post_id":"\#(id("reminder"))","channel_id":"c1","context":{"token":"\#(sent.token).3"}}"#
+        let press = #"{"user_id":"u1","post_id":"\#(id("reminder"))","channel_id":"c1","context":{"token":"\#(chat.button(3))"}}"#
         let asked = try server.request("POST", "/mattermost/mm", body: Array(press.utf8))
         #expect(asked.body.contains("Reply in this message’s thread with your text for “Add item”."), "\(asked)")
         #expect(try Self.responses(ws).isEmpty)
@@ -377,17 +430,23 @@ struct ServeTests {
             fired += 1
             return try Self.fireAnother(ws, "more\(fired)")
         }
-        let page = try server.request("GET", "/u/\(sent.token)")
+        // The List-Unsubscribe header's link carries a token of its own, which may only unsubscribe.
+        let link = sent.unsubscribe
+        let token = String(link.dropFirst(3))
+        #expect(link.hasPrefix("/u/") && token != sent.token, "\(link)")
+        #expect(try server.request("POST", "/a/\(token)/1").status == 403, "an unsubscribe token acts on nothing else")
+        #expect(try server.request("GET", "/p/\(token)").status == 403)
+        let page = try server.request("GET", link)
         #expect(page.status == 200 && page.body.contains(#"<form method="post">"#) && page.body.contains("“shop”"), "\(page)")
-        #expect(try server.request("GET", "/u/\(sent.token)").status == 200)
+        #expect(try server.request("GET", link).status == 200)
         #expect(!(try fireAnother()).contains("turned off"), "a GET changes nothing")
 
-        var forged = Array(sent.token)
+        var forged = Array(token)
         forged[20] = forged[20] == "a" ? "b" : "a"
         #expect(try server.request("POST", "/u/\(String(forged))", body: Array("List-Unsubscribe=One-Click".utf8)).status == 403)
         #expect(!(try fireAnother()).contains("turned off"))
 
-        let done = try server.request("POST", "/u/\(sent.token)", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+        let done = try server.request("POST", link, headers: ["Content-Type": "application/x-www-form-urlencoded"],
                                       body: Array("List-Unsubscribe=One-Click".utf8))
         #expect(done.status == 200 && done.body.contains("no more “shop” reminders"), "\(done)")
         #expect(try fireAnother().contains("1 turned off"))

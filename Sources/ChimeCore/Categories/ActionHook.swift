@@ -14,10 +14,14 @@ public struct ActionHook: Hashable, Sendable {
     public var timeout: Double
     /// Where a command runs: the configuration file's folder.
     public var directory: String
+    /// The environment variables a command is given besides PATH, HOME and LANG
+    /// (`<hook env="NAME …">`): a hook never sees the rest of Chime's environment.
+    public var environment: [String]
 
-    public init(_ kind: Kind, timeout: Double = 10, directory: String = ".") {
+    public init(_ kind: Kind, timeout: Double = 10, directory: String = ".", environment: [String] = []) {
         self.kind = kind
         self.timeout = timeout
         self.directory = directory
+        self.environment = environment
     }
 }

@@ -8,6 +8,9 @@ public struct Channel: Hashable, Sendable {
     public var from: String?
     /// The `Reply-To:` of email channels; `{token}` stands for the signed reply token.
     public var replyTo: String?
+    /// SMTP's envelope sender (`MAIL FROM`); `{token}` stands for a token issued for the
+    /// one address a message goes to (VERP). Nil: ``defaultReturnPath``.
+    public var returnPath: String?
     /// Timeouts, concurrency, rate and retries.
     public var policy: DeliveryPolicy
     /// A CA bundle (PEM) to verify the server with instead of the system's: for a
@@ -23,7 +26,7 @@ public struct Channel: Hashable, Sendable {
     /// outgoing webhook brings is in (the REST API's `root_id`).
     public var apiToken: String?
 
-    public init(id: String, url: ChannelURL, from: String? = nil, replyTo: String? = nil,
+    public init(id: String, url: ChannelURL, from: String? = nil, replyTo: String? = nil, returnPath: String? = nil,
                 policy: DeliveryPolicy? = nil, caFile: String? = nil, signingSecret: String? = nil, moveTo: String? = nil,
                 apiToken: String? = nil) {
         self.signingSecret = signingSecret
@@ -33,6 +36,7 @@ public struct Channel: Hashable, Sendable {
         self.url = url
         self.from = from
         self.replyTo = replyTo
+        self.returnPath = returnPath
         self.policy = policy ?? .defaults(for: url.kind)
         self.caFile = caFile
     }
@@ -40,4 +44,13 @@ public struct Channel: Hashable, Sendable {
     /// The address messages come from: the `from` mailbox's address (`chime@localhost`
     /// when there is none), SMTP's envelope sender and the default reply address.
     public var envelopeFrom: String { Mailbox.address(of: from ?? "chime@localhost") }
+
+    /// `bounce+{token}@` the `from` address's domain.
+    public var defaultReturnPath: String { "bounce+{token}@" + Mailbox.domain(of: envelopeFrom) }
+
+    /// The envelope sender of a message carrying the VERP `token`: ``returnPath`` (or
+    /// ``defaultReturnPath``) with `{token}` filled in.
+    public func returnPath(token: String) -> String {
+        (returnPath ?? defaultReturnPath).replacingOccurrences(of: "{token}", with: token)
+    }
 }

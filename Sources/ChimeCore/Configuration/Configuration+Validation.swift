@@ -98,9 +98,20 @@ extension Configuration {
             if channel.url.kind != .mattermost, channel.apiToken != nil {
                 problems.append(.init(.channel(i), attribute: "apiToken", "apiToken applies to mattermost:// channels only, and \"\(channel.id)\" is \(channel.url.kind.rawValue)"))
             }
+            if let secret = channel.signingSecret, secret.utf8.count < Self.shortestSecret {
+                // Not shown: a secret stays out of every message, even a short one.
+                problems.append(.init(.channel(i), attribute: "secret", "channel \"\(channel.id)\": secret is \(secret.isEmpty ? "empty" : "too short (\(secret.utf8.count) characters)"); it needs at least \(Self.shortestSecret) characters, or remove it"))
+            }
+            if channel.returnPath != nil, channel.url.kind != .smtp, channel.url.kind != .smtps {
+                problems.append(.init(.channel(i), attribute: "returnPath", "returnPath applies to smtp:// and smtps:// channels only, and \"\(channel.id)\" is \(channel.url.kind.rawValue)"))
+            }
         }
         return problems
     }
+
+    /// The fewest characters a channel's `secret` may have: a shorter one can be guessed
+    /// (every platform's own secrets are longer: Slack's 32, Discord's key 64).
+    public static let shortestSecret = 16
 
     private func recipientProblems() -> [ConfigurationProblem] {
         var problems: [ConfigurationProblem] = []

@@ -12,6 +12,9 @@ public struct ReplySettings: Hashable, Sendable {
     public var linkBase = "https://chime.invalid"
     /// Whether people get an answer in the thread ("List deleted"); false stays silent.
     public var answers = true
+    /// Inbound messages larger than this many bytes are recorded as `too-large` and
+    /// acted on by nothing (the MTA is told they were taken).
+    public var maxMessageSize = 10 << 20
 
     public init() {}
 }

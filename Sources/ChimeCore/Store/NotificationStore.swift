@@ -121,6 +121,14 @@ public protocol NotificationStore: Sendable {
     /// Every address marked undeliverable (lower case).
     func undeliverable() throws -> Set<String>
 
+    /// The addresses marked undeliverable, with when and why, by address.
+    func undeliverableMarks() throws -> [UndeliverableMark]
+
+    /// Lifts the marks of these addresses (a genuine reply came from one, or an operator
+    /// cleared it); returns those that were marked.
+    @discardableResult
+    func clearUndeliverable(_ addresses: [String]) throws -> [String]
+
     /// True, and `name`'s turn taken at `at`, unless it was last taken less than `every`
     /// seconds before: a rate limit that holds across processes.
     func takeTurn(_ name: String, at: Instant, every seconds: Int64) throws -> Bool
@@ -200,4 +208,18 @@ public protocol NotificationStore: Sendable {
 
     /// Marks a batch sent and queues its network deliveries, in one transaction.
     func finishBatch(_ batch: MessageBatch, queued: [QueuedDelivery], at: Instant) throws
+}
+
+/// An address marked undeliverable: nothing is sent to it until the mark is cleared.
+public struct UndeliverableMark: Hashable, Sendable, Encodable {
+    /// Lower case.
+    public var address: String
+    public var at: Instant
+    public var reason: String
+
+    public init(address: String, at: Instant, reason: String) {
+        self.address = address
+        self.at = at
+        self.reason = reason
+    }
 }

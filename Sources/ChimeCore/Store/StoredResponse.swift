@@ -76,8 +76,13 @@ public struct InboundRecord: Hashable, Sendable, Encodable {
         case replayed
         /// Written by a machine (auto-reply, out of office): ignored.
         case autoReply = "auto-reply"
-        /// A delivery report: the addresses it names as failed are marked undeliverable.
+        /// A delivery report: the addresses it names as failed are marked undeliverable,
+        /// when its return path carries their VERP token.
         case bounce
+        /// A read receipt (RFC 8098 disposition notification): machine mail, ignored.
+        case receipt
+        /// Over `<replies maxMessageSize>`: recorded, read no further, acted on by nothing.
+        case tooLarge = "too-large"
         /// No token of ours anywhere in it.
         case noToken = "no-token"
         /// A token whose signature does not match: forged or damaged.

@@ -23,12 +23,14 @@ public struct ChatComposer: Sendable {
         let links = self.links.links(for: notification)
         let numbers = Dictionary((category?.actions ?? []).enumerated().map { ($1.identifier, $0 + 1) }) { first, _ in first }
         func action(_ action: NotificationAction) -> ChatMessage.Action {
-            ChatMessage.Action(
+            // The token of this action alone, signed once for its link and its button.
+            let token = links.actionToken(action.identifier)
+            return ChatMessage.Action(
                 identifier: action.identifier, title: localizer.localized(action.title, locale: locale), options: action.options,
-                url: links.action(action),
-                // What a platform sends back: the signed token and the action's number in
+                url: links.action(action, token: token),
+                // What a platform sends back: the action's signed token and its number in
                 // the menu, 57 bytes, within Telegram's 64.
-                token: "\(links.token).\(numbers[action.identifier] ?? 0)")
+                token: "\(token).\(numbers[action.identifier] ?? 0)")
         }
         let view = localizer.string("ui.view", locale: locale)?.text ?? "View this reminder"
         // Hidden content never reaches the template: the headline carries the placeholder.

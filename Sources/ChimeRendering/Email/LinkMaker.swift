@@ -7,9 +7,11 @@ public protocol LinkMaker: Sendable {
     func links(for notification: OutgoingNotification) -> MessageLinks
 }
 
-/// The links and reply token one message carries, under a base URL: `/a/TOKEN/ACTION`
-/// acts (a foreground action opens its target instead), `/v/TOKEN` shows the reminder,
-/// `/u/TOKEN` unsubscribes, and the preferences page is where the maker says.
+/// The links and reply token one message carries, under a base URL, each link with a
+/// token of its own purpose (``TokenPurpose``): `/a/TOKEN/ACTION` carries out that one
+/// action (a foreground action opens its target instead), `/v/TOKEN` shows the reminder,
+/// `/u/TOKEN` unsubscribes, `/p/TOKEN` is the preferences page. The reply token (Reply-To,
+/// Message-ID) only identifies the message.
 public struct MessageLinks: Sendable {
     /// What replaces `{token}` in a channel's `replyTo` and names the Message-ID.
     public var token: String
@@ -21,25 +23,40 @@ public struct MessageLinks: Sendable {
     public var unsubscribe: String
     let base: String
     let target: String?
+    /// The message's token for a purpose.
+    let sign: @Sendable (TokenPurpose) -> String
 
-    public init(base: String, token: String, preferences: String, notification: OutgoingNotification) {
+    public init(base: String, notification: OutgoingNotification, sign: @escaping @Sendable (TokenPurpose) -> String) {
         self.base = base
-        self.token = token
-        self.preferences = preferences
-        view = "\(base)/v/\(token)"
-        unsubscribe = "\(base)/u/\(token)"
+        self.sign = sign
+        token = sign(.reply)
+        view = "\(base)/v/\(sign(.view))"
+        preferences = "\(base)/p/\(sign(.preferences))"
+        unsubscribe = "\(base)/u/\(sign(.unsubscribe))"
         target = notification.request.content.targetContentIdentifier
     }
 
     /// Performs `action` (or, for a foreground action, opens its target).
     public func action(_ action: NotificationAction) -> String {
+        self.action(action, token: actionToken(action.identifier))
+    }
+
+    /// ``action(_:)`` with the action's token already made (``actionToken(_:)``).
+    public func action(_ action: NotificationAction, token: String) -> String {
         if action.options.contains(.foreground), let target { return target }
         return Self.actionURL(base: base, token: token, identifier: action.identifier)
     }
 
+    /// The token that carries out one action, and only it: what `/a/` links and chat
+    /// buttons carry.
+    public func actionToken(_ identifier: String) -> String {
+        sign(.action(identifier))
+    }
+
     /// Performs one of Chime's built-in answers by its short name (`keep`, `off`…).
     public func builtIn(_ shortName: String) -> String {
-        Self.actionURL(base: base, token: token, identifier: shortName)
+        let identifier = BuiltInAction(identifierOrShortName: shortName)?.rawValue ?? shortName
+        return Self.actionURL(base: base, token: actionToken(identifier), identifier: shortName)
     }
 
     /// `BASE/a/TOKEN/ACTION`: what `chime serve` shows on GET and carries out on POST.
@@ -56,7 +73,7 @@ public struct MessageLinks: Sendable {
     }
 }
 
-/// Links of the right shape with the bare delivery id for a token, not signed: what
+/// Links of the right shape with the bare delivery id for every token, not signed: what
 /// `chime preview` and the rendering tests show (``SignedLinks`` in ChimeReply signs them).
 public struct UnsignedLinks: LinkMaker {
     public var base: String
@@ -66,8 +83,10 @@ public struct UnsignedLinks: LinkMaker {
     }
 
     public func links(for notification: OutgoingNotification) -> MessageLinks {
-        MessageLinks(base: base, token: notification.deliveryID,
-                     preferences: "\(base)/p/\(percentEncoded(notification.recipient.id))", notification: notification)
+        let deliveryID = notification.deliveryID
+        var links = MessageLinks(base: base, notification: notification) { _ in deliveryID }
+        links.preferences = "\(base)/p/\(percentEncoded(notification.recipient.id))"
+        return links
     }
 }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import ChimeCore
 import ChimeDelivery
 import ChimeLocalization
+import ChimeReply
 import Foundation
 
 extension Chime {
@@ -9,7 +10,8 @@ extension Chime {
         static let configuration = CommandConfiguration(
             abstract: "Validate the configuration; print a summary, or every error (exit 65).",
             discussion: """
-                Errors are printed as path:line:col: error: message. A missing file exits 66. \
+                Errors are printed as path:line:col: error: message. A missing file exits 66. A channel secret under \
+                16 characters and a CHIME_SECRET_KEY under 32 bytes are refused (exit 65). \
                 With --probe, each SMTP and webhook channel is also tried (SMTP: connect, TLS, \
                 login, NOOP; webhooks: HTTP HEAD), nothing is sent, and an unreachable one exits 69.
                 """
@@ -22,6 +24,10 @@ extension Chime {
 
         func run() throws {
             let configuration = try loadConfiguration(options)
+            if let key = ProcessInfo.processInfo.environment["CHIME_SECRET_KEY"], !key.isEmpty, key.utf8.count < SigningKey.shortest {
+                printError("chime: error: \(SigningKey.TooShort(length: key.utf8.count))")
+                throw ExitCode(65)
+            }
             let diagnostics = try checkTemplates(configuration)
             printDiagnostics(diagnostics)
             if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(65) }

@@ -38,7 +38,7 @@ extension Chime {
                 return
             }
             for item in delivered {
-                print("\(item.fireDate)  \(item.request.identifier)  \(item.request.recipient)  \(item.request.content.title)")
+                print(printable("\(item.fireDate)  \(item.request.identifier)  \(item.request.recipient)  \(item.request.content.title)"))
             }
         }
     }

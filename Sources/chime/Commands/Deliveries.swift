@@ -57,7 +57,7 @@ private func listDeliveries(_ options: GlobalOptions, state: DeliveryState?, jso
         line += "  \(delivery.attempts) attempt\(delivery.attempts == 1 ? "" : "s")"
         if delivery.state == .queued { line += ", next \(delivery.nextAttempt)" }
         if let last = delivery.lastAttempt, last.outcome != .delivered { line += "  \(last.message)" }
-        print(line)
+        print(printable(line))
     }
 }
 

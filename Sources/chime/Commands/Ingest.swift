@@ -24,7 +24,7 @@ extension Chime {
             let configuration = try loadConfiguration(options)
             let intake = try MailIntake(options, configuration: configuration, store: try openStore(options))
             guard let maildir else {
-                print(try intake.take([UInt8](FileHandle.standardInput.readDataToEndOfFile()), named: "stdin"))
+                print(try intake.takeStandardInput())
                 return
             }
             try intake.takeMaildir(maildir)

@@ -49,7 +49,7 @@ extension Chime {
             for item in pending {
                 let category = item.request.content.categoryIdentifier.isEmpty ? "-" : item.request.content.categoryIdentifier
                 let mark = item.isSetAside ? "  (set aside: beyond the pending limit)" : ""
-                print("\(localInstant(item.nextFire, zone: item.zone))  \(item.request.identifier)  \(item.request.recipient)  \(category)  \(item.request.content.title)\(mark)")
+                print(printable("\(localInstant(item.nextFire, zone: item.zone))  \(item.request.identifier)  \(item.request.recipient)  \(category)  \(item.request.content.title)\(mark)"))
             }
         }
     }

@@ -22,7 +22,7 @@ extension Chime {
                 if let text = response.userText { line += "  \"\(text.replacingOccurrences(of: "\n", with: " "))\"" }
                 line += "  via \(response.channel) from \(response.responder)  \(response.status)"
                 if !response.result.isEmpty { line += " (\(response.result))" }
-                print(line)
+                print(printable(line))
             }
         }
     }
@@ -30,7 +30,11 @@ extension Chime {
     struct Replies: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List every inbound message and what became of it, oldest first.",
-            discussion: "Outcomes: responded, replayed, auto-reply, bounce, no-token, forged-token, expired-token, forged-sender, unknown-notification, unmatched, unreadable."
+            discussion: """
+                Outcomes: responded, replayed, auto-reply, bounce, receipt, too-large, no-token, forged-token, expired-token, \
+                forged-sender, unknown-notification, unmatched, unreadable. Text from the messages is shown with control \
+                characters escaped (\\u{1b}); --json gives it as it came.
+                """
         )
 
         @OptionGroup var options: GlobalOptions
@@ -45,7 +49,7 @@ extension Chime {
                 return
             }
             for record in records {
-                print("\(record.id)  \(record.at)  \(record.sender.isEmpty ? "-" : record.sender)  \(record.outcome.rawValue)\(record.detail.isEmpty ? "" : "  " + record.detail)")
+                print(printable("\(record.id)  \(record.at)  \(record.sender.isEmpty ? "-" : record.sender)  \(record.outcome.rawValue)\(record.detail.isEmpty ? "" : "  " + record.detail)"))
             }
         }
     }

@@ -33,7 +33,13 @@ extension Chime {
             let store = try openStore(options)
             // The reply desk's matchers read what people type in chat threads.
             let (reader, actions) = try replyDesks(options, configuration: configuration, store: store)
-            let server = ChimeHTTPServer(desk: ClickDesk(reader: reader, actions: actions))
+            // With --now, the clock starts there and runs on (replays, tests).
+            var clock: @Sendable () -> Instant = { Instant(Date()) }
+            if options.now != nil {
+                let (start, started) = (options.instant, Date())
+                clock = { start + Int64(Date().timeIntervalSince(started)) }
+            }
+            let server = ChimeHTTPServer(desk: ClickDesk(reader: reader, actions: actions), clock: clock)
             let host = self.host
             let finished = DispatchSemaphore(value: 0)
             let failure = Failure()

@@ -1,0 +1,89 @@
+import ChimeCore
+import Foundation
+
+/// `chime ingest` on the shapes of inbound mail an attacker would send to stall it, each
+/// at `size` and at four times that: the CPU per KB at both sizes, net of a one-line
+/// reply's run (the process and store start-up), and their ratio. Linear time shows as a
+/// ratio near 1; time growing with the square of the size, as near 4.
+func adversarialBenchmark(size: Int) throws {
+    let chime = chimeExecutable()
+    setenv("CHIME_TEMPLATES", repositoryRoot.appendingPathComponent("templates").path, 1)
+    let folder = try makeWorkspace(
+        channels: #"<channel id="mail" url="maildir:./outbox" from="Chime &lt;bot@reply.example.org&gt;" replyTo="bot+{token}@reply.example.org"/>"#,
+        recipients: [("alice", "mail", "alice@example.org")])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // A text-input action, so that any text a reply carries is read to its end.
+    let configuration = try String(contentsOf: folder.appendingPathComponent("chime.xml"), encoding: .utf8)
+        .replacingOccurrences(of: #"<action identifier="done" title="Done"/>"#,
+                              with: #"<action identifier="done" title="Done"/><textInputAction identifier="note" title="Note"/>"#)
+    try configuration.write(to: folder.appendingPathComponent("chime.xml"), atomically: true, encoding: .utf8)
+    try fillStore(path: folder.appendingPathComponent("chime.sqlite").path, count: 1, due: 1, recipients: ["alice"], now: benchNow)
+    _ = measure(chime, ["run", "--now", benchNow.description], in: folder)
+    let outbox = folder.appendingPathComponent("outbox/new")
+    let sent = try String(contentsOf: outbox.appendingPathComponent(try FileManager.default.contentsOfDirectory(atPath: outbox.path)[0]), encoding: .utf8)
+    guard let token = sent.firstMatch(of: /Message-ID: <([a-z2-7]+)@/)?.output.1 else {
+        print("no token in the sent reminder")
+        exit(1)
+    }
+
+    func reply(headers: [String] = [], contentType: String = "text/plain; charset=utf-8", body: String) -> String {
+        ([
+            "From: Alice <alice@example.org>", "To: bot+\(token)@reply.example.org", "Subject: Re: Reminder",
+            "Message-ID: <r@example.org>", "In-Reply-To: <\(token)@reply.example.org>", "MIME-Version: 1.0", "Content-Type: \(contentType)",
+        ] + headers).joined(separator: "\r\n") + "\r\n\r\n" + body
+    }
+    func stranger(_ header: String) -> String {
+        ["From: x@evil.test", header, "Subject: hi", "", "hello"].joined(separator: "\r\n")
+    }
+    func fill(_ unit: String, _ size: Int) -> String { String(repeating: unit, count: max(1, size / unit.utf8.count)) }
+
+    let shapes: [(String, (Int) -> String)] = [
+        ("To: of letters, no token", { stranger("To: " + fill("a", $0)) }),
+        ("To: a+letters without @", { stranger("To: a+" + fill("a", $0)) }),
+        ("References: of <", { stranger("References: " + fill("<", $0)) }),
+        ("References: of <letters", { stranger("References: " + fill("<aaaaaaaaaaaaaaaaaaaaaaaa", $0)) }),
+        ("From: of comments", { stranger("To: y@example.org").replacingOccurrences(of: "From: x@evil.test", with: "From: " + fill("(", $0)) }),
+        ("Authentication-Results: of (", { reply(headers: ["Authentication-Results: mx.example.org; " + fill("(", $0)], body: "note x") }),
+        ("Authentication-Results: of \"", { reply(headers: ["Authentication-Results: mx.example.org; dkim=pass header.d=" + fill("\"a", $0)], body: "note x") }),
+        ("body of blank lines", { reply(body: "note x" + fill("\r\n", $0)) }),
+        ("body of lines \"a:\"", { reply(body: "note x\r\n" + fill("a:\r\n", $0)) }),
+        ("body of \"> \" lines", { reply(body: "note x\r\n" + fill("> a\r\n", $0)) }),
+        ("one line ending のメッセージ:", { reply(body: "note " + fill("あ", $0) + "のメッセージ:") }),
+        ("one line ending 在…写道：", { reply(body: "note 在" + fill("说", $0) + "写道：") }),
+        ("one line ending \"wrote:\"", { reply(body: "On " + fill("a ", $0) + " wrote:") }),
+        ("punctuation before a keyword", { reply(body: fill("!", $0) + "note x") }),
+        ("HTML of &nbsp;<p></p>", { reply(contentType: "text/html; charset=utf-8", body: fill("&nbsp;<p></p>", $0)) }),
+        ("HTML of nested <div>", { reply(contentType: "text/html; charset=utf-8", body: fill("<div>", $0) + "x") }),
+    ]
+
+    let maildir = folder.appendingPathComponent("in")
+    for sub in ["new", "cur", "tmp"] { try FileManager.default.createDirectory(at: maildir.appendingPathComponent(sub), withIntermediateDirectories: true) }
+    var counter = 0
+    /// CPU seconds of `chime ingest` on one message (the median of three).
+    func cpu(_ message: String) throws -> Double {
+        var runs: [Double] = []
+        for _ in 0..<3 {
+            counter += 1
+            try Data(message.utf8).write(to: maildir.appendingPathComponent("new/\(counter).adv:2,"))
+            runs.append(measure(chime, ["ingest", "--maildir", "in", "--now", "2026-11-21T10:00:00Z"], in: folder).cpuSeconds)
+        }
+        return runs.sorted()[1]
+    }
+
+    let baseline = try cpu(reply(body: "note x"))
+    print("chime ingest on adversarial mail (\(ProcessInfo.processInfo.activeProcessorCount) cores, load \(loadAverage()))")
+    print(String(format: "baseline: a one-line reply, %.1f ms CPU (start-up, store, answer)", baseline * 1000))
+    print("shape                                   n KB    µs/KB at n   4n KB   µs/KB at 4n   ratio")
+    for (name, make) in shapes {
+        let small = make(size), large = make(size * 4)
+        let (smallKB, largeKB) = (Double(small.utf8.count) / 1024, Double(large.utf8.count) / 1024)
+        let (smallCost, largeCost) = (max(0, try cpu(small) - baseline) * 1e6 / smallKB, max(0, try cpu(large) - baseline) * 1e6 / largeKB)
+        print(String(format: "%@ %7.0f %12.1f %7.0f %13.1f %7.2f", name.padding(toLength: 38, withPad: " ", startingAt: 0),
+                     smallKB, smallCost, largeKB, largeCost, smallCost > 0 ? largeCost / smallCost : 0))
+    }
+}
+
+/// The one-minute load average, as the kernel says it.
+func loadAverage() -> String {
+    ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").first.map(String.init) ?? "?"
+}

@@ -1,0 +1,90 @@
+internal import CChimeGMime
+
+/// Structured header values read by the book: the mailbox of an originator field
+/// (RFC 5322 §3.6.2) through GMime's address parser, and msg-ids (§3.6.4) by their
+/// syntax. Both take the raw value (``ParsedMail/rawHeaders``), never a decoded one.
+public enum MailAddress {
+    /// The address of a `From:` that holds exactly one mailbox, lower-cased; nil for a
+    /// group, several mailboxes, or anything GMime does not read as one. Display names and
+    /// comments never give the address: `bob@evil.test (<alice@example.org>)` is bob's.
+    public static func singleMailbox(_ raw: String) -> String? {
+        GMime.initialize()
+        guard let list = internet_address_list_parse(nil, raw) else { return nil }
+        defer { chime_gmime_unref(list) }
+        guard internet_address_list_length(list) == 1, let address = internet_address_list_get_address(list, 0),
+              let mailbox = chime_gmime_mailbox(address), let text = internet_address_mailbox_get_addr(mailbox)
+        else { return nil }
+        let addr = String(cString: text)
+        // One local part, one domain, nothing a mailbox cannot hold.
+        let bytes = Array(addr.utf8)
+        guard bytes.filter({ $0 == UInt8(ascii: "@") }).count == 1, let at = bytes.firstIndex(of: UInt8(ascii: "@")),
+              at > 0, at < bytes.count - 1,
+              !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: ",") })
+        else { return nil }
+        return addr.lowercased()
+    }
+
+    /// The msg-ids of a raw `Message-ID`, `In-Reply-To` or `References` value, without
+    /// their angle brackets, in order: `<id-left@id-right>` with each side a dot-atom
+    /// (the right also a `[…]` literal), at most 998 characters. Anything else, words
+    /// or comments between them included, is passed over. Linear in the value's length.
+    public static func messageIDs(_ raw: String) -> [String] {
+        let bytes = Array(raw.utf8)
+        var found: [String] = []
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "<") else {
+                index += 1
+                continue
+            }
+            // The id runs to the next `>`; another `<` first starts a new one.
+            var end = index + 1
+            while end < bytes.count, bytes[end] != UInt8(ascii: ">"), bytes[end] != UInt8(ascii: "<") { end += 1 }
+            guard end < bytes.count else { break }
+            if bytes[end] == UInt8(ascii: ">"), let id = messageID(bytes[(index + 1)..<end]) { found.append(id) }
+            index = bytes[end] == UInt8(ascii: ">") ? end + 1 : end
+        }
+        return found
+    }
+
+    /// `id-left@id-right` when it is one, as text.
+    private static func messageID(_ bytes: ArraySlice<UInt8>) -> String? {
+        guard bytes.count <= 998, let at = bytes.lastIndex(of: UInt8(ascii: "@")) else { return nil }
+        let left = bytes[bytes.startIndex..<at], right = bytes[(at + 1)...]
+        guard isDotAtom(left), isDotAtom(right) || isLiteral(right) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// RFC 5322 `dot-atom-text`: atext runs joined by single dots.
+    private static func isDotAtom(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard let first = bytes.first, let last = bytes.last, first != UInt8(ascii: "."), last != UInt8(ascii: ".") else { return false }
+        var previousDot = false
+        for byte in bytes {
+            if byte == UInt8(ascii: ".") {
+                if previousDot { return false }
+                previousDot = true
+            } else {
+                guard isAtext(byte) else { return false }
+                previousDot = false
+            }
+        }
+        return true
+    }
+
+    /// `[` dtext `]` (printable ASCII but `[`, `]` and `\`).
+    private static func isLiteral(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard bytes.count >= 2, bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") else { return false }
+        return bytes.dropFirst().dropLast().allSatisfy { $0 >= 33 && $0 <= 126 && $0 != UInt8(ascii: "[") && $0 != UInt8(ascii: "]") && $0 != UInt8(ascii: "\\") }
+    }
+
+    /// RFC 5322 `atext`.
+    static func isAtext(_ byte: UInt8) -> Bool { atext[Int(byte)] }
+
+    private static let atext: [Bool] = (0..<256).map { value in
+        let byte = UInt8(value)
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+        default: return "!#$%&'*+-/=?^_`{|}~".utf8.contains(byte)
+        }
+    }
+}

@@ -1,0 +1,257 @@
+import ChimeTestSupport
+import Foundation
+import Testing
+
+/// What an attacker must not get from replies, bounces and receipts, through the real
+/// `chime ingest`, `run`, `check` and `recipients`: no stall, no injected header, no
+/// silenced recipient, no proof from a forged header, no secret; with a genuine reply
+/// and a genuine bounce beside each as the positive control.
+@Suite("Inbound trust", .serialized)
+struct InboundTrustTests {
+    static func configuration(smtpPort: Int = 9, extra: String = "") -> String {
+        """
+        <chime version="1">
+          <categories>
+            <category identifier="shop">
+              <action identifier="justInform" title="OK, got it"/>
+              <action identifier="archive" title="Archive" authenticationRequired="true">
+                <hook command="env > hook-env.txt; echo archived >> hook-ran.txt" env="CHIME_TEST_PASSED"/>
+              </action>
+              <textInputAction identifier="note" title="Add a note" textInputPlaceholder="Why?">
+                <hook command="sleep 30" timeout="1s"/>
+              </textInputAction>
+            </category>
+          </categories>
+          <channels>
+            <channel id="mail" url="maildir:./outbox" from="Chime &lt;bot@reply.example.org&gt;" replyTo="bot+{token}@reply.example.org"/>
+            <channel id="smtp" url="smtp://127.0.0.1:\(smtpPort)" from="Chime &lt;bot@reply.example.org&gt;" replyTo="bot+{token}@reply.example.org"/>
+          </channels>
+          <replies trustedAuthServID="mx.example.org" linkBase="https://chime.example.org" \(extra)/>
+          <recipients>
+            <recipient id="alice" locale="en" timeZone="Europe/Paris"><address channel="mail">alice@example.org</address></recipient>
+            <recipient id="bob" locale="en" timeZone="Europe/Paris"><address channel="smtp">bob@example.org</address></recipient>
+            <recipient id="carol" locale="en" timeZone="Europe/Paris"><address channel="smtp">carol@example.org</address></recipient>
+          </recipients>
+        </chime>
+        """
+    }
+
+    static func workspace(smtpPort: Int = 9, extra: String = "") throws -> (Workspace, ReplyCorpusTests.Sent) {
+        let ws = try ReplyCorpusTests.workspace(configuration(smtpPort: smtpPort, extra: extra))
+        let sent = try ReplyCorpusTests.send(ws, ["a"], category: "shop")["a"]!
+        return (ws, sent)
+    }
+
+    static func ingest(_ ws: Workspace, _ message: String) throws -> String {
+        let result = try ReplyCorpusTests.ingest(ws, message)
+        #expect(result.status == 0, "an MTA pipe is told the message was taken: \(result.stderr)")
+        #expect(!result.timedOut)
+        return result.stdout
+    }
+
+    @Test("adversarial inbound shapes are read to the end and get their plain outcome: a 100,000-letter To:, 50,000 unclosed brackets, 1 MB of blank lines, 100,000 empty paragraphs, a long line ending like a quote header")
+    func adversarialShapes() throws {
+        let (ws, sent) = try Self.workspace()
+        let letters = String(repeating: "a", count: 100_000)
+        let noToken = ["From: x@evil.test", "To: \(letters)", "Cc: a+\(letters)", "References: " + String(repeating: "<", count: 50_000),
+                       "Subject: hi", "", "hello"].joined(separator: "\r\n")
+        #expect(try Self.ingest(ws, noToken).hasPrefix("stdin: no-token"))
+        let blank = ReplyCorpusTests.reply(sent, body: "OK, got it" + String(repeating: "\n", count: 1_000_000))
+        #expect(try Self.ingest(ws, blank).hasPrefix("stdin: responded: justInform"))
+        let html = ReplyCorpusTests.reply(sent, headers: [], body: "")
+            .replacingOccurrences(of: "Content-Type: text/plain; charset=utf-8", with: "Content-Type: text/html; charset=utf-8")
+            + String(repeating: "&nbsp;<p></p>", count: 100_000)
+        #expect(try Self.ingest(ws, html).hasPrefix("stdin: unmatched: (empty reply)"))
+        let cjk = ReplyCorpusTests.reply(sent, body: "note " + String(repeating: "あ", count: 300_000) + "のメッセージ:")
+        let printed = try Self.ingest(ws, cjk)
+        #expect(printed.hasPrefix("stdin: responded: note"), "\(printed.prefix(200))")
+    }
+
+    @Test("a reply's own ids are msg-ids or nothing: an encoded word in its Message-ID is kept as written, never decoded into a header of the answer; a broken id is dropped")
+    func noHeaderInjection() throws {
+        let (ws, sent) = try Self.workspace()
+        let before = try CarryingOutTests.outbox(ws)
+        let evil = "<a=?us-ascii?q?=0AX-Injected=3A_yes=0AContent-Type=3A_text/html?=@x>"
+        let reply = ReplyCorpusTests.reply(sent, body: "1")
+            .replacingOccurrences(of: "Message-ID: <", with: "Message-ID: \(evil)\r\nX-Was: <")
+            .replacingOccurrences(of: "In-Reply-To: <\(sent.messageID)>",
+                                  with: "In-Reply-To: <\(sent.messageID)>\r\nReferences: <broken id@x> <=?utf-8?q?a=0D=0Ab?=@x> <\(sent.messageID)>")
+        #expect(try Self.ingest(ws, reply).contains("responded: justInform"))
+        let answer = try #require(try CarryingOutTests.newMail(ws, since: before).first)
+        let head = answer.components(separatedBy: "\n\n")[0]
+        let names = head.split(separator: "\n").filter { !$0.hasPrefix(" ") && !$0.hasPrefix("\t") }.map { $0.prefix { $0 != ":" }.lowercased() }
+        #expect(!names.contains("x-injected"), "\(head)")
+        #expect(names.filter { $0 == "content-type" }.count == 1, "one Content-Type, Chime's: \(head)")
+        #expect(CarryingOutTests.header(answer, "In-Reply-To") == evil, "the id as it was written, a msg-id by its syntax")
+        #expect(CarryingOutTests.header(answer, "References") == "<=?utf-8?q?a=0D=0Ab?=@x> <\(sent.messageID)> \(evil)",
+                "the broken id dropped, the others as written: \(head)")
+    }
+
+    @Test("the sender is the one mailbox of From: a comment or a second bracket naming the recipient is no proof of being them")
+    func senderByTheBook() throws {
+        let (ws, sent) = try Self.workspace()
+        for from in ["bob@evil.test (<alice@example.org>)", "<bob@evil.test> <alice@example.org>", "alice@example.org, bob@evil.test",
+                     "\"alice@example.org\" <bob@evil.test>", "=?utf-8?q?alice=40example=2Eorg?= <bob@evil.test>"] {
+            let reply = ReplyCorpusTests.reply(sent, body: "1").replacingOccurrences(of: "From: Alice <alice@example.org>", with: "From: \(from)")
+            #expect(try Self.ingest(ws, reply).hasPrefix("stdin: forged-sender"), "\(from)")
+        }
+        #expect(try ReplyCorpusTests.json(ws, "responses").isEmpty)
+        let genuine = ReplyCorpusTests.reply(sent, body: "1").replacingOccurrences(of: "From: Alice <alice@example.org>", with: "From: \"Alice (home)\" <Alice@Example.org>")
+        #expect(try Self.ingest(ws, genuine).hasPrefix("stdin: responded: justInform"))
+    }
+
+    @Test("Authentication-Results by RFC 8601: only a trusted server's, with dmarc aligned by header.from or dkim by header.d, proves the sender; quoted tricks, other servers and unaligned passes do not")
+    func proofByTheBook() throws {
+        let cases: [(String, Bool)] = [
+            (#"mx.example.org; spf=pass smtp.mailfrom="a;dmarc=pass x"@evil.test"#, false),
+            ("mx.example.org; dmarc=pass", false),
+            ("mx.example.org; dmarc=pass header.from=evil.test", false),
+            ("mx.example.org; dkim=pass header.d=evil.test header.i=@example.org", false),
+            ("evil.test; dmarc=pass header.from=example.org", false),
+            ("mx.example.org (dmarc=pass header.from=example.org); dmarc=fail header.from=example.org", false),
+            ("mx.example.org 1; spf=pass smtp.mailfrom=example.org; dmarc=pass (p=reject dis=none) header.from=example.org", true),
+            ("MX.Example.ORG; dkim=pass (2048-bit key) header.d=example.org header.s=mail", true),
+        ]
+        for (header, proves) in cases {
+            let (ws, sent) = try Self.workspace()
+            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent, headers: ["Authentication-Results: \(header)"], body: "Archive"))
+            #expect(printed.contains(proves ? "responded: archive (carried out)" : "responded: archive (awaiting confirmation)"), "\(header): \(printed)")
+            #expect(FileManager.default.fileExists(atPath: ws.path("hook-ran.txt")) == proves, "\(header)")
+        }
+    }
+
+    @Test("bounces: only a report that came back to the VERP return path of a message sent to that very address marks it undeliverable (Postfix's, with Auto-Submitted, and Exim's); chime recipients lists it, a genuine reply or --clear lifts it")
+    func verpBounces() throws {
+        let smtp = try SMTPServer()
+        let ws = try ReplyCorpusTests.workspace(Self.configuration(smtpPort: smtp.port))
+        try ws.write("r.json", #"[{"identifier": "b1", "recipient": "bob", "content": {"title": "Shopping", "categoryIdentifier": "shop"}, "trigger": {"type": "timeInterval", "seconds": 60}}, {"identifier": "c1", "recipient": "carol", "content": {"title": "Shopping", "categoryIdentifier": "shop"}, "trigger": {"type": "timeInterval", "seconds": 60}}]"#)
+        #expect(try ws.chime(["schedule", "--json", "r.json"], now: "2026-11-21T09:00:00Z").status == 0)
+        let run = try ws.chime(["run"], now: "2026-11-21T09:02:00Z")
+        #expect(run.stdout.contains("delivered 2"), "\(run.stdout) \(run.stderr)")
+        let senders = Dictionary(uniqueKeysWithValues: try smtp.messages().map { (($0["to"] as? [String])?.first ?? "", $0["from"] as? String ?? "") })
+        let bobPath = try #require(senders["bob@example.org"]), carolPath = try #require(senders["carol@example.org"])
+        #expect(bobPath.hasPrefix("bounce+") && bobPath.hasSuffix("@reply.example.org") && bobPath != carolPath, "\(senders)")
+
+        // Forged: a report naming bob, but sent to carol's return path (a token of ours, for another address).
+        #expect(try Self.ingest(ws, Self.postfixBounce(to: carolPath, failed: "bob@example.org")).contains("bob@example.org (no return-path token issued for it: ignored)"))
+        // Forged: naming bob, to the plain address, with a reply token of ours quoted.
+        #expect(try Self.ingest(ws, Self.postfixBounce(to: "bot@reply.example.org", failed: "bob@example.org")).contains("ignored"))
+        #expect(try ws.chime(["recipients"]).stdout.contains("undeliverable") == false)
+        // A read receipt is machine mail: nothing recorded as a response.
+        #expect(try Self.ingest(ws, Self.readReceipt(to: "bot@reply.example.org")).hasPrefix("stdin: receipt"))
+
+        // Genuine: Postfix's report (Auto-Submitted: auto-replied) to bob's own return path.
+        #expect(try Self.ingest(ws, Self.postfixBounce(to: bobPath, failed: "bob@example.org")).hasPrefix("stdin: bounce: bob@example.org marked undeliverable"))
+        // And Exim's plain report to carol's, naming her in X-Failed-Recipients.
+        #expect(try Self.ingest(ws, Self.eximBounce(to: carolPath, failed: "carol@example.org")).hasPrefix("stdin: bounce: carol@example.org marked undeliverable"))
+        let listed = try ws.chime(["recipients"]).stdout
+        #expect(listed.contains("bob  smtp  bob@example.org  undeliverable since 2026-11-21T10:00:00Z (hard bounce)"), "\(listed)")
+        // Nothing more goes to bob while he is marked: his next reminder is held, not lost.
+        try ws.write("n.json", #"{"identifier": "b2", "recipient": "bob", "content": {"title": "Next"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        #expect(try ws.chime(["schedule", "--json", "n.json"], now: "2026-11-21T10:00:00Z").status == 0)
+        let held = try ws.chime(["run"], now: "2026-11-21T10:02:00Z")
+        #expect(held.stderr.contains("every address of recipient \"bob\" is undeliverable"), "\(held.stdout) \(held.stderr)")
+        #expect(try ws.chime(["recipients", "--clear", "carol@example.org"]).stdout == "cleared carol@example.org: mail goes to it again\n")
+        #expect(try ws.chime(["recipients", "--clear", "carol@example.org"]).status == 65, "not marked any more")
+
+        // bob's genuine reply to his reminder lifts his mark.
+        let token = try #require(try smtp.messages().compactMap { ($0["data"] as? String)?.firstMatch(of: /Reply-To:\s+bot\+([a-z2-7]+)@/) }.first).output.1
+        let reply = ReplyCorpusTests.reply(.init(deliveryID: "", token: String(token)), from: "bob@example.org", body: "1")
+        #expect(try Self.ingest(ws, reply).contains("responded: justInform"))
+        #expect(!(try ws.chime(["recipients"]).stdout.contains("undeliverable")))
+    }
+
+    static func postfixBounce(to: String, failed: String) -> String {
+        [
+            "Return-Path: <>", "Delivered-To: \(to)", "Date: Sat, 21 Nov 2026 10:00:00 +0000 (UTC)",
+            "From: MAILER-DAEMON@mx.example.org (Mail Delivery System)", "Subject: Undelivered Mail Returned to Sender",
+            "To: \(to)", "Auto-Submitted: auto-replied", "MIME-Version: 1.0",
+            "Content-Type: multipart/report; report-type=delivery-status;", "\tboundary=\"4A1B2C.1763719200/mx.example.org\"",
+            "Message-Id: <20261121100000.4A1B2C@mx.example.org>", "",
+            "This is a MIME-encapsulated message.", "", "--4A1B2C.1763719200/mx.example.org",
+            "Content-Description: Notification", "Content-Type: text/plain; charset=us-ascii", "",
+            "I'm sorry to have to inform you that your message could not", "be delivered to one or more recipients.", "",
+            "--4A1B2C.1763719200/mx.example.org", "Content-Description: Delivery report", "Content-Type: message/delivery-status", "",
+            "Reporting-MTA: dns; mx.example.org", "X-Postfix-Queue-ID: 4A1B2C", "X-Postfix-Sender: rfc822; \(to)",
+            "Arrival-Date: Sat, 21 Nov 2026 09:59:58 +0000 (UTC)", "",
+            "Final-Recipient: rfc822; \(failed)", "Original-Recipient: rfc822;\(failed)", "Action: failed", "Status: 5.1.1",
+            "Remote-MTA: dns; example.org", "Diagnostic-Code: smtp; 550 5.1.1 <\(failed)>: Recipient address rejected", "",
+            "--4A1B2C.1763719200/mx.example.org", "Content-Description: Undelivered Message Headers", "Content-Type: text/rfc822-headers", "",
+            "From: Chime <bot@reply.example.org>", "Subject: Shopping", "",
+            "--4A1B2C.1763719200/mx.example.org--", "",
+        ].joined(separator: "\r\n")
+    }
+
+    static func eximBounce(to: String, failed: String) -> String {
+        [
+            "From: Mail Delivery System <Mailer-Daemon@mx.example.org>", "To: \(to)",
+            "Subject: Mail delivery failed: returning message to sender", "Message-Id: <E1abc-0001@mx.example.org>",
+            "X-Failed-Recipients: \(failed)", "Auto-Submitted: auto-replied", "Date: Sat, 21 Nov 2026 10:00:00 +0000", "",
+            "This message was created automatically by mail delivery software.", "",
+            "A message that you sent could not be delivered to one or more of its", "recipients. This is a permanent error.", "",
+            "  \(failed)", "    host example.org: 550 No such user", "",
+        ].joined(separator: "\r\n")
+    }
+
+    static func readReceipt(to: String) -> String {
+        [
+            "From: Alice <alice@example.org>", "To: \(to)", "Subject: Read: Shopping", "MIME-Version: 1.0",
+            "Content-Type: multipart/report; report-type=disposition-notification; boundary=\"r1\"", "",
+            "--r1", "Content-Type: text/plain", "", "Your message was displayed.", "",
+            "--r1", "Content-Type: message/disposition-notification", "",
+            "Reporting-UA: mail.example.org; Mail", "Final-Recipient: rfc822; alice@example.org",
+            "Disposition: manual-action/MDN-sent-manually; displayed", "", "--r1--", "",
+        ].joined(separator: "\r\n")
+    }
+
+    @Test("messages over <replies maxMessageSize> are recorded as too-large and acted on by nothing; the MTA is told they were taken")
+    func tooLarge() throws {
+        let (ws, sent) = try Self.workspace(extra: #"maxMessageSize="2K""#)
+        let big = ReplyCorpusTests.reply(sent, body: "1\n" + String(repeating: "x", count: 3_000))
+        #expect(try Self.ingest(ws, big).hasPrefix("stdin: too-large:"))
+        #expect(try ReplyCorpusTests.json(ws, "responses").isEmpty)
+        #expect(try Self.ingest(ws, ReplyCorpusTests.reply(sent, body: "1")).hasPrefix("stdin: responded"), "a small one still acts")
+    }
+
+    @Test("the store is made readable by its owner only; human output escapes control characters a reply carried")
+    func storeAndOutput() throws {
+        let (ws, sent) = try Self.workspace()
+        // The -wal and -shm files (there while a process has the store open) take the same mode.
+        let mode = (try FileManager.default.attributesOfItem(atPath: ws.path("chime.sqlite"))[.posixPermissions] as? Int) ?? 0
+        #expect(mode & 0o077 == 0, "chime.sqlite: \(String(mode, radix: 8))")
+        _ = try Self.ingest(ws, ReplyCorpusTests.reply(sent, body: "\u{1B}]0;pwned\u{07}\u{1B}[2J what?"))
+        // Any text is the category's one text-input action's: it shows in chime responses.
+        let responses = try ws.chime(["responses"]).stdout
+        #expect(!responses.contains("\u{1B}") && responses.contains("\\u{1b}]0;pwned\\u{7}\\u{1b}[2J what?"), "\(responses)")
+        #expect(try ws.chime(["responses", "--json"]).stdout.contains("\\u001b]0;pwned"), "JSON keeps the text, JSON-escaped")
+    }
+
+    @Test("chime check refuses an empty or short channel secret and a short CHIME_SECRET_KEY, without printing either")
+    func shortSecrets() throws {
+        let ws = try Workspace(configuration: Workspace.defaultConfiguration.replacingOccurrences(
+            of: #"<channel id="log" url="file:./sent.jsonl"/>"#, with: #"<channel id="log" url="file:./sent.jsonl"/><channel id="hook" url="json://127.0.0.1:9/x" secret="s3cr3t-pass"/>"#))
+        let check = try ws.chime(["check"])
+        #expect(check.status == 65 && check.stderr.contains("secret is too short (11 characters); it needs at least 16"), "\(check.stderr)")
+        #expect(!check.stderr.contains("s3cr3t-pass"))
+        try ws.write("chime.xml", Workspace.defaultConfiguration)
+        let key = try ws.chime(["check"], environment: ["CHIME_SECRET_KEY": "hunter2hunter2"])
+        #expect(key.status == 65 && key.stderr.contains("CHIME_SECRET_KEY is 14 bytes; it needs at least 32"), "\(key.stderr)")
+        #expect(!key.stderr.contains("hunter2"))
+        #expect(try ws.chime(["check"], environment: ["CHIME_SECRET_KEY": String(repeating: "k", count: 32)]).status == 0)
+    }
+
+    @Test("a hook gets PATH, HOME, LANG and what its env names, never Chime's secrets; one that never reads a large input is stopped at its timeout")
+    func hookEnvironment() throws {
+        let key = (0..<4).map { _ in UUID().uuidString }.joined()
+        let ws = try ReplyCorpusTests.workspace(Self.configuration())
+        let environment = ["CHIME_SECRET_KEY": key, "CHIME_TEST_PASSED": "yes", "CHIME_TEST_SECRET": "no"]
+        _ = try ReplyCorpusTests.send(ws, ["a"], category: "shop")
+        #expect(try ws.chime(["respond", "a", "archive"], environment: environment).status == 0)
+        let seen = try ws.read("hook-env.txt")
+        #expect(seen.contains("CHIME_TEST_PASSED=yes") && seen.contains("PATH="), "\(seen)")
+        #expect(!seen.contains(key) && !seen.contains("CHIME_TEST_SECRET"), "\(seen)")
+        // 100 KB of text (more than a pipe holds) for a hook that sleeps without reading: stopped after its 1 s.
+        let respond = try ws.chime(["respond", "a", "note", "--text", String(repeating: "x", count: 100_000)], environment: environment, timeout: 20)
+        #expect(!respond.timedOut && respond.stdout.contains("timed out after 1s"), "\(respond.stdout) \(respond.stderr)")
+    }
+}
