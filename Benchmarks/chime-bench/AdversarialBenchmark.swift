@@ -5,7 +5,7 @@ import Foundation
 /// at `size` and at four times that: the CPU per KB at both sizes, net of a one-line
 /// reply's run (the process and store start-up), and their ratio. Linear time shows as a
 /// ratio near 1; time growing with the square of the size, as near 4.
-func adversarialBenchmark(size: Int) throws {
+func adversarialBenchmark(size: Int, only filter: String? = nil) throws {
     let chime = chimeExecutable()
     setenv("CHIME_TEMPLATES", repositoryRoot.appendingPathComponent("templates").path, 1)
     let folder = try makeWorkspace(
@@ -74,7 +74,7 @@ func adversarialBenchmark(size: Int) throws {
     print("chime ingest on adversarial mail (\(ProcessInfo.processInfo.activeProcessorCount) cores, load \(loadAverage()))")
     print(String(format: "baseline: a one-line reply, %.1f ms CPU (start-up, store, answer)", baseline * 1000))
     print("shape                                   n KB    µs/KB at n   4n KB   µs/KB at 4n   ratio")
-    for (name, make) in shapes {
+    for (name, make) in shapes where filter.map({ name.contains($0) }) ?? true {
         let small = make(size), large = make(size * 4)
         let (smallKB, largeKB) = (Double(small.utf8.count) / 1024, Double(large.utf8.count) / 1024)
         let (smallCost, largeCost) = (max(0, try cpu(small) - baseline) * 1e6 / smallKB, max(0, try cpu(large) - baseline) * 1e6 / largeKB)

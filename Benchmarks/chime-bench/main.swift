@@ -11,8 +11,9 @@
 //                                                   against sequential)
 //   swift run -c release chime-bench --ingest N    (replies: `chime ingest --maildir` over N
 //                                                   replies, against Python's email parser)
-//   swift run -c release chime-bench --adversarial BYTES  (`chime ingest` on mail shaped
-//                                                   to stall it, at BYTES and 4×: CPU per KB)
+//   swift run -c release chime-bench --adversarial BYTES [SHAPE]  (`chime ingest` on mail
+//                                                   shaped to stall it, at BYTES and 4×: CPU per KB;
+//                                                   SHAPE picks the shapes whose name holds it)
 import ChimeCore
 import ChimeLocalization
 import ChimeMIME
@@ -39,7 +40,7 @@ while let argument = arguments.next() {
         try ingestBenchmark(count: Int(arguments.next() ?? "") ?? 10_000)
         exit(0)
     case "--adversarial":
-        try adversarialBenchmark(size: Int(arguments.next() ?? "") ?? 262_144)
+        try adversarialBenchmark(size: Int(arguments.next() ?? "") ?? 262_144, only: arguments.next())
         exit(0)
     case "--webhooks":
         try webhookBenchmark(count: Int(arguments.next() ?? "") ?? 2_000)

@@ -10,16 +10,18 @@ public enum ReplyText {
     /// The new text of a plain-text reply, trimmed; empty when the person wrote nothing.
     /// - Parameter markers: Chime's "reply above this line" text in every locale.
     public static func extract(_ text: String, markers: [String] = []) -> String {
-        let lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines = Self.lines(text)
         let foldedMarkers = markers.map(fold).filter { !$0.isEmpty }
+        // A line shorter than half the shortest marker cannot hold one: most lines are
+        // spared the folding.
+        let shortest = (foldedMarkers.map(\.utf8.count).min() ?? 0) / 2
         func hasMarker(_ line: String) -> Bool {
-            guard !foldedMarkers.isEmpty, line.utf8.count <= longestHeader else { return false }
+            guard !foldedMarkers.isEmpty, line.utf8.count >= shortest, line.utf8.count <= longestHeader else { return false }
             let folded = fold(line)
-            return foldedMarkers.contains { folded.contains($0) }
+            return foldedMarkers.contains { Bytes.contains(folded.utf8, $0.utf8) }
         }
         // Where the quote at the end begins: from there on, only `>` lines and blanks.
-        let quotedTail = (lines.lastIndex { !$0.hasPrefix(">") && !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? -1) + 1
+        let quotedTail = (lines.lastIndex { !$0.hasPrefix(">") && !isBlank($0) } ?? -1) + 1
         // Top-posted (the usual case): everything from the first quote header down is the
         // quoted message.
         var kept: [String] = []
@@ -50,7 +52,7 @@ public enum ReplyText {
         for line in lines {
             if isSignatureStart(line) { break }
             if line.hasPrefix(">") { continue }
-            result.append(line.trimmingCharacters(in: .whitespaces))
+            result.append(trimmed(line))
         }
         // Blank lines at either end dropped (by index: removing them one by one from the
         // front took time growing with the square of their number), and runs of blank
@@ -75,7 +77,7 @@ public enum ReplyText {
     /// A line that begins a quoted or forwarded message.
     static func isQuoteHeader(_ lines: [String], at index: Int) -> Bool {
         guard lines[index].utf8.count <= longestHeader else { return false }
-        let line = lines[index].trimmingCharacters(in: .whitespaces)
+        let line = trimmed(lines[index])
         guard !line.isEmpty else { return false }
         // Each pattern needs a character the line must have: most lines are spared the
         // regular expressions.
@@ -90,9 +92,9 @@ public enum ReplyText {
             return true
         }
         // Outlook's header block: "From:" then "Sent:"/"Date:" within the next lines.
-        if line.contains(":") || line.contains("："), fromField.matches(line) {
+        if mayNameField(line, startingWith: fromStarts), fromField.matches(line) {
             for next in (index + 1)..<min(index + 5, lines.count)
-            where sentField.matches(lines[next].trimmingCharacters(in: .whitespaces)) {
+            where mayNameField(trimmed(lines[next]), startingWith: sentStarts) && sentField.matches(trimmed(lines[next])) {
                 return true
             }
         }
@@ -105,7 +107,7 @@ public enum ReplyText {
         var joined = ""
         for next in index..<min(index + 3, lines.count) {
             guard lines[next].utf8.count <= longestHeader else { return nil }
-            let line = lines[next].trimmingCharacters(in: .whitespaces)
+            let line = trimmed(lines[next])
             if line.isEmpty { return nil }
             joined += (joined.isEmpty ? "" : " ") + line
             // Every "wrote" pattern ends with a colon, and names its verb near the end.
@@ -126,12 +128,65 @@ public enum ReplyText {
     /// Whether the end of a window names a verb of writing, which every "wrote" pattern
     /// holds within its last 90 characters: most windows are spared the patterns.
     private static func namesWriting(_ joined: String) -> Bool {
-        let tail = String(joined.suffix(90)).lowercased()
-        return writingVerbs.contains { tail.contains($0) }
+        // Bytes, ASCII letters lowered: Foundation's search, tried for each verb on each
+        // line, had been most of the time spent on a long reply.
+        let tail = joined.utf8.suffix(270).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        return writingVerbs.contains { Bytes.contains(tail, $0) }
     }
 
     private static let writingVerbs = ["wrote", "crit", "schrieb", "escribi", "scritto", "schreef", "escreveu", "napisa", "pisze",
-                                       "пишет", "написал", "写道", "のメッセージ", "書きました"]
+                                       "пишет", "написал", "写道", "のメッセージ", "書きました"].map { Array($0.utf8) }
+
+    /// Whether a line may start a header field (`From:`, `Sent:`…): its first byte
+    /// (after a `*`, lower case) one that a field name of the patterns starts with, and a
+    /// colon among its first 40 bytes, where every one ends.
+    private static func mayNameField(_ line: String, startingWith starts: Set<UInt8>) -> Bool {
+        let head = line.utf8.prefix(40)
+        guard let first = head.first(where: { $0 != UInt8(ascii: "*") }),
+              starts.contains(first >= 0x41 && first <= 0x5A ? first | 0x20 : first) else { return false }
+        return head.contains(UInt8(ascii: ":")) || Bytes.contains(head, Array("：".utf8))
+    }
+
+    /// The first bytes of the field names of ``fromField`` and ``sentField`` (UTF-8 lead
+    /// bytes for Cyrillic and CJK).
+    private static let fromStarts = Set(Array("fdvo".utf8) + [0xD0, 0xE5])
+    private static let sentStarts = Set(Array("sdegfwiv".utf8) + [0xD0, 0xE5, 0xE6, 0xE9])
+
+    /// The text's lines, split at LF, CRLF and CR (by bytes: Foundation's replacing
+    /// before a split had cost a third of the time of a reply of many short lines).
+    static func lines(_ text: String) -> [String] {
+        var lines: [String] = []
+        var current: [UInt8] = []
+        var previousCR = false
+        for byte in text.utf8 {
+            if byte == 0x0A && previousCR {
+                previousCR = false
+                continue
+            }
+            previousCR = byte == 0x0D
+            if byte == 0x0A || byte == 0x0D {
+                lines.append(String(decoding: current, as: UTF8.self))
+                current.removeAll(keepingCapacity: true)
+            } else {
+                current.append(byte)
+            }
+        }
+        lines.append(String(decoding: current, as: UTF8.self))
+        return lines
+    }
+
+    /// Without white space at either end (Swift's own test, not Foundation's: this runs
+    /// on every line).
+    static func trimmed(_ line: String) -> String {
+        guard let first = line.firstIndex(where: { !$0.isWhitespace || $0.isNewline }) else { return "" }
+        let last = line.lastIndex(where: { !$0.isWhitespace || $0.isNewline })!
+        return first == line.startIndex && last == line.index(before: line.endIndex) ? line : String(line[first...last])
+    }
+
+    /// Whether a line holds only white space.
+    static func isBlank(_ line: String) -> Bool {
+        line.allSatisfy { $0.isWhitespace && !$0.isNewline }
+    }
 
     // Each anchored at the start of the window: tried from one place only, never from
     // every character of a long line.
@@ -156,9 +211,14 @@ public enum ReplyText {
     static func isSignatureStart(_ line: String) -> Bool {
         if line == "-- " || line == "--" || line == "—" { return true }
         guard line.utf8.count <= longestHeader else { return false }
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        return signatures.matches(trimmed)
+        let line = trimmed(line)
+        guard let first = line.utf8.first, signatureStarts.contains(first >= 0x41 && first <= 0x5A ? first | 0x20 : first)
+            || Bytes.contains(line.utf8.suffix(12), Array("送信".utf8)) else { return false }
+        return signatures.matches(line)
     }
+
+    /// The first bytes of the signature patterns but the `…から送信` one.
+    private static let signatureStarts = Set(Array("sgeviow".utf8) + [0xD0, 0xE5])
 
     private static let signatures = Patterns([
         #"^(sent from|sent with|sent via|get outlook for|envoyé de|envoyé depuis|von meinem|gesendet von|gesendet mit|enviado desde|enviado de|inviato da|verzonden vanaf|отправлено с|отправлено из|wysłane z|发自|寄自)\b.{0,60}$"#,
@@ -205,5 +265,25 @@ public enum ReplyText {
     static func fold(_ text: String) -> String {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
             .trimmingCharacters(in: .whitespaces)
+    }
+}
+
+/// Byte-string search, for the few places that run on every line of a reply.
+enum Bytes {
+    /// Whether `needle` occurs in `haystack` (naive: both are short here).
+    static func contains<H: Collection, N: Collection>(_ haystack: H, _ needle: N) -> Bool where H.Element == UInt8, N.Element == UInt8 {
+        let hay = Array(haystack), pin = Array(needle)
+        guard !pin.isEmpty else { return true }
+        guard hay.count >= pin.count else { return false }
+        let first = pin[0]
+        for start in 0...(hay.count - pin.count) where hay[start] == first {
+            var match = true
+            for offset in 1..<pin.count where hay[start + offset] != pin[offset] {
+                match = false
+                break
+            }
+            if match { return true }
+        }
+        return false
     }
 }
