@@ -130,6 +130,16 @@ let package = Package(
             path: "Benchmarks/chime-bench"
         ),
 
+        // `script/fuzz SECONDS`: each parser of outside input under libFuzzer (a build of its
+        // own with -sanitize=fuzzer); built plainly, it replays the seed corpora and the
+        // crashes found (`chime-fuzz replay Tests/Fuzz`), which FuzzReplayTests runs.
+        .executableTarget(
+            name: "chime-fuzz",
+            dependencies: ["ChimeCore", "ChimeConfig", "ChimeLocalization", "ChimeMIME", "ChimeReply", "ChimeSQLite"],
+            path: "Tests/Fuzz",
+            exclude: ["corpus", "regressions"]
+        ),
+
         // What several test targets share: the strict email parser, a seeded generator.
         .target(name: "ChimeTestSupport", path: "Tests/ChimeTestSupport", exclude: ["Servers"]),
 

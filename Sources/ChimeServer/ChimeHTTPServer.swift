@@ -1,5 +1,6 @@
 import ChimeCore
 import ChimeRendering
+import ChimeReply
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -103,17 +104,8 @@ public struct ChimeHTTPServer: Sendable {
         Array(try await request.body.collect(upTo: 1 << 20).readableBytesView)
     }
 
-    static func json(_ bytes: [UInt8]) -> [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
-    }
-
     static func form(_ text: String) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
-            if parts.count == 2 { fields[parts[0]] = parts[1] }
-        }
-        return fields
+        ChatCallback.form(Array(text.utf8))
     }
 
     static func json(_ status: Int, _ object: [String: Any]) -> Response {
