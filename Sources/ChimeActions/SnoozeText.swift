@@ -9,7 +9,12 @@ enum SnoozeText {
     nonisolated(unsafe) static let spaces = /\s+/
     nonisolated(unsafe) static let spelled = /(\d+)\s*([a-z]+)/
 
+    /// The longest text read as a duration: anything longer names none (and is not run
+    /// through the patterns at all).
+    static let longest = 64
+
     static func seconds(_ text: String, now: Instant, zone: TimeZone) -> Int64? {
+        guard text.utf8.count <= longest else { return nil }
         let words = text.lowercased().trimmingCharacters(in: .whitespacesAndNewlines)
             .replacingOccurrences(of: "until ", with: "").replacingOccurrences(of: "for ", with: "")
         guard !words.isEmpty else { return nil }

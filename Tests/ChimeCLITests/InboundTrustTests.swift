@@ -144,6 +144,8 @@ struct InboundTrustTests {
         #expect(try Self.ingest(ws, Self.postfixBounce(to: bobPath, failed: "bob@example.org")).hasPrefix("stdin: bounce: bob@example.org marked undeliverable"))
         // And Exim's plain report to carol's, naming her in X-Failed-Recipients.
         #expect(try Self.ingest(ws, Self.eximBounce(to: carolPath, failed: "carol@example.org")).hasPrefix("stdin: bounce: carol@example.org marked undeliverable"))
+        // Gmail's, to carol's path again (its human part a multipart of its own).
+        #expect(try Self.ingest(ws, Self.gmailBounce(to: carolPath, failed: "carol@example.org")).hasPrefix("stdin: bounce: carol@example.org marked undeliverable"))
         let listed = try ws.chime(["recipients"]).stdout
         #expect(listed.contains("bob  smtp  bob@example.org  undeliverable since 2026-11-21T10:00:00Z (hard bounce)"), "\(listed)")
         // Nothing more goes to bob while he is marked: his next reminder is held, not lost.
@@ -179,6 +181,28 @@ struct InboundTrustTests {
             "--4A1B2C.1763719200/mx.example.org", "Content-Description: Undelivered Message Headers", "Content-Type: text/rfc822-headers", "",
             "From: Chime <bot@reply.example.org>", "Subject: Shopping", "",
             "--4A1B2C.1763719200/mx.example.org--", "",
+        ].joined(separator: "\r\n")
+    }
+
+    static func gmailBounce(to: String, failed: String) -> String {
+        [
+            "Delivered-To: \(to)", "Return-Path: <>", "From: Mail Delivery Subsystem <mailer-daemon@googlemail.com>", "To: \(to)",
+            "Auto-Submitted: auto-replied", "Subject: Delivery Status Notification (Failure)", "X-Failed-Recipients: \(failed)",
+            "Message-ID: <6f1a.gmail@mx.google.com>", "Date: Sat, 21 Nov 2026 02:00:00 -0800 (PST)", "MIME-Version: 1.0",
+            "Content-Type: multipart/report; boundary=\"000000000000g1\"; report-type=delivery-status", "",
+            "--000000000000g1", "Content-Type: multipart/related; boundary=\"000000000000g2\"", "",
+            "--000000000000g2", "Content-Type: multipart/alternative; boundary=\"000000000000g3\"", "",
+            "--000000000000g3", "Content-Type: text/plain; charset=\"UTF-8\"", "",
+            "** Address not found **", "", "Your message wasn't delivered to \(failed) because the address couldn't be found.", "",
+            "--000000000000g3", "Content-Type: text/html; charset=\"UTF-8\"", "", "<html><body><p>Address not found</p></body></html>", "",
+            "--000000000000g3--", "", "--000000000000g2--", "",
+            "--000000000000g1", "Content-Type: message/delivery-status", "",
+            "Reporting-MTA: dns; googlemail.com", "Received-From-MTA: dns; bot@reply.example.org",
+            "Arrival-Date: Sat, 21 Nov 2026 02:00:00 -0800 (PST)", "X-Original-Message-ID: <x@reply.example.org>", "",
+            "Final-Recipient: rfc822; \(failed)", "Action: failed", "Status: 5.1.1", "Remote-MTA: dns; gmail-smtp-in.l.google.com. (142.250.0.27, the server for the domain example.org.)",
+            "Diagnostic-Code: smtp; 550-5.1.1 The email account that you tried to reach does not exist.", "Last-Attempt-Date: Sat, 21 Nov 2026 02:00:01 -0800 (PST)", "",
+            "--000000000000g1", "Content-Type: text/rfc822-headers", "", "From: Chime <bot@reply.example.org>", "Subject: Shopping", "",
+            "--000000000000g1--", "",
         ].joined(separator: "\r\n")
     }
 
@@ -233,6 +257,10 @@ struct InboundTrustTests {
         let check = try ws.chime(["check"])
         #expect(check.status == 65 && check.stderr.contains("secret is too short (11 characters); it needs at least 16"), "\(check.stderr)")
         #expect(!check.stderr.contains("s3cr3t-pass"))
+        try ws.write("chime.xml", Workspace.defaultConfiguration.replacingOccurrences(
+            of: #"<channel id="log" url="file:./sent.jsonl"/>"#, with: #"<channel id="log" url="file:./sent.jsonl"/><channel id="tg" url="telegram://127.0.0.1:9/botT/sendMessage?chat_id=1" secret=""/>"#))
+        let empty = try ws.chime(["check"])
+        #expect(empty.status == 65 && empty.stderr.contains("secret is empty"), "an empty secret would match an empty header: \(empty.stderr)")
         try ws.write("chime.xml", Workspace.defaultConfiguration)
         let key = try ws.chime(["check"], environment: ["CHIME_SECRET_KEY": "hunter2hunter2"])
         #expect(key.status == 65 && key.stderr.contains("CHIME_SECRET_KEY is 14 bytes; it needs at least 32"), "\(key.stderr)")

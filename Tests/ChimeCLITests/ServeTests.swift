@@ -181,6 +181,12 @@ struct ServeTests {
         // The confirmation link names its action: it cannot be turned into another.
         #expect(try server.request("POST", "/a/\(link.2)/1").status == 403)
 
+        // An hour on, the confirmation link has expired.
+        let later = try Server(ws, ["--now", "2026-11-21T11:01:00Z"])
+        #expect(try later.request("POST", String(link.1)).status == 410, "it works for an hour")
+        later.stop()
+        #expect(try Self.responses(ws).first?["status"] as? String == "awaiting confirmation")
+
         let confirmed = try server.request("POST", String(link.1))
         #expect(confirmed.status == 200 && confirmed.body.contains("“Delete list” confirmed."), "\(confirmed)")
         let again = try server.request("POST", String(link.1))
