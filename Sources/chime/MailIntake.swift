@@ -90,6 +90,7 @@ struct MailIntake {
         } catch {
             printError("\(name): recorded, but carrying it out failed: \(reader.configuration.redact("\(error)"))")
         }
-        return line
+        // What a message said goes to the MTA's log: no control character of its reaches it.
+        return printable(line)
     }
 }

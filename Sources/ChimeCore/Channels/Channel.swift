@@ -45,8 +45,12 @@ public struct Channel: Hashable, Sendable {
     /// when there is none), SMTP's envelope sender and the default reply address.
     public var envelopeFrom: String { Mailbox.address(of: from ?? "chime@localhost") }
 
-    /// `bounce+{token}@` the `from` address's domain.
-    public var defaultReturnPath: String { "bounce+{token}@" + Mailbox.domain(of: envelopeFrom) }
+    /// `bounce+{token}@` the reply domain (where `replyTo` sends replies, which the MTA
+    /// already pipes to `chime ingest`), else the `from` address's domain.
+    public var defaultReturnPath: String {
+        let replyDomain = replyTo.map { Mailbox.domain(of: $0.replacingOccurrences(of: "{token}", with: "t")) }
+        return "bounce+{token}@" + (replyDomain.flatMap { $0 == "chime.invalid" ? nil : $0 } ?? Mailbox.domain(of: envelopeFrom))
+    }
 
     /// The envelope sender of a message carrying the VERP `token`: ``returnPath`` (or
     /// ``defaultReturnPath``) with `{token}` filled in.
