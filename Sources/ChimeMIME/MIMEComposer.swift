@@ -44,11 +44,47 @@ public enum MIMEComposer {
         MailAddress.messageIDs("<\(id)>") == [id]
     }
 
-    /// An unstructured header: RFC 2047 words where the text is not plain ASCII (a line
-    /// break in a value is encoded, never a new header), folded at 78 columns.
-    private static func textHeader(_ name: String, _ value: String) -> String {
-        let encoded = taken(g_mime_utils_header_encode_text(nil, value, "utf-8"))
-        return taken(g_mime_utils_unstructured_header_fold(nil, nil, "\(sanitizedName(name)): \(encoded)"))
+    /// A header: as it is when it is printable ASCII (URLs in angle brackets, msg-ids,
+    /// `List-Id` and plain subjects are never encoded: GMime's text encoder turned any long
+    /// word into an RFC 2047 word, and mail clients then found no `List-Unsubscribe`),
+    /// else in RFC 2047 words (a line break in a value is encoded, never a new header);
+    /// folded at white space only, at 78 columns where it can be.
+    static func textHeader(_ name: String, _ value: String) -> String {
+        let line = "\(sanitizedName(name)): " + (isPlain(value) ? value : taken(g_mime_utils_header_encode_text(nil, value, "utf-8")))
+        return folded(line)
+    }
+
+    /// Printable ASCII (tabs too) holding nothing a reader would take for an encoded word.
+    static func isPlain(_ value: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in value.utf8 {
+            guard (byte >= 0x20 && byte < 0x7F) || byte == 0x09 else { return false }
+            if previous == UInt8(ascii: "="), byte == UInt8(ascii: "?") { return false }
+            previous = byte
+        }
+        return true
+    }
+
+    /// A header line folded before white space so that lines keep within 78 columns
+    /// where the words allow (a longer word stays whole: RFC 5322 allows 998).
+    static func folded(_ line: String) -> String {
+        guard line.utf8.count > 78 else { return line + "\n" }
+        var out = "", current = ""
+        // The field name keeps the value's first word beside it: a fold right after the
+        // colon is legal, but leaves the name alone on its line.
+        var words = line.split(separator: " ", omittingEmptySubsequences: false)
+        if words.count > 1 { words[0...1] = [words[0] + " " + words[1]] }
+        for word in words {
+            if current.isEmpty {
+                current = String(word)
+            } else if current.utf8.count + 1 + word.utf8.count <= 78 {
+                current += " " + word
+            } else {
+                out += current + "\n"
+                current = " " + word
+            }
+        }
+        return out + current + "\n"
     }
 
     /// `Name <address>` (or several, comma-separated), display names encoded, folded.

@@ -3,13 +3,17 @@ import ChimeCore
 import ChimeLocalization
 import ChimeMIME
 import ChimeRendering
+import ChimeReply
 import Foundation
 
 extension Chime {
     struct Preview: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print exactly what would be sent: the raw RFC 5322 message for email, the HTTP body for a webhook.",
-            discussion: "Links and the reply token carry a stand-in delivery id, unsigned, where `chime run` puts the signed token; their shape is the same."
+            discussion: """
+                Links are on the configuration's linkBase and carry tokens of the length `chime run` writes, signed for a \
+                stand-in delivery (they act on nothing): the headers are exactly as long, and folded, as they will be.
+                """
         )
 
         @OptionGroup var options: GlobalOptions
@@ -49,19 +53,32 @@ extension Chime {
             let address = recipient.addresses.first { $0.channel == channel.id } ?? .init(channel: channel.id)
             let notification = OutgoingNotification(
                 request: request, recipient: recipient, address: address, channel: channel,
-                fireDate: fireDate, deliveryID: "preview.\(fireDate.seconds)", coalesced: 0)
+                fireDate: fireDate, deliveryID: "\(Self.standIn).\(fireDate.seconds)", coalesced: 0)
             let category = configuration.category(request.content.categoryIdentifier)
             let localizer = try Localizer(directory: options.templatesPath)
+            let links = SignedLinks(key: previewKey(), base: configuration.replies.linkBase)
             switch channel.url.kind {
             case .smtp, .smtps, .maildir:
-                let composer = EmailComposer(localizer: localizer, templates: try TemplateSet(directory: options.templatesPath))
+                let composer = EmailComposer(localizer: localizer, templates: try TemplateSet(directory: options.templatesPath), links: links)
                 print(MIMEComposer.compose(try composer.compose(notification, category: category)), terminator: "")
             case .file:
                 print(String(decoding: try JSONEncoder().encode(request), as: UTF8.self))
             default:
-                let message = try ChatComposer(localizer: localizer, templates: try TemplateSet(directory: options.templatesPath)).compose(notification, category: category)
+                let message = try ChatComposer(localizer: localizer, templates: try TemplateSet(directory: options.templatesPath), links: links)
+                    .compose(notification, category: category)
                 print(String(decoding: ChatPayload.encode(ChatPayload.body(for: channel.url.kind, message)), as: UTF8.self))
             }
+        }
+
+        /// The generation of the stand-in delivery: shaped as a real one (a UUID), so that
+        /// tokens are as long as `chime run` writes them.
+        static let standIn = "00000000-0000-4000-8000-000000000000"
+
+        /// A key of its own: a preview's links are of the real length and shape, and no
+        /// link of one acts (its delivery is a stand-in anyway).
+        private func previewKey() -> SigningKey {
+            var generator = SystemRandomNumberGenerator()
+            return SigningKey(bytes: (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
         }
 
         private func readRequest() throws -> (NotificationRequest, Instant) {

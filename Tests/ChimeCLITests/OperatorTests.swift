@@ -1,0 +1,55 @@
+import ChimeTestSupport
+import Foundation
+import Testing
+
+/// What a new operator tripped on in their first week, each through the real `chime` as
+/// they met it.
+@Suite("An operator's first week", .serialized)
+struct OperatorTests {
+    static let configuration = """
+        <chime version="1">
+          <categories>
+            <category identifier="shop"><action identifier="ok" title="OK, got it"/></category>
+          </categories>
+          <channels>
+            <channel id="mail" url="maildir:./outbox" from="Reminders &lt;bot@example.org&gt;" replyTo="bot+{token}@reply.example.org"/>
+          </channels>
+          <replies linkBase="https://reminders.example.org/chime/links"/>
+          <recipients>
+            <recipient id="alice" locale="fr" timeZone="Europe/Paris"><address channel="mail">alice@example.org</address></recipient>
+          </recipients>
+        </chime>
+        """
+
+    @Test("List-Unsubscribe, List-Id and Message-ID go out as structured headers, never as encoded words: Python's email parser reads the unsubscribe URL, and chime preview shows the same header with links of the same length")
+    func structuredHeaders() throws {
+        let ws = try ReplyCorpusTests.workspace(Self.configuration)
+        let sent = try ReplyCorpusTests.send(ws, ["a"], category: "shop")["a"]!
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: ws.path("outbox/new")).first)
+        let raw = try ws.read("outbox/new/\(name)")
+        let head = raw.components(separatedBy: "\n\n")[0]
+        #expect(!head.contains("=?"), "no encoded word in any header: \(head)")
+        let line = try #require(head.split(separator: "\n").first { $0.hasPrefix("List-Unsubscribe: ") })
+        #expect(line.wholeMatch(of: /List-Unsubscribe: <https:\/\/reminders\.example\.org\/chime\/links\/u\/[a-z2-7]{55}>/) != nil, "\(line)")
+        // A real mail client's parser: the URL, whole.
+        try ws.write("read.py", """
+            import email, email.policy, sys
+            message = email.message_from_bytes(open(sys.argv[1], "rb").read(), policy=email.policy.default)
+            print(message["List-Unsubscribe"]); print(message["List-Id"]); print(message["Message-ID"]); print(message["List-Unsubscribe-Post"])
+            """)
+        let parsed = try ChimeProcess.runProgram("/usr/bin/python3", [ws.path("read.py"), ws.path("outbox/new/\(name)")])
+        let values = parsed.stdout.split(separator: "\n").map(String.init)
+        #expect(values.count == 4, "\(parsed.stdout) \(parsed.stderr)")
+        #expect(values.first?.wholeMatch(of: /<https:\/\/reminders\.example\.org\/chime\/links\/u\/[a-z2-7]{55}>/) != nil, "\(values)")
+        #expect(values.dropFirst().first == "Chime reminders <reminders.example.org>")
+        #expect(values.dropFirst(2).first == "<\(sent.messageID.replacingOccurrences(of: "reply.example.org", with: "example.org"))>")
+        #expect(values.last == "List-Unsubscribe=One-Click")
+
+        // The preview shows what goes out: the configured link base, links as long as these.
+        try ws.write("r.json", #"{"identifier": "p", "recipient": "alice", "content": {"title": "Shopping", "categoryIdentifier": "shop"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        let shown = try ws.chime(["preview", "--json", "r.json", "--channel", "mail"], now: "2026-11-21T09:00:00Z")
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let previewLine = try #require(shown.stdout.split(separator: "\n").first { $0.hasPrefix("List-Unsubscribe: ") })
+        #expect(previewLine.wholeMatch(of: /List-Unsubscribe: <https:\/\/reminders\.example\.org\/chime\/links\/u\/[a-z2-7]{55}>/) != nil, "\(previewLine)")
+    }
+}
