@@ -52,4 +52,24 @@ struct OperatorTests {
         let previewLine = try #require(shown.stdout.split(separator: "\n").first { $0.hasPrefix("List-Unsubscribe: ") })
         #expect(previewLine.wholeMatch(of: /List-Unsubscribe: <https:\/\/reminders\.example\.org\/chime\/links\/u\/[a-z2-7]{55}>/) != nil, "\(previewLine)")
     }
+
+    @Test("\"Every May\" fires on May 1st at 00:00, once a year, and \"2027\" on its January 1st, as the rule that finer components are at their minimum says (and Foundation reads them)")
+    func coarsestComponents() throws {
+        let ws = try Workspace()
+        try ws.write("r.json", """
+            [{"identifier": "may", "recipient": "alice", "content": {"title": "Spring"}, "trigger": {"type": "calendar", "dateComponents": {"month": 5}, "timeZone": "Europe/Paris", "repeats": true}},
+             {"identifier": "y", "recipient": "alice", "content": {"title": "New year"}, "trigger": {"type": "calendar", "dateComponents": {"year": 2027}, "timeZone": "UTC", "repeats": true}},
+             {"identifier": "tue", "recipient": "alice", "content": {"title": "Second Tuesday"}, "trigger": {"type": "calendar", "dateComponents": {"month": 6, "weekday": 3, "weekdayOrdinal": 2}, "timeZone": "UTC", "repeats": true}}]
+            """)
+        let scheduled = try ws.chime(["schedule", "--json", "r.json"], now: "2026-11-24T12:00:00Z")
+        #expect(scheduled.status == 0, "\(scheduled.stderr)")
+        #expect(try ws.chime(["next", "may", "--count", "3"], now: "2026-11-24T12:00:00Z").stdout
+                == "2027-05-01T00:00:00+02:00\n2028-05-01T00:00:00+02:00\n2029-05-01T00:00:00+02:00\n")
+        #expect(try ws.chime(["next", "y", "--count", "3"], now: "2026-11-24T12:00:00Z").stdout == "2027-01-01T00:00:00Z\n")
+        #expect(try ws.chime(["next", "tue", "--count", "2"], now: "2026-11-24T12:00:00Z").stdout
+                == "2027-06-08T00:00:00Z\n2028-06-13T00:00:00Z\n", "weekday-level components keep their own meaning")
+        // Fired across the whole of May 2027: once.
+        let run = try ws.chime(["run"], now: "2027-05-31T23:00:00Z")
+        #expect(run.stdout.hasPrefix("fired 2"), "may and the new year, once each: \(run.stdout)")
+    }
 }

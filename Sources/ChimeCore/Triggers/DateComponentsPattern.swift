@@ -1,7 +1,8 @@
 /// The `dateComponents` of a calendar trigger, as `DateComponents` in
 /// `UNCalendarNotificationTrigger`: the components given must all match; of those not
 /// given, the ones finer than the finest given are at their minimum (`{"hour": 9}` is
-/// 09:00:00) and the coarser ones match anything (every day).
+/// 09:00:00, `{"month": 5}` is May 1st at 00:00) and the coarser ones match anything
+/// (every day, every year).
 public struct DateComponentsPattern: Hashable, Sendable, Codable {
     public var year: Int?
     public var month: Int?
@@ -73,6 +74,12 @@ public struct DateComponentsPattern: Hashable, Sendable, Codable {
         if let year, year != date.year { return false }
         if let month, month != date.month { return false }
         if let day, day != date.day { return false }
+        // Finer than the finest given is at its minimum, days and months too: "every May"
+        // is May 1st, "2027" its January 1st (as Foundation's nextDate reads them).
+        if day == nil, weekday == nil, weekdayOrdinal == nil {
+            if month != nil || year != nil, date.day != 1 { return false }
+            if month == nil, year != nil, date.month != 1 { return false }
+        }
         if let weekday, weekday != CivilCalendar.weekday(ofDays: days) { return false }
         if let weekdayOrdinal, weekdayOrdinal != (date.day - 1) / 7 + 1 { return false }
         return true
