@@ -72,4 +72,25 @@ struct OperatorTests {
         let run = try ws.chime(["run"], now: "2027-05-31T23:00:00Z")
         #expect(run.stdout.hasPrefix("fired 2"), "may and the new year, once each: \(run.stdout)")
     }
+
+    @Test("Slack's, Discord's, Teams' and Telegram's URLs are taken as the platform gives them; another https:// URL is refused at its line, saying which scheme to write")
+    func platformURLs() throws {
+        let base = Workspace.defaultConfiguration
+        let ws = try Workspace(configuration: base.replacingOccurrences(of: #"<channel id="box" url="maildir:./outbox"/>"#, with: """
+            <channel id="box" url="maildir:./outbox"/>
+                <channel id="team" url="https://hooks.slack.com/services/T000/B000/XXXX"/>
+                <channel id="guild" url="https://discord.com/api/webhooks/1/abc"/>
+            """))
+        let check = try ws.chime(["check"])
+        #expect(check.status == 0, "\(check.stderr)")
+        try ws.write("chime.xml", base.replacingOccurrences(of: #"<channel id="box" url="maildir:./outbox"/>"#, with: """
+            <channel id="box" url="maildir:./outbox"/>
+                <channel id="mm" url="https://chat.example.org/hooks/KEY"/>
+            """))
+        let refused = try ws.chime(["check"])
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains(/chime\.xml:10:\d+: error: channel "mm": this https:\/\/ URL/) && refused.stderr.contains("write mattermost:// for Mattermost"),
+                "\(refused.stderr)")
+        #expect(!refused.stderr.contains("KEY"), "the URL's path (its token) is not repeated")
+    }
 }

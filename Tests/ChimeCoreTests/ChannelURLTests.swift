@@ -12,6 +12,13 @@ struct ChannelURLTests {
         ("msteams://example.webhook.office.com/webhookb2/x", .msteams, "example.webhook.office.com", nil),
         ("telegram://api.telegram.org/botTOKEN/sendMessage?chat_id=42", .telegram, "api.telegram.org", nil),
         ("json://127.0.0.1:8080", .json, "127.0.0.1", 8080),
+        // The platform's own URL, as pasted: its kind from its host.
+        ("https://hooks.slack.com/services/T000/B000/XXXX", .slack, "hooks.slack.com", nil),
+        ("https://discord.com/api/webhooks/1/abc", .discord, "discord.com", nil),
+        ("https://discordapp.com/api/webhooks/1/abc", .discord, "discordapp.com", nil),
+        ("https://example.webhook.office.com/webhookb2/x", .msteams, "example.webhook.office.com", nil),
+        ("https://prod-12.westeurope.logic.azure.com:443/workflows/abc/triggers/manual/paths/invoke?sig=x", .msteams, "prod-12.westeurope.logic.azure.com", 443),
+        ("https://api.telegram.org/botTOKEN/sendMessage?chat_id=42", .telegram, "api.telegram.org", nil),
     ] as [(String, ChannelKind, String, Int?)])
     func accepted(text: String, kind: ChannelKind, host: String, port: Int?) throws {
         let url = try ChannelURL(parsing: text)
@@ -36,6 +43,9 @@ struct ChannelURLTests {
         ("smtp://mail.example.org?relay=yes", "unknown option \"relay\" for a smtp:// URL (known: starttls, insecure)"),
         ("jsons://h.example.org/x?insecure=yes", "insecure must be true or false"),
         ("imaps://imap.example.org/INBOX?folder=x", "unknown option \"folder\" for a imaps:// URL (known: insecure)"),
+        ("https://chat.example.org/hooks/KEY", "this https:// URL is no platform's known webhook host: write mattermost:// for Mattermost (its host is yours), jsons:// for a generic JSON webhook, or the platform's kind (slack, discord, mattermost, msteams, telegram, json, jsons) in place of https"),
+        ("http://127.0.0.1:8080/hook", "an http:// URL is not a channel kind: write json:// for a generic JSON webhook over http"),
+        ("https://hooks.slack.com.evil.test/services/T/B/X", "this https:// URL is no platform's known webhook host: write mattermost:// for Mattermost (its host is yours), jsons:// for a generic JSON webhook, or the platform's kind (slack, discord, mattermost, msteams, telegram, json, jsons) in place of https"),
     ])
     func refused(text: String, message: String) {
         #expect(throws: ChannelURL.ParseError(message: message)) { try ChannelURL(parsing: text) }

@@ -44,11 +44,23 @@ public struct ChannelURL: Hashable, Sendable, CustomStringConvertible {
     ///     scheme is quoted in an error, since a mistyped secret could begin it.
     /// - Throws: ``ParseError`` naming what is wrong, without repeating the URL.
     public init(parsing text: String, isSecret: Bool = false) throws {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard let colon = trimmed.firstIndex(of: ":"), colon != trimmed.startIndex else {
+        var trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let schemeEnd = trimmed.firstIndex(of: ":"), schemeEnd != trimmed.startIndex else {
             throw ParseError(message: "the URL has no scheme (expected one of \(ChannelKind.schemeList))")
         }
-        let scheme = trimmed[..<colon].lowercased()
+        var scheme = trimmed[..<schemeEnd].lowercased()
+        // The platform's own URL, pasted as the platform gave it: its kind from its host.
+        if scheme == "https" || scheme == "http" {
+            let host = URLComponents(string: trimmed)?.host?.lowercased() ?? ""
+            guard scheme == "https", let platform = Self.platform(ofHost: host) else {
+                throw ParseError(message: scheme == "http"
+                    ? "an http:// URL is not a channel kind: write json:// for a generic JSON webhook over http"
+                    : "this https:// URL is no platform's known webhook host: write mattermost:// for Mattermost (its host is yours), jsons:// for a generic JSON webhook, or the platform's kind (\(ChannelKind.allCases.filter(\.isWebhook).map(\.rawValue).joined(separator: ", "))) in place of https")
+            }
+            trimmed = platform.rawValue + trimmed[schemeEnd...]
+            scheme = platform.rawValue
+        }
+        let colon = trimmed.firstIndex(of: ":")!
         guard let kind = ChannelKind(rawValue: scheme) else {
             let shown = !isSecret && scheme.count <= 20 && scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
                 ? "\"\(scheme)\"" : "of the URL"
@@ -143,6 +155,18 @@ public struct ChannelURL: Hashable, Sendable, CustomStringConvertible {
         if let port { text += ":\(port)" }
         if !path.isEmpty && path != "/" { text += "/…" }
         return text
+    }
+
+    /// The chat platform a webhook host belongs to: Slack's, Discord's, Microsoft Teams'
+    /// (Office 365 connectors and Power Automate workflows) and Telegram's. Mattermost
+    /// runs on its users' own hosts, so it has none.
+    static func platform(ofHost host: String) -> ChannelKind? {
+        func under(_ domain: String) -> Bool { host == domain || host.hasSuffix("." + domain) }
+        if host == "hooks.slack.com" { return .slack }
+        if under("discord.com") || under("discordapp.com") { return .discord }
+        if under("webhook.office.com") || under("logic.azure.com") || under("powerautomate.com") || under("powerplatform.com") { return .msteams }
+        if host == "api.telegram.org" { return .telegram }
+        return nil
     }
 
     private static func exampleHost(_ kind: ChannelKind) -> String {
