@@ -93,4 +93,25 @@ struct OperatorTests {
                 "\(refused.stderr)")
         #expect(!refused.stderr.contains("KEY"), "the URL's path (its token) is not repeated")
     }
+
+    @Test("an address attribute that is not an email address is refused at its line and column: from, replyTo, returnPath and a recipient's address")
+    func addressAttributes() throws {
+        let good = Self.configuration
+        let ws = try Workspace(configuration: good)
+        #expect(try ws.chime(["check"]).status == 0)
+        for (broken, attribute) in [
+            (#"from="Reminders &lt;bot@example.org&gt;""#, #"from="chime at ops""#),
+            (#"replyTo="bot+{token}@reply.example.org""#, #"replyTo="bot+{token} at reply""#),
+            (#"<address channel="mail">alice@example.org</address>"#, #"<address channel="mail">alice at example.org</address>"#),
+            (#"<address channel="mail">alice@example.org</address>"#, #"<address channel="mail">Alice &lt;alice@&gt;</address>"#),
+        ] {
+            try ws.write("chime.xml", good.replacingOccurrences(of: broken, with: attribute))
+            let check = try ws.chime(["check"])
+            #expect(check.status == 65, "\(attribute)")
+            #expect(check.stderr.contains(/chime\.xml:\d+:\d+: error: .*is not an email address/), "\(attribute): \(check.stderr)")
+        }
+        try ws.write("chime.xml", good.replacingOccurrences(of: #"from="Reminders &lt;bot@example.org&gt;""#, with: #"from="chime at ops""#))
+        let check = try ws.chime(["check"])
+        #expect(check.stderr.contains("chime.xml:6:"), "the channel's line: \(check.stderr)")
+    }
 }

@@ -72,7 +72,7 @@ struct CategoryRulesTests {
         )
         #expect(configuration.problems().map(\.message) == [
             "recipient \"alice\" names channel \"pager\", which is not defined",
-            "recipient \"alice\" needs an email address on channel \"mail\"",
+            "recipient \"alice\": \"not an address\" is not an email address (write alice@example.org or Alice <alice@example.org>)",
         ])
     }
 

@@ -89,6 +89,12 @@ extension Configuration {
             if channel.url.kind.isEmail, channel.from == nil, channel.url.kind != .maildir {
                 problems.append(.init(.channel(i), attribute: "from", "email channel \"\(channel.id)\" needs a from address"))
             }
+            // Each address attribute must be a mailbox, or mail goes out with an empty header.
+            for (attribute, value) in [("from", channel.from), ("replyTo", channel.replyTo), ("returnPath", channel.returnPath)] {
+                guard let value, !Mailbox.isValid(value.replacingOccurrences(of: "{token}", with: "t")) else { continue }
+                problems.append(.init(.channel(i), attribute: attribute,
+                                      "channel \"\(channel.id)\": \(attribute) \"\(value)\" is not an email address (write bot@example.org or Name <bot@example.org>)"))
+            }
             if !channel.url.kind.isEmail, channel.from != nil || channel.replyTo != nil {
                 problems.append(.init(.channel(i), "from and replyTo apply to email channels only, and \"\(channel.id)\" is \(channel.url.kind.rawValue)"))
             }
@@ -132,8 +138,10 @@ extension Configuration {
                 if channel.url.kind.isInbound {
                     problems.append(.init(.address(recipient: r, address: a), attribute: "channel", "recipient \"\(recipient.id)\" names channel \"\(channel.id)\", a mailbox replies are read from: nothing can be sent to it"))
                 }
-                if channel.url.kind.isEmail, !Self.isMailbox(address.value) {
-                    problems.append(.init(.address(recipient: r, address: a), "recipient \"\(recipient.id)\" needs an email address on channel \"\(channel.id)\""))
+                if channel.url.kind.isEmail, !Mailbox.isValid(address.value) {
+                    problems.append(.init(.address(recipient: r, address: a), address.value.isEmpty
+                        ? "recipient \"\(recipient.id)\" needs an email address on channel \"\(channel.id)\""
+                        : "recipient \"\(recipient.id)\": \"\(address.value)\" is not an email address (write alice@example.org or Alice <alice@example.org>)"))
                 }
             }
             // Double opt-in is by email: someone who cannot be asked would never get anything.
@@ -170,9 +178,4 @@ extension Configuration {
     }
 
     /// `local@domain`, without spaces or angle brackets: the address alone.
-    static func isMailbox(_ address: String) -> Bool {
-        let parts = address.split(separator: "@", omittingEmptySubsequences: false)
-        return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
-            && !address.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" })
-    }
 }

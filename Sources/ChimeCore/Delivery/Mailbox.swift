@@ -21,4 +21,54 @@ public enum Mailbox {
         let domain = String(address[address.utf8.index(after: at)...])
         return domain.isEmpty ? "chime.invalid" : domain
     }
+
+    /// Whether `text` is one RFC 5322 mailbox: `local@domain`, or `Display Name
+    /// <local@domain>` (a display name of words or a quoted string). The local part is a
+    /// dot-atom or a quoted string, the domain a dot-atom or an address literal; UTF-8
+    /// (RFC 6531) is taken in both.
+    public static func isValid(_ text: String) -> Bool {
+        let trimmed = Substring(text).trimmingBlanks
+        if let open = trimmed.lastIndex(of: "<") {
+            guard trimmed.last == ">" else { return false }
+            let spec = trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]
+            return isAddrSpec(spec) && isDisplayName(trimmed[..<open])
+        }
+        return isAddrSpec(trimmed)
+    }
+
+    /// `local@domain` by RFC 5322's addr-spec.
+    static func isAddrSpec(_ spec: Substring) -> Bool {
+        guard let at = spec.lastIndex(of: "@") else { return false }
+        let local = spec[..<at], domain = spec[spec.index(after: at)...]
+        let localOK = local.count >= 2 && local.first == "\"" && local.last == "\"" ? !local.dropFirst().dropLast().contains("\"")
+            : isDotAtom(local)
+        let domainOK = domain.first == "[" ? domain.last == "]" && domain.count > 2 && !domain.dropFirst().dropLast().contains(where: { "[]\\ ".contains($0) })
+            : isDotAtom(domain)
+        return localOK && domainOK
+    }
+
+    /// Atoms joined by single dots; an atom is RFC 5322's atext or any non-ASCII character.
+    static func isDotAtom(_ text: Substring) -> Bool {
+        guard !text.isEmpty, text.first != ".", text.last != ".", !text.contains("..") else { return false }
+        return text.unicodeScalars.allSatisfy { scalar in
+            scalar.value > 0x7F || scalar == "." || (scalar.value > 0x20 && scalar.value < 0x7F && !"()<>[]:;@\\,\"".unicodeScalars.contains(scalar))
+        }
+    }
+
+    /// A phrase before `<…>`: words, or one quoted string; empty is allowed.
+    static func isDisplayName(_ name: Substring) -> Bool {
+        let trimmed = name.trimmingBlanks
+        if trimmed.first == "\"" { return trimmed.count >= 2 && trimmed.last == "\"" }
+        return !trimmed.contains(where: { "<>@,;:\"".contains($0) })
+    }
+}
+
+extension Substring {
+    /// Without spaces and tabs at either end.
+    var trimmingBlanks: Substring {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
+        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+        return text
+    }
 }
