@@ -114,4 +114,16 @@ struct OperatorTests {
         let check = try ws.chime(["check"])
         #expect(check.stderr.contains("chime.xml:6:"), "the channel's line: \(check.stderr)")
     }
+
+    @Test("chime check says when <replies linkBase> is missing, since every link would lead to chime.invalid; the example configuration sets it")
+    func linkBaseMissing() throws {
+        let ws = try Workspace(configuration: Self.configuration.replacingOccurrences(of: #"<replies linkBase="https://reminders.example.org/chime/links"/>"#, with: ""))
+        let check = try ws.chime(["check"])
+        #expect(check.status == 0, "a warning, not an error: \(check.stderr)")
+        #expect(check.stderr.contains("chime.xml: warning: <replies linkBase> is not set"), "\(check.stderr)")
+        try ws.write("chime.xml", Self.configuration)
+        #expect(!(try ws.chime(["check"]).stderr.contains("linkBase")))
+        let example = try ChimeProcess.run(["check", "--config", "deploy/chime.example.xml"])
+        #expect(example.status == 0 && !example.stderr.contains("linkBase"), "\(example.stderr)")
+    }
 }

@@ -28,7 +28,7 @@ extension Chime {
                 printError("chime: error: \(SigningKey.TooShort(length: key.utf8.count))")
                 throw ExitCode(65)
             }
-            let diagnostics = try checkTemplates(configuration)
+            let diagnostics = try checkTemplates(configuration) + linkBaseWarnings(configuration)
             printDiagnostics(diagnostics)
             if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(65) }
             print("ok: \(configuration.summary)")
@@ -38,6 +38,15 @@ extension Chime {
                 print("\(result.channel): \(result.reachable ? "reachable" : "unreachable"): \(result.detail)")
             }
             if results.contains(where: { !$0.reachable }) { throw ExitCode(69) }
+        }
+
+        /// Messages carry links (actions, preferences, unsubscribe): without a linkBase
+        /// they lead to https://chime.invalid, nowhere.
+        private func linkBaseWarnings(_ configuration: Configuration) -> [Diagnostic] {
+            guard configuration.replies.linkBase == ReplySettings().linkBase,
+                  configuration.channels.contains(where: { $0.url.kind.isEmail || $0.url.kind.isWebhook }) else { return [] }
+            return [Diagnostic(.warning, at: SourceLocation(file: options.configPath),
+                               "<replies linkBase> is not set: the links in messages (actions, preferences, unsubscribe) lead to \(ReplySettings().linkBase), nowhere; set it to where chime serve is reached, e.g. <replies linkBase=\"https://chime.example.org\"/>")]
         }
 
         /// Reads the templates folder and reports keys missing for recipients' locales.
