@@ -4,7 +4,7 @@ import ChimeCurl
 import ChimeXML
 
 /// `chime`: the command line. Each command parses its arguments and delegates to the
-/// libraries; exit codes follow sysexits (see CONTRACT.md).
+/// libraries; exit codes follow sysexits (docs/requests.md, "Exit codes").
 @main
 struct Chime: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -29,7 +29,7 @@ struct Chime: ParsableCommand {
 
     /// Parses and runs like ArgumentParser's own `main`, except that an error no command
     /// turned into an exit code is an internal error: it is printed and exits 70, as
-    /// CONTRACT.md has it (ArgumentParser would exit 1).
+    /// the documentation has it (ArgumentParser would exit 1).
     static func main() {
         let command: ParsableCommand
         do {

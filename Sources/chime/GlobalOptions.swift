@@ -2,7 +2,7 @@ import ArgumentParser
 import ChimeCore
 import Foundation
 
-/// The options every command accepts (CONTRACT.md, "Global options").
+/// The options every command accepts (README, "The command line").
 struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The XML configuration (default: $CHIME_CONFIG, else ./chime.xml).", valueName: "path"))
     var config: String?

@@ -1,4 +1,4 @@
-/// When a request fires: the three forms of `CONTRACT.md`.
+/// When a request fires: the three forms of docs/requests.md.
 public enum NotificationTrigger: Hashable, Sendable {
     /// `UNTimeIntervalNotificationTrigger`, counted from the moment the request was added.
     case timeInterval(seconds: Double, repeats: Bool)

@@ -8,7 +8,7 @@ extension Chime {
         static let configuration = CommandConfiguration(
             abstract: "Add or replace requests, from JSON or from flags.",
             discussion: """
-                chime schedule --json FILE|-   one request object or an array (CONTRACT.md, "A request")
+                chime schedule --json FILE|-   one request object or an array (docs/requests.md)
                 chime schedule --id ID --to RECIPIENT [--category C] [--title T] [--subtitle S] [--body B] \
                 [--thread T] (--at LOCAL_DATETIME [--tz ZONE | --floating] | --in DURATION [--repeats])
 
