@@ -8,16 +8,10 @@ import GRDB
 /// The SQL is kept portable (no SQLite-only syntax beyond `ON CONFLICT` and
 /// `RETURNING`, which PostgreSQL shares) so the PostgreSQL store can follow it.
 public final class SQLiteStore: NotificationStore {
-    /// Why a store could not be opened or created (exit 73).
-    public struct OpenError: Error, CustomStringConvertible {
-        public var path: String
-        public var message: String
-        public var description: String { "\(path): error: cannot open the store: \(message)" }
-    }
-
     let database: DatabaseQueue
 
     /// Opens (creating when needed) the store at `path` and brings its schema up to date.
+    /// - Throws: ``StoreFailure`` saying what is wrong and what to do.
     public init(path: String) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
@@ -37,7 +31,7 @@ public final class SQLiteStore: NotificationStore {
             database = try DatabaseQueue(path: path, configuration: configuration)
             try Self.migrator.migrate(database)
         } catch let error as DatabaseError {
-            throw OpenError(path: path, message: error.message ?? "\(error)")
+            throw StoreFailure(error, path: path)!
         }
     }
 

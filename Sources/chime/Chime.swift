@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ChimeCurl
+import ChimeSQLite
 import ChimeXML
 
 /// `chime`: the command line. Each command parses its arguments and delegates to the
@@ -50,6 +51,12 @@ struct Chime: ParsableCommand {
             // Its own errors (help requested, usage) keep their meaning and codes.
             exit(withError: error)
         } catch {
+            // The store's failures say what to do, with the code that fits; others are
+            // internal errors.
+            if let failure = StoreFailure(error, path: openedStorePath) {
+                printError(failure.description)
+                Foundation.exit(failure.exitCode)
+            }
             printError("chime: error: \(error)")
             Foundation.exit(70)
         }

@@ -8,8 +8,9 @@ import ChimeScheduler
 import ChimeSQLite
 import Foundation
 
-/// Opens the store named by `--store`: `sqlite:PATH` or a bare path. Exits 73 when it
-/// cannot be opened or created, 64 for a kind this version does not have.
+/// Opens the store named by `--store`: `sqlite:PATH` or a bare path. Exits as
+/// ``StoreFailure`` says when it cannot be opened or created (73 mostly), 64 for a kind
+/// this version does not have.
 func openStore(_ options: GlobalOptions) throws -> SQLiteStore {
     let url = options.storeURL
     let path: String
@@ -26,13 +27,17 @@ func openStore(_ options: GlobalOptions) throws -> SQLiteStore {
         printError("--store: give the path of a SQLite file, as in sqlite:./chime.sqlite")
         throw ExitCode(64)
     }
+    openedStorePath = path
     do {
         return try SQLiteStore(path: path)
-    } catch let error as SQLiteStore.OpenError {
-        printError(error.description)
-        throw ExitCode(73)
+    } catch let failure as StoreFailure {
+        printError(failure.description)
+        throw ExitCode(failure.exitCode)
     }
 }
+
+/// The store this process opened: named in what a store failure later says.
+nonisolated(unsafe) var openedStorePath = "the store"
 
 /// The configuration and the store, ready to schedule and fire, with floating requests
 /// of recipients who moved already following them.

@@ -62,7 +62,7 @@ struct HeldAndFailureTests {
         python.waitUntilExit()
         let result = try ws.chime(["pending"])
         #expect(result.status == 70)
-        #expect(result.stderr.hasPrefix("chime: error: "))
+        #expect(result.stderr.hasPrefix("./chime.sqlite: error: the store failed"), "the store's path, then SQLite's words: \(result.stderr)")
         #expect(result.stderr.contains("no such table"))
     }
 }

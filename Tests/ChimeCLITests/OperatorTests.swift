@@ -1,5 +1,8 @@
 import ChimeTestSupport
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// What a new operator tripped on in their first week, each through the real `chime` as
@@ -125,5 +128,37 @@ struct OperatorTests {
         #expect(!(try ws.chime(["check"]).stderr.contains("linkBase")))
         let example = try ChimeProcess.run(["check", "--config", "deploy/chime.example.xml"])
         #expect(example.status == 0 && !example.stderr.contains("linkBase"), "\(example.stderr)")
+    }
+
+    @Test("a store that cannot be written or opened says what is wrong and what to do, exits 73, and loses nothing stored")
+    func storeErrors() throws {
+        let ws = try Workspace()
+        #expect(try ws.chime(["schedule", "--id", "a", "--to", "alice", "--title", "Tea", "--in", "1h"]).status == 0)
+        // As root, permissions bind only another user: run chime as nobody, from a copy
+        // nobody may run wherever the checkout is.
+        let runAs = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "nobody", "--"] : []
+        let binary = ws.path("chime-copy")
+        try FileManager.default.copyItem(atPath: ChimeProcess.executable.path, toPath: binary)
+        chmod(binary, 0o755)
+        func chime(_ arguments: [String]) throws -> ChimeProcess.Result {
+            let command = runAs + [binary] + arguments
+            return try ChimeProcess.runProgram(command[0], Array(command.dropFirst()) + ["--config", ws.path("chime.xml")], timeout: 60)
+        }
+        for name in ["chime.sqlite", "chime.xml"] { chmod(ws.path(name), 0o644) }
+        chmod(ws.url.path, 0o755)
+        let readOnly = try chime(["schedule", "--id", "b", "--to", "alice", "--title", "Tea", "--in", "1h", "--store", ws.path("chime.sqlite")])
+        #expect(readOnly.status == 73, "\(readOnly.stderr)")
+        #expect(readOnly.stderr.contains("chime.sqlite: error: the store cannot be written: give the user running chime write access to the file and to its folder"),
+                "\(readOnly.stderr)")
+        #expect(!readOnly.stderr.contains("INSERT") && !readOnly.stderr.contains("SELECT"), "no SQL: \(readOnly.stderr)")
+        chmod(ws.path("chime.sqlite"), 0o600)
+        let unreadable = try chime(["pending", "--store", ws.path("chime.sqlite")])
+        #expect(unreadable.status == 73 && unreadable.stderr.contains("the store cannot be opened or created: check that its folder exists"),
+                "\(unreadable.stderr)")
+        let noFolder = try chime(["pending", "--store", ws.path("missing/chime.sqlite")])
+        #expect(noFolder.status == 73 && noFolder.stderr.contains("missing/chime.sqlite: error: the store cannot be opened or created"), "\(noFolder.stderr)")
+        // Nothing stored was lost.
+        chmod(ws.url.path, 0o700)
+        #expect(try ws.chime(["pending"]).stdout.contains("a  alice"), "the reminder scheduled before is still there")
     }
 }

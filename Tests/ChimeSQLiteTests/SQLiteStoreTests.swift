@@ -103,6 +103,6 @@ struct SQLiteStoreTests {
 
     @Test("a store that cannot be created is an open error")
     func unwritable() {
-        #expect(throws: SQLiteStore.OpenError.self) { try SQLiteStore(path: "/proc/chime/store.sqlite") }
+        #expect(throws: StoreFailure.self) { try SQLiteStore(path: "/proc/chime/store.sqlite") }
     }
 }

@@ -1,0 +1,44 @@
+import GRDB
+
+/// Why the store failed, said for the person running `chime`: what is wrong, what to do,
+/// and the exit code that fits (sysexits: 73 cannot create or write, 74 input/output
+/// error, 75 try again later, 65 not a store), with SQLite's own result code and words
+/// kept beside them (as GRDB's `DatabaseError` keeps them).
+public struct StoreFailure: Error, CustomStringConvertible {
+    /// The store's path.
+    public var path: String
+    /// The sysexits code.
+    public var exitCode: Int32
+    /// SQLite's primary result code.
+    public var resultCode: Int32
+    /// What is wrong and what to do.
+    public var explanation: String
+    /// SQLite's words.
+    public var detail: String
+
+    public var description: String { "\(path): error: \(explanation) (SQLite: \(detail))" }
+
+    /// The failure a store error stands for; nil for an error that is not the store's.
+    public init?(_ error: any Error, path: String) {
+        guard let error = error as? DatabaseError else { return nil }
+        self.path = path
+        resultCode = error.resultCode.primaryResultCode.rawValue
+        detail = error.message ?? "\(error.resultCode)"
+        switch error.resultCode.primaryResultCode {
+        case .SQLITE_READONLY, .SQLITE_PERM:
+            (exitCode, explanation) = (73, "the store cannot be written: give the user running chime write access to the file and to its folder (SQLite writes -wal and -shm files beside it)")
+        case .SQLITE_CANTOPEN, .SQLITE_AUTH:
+            (exitCode, explanation) = (73, "the store cannot be opened or created: check that its folder exists and that the user running chime may read and write there")
+        case .SQLITE_FULL:
+            (exitCode, explanation) = (75, "the disk holding the store is full: free some space, then try again (nothing already stored was lost)")
+        case .SQLITE_IOERR:
+            (exitCode, explanation) = (74, "the store could not be read or written (an input/output error: a full or failing disk, or a folder it cannot sync)")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            (exitCode, explanation) = (75, "the store stayed locked by another process for 30 s: try again later")
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            (exitCode, explanation) = (65, "this file is not a Chime store, or is damaged: name another with --store, or restore it from a backup")
+        default:
+            (exitCode, explanation) = (70, "the store failed")
+        }
+    }
+}
