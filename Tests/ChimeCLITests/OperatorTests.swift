@@ -161,4 +161,29 @@ struct OperatorTests {
         chmod(ws.url.path, 0o700)
         #expect(try ws.chime(["pending"]).stdout.contains("a  alice"), "the reminder scheduled before is still there")
     }
+
+    @Test("a Slack channel without its signing secret gets links instead of buttons whose presses would be refused, and chime check says so; with one, buttons")
+    func slackWithoutSecret() throws {
+        let withSlack = Self.configuration
+            .replacingOccurrences(of: "</channels>", with: #"<channel id="team" url="slack://hooks.slack.com/services/T0/B0/X"/></channels>"#)
+            .replacingOccurrences(of: "</recipient>", with: #"<address channel="team"/></recipient>"#)
+        let ws = try Workspace(configuration: withSlack)
+        let check = try ws.chime(["check"])
+        #expect(check.status == 0 && check.stderr.contains(#"warning: channel "team" has no secret: presses on Slack buttons cannot be verified"#), "\(check.stderr)")
+        try ws.write("r.json", #"{"identifier": "p", "recipient": "alice", "content": {"title": "Shopping", "categoryIdentifier": "shop"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        func buttons() throws -> [[String: Any]] {
+            let shown = try ws.chime(["preview", "--json", "r.json", "--channel", "team"])
+            let body = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any], "\(shown.stderr)")
+            let blocks = body["blocks"] as? [[String: Any]] ?? []
+            return blocks.first { $0["type"] as? String == "actions" }?["elements"] as? [[String: Any]] ?? []
+        }
+        let links = try buttons()
+        #expect(links.count == 1 && links.allSatisfy { $0["value"] == nil && ($0["url"] as? String)?.contains("/chime/links/a/") == true }, "\(links)")
+        try ws.write("slack.key", String(repeating: "s", count: 32))
+        try ws.write("chime.xml", withSlack.replacingOccurrences(of: #"<channel id="team" url="slack://hooks.slack.com/services/T0/B0/X"/>"#,
+                                                                 with: #"<channel id="team" url="slack://hooks.slack.com/services/T0/B0/X" secret="file:\#(ws.path("slack.key"))"/>"#))
+        #expect(!(try ws.chime(["check"]).stderr.contains("has no secret")))
+        let pressable = try buttons()
+        #expect(pressable.count == 1 && pressable.allSatisfy { $0["value"] != nil && $0["url"] == nil }, "\(pressable)")
+    }
 }

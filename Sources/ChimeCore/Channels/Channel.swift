@@ -45,6 +45,10 @@ public struct Channel: Hashable, Sendable {
     /// when there is none), SMTP's envelope sender and the default reply address.
     public var envelopeFrom: String { Mailbox.address(of: from ?? "chime@localhost") }
 
+    /// Whether presses on this channel's buttons come back verified: a Slack channel needs
+    /// its app's signing secret (`secret`), without which its buttons are links.
+    public var takesPresses: Bool { url.kind != .slack || !(signingSecret ?? "").isEmpty }
+
     /// `bounce+{token}@` the reply domain (where `replyTo` sends replies, which the MTA
     /// already pipes to `chime ingest`), else the `from` address's domain.
     public var defaultReturnPath: String {

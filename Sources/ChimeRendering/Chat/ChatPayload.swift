@@ -5,9 +5,11 @@ import Foundation
 /// limits so the platform never rejects it.
 public enum ChatPayload {
     /// The JSON body for a channel kind.
-    public static func body(for kind: ChannelKind, _ message: ChatMessage) -> JSONValue {
+    /// - Parameter interactive: whether the platform's presses come back verified (a
+    ///   Slack channel with its app's signing secret): without, buttons are links.
+    public static func body(for kind: ChannelKind, _ message: ChatMessage, interactive: Bool = true) -> JSONValue {
         switch kind {
-        case .slack: slack(message)
+        case .slack: slack(message, interactive: interactive)
         case .discord: discord(message)
         case .mattermost: mattermost(message)
         case .msteams: teams(message)
@@ -25,8 +27,9 @@ public enum ChatPayload {
 
     /// Block Kit: header (150), section (3,000), context, actions (buttons: text 75,
     /// value 2,000, action_id 255); `destructive` is `style: danger` with a confirm
-    /// dialog; `text` is the notification fallback.
-    static func slack(_ message: ChatMessage) -> JSONValue {
+    /// dialog; `text` is the notification fallback. Not `interactive` (no signing
+    /// secret to verify presses with), each button is a link to its signed action page.
+    static func slack(_ message: ChatMessage, interactive: Bool = true) -> JSONValue {
         func plain(_ text: String, _ limit: Int) -> JSONValue {
             .object(["type": .string("plain_text"), "text": .string(TextLimit.fit(text.isEmpty ? " " : text, limit, .utf16))])
         }
@@ -41,8 +44,12 @@ public enum ChatPayload {
             var button: [String: JSONValue] = [
                 "type": .string("button"), "text": plain(action.title, 75),
                 "action_id": .string(TextLimit.fit(action.identifier, 255, .utf16, ellipsis: "")),
-                "value": .string(TextLimit.fit(action.token, 2000, .utf16, ellipsis: "")),
             ]
+            if interactive {
+                button["value"] = .string(TextLimit.fit(action.token, 2000, .utf16, ellipsis: ""))
+            } else {
+                button["url"] = .string(TextLimit.fit(action.url, 3000, .utf16, ellipsis: ""))
+            }
             if action.options.contains(.destructive) {
                 button["style"] = .string("danger")
                 button["confirm"] = .object([

@@ -28,7 +28,7 @@ extension Chime {
                 printError("chime: error: \(SigningKey.TooShort(length: key.utf8.count))")
                 throw ExitCode(65)
             }
-            let diagnostics = try checkTemplates(configuration) + linkBaseWarnings(configuration)
+            let diagnostics = try checkTemplates(configuration) + linkBaseWarnings(configuration) + pressWarnings(configuration)
             printDiagnostics(diagnostics)
             if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(65) }
             print("ok: \(configuration.summary)")
@@ -47,6 +47,15 @@ extension Chime {
                   configuration.channels.contains(where: { $0.url.kind.isEmail || $0.url.kind.isWebhook }) else { return [] }
             return [Diagnostic(.warning, at: SourceLocation(file: options.configPath),
                                "<replies linkBase> is not set: the links in messages (actions, preferences, unsubscribe) lead to \(ReplySettings().linkBase), nowhere; set it to where chime serve is reached, e.g. <replies linkBase=\"https://chime.example.org\"/>")]
+        }
+
+        /// A Slack channel without its app's signing secret cannot verify presses: its
+        /// messages carry links, and `chime serve` refuses its callbacks.
+        private func pressWarnings(_ configuration: Configuration) -> [Diagnostic] {
+            configuration.channels.filter { !$0.takesPresses }.map { channel in
+                Diagnostic(.warning, at: SourceLocation(file: options.configPath),
+                           "channel \"\(channel.id)\" has no secret: presses on Slack buttons cannot be verified, so its messages carry links instead of buttons; set secret to the Slack app's signing secret to get buttons")
+            }
         }
 
         /// Reads the templates folder and reports keys missing for recipients' locales.

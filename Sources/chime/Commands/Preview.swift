@@ -66,7 +66,8 @@ extension Chime {
             default:
                 let message = try ChatComposer(localizer: localizer, templates: try TemplateSet(directory: options.templatesPath), links: links)
                     .compose(notification, category: category)
-                print(String(decoding: ChatPayload.encode(ChatPayload.body(for: channel.url.kind, message)), as: UTF8.self))
+                print(String(decoding: ChatPayload.encode(ChatPayload.body(for: channel.url.kind, message, interactive: channel.takesPresses)),
+                             as: UTF8.self))
             }
         }
 
