@@ -10,14 +10,23 @@ import Logging
 /// links (GET shows a page and never acts; POST acts), over Hummingbird. Each callback is
 /// answered at once; carrying the action out (hooks may take seconds) happens after.
 public struct ChimeHTTPServer: Sendable {
-    public let desk: ClickDesk
+    /// Where each request finds the desk: replaced whole when the configuration is
+    /// reloaded (SIGHUP), while requests under way finish with the one they took.
+    public let desks: DeskHolder
     /// The real time: tokens expire, Slack's timestamps age.
     public let clock: @Sendable () -> Instant
 
     public init(desk: ClickDesk, clock: @escaping @Sendable () -> Instant = { Instant(Date()) }) {
-        self.desk = desk
+        self.init(desks: DeskHolder(desk), clock: clock)
+    }
+
+    public init(desks: DeskHolder, clock: @escaping @Sendable () -> Instant = { Instant(Date()) }) {
+        self.desks = desks
         self.clock = clock
     }
+
+    /// The desk of the configuration in force.
+    public var desk: ClickDesk { desks.current }
 
     var configuration: Configuration { desk.configuration }
 

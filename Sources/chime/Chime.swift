@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeConfig
 import Foundation
 import ChimeCurl
 import ChimeSQLite
@@ -37,6 +38,17 @@ struct Chime: ParsableCommand {
             command = try parseAsRoot()
         } catch {
             exit(withError: error)
+        }
+        if let global = command as? any GlobalCommand {
+            do {
+                try global.options.applyEnvironmentFile()
+            } catch let error as ConfigurationError {
+                printDiagnostics(error.diagnostics)
+                Foundation.exit(type(of: global).setupFailureCode(error.kind))
+            } catch {
+                printError("chime: error: \(error)")
+                Foundation.exit(70)
+            }
         }
         do {
             var running = command

@@ -6,11 +6,13 @@ import Foundation
 /// Loads the configuration for a command; on failure prints every diagnostic as
 /// `path:line:col: error: message` on standard error and exits 66 (cannot open) or
 /// 65 (invalid).
-func loadConfiguration(_ options: GlobalOptions) throws -> Configuration {
+/// - Parameter command: the command loading it, whose exit code for an unusable
+///   configuration applies (`chime ingest`'s is 75, so that an MTA keeps the reply).
+func loadConfiguration(_ options: GlobalOptions, for command: any GlobalCommand.Type = Chime.self) throws -> Configuration {
     do {
         return try ConfigurationLoader().load(path: options.configPath)
     } catch let error as ConfigurationError {
         printDiagnostics(error.diagnostics)
-        throw ExitCode(error.kind == .unreadable ? 66 : 65)
+        throw ExitCode(command.setupFailureCode(error.kind))
     }
 }

@@ -13,6 +13,13 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Localized templates and strings (default: $CHIME_TEMPLATES, else ./templates, else the installed share/chime/templates).", valueName: "dir"))
     var templates: String?
 
+    @Option(name: .customLong("env-file"), help: ArgumentHelp("A file of NAME=value lines (systemd's EnvironmentFile format) read into the environment before anything else, where the environment does not set the name: the secrets that ${NAME} in chime.xml and CHIME_SECRET_KEY name (default: $CHIME_ENV_FILE).", valueName: "path"))
+    var envFile: String?
+
+    // Not `--state`, which `chime deliveries` filters by.
+    @Option(name: .customLong("state-dir"), help: ArgumentHelp("The state folder, where action hooks run: one the service may write (default: $CHIME_STATE_DIR, else the store's folder).", valueName: "dir"))
+    var stateDirectory: String?
+
     @Option(name: .long, help: ArgumentHelp("Pretend the current instant is this RFC 3339 instant.", valueName: "instant"))
     var now: String?
 

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// `deploy/`: each systemd unit's command, each crontab line and the Postfix pipe's argv,
@@ -19,6 +22,10 @@ struct DeployTests {
             let etc = url.appendingPathComponent("etc/chime")
             try FileManager.default.createDirectory(at: etc, withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: DeployTests.deploy.appendingPathComponent("chime.example.xml"), to: etc.appendingPathComponent("chime.xml"))
+            // The secrets every entry point reads: a signing key made for this test.
+            let key = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+            try Data("# chime's secrets\nCHIME_SECRET_KEY=\(key)\n".utf8).write(to: etc.appendingPathComponent("secrets.env"))
+            chmod(etc.appendingPathComponent("secrets.env").path, 0o640)
         }
 
         deinit { try? FileManager.default.removeItem(at: url) }
@@ -38,7 +45,7 @@ struct DeployTests {
             process.arguments = Array(arguments.dropFirst())
             process.currentDirectoryURL = directory
             var env = ProcessInfo.processInfo.environment
-            for name in ["CHIME_CONFIG", "CHIME_STORE", "CHIME_TEMPLATES"] { env.removeValue(forKey: name) }
+            for name in ["CHIME_CONFIG", "CHIME_STORE", "CHIME_TEMPLATES", "CHIME_ENV_FILE", "CHIME_SECRET_KEY"] { env.removeValue(forKey: name) }
             process.environment = env.merging(environment) { $1 }
             let output = Pipe(), feed = Pipe()
             process.standardOutput = output
@@ -135,6 +142,47 @@ struct DeployTests {
         let port = try #require(String(decoding: line, as: UTF8.self).firstMatch(of: /:(\d+)/).flatMap { Int($0.output.1) })
         let health = try String(contentsOf: URL(string: "http://127.0.0.1:\(port)/health")!, encoding: .utf8)
         #expect(health == "ok\n")
+
+        // systemctl reload: ExecReload as written, $MAINPID the server's; it goes on serving.
+        let reload = try #require(lines.first { $0.key == "ExecReload" }?.value)
+        #expect(reload == "/bin/kill -HUP $MAINPID")
+        let signalled = try root.run(reload.replacingOccurrences(of: "$MAINPID", with: "\(process.processIdentifier)").split(separator: " ").map(String.init),
+                                     in: root.state, environment: [:])
+        #expect(signalled.status == 0)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(process.isRunning, "SIGHUP reloads chime serve rather than ending it")
+        #expect(try String(contentsOf: URL(string: "http://127.0.0.1:\(port)/health")!, encoding: .utf8) == "ok\n")
+    }
+
+    @Test("systemd-analyze verify accepts every unit and timer, and security rates each service OK (under 2.0 of 10), sandboxed as the issue asks; sysusers.d makes the chime user")
+    func systemdAnalyze() throws {
+        let root = try Root()
+        let folder = root.url.appendingPathComponent("units")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.deploy.appendingPathComponent("systemd").path).filter { $0.hasSuffix(".service") || $0.hasSuffix(".timer") }
+        #expect(names.count == 5)
+        for name in names {
+            // Only the binary's path is moved (verify checks it is executable); the rest as written.
+            let text = try String(contentsOf: Self.deploy.appendingPathComponent("systemd/\(name)"), encoding: .utf8)
+                .replacingOccurrences(of: "/usr/local/bin/chime", with: ChimeProcess.executable.path)
+            try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        let units = names.sorted().map { folder.appendingPathComponent($0).path }
+        let verify = try root.run(["/usr/bin/systemd-analyze", "verify"] + units, in: folder, environment: [:])
+        #expect(verify.status == 0 && verify.output.isEmpty, "\(verify.output)")
+        for name in names where name.hasSuffix(".service") {
+            let security = try root.run(["/usr/bin/systemd-analyze", "security", "--offline=true", folder.appendingPathComponent(name).path], in: folder, environment: [:])
+            let level = try #require(security.output.firstMatch(of: /Overall exposure level for [\w.-]+: (\d+\.\d) (\w+)/), "\(security.output)")
+            #expect(Double(level.output.1)! < 2.0 && level.output.2 == "OK", "\(name): \(level.output.0)")
+            for setting in ["UMask=0077", "StateDirectory=chime", "ProtectSystem=strict", "PrivateDevices=yes", "ProtectKernelTunables=yes",
+                            "SystemCallFilter=@system-service", "CapabilityBoundingSet=\n", "NoNewPrivileges=yes", "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6"] {
+                #expect(try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8).contains(setting), "\(name) lacks \(setting)")
+            }
+        }
+        let sysusers = try String(contentsOf: Self.deploy.appendingPathComponent("systemd/chime.sysusers"), encoding: .utf8)
+        #expect(sysusers.split(separator: "\n").contains { $0.hasPrefix("u chime ") && $0.hasSuffix(" /var/lib/chime") })
+        let parsed = try root.run(["/usr/bin/systemd-sysusers", "--dry-run", Self.deploy.appendingPathComponent("systemd/chime.sysusers").path], in: folder, environment: [:])
+        #expect(parsed.status == 0 && parsed.output.contains("chime"), "\(parsed.output)")
     }
 
     @Test("the crontab: its environment lines and each schedule line's command, run by /bin/sh as cron runs them")
@@ -153,7 +201,7 @@ struct DeployTests {
             }
         }
         #expect(commands.map(\.schedule) == ["* * * * *", "0 * * * *"])
-        #expect(Set(environment.keys) == ["CHIME_CONFIG", "CHIME_STORE", "CHIME_TEMPLATES"])
+        #expect(Set(environment.keys) == ["CHIME_CONFIG", "CHIME_STORE", "CHIME_TEMPLATES", "CHIME_ENV_FILE"])
         for (_, command) in commands {
             let result = try root.run(["/bin/sh", "-c", command], in: FileManager.default.temporaryDirectory, environment: environment)
             #expect(result.status == 0, "\(command): \(result.output)")
@@ -190,9 +238,23 @@ struct DeployTests {
             }
         }
         #expect(arguments.first == "/bin/sh" && arguments.count == 3, "\(arguments)")
+        // The unit signed the reminder with the key of secrets.env: the pipe reads it too.
         let result = try root.run(arguments, in: FileManager.default.temporaryDirectory, environment: [:], input: Data(reply.utf8))
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("responded: RestartTimer"), "\(result.output)")
+        // Without the environment file the same reply would be taken for forged.
+        let blind = arguments.map { $0.replacingOccurrences(of: " --env-file \(root.url.path)/etc/chime/secrets.env", with: "") }
+        #expect(blind != arguments)
+        let forged = try root.run(blind, in: FileManager.default.temporaryDirectory, environment: [:],
+                                  input: Data(reply.replacingOccurrences(of: "<r1@", with: "<r2@").utf8))
+        #expect(forged.status == 0 && forged.output.contains("forged-token"), "\(forged.output)")
+        // A configuration the pipe cannot use (a ${NAME} no file sets) defers the reply: 75, never a bounce.
+        let xml = root.url.appendingPathComponent("etc/chime/chime.xml")
+        try String(contentsOf: xml, encoding: .utf8).replacingOccurrences(of: "linkBase=\"http://127.0.0.1:8080\"", with: "linkBase=\"${NOT_SET_ANYWHERE}\"")
+            .write(to: xml, atomically: true, encoding: .utf8)
+        let deferred = try root.run(arguments, in: FileManager.default.temporaryDirectory, environment: [:],
+                                    input: Data(reply.replacingOccurrences(of: "<r1@", with: "<r3@").utf8))
+        #expect(deferred.status == 75 && deferred.output.contains("NOT_SET_ANYWHERE"), "\(deferred.status) \(deferred.output)")
 
         let transport = try String(contentsOf: Self.deploy.appendingPathComponent("postfix/transport"), encoding: .utf8)
         #expect(transport.split(separator: "\n").contains { !$0.hasPrefix("#") && $0.hasSuffix(" chime:") })

@@ -11,7 +11,8 @@ extension Chime {
                 once (`chime responses`) and carried out (snooze, done, the action's hooks), or its confirmation link sent \
                 when it needs proof; the person is answered in their thread. What became of every message is listed by `chime replies`. \
                 Exits 0 when a message was handled or deliberately ignored, a reply that matched nothing included (an MTA \
-                must not bounce it); 75 when it could not be recorded now, so that an MTA pipe tries again later.
+                must not bounce it); 75 when it could not be recorded now, or when the configuration or environment file \
+                cannot be used, so that an MTA pipe keeps the message and tries again later.
                 """
         )
 
@@ -21,7 +22,7 @@ extension Chime {
         var maildir: String?
 
         func run() throws {
-            let configuration = try loadConfiguration(options)
+            let configuration = try loadConfiguration(options, for: Self.self)
             let intake = try MailIntake(options, configuration: configuration, store: try openStore(options))
             guard let maildir else {
                 print(try intake.takeStandardInput())

@@ -15,7 +15,8 @@ extension Chime {
                 /discord/CHANNEL (Ed25519 with the application's public key as the channel's secret; PING answered), \
                 /mattermost/CHANNEL (the signed token in the button's context) and /telegram/CHANNEL \
                 (X-Telegram-Bot-Api-Secret-Token equal to the channel's secret). Every callback is verified before it is \
-                parsed and answered at once; the action is carried out after. Stops on SIGTERM or SIGINT. \
+                parsed and answered at once; the action is carried out after. Stops on SIGTERM or SIGINT; on SIGHUP reads \
+                the configuration again and serves with it (one with errors is refused, and the one before stays). \
                 Prints "listening on http://HOST:PORT" once bound (--port 0 takes a free port).
                 """
         )
@@ -39,7 +40,10 @@ extension Chime {
                 let (start, started) = (options.instant, Date())
                 clock = { start + Int64(Date().timeIntervalSince(started)) }
             }
-            let server = ChimeHTTPServer(desk: ClickDesk(reader: reader, actions: actions), clock: clock)
+            let desks = DeskHolder(ClickDesk(reader: reader, actions: actions))
+            let server = ChimeHTTPServer(desks: desks, clock: clock)
+            let reloading = reloadOnHangup(desks, store: store)
+            defer { reloading.cancel() }
             let host = self.host
             let finished = DispatchSemaphore(value: 0)
             let failure = Failure()
@@ -59,6 +63,27 @@ extension Chime {
                 printError("cannot serve on \(host):\(port): \(error)")
                 throw ExitCode(69)
             }
+        }
+
+        /// On SIGHUP, reads the configuration again and puts it in force for the requests
+        /// that follow; a configuration with errors is refused (its diagnostics printed)
+        /// and the one in force stays.
+        private func reloadOnHangup(_ desks: DeskHolder, store: any NotificationStore) -> any DispatchSourceSignal {
+            signal(SIGHUP, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "chime.serve.reload"))
+            let options = self.options
+            source.setEventHandler {
+                do {
+                    let configuration = try loadConfiguration(options)
+                    let (reader, actions) = try replyDesks(options, configuration: configuration, store: store)
+                    desks.replace(with: ClickDesk(reader: reader, actions: actions))
+                    printError("chime serve: configuration reloaded: \(configuration.summary)")
+                } catch {
+                    printError("chime serve: configuration not reloaded; the one loaded before stays in force")
+                }
+            }
+            source.resume()
+            return source
         }
 
         private final class Failure: @unchecked Sendable {

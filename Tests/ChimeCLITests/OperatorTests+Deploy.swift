@@ -1,0 +1,82 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+/// Point 2 and 16 of the first week: one environment file for every entry point, and a
+/// configuration reloaded by chime serve on SIGHUP.
+extension OperatorTests {
+    @Test("--env-file and $CHIME_ENV_FILE supply ${NAME} and CHIME_SECRET_KEY to every command; the environment wins over the file; a malformed line is named with its line and column (65), a missing file exits 66")
+    func environmentFile() throws {
+        let configuration = Self.configuration.replacingOccurrences(of: "from=\"Reminders &lt;bot@example.org&gt;\"", with: "from=\"${CHIME_FROM}\"")
+        let ws = try Workspace(configuration: configuration)
+        let missing = try ws.chime(["check"])
+        #expect(missing.status == 65 && missing.stderr.contains("CHIME_FROM"), "\(missing.stderr)")
+
+        try ws.write("secrets.env", """
+            # what the units, cron and the pipe read
+            export CHIME_FROM="Reminders <bot@example.org>"
+            CHIME_SECRET_KEY='\(String(repeating: "k", count: 40))'
+
+            """)
+        let viaOption = try ws.chime(["--env-file", "secrets.env", "check"])
+        #expect(viaOption.status == 0, "\(viaOption.stderr)")
+        let viaVariable = try ws.chime(["check"], environment: ["CHIME_ENV_FILE": ws.path("secrets.env")])
+        #expect(viaVariable.status == 0, "\(viaVariable.stderr)")
+        // The from address the file gave is the one that goes out.
+        try ws.write("r.json", #"{"identifier": "p", "recipient": "alice", "content": {"title": "Shopping", "categoryIdentifier": "shop"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        let shown = try ws.chime(["preview", "--json", "r.json", "--channel", "mail"], environment: ["CHIME_ENV_FILE": ws.path("secrets.env")])
+        #expect(shown.stdout.contains("From: Reminders <bot@example.org>"), "\(shown.stdout)")
+        // What the environment sets wins over the file.
+        let overridden = try ws.chime(["preview", "--json", "r.json", "--channel", "mail"],
+                                      environment: ["CHIME_ENV_FILE": ws.path("secrets.env"), "CHIME_FROM": "Ops <ops@example.org>"])
+        #expect(overridden.stdout.contains("From: Ops <ops@example.org>"), "\(overridden.stdout)")
+        // A key too short in the file is refused as in the environment.
+        try ws.write("short.env", "CHIME_FROM=bot@example.org\nCHIME_SECRET_KEY=short\n")
+        let short = try ws.chime(["--env-file", "short.env", "check"])
+        #expect(short.status == 65 && short.stderr.contains("CHIME_SECRET_KEY is 5 bytes") && !short.stderr.contains("short\n"), "\(short.stderr)")
+
+        try ws.write("bad.env", "CHIME_FROM=bot@example.org\nthis is not a variable\nCHIME_SECRET_KEY=\"open\n")
+        let bad = try ws.chime(["--env-file", "bad.env", "pending"])
+        #expect(bad.status == 65, "\(bad.stderr)")
+        #expect(bad.stderr.contains("bad.env:2:6: error: expected \"=\" after this"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("bad.env:3:18: error: a quoted value of CHIME_SECRET_KEY is never closed"), "\(bad.stderr)")
+        let absent = try ws.chime(["--env-file", "nowhere.env", "pending"])
+        #expect(absent.status == 66 && absent.stderr.contains("nowhere.env: error: environment file: no such file"), "\(absent.stderr)")
+        // chime ingest, an MTA's pipe, defers rather than bounce: 75.
+        try ws.write("reply.eml", "From: a@example.org\r\nSubject: Re: Shopping\r\n\r\nOK\r\n")
+        let ingest = try ws.chime(["--env-file", "nowhere.env", "ingest"], input: "reply.eml")
+        #expect(ingest.status == 75, "\(ingest.stderr)")
+    }
+
+    @Test("chime serve reads its configuration again on SIGHUP: a channel added is served; a configuration with errors is refused with its diagnostics and the one before stays in force")
+    func reloadOnHangup() throws {
+        let ws = try Workspace(configuration: Self.configuration)
+        let server = try ServeTests.Server(ws, [])
+        defer { server.stop() }
+        #expect(try server.request("POST", "/slack/team", body: Array("payload=x".utf8)).status == 404)
+
+        let secret = String(repeating: "s", count: 32)
+        try ws.write("chime.xml", Self.configuration.replacingOccurrences(
+            of: "</channels>", with: #"<channel id="team" url="slack://hooks.slack.com/services/T0/B0/X" secret="\#(secret)"/></channels>"#))
+        kill(server.process.processIdentifier, SIGHUP)
+        var status = 0
+        for _ in 0..<100 where status != 401 {
+            Thread.sleep(forTimeInterval: 0.05)
+            status = try server.request("POST", "/slack/team", body: Array("payload=x".utf8)).status
+        }
+        #expect(status == 401, "the new Slack channel is served (an unsigned press refused) once reloaded")
+
+        try ws.write("chime.xml", "<chime version=\"1\"><categories>")
+        kill(server.process.processIdentifier, SIGHUP)
+        var said = ""
+        for _ in 0..<100 where !said.contains("not reloaded") {
+            Thread.sleep(forTimeInterval: 0.05)
+            said = try ws.read("serve.out")
+        }
+        #expect(said.contains("chime.xml:1:") && said.contains("configuration not reloaded; the one loaded before stays in force"), "\(said)")
+        #expect(server.process.isRunning)
+        #expect(try server.request("POST", "/slack/team", body: Array("payload=x".utf8)).status == 401, "the channel loaded before is still served")
+    }
+}
