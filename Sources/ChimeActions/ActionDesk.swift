@@ -13,13 +13,20 @@ public struct ActionDesk: Sendable {
     public let store: any NotificationStore
     /// The templates' strings; nil answers in English.
     public let localizer: Localizer?
+    /// The state folder, where command hooks run: a folder the service may write (the
+    /// configuration's folder may not be, under systemd's `ProtectSystem=strict` or in a
+    /// container).
+    public let stateDirectory: String
     /// The Maildirs answers go to, each opened once.
     let folders = MaildirFolders()
 
-    public init(configuration: Configuration, store: any NotificationStore, localizer: Localizer?) {
+    /// - Parameter stateDirectory: where command hooks run (`chime --state-dir`, else the
+    ///   store's folder).
+    public init(configuration: Configuration, store: any NotificationStore, localizer: Localizer?, stateDirectory: String) {
         self.configuration = configuration
         self.store = store
         self.localizer = localizer
+        self.stateDirectory = stateDirectory
     }
 
     /// From now on, answers written into Maildirs wait, unsynced, for
@@ -141,7 +148,7 @@ public struct ActionDesk: Sendable {
             switch hook.kind {
             case .command(let command):
                 // One JSON line, so that `cat >> responses.jsonl` keeps one response per line.
-                let ending = HookCommand.run(command, input: json + [0x0A], directory: hook.directory, timeout: hook.timeout,
+                let ending = HookCommand.run(command, input: json + [0x0A], directory: stateDirectory, timeout: hook.timeout,
                                              passing: hook.environment)
                 results.append(configuration.redact("command " + ending.text(timeout: hook.timeout)))
                 if !ending.succeeded { return (results, true) }

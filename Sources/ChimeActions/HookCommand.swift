@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 
-/// Runs an action's command hook: `/bin/sh -c COMMAND` in the configuration's folder,
+/// Runs an action's command hook: `/bin/sh -c COMMAND` in the state folder,
 /// the response's JSON on its standard input, in a process group of its own so that a
 /// command outlasting its timeout is stopped with everything it started.
 ///

@@ -97,8 +97,8 @@ struct ConfigurationReader {
             switch (value(hook, "command"), value(hook, "channel")) {
             case (let command?, nil):
                 let names = (value(hook, "env") ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
-                return ActionHook(.command(command), timeout: timeout, directory: folder, environment: names)
-            case (nil, let channel?): return ActionHook(.channel(channel), timeout: timeout, directory: folder)
+                return ActionHook(.command(command), timeout: timeout, environment: names)
+            case (nil, let channel?): return ActionHook(.channel(channel), timeout: timeout)
             default:
                 report(hook, nil, "a hook needs exactly one of command and channel")
                 return nil
@@ -170,7 +170,7 @@ struct ConfigurationReader {
         return policy
     }
 
-    /// The configuration file's folder: where relative paths start and hooks run.
+    /// The configuration file's folder: where relative paths start.
     private var folder: String { URL(fileURLWithPath: document.path).deletingLastPathComponent().path }
 
     /// A path relative to the configuration file's folder.

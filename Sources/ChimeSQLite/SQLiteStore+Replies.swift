@@ -37,14 +37,22 @@ extension SQLiteStore {
 
     public func record(_ response: StoredResponse, from inbound: InboundRecord?) throws -> Int64? {
         try database.write { db in
+            // A response whose carrying out failed is taken again, as this answer gives it;
+            // any other stays as it is, and the answer is a replay.
             try db.cachedStatement(sql: """
                 INSERT INTO response (delivery_id, identifier, recipient, action, user_text, channel, responder, at, status)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (delivery_id, action) DO NOTHING
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (delivery_id, action) DO UPDATE SET
+                    user_text = excluded.user_text, channel = excluded.channel, responder = excluded.responder,
+                    at = excluded.at, status = excluded.status, result = ''
+                WHERE response.status = ?
                 """).execute(arguments: [
                     response.deliveryID, response.identifier, response.recipient, response.action, response.userText,
-                    response.channel, response.responder, response.at.seconds, response.status,
+                    response.channel, response.responder, response.at.seconds, response.status, StoredResponse.failed,
                 ])
-            let id: Int64? = db.changesCount > 0 ? db.lastInsertedRowID : nil
+            let id: Int64? = db.changesCount > 0
+                ? try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM response WHERE delivery_id = ? AND action = ?"),
+                                     arguments: [response.deliveryID, response.action])
+                : nil
             if var inbound {
                 if id == nil { inbound.outcome = .replayed }
                 try Self.insert(inbound, in: db)
@@ -154,6 +162,15 @@ extension SQLiteStore {
             guard db.changesCount > 0 else { return nil }
             return try Row.fetchOne(db, sql: "SELECT * FROM response WHERE delivery_id = ? AND action = ?", arguments: [deliveryID, action])
                 .map(Self.response)
+        }
+    }
+
+    public func retake(response id: Int64) throws -> StoredResponse? {
+        try database.write { db in
+            try db.execute(sql: "UPDATE response SET status = ?, result = '' WHERE id = ? AND status = ?",
+                           arguments: [StoredResponse.carriedOut, id, StoredResponse.failed])
+            guard db.changesCount > 0 else { return nil }
+            return try Row.fetchOne(db, sql: "SELECT * FROM response WHERE id = ?", arguments: [id]).map(Self.response)
         }
     }
 

@@ -214,7 +214,7 @@ extension ChimeHTTPServer {
     /// Carries an answered press out on a thread of its own: its hooks may take their whole
     /// timeout, and Swift's shared concurrency threads (one per core) must not wait on them.
     static func carryOut(_ outcome: ClickDesk.Outcome) {
-        if let then = outcome.then { DispatchQueue.global().async { then() } }
+        if let then = outcome.then { DispatchQueue.global().async { _ = then() } }
     }
 }
 

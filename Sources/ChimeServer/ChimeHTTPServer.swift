@@ -57,9 +57,12 @@ public struct ChimeHTTPServer: Sendable {
             let (token, action) = (context.parameters.get("token") ?? "", context.parameters.get("action") ?? "")
             let outcome = try desk.press(token: token, action: action, channel: "link", responder: "link", now: clock())
             // No platform waits here: the page says how it went, once it is carried out
-            // (off the server's shared threads, as hooks may take their whole timeout).
-            if let then = outcome.then { try await Self.blocking { then() } }
-            return Self.page(outcome.status, "Chime", "<p>\(htmlEscaped(outcome.message))</p>")
+            // (off the server's shared threads, as hooks may take their whole timeout):
+            // what a reply would have been answered ("… could not be carried out. Please
+            // try again later.": pressing again tries again).
+            var answer: String?
+            if let then = outcome.then { answer = try await Self.blocking { then() } }
+            return Self.page(outcome.status, "Chime", ([outcome.message] + (answer.map { [$0] } ?? [])).map { "<p>\(htmlEscaped($0))</p>" }.joined())
         }
         // One-click unsubscribe (RFC 8058): the List-Unsubscribe-Post POST turns the
         // category off; a GET (a person, or a scanner) shows the button and changes nothing.

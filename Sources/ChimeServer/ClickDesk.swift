@@ -29,13 +29,15 @@ public struct ClickDesk: Sendable {
         public var status: Int
         /// What to show the person.
         public var message: String
-        /// The work left once the platform has its answer: carrying the action out.
-        public var then: (@Sendable () -> Void)?
+        /// The work left once the platform has its answer: carrying the action out. It
+        /// returns what to tell the person of how that went (nil: nothing more to say), which
+        /// a link's page shows, as a reply's answer would.
+        public var then: (@Sendable () -> String?)?
         /// A text-input action's button was pressed: nothing is recorded yet, the person
         /// is asked for the text (in the message's thread, or Telegram's ForceReply).
         public var wantsText: TextPrompt?
 
-        public init(status: Int, message: String, then: (@Sendable () -> Void)? = nil, wantsText: TextPrompt? = nil) {
+        public init(status: Int, message: String, then: (@Sendable () -> String?)? = nil, wantsText: TextPrompt? = nil) {
             self.status = status
             self.message = message
             self.then = then
@@ -195,7 +197,7 @@ public struct ClickDesk: Sendable {
                 (response, message) = (fresh, "“\(title)” received." + (userText.map { " (\($0.prefix(60)))" } ?? ""))
             }
             return Outcome(status: 200, message: message) {
-                _ = try? self.actions.carryOut(response, request: request, now: now)
+                (try? self.actions.carryOut(response, request: request, now: now))?.answer
             }
         }
     }

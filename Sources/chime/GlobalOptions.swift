@@ -29,6 +29,16 @@ struct GlobalOptions: ParsableArguments {
 
     var storeURL: String { store ?? environment["CHIME_STORE"] ?? "sqlite:./chime.sqlite" }
 
+    /// `--state-dir`, else `$CHIME_STATE_DIR`, else the SQLite store's folder (`.` for a bare
+    /// file name or a store that is no file): where command hooks run.
+    var statePath: String {
+        if let named = stateDirectory ?? environment["CHIME_STATE_DIR"] { return named }
+        let url = storeURL
+        let file = url.hasPrefix("sqlite:") ? String(url.dropFirst("sqlite:".count)) : url.contains("://") ? "" : url
+        let folder = (file as NSString).deletingLastPathComponent
+        return folder.isEmpty ? "." : folder
+    }
+
     /// `--templates`, else `$CHIME_TEMPLATES`, else `./templates`, else the installed
     /// share folder (`../share/chime/templates` beside the binary's folder).
     var templatesPath: String {

@@ -24,12 +24,14 @@ func replyDesks(_ options: GlobalOptions, configuration: Configuration, store: a
     let reader = ReplyDesk(configuration: configuration, store: store,
                            key: try signingKey(store),
                            titles: titles, builtIns: builtIns, markers: markers)
-    return (reader, ActionDesk(configuration: configuration, store: store, localizer: localizer))
+    return (reader, ActionDesk(configuration: configuration, store: store, localizer: localizer, stateDirectory: options.statePath))
 }
 
-/// The desk that carries responses out, with the templates' strings (none: English).
+/// The desk that carries responses out, with the templates' strings (none: English),
+/// running hooks in the state folder.
 func actionDesk(_ options: GlobalOptions, configuration: Configuration, store: any NotificationStore) -> ActionDesk {
-    ActionDesk(configuration: configuration, store: store, localizer: try? Localizer(directory: options.templatesPath))
+    ActionDesk(configuration: configuration, store: store, localizer: try? Localizer(directory: options.templatesPath),
+               stateDirectory: options.statePath)
 }
 
 /// The key that signs tokens and links: `$CHIME_SECRET_KEY`, else the store's.

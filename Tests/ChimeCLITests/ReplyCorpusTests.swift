@@ -48,16 +48,17 @@ struct ReplyCorpusTests {
     }
 
     /// Schedules one reminder per identifier, fires them, and reads each email's token.
+    /// - Parameter options: global options for every `chime` run (`--config`, `--store`).
     static func send(_ ws: Workspace, _ identifiers: [String], category: String = "shoppingListReminderCategory", recipient: String = "alice",
-                     repeats: Bool = false, runMustSucceed: Bool = true) throws -> [String: Sent] {
+                     repeats: Bool = false, runMustSucceed: Bool = true, options: [String] = []) throws -> [String: Sent] {
         let json = identifiers.map {
             #"{"identifier": "\#($0)", "recipient": "\#(recipient)", "content": {"title": "Shopping", "body": "Hey, you must go shopping, remember?", "categoryIdentifier": "\#(category)"}, "trigger": {"type": "timeInterval", "seconds": \#(repeats ? 3600 : 60), "repeats": \#(repeats)}}"#
         }
         try ws.write("requests.json", "[" + json.joined(separator: ",") + "]")
-        #expect(try ws.chime(["schedule", "--json", "requests.json"], now: "2026-11-21T09:00:00Z").status == 0)
+        #expect(try ws.chime(["schedule", "--json", "requests.json"] + options, now: "2026-11-21T09:00:00Z").status == 0)
         let new = ws.url.appendingPathComponent("outbox/new")
         let before = Set((try? FileManager.default.contentsOfDirectory(atPath: new.path)) ?? [])
-        let run = try ws.chime(["run"], now: repeats ? "2026-11-21T10:00:00Z" : "2026-11-21T09:02:00Z")
+        let run = try ws.chime(["run"] + options, now: repeats ? "2026-11-21T10:00:00Z" : "2026-11-21T09:02:00Z")
         #expect(!runMustSucceed || run.status == 0, "\(run.stderr)")
         var sent: [String: Sent] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: new.path) where !before.contains(name) {
@@ -71,7 +72,7 @@ struct ReplyCorpusTests {
             let token = String(messageID.prefix { $0 != "@" })
             #expect(header("Reply-To").contains("bot+\(token)@reply.example.org"), "the reply address carries the Message-ID's token")
             let delivery = header("X-Chime-Delivery")
-            let identifier = try delivered(ws)[delivery] ?? ""
+            let identifier = try delivered(ws, options: options)[delivery] ?? ""
             let unsubscribe = header("List-Unsubscribe").firstMatch(of: /<https?:\/\/[^\/>]+(\/u\/[^>]+)>/).map { String($0.output.1) } ?? ""
             sent[identifier] = Sent(deliveryID: delivery, token: token, unsubscribe: unsubscribe)
         }
@@ -79,8 +80,8 @@ struct ReplyCorpusTests {
     }
 
     /// Delivered notifications: delivery id → request identifier.
-    static func delivered(_ ws: Workspace) throws -> [String: String] {
-        let list = try JSONSerialization.jsonObject(with: Data(try ws.chime(["delivered", "--json"]).stdout.utf8)) as! [[String: Any]]
+    static func delivered(_ ws: Workspace, options: [String] = []) throws -> [String: String] {
+        let list = try JSONSerialization.jsonObject(with: Data(try ws.chime(["delivered", "--json"] + options).stdout.utf8)) as! [[String: Any]]
         return Dictionary(uniqueKeysWithValues: list.map { ($0["deliveryID"] as! String, $0["identifier"] as! String) })
     }
 

@@ -3,7 +3,8 @@
 /// webhook channel, signed and retried like any delivery.
 public struct ActionHook: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
-        /// Run by `/bin/sh -c`, in the configuration file's folder.
+        /// Run by `/bin/sh -c`, in the state folder (``ActionDesk``'s `stateDirectory`:
+        /// `--state-dir`, else the store's folder), which the service may write.
         case command(String)
         /// The id of a `json://` or `jsons://` channel.
         case channel(String)
@@ -12,16 +13,13 @@ public struct ActionHook: Hashable, Sendable {
     public var kind: Kind
     /// Seconds a command may run before it is stopped (and recorded as timed out).
     public var timeout: Double
-    /// Where a command runs: the configuration file's folder.
-    public var directory: String
     /// The environment variables a command is given besides PATH, HOME and LANG
     /// (`<hook env="NAME …">`): a hook never sees the rest of Chime's environment.
     public var environment: [String]
 
-    public init(_ kind: Kind, timeout: Double = 10, directory: String = ".", environment: [String] = []) {
+    public init(_ kind: Kind, timeout: Double = 10, environment: [String] = []) {
         self.kind = kind
         self.timeout = timeout
-        self.directory = directory
         self.environment = environment
     }
 }

@@ -96,8 +96,16 @@ public protocol NotificationStore: Sendable {
     /// Records a response and the inbound message that carried it (none for a chat click
     /// or `chime respond`), in one transaction; returns the response's id, or nil,
     /// recording the message as replayed instead, when the same action was already
-    /// recorded for the same delivery.
+    /// recorded for the same delivery. A recorded response whose carrying out `failed` is
+    /// taken again instead (its id returned, its text, channel, responder, time and
+    /// status this response's), so that answering again tries again; once one succeeded,
+    /// answers are replays.
     func record(_ response: StoredResponse, from inbound: InboundRecord?) throws -> Int64?
+
+    /// Takes a response whose carrying out failed to carry it out again (now `carried
+    /// out`, its result cleared) and returns it; nil when there is no such response or it
+    /// did not fail, so that two retries carry it out once.
+    func retake(response id: Int64) throws -> StoredResponse?
 
     /// Takes a response awaiting confirmation as confirmed (now `carried out`) and returns
     /// it; nil when none is awaiting for that delivery and action, so that two

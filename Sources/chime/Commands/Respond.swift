@@ -6,36 +6,58 @@ import Foundation
 extension Chime {
     struct Respond: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Record a response by hand and carry it out, as if the recipient had answered.",
+            abstract: "Record a response by hand and carry it out, as if the recipient had answered; or carry out again one that failed.",
             discussion: """
                 ID is a delivered notification's identifier; ACTION one of its category's action identifiers, or \
-                default, dismiss, snooze (--text says how long: 10m, 2h, 15:00) or done. Hooks run and snoozes are \
-                scheduled as for a reply; nothing is sent to the recipient. Exits 65 when the notification was not \
-                delivered or the category has no such action; answering the same notification with the same action again \
-                is reported and not carried out twice.
+                default, dismiss, snooze (--text says how long: 10m, 2h, 15:00) or done. Hooks run (in the state \
+                folder, --state-dir) and snoozes are scheduled as for a reply; nothing is sent to the recipient. Exits 65 \
+                when the notification was not delivered or the category has no such action; answering the same \
+                notification with the same action again is reported and not carried out twice, unless its carrying out \
+                failed: then it is carried out again. \
+                --retry RESPONSE_ID (the id `chime responses` prints first) carries out again a recorded response whose \
+                carrying out failed (a hook's exit, a timeout), with the same id, text and JSON for its hooks; one that \
+                succeeded or awaits confirmation is not. Exits 1 when carrying out fails (again).
                 """
         )
 
         @OptionGroup var options: GlobalOptions
 
         @Argument(help: "The delivered notification's identifier.")
-        var identifier: String
+        var identifier: String?
 
         @Argument(help: "The action identifier, or default, dismiss, snooze, done, quietly, off, keep.")
-        var action: String
+        var action: String?
 
         @Option(name: .long, help: "The text of a text-input action (or the snooze's duration).")
         var text: String?
 
+        @Option(name: .long, help: ArgumentHelp("Carry out again the recorded response with this id, whose carrying out failed.", valueName: "response-id"))
+        var retry: Int64?
+
+        func validate() throws {
+            if retry != nil {
+                guard identifier == nil, action == nil, text == nil else {
+                    throw ValidationError("--retry takes a response id alone: give no ID, ACTION or --text with it")
+                }
+            } else if identifier == nil || action == nil {
+                throw ValidationError("give a notification's ID and an ACTION, or --retry RESPONSE_ID")
+            }
+        }
+
         func run() throws {
             let configuration = try loadConfiguration(options)
             let store = try openStore(options)
+            let desk = actionDesk(options, configuration: configuration, store: store)
+            if let retry {
+                try again(retry, desk: desk, store: store)
+                return
+            }
+            let (identifier, action) = (identifier ?? "", action ?? "")
             guard let delivered = try store.delivered(recipient: nil).first(where: { $0.request.identifier == identifier }) else {
                 printError("no delivered notification \"\(identifier)\"")
                 throw ExitCode(65)
             }
             let request = delivered.request
-            let desk = actionDesk(options, configuration: configuration, store: store)
             guard let chosen = desk.action(named: action, in: request) else {
                 let category = configuration.category(request.content.categoryIdentifier)
                 let known = (category?.actions.map(\.identifier) ?? []) + BuiltInAction.allCases.map(\.shortName)
@@ -52,8 +74,34 @@ extension Chime {
                 return
             }
             response.id = id
-            let outcome = try desk.carryOut(response, request: request, now: now)
-            print("\(identifier): \(chosen) \(outcome.status)\(outcome.result.isEmpty ? "" : ": " + outcome.result)")
+            try carryOut(response, request: request, desk: desk)
+        }
+
+        /// `--retry`: the failed response taken again and carried out, else why not.
+        private func again(_ id: Int64, desk: ActionDesk, store: any NotificationStore) throws {
+            guard let recorded = try store.responses().first(where: { $0.id == id }) else {
+                printError("no response \(id) (chime responses lists them, each with its id first)")
+                throw ExitCode(65)
+            }
+            guard let request = try store.request(ofDelivery: recorded.deliveryID) else {
+                printError("response \(id): its notification \"\(recorded.identifier)\" is no longer known; it cannot be carried out")
+                throw ExitCode(65)
+            }
+            guard recorded.status == StoredResponse.failed, let response = try store.retake(response: id) else {
+                if recorded.status == StoredResponse.awaitingConfirmation {
+                    printError("response \(id) awaits confirmation by its link; it did not fail")
+                    throw ExitCode(65)
+                }
+                print("\(recorded.identifier): \(recorded.action) was carried out already; not carried out again")
+                return
+            }
+            try carryOut(response, request: request, desk: desk)
+        }
+
+        /// Carries a recorded response out and says how it went: exits 1 when it failed.
+        private func carryOut(_ response: StoredResponse, request: NotificationRequest, desk: ActionDesk) throws {
+            let outcome = try desk.carryOut(response, request: request, now: options.instant)
+            print("\(response.identifier): \(response.action) \(outcome.status)\(outcome.result.isEmpty ? "" : ": " + outcome.result)")
             if outcome.status == StoredResponse.failed { throw ExitCode(1) }
         }
     }

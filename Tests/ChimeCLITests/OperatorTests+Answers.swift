@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+/// What a person answering a reminder meets, as the operator's first week found it.
+extension OperatorTests {
+    /// `chime.xml` in `etc/`, the store in `var/` (as `/etc/chime` and `/var/lib/chime`):
+    /// an action whose hook fails until `service-up` exists in the folder it runs in.
+    static func answersConfiguration(_ ws: Workspace) -> String {
+        """
+        <chime version="1">
+          <categories>
+            <category identifier="shop">
+              <action identifier="archive" title="Archive">
+                <hook command="cat >> archived.jsonl; test -e service-up || { echo 'the archive service is down' >&amp;2; exit 3; }"/>
+              </action>
+            </category>
+          </categories>
+          <channels>
+            <channel id="mail" url="maildir:\(ws.path("outbox"))" from="Chime &lt;bot@reply.example.org&gt;" replyTo="bot+{token}@reply.example.org"/>
+            <channel id="log" url="file:\(ws.path("sent.jsonl"))"/>
+          </channels>
+          <replies linkBase="http://127.0.0.1"/>
+          <recipients>
+            <recipient id="alice" locale="en" timeZone="Europe/Paris">
+              <address channel="mail">alice@example.org</address>
+              <address channel="log"/>
+            </recipient>
+          </recipients>
+        </chime>
+        """
+    }
+
+    @Test("a failed hook is carried out again: a second reply, a second press of the link and chime respond --retry each try once more, until it succeeds; after that, answers are replays; hooks run in the state folder (the store's, or --state-dir), never beside chime.xml")
+    func failedHookAgain() throws {
+        let ws = try ReplyCorpusTests.workspace()
+        for folder in ["etc", "var", "state"] { try FileManager.default.createDirectory(at: ws.url.appendingPathComponent(folder), withIntermediateDirectories: true) }
+        try ws.write("etc/chime.xml", Self.answersConfiguration(ws))
+        let global = ["--config", "etc/chime.xml", "--store", "sqlite:var/chime.sqlite", "--templates", "templates"]
+        let sent = try ReplyCorpusTests.send(ws, ["a", "b", "c"], category: "shop", options: global)
+        func ingest(_ reminder: String, at time: String) throws -> String {
+            try ws.write("incoming.eml", ReplyCorpusTests.reply(sent[reminder]!, body: "Archive"))
+            let result = try ws.chime(["ingest"] + global, now: "2026-11-21T\(time)Z", input: "incoming.eml")
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout
+        }
+        func attempts(_ reminder: String, in folder: String = "var") throws -> [[String: Any]] {
+            try ws.lines("\(folder)/archived.jsonl").filter { $0["identifier"] as? String == reminder }
+        }
+        func responses() throws -> [[String: Any]] {
+            try JSONSerialization.jsonObject(with: Data(try ws.chime(["responses", "--json"] + global).stdout.utf8)) as? [[String: Any]] ?? []
+        }
+
+        // A reply while the service is down: told to try again later. The hook ran in the
+        // store's folder, not in chime.xml's.
+        var printed = try ingest("a", at: "10:00:00")
+        #expect(printed.contains("responded: archive (failed)") && printed.contains("could not be carried out. Please try again later."), "\(printed)")
+        #expect(try attempts("a").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: ws.path("etc/archived.jsonl")), "nothing written beside chime.xml")
+        // Trying again later, as told: tried again (not "already done"), still failing.
+        printed = try ingest("a", at: "10:05:00")
+        #expect(printed.contains("responded: archive (failed)") && !printed.contains("already done"), "\(printed)")
+        // The service is back: the third reply carries it out; a fourth is a replay.
+        try ws.write("var/service-up", "")
+        printed = try ingest("a", at: "10:10:00")
+        #expect(printed.contains("responded: archive (carried out)") && printed.contains("Done: Archive."), "\(printed)")
+        printed = try ingest("a", at: "10:15:00")
+        #expect(printed.contains("replayed: archive") && printed.contains("This was already done."), "\(printed)")
+        let tries = try attempts("a")
+        #expect(tries.count == 3, "three tries, the last one successful, none after: \(tries)")
+        #expect(Set(tries.map { $0["id"] as? Int ?? -1 }).count == 1, "one response, tried three times, under one id")
+        var recorded = try responses().filter { $0["identifier"] as? String == "a" }
+        #expect(recorded.count == 1 && recorded.first?["status"] as? String == "carried out", "\(recorded)")
+
+        // By hand: chime respond --retry, with the hooks run in --state-dir's folder.
+        try FileManager.default.removeItem(atPath: ws.path("var/service-up"))
+        #expect(try ingest("b", at: "10:20:00").contains("responded: archive (failed)"))
+        let id = try #require(try responses().first { $0["identifier"] as? String == "b" }?["id"] as? Int)
+        let down = try ws.chime(["respond", "--retry", "\(id)", "--state-dir", "state"] + global, now: "2026-11-21T10:25:00Z")
+        #expect(down.status == 1 && down.stdout == "b: archive failed: command exit 3: the archive service is down\n", "\(down)")
+        #expect(try attempts("b", in: "state").count == 1, "run in the folder --state-dir names")
+        try ws.write("state/service-up", "")
+        let up = try ws.chime(["respond", "--retry", "\(id)", "--state-dir", "state"] + global, now: "2026-11-21T10:30:00Z")
+        #expect(up.status == 0 && up.stdout == "b: archive carried out: command exit 0\n", "\(up)")
+        let again = try ws.chime(["respond", "--retry", "\(id)", "--state-dir", "state"] + global, now: "2026-11-21T10:35:00Z")
+        #expect(again.status == 0 && again.stdout == "b: archive was carried out already; not carried out again\n", "\(again)")
+        #expect(try attempts("b", in: "state").count == 2)
+        let unknown = try ws.chime(["respond", "--retry", "999"] + global)
+        #expect(unknown.status == 65 && unknown.stderr.contains("no response 999"), "\(unknown)")
+
+        // By link, through chime serve: the page says to try again later; pressing again
+        // does, and once it worked a press is a replay.
+        let link = try #require(try ServeTests.chat(ws, "c").links["archive"])
+        let server = try ServeTests.Server(ws, ["--now", "2026-11-21T10:40:00Z"] + global)
+        defer { server.stop() }
+        var page = try server.request("POST", link)
+        #expect(page.status == 200 && page.body.contains("“Archive” could not be carried out. Please try again later."), "\(page)")
+        try ws.write("var/service-up", "")
+        page = try server.request("POST", link)
+        #expect(page.body.contains("Done: Archive.") && !page.body.contains("could not"), "\(page)")
+        page = try server.request("POST", link)
+        #expect(page.body.contains("already done"), "\(page)")
+        #expect(try attempts("c").count == 2)
+        recorded = try responses()
+        #expect(recorded.map { $0["status"] as? String } == ["carried out", "carried out", "carried out"], "\(recorded)")
+    }
+}
