@@ -20,6 +20,10 @@ public struct PreviewSurfaces: Hashable, Sendable {
     public var bodyShowsContent: Bool
     /// The placeholder, `%u` already replaced: shown instead of what is hidden.
     public var placeholder: String
+    /// Whether the body shows what the surfaces hide (`whenAuthenticated`): an inbox's
+    /// snippet runs on from the preheader into the body's first text, so the preheader
+    /// must be padded to end the snippet before the content (see ``PreheaderPadding``).
+    public var bodyShowsHiddenContent: Bool
 
     /// Decides the surfaces of one notification.
     /// - Parameters:
@@ -40,6 +44,7 @@ public struct PreviewSurfaces: Hashable, Sendable {
             preheader = [subtitle, title.isEmpty ? "" : body].filter { !$0.isEmpty }.joined(separator: " — ")
             notificationText = [title, subtitle, body].filter { !$0.isEmpty }.joined(separator: ": ")
             bodyShowsContent = true
+            bodyShowsHiddenContent = false
         case .whenAuthenticated:
             let shownTitle = options.contains(.hiddenPreviewsShowTitle) ? title : ""
             let shownSubtitle = options.contains(.hiddenPreviewsShowSubtitle) ? subtitle : ""
@@ -47,11 +52,13 @@ public struct PreviewSurfaces: Hashable, Sendable {
             preheader = [shownSubtitle, filled].filter { !$0.isEmpty }.joined(separator: " — ")
             notificationText = [shownTitle, shownSubtitle, filled].filter { !$0.isEmpty }.joined(separator: ": ")
             bodyShowsContent = true
+            bodyShowsHiddenContent = true
         case .never:
             subject = filled
             preheader = filled
             notificationText = filled
             bodyShowsContent = false
+            bodyShowsHiddenContent = false
         }
     }
 }

@@ -31,7 +31,8 @@ public struct EmailComposer: Sendable {
         let replyAddress = notification.channel.replyAddress(token: links.token)
 
         let shape = Shape(locale: locale, category: category, showContent: surfaces.bodyShowsContent,
-                          hasSubtitle: surfaces.bodyShowsContent && !content.subtitle.isEmpty)
+                          hasSubtitle: surfaces.bodyShowsContent && !content.subtitle.isEmpty,
+                          padsPreheader: surfaces.bodyShowsHiddenContent)
         var values = [
             surfaces.subject, surfaces.preheader, surfaces.placeholder,
             shape.showContent ? content.title : "", shape.showContent ? content.subtitle : "", shape.showContent ? content.body : "",
@@ -69,8 +70,10 @@ public struct EmailComposer: Sendable {
         var category: NotificationCategory?
         var showContent: Bool
         var hasSubtitle: Bool
+        /// The body shows what the preheader hides: the preheader is padded, in both parts.
+        var padsPreheader: Bool
 
-        var key: String { "\(locale)\u{0}\(showContent)\u{0}\(hasSubtitle)" }
+        var key: String { "\(locale)\u{0}\(showContent)\u{0}\(hasSubtitle)\u{0}\(padsPreheader)" }
     }
 
     /// The templates' context: labels in the shape's locale, the category's actions, and
@@ -86,6 +89,8 @@ public struct EmailComposer: Sendable {
             "showContent": shape.showContent,
             // Mustache takes an empty string for true: sections test these flags.
             "hasSubtitle": shape.hasSubtitle,
+            "padsPreheader": shape.padsPreheader,
+            "htmlPadding": PreheaderPadding.html, "textPadding": PreheaderPadding.text,
             "replyMarker": try text("ui.replyAbove", [], locale: locale, fallback: "Reply above this line to answer."),
             "viewLabel": try text("ui.view", [], locale: locale, fallback: "View this reminder"),
             "openLabel": try text("ui.open", [], locale: locale, fallback: "Open"),
