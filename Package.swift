@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The locales of templates/ whose strings are compiled into chime (BuiltInStrings.swift
+/// names the same).
+let builtInLocales = ["ar", "de", "en", "es", "fr", "ja", "pl", "ru"]
+
 let package = Package(
     name: "chime",
     platforms: [.macOS(.v14)],
@@ -63,7 +67,12 @@ let package = Package(
             name: "ChimeLocalization",
             dependencies: ["ChimeCore", "ChimeXML"],
             exclude: ["CLDR/LICENSE"],
-            resources: [.embedInCode("CLDR/plurals.xml")]
+            // The shipped strings, compiled in (BuiltIn/LOCALE.strings are links to
+            // templates/LOCALE/Localizable.*): an installed chime speaks every shipped
+            // language from anywhere; a templates folder overrides them key by key.
+            resources: [.embedInCode("CLDR/plurals.xml")] + builtInLocales.flatMap { locale -> [Resource] in
+                [.embedInCode("BuiltIn/\(locale).strings"), .embedInCode("BuiltIn/\(locale).stringsdict")]
+            }
         ),
 
         // MIME messages through GMime: the only module that imports CChimeGMime.

@@ -2,9 +2,9 @@ import ChimeCore
 import Foundation
 import Synchronization
 
-/// The localized strings of a templates folder: `templates/<locale>/Localizable.strings`
-/// and `Localizable.stringsdict` for each locale, looked up along a fallback chain
-/// (`de-AT → de → en`).
+/// The localized strings: those compiled into chime (the shipped `templates/`), with a
+/// templates folder's `<locale>/Localizable.strings` and `Localizable.stringsdict` over
+/// them key by key, looked up along a fallback chain (`de-AT → de → en`).
 public final class Localizer: Sendable {
     /// A strings file that could not be read, with its path, line and column.
     public struct LoadError: Error, CustomStringConvertible {
@@ -21,11 +21,14 @@ public final class Localizer: Sendable {
     /// ``chain(for:)`` of each locale asked for; every message asks several times.
     private let chains = Mutex<[String: [String]]>([:])
 
-    /// Reads every locale folder of `directory`.
+    /// Reads every locale folder of `directory` (one that does not exist has none) over
+    /// the built-in strings.
+    /// - Parameter builtIn: whether to start from the strings compiled into chime; without,
+    ///   the folder alone.
     /// - Throws: ``LoadError`` naming each file that is not valid, with line and column.
-    public init(directory: String, fallbackLanguage: String = "en") throws {
-        var strings: [String: StringsFile] = [:]
-        var plurals: [String: StringsDictFile] = [:]
+    public init(directory: String, fallbackLanguage: String = "en", builtIn: Bool = true) throws {
+        var strings = builtIn ? BuiltInStrings.parsed.strings : [:]
+        var plurals = builtIn ? BuiltInStrings.parsed.plurals : [:]
         var diagnostics: [Diagnostic] = []
         let folders = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
         for locale in folders where !locale.hasPrefix(".") {
@@ -33,7 +36,8 @@ public final class Localizer: Sendable {
             let stringsPath = (folder as NSString).appendingPathComponent("Localizable.strings")
             if let data = FileManager.default.contents(atPath: stringsPath) {
                 do {
-                    strings[locale] = try StringsFile(bytes: Array(data))
+                    let file = try StringsFile(bytes: Array(data))
+                    strings[locale] = strings[locale].map { $0.overlaid(by: file) } ?? file
                 } catch let error as StringsFile.ParseError {
                     diagnostics.append(Diagnostic(.error, at: SourceLocation(file: stringsPath, line: error.line, column: error.column), error.message))
                 }
@@ -41,7 +45,8 @@ public final class Localizer: Sendable {
             let dictPath = (folder as NSString).appendingPathComponent("Localizable.stringsdict")
             if let data = FileManager.default.contents(atPath: dictPath) {
                 do {
-                    plurals[locale] = try StringsDictFile(bytes: Array(data), path: dictPath)
+                    let file = try StringsDictFile(bytes: Array(data), path: dictPath)
+                    plurals[locale] = plurals[locale].map { $0.overlaid(by: file) } ?? file
                 } catch let error as DiagnosticError {
                     diagnostics += error.diagnostics
                 }

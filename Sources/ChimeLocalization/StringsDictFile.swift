@@ -30,7 +30,7 @@ public struct StringsDictFile: Sendable {
         }
     }
 
-    public private(set) var entries: [String: Entry] = [:]
+    public internal(set) var entries: [String: Entry] = [:]
 
     /// Parses a `.stringsdict` file.
     /// - Throws: ``XMLError`` with the line and column of what is wrong.

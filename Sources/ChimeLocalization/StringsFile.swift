@@ -14,7 +14,7 @@ public struct StringsFile: Hashable, Sendable {
     }
 
     /// Key → value; a later duplicate wins, as in Foundation.
-    public private(set) var table: [String: String] = [:]
+    public internal(set) var table: [String: String] = [:]
     /// Keys given a second time, where (the later one wins): almost always a mistake,
     /// two strings wanting one key.
     public private(set) var duplicates: [Duplicate] = []

@@ -1,0 +1,33 @@
+import ChimeLocalization
+import Foundation
+import Testing
+
+/// The strings compiled into chime are the shipped templates/, every locale of it.
+@Suite("Built-in strings")
+struct BuiltInStringsTests {
+    static let templates = ThreadSummaryTests.templates
+
+    @Test("every locale folder of templates/ is compiled in, each of its strings and plurals read back as the folder has them")
+    func everyLocale() throws {
+        let builtIn = try Localizer(directory: "/nonexistent/templates")
+        let folder = try Localizer(directory: Self.templates, builtIn: false)
+        let shipped = try FileManager.default.contentsOfDirectory(atPath: Self.templates).filter { !$0.hasPrefix(".") }.sorted()
+        #expect(shipped.count >= 8)
+        #expect(builtIn.locales == shipped, "a locale of templates/ is missing from Package.swift's builtInLocales and BuiltInStrings")
+        for locale in shipped {
+            let text = try String(contentsOfFile: "\(Self.templates)/\(locale)/Localizable.strings", encoding: .utf8)
+            let keys = text.matches(of: /(?m)^"([^"]+)"\s*=/).map { String($0.output.1) }
+            #expect(keys.count > 20, "\(locale)")
+            for key in keys {
+                #expect(builtIn.string(key, locale: locale)?.text == folder.string(key, locale: locale)?.text, "\(locale): \(key)")
+            }
+            let dict = try String(contentsOfFile: "\(Self.templates)/\(locale)/Localizable.stringsdict", encoding: .utf8)
+            let plurals = dict.matches(of: /(?m)^    <key>([^<]+)<\/key>/).map { String($0.output.1) }
+            #expect(plurals.count >= 5, "\(locale)")
+            for key in plurals {
+                let entry = try #require(builtIn.plural(key, locale: locale)?.entry, "\(locale): \(key)")
+                #expect(entry == folder.plural(key, locale: locale)?.entry, "\(locale): \(key)")
+            }
+        }
+    }
+}
