@@ -16,7 +16,7 @@ extension ActionDesk {
     @discardableResult
     public func settle(_ reply: Reply, now: Instant) throws -> Outcome? {
         guard let thread = reply.thread, let request = reply.request else { return nil }
-        let locale = configuration.recipient(request.recipient)?.locale ?? "en"
+        let locale = locale(of: request)
         var outcome = Outcome(status: "")
         switch reply.record.outcome {
         case .responded:
@@ -64,7 +64,7 @@ extension ActionDesk {
     private func send(_ answer: String, in thread: Reply.Thread, of reply: Reply, for request: NotificationRequest, now: Instant) throws {
         guard let channel = configuration.channel(thread.channel) else { return }
         let deliveryID = reply.record.deliveryID ?? ""
-        let recipient = configuration.recipient(request.recipient)
+        let recipient = recipient(of: request)
         let locale = recipient?.locale ?? "en"
         var body = answer
         let open = try store.outstanding(recipient: request.recipient)

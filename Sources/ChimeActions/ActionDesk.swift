@@ -51,10 +51,37 @@ public struct ActionDesk: Sendable {
         return (builtIn == .confirm) == optIn ? builtIn.rawValue : nil
     }
 
+    /// The request's recipient as they are now: the configuration's, with what they chose
+    /// on the preferences page (their language, their previews) over it.
+    public func recipient(of request: NotificationRequest) -> Recipient? {
+        configuration.recipient(request.recipient)?.applying(try? store.recipientSettings()[request.recipient])
+    }
+
+    /// The language everything said to the request's recipient is in.
+    public func locale(of request: NotificationRequest) -> String {
+        recipient(of: request)?.locale ?? "en"
+    }
+
+    /// The reminder as its recipient knows it (``ReminderTitle``): its title as their
+    /// message shows it, or the placeholder their previews show instead.
+    public func reminderTitle(of request: NotificationRequest) -> String {
+        let category = configuration.category(request.content.categoryIdentifier)
+        if let localizer, let recipient = recipient(of: request) {
+            return ReminderTitle.text(of: request, for: recipient, category: category, localizer: localizer)
+        }
+        let content = request.content
+        return content.title.isEmpty ? (content.body.isEmpty ? "Notification" : content.body) : content.title
+    }
+
+    /// A category's name in a language: its `category.ID` string, else its identifier.
+    public func categoryName(_ identifier: String, locale: String) -> String {
+        localizer?.string("category.\(identifier)", locale: locale)?.text ?? identifier
+    }
+
     /// An action's title in the recipient's language (a built-in's reply word, "Confirm",
     /// else its short name).
     public func title(of action: String, in request: NotificationRequest) -> String {
-        let locale = configuration.recipient(request.recipient)?.locale ?? "en"
+        let locale = locale(of: request)
         if let title = configuration.category(request.content.categoryIdentifier)?.action(action)?.title {
             return localizer?.localized(title, locale: locale) ?? title
         }
@@ -79,7 +106,7 @@ public struct ActionDesk: Sendable {
 
     /// Carries out a response just recorded, and records how it went.
     public func carryOut(_ response: StoredResponse, request: NotificationRequest, now: Instant) throws -> Outcome {
-        let recipient = configuration.recipient(request.recipient)
+        let recipient = recipient(of: request)
         let locale = recipient?.locale ?? "en"
         let zone = recipient.flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!
         var outcome = Outcome()
@@ -163,7 +190,7 @@ public struct ActionDesk: Sendable {
     }
 
     /// A key's text in the locale, or the English fallback when no template has it.
-    func text(_ key: String, _ values: [FormatArgument], _ locale: String, fallback: String) throws -> String {
+    public func text(_ key: String, _ values: [FormatArgument], _ locale: String, fallback: String) throws -> String {
         try localizer?.formatted(key, values, locale: locale) ?? fallback
     }
 }

@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeLocalization
 import ChimeRendering
 import ChimeReply
 import Foundation
@@ -45,13 +46,9 @@ public struct ChimeHTTPServer: Sendable {
         router.get("/health") { _, _ in "ok\n" }
         router.get("/a/:token/:action") { _, context in
             let (token, action) = (context.parameters.get("token") ?? "", context.parameters.get("action") ?? "")
-            let (status, title) = try desk.describe(token: token, action: action, now: clock())
-            guard let title else { return Self.page(status, "Chime", Self.refusal(status)) }
             // A form, not a link: scanners follow GETs, and a GET never acts.
-            return Self.page(200, title, """
-                <p>Do “\(htmlEscaped(title))”?</p>
-                <form method="post"><button type="submit">\(htmlEscaped(title))</button></form>
-                """)
+            let (page, button) = try desk.describe(token: token, action: action, now: clock())
+            return Self.page(page, button: button)
         }
         router.post("/a/:token/:action") { _, context in
             let (token, action) = (context.parameters.get("token") ?? "", context.parameters.get("action") ?? "")
@@ -62,7 +59,7 @@ public struct ChimeHTTPServer: Sendable {
             // try again later.": pressing again tries again).
             var answer: String?
             if let then = outcome.then { answer = try await Self.blocking { then() } }
-            return Self.page(outcome.status, "Chime", ([outcome.message] + (answer.map { [$0] } ?? [])).map { "<p>\(htmlEscaped($0))</p>" }.joined())
+            return Self.page(outcome, then: answer)
         }
         // One-click unsubscribe (RFC 8058): the List-Unsubscribe-Post POST turns the
         // category off; a GET (a person, or a scanner) shows the button and changes nothing.
@@ -96,16 +93,8 @@ public struct ChimeHTTPServer: Sendable {
 
     /// The unsubscribe page: on GET the button (a form that POSTs), on POST what was done.
     func unsubscribe(token: String, apply: Bool) throws -> Response {
-        let (status, category) = try desk.unsubscribe(token: token, apply: apply, now: clock())
-        guard let category else { return Self.page(status, "Chime", Self.refusal(status)) }
-        let name = category.isEmpty ? "these" : "“\(htmlEscaped(category))”"
-        guard apply else {
-            return Self.page(200, "Unsubscribe", """
-                <p>Stop \(name) reminders?</p>
-                <form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>
-                """)
-        }
-        return Self.page(200, "Unsubscribed", "<p>You will get no more \(name) reminders.</p>")
+        let (page, button) = try desk.unsubscribe(token: token, apply: apply, now: clock())
+        return Self.page(page, button: button, field: #"<input type="hidden" name="List-Unsubscribe" value="One-Click">"#)
     }
 
     // MARK: HTTP helpers
@@ -137,6 +126,27 @@ public struct ChimeHTTPServer: Sendable {
 
             """
         return Response(status: .init(code: status), headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// A page for a person: in their language (`lang`, `dir`), headed by the reminder it
+    /// is about, saying `page`'s message and `then` (how carrying out went); with
+    /// `button`, a form that POSTs back (with `field`).
+    static func page(_ page: ClickDesk.Outcome, then: String? = nil, button: String? = nil, field: String = "") -> Response {
+        let to = page.addressee
+        var content = to.reminder.map { "<h1>\(htmlEscaped($0))</h1>\n" } ?? ""
+        content += ([page.message] + (then.map { [$0] } ?? [])).map { "<p>\(htmlEscaped($0))</p>\n" }.joined()
+        if let button { content += "<form method=\"post\">\(field)<button type=\"submit\">\(htmlEscaped(button))</button></form>\n" }
+        let html = """
+            <!DOCTYPE html>
+            <html lang="\(htmlEscaped(LocaleFallback.language(of: to.locale)))" dir="\(LocaleFallback.direction(of: to.locale))">
+            <head><meta charset="utf-8"><meta name="robots" content="noindex"><meta name="viewport" content="width=device-width">
+            <title>\(htmlEscaped(to.reminder ?? "Chime"))</title></head>
+            <body>
+            \(content)</body></html>
+
+            """
+        return Response(status: .init(code: page.status), headers: [.contentType: "text/html; charset=utf-8"],
+                        body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
     static func refusal(_ status: Int) -> String {

@@ -36,12 +36,17 @@ public struct ClickDesk: Sendable {
         /// A text-input action's button was pressed: nothing is recorded yet, the person
         /// is asked for the text (in the message's thread, or Telegram's ForceReply).
         public var wantsText: TextPrompt?
+        /// Whom the message speaks to: a link's page is in their language, headed by the
+        /// reminder.
+        public var addressee = Addressee()
 
-        public init(status: Int, message: String, then: (@Sendable () -> String?)? = nil, wantsText: TextPrompt? = nil) {
+        public init(status: Int, message: String, then: (@Sendable () -> String?)? = nil, wantsText: TextPrompt? = nil,
+                    addressee: Addressee = Addressee()) {
             self.status = status
             self.message = message
             self.then = then
             self.wantsText = wantsText
+            self.addressee = addressee
         }
 
         /// A refusal (403, 404, 410), with its text.
@@ -55,7 +60,49 @@ public struct ClickDesk: Sendable {
         refusal.outcome == .forgedToken ? 403 : 410
     }
 
-    /// What a link or press refused with `status` tells the person.
+    /// Whom a page or an answer speaks to: the recipient's language (as they chose it)
+    /// and the reminder as they know it; English and no reminder when the link names no
+    /// notification it may show (a forged one).
+    public struct Addressee: Sendable {
+        public var locale = "en"
+        public var reminder: String?
+
+        public init(locale: String = "en", reminder: String? = nil) {
+            self.locale = locale
+            self.reminder = reminder
+        }
+    }
+
+    /// The request's recipient and reminder, for what is said to them.
+    func addressee(_ request: NotificationRequest) -> Addressee {
+        Addressee(locale: actions.locale(of: request), reminder: actions.reminderTitle(of: request))
+    }
+
+    /// A key's text for the addressee, its values in order, or the English fallback.
+    public func say(_ key: String, _ values: [String], to addressee: Addressee, fallback: String) -> String {
+        (try? actions.text(key, values.map(FormatArgument.string), addressee.locale, fallback: fallback)) ?? fallback
+    }
+
+    /// A refusal (403, 404, 410) of a link or press: in the recipient's language and naming
+    /// the reminder when its notification is known and the link genuine (expired, or naming
+    /// no action of it); else in English, naming nothing.
+    func refused(_ status: Int, request: NotificationRequest?) -> Outcome {
+        guard let request, status != 403 else { return Outcome(refused: status) }
+        let to = addressee(request), reminder = to.reminder ?? ""
+        let message = status == 404
+            ? say("refusal.noAction", [reminder], to: to, fallback: "\(reminder): there is no such action.")
+            : say("refusal.gone", [reminder], to: to, fallback: "\(reminder): this reminder is no longer open to answers.")
+        return Outcome(status: status, message: message, addressee: to)
+    }
+
+    /// The notification of a genuine token refused for its age, which its recipient may
+    /// be told about.
+    func expired(_ refusal: TokenChecker.Refusal) -> NotificationRequest? {
+        guard refusal.outcome == .expiredToken, let delivery = refusal.deliveryID else { return nil }
+        return try? store.request(ofDelivery: delivery)
+    }
+
+    /// What a link or press refused with `status` tells a person it does not know.
     public static func refusalText(_ status: Int) -> String {
         switch status {
         case 404: "There is no such action."
@@ -108,7 +155,7 @@ public struct ClickDesk: Sendable {
                       userText: String? = nil, asksForText: Bool = false, now: Instant) throws -> Outcome {
         try respond(token: token, channel: channel, responder: responder, chatUser: chatUser, now: now,
                     accepting: { purposes(pressing: name, in: $0) }) { request in
-            guard let action = action(name, in: request) else { return .refused(Outcome(refused: 404)) }
+            guard let action = action(name, in: request) else { return .refused(refused(404, request: request)) }
             let actions = configuration.category(request.content.categoryIdentifier)?.actions ?? []
             if userText == nil, asksForText, let index = actions.firstIndex(where: { $0.identifier == action }),
                let input = actions[index].textInput {
@@ -141,7 +188,10 @@ public struct ClickDesk: Sendable {
             guard let match = reader.match(text, for: request) else {
                 try store.record(InboundRecord(at: now, messageID: "", sender: responder, outcome: .unmatched,
                                                detail: "\(channel): \(text.prefix(200))", deliveryID: nil))
-                return .refused(Outcome(status: 200, message: "“\(text.prefix(60))” names none of this reminder’s actions."))
+                let to = addressee(request), typed = String(text.prefix(60))
+                return .refused(Outcome(status: 200, message: say("press.unmatched", [typed, to.reminder ?? ""], to: to,
+                                                                  fallback: "\(to.reminder ?? ""): “\(typed)” names none of this reminder’s actions."),
+                                        addressee: to))
             }
             return .chosen(match.action, match.userText)
         }
@@ -165,7 +215,7 @@ public struct ClickDesk: Sendable {
         case .refused(let refusal)?:
             try store.record(InboundRecord(at: now, messageID: "", sender: responder, outcome: refusal.outcome,
                                                   detail: "\(channel): \(refusal.detail)", deliveryID: refusal.deliveryID))
-            return Outcome(refused: Self.status(of: refusal))
+            return refused(Self.status(of: refusal), request: expired(refusal))
         case .good(let token, let request, let purpose)?:
             if let chatUser, let address = configuration.recipient(request.recipient)?.addresses.first(where: { $0.channel == channel }),
                !address.value.isEmpty, address.value != chatUser {
@@ -179,65 +229,95 @@ public struct ClickDesk: Sendable {
             case .chosen(let chosen, let text): (action, userText) = (chosen, text)
             }
             let title = actions.title(of: action, in: request)
+            let to = addressee(request), reminder = to.reminder ?? ""
             // A confirmation of an action that waited for proof (the link is the proof),
             // else a new response; a confirmation link confirms and does nothing else.
             let response: StoredResponse, message: String
             if let waiting = try store.confirm(deliveryID: token.deliveryID, action: action) {
-                (response, message) = (waiting, "“\(title)” confirmed.")
+                (response, message) = (waiting, say("press.confirmed", [title, reminder], to: to, fallback: "\(reminder): “\(title)” confirmed."))
             } else if case .confirm = purpose {
-                return Outcome(status: 410, message: Self.usedConfirmation)
+                return Outcome(status: 410, message: say("press.usedConfirmation", [reminder], to: to,
+                                                         fallback: "\(reminder): this confirmation link has been used already."),
+                               addressee: to)
             } else {
                 var fresh = StoredResponse(
                     deliveryID: token.deliveryID, identifier: request.identifier, recipient: request.recipient, action: action,
                     userText: userText, channel: channel, responder: responder, at: now, status: StoredResponse.carriedOut)
                 guard let id = try store.record(fresh, from: nil) else {
-                    return Outcome(status: 200, message: "“\(title)” was already done.")
+                    return Outcome(status: 200, message: say("press.replayed", [title, reminder], to: to,
+                                                             fallback: "\(reminder): “\(title)” was already done."),
+                                   addressee: to)
                 }
                 fresh.id = id
-                (response, message) = (fresh, "“\(title)” received." + (userText.map { " (\($0.prefix(60)))" } ?? ""))
+                (response, message) = (fresh, say("press.received", [title, reminder], to: to, fallback: "\(reminder): “\(title)” received.")
+                                           + (userText.map { " (\($0.prefix(60)))" } ?? ""))
             }
-            return Outcome(status: 200, message: message) {
+            return Outcome(status: 200, message: message, then: {
                 (try? self.actions.carryOut(response, request: request, now: now))?.answer
-            }
+            }, addressee: to)
         }
     }
 
-    /// What a confirmation link used a second time says.
-    static let usedConfirmation = "This confirmation link has been used already."
-
-    /// What a GET of an action link shows before anything is done: the action's title, or
-    /// why the link does nothing.
-    public func describe(token: String, action name: String, now: Instant) throws -> (status: Int, title: String?) {
-        let (status, request) = try notification(of: token, now: now) { purposes(pressing: name, in: $0) }
-        guard let request else { return (status, nil) }
-        guard let action = action(name, in: request) else { return (404, nil) }
-        return (200, actions.title(of: action, in: request))
+    /// What a GET of an action link shows before anything is done: the question (or why
+    /// the link does nothing), and the button that does it (nil when there is none).
+    public func describe(token: String, action name: String, now: Instant) throws -> (page: Outcome, button: String?) {
+        let request: NotificationRequest
+        switch try checkLink(token, now: now, accepting: { purposes(pressing: name, in: $0) }) {
+        case .refused(let refusal): return (refusal, nil)
+        case .good(let found): request = found
+        }
+        guard let action = action(name, in: request) else { return (refused(404, request: request), nil) }
+        let title = actions.title(of: action, in: request), to = addressee(request)
+        return (Outcome(status: 200, message: say("page.action.ask", [title], to: to, fallback: "Do “\(title)”?"), addressee: to), title)
     }
 
     /// One-click unsubscribe (RFC 8058) of the token's notification's category, for its
     /// recipient: with `apply` (a POST) the category is turned off, effective at the next
-    /// fire; without (a GET), nothing changes. Returns the status and the category.
+    /// fire; without (a GET), nothing changes. Returns what the page says (the question,
+    /// or what was done), and the button that unsubscribes on a GET.
     ///
     /// The token is the message's unsubscribe token, or (for messages sent before tokens
     /// had purposes, whose List-Unsubscribe carried it) its reply token: both appear in
     /// its headers, and either may unsubscribe, which is all it may do.
-    public func unsubscribe(token: String, apply: Bool, now: Instant) throws -> (status: Int, category: String?) {
-        let (status, request) = try notification(of: token, now: now) { _ in [.unsubscribe, .reply] }
-        guard let request else { return (status, nil) }
-        let category = request.content.categoryIdentifier
-        if apply { try store.setPreference(recipient: request.recipient, category: category, .off, at: now) }
-        return (200, category)
+    public func unsubscribe(token: String, apply: Bool, now: Instant) throws -> (page: Outcome, button: String?) {
+        let request: NotificationRequest
+        switch try checkLink(token, now: now, accepting: { _ in [.unsubscribe, .reply] }) {
+        case .refused(let refusal): return (refusal, nil)
+        case .good(let found): request = found
+        }
+        let category = request.content.categoryIdentifier, to = addressee(request)
+        // The category as the preferences page names it; a reminder of none, by its title.
+        let name = category.isEmpty ? to.reminder ?? "" : actions.categoryName(category, locale: to.locale)
+        guard apply else {
+            return (Outcome(status: 200, message: say("page.unsubscribe.ask", [name], to: to, fallback: "Stop “\(name)” reminders?"), addressee: to),
+                    say("ui.unsubscribe", [], to: to, fallback: "Unsubscribe"))
+        }
+        try store.setPreference(recipient: request.recipient, category: category, .off, at: now)
+        return (Outcome(status: 200, message: say("answer.off", [name], to: to, fallback: "You will get no more “\(name)” reminders."), addressee: to), nil)
     }
 
-    /// A link's token checked for the purposes it may serve, recording nothing: its
-    /// notification (status 200), else the status saying why not (403 forged, 410
-    /// expired or gone).
+    /// A link's token checked for the purposes it may serve, recording nothing.
+    enum LinkCheck {
+        case good(NotificationRequest)
+        /// Why not: 403 forged, 410 expired or gone, with its text.
+        case refused(Outcome)
+    }
+
+    func checkLink(_ token: String, now: Instant, accepting: (NotificationRequest?) -> [TokenPurpose]) throws -> LinkCheck {
+        switch try tokens.check(Substring(token.lowercased()), now: now, accepting: accepting) {
+        case .good(_, let request, _)?: return .good(request)
+        case .refused(let refusal)?: return .refused(refused(Self.status(of: refusal), request: expired(refusal)))
+        case nil: return .refused(Outcome(refused: 403))
+        }
+    }
+
+    /// A link's token checked, recording nothing: its notification (status 200), else the
+    /// status saying why not (403 forged, 410 expired or gone).
     func notification(of token: String, now: Instant, accepting: (NotificationRequest?) -> [TokenPurpose]) throws
         -> (status: Int, request: NotificationRequest?) {
-        switch try tokens.check(Substring(token.lowercased()), now: now, accepting: accepting) {
-        case .good(_, let request, _)?: return (200, request)
-        case .refused(let refusal)?: return (Self.status(of: refusal), nil)
-        case nil: return (403, nil)
+        switch try checkLink(token, now: now, accepting: accepting) {
+        case .good(let request): (200, request)
+        case .refused(let refusal): (refusal.status, nil)
         }
     }
 }

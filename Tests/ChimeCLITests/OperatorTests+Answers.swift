@@ -104,3 +104,91 @@ extension OperatorTests {
         #expect(recorded.map { $0["status"] as? String } == ["carried out", "carried out", "carried out"], "\(recorded)")
     }
 }
+
+extension OperatorTests {
+    /// Amélie reads French; her reminders come by email, to a log, and to Slack.
+    static func frenchConfiguration(_ ws: Workspace) -> String {
+        """
+        <chime version="1">
+          <categories>
+            <category identifier="shoppingListReminderCategory">
+              <action identifier="justInform" title="OK, got it"/>
+              <action identifier="trashAction" title="Delete list" destructive="true"/>
+            </category>
+          </categories>
+          <channels>
+            <channel id="mail" url="maildir:./outbox" from="Chime &lt;bot@reply.example.org&gt;" replyTo="bot+{token}@reply.example.org"/>
+            <channel id="log" url="file:./sent.jsonl"/>
+            <channel id="team" url="slack://127.0.0.1:9/services/T0/B0/X" secret="file:\(ws.path("slack.key"))"/>
+          </channels>
+          <replies linkBase="http://127.0.0.1"/>
+          <recipients>
+            <recipient id="amelie" locale="fr" timeZone="Europe/Paris">
+              <address channel="mail">amelie@example.fr</address>
+              <address channel="log"/>
+              <address channel="team">U1</address>
+            </recipient>
+          </recipients>
+        </chime>
+        """
+    }
+
+    @Test("a French recipient's pages, Slack confirm dialog and answers are in French and name the reminder, never the raw category id; once she chooses Japanese on the preferences page, they are in Japanese")
+    func pagesInTheirLanguage() throws {
+        let ws = try ReplyCorpusTests.workspace()
+        try ws.write("slack.key", UUID().uuidString)
+        try ws.write("chime.xml", Self.frenchConfiguration(ws))
+        let sent = try #require(try ReplyCorpusTests.send(ws, ["list"], category: "shoppingListReminderCategory", recipient: "amelie",
+                                                          runMustSucceed: false)["list"])
+        let chat = try ServeTests.chat(ws, "list")
+        let server = try ServeTests.Server(ws)
+        defer { server.stop() }
+
+        // The action link's page asks, in French, about this reminder.
+        let ok = try #require(chat.links["justInform"])
+        var page = try server.request("GET", ok)
+        #expect(page.status == 200 && page.body.contains(#"<html lang="fr""#) && page.body.contains("<h1>Shopping</h1>"), "\(page)")
+        #expect(page.body.contains("Effectuer « OK, compris » ?") && page.body.contains(">OK, compris</button>"), "\(page)")
+        page = try server.request("POST", ok)
+        #expect(page.body.contains("Shopping : « OK, compris » bien reçu.") && page.body.contains("C’est fait : OK, compris."), "\(page)")
+        page = try server.request("POST", ok)
+        #expect(page.body.contains("Shopping : « OK, compris » était déjà fait."), "\(page)")
+        // A link that names no action of it, and one past its time, say so in French too.
+        page = try server.request("GET", ok.replacingOccurrences(of: "/justInform", with: "/nope"))
+        #expect(page.status == 403, "a link's action cannot be changed: \(page)")
+        let late = try ServeTests.Server(ws, ["--now", "2027-03-01T10:00:00Z"])
+        page = try late.request("POST", try #require(chat.links["trashAction"]))
+        late.stop()
+        #expect(page.status == 410 && page.body.contains("Shopping : ce rappel n’accepte plus de réponses."), "\(page)")
+
+        // Slack's answer to a press, and its confirm dialog for the destructive action.
+        let press = #"{"type":"block_actions","user":{"id":"U1"},"actions":[{"action_id":"a","value":"\#(chat.button(2))"}]}"#
+        let answered = try ServeTests.slack(server, form: press, secret: try ws.read("slack.key"))
+        #expect(answered.body.contains("Shopping : « Supprimer la liste » bien reçu."), "\(answered)")
+        try ws.write("r.json", #"{"identifier": "p", "recipient": "amelie", "content": {"title": "Shopping", "categoryIdentifier": "shoppingListReminderCategory"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        let preview = try ws.chime(["preview", "--json", "r.json", "--channel", "team"], now: "2026-11-21T09:00:00Z")
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(preview.stdout.utf8)) as? [String: Any], "\(preview)")
+        let buttons = ((body["blocks"] as? [[String: Any]])?.last?["elements"] as? [[String: Any]]) ?? []
+        let confirm = try #require(buttons.compactMap { $0["confirm"] as? [String: Any] }.first, "\(body)")
+        func text(_ name: String) -> String? { (confirm[name] as? [String: Any])?["text"] as? String }
+        #expect(text("title") == "Supprimer la liste")
+        #expect(text("text") == "« Shopping » : êtes-vous sûr ? C’est irréversible.")
+        #expect(text("confirm") == "Confirmer" && text("deny") == "Annuler")
+
+        // The unsubscribe page names the category as the preferences page does, not by its id.
+        page = try server.request("GET", sent.unsubscribe)
+        #expect(page.body.contains("<h1>Shopping</h1>") && page.body.contains("Ne plus recevoir les rappels « Listes de courses » ?")
+                && page.body.contains(">Se désabonner</button>") && !page.body.contains("shoppingListReminderCategory"), "\(page)")
+
+        // She chooses Japanese on the preferences page: what she sees next is in Japanese.
+        let email = PolicyTests.text(try #require(try PolicyTests.outbox(ws).values.first))
+        let preferences = try #require(email.firstMatch(of: /http:\/\/127\.0\.0\.1(\/p\/[0-9a-z.]+)/)).output.1
+        let form = try server.request("GET", String(preferences))
+        let nonce = try #require(form.body.firstMatch(of: /name="csrf" value="([0-9a-f]+)"/)).output.1
+        let saved = try server.request("POST", String(preferences), headers: ["Content-Type": "application/x-www-form-urlencoded", "Cookie": "chime_csrf=\(nonce)"],
+                                       body: Array("csrf=\(nonce)&locale=ja".utf8))
+        #expect(saved.status == 303 || saved.body.contains("保存しました"), "\(saved)")
+        page = try server.request("POST", sent.unsubscribe, body: Array("List-Unsubscribe=One-Click".utf8))
+        #expect(page.body.contains(#"<html lang="ja""#) && page.body.contains("「買い物リスト」のリマインダーは今後届きません。"), "\(page)")
+    }
+}

@@ -47,6 +47,17 @@ public struct ChatComposer: Sendable {
         return ChatMessage(
             surfaces: surfaces, title: content.title, subtitle: content.subtitle, body: content.body, text: text, dateText: dateText,
             actions: (category?.actions ?? []).map(action), minimalActions: (category?.minimalActions ?? []).map(action),
-            viewURL: links.view, words: ChatMessage.Words(view: view))
+            viewURL: links.view, words: words(locale: locale, reminder: surfaces.bodyShowsContent && !content.title.isEmpty ? content.title : surfaces.subject,
+                                              view: view))
+    }
+
+    /// The words of the message's buttons and of a destructive action's confirmation
+    /// dialog, in the recipient's language, the question naming the reminder (its
+    /// headline: the placeholder where previews hide the title).
+    func words(locale: String, reminder: String, view: String) -> ChatMessage.Words {
+        func text(_ key: String, _ fallback: String) -> String { localizer.string(key, locale: locale)?.text ?? fallback }
+        let question = (try? localizer.formatted("ui.confirm.question", [.string(reminder)], locale: locale)) ?? nil
+        return ChatMessage.Words(view: view, confirm: text("ui.confirm", "Confirm"), cancel: text("ui.cancel", "Cancel"),
+                                 areYouSure: question ?? "“\(reminder)”: are you sure? This cannot be undone.")
     }
 }

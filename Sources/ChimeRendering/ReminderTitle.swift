@@ -1,0 +1,25 @@
+import ChimeCore
+import ChimeLocalization
+
+/// The name a recipient knows a reminder by, on `chime serve`'s pages and in the answers
+/// to a press: its title as their message shows it (localized; the body when it has no
+/// title), or the category's placeholder where their previews hide the content
+/// (`never`), as the message's headline does.
+public enum ReminderTitle {
+    /// The reminder's name for its recipient, at most 120 characters.
+    /// - Parameters:
+    ///   - request: the notification's request.
+    ///   - recipient: its recipient, with the settings they chose applied.
+    ///   - category: the request's category, for its placeholder.
+    public static func text(of request: NotificationRequest, for recipient: Recipient, category: NotificationCategory?,
+                            localizer: Localizer) -> String {
+        let locale = recipient.locale
+        let placeholder = localizer.localized(category?.hiddenPreviewsBodyPlaceholder ?? "Notification", locale: locale)
+        guard let content = try? LocalizedContent(request.content, localizer: localizer, locale: locale) else { return placeholder }
+        let surfaces = PreviewSurfaces(title: content.title, subtitle: content.subtitle, body: content.body,
+                                       showPreviews: recipient.showPreviews, options: category?.options ?? [],
+                                       placeholder: placeholder, threadCount: 1)
+        let lead = content.title.isEmpty ? content.body : content.title
+        return TextLimit.fit(surfaces.bodyShowsContent && !lead.isEmpty ? lead : surfaces.subject, 120, .scalars)
+    }
+}
