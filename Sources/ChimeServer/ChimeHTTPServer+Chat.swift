@@ -91,8 +91,7 @@ extension ChimeHTTPServer {
             return try await mattermostMessage(token: token, post: post, text: text, user: user, channel: found)
         case .press(let value, let user, _, let post):
             // Text can come back only through the outgoing webhook and the API.
-            let readsThreads = found.signingSecret != nil && found.apiToken != nil
-            let outcome = try press(value, channel: channel, user: user, asksForText: readsThreads)
+            let outcome = try press(value, channel: channel, user: user, asksForText: found.takesText)
             var message = outcome.message
             if let prompt = outcome.wantsText, let post {
                 try desk.store.rememberThread(channel: channel, thread: post, token: value, at: clock())

@@ -20,18 +20,30 @@ extension OperatorTests {
         try #require(ReplyCorpusTests.send(ws, ["nightly"], category: "backup", repeats: true)["nightly"])
     }
 
-    /// The text and HTML parts of the one message in the outbox, as a mail client's
-    /// parser decodes them (Python's `email`).
-    static func parts(_ ws: Workspace) throws -> (text: String, html: String) {
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: ws.path("outbox/new")).first)
+    /// The text and HTML parts of the one message in the outbox (or of the message in
+    /// `file`), as a mail client's parser decodes them (Python's `email`).
+    static func parts(_ ws: Workspace, file: String? = nil) throws -> (text: String, html: String) {
+        let name = try file ?? "outbox/new/" + #require(try FileManager.default.contentsOfDirectory(atPath: ws.path("outbox/new")).first)
         try ws.write("parts.py", """
             import email, email.policy, json, sys
             message = email.message_from_bytes(open(sys.argv[1], "rb").read(), policy=email.policy.default)
             print(json.dumps({part.get_content_type(): part.get_content() for part in message.walk() if not part.is_multipart()}))
             """)
-        let parsed = try ChimeProcess.runProgram("/usr/bin/python3", [ws.path("parts.py"), ws.path("outbox/new/\(name)")])
+        let parsed = try ChimeProcess.runProgram("/usr/bin/python3", [ws.path("parts.py"), ws.path(name)])
         let parts = try #require(try JSONSerialization.jsonObject(with: Data(parsed.stdout.utf8)) as? [String: String], "\(parsed.stderr)")
         return (try #require(parts["text/plain"]), try #require(parts["text/html"]))
+    }
+
+    /// A string of a shipped locale, as its `templates/LOCALE/Localizable.strings` has it,
+    /// with `%1$u`, `%2$@` (or `%@`) filled in.
+    static func shipped(_ key: String, _ locale: String, _ values: [String]) throws -> String {
+        let file = try String(contentsOf: ChimeProcess.repositoryRoot.appendingPathComponent("templates/\(locale)/Localizable.strings"), encoding: .utf8)
+        let line = try #require(file.split(separator: "\n").first { $0.hasPrefix("\"\(key)\" = ") }, "\(key) in \(locale)")
+        var text = String(line.dropFirst(key.count + 6).dropLast(2))
+        for (index, value) in values.enumerated() {
+            text = text.replacingOccurrences(of: "%\(index + 1)$u", with: value).replacingOccurrences(of: "%\(index + 1)$@", with: value)
+        }
+        return values.count == 1 ? text.replacingOccurrences(of: "%@", with: values[0]) : text
     }
 
     /// The snippet an inbox shows under the subject: the first `length` characters (as a
@@ -75,5 +87,46 @@ extension OperatorTests {
         let shown = try Self.parts(always)
         #expect(Self.snippet(shown.text, html: false).contains("Shopping"), "\(shown.text)")
         #expect(!shown.text.contains("\u{034F}") && !shown.html.contains("\u{200C}"))
+    }
+
+    @Test("a text-input action says how to answer it with text and shows its placeholder: in the email's text and HTML parts in every shipped language (its mailto: link leaves room for the text), and in Slack and Telegram messages, whose text comes back; answering as told records the text")
+    func textInputExplained() throws {
+        let ws = try ReplyCorpusTests.workspace(Self.backupConfiguration)
+        try ws.write("r.json", #"{"identifier": "p", "recipient": "alice", "content": {"title": "Nightly backup", "categoryIdentifier": "backup"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        var lines: [String: String] = [:]
+        for locale in ["en", "fr", "de", "es", "ru", "pl", "ar", "ja"] {
+            let shown = try ws.chime(["preview", "--json", "r.json", "--channel", "mail", "--locale", locale])
+            try ws.write("preview.eml", shown.stdout)
+            let (text, html) = try Self.parts(ws, file: "preview.eml")
+            let line = try Self.shipped("ui.replyText", locale, ["2", "Add a note"]) + " (Why was it late?)"
+            #expect(text.contains(line) && html.contains(line.replacingOccurrences(of: "'", with: "&#39;")), "\(locale): \(line)\n\(text)")
+            #expect(html.contains("body=2%20\""), "the link's reply starts with the number and a space, where the text goes")
+            lines[locale] = line
+        }
+        #expect(Set(lines.values).count == 8, "each language says it its own way: \(lines)")
+
+        // Answered as the email says: the text is the note.
+        let sent = try Self.sendBackup(ws)
+        let answered = try ReplyCorpusTests.ingest(ws, ReplyCorpusTests.reply(sent, body: "2 The disk was full"), now: "2026-11-21T10:01:00Z")
+        #expect(answered.stdout.hasPrefix("stdin: responded: note"), "\(answered.stdout) \(answered.stderr)")
+        let responses = try ReplyCorpusTests.json(ws, "responses")
+        #expect(responses.last?["userText"] as? String == "The disk was full", "\(responses)")
+
+        // Chat: where the text comes back, the message says how, with the placeholder.
+        try ws.write("chat.key", String(repeating: "s", count: 32))
+        let secret = #"secret="file:\#(ws.path("chat.key"))""#
+        try ws.write("chime.xml", Self.backupConfiguration.replacingOccurrences(of: "</channels>", with: """
+            <channel id="slack" url="slack://hooks.slack.com/services/T0/B0/X" \(secret)/>
+            <channel id="telegram" url="telegram://api.telegram.org/bot1:AAA/42" \(secret)/>
+            </channels>
+            """))
+        let hint = try Self.shipped("ui.textReply", "fr", ["Add a note"]) + " (Why was it late?)"
+        let slack = try ws.chime(["preview", "--json", "r.json", "--channel", "slack"])
+        let section = try #require(try JSONSerialization.jsonObject(with: Data(slack.stdout.utf8)) as? [String: Any], "\(slack.stderr)")["blocks"] as? [[String: Any]]
+        let sectionText = section?.first { $0["type"] as? String == "section" }.flatMap { ($0["text"] as? [String: Any])?["text"] as? String }
+        #expect(sectionText?.contains(hint) == true, "\(slack.stdout)")
+        let telegram = try ws.chime(["preview", "--json", "r.json", "--channel", "telegram"])
+        let telegramText = try #require(try JSONSerialization.jsonObject(with: Data(telegram.stdout.utf8)) as? [String: Any], "\(telegram.stderr)")["text"] as? String
+        #expect(telegramText?.contains(hint) == true, "\(telegram.stdout)")
     }
 }

@@ -49,6 +49,17 @@ public struct Channel: Hashable, Sendable {
     /// its app's signing secret (`secret`), without which its buttons are links.
     public var takesPresses: Bool { url.kind != .slack || !(signingSecret ?? "").isEmpty }
 
+    /// Whether a text-input action's text comes back from this chat channel: a Slack
+    /// thread or a Telegram reply (verified with the channel's `secret`), a Mattermost
+    /// thread (its outgoing webhook's `secret` and an `apiToken` to read the thread).
+    public var takesText: Bool {
+        switch url.kind {
+        case .slack, .telegram: !(signingSecret ?? "").isEmpty
+        case .mattermost: signingSecret != nil && apiToken != nil
+        default: false
+        }
+    }
+
     /// `bounce+{token}@` the reply domain (where `replyTo` sends replies, which the MTA
     /// already pipes to `chime ingest`), else the `from` address's domain.
     public var defaultReturnPath: String {

@@ -22,7 +22,7 @@ public struct ChatComposer: Sendable {
         let (content, surfaces, dateText) = (message.content, message.surfaces, message.dateText)
         let links = self.links.links(for: notification)
         let numbers = Dictionary((category?.actions ?? []).enumerated().map { ($1.identifier, $0 + 1) }) { first, _ in first }
-        func action(_ action: NotificationAction) -> ChatMessage.Action {
+        func action(_ action: NotificationAction) throws -> ChatMessage.Action {
             // The token of this action alone, signed once for its link and its button.
             let token = links.actionToken(action.identifier)
             return ChatMessage.Action(
@@ -30,7 +30,9 @@ public struct ChatComposer: Sendable {
                 url: links.action(action, token: token),
                 // What a platform sends back: the action's signed token and its number in
                 // the menu, 57 bytes, within Telegram's 64.
-                token: "\(token).\(numbers[action.identifier] ?? 0)")
+                token: "\(token).\(numbers[action.identifier] ?? 0)",
+                placeholder: action.textInput.map { localizer.localized($0.placeholder, locale: locale) },
+                textHint: notification.channel.takesText ? try TextInputHint.chat(action, localizer: localizer, locale: locale) : nil)
         }
         let view = localizer.string("ui.view", locale: locale)?.text ?? "View this reminder"
         // Hidden content never reaches the template: the headline carries the placeholder.
@@ -46,7 +48,7 @@ public struct ChatComposer: Sendable {
         }
         return ChatMessage(
             surfaces: surfaces, title: content.title, subtitle: content.subtitle, body: content.body, text: text, dateText: dateText,
-            actions: (category?.actions ?? []).map(action), minimalActions: (category?.minimalActions ?? []).map(action),
+            actions: try (category?.actions ?? []).map(action), minimalActions: try (category?.minimalActions ?? []).map(action),
             viewURL: links.view, words: words(locale: locale, reminder: surfaces.bodyShowsContent && !content.title.isEmpty ? content.title : surfaces.subject,
                                               view: view))
     }

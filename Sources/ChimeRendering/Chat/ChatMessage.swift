@@ -15,13 +15,21 @@ public struct ChatMessage: Sendable {
         /// The short signed token a platform sends back (Telegram callback_data ≤ 64
         /// bytes, Mattermost context, Slack value).
         public var token: String
+        /// A text-input action's placeholder, localized; nil for any other action.
+        public var placeholder: String?
+        /// How to answer it with text, where the platform brings text back ("Add a note:
+        /// press it, then reply with your text (Why was it late?)"); nil otherwise.
+        public var textHint: String?
 
-        public init(identifier: String, title: String, options: NotificationAction.Options = [], url: String, token: String) {
+        public init(identifier: String, title: String, options: NotificationAction.Options = [], url: String, token: String,
+                    placeholder: String? = nil, textHint: String? = nil) {
             self.identifier = identifier
             self.title = title
             self.options = options
             self.url = url
             self.token = token
+            self.placeholder = placeholder
+            self.textHint = textHint
         }
     }
 
@@ -75,4 +83,11 @@ public struct ChatMessage: Sendable {
     /// The headline shown in the message: the title when content may show, else the
     /// surface's subject (the placeholder).
     var headline: String { surfaces.bodyShowsContent && !title.isEmpty ? title : surfaces.subject }
+
+    /// What the message shows below its headline: ``text``, then how to answer each
+    /// text-input action of the default set with text.
+    var shownText: String {
+        ([text] + actions.prefix(NotificationCategory.maximumDefaultActions).compactMap(\.textHint))
+            .filter { !$0.isEmpty }.joined(separator: "\n\n")
+    }
 }

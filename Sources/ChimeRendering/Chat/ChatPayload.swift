@@ -34,7 +34,7 @@ public enum ChatPayload {
             .object(["type": .string("plain_text"), "text": .string(TextLimit.fit(text.isEmpty ? " " : text, limit, .utf16))])
         }
         var blocks: [JSONValue] = [.object(["type": .string("header"), "text": plain(message.headline, 150)])]
-        let text = message.text
+        let text = message.shownText
         if !text.isEmpty {
             blocks.append(.object(["type": .string("section"),
                                    "text": .object(["type": .string("mrkdwn"), "text": .string(TextLimit.fit(htmlEscape(text), 3000, .utf16))])]))
@@ -82,7 +82,7 @@ public enum ChatPayload {
         let title = TextLimit.fit(discordEscape(message.headline), 256, .scalars)
         let footer = TextLimit.fit(message.dateText, 2048, .scalars)
         let room = 6000 - TextLimit.length(title, in: .scalars) - TextLimit.length(footer, in: .scalars)
-        let description = TextLimit.fit(discordEscape(message.text), min(4096, max(room, 1)), .scalars)
+        let description = TextLimit.fit(discordEscape(message.shownText), min(4096, max(room, 1)), .scalars)
         var embed: [String: JSONValue] = ["title": .string(title)]
         // Discord refuses an empty description: leave it out.
         if !description.isEmpty { embed["description"] = .string(description) }
@@ -134,7 +134,7 @@ public enum ChatPayload {
         var attachment: [String: JSONValue] = [
             "fallback": .string(TextLimit.fit(message.surfaces.notificationText, 3000, .scalars)),
             "title": .string(TextLimit.fit(message.headline, 1000, .scalars)),
-            "text": .string(TextLimit.fit(message.text, 7000, .scalars)),
+            "text": .string(TextLimit.fit(message.shownText, 7000, .scalars)),
             "footer": .string(TextLimit.fit(message.dateText, 1000, .scalars)),
         ]
         if !message.surfaces.bodyShowsContent { attachment["title_link"] = .string(message.viewURL) }
@@ -183,10 +183,10 @@ public enum ChatPayload {
         }
         // Shrink the text until the whole card fits, leaving room for HTTP framing.
         var limit = 20_000
-        var payload = card(TextLimit.fit(message.text, limit, .utf8))
+        var payload = card(TextLimit.fit(message.shownText, limit, .utf8))
         while encode(payload).count > 27_000, limit > 100 {
             limit /= 2
-            payload = card(TextLimit.fit(message.text, limit, .utf8))
+            payload = card(TextLimit.fit(message.shownText, limit, .utf8))
         }
         return payload
     }
@@ -199,7 +199,7 @@ public enum ChatPayload {
     /// show.
     static func telegram(_ message: ChatMessage) -> JSONValue {
         var lines = ["<b>\(htmlEscape(message.headline))</b>"]
-        if !message.text.isEmpty { lines.append(htmlEscape(message.text)) }
+        if !message.shownText.isEmpty { lines.append(htmlEscape(message.shownText)) }
         if !message.dateText.isEmpty { lines.append("<i>\(htmlEscape(message.dateText))</i>") }
         // Escaping adds markup that Telegram does not count; fitting the escaped text to
         // 4,096 keeps the parsed text under it too (truncation never splits an entity
@@ -248,9 +248,13 @@ public enum ChatPayload {
     static func generic(_ message: ChatMessage) -> JSONValue {
         func actions(_ list: [ChatMessage.Action]) -> JSONValue {
             .array(list.map { action in
-                .object(["identifier": .string(action.identifier), "title": .string(action.title),
-                         "options": .array(action.options.names.map(JSONValue.string)),
-                         "url": .string(action.url), "token": .string(action.token)])
+                var entry: [String: JSONValue] = [
+                    "identifier": .string(action.identifier), "title": .string(action.title),
+                    "options": .array(action.options.names.map(JSONValue.string)),
+                    "url": .string(action.url), "token": .string(action.token),
+                ]
+                if let placeholder = action.placeholder { entry["textInputPlaceholder"] = .string(placeholder) }
+                return .object(entry)
             })
         }
         let shown = message.surfaces.bodyShowsContent

@@ -41,7 +41,7 @@ public struct EmailComposer: Sendable {
         ]
         let mailto = Self.mailto(replyAddress, subject: surfaces.subject)
         for (index, action) in (category?.actions ?? []).enumerated() {
-            values.append(mailto + String(index + 1))
+            values.append(mailto + TextInputHint.mailtoBody(index + 1, action))
             if action.options.contains(.foreground) { values.append(links.action(action)) }
         }
         let categoryID = category?.identifier
@@ -105,7 +105,7 @@ public struct EmailComposer: Sendable {
             let title = localizer.localized(action.title, locale: locale)
             var entry: [String: Any] = [
                 "number": index + 1, "identifier": action.identifier, "title": title,
-                "keyword": try replyKeyword(index + 1, title, locale: locale),
+                "keyword": try TextInputHint.email(index + 1, action, localizer: localizer, locale: locale),
                 "destructive": action.options.contains(.destructive), "mailto": value(),
             ]
             if action.options.contains(.foreground) { entry["link"] = value() }
@@ -143,11 +143,6 @@ public struct EmailComposer: Sendable {
         case .preferences: try text("ui.preferences", [], locale: locale, fallback: "Notification preferences")
         case .unsubscribe: try text("ui.unsubscribe", [], locale: locale, fallback: "Unsubscribe")
         }
-    }
-
-    /// The line offering an action's reply keyword: "Reply 1 for OK, got it".
-    func replyKeyword(_ number: Int, _ title: String, locale: String) throws -> String {
-        try text("ui.reply", [.integer(number), .string(title)], locale: locale, fallback: "Reply \(number) for \(title)")
     }
 
     /// A whole HTML body of an email written in code (digests, opt-in requests): `body`

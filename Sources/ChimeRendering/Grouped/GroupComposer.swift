@@ -122,9 +122,10 @@ public struct GroupComposer: Sendable {
                 var buttons: [String] = []
                 for (index, action) in (entry.category?.actions ?? []).enumerated() {
                     let title = localizer.localized(action.title, locale: locale)
-                    let keyword = try composer.replyKeyword(index + 1, title, locale: locale)
-                    text += "   \(keyword): \(mailto)\(index + 1)\n"
-                    buttons.append("<a href=\"\(htmlEscaped(mailto + String(index + 1)))\">\(htmlEscaped(title))</a>")
+                    let keyword = try TextInputHint.email(index + 1, action, localizer: localizer, locale: locale)
+                    let link = mailto + TextInputHint.mailtoBody(index + 1, action)
+                    text += "   \(keyword): \(link)\n"
+                    buttons.append("<a href=\"\(htmlEscaped(link))\">\(htmlEscaped(action.textInput == nil ? title : keyword))</a>")
                 }
                 // Reminders delivered provisionally (quietly, into the digest, as iOS's
                 // trial) offer Keep and Turn Off, by reply as the actions are.
