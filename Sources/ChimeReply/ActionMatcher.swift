@@ -30,19 +30,26 @@ public struct ActionMatcher: Sendable {
     ///     (``BuiltInAction/answerable(in:)``) are matched.
     public init(category: NotificationCategory, titles: (String) -> [String], builtIns: [BuiltInAction: [String]] = [:]) {
         var keywords: [Keyword] = []
-        for (index, action) in category.actions.enumerated() {
-            var names = ["\(index + 1)", action.identifier] + titles(action.title) + action.aliases
-            names = names.map(Self.fold).filter { !$0.isEmpty }
-            for name in Set(names) { keywords.append(Keyword(words: name, action: action)) }
+        let names = ReplyWords.names(of: category, titles: titles)
+        for (action, names) in names {
+            for name in names { keywords.append(Keyword(words: name, action: action)) }
         }
         var general: [Keyword] = []
         if category.options.contains(.customDismissAction) {
             general.append(Keyword(words: "dismiss", builtIn: .dismiss))
         }
-        let taken = Set(keywords.map(\.words))
+        // A built-in word that an action's name holds ("done" in "Backup done") is that
+        // action's: the category's own win over Chime's.
+        var taken = Set(keywords.map(\.words))
         for builtIn in BuiltInAction.answerable(in: category.identifier) {
-            let names = Set(([builtIn.shortName] + (builtIns[builtIn] ?? [])).map(Self.fold)).subtracting(taken)
-            general += names.filter { !$0.isEmpty }.map { Keyword(words: $0, builtIn: builtIn) }
+            for word in Set(([builtIn.shortName] + (builtIns[builtIn] ?? [])).map(ReplyWords.fold)) where !word.isEmpty && !taken.contains(word) {
+                switch ReplyWords.owner(of: word, among: names) {
+                case .builtIn: general.append(Keyword(words: word, builtIn: builtIn))
+                case .action(let action): keywords.append(Keyword(words: word, action: action))
+                case .severalActions: break
+                }
+                taken.insert(word)
+            }
         }
         // The longest first: "Edit list" before "Edit"; the category's own before the built-ins.
         self.keywords = keywords.sorted { $0.words.count > $1.words.count } + general.sorted { $0.words.count > $1.words.count }
@@ -54,7 +61,7 @@ public struct ActionMatcher: Sendable {
     /// read for a bracket tag (`Re: Shopping [2]`) when the text is empty.
     public func match(text: String, subject: String = "") -> Match? {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard let first = lines.firstIndex(where: { !Self.fold($0).isEmpty }) else {
+        guard let first = lines.firstIndex(where: { !ReplyWords.fold($0).isEmpty }) else {
             return subjectTag(subject).flatMap { match(line: $0, rest: []) }
         }
         return match(line: lines[first], rest: Array(lines[(first + 1)...]))
@@ -62,14 +69,14 @@ public struct ActionMatcher: Sendable {
     }
 
     private func match(line: String, rest: [String]) -> Match? {
-        let folded = Self.fold(line)
+        let folded = ReplyWords.fold(line)
         for keyword in keywords {
             let remainder: String
             if folded == keyword.words {
                 remainder = ""
             } else if folded.hasPrefix(keyword.words + " ") {
                 remainder = Self.after(keyword.words, in: line)
-            } else if Self.unspaced(keyword.words), folded.hasPrefix(keyword.words) {
+            } else if ReplyWords.unspaced(keyword.words), folded.hasPrefix(keyword.words) {
                 remainder = Self.after(keyword.words, in: line)
             } else {
                 continue
@@ -97,10 +104,10 @@ public struct ActionMatcher: Sendable {
     /// What follows the words of `keyword` in the original `line`, separators dropped: the
     /// line is read word by word until the words read fold to the keyword.
     static func after(_ keyword: String, in line: String) -> String {
-        // The words read are folded as they come, a character at a time, as ``fold(_:)``
+        // The words read are folded as they come, a character at a time, as ``ReplyWords/fold(_:)``
         // folds them: folding each longer prefix anew took time growing with the square
         // of the line.
-        var folded = FoldState()
+        var folded = ReplyWords.Folding()
         let limit = keyword.unicodeScalars.count
         var index = line.startIndex
         while index < line.endIndex {
@@ -110,43 +117,5 @@ public struct ActionMatcher: Sendable {
             if folded.text.unicodeScalars.count > limit { return "" }
         }
         return String(line[index...].drop { $0.isWhitespace || ":：-–—,.;、。".contains($0) })
-    }
-
-    /// True for a keyword in a script written without spaces (Chinese, Japanese), whose
-    /// text may follow it directly.
-    static func unspaced(_ words: String) -> Bool {
-        words.unicodeScalars.contains { $0.value >= 0x3000 }
-    }
-
-    /// Lower case, accents and punctuation gone, runs of spaces as one.
-    public static func fold(_ text: String) -> String {
-        var state = FoldState()
-        state.add(text.lowercased().decomposedStringWithCompatibilityMapping.unicodeScalars)
-        return state.text
-    }
-
-    /// Folded text built a piece at a time.
-    struct FoldState {
-        var text = ""
-        var space = false
-
-        mutating func add(_ character: Character) {
-            add(String(character).lowercased().decomposedStringWithCompatibilityMapping.unicodeScalars)
-        }
-
-        mutating func add(_ scalars: String.UnicodeScalarView) {
-            for scalar in scalars {
-                switch scalar.properties.generalCategory {
-                case .nonspacingMark, .enclosingMark, .spacingMark:
-                    continue
-                case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber, .otherNumber, .letterNumber:
-                    if space && !text.isEmpty { text.append(" ") }
-                    space = false
-                    text.unicodeScalars.append(scalar)
-                default:
-                    space = true
-                }
-            }
-        }
     }
 }

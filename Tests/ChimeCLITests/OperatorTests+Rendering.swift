@@ -129,4 +129,31 @@ extension OperatorTests {
         let telegramText = try #require(try JSONSerialization.jsonObject(with: Data(telegram.stdout.utf8)) as? [String: Any], "\(telegram.stderr)")["text"] as? String
         #expect(telegramText?.contains(hint) == true, "\(telegram.stdout)")
     }
+
+    @Test("\"done\" next to an action titled \"Backup done\" answers that action, and the series goes on; the footer lists the built-in replies in the person's language, less those the category's actions take")
+    func builtInRepliesListed() throws {
+        let ws = try ReplyCorpusTests.workspace(Self.backupConfiguration)
+        let sent = try Self.sendBackup(ws)
+        let (text, html) = try Self.parts(ws)
+        for builtIn in ["snooze", "done", "quietly", "off"] {
+            let word = try Self.shipped("action.\(builtIn)", "fr", [])
+            let line = try Self.shipped("ui.otherReply.\(builtIn)", "fr", [word])
+            #expect(text.contains(line) && html.contains(line), "the French footer lists \(word): \(text)")
+        }
+        #expect(text.contains(try Self.shipped("ui.otherReplies", "fr", [])))
+
+        let answered = try ReplyCorpusTests.ingest(ws, ReplyCorpusTests.reply(sent, body: "done"), now: "2026-11-21T10:01:00Z")
+        #expect(answered.stdout.hasPrefix("stdin: responded: ok "), "the category's Backup done, not the built-in done: \(answered.stdout)")
+        #expect(try ws.chime(["pending"], now: "2026-11-21T10:02:00Z").stdout.contains("nightly"), "the series goes on")
+        // The built-in done in French still ends it.
+        let ended = try ReplyCorpusTests.ingest(ws, ReplyCorpusTests.reply(sent, body: try Self.shipped("action.done", "fr", [])), now: "2026-11-21T10:03:00Z")
+        #expect(ended.stdout.hasPrefix("stdin: responded: chime.done"), "\(ended.stdout)")
+
+        // In English "Done" is the category's: its footer does not offer it.
+        try ws.write("r.json", #"{"identifier": "p", "recipient": "alice", "content": {"title": "Nightly backup", "categoryIdentifier": "backup"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        try ws.write("preview.eml", try ws.chime(["preview", "--json", "r.json", "--channel", "mail", "--locale", "en"]).stdout)
+        let english = try Self.parts(ws, file: "preview.eml").text
+        #expect(english.contains(try Self.shipped("ui.otherReply.snooze", "en", ["Snooze"])), "\(english)")
+        #expect(!english.contains(try Self.shipped("ui.otherReply.done", "en", ["Done"])), "\(english)")
+    }
 }

@@ -113,7 +113,32 @@ public struct EmailComposer: Sendable {
         }
         context["actions"] = actions
         context["hasActions"] = !actions.isEmpty
+        let otherReplies = try otherReplies(shape.category, locale: locale)
+        context["otherReplies"] = otherReplies.map { ["line": $0] }
+        context["hasOtherReplies"] = !otherReplies.isEmpty
+        context["otherRepliesLabel"] = try text("ui.otherReplies", [], locale: locale, fallback: "You can also reply:")
         return context
+    }
+
+    /// The footer's lines for the built-in replies a reply to a message of `category` may
+    /// use, each with its word in `locale` (its English one when an action's name holds
+    /// that one: the category's own win, as ``ReplyWords/owner(of:among:)`` decides for
+    /// the reply matcher); one every word of which an action holds is left out. `keep`
+    /// answers a provisional recipient's reminders, which come in the digest, which offers it.
+    func otherReplies(_ category: NotificationCategory?, locale: String) throws -> [String] {
+        let titles = { (title: String) in [title] + localizer.locales.map { localizer.localized(title, locale: $0) } }
+        let names = category.map { ReplyWords.names(of: $0, titles: titles) } ?? []
+        var lines: [String] = []
+        for builtIn in BuiltInAction.answerable(in: category?.identifier ?? "") where builtIn != .keep {
+            let words = [localizer.word(for: builtIn, locale: locale), builtIn.shortName].compactMap { $0 }
+            guard let word = words.first(where: { word in
+                if case .builtIn = ReplyWords.owner(of: ReplyWords.fold(word), among: names) { return true }
+                return false
+            }) else { continue }
+            let key = "ui.otherReply.\(builtIn.shortName)"
+            lines.append(try localizer.formatted(key, [.string(word)], locale: locale) ?? "\(word)")
+        }
+        return lines
     }
 
     /// The headers every Chime email carries: quiet with auto-responders, one list, and

@@ -1,0 +1,83 @@
+import Foundation
+
+/// How the words of a reply are compared with the names of actions — folded: lower
+/// case, accents and punctuation gone, runs of spaces as one — and which of Chime's
+/// built-in reply words (`snooze`, `done`…) a category's own actions take over.
+public enum ReplyWords {
+    /// Lower case, accents and punctuation gone, runs of spaces as one.
+    public static func fold(_ text: String) -> String {
+        var state = Folding()
+        state.add(text.lowercased().decomposedStringWithCompatibilityMapping.unicodeScalars)
+        return state.text
+    }
+
+    /// Folded text built a piece at a time.
+    public struct Folding {
+        public private(set) var text = ""
+        private var space = false
+
+        public init() {}
+
+        public mutating func add(_ character: Character) {
+            add(String(character).lowercased().decomposedStringWithCompatibilityMapping.unicodeScalars)
+        }
+
+        public mutating func add(_ scalars: String.UnicodeScalarView) {
+            for scalar in scalars {
+                switch scalar.properties.generalCategory {
+                case .nonspacingMark, .enclosingMark, .spacingMark:
+                    continue
+                case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber, .otherNumber, .letterNumber:
+                    if space && !text.isEmpty { text.append(" ") }
+                    space = false
+                    text.unicodeScalars.append(scalar)
+                default:
+                    space = true
+                }
+            }
+        }
+    }
+
+    /// True for folded words in a script written without spaces (Chinese, Japanese),
+    /// which other text may follow or precede directly.
+    public static func unspaced(_ words: String) -> Bool {
+        words.unicodeScalars.contains { $0.value >= 0x3000 }
+    }
+
+    /// The names a reply may call each action of `category` by, folded: its number in
+    /// the menu, its identifier, its title in every locale (`titles`), its aliases.
+    public static func names(of category: NotificationCategory, titles: (String) -> [String]) -> [(action: NotificationAction, names: Set<String>)] {
+        category.actions.enumerated().map { index, action in
+            let names = (["\(index + 1)", action.identifier] + titles(action.title) + action.aliases).map(fold).filter { !$0.isEmpty }
+            return (action, Set(names))
+        }
+    }
+
+    /// Whom a built-in's reply word belongs to in a category.
+    public enum Owner {
+        /// No action's name holds it: it is Chime's.
+        case builtIn
+        /// The one action whose names hold it as whole words ("done" in "Backup done").
+        case action(NotificationAction)
+        /// Several actions' names hold it: none may have it, nor Chime.
+        case severalActions
+    }
+
+    /// Whom a built-in's folded `word` belongs to in a category whose actions have these
+    /// `names` (``names(of:titles:)``): a category's own actions win over Chime's words.
+    public static func owner(of word: String, among names: [(action: NotificationAction, names: Set<String>)]) -> Owner {
+        let owners = names.filter { $0.names.contains { holds($0, word) } }
+        switch owners.count {
+        case 0: return .builtIn
+        case 1: return .action(owners[0].action)
+        default: return .severalActions
+        }
+    }
+
+    /// Whether folded `name` holds folded `word` as whole words (anywhere, in a script
+    /// written without spaces).
+    static func holds(_ name: String, _ word: String) -> Bool {
+        guard !word.isEmpty else { return false }
+        return unspaced(word) ? name.contains(word) : " \(name) ".contains(" \(word) ")
+    }
+}
