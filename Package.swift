@@ -60,7 +60,8 @@ let package = Package(
 
         // Scheduling and firing: requests in, due notifications claimed, delivered, completed.
         .target(name: "ChimeDelivery", dependencies: ["ChimeCore", "ChimeCurl", .product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "ChimeScheduler", dependencies: ["ChimeCore", "ChimeTransport", "ChimeDelivery", "ChimeCurl"]),
+        .target(name: "ChimeScheduler", dependencies: ["ChimeCore", "ChimeTransport", "ChimeDelivery", "ChimeCurl",
+                                                       .product(name: "Logging", package: "swift-log")]),
 
         // Localization: CLDR plural data, Apple .strings and .stringsdict, locale fallback.
         .target(
@@ -128,6 +129,7 @@ let package = Package(
                 "ChimeLocalization", "ChimeRendering", "ChimeMIME", "ChimeReply", "ChimeActions", "ChimeServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 

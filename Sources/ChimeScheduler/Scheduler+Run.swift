@@ -3,6 +3,7 @@ import ChimeCurl
 import ChimeDelivery
 import ChimeTransport
 import Foundation
+import Logging
 
 extension Scheduler {
     /// What one `chime run` did.
@@ -110,6 +111,7 @@ extension Scheduler {
             for notification in claimed {
                 if let reason = try fire(notification, firing: &firing!, queuedOnly: &queuedOnly, report: &report) {
                     report.held.append(configuration.redact("\(notification.request.identifier): \(reason)"))
+                    logger.warning("held: \(configuration.redact(reason))", metadata: Self.metadata(of: notification))
                 }
             }
             try store.markSent(queuedOnly, claimer: claimer)
@@ -145,6 +147,12 @@ extension Scheduler {
         var askedToOptIn: Set<String>
     }
 
+    /// What names a notification in the log: its request, recipient, category and delivery.
+    static func metadata(of notification: PendingNotification) -> Logger.Metadata {
+        ["request.id": .string(notification.request.identifier), "recipient.id": .string(notification.request.recipient),
+         "category": .string(notification.request.content.categoryIdentifier), "delivery.id": .string(notification.deliveryID)]
+    }
+
     /// Delivers one claimed notification to every address of its recipient and marks it
     /// sent; returns why it was held instead (nothing sent to anyone).
     private func fire(_ notification: PendingNotification, firing: inout Firing,
@@ -168,18 +176,22 @@ extension Scheduler {
         case .now where recipient.groupWait > 0 && !request.content.threadIdentifier.isEmpty && request.content.interruptionLevel != .critical:
             kept = .grouped
             report.grouped += 1
+            logger.info("waiting for its thread", metadata: Self.metadata(of: notification))
         case .now:
             kept = .sent
         case .wait(let until):
             try store.postpone(notification, until: until, claimer: claimer)
             report.postponed += 1
+            logger.info("held for quiet hours until \(until)", metadata: Self.metadata(of: notification))
             return nil
         case .digest:
             kept = .digest
             report.digested += 1
+            logger.info("kept for the digest", metadata: Self.metadata(of: notification))
         case .suppressed:
             kept = .suppressed
             report.suppressed += 1
+            logger.info("turned off", metadata: Self.metadata(of: notification))
         case .optIn:
             // Asked once: the first notification asks instead of being sent, the others
             // are not sent either.
@@ -193,6 +205,7 @@ extension Scheduler {
             }
             kept = .suppressed
             report.awaitingOptIn += 1
+            logger.info("awaiting opt-in", metadata: Self.metadata(of: notification))
         }
         // Kept for the digest or the thread's message (delivered, answerable) or turned
         // off: nothing sent now.
@@ -247,6 +260,9 @@ extension Scheduler {
                 report.partial.append(configuration.redact("\(request.identifier): \(error)"))
             }
         }
+        var sent = Self.metadata(of: notification)
+        sent["channels"] = .string((local.map(\.0.channel.id) + queued.map(\.channel)).joined(separator: ","))
+        logger.info(local.isEmpty ? "fired, queued for sending" : "fired and delivered", metadata: sent)
         let mark = SentMark(notification: notification, delivered: delivered, next: advanced.next, anchor: advanced.anchor, queued: queued)
         if local.isEmpty {
             queuedOnly.append(mark)

@@ -1,6 +1,7 @@
 import ChimeCore
 import ChimeTransport
 import Foundation
+import Logging
 
 /// Adds requests, and fires the due ones exactly once: claim, deliver, complete.
 public struct Scheduler {
@@ -15,6 +16,9 @@ public struct Scheduler {
     /// The token of an SMTP message's VERP envelope sender, from its delivery id,
     /// recipient, address and the sending instant; nil sends from the channel's address.
     public var returnPathToken: (@Sendable (String, String, String, Instant) -> String?)?
+    /// Where each notification's route is told (info: sent, kept, turned off, held), named
+    /// by its request and recipient.
+    public var logger = Logger(label: "chime.scheduler")
 
     public init(configuration: Configuration, store: any NotificationStore, renderer: any MessageRenderer) {
         self.configuration = configuration

@@ -40,6 +40,7 @@ struct Chime: ParsableCommand {
             exit(withError: error)
         }
         if let global = command as? any GlobalCommand {
+            LogLines.bootstrap(level: global.options.logLevel ?? type(of: global).defaultLogLevel, format: global.options.logFormat)
             do {
                 try global.options.applyEnvironmentFile()
             } catch let error as ConfigurationError {

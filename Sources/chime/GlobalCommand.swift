@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChimeConfig
 import Foundation
+import Logging
 
 /// A command that takes the global options. Before it runs, `Chime.main` reads the
 /// environment file they name (`--env-file`, `$CHIME_ENV_FILE`), so every command sees
@@ -10,11 +11,17 @@ protocol GlobalCommand {
     /// The exit code when what every command needs (the environment file, the
     /// configuration) cannot be used: 66 or 65 by default; an MTA pipe's 75.
     static func setupFailureCode(_ kind: ConfigurationError.Kind) -> Int32
+    /// What is logged without `--log-level`: warnings for the commands cron and people
+    /// run, whose output says the rest; `chime serve`, a service, says more.
+    static var defaultLogLevel: Logger.Level { get }
 }
 
 extension GlobalCommand {
     static func setupFailureCode(_ kind: ConfigurationError.Kind) -> Int32 { kind == .unreadable ? 66 : 65 }
+    static var defaultLogLevel: Logger.Level { .warning }
 }
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
 
 extension Chime: GlobalCommand {}
 extension Chime.Check: GlobalCommand {}
@@ -36,7 +43,9 @@ extension Chime.Respond: GlobalCommand {}
 extension Chime.Responses: GlobalCommand {}
 extension Chime.Replies: GlobalCommand {}
 extension Chime.Recipients: GlobalCommand {}
-extension Chime.Serve: GlobalCommand {}
+extension Chime.Serve: GlobalCommand {
+    static var defaultLogLevel: Logger.Level { .info }
+}
 
 extension Chime.Ingest: GlobalCommand {
     /// A reply must not bounce for the operator's mistake: 75 makes the MTA keep it and

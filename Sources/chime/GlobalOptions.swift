@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChimeCore
 import Foundation
+import Logging
 
 /// The options every command accepts (README, "The command line").
 struct GlobalOptions: ParsableArguments {
@@ -19,6 +20,12 @@ struct GlobalOptions: ParsableArguments {
     // Not `--state`, which `chime deliveries` filters by.
     @Option(name: .customLong("state-dir"), help: ArgumentHelp("The state folder, where action hooks run: one the service may write (default: $CHIME_STATE_DIR, else the store's folder).", valueName: "dir"))
     var stateDirectory: String?
+
+    @Option(name: .customLong("log-level"), help: ArgumentHelp("What to log on standard error: trace, debug, info (each notification's route, each reply, with recipient and request), notice, warning, error or critical (default: info for serve, warning otherwise).", valueName: "level"))
+    var logLevel: Logger.Level?
+
+    @Option(name: .customLong("log-format"), help: ArgumentHelp("How log records are written: text (one line each) or json (one object per line).", valueName: "format"))
+    var logFormat: LogLines.Format = .text
 
     @Option(name: .long, help: ArgumentHelp("Pretend the current instant is this RFC 3339 instant.", valueName: "instant"))
     var now: String?

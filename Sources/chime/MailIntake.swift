@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import ChimeActions
 import ChimeCore
 import ChimeReply
@@ -7,6 +8,9 @@ import ChimeReply
 /// How `chime ingest` and `chime fetch` take one message: read and record it, carry out
 /// what it asks, answer, and print one line saying what became of it.
 struct MailIntake {
+    /// Each message taken, by its status, request and recipient (info).
+    static var logger: Logger { Logger(label: "chime.ingest") }
+
     var reader: ReplyDesk
     var actions: ActionDesk
     var now: Instant
@@ -90,6 +94,13 @@ struct MailIntake {
         } catch {
             printError("\(name): recorded, but carrying it out failed: \(reader.configuration.redact("\(error)"))")
         }
+        var metadata: Logger.Metadata = ["reply.status": .string(record.outcome.rawValue), "message": .string(name)]
+        if let request = reply.request {
+            metadata["request.id"] = .string(request.identifier)
+            metadata["recipient.id"] = .string(request.recipient)
+        }
+        if let action = reply.response?.action { metadata["action"] = .string(action) }
+        Self.logger.info("reply taken", metadata: metadata)
         // What a message said goes to the MTA's log: no control character of its reaches it.
         return printable(line)
     }

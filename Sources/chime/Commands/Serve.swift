@@ -3,6 +3,7 @@ import ChimeCore
 import ChimeReply
 import ChimeServer
 import Foundation
+import Logging
 
 extension Chime {
     struct Serve: ParsableCommand {
@@ -77,9 +78,9 @@ extension Chime {
                     let configuration = try loadConfiguration(options)
                     let (reader, actions) = try replyDesks(options, configuration: configuration, store: store)
                     desks.replace(with: ClickDesk(reader: reader, actions: actions))
-                    printError("chime serve: configuration reloaded: \(configuration.summary)")
+                    Logger(label: "chime.serve").notice("configuration reloaded: \(configuration.summary)")
                 } catch {
-                    printError("chime serve: configuration not reloaded; the one loaded before stays in force")
+                    Logger(label: "chime.serve").error("configuration not reloaded; the one loaded before stays in force")
                 }
             }
             source.resume()
