@@ -1,5 +1,6 @@
 import ChimeCore
 import ChimeCurl
+import Foundation
 
 /// `chime check --probe`: whether each network channel answers, without sending anything.
 public enum Probe {
@@ -17,9 +18,9 @@ public enum Probe {
     public static func run(_ configuration: Configuration) -> [Result] {
         configuration.channels.filter { !$0.url.kind.isLocal }.map { channel in
             do {
-                return Result(channel: channel.id, reachable: true, detail: configuration.redact(try probe(channel)))
+                return Result(channel: channel.id, reachable: true, detail: oneLine(configuration.redact(try probe(channel))))
             } catch {
-                return Result(channel: channel.id, reachable: false, detail: configuration.redact("\(error)"))
+                return Result(channel: channel.id, reachable: false, detail: oneLine(configuration.redact("\(error)")))
             }
         }
     }
@@ -36,6 +37,13 @@ public enum Probe {
         let response = try HTTPPool().perform(request)
         if let error = response.error { throw Unanswered(description: error.message) }
         return "HTTP \(response.status)" + (response.httpVersion == 2 ? " over HTTP/2" : "")
+    }
+
+    /// A server's reply as one line: its CRLF ends, and those between the lines of a
+    /// multi-line reply, are not printed (the lines are joined by a space).
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" || $0 == "\r" })
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 
     /// A webhook server that could not be reached, in libcurl's words.

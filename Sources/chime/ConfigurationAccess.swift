@@ -13,6 +13,10 @@ func loadConfiguration(_ options: GlobalOptions, for command: any GlobalCommand.
         return try ConfigurationLoader().load(path: options.configPath)
     } catch let error as ConfigurationError {
         printDiagnostics(error.diagnostics)
+        if error.kind == .unreadable, !FileManager.default.fileExists(atPath: options.configPath) {
+            printError("chime: note: \(options.configSource) names \(options.configPath), which does not exist (the working directory is "
+                       + "\(FileManager.default.currentDirectoryPath)); name the configuration with --config PATH or $CHIME_CONFIG")
+        }
         throw ExitCode(command.setupFailureCode(error.kind))
     }
 }

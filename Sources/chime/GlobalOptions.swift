@@ -34,6 +34,9 @@ struct GlobalOptions: ParsableArguments {
 
     var configPath: String { config ?? environment["CHIME_CONFIG"] ?? "chime.xml" }
 
+    /// Where ``configPath`` came from, for a message about it.
+    var configSource: String { config != nil ? "--config" : environment["CHIME_CONFIG"] != nil ? "$CHIME_CONFIG" : "the default (neither --config nor $CHIME_CONFIG is set)" }
+
     var storeURL: String { store ?? environment["CHIME_STORE"] ?? "sqlite:./chime.sqlite" }
 
     /// `--state-dir`, else `$CHIME_STATE_DIR`, else the SQLite store's folder (`.` for a bare

@@ -110,6 +110,7 @@ struct DeliveryGuaranteeTests {
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 4, "\(result.stdout)")
         #expect(lines[1].hasPrefix("mail: reachable: 250"))
+        #expect(!result.stdout.contains("\r") && !result.stdout.unicodeScalars.contains("\r"), "the server's reply without its CRLF: \(result.stdout.debugDescription)")
         #expect(lines[2] == "hook: reachable: HTTP 405")
         #expect(lines[3].hasPrefix("gone: unreachable: "))
         #expect(try smtp.messages().isEmpty)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeConfig
 import ChimeCore
 import Foundation
 
@@ -17,7 +18,10 @@ struct DeliveredJSON: Encodable {
 
 extension Chime {
     struct Delivered: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List notifications fired and not removed, newest first.")
+        static let configuration = CommandConfiguration(
+            abstract: "List notifications fired and not removed, newest first.",
+            discussion: "Each line: the instant it fired in the recipient's zone (--utc: in UTC), identifier, recipient, title."
+        )
 
         @OptionGroup var options: GlobalOptions
 
@@ -26,6 +30,9 @@ extension Chime {
 
         @Option(name: .long, help: "Only this recipient's notifications.")
         var recipient: String?
+
+        @Flag(name: .long, help: "Write instants in UTC rather than in each recipient's zone.")
+        var utc = false
 
         func run() throws {
             let delivered = try openStore(options).delivered(recipient: recipient)
@@ -37,8 +44,10 @@ extension Chime {
                 })
                 return
             }
+            // The zones come from the configuration, when it can be read; listing needs none.
+            let clock = ListingClock(utc: utc, configuration: try? ConfigurationLoader().load(path: options.configPath))
             for item in delivered {
-                print(printable("\(item.fireDate)  \(item.request.identifier)  \(item.request.recipient)  \(item.request.content.title)"))
+                print(printable("\(clock.text(item.fireDate, recipient: item.request.recipient))  \(item.request.identifier)  \(item.request.recipient)  \(item.request.content.title)"))
             }
         }
     }

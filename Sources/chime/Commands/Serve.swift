@@ -61,7 +61,12 @@ extension Chime {
             }
             finished.wait()
             if let error = failure.error {
-                printError("cannot serve on \(host):\(port): \(error)")
+                // NIO's bind error carries the errno's text: the usual case said plainly.
+                if "\(error)".contains(String(cString: strerror(EADDRINUSE))) {
+                    printError("chime serve: port \(port) is in use on \(host): another process listens there (another chime serve?); stop it or choose another with --port")
+                } else {
+                    printError("cannot serve on \(host):\(port): \(error)")
+                }
                 throw ExitCode(69)
             }
         }
