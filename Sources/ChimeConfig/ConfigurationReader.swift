@@ -210,7 +210,7 @@ struct ConfigurationReader {
         }
         return Recipient(
             id: identifier(element, "id"),
-            locale: value(element, "locale") ?? "en",
+            locale: LanguageTag.normalized(value(element, "locale") ?? "en"), // fr_FR is fr-FR
             timeZone: value(element, "timeZone") ?? "UTC",
             showPreviews: choice(element, "showPreviews") ?? .always,
             authorization: choice(element, "authorization") ?? .authorized,

@@ -1,4 +1,5 @@
 import ChimeCore
+import Foundation
 
 extension Localizer {
     /// What `chime check` says of a configuration's localizable values: for each value
@@ -23,6 +24,24 @@ extension Localizer {
             }
             return Diagnostic(.error, at: location, "\"\(gap.key)\" is missing for \(gap.locale) and every locale it falls back to")
         }
+    }
+
+    /// A warning for each recipient whose locale's language has no strings, built in or in
+    /// `templates`: their messages are in the fallback language, dates aside.
+    /// - Parameter configurationFile: where the warnings point.
+    public func languageGaps(_ configuration: Configuration, templates: String, configurationFile: String) -> [Diagnostic] {
+        configuration.recipients.compactMap { recipient in
+            let locale = recipient.locale
+            guard !LocaleFallback.chain(locale).contains(where: locales.contains) else { return nil }
+            let language = LocaleFallback.language(of: locale)
+            return Diagnostic(.warning, at: SourceLocation(file: configurationFile),
+                              "recipient \"\(recipient.id)\" has locale \"\(locale)\" (\(Self.englishName(language))), in which chime has no strings: their messages are in \(Self.englishName(fallbackLanguage)), dates aside; add \(templates)/\(language)/Localizable.strings to translate them")
+        }
+    }
+
+    /// `sv` → `Swedish`; the code itself when Foundation has no name for it.
+    private static func englishName(_ language: String) -> String {
+        Locale(identifier: "en").localizedString(forLanguageCode: language) ?? language
     }
 
     /// A warning for each key a locale's `Localizable.strings` gives twice.

@@ -81,7 +81,7 @@ struct CategoryRulesTests {
         let configuration = Configuration(recipients: [Recipient(id: "bob", locale: "french", timeZone: "Mars/Olympus")])
         #expect(configuration.problems().map(\.message) == [
             "unknown time zone \"Mars/Olympus\" (use an IANA name such as Europe/Paris)",
-            "\"french\" is not a BCP 47 language tag such as fr-FR",
+            "\"french\" is not a BCP 47 language tag such as fr-FR; did you mean fr?",
         ])
     }
 

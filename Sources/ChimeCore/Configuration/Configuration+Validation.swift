@@ -127,8 +127,8 @@ extension Configuration {
             if TimeZone(identifier: recipient.timeZone) == nil {
                 problems.append(.init(.recipient(r), attribute: "timeZone", "unknown time zone \"\(recipient.timeZone)\" (use an IANA name such as Europe/Paris)"))
             }
-            if !Self.isLanguageTag(recipient.locale) {
-                problems.append(.init(.recipient(r), attribute: "locale", "\"\(recipient.locale)\" is not a BCP 47 language tag such as fr-FR"))
+            if let problem = LanguageTag.problem(recipient.locale) {
+                problems.append(.init(.recipient(r), attribute: "locale", problem))
             }
             for (a, address) in recipient.addresses.enumerated() {
                 guard let channel = channel(address.channel) else {
@@ -167,14 +167,6 @@ extension Configuration {
             return [.init(element, attribute: attribute, "duplicate \(noun) \"\(id)\"")]
         }
         return []
-    }
-
-    /// `language[-script][-region]...`: letters and digits in subtags of 1 to 8.
-    static func isLanguageTag(_ tag: String) -> Bool {
-        let subtags = tag.split(separator: "-", omittingEmptySubsequences: false)
-        guard let language = subtags.first, (2...3).contains(language.count),
-              language.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
-        return subtags.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
     }
 
     /// `local@domain`, without spaces or angle brackets: the address alone.

@@ -11,7 +11,8 @@ extension Chime {
             abstract: "Validate the configuration; print a summary, or every error (exit 65).",
             discussion: """
                 Errors are printed as path:line:col: error: message. A missing file exits 66. A channel secret under \
-                16 characters and a CHIME_SECRET_KEY under 32 bytes are refused (exit 65). \
+                16 characters and a CHIME_SECRET_KEY under 32 bytes are refused (exit 65), as is a locale whose language is \
+                not an ISO 639 code; a recipient whose language has no strings (built in or in the templates) is a warning. \
                 With --probe, each SMTP and webhook channel is also tried (SMTP: connect, TLS, \
                 login, NOOP; webhooks: HTTP HEAD), nothing is sent, and an unreachable one exits 69.
                 """
@@ -28,7 +29,7 @@ extension Chime {
                 printError("chime: error: \(SigningKey.TooShort(length: key.utf8.count))")
                 throw ExitCode(65)
             }
-            let diagnostics = try checkTemplates(configuration) + linkBaseWarnings(configuration) + pressWarnings(configuration)
+            let diagnostics = try checkLocalization(configuration) + linkBaseWarnings(configuration) + pressWarnings(configuration)
             printDiagnostics(diagnostics)
             if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(65) }
             print("ok: \(configuration.summary)")
@@ -58,19 +59,22 @@ extension Chime {
             }
         }
 
-        /// Reads the templates folder and reports keys missing for recipients' locales.
+        /// Reports recipients whose language has no strings (built in or in the templates
+        /// folder), and keys missing for recipients' locales in the templates folder.
         /// A folder named with --templates or $CHIME_TEMPLATES must exist; the default
         /// ./templates is checked when present.
-        private func checkTemplates(_ configuration: Configuration) throws -> [Diagnostic] {
+        private func checkLocalization(_ configuration: Configuration) throws -> [Diagnostic] {
             let path = options.templatesPath
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                guard options.templatesGiven else { return [] }
+            let present = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+            guard present || !options.templatesGiven else {
                 printDiagnostics([Diagnostic(.error, at: SourceLocation(file: path), "no such templates folder")])
                 throw ExitCode(66)
             }
             do {
-                return try Localizer(directory: path).check(configuration, templates: path)
+                let localizer = try Localizer(directory: path) // without the folder, the built-in strings alone
+                return localizer.languageGaps(configuration, templates: path, configurationFile: options.configPath)
+                    + (present ? localizer.check(configuration, templates: path) : [])
             } catch let error as Localizer.LoadError {
                 printDiagnostics(error.diagnostics)
                 throw ExitCode(65)

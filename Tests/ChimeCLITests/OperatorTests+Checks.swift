@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// Point 17 of the first week, in part: what `chime check` and `chime schedule` say of a
+/// mistyped locale, element, attribute or JSON field.
+extension OperatorTests {
+    /// The configuration of the first week with alice's locale set to `locale`.
+    static func configuration(locale: String) -> String {
+        configuration.replacingOccurrences(of: #"locale="fr""#, with: #"locale="\#(locale)""#)
+    }
+
+    /// `file:line:col` of the first `text` in `source`, as chime prints it.
+    static func place(of text: String, in source: String, file: String) throws -> String {
+        let lines = source.components(separatedBy: "\n")
+        let line = try #require(lines.firstIndex { $0.contains(text) })
+        let column = try #require(lines[line].range(of: text)).lowerBound
+        return "\(file):\(line + 1):\(lines[line].distance(from: lines[line].startIndex, to: column) + 1)"
+    }
+
+    @Test("locale=\"jp\" is refused at its line and column with \"did you mean ja?\", a language no one is near is refused without a guess, fr_FR is taken as fr-FR, and a known language chime has no strings in is a warning that a templates folder answers")
+    func locales() throws {
+        let mistyped = try Workspace(configuration: Self.configuration(locale: "jp"))
+        let refused = try mistyped.chime(["check"])
+        #expect(refused.status == 65)
+        let place = try Self.place(of: #"locale="jp""#, in: Self.configuration(locale: "jp"), file: "chime.xml")
+        #expect(refused.stderr.hasPrefix("\(place): error: unknown language \"jp\" (not an ISO 639 code)"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("did you mean ja?"), "\(refused.stderr)")
+        try mistyped.write("chime.xml", Self.configuration(locale: "jp_JP"))
+        #expect(try mistyped.chime(["check"]).stderr.contains("did you mean ja-JP?"))
+        try mistyped.write("chime.xml", Self.configuration(locale: "qq"))
+        let unknown = try mistyped.chime(["check"])
+        #expect(unknown.status == 65 && unknown.stderr.contains("unknown language \"qq\"") && !unknown.stderr.contains("did you mean"), "\(unknown.stderr)")
+
+        // fr_FR as fr-FR: accepted, no warning, French.
+        let underscored = try Workspace(configuration: Self.configuration(locale: "fr_FR"))
+        let accepted = try underscored.chime(["check"])
+        #expect(accepted.status == 0 && accepted.stderr.isEmpty, "\(accepted.stderr)")
+        try underscored.write("r.json", #"{"identifier": "p", "recipient": "alice", "content": {"title": "Shopping", "categoryIdentifier": "shop"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        let shown = try underscored.chime(["preview", "--json", "r.json", "--channel", "mail"], now: "2026-11-21T09:00:00Z")
+        try underscored.write("preview.eml", shown.stdout)
+        #expect(try Self.textPart(ofMessage: underscored.path("preview.eml")).contains("Répondez au-dessus de cette ligne."))
+
+        // Swedish is a language, but chime has no strings in it: a warning, exit 0.
+        let swedish = try Workspace(configuration: Self.configuration(locale: "sv-SE"))
+        let warned = try swedish.chime(["check"])
+        #expect(warned.status == 0, "\(warned.stderr)")
+        #expect(warned.stderr.contains(#"chime.xml: warning: recipient "alice" has locale "sv-SE" (Swedish), in which chime has no strings: their messages are in English"#),
+                "\(warned.stderr)")
+        #expect(warned.stderr.contains("add templates/sv/Localizable.strings"), "\(warned.stderr)")
+        try FileManager.default.createDirectory(atPath: swedish.path("templates/sv"), withIntermediateDirectories: true)
+        try swedish.write("templates/sv/Localizable.strings", #""ui.replyAbove" = "Svara ovanför den här raden.";"# + "\n")
+        let translated = try swedish.chime(["check"])
+        #expect(translated.status == 0 && !translated.stderr.contains("no strings"), "\(translated.stderr)")
+    }
+}
