@@ -34,9 +34,13 @@ public struct ConfigurationLoader: Sendable {
         let document: XMLDocument
         do {
             document = try XMLDocument(bytes: bytes, path: path)
-            try ConfigurationSchema.schema().validate(document)
         } catch let error as XMLError {
             throw ConfigurationError(.invalid, error.diagnostics)
+        }
+        do {
+            try ConfigurationSchema.schema().validate(document)
+        } catch let error as XMLError {
+            throw ConfigurationError(.invalid, error.diagnostics.map(ConfigurationSchema.suggesting))
         }
         var reader = ConfigurationReader(document: document, indirection: Indirection(environment: environment))
         var configuration = reader.read()

@@ -52,4 +52,22 @@ extension OperatorTests {
         let translated = try swedish.chime(["check"])
         #expect(translated.status == 0 && !translated.stderr.contains("no strings"), "\(translated.stderr)")
     }
+
+    @Test("a misspelt element or attribute is refused at its line and column with the name meant (\"did you mean `textInputAction`?\"); one near no name the schema allows there gets no guess")
+    func schemaSuggestions() throws {
+        let written = Self.configuration.replacingOccurrences(of: #"<action identifier="ok" title="OK, got it"/>"#, with: """
+            <textInputActon identifier="note" title="Note"/></category>
+                <category identifier="log"><textInputAction identifier="why" title="Why?" textInputPlaceholdr="Say why" colour="red"/>
+            """)
+        let ws = try Workspace(configuration: written)
+        let result = try ws.chime(["check"])
+        #expect(result.status == 65)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        let element = try Self.place(of: "<textInputActon", in: written, file: "chime.xml")
+        #expect(lines.contains { $0.hasPrefix("\(element): error: Element 'textInputActon'") && $0.hasSuffix("did you mean `textInputAction`?") }, "\(result.stderr)")
+        let attribute = try Self.place(of: "textInputPlaceholdr=", in: written, file: "chime.xml")
+        #expect(lines.contains { $0.hasPrefix("\(attribute): error: ") && $0.hasSuffix("did you mean `textInputPlaceholder`?") }, "\(result.stderr)")
+        let unknown = try #require(lines.first { $0.contains("'colour'") })
+        #expect(unknown.hasPrefix(try Self.place(of: "colour=", in: written, file: "chime.xml")) && !unknown.contains("did you mean"), "\(unknown)")
+    }
 }

@@ -37,6 +37,7 @@ struct EditDistanceTests {
         #expect(EditDistance.nearest(to: "textInputPlaceholdr", among: attributes) == "textInputPlaceholder")
         #expect(EditDistance.nearest(to: "titel", among: attributes) == "title")
         #expect(EditDistance.nearest(to: "TITLE", among: attributes) == "title")
+        #expect(EditDistance.nearest(to: "replys", among: ["replies", "recipients", "channels"]) == "replies")
         #expect(EditDistance.nearest(to: "colour", among: attributes) == nil)
         #expect(EditDistance.nearest(to: "title", among: attributes) == nil)
         #expect(EditDistance.nearest(to: "cat", among: ["bat", "hat"]) == nil)

@@ -39,10 +39,11 @@ public enum EditDistance {
     }
 
     /// The candidate `name` most likely misspells: the nearest one, when it is within a
-    /// quarter of the name's length (at least 1) and no other candidate is as near.
-    /// A candidate equal to `name` is not a suggestion.
+    /// quarter of the name's length, rounded to the nearest (at least 1: `replys` →
+    /// `replies` is 2), and no other candidate is as near. A candidate equal to `name` is
+    /// not a suggestion.
     public static func nearest(to name: String, among candidates: some Sequence<String>) -> String? {
-        let limit = max(1, name.count / 4)
+        let limit = max(1, (name.count + 2) / 4)
         var best: (name: String, distance: Int)?
         var tied = false
         for candidate in Set(candidates) where candidate != name {

@@ -10,7 +10,8 @@ extension Chime {
         static let configuration = CommandConfiguration(
             abstract: "Validate the configuration; print a summary, or every error (exit 65).",
             discussion: """
-                Errors are printed as path:line:col: error: message. A missing file exits 66. A channel secret under \
+                Errors are printed as path:line:col: error: message; a misspelt element or attribute gets the name \
+                meant. A missing file exits 66. A channel secret under \
                 16 characters and a CHIME_SECRET_KEY under 32 bytes are refused (exit 65), as is a locale whose language is \
                 not an ISO 639 code; a recipient whose language has no strings (built in or in the templates) is a warning. \
                 With --probe, each SMTP and webhook channel is also tried (SMTP: connect, TLS, \

@@ -1,0 +1,71 @@
+import ChimeCore
+import ChimeXML
+
+extension ConfigurationSchema {
+    /// The element and attribute names `chime.xsd` declares.
+    struct Names: Sendable {
+        var elements: Set<String> = []
+        /// Each element's attributes, by the element's name (two declarations of one name,
+        /// such as `category` in `<categories>` and in `<recipient>`, are merged).
+        var attributes: [String: Set<String>] = [:]
+    }
+
+    /// Read once from the schema compiled into chime; empty if it could not be read.
+    static let names: Names = {
+        guard let schema = try? XMLDocument(bytes: PackageResources.chime_xsd, path: "chime.xsd") else { return Names() }
+        let root = schema.root
+        var groups: [String: [String]] = [:]
+        for group in root.children(named: "attributeGroup") {
+            if let name = group.attribute("name") { groups[name] = group.children(named: "attribute").compactMap { $0.attribute("name") } }
+        }
+        var names = Names()
+        /// Visits a declaration's content: its attributes, and the elements declared inside.
+        func visit(_ node: XMLElement, declaring element: String?) {
+            for child in node.children {
+                switch child.name {
+                case "element":
+                    guard let name = child.attribute("name") else { continue } // a ref: declared at the top
+                    names.elements.insert(name)
+                    visit(child, declaring: name)
+                case "attribute":
+                    if let element, let name = child.attribute("name") { names.attributes[element, default: []].insert(name) }
+                case "attributeGroup":
+                    if let element, let ref = child.attribute("ref") { names.attributes[element, default: []].formUnion(groups[ref] ?? []) }
+                default:
+                    visit(child, declaring: element)
+                }
+            }
+        }
+        visit(root, declaring: nil)
+        return names
+    }()
+
+    /// The schema error with the name likely meant added: an element that is not expected
+    /// gets the nearest of those libxml2 says are expected (else of all the schema's
+    /// elements), an attribute not allowed the nearest of its element's attributes.
+    static func suggesting(_ diagnostic: Diagnostic) -> Diagnostic {
+        let message = diagnostic.message
+        let meant: String?
+        if let (element, attribute) = quoted(in: message, "Element '", "', attribute '"), message.hasSuffix("is not allowed.") {
+            meant = EditDistance.nearest(to: attribute, among: names.attributes[element] ?? [])
+        } else if let element = quoted(in: message, "Element '", "': This element is not expected.")?.0 {
+            let expected = quoted(in: message, "Expected is ( ", " ).")?.0 ?? quoted(in: message, "Expected is one of ( ", " ).")?.0
+            let candidates = expected.map { $0.components(separatedBy: ", ") } ?? Array(names.elements)
+            meant = EditDistance.nearest(to: element, among: candidates)
+        } else {
+            meant = nil
+        }
+        guard let meant else { return diagnostic }
+        var suggested = diagnostic
+        suggested.message = (message.hasSuffix(".") ? String(message.dropLast()) : message) + "; did you mean `\(meant)`?"
+        return suggested
+    }
+
+    /// The text after `start` up to `end`, and the text after that up to the next `'`:
+    /// libxml2 quotes names as `Element 'name', attribute 'name'`.
+    private static func quoted(in message: String, _ start: String, _ end: String) -> (String, String)? {
+        guard let from = message.range(of: start)?.upperBound, let to = message[from...].range(of: end) else { return nil }
+        let rest = message[to.upperBound...]
+        return (String(message[from..<to.lowerBound]), String(rest.prefix { $0 != "'" }))
+    }
+}
