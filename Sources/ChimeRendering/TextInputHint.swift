@@ -4,7 +4,8 @@ import ChimeLocalization
 /// How a person answers a text-input action with text (`UNTextInputNotificationAction`),
 /// in their language, followed by the action's placeholder: the email's "Reply 2 followed
 /// by your text for Add a note (Why was it late?)", a chat message's "Add a note: press
-/// it, then reply with your text (Why was it late?)".
+/// it, then reply with your text (Why was it late?)" or "…: press it, then type your text
+/// on the page that opens (Why was it late?)".
 enum TextInputHint {
     /// The email's line for an action: its reply keyword, and for a text-input action
     /// how to add the text.
@@ -18,12 +19,24 @@ enum TextInputHint {
         return withPlaceholder(line, input, localizer: localizer, locale: locale)
     }
 
-    /// A chat message's line for a text-input action on a platform the text comes back
-    /// from (``Channel/takesText``); nil for any other action.
-    static func chat(_ action: NotificationAction, localizer: Localizer, locale: String) throws -> String? {
+    /// A chat message's line for a text-input action, for where its text is typed
+    /// (``Channel/textEntry``): "… press it, then reply with your text (…)" where the
+    /// platform brings the text back, "… press it, then type your text on the page that
+    /// opens (…)" where the button opens its `/a/` page; nil for any other action, or
+    /// where text cannot be typed.
+    static func chat(_ action: NotificationAction, typedIn entry: Channel.TextEntry, localizer: Localizer, locale: String) throws -> String? {
         guard let input = action.textInput else { return nil }
         let title = localizer.localized(action.title, locale: locale)
-        let line = try localizer.formatted("ui.textReply", [.string(title)], locale: locale) ?? "\(title): press it, then reply with your text"
+        let line: String
+        switch entry {
+        case .reply:
+            line = try localizer.formatted("ui.textReply", [.string(title)], locale: locale) ?? "\(title): press it, then reply with your text"
+        case .page:
+            line = try localizer.formatted("ui.textPage", [.string(title)], locale: locale)
+                ?? "\(title): press it, then type your text on the page that opens"
+        case .none:
+            return nil
+        }
         return withPlaceholder(line, input, localizer: localizer, locale: locale)
     }
 

@@ -38,12 +38,12 @@ extension ChimeHTTPServer {
             }
             return Self.text(200, "")
         case .press(let value, let user, let conversation, let ts):
-            let outcome = try press(value, channel: channel, user: user, asksForText: true)
+            let outcome = try press(value, channel: channel, user: user, text: .asked)
             var message = outcome.message
             if let prompt = outcome.wantsText, let ts {
                 // The message's thread is where the text will come: remember whose it is.
                 try desk.store.rememberThread(channel: channel, thread: Self.slackThread(conversation, ts), token: value, at: clock())
-                message = Self.threadPrompt(prompt)
+                message = desk.ask(prompt, .thread)
             }
             return Self.json(200, ["response_type": "ephemeral", "replace_original": false, "text": message])
         case .malformed(let why):
@@ -91,11 +91,11 @@ extension ChimeHTTPServer {
             return try await mattermostMessage(token: token, post: post, text: text, user: user, channel: found)
         case .press(let value, let user, _, let post):
             // Text can come back only through the outgoing webhook and the API.
-            let outcome = try press(value, channel: channel, user: user, asksForText: found.takesText)
+            let outcome = try press(value, channel: channel, user: user, text: found.textEntry == .reply ? .asked : .none)
             var message = outcome.message
             if let prompt = outcome.wantsText, let post {
                 try desk.store.rememberThread(channel: channel, thread: post, token: value, at: clock())
-                message = Self.threadPrompt(prompt)
+                message = desk.ask(prompt, .thread)
             }
             return Self.json(outcome.status, ["ephemeral_text": message])
         case .malformed(let why):
@@ -138,16 +138,21 @@ extension ChimeHTTPServer {
         case .reply(let text, let user, let chat, let message, let buttons, let links):
             return try telegramReply(text: text, user: user, chat: chat, message: message, buttons: buttons, links: links, channel: channel)
         case .callbackQuery(let id, let value, let user, let chat, let message):
-            let outcome = try press(value, channel: channel, user: user, asksForText: true)
+            let outcome = try press(value, channel: channel, user: user, text: .asked)
             if let prompt = outcome.wantsText, let chat, let button = ButtonValue(value) {
                 // ForceReply: Telegram opens the reply field on a prompt whose link carries
-                // the token and the action, so the reply to it finds them again.
+                // the token and the action, so the reply to it finds them again. The link
+                // (the action's title) goes in where a marker stood, once the text is escaped.
                 let link = MessageLinks.actionURL(base: configuration.replies.linkBase, token: button.token, identifier: "\(prompt.number)")
+                let marker = "\u{1}"
+                let text = htmlEscaped(desk.ask(prompt, .forceReply, title: marker))
+                    .replacingOccurrences(of: marker, with: "<a href=\"\(htmlEscaped(link))\">\(htmlEscaped(prompt.title))</a>")
+                var reply: [String: Any] = ["force_reply": true, "selective": true]
+                // Telegram takes 1 to 64 characters.
+                if !prompt.placeholder.isEmpty { reply["input_field_placeholder"] = String(prompt.placeholder.prefix(64)) }
                 return Self.json(200, [
-                    "method": "sendMessage", "chat_id": chat, "parse_mode": "HTML",
-                    "text": "<a href=\"\(htmlEscaped(link))\">\(htmlEscaped(prompt.title))</a>: reply to this message with your text.",
-                    "reply_to_message_id": message ?? 0,
-                    "reply_markup": ["force_reply": true, "selective": true, "input_field_placeholder": String(prompt.placeholder.prefix(64))],
+                    "method": "sendMessage", "chat_id": chat, "parse_mode": "HTML", "text": text,
+                    "reply_to_message_id": message ?? 0, "reply_markup": reply,
                 ])
             }
             return Self.json(200, ["method": "answerCallbackQuery", "callback_query_id": id, "text": outcome.message])
@@ -174,12 +179,6 @@ extension ChimeHTTPServer {
         return Self.json(200, ["method": "sendMessage", "chat_id": chat, "text": outcome.message, "reply_to_message_id": message])
     }
 
-    /// What a press on a text-input button answers where the text comes in the message's
-    /// thread.
-    static func threadPrompt(_ prompt: ClickDesk.TextPrompt) -> String {
-        "Reply in this message’s thread with your text for “\(prompt.title)”."
-    }
-
     /// Runs blocking work (a libcurl request) off the server's event loops.
     static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
@@ -191,13 +190,14 @@ extension ChimeHTTPServer {
     static func slackThread(_ conversation: String, _ ts: String) -> String { "\(conversation):\(ts)" }
 
     /// A button's `TOKEN.NUMBER` pressed: answered now, carried out after.
-    /// - Parameter asksForText: the platform can send a text-input action's text back
-    ///   (Slack's threads, Telegram's replies): ask for it rather than record no text.
-    func press(_ value: String, channel: String, user: String, asksForText: Bool = false) throws -> ClickDesk.Outcome {
+    /// - Parameter text: ``ClickDesk/TextSource/asked`` where the platform can send a
+    ///   text-input action's text back (Slack's threads, Telegram's replies): ask for it
+    ///   rather than record no text.
+    func press(_ value: String, channel: String, user: String, text: ClickDesk.TextSource = .none) throws -> ClickDesk.Outcome {
         guard let button = ButtonValue(value) else { return ClickDesk.Outcome(status: 400, message: "This button is not Chime's.") }
         let outcome = try desk.press(token: button.token, action: button.action, channel: channel,
                                      responder: user.isEmpty ? channel : "\(channel):\(user)", chatUser: user,
-                                     asksForText: asksForText, now: clock())
+                                     text: text, now: clock())
         Self.carryOut(outcome)
         return outcome
     }

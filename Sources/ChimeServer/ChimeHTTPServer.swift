@@ -50,16 +50,18 @@ public struct ChimeHTTPServer: Sendable {
             let (page, button) = try desk.describe(token: token, action: action, now: clock())
             return Self.page(page, button: button)
         }
-        router.post("/a/:token/:action") { _, context in
+        router.post("/a/:token/:action") { request, context in
             let (token, action) = (context.parameters.get("token") ?? "", context.parameters.get("action") ?? "")
-            let outcome = try desk.press(token: token, action: action, channel: "link", responder: "link", now: clock())
+            let outcome = try desk.press(token: token, action: action, channel: "link", responder: "link",
+                                         text: await Self.typedText(request), now: clock())
             // No platform waits here: the page says how it went, once it is carried out
             // (off the server's shared threads, as hooks may take their whole timeout):
             // what a reply would have been answered ("… could not be carried out. Please
             // try again later.": pressing again tries again).
             var answer: String?
             if let then = outcome.then { answer = try await Self.blocking { then() } }
-            return Self.page(outcome, then: answer)
+            // A text-input action's text refused: its field again.
+            return Self.page(outcome, then: answer, button: outcome.wantsText?.button)
         }
         // One-click unsubscribe (RFC 8058): the List-Unsubscribe-Post POST turns the
         // category off; a GET (a person, or a scanner) shows the button and changes nothing.
@@ -109,6 +111,15 @@ public struct ChimeHTTPServer: Sendable {
         ChatCallback.form(Array(text.utf8))
     }
 
+    /// The `text` field of an action page's form (`application/x-www-form-urlencoded`),
+    /// read up to what a field of ``ClickDesk/maximumTextBytes`` sends (percent-encoding
+    /// triples a byte); empty when the POST sends no form.
+    static func typedText(_ request: Request) async -> ClickDesk.TextSource {
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else { return .typed("") }
+        guard let body = try? await request.body.collect(upTo: 3 * ClickDesk.maximumTextBytes + 64) else { return .tooLong }
+        return .typed(ChatCallback.form(Array(body.readableBytesView))["text"] ?? "")
+    }
+
     static func json(_ status: Int, _ object: [String: Any]) -> Response {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         return Response(status: .init(code: status), headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
@@ -130,12 +141,16 @@ public struct ChimeHTTPServer: Sendable {
 
     /// A page for a person: in their language (`lang`, `dir`), headed by the reminder it
     /// is about, saying `page`'s message and `then` (how carrying out went); with
-    /// `button`, a form that POSTs back (with `field`).
+    /// `button`, a form that POSTs back (with `field`, and the text field of the text
+    /// `page` asks for).
     static func page(_ page: ClickDesk.Outcome, then: String? = nil, button: String? = nil, field: String = "") -> Response {
         let to = page.addressee
         var content = to.reminder.map { "<h1>\(htmlEscaped($0))</h1>\n" } ?? ""
         content += ([page.message] + (then.map { [$0] } ?? [])).map { "<p>\(htmlEscaped($0))</p>\n" }.joined()
-        if let button { content += "<form method=\"post\">\(field)<button type=\"submit\">\(htmlEscaped(button))</button></form>\n" }
+        if let button {
+            let text = page.wantsText.map(textField) ?? ""
+            content += "<form method=\"post\">\(field)\(text)<button type=\"submit\">\(htmlEscaped(button))</button></form>\n"
+        }
         let html = """
             <!DOCTYPE html>
             <html lang="\(htmlEscaped(LocaleFallback.language(of: to.locale)))" dir="\(LocaleFallback.direction(of: to.locale))">
@@ -147,6 +162,13 @@ public struct ChimeHTTPServer: Sendable {
             """
         return Response(status: .init(code: page.status), headers: [.contentType: "text/html; charset=utf-8"],
                         body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// A text-input action's field: its placeholder, at most ``ClickDesk/maximumTextBytes``
+    /// (a UTF-16 unit, what `maxlength` counts, is at most three bytes of UTF-8).
+    static func textField(_ prompt: ClickDesk.TextPrompt) -> String {
+        #"<p><textarea name="text" rows="4" cols="40" maxlength="\#(ClickDesk.maximumTextBytes / 3)" required autofocus "#
+            + #"aria-label="\#(htmlEscaped(prompt.title))" placeholder="\#(htmlEscaped(prompt.placeholder))"></textarea></p>"#
     }
 
     static func refusal(_ status: Int) -> String {

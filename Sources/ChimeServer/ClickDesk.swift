@@ -33,8 +33,9 @@ public struct ClickDesk: Sendable {
         /// returns what to tell the person of how that went (nil: nothing more to say), which
         /// a link's page shows, as a reply's answer would.
         public var then: (@Sendable () -> String?)?
-        /// A text-input action's button was pressed: nothing is recorded yet, the person
-        /// is asked for the text (in the message's thread, or Telegram's ForceReply).
+        /// A text-input action's text is asked for, nothing recorded yet: after a chat
+        /// press, in the message's thread or Telegram's ForceReply; on a link's page, in
+        /// its text field.
         public var wantsText: TextPrompt?
         /// Whom the message speaks to: a link's page is in their language, headed by the
         /// reminder.
@@ -111,15 +112,6 @@ public struct ClickDesk: Sendable {
         }
     }
 
-    /// What to ask for a text-input action's text.
-    public struct TextPrompt: Sendable {
-        /// The action's title, in the recipient's language.
-        public var title: String
-        public var placeholder: String
-        /// The action's number in the menu.
-        public var number: Int
-    }
-
     /// The action a press names: its number in the menu (what buttons carry), else as
     /// ``ActionDesk/action(named:in:)`` reads names.
     func action(_ name: String, in request: NotificationRequest) -> String? {
@@ -143,27 +135,24 @@ public struct ClickDesk: Sendable {
     }
 
     /// Handles a press; the carrying out is left in `then` for the caller to run once it
-    /// has answered (chat platforms give three seconds). With `asksForText` (a platform
-    /// the text can come back from), a press on a text-input action records nothing and
-    /// asks for the text instead (``Outcome/wantsText``).
+    /// has answered (chat platforms give three seconds). A text-input action takes its
+    /// text as `text` says (``TextSource``); any other action takes none.
     ///
     /// The token must be the one made for this action (a link's or a button's), or a
     /// confirmation link's for it, which only confirms what waits.
     /// - Parameter chatUser: the platform's user id, for a chat press: when the
     ///   recipient's address on that channel names a user, only that user may answer.
     public func press(token: String, action name: String, channel: String, responder: String, chatUser: String? = nil,
-                      userText: String? = nil, asksForText: Bool = false, now: Instant) throws -> Outcome {
+                      text: TextSource = .none, now: Instant) throws -> Outcome {
         try respond(token: token, channel: channel, responder: responder, chatUser: chatUser, now: now,
                     accepting: { purposes(pressing: name, in: $0) }) { request in
             guard let action = action(name, in: request) else { return .refused(refused(404, request: request)) }
-            let actions = configuration.category(request.content.categoryIdentifier)?.actions ?? []
-            if userText == nil, asksForText, let index = actions.firstIndex(where: { $0.identifier == action }),
-               let input = actions[index].textInput {
-                let title = self.actions.title(of: action, in: request)
-                return .refused(Outcome(status: 200, message: "Reply with your text for “\(title)”.",
-                                        wantsText: TextPrompt(title: title, placeholder: input.placeholder, number: index + 1)))
+            guard let prompt = textPrompt(action, in: request) else { return .chosen(action, nil) }
+            if case .asked = text {
+                return .refused(Outcome(status: 200, message: ask(prompt, .reply), wantsText: prompt, addressee: prompt.addressee))
             }
-            return .chosen(action, userText)
+            let (typed, refusal) = typed(text, for: prompt)
+            return .chosen(action, typed, refusingNew: refusal)
         }
     }
 
@@ -199,7 +188,10 @@ public struct ClickDesk: Sendable {
 
     /// What a press or a text asks for, once its notification is known.
     enum Choice {
-        case chosen(String, String?)
+        /// An action and its text; `refusingNew`: the answer instead of a new response (a
+        /// text-input action's page sent without its text), while confirming what waits
+        /// needs no text.
+        case chosen(String, String?, refusingNew: Outcome? = nil)
         case refused(Outcome)
     }
 
@@ -223,10 +215,10 @@ public struct ClickDesk: Sendable {
                                                       detail: "\(channel): \(chatUser) is not \(request.recipient)", deliveryID: token.deliveryID))
                 return Outcome(status: 403, message: "This reminder is someone else's.")
             }
-            let (action, userText): (String, String?)
+            let (action, userText, refusingNew): (String, String?, Outcome?)
             switch try choose(request) {
             case .refused(let outcome): return outcome
-            case .chosen(let chosen, let text): (action, userText) = (chosen, text)
+            case .chosen(let chosen, let text, let refusal): (action, userText, refusingNew) = (chosen, text, refusal)
             }
             let title = actions.title(of: action, in: request)
             let to = addressee(request), reminder = to.reminder ?? ""
@@ -239,6 +231,8 @@ public struct ClickDesk: Sendable {
                 return Outcome(status: 410, message: say("press.usedConfirmation", [reminder], to: to,
                                                          fallback: "\(reminder): this confirmation link has been used already."),
                                addressee: to)
+            } else if let refusingNew {
+                return refusingNew
             } else {
                 var fresh = StoredResponse(
                     deliveryID: token.deliveryID, identifier: request.identifier, recipient: request.recipient, action: action,
@@ -259,14 +253,19 @@ public struct ClickDesk: Sendable {
     }
 
     /// What a GET of an action link shows before anything is done: the question (or why
-    /// the link does nothing), and the button that does it (nil when there is none).
+    /// the link does nothing), and the button that does it (nil when there is none). A
+    /// text-input action's own link asks for its text (``Outcome/wantsText``), its button
+    /// the action's `textInputButtonTitle`.
     public func describe(token: String, action name: String, now: Instant) throws -> (page: Outcome, button: String?) {
-        let request: NotificationRequest
+        let request: NotificationRequest, purpose: TokenPurpose
         switch try checkLink(token, now: now, accepting: { purposes(pressing: name, in: $0) }) {
         case .refused(let refusal): return (refusal, nil)
-        case .good(let found): request = found
+        case .good(let found, let foundPurpose): (request, purpose) = (found, foundPurpose)
         }
         guard let action = action(name, in: request) else { return (refused(404, request: request), nil) }
+        if case .action = purpose, let prompt = textPrompt(action, in: request) {
+            return (Outcome(status: 200, message: ask(prompt, .page), wantsText: prompt, addressee: prompt.addressee), prompt.button)
+        }
         let title = actions.title(of: action, in: request), to = addressee(request)
         return (Outcome(status: 200, message: say("page.action.ask", [title], to: to, fallback: "Do “\(title)”?"), addressee: to), title)
     }
@@ -283,7 +282,7 @@ public struct ClickDesk: Sendable {
         let request: NotificationRequest
         switch try checkLink(token, now: now, accepting: { _ in [.unsubscribe, .reply] }) {
         case .refused(let refusal): return (refusal, nil)
-        case .good(let found): request = found
+        case .good(let found, _): request = found
         }
         let category = request.content.categoryIdentifier, to = addressee(request)
         // The category as the preferences page names it; a reminder of none, by its title.
@@ -298,14 +297,15 @@ public struct ClickDesk: Sendable {
 
     /// A link's token checked for the purposes it may serve, recording nothing.
     enum LinkCheck {
-        case good(NotificationRequest)
+        /// Its notification, and the purpose it serves.
+        case good(NotificationRequest, TokenPurpose)
         /// Why not: 403 forged, 410 expired or gone, with its text.
         case refused(Outcome)
     }
 
     func checkLink(_ token: String, now: Instant, accepting: (NotificationRequest?) -> [TokenPurpose]) throws -> LinkCheck {
         switch try tokens.check(Substring(token.lowercased()), now: now, accepting: accepting) {
-        case .good(_, let request, _)?: return .good(request)
+        case .good(_, let request, let purpose)?: return .good(request, purpose)
         case .refused(let refusal)?: return .refused(refused(Self.status(of: refusal), request: expired(refusal)))
         case nil: return .refused(Outcome(refused: 403))
         }
@@ -316,7 +316,7 @@ public struct ClickDesk: Sendable {
     func notification(of token: String, now: Instant, accepting: (NotificationRequest?) -> [TokenPurpose]) throws
         -> (status: Int, request: NotificationRequest?) {
         switch try checkLink(token, now: now, accepting: accepting) {
-        case .good(let request): (200, request)
+        case .good(let request, _): (200, request)
         case .refused(let refusal): (refusal.status, nil)
         }
     }

@@ -308,7 +308,7 @@ struct ServeTests {
         // Pressing "Add item" records nothing yet and asks for the text in the thread.
         let press = #"{"type":"block_actions","user":{"id":"U123"},"container":{"type":"message","message_ts":"1700000000.000100","channel_id":"C1"},"actions":[{"action_id":"a","value":"\#(first.button(3))"}]}"#
         let asked = try Self.slack(server, form: press, secret: keys.slack)
-        #expect(asked.body.contains("Reply in this message’s thread with your text for “Add item”."), "\(asked)")
+        #expect(asked.body.contains("Reply in this message’s thread with your text for “Add item” (Milk, eggs…)"), "\(asked)")
         #expect(try Self.responses(ws).isEmpty)
         // A bot's message and someone else's text in that thread do nothing.
         #expect(try Self.slack(server, json: event(#""user":"B1","bot_id":"B1","text":"spam""#), secret: keys.slack).status == 200)
@@ -388,7 +388,7 @@ struct ServeTests {
         // for the text in its thread.
         let press = #"{"user_id":"u1","post_id":"\#(id("reminder"))","channel_id":"c1","context":{"token":"\#(chat.button(3))"}}"#
         let asked = try server.request("POST", "/mattermost/mm", body: Array(press.utf8))
-        #expect(asked.body.contains("Reply in this message’s thread with your text for “Add item”."), "\(asked)")
+        #expect(asked.body.contains("Reply in this message’s thread with your text for “Add item” (Milk, eggs…)"), "\(asked)")
         #expect(try Self.responses(ws).isEmpty)
 
         try post("reply1", root: id("reminder"))

@@ -49,14 +49,27 @@ public struct Channel: Hashable, Sendable {
     /// its app's signing secret (`secret`), without which its buttons are links.
     public var takesPresses: Bool { url.kind != .slack || !(signingSecret ?? "").isEmpty }
 
-    /// Whether a text-input action's text comes back from this chat channel: a Slack
-    /// thread or a Telegram reply (verified with the channel's `secret`), a Mattermost
-    /// thread (its outgoing webhook's `secret` and an `apiToken` to read the thread).
-    public var takesText: Bool {
+    /// Where a person types a text-input action's text, for this chat channel's messages.
+    public enum TextEntry: Sendable {
+        /// In the platform, sent back verified: a Slack thread or a Telegram reply (with
+        /// the channel's `secret`), a Mattermost thread (its outgoing webhook's `secret`
+        /// and an `apiToken` to read the thread).
+        case reply
+        /// On the `/a/` page a link button opens: Discord's and Teams' buttons, and a
+        /// Slack channel's without `secret`.
+        case page
+        /// Nowhere: a press records the action without text.
+        case none
+    }
+
+    /// Where a text-input action's text is typed on this chat channel.
+    public var textEntry: TextEntry {
         switch url.kind {
-        case .slack, .telegram: !(signingSecret ?? "").isEmpty
-        case .mattermost: signingSecret != nil && apiToken != nil
-        default: false
+        case .slack: takesPresses ? .reply : .page
+        case .telegram: (signingSecret ?? "").isEmpty ? .none : .reply
+        case .mattermost: signingSecret != nil && apiToken != nil ? .reply : .none
+        case .discord, .msteams: .page
+        default: .none
         }
     }
 

@@ -32,7 +32,7 @@ public struct ChatComposer: Sendable {
                 // the menu, 57 bytes, within Telegram's 64.
                 token: "\(token).\(numbers[action.identifier] ?? 0)",
                 placeholder: action.textInput.map { localizer.localized($0.placeholder, locale: locale) },
-                textHint: notification.channel.takesText ? try TextInputHint.chat(action, localizer: localizer, locale: locale) : nil)
+                textHint: try TextInputHint.chat(action, typedIn: notification.channel.textEntry, localizer: localizer, locale: locale))
         }
         let view = localizer.string("ui.view", locale: locale)?.text ?? "View this reminder"
         // Hidden content never reaches the template: the headline carries the placeholder.

@@ -17,8 +17,9 @@ public struct ChatMessage: Sendable {
         public var token: String
         /// A text-input action's placeholder, localized; nil for any other action.
         public var placeholder: String?
-        /// How to answer it with text, where the platform brings text back ("Add a note:
-        /// press it, then reply with your text (Why was it late?)"); nil otherwise.
+        /// How to answer it with text where it can be typed ("Add a note: press it, then
+        /// reply with your text (Why was it late?)", or "…type your text on the page that
+        /// opens…" where its button is a link); nil otherwise.
         public var textHint: String?
 
         public init(identifier: String, title: String, options: NotificationAction.Options = [], url: String, token: String,

@@ -156,7 +156,8 @@ public struct GroupComposer: Sendable {
     }
 
     /// The chat message to one address: the subject as its headline, then each
-    /// notification numbered with its date and its actions' links (the platform's own
+    /// notification numbered with its date and its actions' links, a text-input action's
+    /// saying its text is typed on the page it opens (the platform's own
     /// length limits may cut a long list short; the email lists them all).
     public func chat(_ items: [OutgoingNotification], kind: GroupKind) throws -> ChatMessage {
         guard let first = items.first else { throw MissingItems() }
@@ -170,7 +171,10 @@ public struct GroupComposer: Sendable {
             for entry in entries {
                 lines.append("\(entry.number). \(entry.headline) · \(entry.message.dateText)")
                 for action in entry.category?.actions ?? [] where !action.options.contains(.foreground) {
-                    lines.append("   \(composer.localizer.localized(action.title, locale: locale)): \(entry.links.action(action))")
+                    // A link: a text-input action's text is typed on the page it opens.
+                    let label = try TextInputHint.chat(action, typedIn: .page, localizer: composer.localizer, locale: locale)
+                        ?? composer.localizer.localized(action.title, locale: locale)
+                    lines.append("   \(label): \(entry.links.action(action))")
                 }
                 for choice in provisionalChoices(first.recipient, kind) {
                     lines.append("   \(title(of: choice, locale: locale)): \(entry.links.builtIn(choice.shortName))")
