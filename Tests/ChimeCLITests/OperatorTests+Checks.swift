@@ -70,4 +70,39 @@ extension OperatorTests {
         let unknown = try #require(lines.first { $0.contains("'colour'") })
         #expect(unknown.hasPrefix(try Self.place(of: "colour=", in: written, file: "chime.xml")) && !unknown.contains("did you mean"), "\(unknown)")
     }
+
+    @Test("a request file that is not JSON, or holds a value of the wrong type or an unknown field, is refused with its file, line and column (exit 65), from a file or standard input, and nothing is scheduled")
+    func jsonPlaces() throws {
+        let ws = try Workspace()
+        let malformed = """
+            {"identifier": "a",
+             "recipient": "alice",
+             "content": {"title": "Backup"}
+             "trigger": {"type": "timeInterval", "seconds": 60}}
+            """
+        try ws.write("r.json", malformed)
+        let refused = try ws.chime(["schedule", "--json", "r.json"])
+        #expect(refused.status == 65)
+        #expect(refused.stderr == "\(try Self.place(of: #""trigger""#, in: malformed, file: "r.json")): error: not valid JSON: expected , or } after a field, found `\"`\n")
+        let piped = try ws.chime(["schedule", "--json", "-"], input: "r.json")
+        #expect(piped.status == 65 && piped.stderr.hasPrefix("<stdin>:4:2: error: not valid JSON"), "\(piped.stderr)")
+
+        let mistyped = """
+            [{"identifier": "a", "recipient": "alice", "content": {"title": "Backup"}, "trigger": {"type": "timeInterval", "seconds": 60}},
+             {"identifier": "b", "recipient": "alice",
+              "content": {"title": "Backup", "badge": "one"},
+              "trigger": {"type": "timeInterval", "seconds": 60}}]
+            """
+        try ws.write("r.json", mistyped)
+        let wrongType = try ws.chime(["schedule", "--json", "r.json"])
+        #expect(wrongType.status == 65)
+        #expect(wrongType.stderr == "\(try Self.place(of: #""one""#, in: mistyped, file: "r.json")): error: at [1].content.badge: expected a number\n")
+
+        let unknown = mistyped.replacingOccurrences(of: #""badge": "one""#, with: #""bagde": 1"#)
+        try ws.write("r.json", unknown)
+        let field = try ws.chime(["schedule", "--json", "r.json"])
+        #expect(field.status == 65)
+        #expect(field.stderr.hasPrefix("\(try Self.place(of: #""bagde""#, in: unknown, file: "r.json")): error: at [1].content.bagde: unknown field"), "\(field.stderr)")
+        #expect(try ws.chime(["pending"]).stdout.isEmpty, "nothing was scheduled")
+    }
 }

@@ -36,7 +36,7 @@ struct RequestDecoderTests {
         (#"{"identifier": "a", "recipient": "b", "content": {}, "trigger": {"type": "sometime"}}"#, "at trigger.type: expected one of timeInterval, calendar, date"),
         (#"[{"identifier": "a", "recipient": "b", "content": {}, "trigger": {"type": "timeInterval"}}]"#, "at [0].trigger: missing \"seconds\""),
         (#"{"identifier": "a", "recipient": "b", "content": {"badge": "one"}, "trigger": {"type": "timeInterval", "seconds": 5}}"#, "at content.badge: expected a number"),
-        (#"{"identifier": "a""#, "not valid JSON"),
+        (#"{"identifier": "a""#, "not valid JSON: expected , or } after a field, found the end of the file"),
         (#"{"identifier": "a", "recipient": "b", "trigger": {"type": "calendar", "dateComponents": {"hour": 9, "minutes": 30}, "repeats": true}}"#,
          "at trigger.dateComponents.minutes: unknown field (expected one of day, hour, minute, month, second, weekday, weekdayOrdinal, year)"),
         (#"{"identifier": "a", "recipient": "b", "trigger": {"type": "calendar", "dateComponents": {"hour": 9}, "timezone": "UTC"}}"#,

@@ -7,9 +7,28 @@ public enum RequestDecoder {
     public struct Failure: Error, CustomStringConvertible {
         public var path: String
         public var message: String
+        /// Where in the text, 1-based; 0 when unknown.
+        public var line = 0
+        public var column = 0
         public var description: String { path.isEmpty ? message : "at \(path): \(message)" }
+        /// The coding path to look for in the text, and whether to point at its field name
+        /// rather than its value; nil for a syntax error.
+        var steps: (path: [JSONLocator.Step], name: Bool)?
+
+        init(path: String, message: String, steps: (path: [JSONLocator.Step], name: Bool)?) {
+            self.path = path
+            self.message = message
+            self.steps = steps
+        }
+
+        /// Where in `file` it is, as `file:line:col` prints it.
+        public func location(in file: String) -> SourceLocation {
+            SourceLocation(file: file, line: line, column: column)
+        }
     }
 
+    /// - Throws: ``Failure`` with the line and column of what is wrong: the syntax error,
+    ///   the value of the wrong type, the unknown field's name, or the object missing a field.
     public static func decode(_ data: Data) throws(Failure) -> [NotificationRequest] {
         let trimmed = data.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         do {
@@ -18,26 +37,51 @@ public enum RequestDecoder {
             }
             return [try JSONDecoder().decode(NotificationRequest.self, from: data)]
         } catch let error as DecodingError {
-            throw describe(error)
+            throw located(describe(error), in: Array(data))
         } catch {
-            throw Failure(path: "", message: "not JSON: \(error.localizedDescription)")
+            throw located(Failure(path: "", message: "not valid JSON", steps: nil), in: Array(data))
         }
+    }
+
+    /// The failure at the line and column of its value (or field name), or of the text's
+    /// first syntax error when it is not JSON.
+    private static func located(_ failure: Failure, in bytes: [UInt8]) -> Failure {
+        var failure = failure
+        let offset: Int?
+        if let steps = failure.steps {
+            offset = JSONLocator.offset(of: steps.path, name: steps.name, in: bytes)
+        } else if let error = JSONLocator.syntaxError(in: bytes) {
+            offset = error.offset
+            failure.message = "not valid JSON: \(error.message)"
+        } else {
+            offset = nil
+        }
+        if let offset {
+            (failure.line, failure.column) = JSONLocator.lineAndColumn(of: offset, in: bytes)
+        }
+        return failure
     }
 
     private static func describe(_ error: DecodingError) -> Failure {
         switch error {
         case .keyNotFound(let key, let context):
-            return Failure(path: path(context.codingPath), message: "missing \"\(key.stringValue)\"")
+            return Failure(path: path(context.codingPath), message: "missing \"\(key.stringValue)\"", steps: (steps(context.codingPath), false))
         case .typeMismatch(let type, let context):
-            return Failure(path: path(context.codingPath), message: "expected \(name(of: type))")
+            return Failure(path: path(context.codingPath), message: "expected \(name(of: type))", steps: (steps(context.codingPath), false))
         case .valueNotFound(let type, let context):
-            return Failure(path: path(context.codingPath), message: "expected \(name(of: type)), found null")
+            return Failure(path: path(context.codingPath), message: "expected \(name(of: type)), found null", steps: (steps(context.codingPath), false))
         case .dataCorrupted(let context):
-            let message = context.codingPath.isEmpty ? "not valid JSON" : context.debugDescription
-            return Failure(path: path(context.codingPath), message: message)
+            guard !context.codingPath.isEmpty else { return Failure(path: "", message: "not valid JSON", steps: nil) }
+            // An unknown field is pointed at by its name, anything else by its value.
+            let isField = context.codingPath.last?.intValue == nil && context.debugDescription.hasPrefix("unknown field")
+            return Failure(path: path(context.codingPath), message: context.debugDescription, steps: (steps(context.codingPath), isField))
         @unknown default:
-            return Failure(path: "", message: "\(error)")
+            return Failure(path: "", message: "\(error)", steps: nil)
         }
+    }
+
+    private static func steps(_ keys: [any CodingKey]) -> [JSONLocator.Step] {
+        keys.map { key in key.intValue.map(JSONLocator.Step.element) ?? .field(key.stringValue) }
     }
 
     private static func path(_ keys: [any CodingKey]) -> String {

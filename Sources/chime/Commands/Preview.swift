@@ -109,7 +109,7 @@ extension Chime {
                 }
                 return (first, options.instant)
             } catch let failure as RequestDecoder.Failure {
-                printError("\(path): error: \(failure)")
+                printError("\(failure.location(in: path == "-" ? "<stdin>" : path)): error: \(failure)")
                 throw ExitCode(65)
             }
         }

@@ -1,0 +1,226 @@
+/// Places in JSON text, so that a request file's errors can say `r.json:3:17`:
+/// where its syntax first goes wrong (Foundation's decoder says only that it is not
+/// valid), and where the value or field name at a coding path starts.
+struct JSONLocator {
+    /// One step of a coding path: an object's field or an array's element.
+    enum Step: Equatable {
+        case field(String)
+        case element(Int)
+    }
+
+    /// Why the text is not JSON, at a byte offset.
+    struct SyntaxError: Error {
+        var offset: Int
+        var message: String
+    }
+
+    private let bytes: [UInt8]
+    private var index = 0
+    private var path: [Step] = []
+    private let target: [Step]?
+    /// Where the value at `target` starts, and its field name when it is an object's.
+    private var value: Int?
+    private var name: Int?
+
+    private init(_ bytes: [UInt8], target: [Step]?) {
+        self.bytes = bytes
+        self.target = target
+    }
+
+    /// The first syntax error of the text; nil when it is JSON.
+    static func syntaxError(in bytes: [UInt8]) -> SyntaxError? {
+        var locator = JSONLocator(bytes, target: nil)
+        do {
+            try locator.document()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The byte offset where the value at `path` starts (or, with `name`, its field name);
+    /// nil when the text has no such value before a syntax error.
+    static func offset(of path: [Step], name: Bool = false, in bytes: [UInt8]) -> Int? {
+        var locator = JSONLocator(bytes, target: path)
+        try? locator.document()
+        return name ? locator.name ?? locator.value : locator.value
+    }
+
+    /// The 1-based line and column of a byte offset, counting characters as Unicode
+    /// scalars (bytes that do not continue a UTF-8 sequence).
+    static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+        var line = 1, column = 1
+        for byte in bytes.prefix(offset) {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return (line, column)
+    }
+
+    // MARK: The grammar of RFC 8259
+
+    private mutating func document() throws(SyntaxError) {
+        space()
+        try element()
+        space()
+        if index < bytes.count { throw failure(expected: "the end of the file after the JSON value") }
+    }
+
+    private mutating func element() throws(SyntaxError) {
+        if path == target { value = index }
+        guard index < bytes.count else { throw failure(expected: "a value") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): try object()
+        case UInt8(ascii: "["): try array()
+        case UInt8(ascii: "\""): _ = try string()
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
+        default: throw failure(expected: "a value (a string in double quotes, a number, true, false, null, an object or an array)")
+        }
+    }
+
+    private mutating func object() throws(SyntaxError) {
+        index += 1
+        space()
+        if next(is: "}") { return }
+        while true {
+            space()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw failure(expected: "a field name in double quotes")
+            }
+            let start = index
+            let key = try string()
+            space()
+            guard next(is: ":") else { throw failure(expected: ": after the field name") }
+            space()
+            path.append(.field(key))
+            if path == target { name = start }
+            try element()
+            path.removeLast()
+            space()
+            if next(is: ",") { continue }
+            if next(is: "}") { return }
+            throw failure(expected: ", or } after a field")
+        }
+    }
+
+    private mutating func array() throws(SyntaxError) {
+        index += 1
+        space()
+        if next(is: "]") { return }
+        var count = 0
+        while true {
+            space()
+            path.append(.element(count))
+            try element()
+            path.removeLast()
+            count += 1
+            space()
+            if next(is: ",") { continue }
+            if next(is: "]") { return }
+            throw failure(expected: ", or ] after an element")
+        }
+    }
+
+    /// A string's text (escapes read, enough to compare field names).
+    private mutating func string() throws(SyntaxError) -> String {
+        let start = index
+        index += 1
+        var text: [UInt8] = []
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                return String(decoding: text, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                guard index + 1 < bytes.count else { break }
+                let escaped = bytes[index + 1]
+                if escaped == UInt8(ascii: "u") {
+                    let hex = bytes[min(index + 2, bytes.count)..<min(index + 6, bytes.count)]
+                    guard hex.count == 4, let code = UInt32(String(decoding: hex, as: UTF8.self), radix: 16) else {
+                        throw failure("\\u must be followed by four hexadecimal digits")
+                    }
+                    text += Array(String(Unicode.Scalar(code).map(Character.init) ?? "\u{FFFD}").utf8)
+                    index += 6
+                    continue
+                }
+                guard let meaning = Self.escapes[escaped] else { throw failure("\\\(Character(Unicode.Scalar(escaped))) is not an escape of JSON") }
+                text.append(meaning)
+                index += 2
+                continue
+            case 0..<0x20:
+                throw failure("a control character inside a string (write it as \\n, \\t or \\u00XX)")
+            default:
+                text.append(byte)
+                index += 1
+                continue
+            }
+            break
+        }
+        throw SyntaxError(offset: start, message: "a string that never ends (no closing \")")
+    }
+
+    private static let escapes: [UInt8: UInt8] = [
+        UInt8(ascii: "\""): UInt8(ascii: "\""), UInt8(ascii: "\\"): UInt8(ascii: "\\"), UInt8(ascii: "/"): UInt8(ascii: "/"),
+        UInt8(ascii: "b"): 0x08, UInt8(ascii: "f"): 0x0C, UInt8(ascii: "n"): 0x0A, UInt8(ascii: "r"): 0x0D, UInt8(ascii: "t"): 0x09,
+    ]
+
+    private mutating func number() throws(SyntaxError) {
+        let start = index
+        _ = next(is: "-")
+        guard digits() > 0 else { throw SyntaxError(offset: start, message: "a number needs digits") }
+        if next(is: "."), digits() == 0 { throw failure("a number needs digits after its decimal point") }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if !next(is: "+") { _ = next(is: "-") }
+            if digits() == 0 { throw failure("a number needs digits in its exponent") }
+        }
+    }
+
+    private mutating func digits() -> Int {
+        let start = index
+        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        return index - start
+    }
+
+    private mutating func literal(_ word: String) throws(SyntaxError) {
+        guard bytes[index...].starts(with: word.utf8) else {
+            throw failure(expected: word)
+        }
+        index += word.utf8.count
+    }
+
+    private mutating func space() {
+        while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+    }
+
+    /// Takes the next byte when it is `character`.
+    private mutating func next(is character: Unicode.Scalar) -> Bool {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
+        index += 1
+        return true
+    }
+
+    /// What is at the current position, as a message names it: a word, or one character.
+    private var found: String {
+        guard index < bytes.count else { return "the end of the file" }
+        let word = bytes[index...].prefix { (0x30...0x39).contains($0) || (0x61...0x7A).contains($0 | 0x20) || $0 >= 0x80 }.prefix(24)
+        return "`" + String(decoding: word.isEmpty ? bytes[index...index] : word, as: UTF8.self) + "`"
+    }
+
+    /// `expected , or } after a field, found `"``.
+    private func failure(expected: String) -> SyntaxError {
+        failure("expected \(expected), found \(found)")
+    }
+
+    private func failure(_ message: String) -> SyntaxError {
+        SyntaxError(offset: index, message: message)
+    }
+}
