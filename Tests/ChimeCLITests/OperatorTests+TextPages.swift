@@ -5,7 +5,8 @@ import Testing
 /// A text-input action answered where its button is a link: the `/a/` page takes the
 /// text; and what a person is asked after pressing one, in their language.
 extension OperatorTests {
-    /// Amélie reads French. Her reminders come by email and to a log; the chat channels
+    /// Amélie reads French. Her reminders come by email and to a log (adding an item
+    /// by email waits for proof); the chat channels
     /// are previewed or pressed through `chime serve` (their webhooks point at a closed
     /// port): Slack with and without its app's secret, Discord, Teams, Telegram and
     /// Mattermost. Bruno, also French, gets a thread's reminders as one message, on the
@@ -14,7 +15,7 @@ extension OperatorTests {
         let key = #"secret="file:\#(ws.path("slack.key"))""#
         return frenchConfiguration(ws)
             .replacingOccurrences(of: #"<action identifier="trashAction" title="Delete list" destructive="true"/>"#,
-                                  with: #"<textInputAction identifier="addItem" title="Add item" textInputButtonTitle="Add" textInputPlaceholder="Milk, eggs…"/>"#)
+                                  with: #"<textInputAction identifier="addItem" title="Add item" textInputButtonTitle="Add" textInputPlaceholder="Milk, eggs…" authenticationRequired="true"/>"#)
             .replacingOccurrences(of: "</channels>", with: """
                   <channel id="links" url="slack://127.0.0.1:9/services/T0/B0/Y"/>
                     <channel id="guild" url="discord://127.0.0.1:9/api/webhooks/1/x"/>
@@ -105,6 +106,25 @@ extension OperatorTests {
         page = try server.request("POST", link, headers: Self.formHeaders, body: Self.form(text: "encore"))
         #expect(page.body.contains("Shopping : « Ajouter un article » était déjà fait."), "\(page)")
         #expect(try ServeTests.responses(ws).count == 1)
+    }
+
+    @Test("a text-input action answered by email that waits for proof is confirmed by its confirmation link's page with no text to type: the text of the reply stays")
+    func confirmedWithoutField() throws {
+        let ws = try Self.textPagesWorkspace()
+        let sent = try #require(try ReplyCorpusTests.send(ws, ["list"], category: "shoppingListReminderCategory", recipient: "amelie",
+                                                          runMustSucceed: false)["list"])
+        let ingest = try ReplyCorpusTests.ingest(ws, ReplyCorpusTests.reply(sent, from: "amelie@example.fr", body: "2 du pain"))
+        #expect(ingest.stdout.contains("(awaiting confirmation)"), "\(ingest.stdout) \(ingest.stderr)")
+        let link = String(try #require(ingest.stdout.firstMatch(of: /http:\/\/127\.0\.0\.1(\/a\/[a-z2-7]+\/addItem)/)).output.1)
+        let server = try ServeTests.Server(ws)
+        defer { server.stop() }
+        let page = try server.request("GET", link)
+        #expect(page.body.contains("Effectuer « Ajouter un article » ?") && !page.body.contains("<textarea"), "\(page)")
+        let confirmed = try server.request("POST", link, headers: Self.formHeaders)
+        #expect(confirmed.status == 200 && confirmed.body.contains("Shopping : « Ajouter un article » confirmé"), "\(confirmed)")
+        let responses = try ServeTests.responses(ws)
+        #expect(responses.count == 1 && responses.first?["userText"] as? String == "du pain", "\(responses)")
+        #expect(responses.first?["status"] as? String == "carried out", "\(responses)")
     }
 
     @Test("a text-input action's button that opens its page (Discord, Teams, Slack without secret) says to type the text on that page, with the placeholder, in each shipped language; Slack with its secret says to reply; a thread's reminders grouped as one chat message say it of their links, which lead to the page that takes the text")
