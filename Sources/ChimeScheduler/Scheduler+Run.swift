@@ -111,7 +111,7 @@ extension Scheduler {
             for notification in claimed {
                 if let reason = try fire(notification, firing: &firing!, queuedOnly: &queuedOnly, report: &report) {
                     report.held.append(configuration.redact("\(notification.request.identifier): \(reason)"))
-                    logger.warning("held: \(configuration.redact(reason))", metadata: Self.metadata(of: notification))
+                    logger.info("held: \(configuration.redact(reason))", metadata: Self.metadata(of: notification))
                 }
             }
             try store.markSent(queuedOnly, claimer: claimer)

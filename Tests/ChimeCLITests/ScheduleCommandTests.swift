@@ -20,7 +20,9 @@ struct ScheduleCommandTests {
         #expect(lines.first?["identifier"] as? String == "tea")
         #expect(lines.first?["fireDate"] as? String == "2026-11-24T08:00:00Z")
         #expect(try ws.chime(["pending"]).stdout.isEmpty)
-        #expect(try ws.chime(["delivered"]).stdout.hasPrefix("2026-11-24T08:00:00Z  tea  alice  Tea"))
+        // In alice's zone (Paris), as pending says; --utc in UTC.
+        #expect(try ws.chime(["delivered"]).stdout.hasPrefix("2026-11-24T09:00:00+01:00  tea  alice  Tea"))
+        #expect(try ws.chime(["delivered", "--utc"]).stdout.hasPrefix("2026-11-24T08:00:00Z  tea  alice  Tea"))
     }
 
     @Test("adding a request with a pending identifier replaces it; a second delivery replaces the first")
