@@ -284,6 +284,12 @@ struct ServeTests {
         forged[20] = forged[20] == "a" ? "b" : "a"
         let bad = try server.request("POST", "/mattermost/mm", body: Array(#"{"user_id":"u1","context":{"token":"\#(String(forged))"}}"#.utf8))
         #expect(bad.status == 403)
+        // Where Mattermost posts a press is what the message names: chime serve's route for
+        // the channel, with the button's token in the context (not the /a/ page).
+        try ws.write("mm.json", #"{"identifier": "mm1", "recipient": "alice", "content": {"title": "Shopping", "categoryIdentifier": "shop"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        let shown = try ws.chime(["preview", "--json", "mm.json", "--channel", "mm"])
+        let integrations = shown.stdout.matches(of: /"integration":\{"context":\{"token":"[^"]+"\},"url":"([^"]+)"\}/).map { String($0.output.1) }
+        #expect(!integrations.isEmpty && integrations.allSatisfy { $0.hasSuffix("/mattermost/mm") }, "\(shown.stdout) \(shown.stderr)")
         let good = try server.request("POST", "/mattermost/mm", body: Array(#"{"user_id":"u1","context":{"token":"\#(chat.button(2))"}}"#.utf8))
         #expect(good.status == 200 && good.body.contains("ephemeral_text"), "\(good)")
         #expect(Set(try Self.responses(ws).map { $0["channel"] as! String }) == ["tg", "mm"])

@@ -46,11 +46,15 @@ public struct ChatComposer: Sendable {
             }
             while text.last?.isNewline == true { text.removeLast() }
         }
-        return ChatMessage(
+        var composed = ChatMessage(
             surfaces: surfaces, title: content.title, subtitle: content.subtitle, body: content.body, text: text, dateText: dateText,
             actions: try (category?.actions ?? []).map(action), minimalActions: try (category?.minimalActions ?? []).map(action),
             viewURL: links.view, words: words(locale: locale, reminder: surfaces.bodyShowsContent && !content.title.isEmpty ? content.title : surfaces.subject,
                                               view: view))
+        if notification.channel.url.kind == .mattermost {
+            composed.pressURL = links.callback(.mattermost, channel: notification.channel.id)
+        }
+        return composed
     }
 
     /// The words of the message's buttons and of a destructive action's confirmation

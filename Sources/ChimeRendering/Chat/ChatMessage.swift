@@ -52,6 +52,10 @@ public struct ChatMessage: Sendable {
     public var viewURL: String
     /// Localized "View", "Confirm", "Cancel" and the destructive confirmation text.
     public var words: Words
+    /// Where the platform posts a press of the message's buttons, for platforms that post
+    /// them to a URL the message names (Mattermost's `integration.url`): `chime serve`'s
+    /// route for the channel, not the `/a/` page.
+    public var pressURL: String? = nil
 
     public struct Words: Sendable {
         public var view = "View"

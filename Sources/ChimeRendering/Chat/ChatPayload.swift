@@ -119,14 +119,16 @@ public enum ChatPayload {
     // MARK: Mattermost
 
     /// An incoming-webhook post with one attachment: `text` (16,383) the notification;
-    /// actions with `integration.url` (the signed action URL) and `context.token`.
+    /// actions with `integration.url` (chime serve's `/mattermost/CHANNEL`) and `context.token`.
     static func mattermost(_ message: ChatMessage) -> JSONValue {
         let actions: [JSONValue] = message.actions.prefix(NotificationCategory.maximumDefaultActions).enumerated().map { index, action in
             var entry: [String: JSONValue] = [
                 // Mattermost wants alphanumeric ids.
                 "id": .string("a\(index)" + action.identifier.filter { $0.isASCII && ($0.isLetter || $0.isNumber) }.prefix(40)),
                 "name": .string(TextLimit.fit(action.title, 100, .scalars)),
-                "integration": .object(["url": .string(action.url), "context": .object(["token": .string(action.token)])]),
+                // Presses come to chime serve's /mattermost/CHANNEL with the token in the
+                // context; the /a/ link is for platforms whose buttons open a page.
+                "integration": .object(["url": .string(message.pressURL ?? action.url), "context": .object(["token": .string(action.token)])]),
             ]
             if action.options.contains(.destructive) { entry["style"] = .string("danger") }
             return .object(entry)

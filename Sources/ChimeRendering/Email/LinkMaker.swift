@@ -59,6 +59,12 @@ public struct MessageLinks: Sendable {
         return Self.actionURL(base: base, token: actionToken(identifier), identifier: shortName)
     }
 
+    /// `BASE/KIND/CHANNEL`: where a platform posts its button presses (Mattermost's
+    /// `integration.url`), which `chime serve` checks by the channel's own proof.
+    public func callback(_ kind: ChannelKind, channel: String) -> String {
+        "\(base)/\(kind.rawValue)/\(percentEncoded(channel))"
+    }
+
     /// `BASE/a/TOKEN/ACTION`: what `chime serve` shows on GET and carries out on POST.
     public static func actionURL(base: String, token: String, identifier: String) -> String {
         "\(base)/a/\(token)/\(percentEncoded(identifier))"
