@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// Why the store failed, said for the person running `chime`: what is wrong, what to do,
@@ -18,6 +19,18 @@ public struct StoreFailure: Error, CustomStringConvertible {
 
     public var description: String { "\(path): error: \(explanation) (SQLite: \(detail))" }
 
+    static let full = "the disk holding the store is full: free some space, then try again (nothing already stored was lost)"
+
+    /// Whether the file system holding `path` has no block left for an unprivileged writer.
+    static func isFull(folderOf path: String) -> Bool {
+        var folder = (path as NSString).deletingLastPathComponent
+        if folder.isEmpty { folder = "." }
+        var info = statvfs()
+        guard statvfs(folder, &info) == 0 else { return false }
+        // A few blocks may remain, too few for a page and its -shm region (32 KiB).
+        return UInt64(info.f_bavail) * UInt64(info.f_frsize) < 64 * 1024
+    }
+
     /// The failure a store error stands for; nil for an error that is not the store's.
     public init?(_ error: any Error, path: String) {
         guard let error = error as? DatabaseError else { return nil }
@@ -30,7 +43,11 @@ public struct StoreFailure: Error, CustomStringConvertible {
         case .SQLITE_CANTOPEN, .SQLITE_AUTH:
             (exitCode, explanation) = (73, "the store cannot be opened or created: check that its folder exists and that the user running chime may read and write there")
         case .SQLITE_FULL:
-            (exitCode, explanation) = (75, "the disk holding the store is full: free some space, then try again (nothing already stored was lost)")
+            (exitCode, explanation) = (75, Self.full)
+        // SQLite reports a disk with no room for its -shm or -wal file (which even a read
+        // needs, in WAL mode) as an I/O error: the free space tells them apart.
+        case .SQLITE_IOERR where Self.isFull(folderOf: path):
+            (exitCode, explanation) = (75, Self.full)
         case .SQLITE_IOERR:
             (exitCode, explanation) = (74, "the store could not be read or written (an input/output error: a full or failing disk, or a folder it cannot sync)")
         case .SQLITE_BUSY, .SQLITE_LOCKED:
