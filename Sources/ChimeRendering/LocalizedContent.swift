@@ -4,20 +4,22 @@ import ChimeLocalization
 /// A request's title, subtitle and body in a locale: `titleLocKey`/`bodyLocKey` with
 /// their arguments when given, the literal text otherwise. A key no locale has falls
 /// back to the literal text; with none, rendering stops (the reminder is held, saying
-/// which key) — a raw key is never sent.
-struct LocalizedContent {
+/// which key) — a raw key is never sent. `chime serve`'s view page shows it whole.
+public struct LocalizedContent: Sendable {
     /// A `…LocKey` that no locale of the templates has, and no literal text to use instead.
-    struct MissingKey: Error, CustomStringConvertible {
-        var field: String
-        var key: String
-        var description: String { "\(field) \"\(key)\" is in no locale of the templates, and the request has no literal text for it" }
+    public struct MissingKey: Error, CustomStringConvertible {
+        public var field: String
+        public var key: String
+        public var description: String { "\(field) \"\(key)\" is in no locale of the templates, and the request has no literal text for it" }
     }
 
-    var title: String
-    var subtitle: String
-    var body: String
+    public var title: String
+    public var subtitle: String
+    public var body: String
 
-    init(_ content: NotificationContent, localizer: Localizer, locale: String) throws {
+    /// The content in `locale`.
+    /// - Throws: ``MissingKey`` when a `…LocKey` is in no locale and has no literal text.
+    public init(_ content: NotificationContent, localizer: Localizer, locale: String) throws {
         func resolve(_ field: String, _ key: String?, _ args: [String], _ literal: String) throws -> String {
             guard let key else { return literal }
             let values = args.map(FormatArgument.string)

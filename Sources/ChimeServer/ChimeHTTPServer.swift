@@ -45,13 +45,13 @@ public struct ChimeHTTPServer: Sendable {
         let router = Router()
         router.get("/health") { _, _ in "ok\n" }
         router.get("/a/:token/:action") { _, context in
-            let (token, action) = (context.parameters.get("token") ?? "", context.parameters.get("action") ?? "")
+            let (token, action) = (context.parameters.get("token") ?? "", Self.segment(context, "action"))
             // A form, not a link: scanners follow GETs, and a GET never acts.
             let (page, button) = try desk.describe(token: token, action: action, now: clock())
             return Self.page(page, button: button)
         }
         router.post("/a/:token/:action") { request, context in
-            let (token, action) = (context.parameters.get("token") ?? "", context.parameters.get("action") ?? "")
+            let (token, action) = (context.parameters.get("token") ?? "", Self.segment(context, "action"))
             let outcome = try desk.press(token: token, action: action, channel: "link", responder: "link",
                                          text: await Self.typedText(request), now: clock())
             // No platform waits here: the page says how it went, once it is carried out
@@ -62,6 +62,10 @@ public struct ChimeHTTPServer: Sendable {
             if let then = outcome.then { answer = try await Self.blocking { then() } }
             // A text-input action's text refused: its field again.
             return Self.page(outcome, then: answer, button: outcome.wantsText?.button)
+        }
+        // The reminder whole, for whoever holds the view link of its message.
+        router.get("/v/:token") { _, context in
+            try view(token: context.parameters.get("token") ?? "")
         }
         // One-click unsubscribe (RFC 8058): the List-Unsubscribe-Post POST turns the
         // category off; a GET (a person, or a scanner) shows the button and changes nothing.
@@ -105,6 +109,14 @@ public struct ChimeHTTPServer: Sendable {
 
     static func body(_ request: Request) async throws -> [UInt8] {
         Array(try await request.body.collect(upTo: 1 << 20).readableBytesView)
+    }
+
+    /// A path segment as it was written before percent-encoding: the router gives it
+    /// encoded, and an action identifier in any script is written encoded
+    /// (``MessageLinks/actionURL(base:token:identifier:)``).
+    static func segment(_ context: BasicRequestContext, _ name: String) -> String {
+        let raw = context.parameters.get(name) ?? ""
+        return raw.removingPercentEncoding ?? raw
     }
 
     static func form(_ text: String) -> [String: String] {
@@ -151,17 +163,21 @@ public struct ChimeHTTPServer: Sendable {
             let text = page.wantsText.map(textField) ?? ""
             content += "<form method=\"post\">\(field)\(text)<button type=\"submit\">\(htmlEscaped(button))</button></form>\n"
         }
-        let html = """
-            <!DOCTYPE html>
-            <html lang="\(htmlEscaped(LocaleFallback.language(of: to.locale)))" dir="\(LocaleFallback.direction(of: to.locale))">
-            <head><meta charset="utf-8"><meta name="robots" content="noindex"><meta name="viewport" content="width=device-width">
-            <title>\(htmlEscaped(to.reminder ?? "Chime"))</title></head>
-            <body>
-            \(content)</body></html>
-
-            """
         return Response(status: .init(code: page.status), headers: [.contentType: "text/html; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(string: html)))
+                        body: .init(byteBuffer: ByteBuffer(string: document(locale: to.locale, title: to.reminder ?? "Chime", content))))
+    }
+
+    /// A whole page in a language, never indexed.
+    static func document(locale: String, title: String, _ content: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="\(htmlEscaped(LocaleFallback.language(of: locale)))" dir="\(LocaleFallback.direction(of: locale))">
+        <head><meta charset="utf-8"><meta name="robots" content="noindex"><meta name="viewport" content="width=device-width">
+        <title>\(htmlEscaped(title))</title></head>
+        <body>
+        \(content)</body></html>
+
+        """
     }
 
     /// A text-input action's field: its placeholder, at most ``ClickDesk/maximumTextBytes``

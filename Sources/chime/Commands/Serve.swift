@@ -12,7 +12,8 @@ extension Chime {
             discussion: """
                 Routes: GET /health; GET /a/TOKEN/ACTION shows a page with a button and never acts, POST acts (link \
                 scanners only GET); GET /p/TOKEN the preferences page, POST saves it (a form with a CSRF cookie); \
-                GET /u/TOKEN the unsubscribe button, POST unsubscribes (RFC 8058); POST /slack/CHANNEL (v0 signature with the channel's secret, 5-minute window), \
+                GET /u/TOKEN the unsubscribe button, POST unsubscribes (RFC 8058); GET /v/TOKEN the reminder whole in the \
+                recipient's language, its actions as forms (noindex, no-store); POST /slack/CHANNEL (v0 signature with the channel's secret, 5-minute window), \
                 /discord/CHANNEL (Ed25519 with the application's public key as the channel's secret; PING answered), \
                 /mattermost/CHANNEL (the signed token in the button's context) and /telegram/CHANNEL \
                 (X-Telegram-Bot-Api-Secret-Token equal to the channel's secret). Every callback is verified before it is \

@@ -1,0 +1,225 @@
+import ChimeTestSupport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// Every link a message carries, on every surface, followed against a real `chime serve`;
+/// and the view page (`/v/TOKEN`) those links lead to.
+@Suite("chime serve: every link a message carries", .serialized)
+struct ServeLinksTests {
+    /// A category whose actions are named in Japanese; alice reads Japanese, hides previews
+    /// (so every message carries its view link) and is on every surface.
+    static func configuration(_ ws: Workspace, hook: Int, ca: String) -> String {
+        let tls = #"caFile="\#(ca)""#
+        return """
+            <chime version="1">
+              <categories>
+                <category identifier="買い物">
+                  <action identifier="了解" title="了解しました"/>
+                  <action identifier="削除" title="リストを削除" destructive="true"/>
+                  <action identifier="編集" title="編集する" foreground="true"/>
+                  <textInputAction identifier="追加" title="品物を追加" textInputButtonTitle="追加する" textInputPlaceholder="牛乳、卵…"/>
+                </category>
+              </categories>
+              <channels>
+                <channel id="mail" url="maildir:./outbox" from="Chime &lt;bot@reply.example.org&gt;" replyTo="bot+{token}@reply.example.org"/>
+                <channel id="team" url="slack://127.0.0.1:\(hook)/services/T0/B0/X" \(tls) secret="file:\(ws.path("slack.key"))"/>
+                <channel id="links" url="slack://127.0.0.1:\(hook)/services/T0/B0/Y" \(tls)/>
+                <channel id="guild" url="discord://127.0.0.1:\(hook)/api/webhooks/1/x" \(tls)/>
+                <channel id="teams" url="msteams://127.0.0.1:\(hook)/webhookb2/x" \(tls)/>
+                <channel id="mm" url="mattermost://127.0.0.1:\(hook)/hooks/KEY" \(tls)/>
+                <channel id="tg" url="telegram://127.0.0.1:\(hook)/botTOKEN/sendMessage?chat_id=42" \(tls) secret="file:\(ws.path("slack.key"))"/>
+              </channels>
+              <replies linkBase="http://127.0.0.1"/>
+              <recipients>
+                <recipient id="alice" locale="ja" timeZone="Asia/Tokyo" showPreviews="never">
+                  <address channel="mail">alice@example.org</address>
+                  <address channel="team"/>
+                  <address channel="links"/>
+                  <address channel="guild"/>
+                  <address channel="teams"/>
+                  <address channel="mm"/>
+                  <address channel="tg"/>
+                </recipient>
+              </recipients>
+            </chime>
+            """
+    }
+
+    /// The reminder fired to every surface: what each surface was sent (a webhook's JSON
+    /// body by its path; the email's headers and decoded parts under `mail`).
+    /// - Returns: the folder of the webhook server's certificate (for the caller to
+    ///   remove), the workspace, what was sent.
+    static func sendEverywhere() throws -> (URL, Workspace, [String: String]) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-links-\(UUID().uuidString)")
+        let certificate = try ScriptServer.certificate(in: folder)
+        let hook = try WebhookServer(["--cert", certificate.cert, "--key", certificate.key])
+        let ws = try ReplyCorpusTests.workspace()
+        try ws.write("slack.key", UUID().uuidString)
+        try ws.write("chime.xml", Self.configuration(ws, hook: hook.port, ca: certificate.cert))
+        try ws.write("list.txt", "milk\n")
+        try ws.write("r.json", #"{"identifier": "list", "recipient": "alice", "content": {"title": "買い物リスト", "subtitle": "土曜日", "body": "牛乳と卵を買う\n\nパンも", "categoryIdentifier": "買い物", "attachments": [{"identifier": "a1", "path": "list.txt"}]}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        let scheduled = try ws.chime(["schedule", "--json", "r.json"], now: "2026-11-21T09:00:00Z")
+        try #require(scheduled.status == 0, "\(scheduled.stderr)")
+        let run = try ws.chime(["run"], now: "2026-11-21T09:02:00Z")
+        try #require(run.status == 0, "\(run.stdout) \(run.stderr)")
+        var sent: [String: String] = [:]
+        for request in try hook.requests() {
+            sent[(request["path"] as? String ?? "").components(separatedBy: "?")[0]] = request["body"] as? String
+        }
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: ws.path("outbox/new")).first)
+        let (text, html) = try OperatorTests.parts(ws, file: "outbox/new/" + name)
+        sent["mail"] = try ws.read("outbox/new/" + name).components(separatedBy: "\r\n\r\n")[0] + "\n" + text + "\n" + html
+        return (folder, ws, sent)
+    }
+
+    /// The paths of the `http://127.0.0.1` links in a text, as far as URL characters go
+    /// (a character a link should have escaped ends it there, and the path fails).
+    static func paths(_ text: String) -> [String] {
+        let unescaped = text.replacingOccurrences(of: "\\/", with: "/").replacingOccurrences(of: "&amp;", with: "&")
+        return unescaped.matches(of: /http:\/\/127\.0\.0\.1(\/[A-Za-z0-9\-._~%\/]*)/).map { String($0.output.1) }
+    }
+
+    /// Mattermost's buttons: where each posts its press (`integration.url`), and its context.
+    static func integrations(_ json: Any) -> [(url: String, context: [String: Any])] {
+        if let object = json as? [String: Any] {
+            if let integration = object["integration"] as? [String: Any], let url = integration["url"] as? String {
+                return [(url, integration["context"] as? [String: Any] ?? [:])]
+            }
+            return object.values.flatMap(integrations)
+        }
+        return (json as? [Any])?.flatMap(integrations) ?? []
+    }
+
+    /// A request to the server, with the response's headers.
+    static func fetch(_ server: ServeTests.Server, _ method: String, _ path: String, headers: [String: String] = [:],
+                      body: String = "") throws -> (status: Int, headers: [String: String], body: String) {
+        var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(server.port)\(path)")))
+        request.httpMethod = method
+        request.httpShouldHandleCookies = false
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        if method == "POST" { request.httpBody = Data(body.utf8) }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = nil
+        let session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
+        let done = DispatchSemaphore(value: 0)
+        let box = Box()
+        session.dataTask(with: request) { data, response, _ in
+            let http = response as? HTTPURLResponse
+            var fields: [String: String] = [:]
+            for (name, value) in http?.allHeaderFields ?? [:] { fields[String(describing: name).lowercased()] = String(describing: value) }
+            box.value = (http?.statusCode ?? 0, fields, String(decoding: data ?? Data(), as: UTF8.self))
+            done.signal()
+        }.resume()
+        done.wait()
+        return box.value
+    }
+
+    final class Box: @unchecked Sendable { var value: (Int, [String: String], String) = (0, [:], "") }
+
+    /// The preferences page's 303 is read as it comes.
+    final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+        func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+            completionHandler(nil)
+        }
+    }
+
+    static let form = ["Content-Type": "application/x-www-form-urlencoded"]
+
+    @Test("every http link of the email and of each chat platform's message, for actions named in Japanese, answers a GET with its page (the action's, the view, preferences, unsubscribe); Mattermost's buttons post to their callback, which takes the press")
+    func everyLinkResolves() throws {
+        let (folder, ws, sent) = try Self.sendEverywhere()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let surfaces = ["mail", "/services/T0/B0/X", "/services/T0/B0/Y", "/api/webhooks/1/x", "/webhookb2/x", "/hooks/KEY", "/botTOKEN/sendMessage"]
+        #expect(Set(sent.keys) == Set(surfaces), "\(sent.keys)")
+        let server = try ServeTests.Server(ws)
+        defer { server.stop() }
+
+        var followed = 0
+        var actionLinks: Set<String> = []
+        for surface in surfaces {
+            let text = try #require(sent[surface])
+            let paths = Self.paths(text).filter { !$0.hasPrefix("/mattermost/") }
+            #expect(paths.contains { $0.hasPrefix("/v/") }, "\(surface) carries the view link: \(text)")
+            for path in Set(paths) {
+                let page = try Self.fetch(server, "GET", path)
+                #expect(page.status == 200, "\(surface): GET \(path): \(page.status) \(page.body)")
+                followed += 1
+                if path.hasPrefix("/a/") { actionLinks.insert(String(path.split(separator: "/").last ?? "")) }
+            }
+        }
+        // The action links name their actions in Japanese, percent-encoded.
+        for identifier in ["了解", "削除", "編集", "追加"] {
+            #expect(actionLinks.contains(identifier.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!), "\(identifier): \(actionLinks)")
+        }
+        #expect(followed >= 20, "\(followed)")
+        #expect(try ServeTests.responses(ws).isEmpty, "a GET never acts")
+
+        // Mattermost's buttons post to chime serve's callback, as Mattermost does.
+        let mattermost = try JSONSerialization.jsonObject(with: Data(try #require(sent["/hooks/KEY"]).utf8))
+        let presses = Self.integrations(mattermost)
+        #expect(presses.count == 4, "\(presses)")
+        for press in presses.prefix(1) {
+            let path = try #require(Self.paths(press.url).first)
+            let body = try JSONSerialization.data(withJSONObject: ["user_id": "u1", "context": press.context])
+            let answer = try Self.fetch(server, "POST", path, headers: ["Content-Type": "application/json"], body: String(decoding: body, as: UTF8.self))
+            #expect(answer.status == 200 && answer.body.contains("了解しました"), "\(path): \(answer)")
+        }
+        #expect(try ServeTests.responses(ws).map { $0["actionIdentifier"] as? String } == ["了解"])
+    }
+
+    @Test("the view page shows the reminder whole in the recipient's language (the one chosen on the preferences page), its attachments' names and its actions as forms posting to their links, which act; never indexed nor cached; a forged or expired view link is refused")
+    func viewPage() throws {
+        let (folder, ws, sent) = try Self.sendEverywhere()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mail = try #require(sent["mail"])
+        let view = try #require(Self.paths(mail).first { $0.hasPrefix("/v/") })
+        #expect(!mail.contains("牛乳と卵を買う"), "previews never: the email hides the body")
+        let server = try ServeTests.Server(ws)
+        defer { server.stop() }
+
+        let page = try Self.fetch(server, "GET", view)
+        #expect(page.status == 200, "\(page)")
+        #expect(page.headers["x-robots-tag"] == "noindex" && page.headers["cache-control"] == "no-store", "\(page.headers)")
+        #expect(page.body.contains(#"<meta name="robots" content="noindex">"#) && page.body.contains(#"<html lang="ja""#))
+        for shown in ["<h1>買い物リスト</h1>", "<h2>土曜日</h2>", "<p>牛乳と卵を買う</p>", "<p>パンも</p>", "添付ファイル", "<li>list.txt</li>",
+                      ">了解しました</button>", ">リストを削除</button>", ">編集する</button>", ">品物を追加</button>", #"placeholder="牛乳、卵…""#] {
+            #expect(page.body.contains(shown), "\(shown)\n\(page.body)")
+        }
+        // Each action a form posting to its link, the same as the messages carry.
+        let forms = page.body.matches(of: /<form method="post" action="http:\/\/127\.0\.0\.1([^"]+)">/).map { String($0.output.1) }
+        #expect(forms.count == 4, "\(page.body)")
+        #expect(Set(forms).isSubset(of: Set(sent.values.flatMap(Self.paths))), "\(forms)")
+        let add = try #require(forms.first { $0.hasSuffix("/" + "追加".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!) })
+        let added = try Self.fetch(server, "POST", add, headers: Self.form, body: "text=%E7%89%9B%E4%B9%B3")
+        #expect(added.status == 200 && added.body.contains("品物を追加"), "\(added)")
+        let responses = try ServeTests.responses(ws)
+        #expect(responses.map { $0["actionIdentifier"] as? String } == ["追加"] && responses.first?["userText"] as? String == "牛乳", "\(responses)")
+
+        // In the language chosen on the preferences page.
+        let preferences = try #require(Self.paths(mail).first { $0.hasPrefix("/p/") })
+        let form = try Self.fetch(server, "GET", preferences)
+        let cookie = try #require(form.headers["set-cookie"]?.components(separatedBy: ";").first, "\(form.headers)")
+        let csrf = try #require(form.body.firstMatch(of: /name="csrf" value="([0-9a-f]+)"/)).output.1
+        let saved = try Self.fetch(server, "POST", preferences, headers: Self.form.merging(["Cookie": cookie]) { $1 },
+                                   body: "csrf=\(csrf)&locale=fr&showPreviews=never&quietHours=")
+        #expect(saved.status == 303, "\(saved)")
+        let french = try Self.fetch(server, "GET", view)
+        #expect(french.body.contains(#"<html lang="fr""#) && french.body.contains("Fichiers joints") && french.body.contains("irréversible"),
+                "\(french.body)")
+
+        // A forged view link, and one past its expiry.
+        var forged = Array(view)
+        forged[12] = forged[12] == "a" ? "b" : "a"
+        let refused = try Self.fetch(server, "GET", String(forged))
+        #expect(refused.status == 403 && !refused.body.contains("牛乳") && refused.headers["cache-control"] == "no-store", "\(refused)")
+        let later = try ServeTests.Server(ws, ["--now", "2027-01-10T00:00:00Z"])
+        defer { later.stop() }
+        let expired = try Self.fetch(later, "GET", view)
+        #expect(expired.status == 410 && !expired.body.contains("牛乳と卵"), "\(expired)")
+        #expect(try Self.fetch(server, "GET", "/v/").status == 404)
+    }
+}
