@@ -58,7 +58,8 @@ extension ClickDesk {
         let to = addressee(request)
         let content = reminderContent(request.content, locale: to.locale)
         let category = configuration.category(request.content.categoryIdentifier)
-        let base = configuration.replies.linkBase, target = request.content.targetContentIdentifier
+        let base = configuration.replies.linkBase
+        let target = request.content.targetContentIdentifier.flatMap { TargetURL.isAbsolute($0) ? $0 : nil }
         let buttons = (category?.actions ?? []).map { action in
             let opensTarget = action.options.contains(.foreground) && target != nil
             // The token of the message's own link for this action: the same delivery and expiry.

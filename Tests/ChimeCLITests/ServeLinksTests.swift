@@ -222,4 +222,27 @@ struct ServeLinksTests {
         #expect(expired.status == 410 && !expired.body.contains("牛乳と卵"), "\(expired)")
         #expect(try Self.fetch(server, "GET", "/v/").status == 404)
     }
+
+    @Test("a targetContentIdentifier that is not an absolute http(s) URL is refused by chime schedule with exit 65 naming the field, and nothing of the batch is stored; an absolute one is what a foreground action's button opens")
+    func targetsAreAbsolute() throws {
+        let ws = try Workspace(configuration: Workspace.defaultConfiguration.replacingOccurrences(
+            of: #"<action identifier="done" title="Done"/>"#,
+            with: #"<action identifier="done" title="Done"/><action identifier="open" title="Open list" foreground="true"/>"#))
+        func request(_ id: String, target: String) -> String {
+            #"{"identifier": "\#(id)", "recipient": "alice", "content": {"title": "Shopping", "categoryIdentifier": "reminder", "targetContentIdentifier": "\#(target)"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#
+        }
+        for target in ["shopping-list-42", "/lists/42", "ftp://files.example.org/list", "https://", "https://app.example.org/my list"] {
+            try ws.write("r.json", "[" + request("good", target: "https://app.example.org/lists/1") + "," + request("bad", target: target) + "]")
+            let refused = try ws.chime(["schedule", "--json", "r.json"], now: "2026-11-21T09:00:00Z")
+            #expect(refused.status == 65, "\(target): \(refused.stdout)")
+            #expect(refused.stderr.contains(#"request 2 ("bad"): content.targetContentIdentifier must be an absolute http(s) URL"#)
+                    && refused.stderr.contains(target), "\(refused.stderr)")
+            #expect(try ws.chime(["pending"]).stdout.isEmpty, "nothing of the batch is stored")
+        }
+        try ws.write("r.json", request("good", target: "https://app.example.org/lists/42?tab=1"))
+        #expect(try ws.chime(["schedule", "--json", "r.json"], now: "2026-11-21T09:00:00Z").status == 0)
+        #expect(try ws.chime(["run"], now: "2026-11-21T09:02:00Z").stdout == "fired 1\n")
+        let actions = (try #require(try ws.lines().first)["payload"] as? [String: Any])?["actions"] as? [[String: Any]] ?? []
+        #expect(actions.first { $0["identifier"] as? String == "open" }?["url"] as? String == "https://app.example.org/lists/42?tab=1", "\(actions)")
+    }
 }

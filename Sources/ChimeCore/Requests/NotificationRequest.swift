@@ -41,6 +41,7 @@ public struct NotificationRequest: Hashable, Sendable, Codable {
             problems.append("unknown category \"\(category)\"")
         }
         if let problem = content.problem { problems.append(problem) }
+        if let target = content.targetContentIdentifier, let problem = TargetURL.problem(target) { problems.append(problem) }
         if let problem = trigger.problem { problems.append(problem) }
         if let zone = trigger.timeZone, TimeZone(identifier: zone) == nil {
             problems.append("unknown time zone \"\(zone)\" in trigger.timeZone")

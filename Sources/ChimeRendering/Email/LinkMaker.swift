@@ -33,7 +33,9 @@ public struct MessageLinks: Sendable {
         view = "\(base)/v/\(sign(.view))"
         preferences = "\(base)/p/\(sign(.preferences))"
         unsubscribe = "\(base)/u/\(sign(.unsubscribe))"
-        target = notification.request.content.targetContentIdentifier
+        // A relative target (stored before chime schedule refused one) is no link: the
+        // action's own page stands in for it.
+        target = notification.request.content.targetContentIdentifier.flatMap { TargetURL.isAbsolute($0) ? $0 : nil }
     }
 
     /// Performs `action` (or, for a foreground action, opens its target).

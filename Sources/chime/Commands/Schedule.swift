@@ -18,7 +18,8 @@ extension Chime {
                 replaces it. Attachment paths are stored absolute (a relative one is read from \
                 the request file's folder) and each file must exist and be at most 10 MiB; a \
                 titleLocKey or bodyLocKey must be in some locale of the templates unless the \
-                request has literal text. Invalid requests exit 65 and nothing is stored; JSON that is not valid, or a field of \
+                request has literal text; a targetContentIdentifier must be an absolute http(s) URL (buttons and \
+                links open it as it is). Invalid requests exit 65 and nothing is stored; JSON that is not valid, or a field of \
                 the wrong type or unknown, is reported as FILE:LINE:COL: error: message.
                 """
         )
