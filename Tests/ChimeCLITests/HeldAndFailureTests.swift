@@ -19,7 +19,7 @@ struct HeldAndFailureTests {
         let ws = try Workspace(configuration: Self.configuration)
         try ws.write("cup.jpg", "not really a picture")
         let requests = (1...600).map {
-            #"{"identifier": "d\#($0)", "recipient": "dave", "content": {"attachments": [{"identifier": "cup", "path": "cup.jpg"}]}, "trigger": {"type": "timeInterval", "seconds": 60}}"#
+            #"{"identifier": "d\#($0)", "recipient": "dave", "content": {"title": "Tea", "attachments": [{"identifier": "cup", "path": "cup.jpg"}]}, "trigger": {"type": "timeInterval", "seconds": 60}}"#
         }
         try ws.write("held.json", "[" + requests.joined(separator: ",") + "]")
         #expect(try ws.chime(["schedule", "--json", "held.json"], now: "2026-11-21T09:00:00Z").status == 0)
@@ -38,7 +38,7 @@ struct HeldAndFailureTests {
     @Test("a recipient without an address is held, not counted as delivered")
     func noAddress() throws {
         let ws = try Workspace(configuration: Self.configuration)
-        try ws.chime(["schedule", "--id", "e", "--to", "erin", "--in", "1m"], now: "2026-11-21T09:00:00Z")
+        try ws.chime(["schedule", "--id", "e", "--to", "erin", "--title", "Reminder", "--in", "1m"], now: "2026-11-21T09:00:00Z")
         let run = try ws.chime(["run"], now: "2026-11-21T09:05:00Z")
         #expect(run.status == 75)
         #expect(run.stderr == "held e: recipient \"erin\" has no address\n")
@@ -73,7 +73,7 @@ struct ReviewRegressionTests {
     func movedAfterFiring() throws {
         let ws = try Workspace()
         try ws.write("daily.json", """
-            {"identifier": "p", "recipient": "alice", "content": {},
+            {"identifier": "p", "recipient": "alice", "content": {"title": "Reminder"},
              "trigger": {"type": "date", "fireDate": "2020-01-01T09:00", "timeZone": null, "repeatInterval": "day"}}
             """)
         try ws.chime(["schedule", "--json", "daily.json"], now: "2026-03-01T10:00:00Z")
@@ -88,7 +88,7 @@ struct ReviewRegressionTests {
     func emptyStore() throws {
         let ws = try Workspace()
         for store in ["sqlite:", "sqlite::memory:"] {
-            let result = try ws.chime(["schedule", "--id", "x", "--to", "alice", "--in", "1m", "--store", store])
+            let result = try ws.chime(["schedule", "--id", "x", "--to", "alice", "--title", "Reminder", "--in", "1m", "--store", store])
             #expect(result.status == 64)
         }
     }
@@ -96,7 +96,7 @@ struct ReviewRegressionTests {
     @Test("a secret in a channel path stays out of a held notification's message")
     func secretPath() throws {
         let ws = try Workspace(configuration: Workspace.defaultConfiguration.replacingOccurrences(of: "file:./sent.jsonl", with: "file:/proc/${CHIME_TEST_TOKEN}/x.jsonl"))
-        let scheduled = try ChimeProcess.run(["schedule", "--id", "s", "--to", "alice", "--in", "1m", "--now", "2026-11-21T09:00:00Z"],
+        let scheduled = try ChimeProcess.run(["schedule", "--id", "s", "--to", "alice", "--title", "Reminder", "--in", "1m", "--now", "2026-11-21T09:00:00Z"],
                                              in: ws.url, environment: ["CHIME_TEST_TOKEN": "hunter2secret"])
         #expect(scheduled.status == 0)
         let result = try ChimeProcess.run(["run", "--now", "2026-11-21T09:05:00Z"], in: ws.url, environment: ["CHIME_TEST_TOKEN": "hunter2secret"])
@@ -108,7 +108,7 @@ struct ReviewRegressionTests {
     @Test("a duration past any calendar is a usage error, not a crash")
     func hugeDuration() throws {
         let ws = try Workspace()
-        let result = try ws.chime(["schedule", "--id", "g", "--to", "alice", "--in", "99999999999999999d"])
+        let result = try ws.chime(["schedule", "--id", "g", "--to", "alice", "--title", "Reminder", "--in", "99999999999999999d"])
         #expect(result.status == 64)
     }
 }

@@ -141,7 +141,8 @@ extension OperatorTests {
         }
         func teamsText(_ body: [String: Any]) -> String {
             let card = ((body["attachments"] as? [[String: Any]])?.first?["content"] as? [String: Any])?["body"] as? [[String: Any]]
-            return (card ?? []).compactMap { $0["text"] as? String }.joined(separator: "\n")
+            // Each RichTextBlock's TextRuns, where Teams cards carry people's text.
+            return (card ?? []).flatMap { $0["inlines"] as? [[String: Any]] ?? [] }.compactMap { $0["text"] as? String }.joined(separator: "\n")
         }
         func slackText(_ body: [String: Any]) -> String {
             ((body["blocks"] as? [[String: Any]]) ?? []).compactMap { ($0["text"] as? [String: Any])?["text"] as? String }.joined(separator: "\n")

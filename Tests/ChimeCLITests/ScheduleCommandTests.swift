@@ -47,7 +47,7 @@ struct ScheduleCommandTests {
     func removal() throws {
         let ws = try Workspace()
         for id in ["a", "b", "c"] {
-            try ws.chime(["schedule", "--id", id, "--to", "alice", "--in", "1h"], now: "2026-11-21T09:00:00Z")
+            try ws.chime(["schedule", "--id", id, "--to", "alice", "--title", "Reminder", "--in", "1h"], now: "2026-11-21T09:00:00Z")
         }
         let cancelled = try ws.chime(["cancel", "a", "zzz"])
         #expect(cancelled.stdout == "cancelled 1\n")
@@ -58,7 +58,7 @@ struct ScheduleCommandTests {
         #expect(try ws.chime(["remove-delivered", "b"]).stdout == "removed 1\n")
         #expect(try ws.chime(["remove-delivered", "--all"]).stdout == "removed 1\n")
         #expect(try ws.chime(["delivered"]).stdout.isEmpty)
-        try ws.chime(["schedule", "--id", "d", "--to", "alice", "--in", "1h"], now: "2026-11-21T09:00:00Z")
+        try ws.chime(["schedule", "--id", "d", "--to", "alice", "--title", "Reminder", "--in", "1h"], now: "2026-11-21T09:00:00Z")
         #expect(try ws.chime(["cancel", "--all"]).stdout == "cancelled 1\n")
         #expect(try ws.chime(["cancel"]).status == 64)
     }
@@ -83,8 +83,8 @@ struct ScheduleCommandTests {
         #expect(try ws.chime(["run", "--limit", "2"], now: "2026-11-21T10:00:00Z").stdout == "fired 2\n")
         #expect(try ws.chime(["pending"]).stdout.hasSuffix("three\n"))
         try ws.write("more.json", """
-            [{"identifier": "b4", "recipient": "bob", "content": {}, "trigger": {"type": "timeInterval", "seconds": 240}},
-             {"identifier": "b5", "recipient": "bob", "content": {}, "trigger": {"type": "timeInterval", "seconds": 300}}]
+            [{"identifier": "b4", "recipient": "bob", "content": {"title": "Reminder"}, "trigger": {"type": "timeInterval", "seconds": 240}},
+             {"identifier": "b5", "recipient": "bob", "content": {"title": "Reminder"}, "trigger": {"type": "timeInterval", "seconds": 300}}]
             """)
         #expect(try ws.chime(["schedule", "--json", "more.json"], now: "2026-11-21T09:00:00Z").stdout.contains("set aside (beyond the recipient's pending limit; kept, fires when within it): b5"))
         #expect(try ws.chime(["run"], now: "2026-11-21T10:00:00Z").stdout == "fired 3\n")
@@ -95,8 +95,8 @@ struct ScheduleCommandTests {
     func refused() throws {
         let ws = try Workspace()
         try ws.write("bad.json", """
-            [{"identifier": "ok", "recipient": "alice", "content": {}, "trigger": {"type": "timeInterval", "seconds": 60}},
-             {"identifier": "x", "recipient": "mallory", "content": {"categoryIdentifier": "nope"}, "trigger": {"type": "timeInterval", "seconds": 30, "repeats": true}}]
+            [{"identifier": "ok", "recipient": "alice", "content": {"title": "Reminder"}, "trigger": {"type": "timeInterval", "seconds": 60}},
+             {"identifier": "x", "recipient": "mallory", "content": {"title": "Reminder", "categoryIdentifier": "nope"}, "trigger": {"type": "timeInterval", "seconds": 30, "repeats": true}}]
             """)
         let result = try ws.chime(["schedule", "--json", "bad.json"])
         #expect(result.status == 65)
@@ -110,14 +110,14 @@ struct ScheduleCommandTests {
         let malformed = try ws.chime(["schedule", "--json", "-"], timeout: 30)
         #expect(malformed.status == 65)
         #expect(try ws.chime(["schedule", "--json", "missing.json"]).status == 66)
-        #expect(try ws.chime(["schedule", "--id", "x", "--to", "alice", "--at", "tomorrow"]).status == 64)
+        #expect(try ws.chime(["schedule", "--id", "x", "--to", "alice", "--title", "Reminder", "--at", "tomorrow"]).status == 64)
     }
 
     @Test("next lists coming instants in the trigger's own offset")
     func next() throws {
         let ws = try Workspace()
         try ws.write("weekly.json", """
-            {"identifier": "w", "recipient": "alice", "content": {},
+            {"identifier": "w", "recipient": "alice", "content": {"title": "Reminder"},
              "trigger": {"type": "calendar", "dateComponents": {"hour": 9, "minute": 0, "weekday": 2}, "timeZone": "Europe/Paris", "repeats": true}}
             """)
         try ws.chime(["schedule", "--json", "weekly.json"], now: "2026-03-20T00:00:00Z")
@@ -143,8 +143,8 @@ struct ScheduleCommandTests {
     @Test("a floating trigger follows its recipient to a new zone; a fixed one stays")
     func floatingFollowsRecipient() throws {
         let ws = try Workspace()
-        try ws.chime(["schedule", "--id", "float", "--to", "alice", "--at", "2026-11-24T09:00", "--floating"], now: "2026-11-21T00:00:00Z")
-        try ws.chime(["schedule", "--id", "fixed", "--to", "alice", "--at", "2026-11-24T09:00", "--tz", "Europe/Paris"], now: "2026-11-21T00:00:00Z")
+        try ws.chime(["schedule", "--id", "float", "--to", "alice", "--title", "Reminder", "--at", "2026-11-24T09:00", "--floating"], now: "2026-11-21T00:00:00Z")
+        try ws.chime(["schedule", "--id", "fixed", "--to", "alice", "--title", "Reminder", "--at", "2026-11-24T09:00", "--tz", "Europe/Paris"], now: "2026-11-21T00:00:00Z")
         #expect(try ws.chime(["next", "float"]).stdout == "2026-11-24T09:00:00+01:00\n")
         try ws.write("chime.xml", Workspace.defaultConfiguration.replacingOccurrences(of: "id=\"alice\" timeZone=\"Europe/Paris\"", with: "id=\"alice\" timeZone=\"America/New_York\""))
         #expect(try ws.chime(["next", "float"]).stdout == "2026-11-24T09:00:00-05:00\n")

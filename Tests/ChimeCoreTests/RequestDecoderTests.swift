@@ -52,4 +52,17 @@ struct RequestDecoderTests {
             #expect(error.description == message)
         }
     }
+
+    @Test("arrays and objects nested past 64 levels are refused at the bracket that goes too deep, never handed to Foundation's decoder (which crashes on Linux working out where 512 levels are); brackets inside strings do not count")
+    func nesting() throws {
+        let deep = #"{"identifier": "a", "recipient": "alice", "userInfo":"# + "\n" + String(repeating: "[", count: 600) + "\n\n" + String(repeating: "]", count: 600) + "}"
+        #expect(throws: RequestDecoder.Failure.self) { try RequestDecoder.decode(Data(deep.utf8)) }
+        do {
+            _ = try RequestDecoder.decode(Data(deep.utf8))
+        } catch {
+            #expect(error.message == "arrays and objects nested deeper than 64 levels" && error.line == 2 && error.column == 64, "\(error) \(error.line):\(error.column)")
+        }
+        let quoted = #"{"identifier": "a", "recipient": "alice", "content": {"title": ""# + String(repeating: "[", count: 600) + #""}, "trigger": {"type": "timeInterval", "seconds": 60}}"#
+        #expect(try RequestDecoder.decode(Data(quoted.utf8)).first?.content.title.count == 600)
+    }
 }

@@ -1,6 +1,6 @@
 import ChimeCore
 import ChimeLocalization
-import ChimeRendering
+@testable import ChimeRendering
 import ChimeTestSupport
 import Foundation
 import Testing
@@ -11,14 +11,22 @@ struct ChatPayloadTests {
 
     private func message(title: String, body: String, previews: Recipient.ShowPreviews = .always) -> ChatMessage {
         let actions = [
-            ChatMessage.Action(identifier: "justInform", title: "OK, got it", url: "https://chime.example.org/a/1", token: "t1"),
-            ChatMessage.Action(identifier: "editList", title: "Edit list", options: [.foreground, .authenticationRequired], url: "https://example.org/lists/1", token: "t2"),
-            ChatMessage.Action(identifier: "trashAction", title: "Delete list", options: [.destructive, .authenticationRequired], url: "https://chime.example.org/a/3", token: String(repeating: "x", count: 100)),
+            ChatMessage.Action(identifier: "justInform", number: 1, title: "OK, got it", url: "https://chime.example.org/a/1", token: "t1"),
+            ChatMessage.Action(identifier: "editList", number: 2, title: "Edit list", options: [.foreground, .authenticationRequired], url: "https://example.org/lists/1", token: "t2"),
+            ChatMessage.Action(identifier: "trashAction", number: 3, title: "Delete list", options: [.destructive, .authenticationRequired], url: "https://chime.example.org/a/3", token: String(repeating: "x", count: 100)),
         ]
         return ChatMessage(
             surfaces: PreviewSurfaces(title: title, subtitle: "Groceries", body: body, showPreviews: previews, options: [], placeholder: "Shopping reminder", threadCount: 1),
             title: title, subtitle: "Groceries", body: body, text: previews == .never ? "" : "Groceries\n\n" + body, dateText: "Tuesday, November 24 at 09:00",
             actions: actions, minimalActions: [actions[2], actions[1]], viewURL: "https://chime.example.org/v/1")
+    }
+
+    /// Telegram's text as it shows it: the tags of its HTML parse mode removed, the
+    /// entities it knows decoded.
+    static func telegramParsed(_ html: String) -> String {
+        html.replacingOccurrences(of: "<[^>]*>", with: "", options: .regularExpression)
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
     }
 
     private func json(_ kind: ChannelKind, _ message: ChatMessage) throws -> [String: Any] {
@@ -63,7 +71,8 @@ struct ChatPayloadTests {
             let content = try #require(((payload["attachments"] as? [[String: Any]])?.first)?["content"] as? [String: Any])
             #expect((content["actions"] as? [[String: Any]])?.allSatisfy { $0["type"] as? String == "Action.OpenUrl" } == true)
         case .telegram:
-            #expect((payload["text"] as? String)?.utf16.count ?? 9999 <= 4096)
+            // Telegram counts its 4,096 after parsing the HTML: tags out, entities decoded.
+            #expect(Self.telegramParsed(try #require(payload["text"] as? String)).utf16.count <= 4096)
             let rows = try #require((payload["reply_markup"] as? [String: Any])?["inline_keyboard"] as? [[[String: Any]]])
             for button in rows.flatMap({ $0 }) {
                 if let data = button["callback_data"] as? String { #expect(data.utf8.count <= 64 && !data.isEmpty) }
@@ -101,13 +110,29 @@ struct ChatPayloadTests {
     @Test("user text is escaped for each platform's markup")
     func escaping() throws {
         let m = message(title: "<b>bold</b> & *stars*", body: "<script>@everyone</script>")
-        let slack = String(decoding: ChatPayload.encode(ChatPayload.body(for: .slack, m)), as: UTF8.self)
-        #expect(slack.contains("&lt;script&gt;") && !slack.contains("<script>"))
+        let slack = try json(.slack, m)
+        #expect(slack["text"] as? String == "&lt;b&gt;bold&lt;/b&gt; &amp; *stars*: Groceries: &lt;script&gt;@everyone&lt;/script&gt;")
+        #expect(slack["mrkdwn"] as? Bool == false)
         let telegram = try json(.telegram, m)
         #expect((telegram["text"] as? String)?.contains("&lt;b&gt;bold&lt;/b&gt; &amp;") == true)
         let discord = try json(.discord, m)
         #expect((discord["allowed_mentions"] as? [String: Any])?["parse"] as? [Any] != nil)
         #expect((discord["content"] as? String)?.contains("\\*stars\\*") == true)
+    }
+
+    @Test("a shortened text never ends inside an escape", arguments: ["&", "<", "@", "*"])
+    func cutBetweenEscapes(character: String) {
+        let text = String(repeating: character, count: 5000)
+        for limit in 90...100 {
+            for escape in [ChatEscaping.slack, ChatEscaping.discord, ChatEscaping.mattermostMarkdown, ChatEscaping.mattermostPlain] {
+                let cut = TextLimit.fit(text, limit, .utf16, escaping: escape)
+                #expect(cut.utf16.count <= limit)
+                #expect(cut.hasSuffix("…"))
+                let whole = escape(Character(character))
+                let kept = String(cut.dropLast())
+                #expect(kept == String(repeating: whole, count: kept.utf16.count / whole.utf16.count), "\(kept.suffix(8))")
+            }
+        }
     }
 
     @Test("truncation keeps whole characters and ends with an ellipsis")
@@ -140,6 +165,6 @@ struct ChatPayloadTests {
         #expect(try compose(.always, category: nil).text == "and <eggs>")
         #expect(try compose(.never, category: EmailComposerTests.shopping).text == "")
         let slack = String(decoding: ChatPayload.encode(ChatPayload.body(for: .slack, try compose(.always, category: EmailComposerTests.shopping))), as: UTF8.self)
-        #expect(slack.contains("Milk — and &lt;eggs&gt;"))
+        #expect(slack.contains(#""text":"Milk — and <eggs> (mardi 24 novembre à 09:00)","type":"plain_text""#))
     }
 }

@@ -46,6 +46,12 @@ public struct NotificationContent: Hashable, Sendable {
 
     /// Why the content is refused, or nil.
     public var problem: String? {
+        // A message with nothing to say: every platform would show an empty message (Slack
+        // an empty text, Mattermost an empty fallback), which the recipient cannot act on.
+        func blank(_ text: String) -> Bool { text.allSatisfy { $0.isWhitespace } }
+        if blank(title), blank(titleLocKey ?? ""), blank(body), blank(bodyLocKey ?? "") {
+            return "content.title and content.body are both empty: give at least one (or content.titleLocKey or content.bodyLocKey)"
+        }
         if !(0...1).contains(relevanceScore) {
             return "content.relevanceScore must be within 0…1, not \(relevanceScore)"
         }

@@ -31,6 +31,11 @@ public enum RequestDecoder {
     ///   the value of the wrong type, the unknown field's name, or the object missing a field.
     public static func decode(_ data: Data) throws(Failure) -> [NotificationRequest] {
         let trimmed = data.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        if let offset = tooDeep(data) {
+            var failure = Failure(path: "", message: "arrays and objects nested deeper than \(deepest) levels", steps: nil)
+            (failure.line, failure.column) = JSONLocator.lineAndColumn(of: offset, in: Array(data))
+            throw failure
+        }
         do {
             if trimmed.first == UInt8(ascii: "[") {
                 return try JSONDecoder().decode([NotificationRequest].self, from: data)
@@ -41,6 +46,33 @@ public enum RequestDecoder {
         } catch {
             throw located(Failure(path: "", message: "not valid JSON", steps: nil), in: Array(data))
         }
+    }
+
+    /// How deep arrays and objects may nest: a request is a few levels, its userInfo a
+    /// few more. Foundation's decoder refuses 512 levels, and on Linux then crashes
+    /// working out where (found by fuzzing), so deeper text never reaches it.
+    static let deepest = 64
+
+    /// The offset of the first bracket that opens level ``deepest`` + 1, outside strings;
+    /// nil when the text nests no deeper. One pass over the bytes.
+    static func tooDeep(_ data: Data) -> Int? {
+        var depth = 0
+        var inString = false, escaped = false
+        for (offset, byte) in data.enumerated() {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > deepest { return offset }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return nil
     }
 
     /// The failure at the line and column of its value (or field name), or of the text's

@@ -26,7 +26,7 @@ public struct ChatComposer: Sendable {
             // The token of this action alone, signed once for its link and its button.
             let token = links.actionToken(action.identifier)
             return ChatMessage.Action(
-                identifier: action.identifier, title: localizer.localized(action.title, locale: locale), options: action.options,
+                identifier: action.identifier, number: numbers[action.identifier] ?? 0, title: localizer.localized(action.title, locale: locale), options: action.options,
                 url: links.action(action, token: token),
                 // What a platform sends back: the action's signed token and its number in
                 // the menu, 57 bytes, within Telegram's 64.
@@ -51,6 +51,7 @@ public struct ChatComposer: Sendable {
             actions: try (category?.actions ?? []).map(action), minimalActions: try (category?.minimalActions ?? []).map(action),
             viewURL: links.view, words: words(locale: locale, reminder: surfaces.bodyShowsContent && !content.title.isEmpty ? content.title : surfaces.subject,
                                               view: view))
+        composed.rightToLeft = LocaleFallback.direction(of: locale) == "rtl"
         if notification.channel.url.kind == .mattermost {
             composed.pressURL = links.callback(.mattermost, channel: notification.channel.id)
         }

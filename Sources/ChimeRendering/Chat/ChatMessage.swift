@@ -6,6 +6,9 @@ public struct ChatMessage: Sendable {
     /// One action as chat shows it.
     public struct Action: Sendable {
         public var identifier: String
+        /// Its number in the category's menu (1 for the first action), what a Slack
+        /// button's `action_id` is made of: unique and short whatever the identifier.
+        public var number: Int
         /// Localized title.
         public var title: String
         public var options: NotificationAction.Options
@@ -22,9 +25,10 @@ public struct ChatMessage: Sendable {
         /// opens…" where its button is a link); nil otherwise.
         public var textHint: String?
 
-        public init(identifier: String, title: String, options: NotificationAction.Options = [], url: String, token: String,
+        public init(identifier: String, number: Int, title: String, options: NotificationAction.Options = [], url: String, token: String,
                     placeholder: String? = nil, textHint: String? = nil) {
             self.identifier = identifier
+            self.number = number
             self.title = title
             self.options = options
             self.url = url
@@ -56,6 +60,9 @@ public struct ChatMessage: Sendable {
     /// them to a URL the message names (Mattermost's `integration.url`): `chime serve`'s
     /// route for the channel, not the `/a/` page.
     public var pressURL: String? = nil
+    /// Whether the recipient's language is written right to left (Arabic, Hebrew,
+    /// Persian, Urdu): each platform that has a way to say so is told.
+    public var rightToLeft = false
 
     public struct Words: Sendable {
         public var view = "View"

@@ -36,3 +36,32 @@ public enum TextLimit {
         return result + ellipsis
     }
 }
+
+extension TextLimit {
+    /// The text with each character escaped by `escape`, fitting `limit` as escaped: when
+    /// it does not fit whole, the longest prefix of whole characters whose escapes fit with
+    /// the (escaped) ellipsis after it. A cut never falls inside an escape (`&lt;`, `\*`,
+    /// a zero-width break after `@`), so a shortened text never ends in half an entity.
+    /// - Parameters:
+    ///   - text: people's text, not yet escaped.
+    ///   - limit: the platform's limit, counted in `unit` on the escaped text.
+    ///   - escape: one character as the platform must receive it.
+    public static func fit(_ text: String, _ limit: Int, _ unit: Unit, escaping escape: (Character) -> String,
+                           ellipsis: String = "…") -> String {
+        let escaped = text.map(escape).joined()
+        guard length(escaped, in: unit) > limit else { return escaped }
+        let tail = ellipsis.map(escape).joined()
+        let room = limit - length(tail, in: unit)
+        guard room > 0 else { return "" }
+        var result = ""
+        var used = 0
+        for character in text {
+            let piece = escape(character)
+            let size = length(piece, in: unit)
+            if used + size > room { break }
+            result += piece
+            used += size
+        }
+        return result + tail
+    }
+}

@@ -181,11 +181,17 @@ public struct GroupComposer: Sendable {
                 }
             }
         }
-        let surfaces = PreviewSurfaces(title: subject, subtitle: "", body: "", showPreviews: .always, options: [], placeholder: subject,
-                                       threadCount: items.count)
-        return ChatMessage(surfaces: surfaces, title: subject, subtitle: "", body: "", text: lines.joined(separator: "\n"),
-                           dateText: DateText.dayAndTime(first.fireDate, locale: locale, zone: LocalizedMessage.zone(of: first.recipient)),
-                           actions: [], minimalActions: [], viewURL: composer.links.links(for: first).view)
+        // The subject already hides what the recipient's previews hide; the list below it
+        // shows content for whenAuthenticated, so the message is marked as showing hidden
+        // content, which keeps it out of Telegram's first lines (see ChatPayload.telegram).
+        let hides = first.recipient.showPreviews == .whenAuthenticated
+        let surfaces = PreviewSurfaces(title: subject, subtitle: "", body: "", showPreviews: hides ? .whenAuthenticated : .always,
+                                       options: [], placeholder: subject, threadCount: items.count)
+        var message = ChatMessage(surfaces: surfaces, title: subject, subtitle: "", body: "", text: lines.joined(separator: "\n"),
+                                  dateText: DateText.dayAndTime(first.fireDate, locale: locale, zone: LocalizedMessage.zone(of: first.recipient)),
+                                  actions: [], minimalActions: [], viewURL: composer.links.links(for: first).view)
+        message.rightToLeft = LocaleFallback.direction(of: locale) == "rtl"
+        return message
     }
 
     /// Keep and Turn Off, for each item of a provisional recipient's digest.

@@ -1,0 +1,35 @@
+import ChimeCore
+
+extension ChatPayload {
+    /// An incoming-webhook post with one attachment: `text` (16,383) the notification;
+    /// actions with `integration.url` (chime serve's `/mattermost/CHANNEL`) and
+    /// `context.token`. People's text is markdown-escaped and its `@` never a mention
+    /// (``ChatEscaping/mattermostMarkdown(_:)``). Mattermost has no way to say a post's
+    /// direction: its clients lay every post out left to right.
+    static func mattermost(_ message: ChatMessage) -> JSONValue {
+        let actions: [JSONValue] = message.actions.prefix(NotificationCategory.maximumDefaultActions).enumerated().map { index, action in
+            var entry: [String: JSONValue] = [
+                // Mattermost wants alphanumeric ids.
+                "id": .string("a\(index)" + action.identifier.filter { $0.isASCII && ($0.isLetter || $0.isNumber) }.prefix(40)),
+                "name": .string(TextLimit.fit(action.title, 100, .scalars)),
+                // Presses come to chime serve's /mattermost/CHANNEL with the token in the
+                // context; the /a/ link is for platforms whose buttons open a page.
+                "integration": .object(["url": .string(message.pressURL ?? action.url), "context": .object(["token": .string(action.token)])]),
+            ]
+            if action.options.contains(.destructive) { entry["style"] = .string("danger") }
+            return .object(entry)
+        }
+        var attachment: [String: JSONValue] = [
+            "fallback": .string(TextLimit.fit(message.surfaces.notificationText, 3000, .scalars, escaping: ChatEscaping.mattermostPlain)),
+            "title": .string(TextLimit.fit(message.headline, 1000, .scalars, escaping: ChatEscaping.mattermostMarkdown)),
+            "text": .string(TextLimit.fit(message.shownText, 7000, .scalars, escaping: ChatEscaping.mattermostMarkdown)),
+            "footer": .string(TextLimit.fit(message.dateText, 1000, .scalars)),
+        ]
+        if !message.surfaces.bodyShowsContent { attachment["title_link"] = .string(message.viewURL) }
+        if !actions.isEmpty { attachment["actions"] = .array(actions) }
+        return .object([
+            "text": .string(TextLimit.fit(message.surfaces.notificationText, 4000, .scalars, escaping: ChatEscaping.mattermostMarkdown)),
+            "attachments": .array([.object(attachment)]),
+        ])
+    }
+}
