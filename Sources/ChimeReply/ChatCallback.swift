@@ -22,6 +22,9 @@ public enum ChatCallback: Equatable, Sendable {
     case reply(text: String, user: String, chat: Int64, message: Int, buttons: [String], links: [String])
     /// Slack's `url_verification`: answered with its challenge.
     case challenge(String)
+    /// Discord's modal dialog submitted (`MODAL_SUBMIT`): the dialog's `custom_id` (the
+    /// pressed button's) and the text typed in its field.
+    case dialogText(value: String, text: String, user: String)
     /// Discord's PING.
     case ping
     /// Well-formed, but nothing to act on (a bot's message, an edit, another event).
@@ -51,13 +54,21 @@ public enum ChatCallback: Equatable, Sendable {
         return .press(value: value, user: (payload["user"] as? [String: Any])?["id"] as? String ?? "", conversation: conversation, message: ts)
     }
 
-    /// Discord interactions: PING, or a component's `custom_id`.
+    /// Discord interactions: PING, a component's `custom_id`, or a modal dialog's text.
     public static func discord(_ body: [UInt8]) -> ChatCallback {
         guard let interaction = json(body) else { return .malformed("not JSON") }
         if interaction["type"] as? Int == 1 { return .ping }
-        guard let value = (interaction["data"] as? [String: Any])?["custom_id"] as? String else { return .malformed("no custom_id") }
+        guard let data = interaction["data"] as? [String: Any], let value = data["custom_id"] as? String else { return .malformed("no custom_id") }
         let member = (interaction["member"] as? [String: Any])?["user"] as? [String: Any]
         let user = (member ?? interaction["user"] as? [String: Any])?["id"] as? String ?? ""
+        if interaction["type"] as? Int == 5 {
+            // Action rows of text inputs: the one Chime's dialog has is its `text`.
+            let inputs = (data["components"] as? [[String: Any]] ?? []).flatMap { $0["components"] as? [[String: Any]] ?? [] }
+            guard let text = inputs.first(where: { $0["custom_id"] as? String == "text" })?["value"] as? String else {
+                return .malformed("no text field")
+            }
+            return .dialogText(value: value, text: text, user: user)
+        }
         return .press(value: value, user: user, conversation: "", message: nil)
     }
 

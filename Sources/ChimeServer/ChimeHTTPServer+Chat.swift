@@ -54,7 +54,9 @@ extension ChimeHTTPServer {
     }
 
     /// Discord interactions: PING answered with PONG; a component's `custom_id` is the
-    /// token and the action's number; the answer is an ephemeral message.
+    /// token and the action's number; the answer is an ephemeral message, or for a
+    /// text-input action a modal dialog (type 9) whose submission (`MODAL_SUBMIT`, type 5)
+    /// is the action's text.
     func discord(_ request: Request, channel: String) async throws -> Response {
         let body = try await Self.body(request)
         guard let key = secret(channel, .discord) else { return Self.text(404, "no such Discord channel") }
@@ -65,13 +67,32 @@ extension ChimeHTTPServer {
         case .ping:
             return Self.json(200, ["type": 1])
         case .press(let value, let user, _, _):
-            let outcome = try press(value, channel: channel, user: user)
+            let outcome = try press(value, channel: channel, user: user, text: .asked)
+            if let prompt = outcome.wantsText {
+                // A text-input action: a modal dialog (type 9) asks for the text; its
+                // submission comes back with the button's custom_id.
+                return Self.json(200, ["type": 9, "data": Self.discordDialog(prompt, value: value, question: desk.ask(prompt, .page))])
+            }
+            return Self.json(200, ["type": 4, "data": ["content": outcome.message, "flags": 64]])
+        case .dialogText(let value, let text, let user):
+            guard let button = ButtonValue(value) else { return Self.text(400, "not Chime's dialog") }
+            let outcome = try typed(text, token: button.token, action: button.action, channel: channel, user: user)
             return Self.json(200, ["type": 4, "data": ["content": outcome.message, "flags": 64]])
         case .malformed(let why):
             return Self.text(400, why)
         default:
             return Self.text(400, "not an interaction")
         }
+    }
+
+    /// Discord's modal dialog for a text-input action's text: titled with the action
+    /// (45 characters), one paragraph field `text` (its label the question, 45; its
+    /// placeholder, 100; at most 4,000 characters, Discord's own bound).
+    static func discordDialog(_ prompt: ClickDesk.TextPrompt, value: String, question: String) -> [String: Any] {
+        var field: [String: Any] = ["type": 4, "custom_id": "text", "style": 2, "label": String(question.prefix(45)),
+                                    "required": true, "min_length": 1, "max_length": 4000]
+        if !prompt.placeholder.isEmpty { field["placeholder"] = String(prompt.placeholder.prefix(100)) }
+        return ["custom_id": value, "title": String(prompt.title.prefix(45)), "components": [["type": 1, "components": [field]]]]
     }
 
     /// Mattermost, both kinds of request: action callbacks, whose `context` (Chime's, in

@@ -1,4 +1,5 @@
 import ChimeTestSupport
+import Crypto
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -244,5 +245,87 @@ struct ServeLinksTests {
         #expect(try ws.chime(["run"], now: "2026-11-21T09:02:00Z").stdout == "fired 1\n")
         let actions = (try #require(try ws.lines().first)["payload"] as? [String: Any])?["actions"] as? [[String: Any]] ?? []
         #expect(actions.first { $0["identifier"] as? String == "open" }?["url"] as? String == "https://app.example.org/lists/42?tab=1", "\(actions)")
+    }
+
+    @Test("Discord: every webhook is posted with_components=true; an application's webhook (its public key as secret) gets interactive buttons carrying TOKEN.N, answered at /discord/CHANNEL with an ephemeral message, and a text-input action's press with a modal dialog whose submission (signed, MODAL_SUBMIT) is recorded as its text; a user-made webhook gets link buttons")
+    func discordApplication() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-discord-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let certificate = try ScriptServer.certificate(in: folder)
+        let hook = try WebhookServer(["--cert", certificate.cert, "--key", certificate.key])
+        let key = Curve25519.Signing.PrivateKey()
+        let ws = try ReplyCorpusTests.workspace()
+        try ws.write("discord.key", key.publicKey.rawRepresentation.map { String(format: "%02x", $0) }.joined())
+        try ws.write("chime.xml", """
+            <chime version="1">
+              <categories>
+                <category identifier="shop">
+                  <action identifier="justInform" title="OK, got it"/>
+                  <textInputAction identifier="addItem" title="Add item" textInputButtonTitle="Add" textInputPlaceholder="Milk, eggs…"/>
+                </category>
+              </categories>
+              <channels>
+                <channel id="app" url="discord://127.0.0.1:\(hook.port)/api/webhooks/1/app" caFile="\(certificate.cert)" secret="file:\(ws.path("discord.key"))"/>
+                <channel id="user" url="discord://127.0.0.1:\(hook.port)/api/webhooks/2/user" caFile="\(certificate.cert)"/>
+              </channels>
+              <replies linkBase="http://127.0.0.1"/>
+              <recipients>
+                <recipient id="alice" timeZone="Europe/Paris">
+                  <address channel="app">77</address>
+                  <address channel="user"/>
+                </recipient>
+              </recipients>
+            </chime>
+            """)
+        try ws.write("r.json", #"{"identifier": "list", "recipient": "alice", "content": {"title": "Shopping", "categoryIdentifier": "shop"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        #expect(try ws.chime(["schedule", "--json", "r.json"], now: "2026-11-21T09:00:00Z").status == 0)
+        let run = try ws.chime(["run"], now: "2026-11-21T09:02:00Z")
+        try #require(run.status == 0, "\(run.stderr)")
+        let posts = try hook.requests()
+        #expect(Set(posts.compactMap { $0["path"] as? String }) == ["/api/webhooks/1/app?with_components=true", "/api/webhooks/2/user?with_components=true"], "\(posts)")
+        func buttons(_ path: String) throws -> [[String: Any]] {
+            let body = try #require(posts.first { ($0["path"] as? String)?.hasPrefix(path) == true }?["body"] as? String)
+            let rows = (try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])?["components"] as? [[String: Any]] ?? []
+            return rows.flatMap { $0["components"] as? [[String: Any]] ?? [] }
+        }
+        let user = try buttons("/api/webhooks/2/")
+        #expect(user.count == 2 && user.allSatisfy { $0["style"] as? Int == 5 && ($0["url"] as? String)?.contains("/a/") == true }, "\(user)")
+        let app = try buttons("/api/webhooks/1/")
+        let ids = app.compactMap { $0["custom_id"] as? String }
+        #expect(ids.count == 2 && ids[0].hasSuffix(".1") && ids[1].hasSuffix(".2") && app.allSatisfy { $0["url"] == nil }, "\(app)")
+
+        let server = try ServeTests.Server(ws)
+        defer { server.stop() }
+        func post(_ json: String, signedWith signer: Curve25519.Signing.PrivateKey? = nil) throws -> (status: Int, body: [String: Any]) {
+            let timestamp = String(Int(Date().timeIntervalSince1970))
+            let signature = try (signer ?? key).signature(for: Array(timestamp.utf8) + Array(json.utf8))
+            let answer = try server.request("POST", "/discord/app", headers: [
+                "X-Signature-Timestamp": timestamp, "X-Signature-Ed25519": signature.map { String(format: "%02x", $0) }.joined(),
+                "Content-Type": "application/json",
+            ], body: Array(json.utf8))
+            return (answer.status, (try? JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any]) ?? ["raw": answer.body])
+        }
+        // A plain button: acted on, answered with an ephemeral message.
+        let ok = try post(#"{"type":3,"member":{"user":{"id":"77"}},"data":{"custom_id":"\#(ids[0])","component_type":2}}"#)
+        let okData = ok.body["data"] as? [String: Any]
+        #expect(ok.body["type"] as? Int == 4 && okData?["flags"] as? Int == 64 && (okData?["content"] as? String)?.contains("“OK, got it” received.") == true, "\(ok)")
+        // The text-input button: a modal dialog, nothing recorded yet.
+        let asked = try post(#"{"type":3,"member":{"user":{"id":"77"}},"data":{"custom_id":"\#(ids[1])","component_type":2}}"#)
+        let dialog = try #require(asked.body["data"] as? [String: Any], "\(asked)")
+        #expect(asked.body["type"] as? Int == 9 && dialog["custom_id"] as? String == ids[1] && dialog["title"] as? String == "Add item", "\(asked)")
+        let field = ((dialog["components"] as? [[String: Any]])?.first?["components"] as? [[String: Any]])?.first
+        #expect(field?["type"] as? Int == 4 && field?["custom_id"] as? String == "text" && field?["placeholder"] as? String == "Milk, eggs…", "\(dialog)")
+        #expect(try ServeTests.responses(ws).map { $0["actionIdentifier"] as? String } == ["justInform"])
+        // The dialog submitted: its text is the action's; signed by another key, nothing.
+        let submit = #"{"type":5,"member":{"user":{"id":"77"}},"data":{"custom_id":"\#(ids[1])","components":[{"type":1,"components":[{"type":4,"custom_id":"text","value":"oat milk"}]}]}}"#
+        #expect(try post(submit, signedWith: Curve25519.Signing.PrivateKey()).status == 401)
+        let someoneElse = submit.replacingOccurrences(of: #""id":"77""#, with: #""id":"78""#)
+        #expect(((try post(someoneElse).body["data"] as? [String: Any])?["content"] as? String)?.contains("someone else") == true)
+        let done = try post(submit)
+        #expect(((done.body["data"] as? [String: Any])?["content"] as? String)?.contains("“Add item” received. (oat milk)") == true, "\(done)")
+        let responses = try ServeTests.responses(ws)
+        #expect(responses.map { $0["actionIdentifier"] as? String } == ["justInform", "addItem"] && responses.last?["userText"] as? String == "oat milk",
+                "\(responses)")
+        #expect(responses.last?["responder"] as? String == "app:77")
     }
 }

@@ -46,8 +46,9 @@ public struct Channel: Hashable, Sendable {
     public var envelopeFrom: String { Mailbox.address(of: from ?? "chime@localhost") }
 
     /// Whether presses on this channel's buttons come back verified: a Slack channel needs
-    /// its app's signing secret (`secret`), without which its buttons are links.
-    public var takesPresses: Bool { url.kind != .slack || !(signingSecret ?? "").isEmpty }
+    /// its app's signing secret (`secret`), a Discord channel its application's public
+    /// key, without which their buttons are links.
+    public var takesPresses: Bool { (url.kind != .slack && url.kind != .discord) || !(signingSecret ?? "").isEmpty }
 
     /// Where a person types a text-input action's text, for this chat channel's messages.
     public enum TextEntry: Sendable {
@@ -68,7 +69,9 @@ public struct Channel: Hashable, Sendable {
         case .slack: takesPresses ? .reply : .page
         case .telegram: (signingSecret ?? "").isEmpty ? .none : .reply
         case .mattermost: signingSecret != nil && apiToken != nil ? .reply : .none
-        case .discord, .msteams: .page
+        // Discord with an application's public key: a modal dialog, in Discord.
+        case .discord: takesPresses ? .none : .page
+        case .msteams: .page
         default: .none
         }
     }

@@ -128,7 +128,8 @@ public struct ChannelURL: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// For a webhook, the real endpoint: the kind replaced by `https` (`http` for `json://`).
+    /// For a webhook, the real endpoint: the kind replaced by `https` (`http` for `json://`);
+    /// Discord's with `with_components=true`.
     public var endpoint: URL? {
         guard let scheme = kind.transportScheme, let host else { return nil }
         var components = URLComponents()
@@ -138,7 +139,13 @@ public struct ChannelURL: Hashable, Sendable, CustomStringConvertible {
         components.user = user
         components.password = password
         components.path = path
-        components.queryItems = endpointQuery.isEmpty ? nil : endpointQuery
+        var query = endpointQuery
+        // A webhook no application owns drops a message's components (its buttons)
+        // silently unless asked to keep them; an application's keeps them either way.
+        if kind == .discord, !query.contains(where: { $0.name == "with_components" }) {
+            query.append(URLQueryItem(name: "with_components", value: "true"))
+        }
+        components.queryItems = query.isEmpty ? nil : query
         return components.url
     }
 

@@ -12,7 +12,7 @@ public enum ChatPayload {
     public static func body(for kind: ChannelKind, _ message: ChatMessage, interactive: Bool = true) -> JSONValue {
         switch kind {
         case .slack: slack(message, interactive: interactive)
-        case .discord: discord(message)
+        case .discord: interactive ? discordInteractive(message) : discord(message)
         case .mattermost: mattermost(message)
         case .msteams: teams(message)
         case .telegram: telegram(message)

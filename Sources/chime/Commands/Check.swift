@@ -54,7 +54,7 @@ extension Chime {
         /// A Slack channel without its app's signing secret cannot verify presses: its
         /// messages carry links, and `chime serve` refuses its callbacks.
         private func pressWarnings(_ configuration: Configuration) -> [Diagnostic] {
-            configuration.channels.filter { !$0.takesPresses }.map { channel in
+            configuration.channels.filter { $0.url.kind == .slack && !$0.takesPresses }.map { channel in
                 Diagnostic(.warning, at: SourceLocation(file: options.configPath),
                            "channel \"\(channel.id)\" has no secret: presses on Slack buttons cannot be verified, so its messages carry links instead of buttons; set secret to the Slack app's signing secret to get buttons")
             }
