@@ -1,3 +1,4 @@
+import ChimeTestSupport
 import Foundation
 import Testing
 
@@ -98,54 +99,92 @@ struct ChatPayloadRulesTests {
         let body = String(repeating: "Milk & eggs <now> ", count: 600)
         #expect(title.count == 5000)
         for previews in ["always", "whenAuthenticated", "never"] {
-            let payload = try preview(ws, kind, title: title, body: body, previews: previews)
-            let all = strings(payload)
-            // No text ends in the middle of an escape: `&am…`, `%E8%B`, a lone backslash.
-            let cut = all.filter { $0.contains(/&[a-z#0-9]{1,5}…/) || $0.contains(/%[0-9A-Fa-f]?$/) || $0.hasSuffix("\\") }
-            #expect(cut.isEmpty, "\(previews): \(cut.map { $0.suffix(20) })")
-            switch kind {
-            case "slack":
-                #expect(try slackComplaints(ws, payload) == "")
-                let text = try #require(payload["text"] as? String)
-                #expect(text.utf16.count <= 3000 && !text.contains(/&(?!amp;|lt;|gt;)/))
-                let blocks = try #require(payload["blocks"] as? [[String: Any]])
-                let header = try #require((blocks.first?["text"] as? [String: Any])?["text"] as? String)
-                if previews != "never" { #expect(header.hasPrefix("Tea & <b>cake</b>") && header.hasSuffix("…")) }
-                #expect((blocks.last?["elements"] as? [Any])?.count == (previews == "never" ? 5 : 4))
-            case "discord":
-                let embed = try #require((payload["embeds"] as? [[String: Any]])?.first)
-                let embedTitle = try #require(embed["title"] as? String)
-                let description = embed["description"] as? String ?? ""
-                let footer = (embed["footer"] as? [String: Any])?["text"] as? String ?? ""
-                #expect(embedTitle.unicodeScalars.count <= 256 && description.unicodeScalars.count <= 4096)
-                #expect(embedTitle.unicodeScalars.count + description.unicodeScalars.count + footer.unicodeScalars.count <= 6000)
-                #expect((payload["content"] as? String)?.unicodeScalars.count ?? .max <= 2000)
-                let buttons = try #require(payload["components"] as? [[String: Any]]).flatMap { $0["components"] as? [[String: Any]] ?? [] }
-                #expect(buttons.count == (previews == "never" ? 5 : 4))
-                // A link too long for Discord's 512 is the message's short view link, whole.
-                for button in buttons {
-                    let url = try #require(button["url"] as? String)
-                    #expect(url.unicodeScalars.count <= 512 && url.hasPrefix("https://reminders.example.org/chime/links/"), "\(url)")
-                }
-            case "mattermost":
-                #expect((payload["text"] as? String)?.unicodeScalars.count ?? .max <= 16_383)
-                let attachment = try #require((payload["attachments"] as? [[String: Any]])?.first)
-                #expect((attachment["actions"] as? [Any])?.count == 4)
-            case "msteams":
-                #expect(try JSONSerialization.data(withJSONObject: payload).count <= 28_000)
-                let card = try #require((payload["attachments"] as? [[String: Any]])?.first?["content"] as? [String: Any])
-                #expect((card["actions"] as? [Any])?.count == (previews == "never" ? 5 : 4))
-            case "telegram":
-                let text = try #require(payload["text"] as? String)
-                #expect(shown(text).utf16.count <= 4096, "\(shown(text).utf16.count)")
-                #expect(!text.contains(/&(?!amp;|lt;|gt;)/))
-                #expect(text.hasSuffix("</i>") || text.hasSuffix("</tg-spoiler>"))
-                if previews != "never" { #expect(shown(text).contains("Tea & <b>cake</b> 🫖 Tea") && shown(text).contains("…")) }
-                let rows = try #require((payload["reply_markup"] as? [String: Any])?["inline_keyboard"] as? [[[String: Any]]])
-                #expect(rows.count == (previews == "never" ? 5 : 4))
-            default:
-                #expect(payload["title"] as? String == (previews == "never" ? "" : title))
+            try limitsHold(kind, try preview(ws, kind, title: title, body: body, previews: previews), previews: previews, title: title, ws: ws)
+        }
+    }
+
+    @Test("a real chime run to a local HTTPS server (certificate verified) sends each platform the same: the 5,000-character title's payloads within every limit, Slack's valid by slack_sdk")
+    func realRun() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-rules-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let certificate = try ScriptServer.certificate(in: folder)
+        let https = try WebhookServer(["--cert", certificate.cert, "--key", certificate.key])
+        // Each platform's channel at the local server, as the platform's host would be.
+        var configuration = Self.configuration
+        for (kind, url) in [("slack", "slack://hooks.slack.com/services/T000/B000/XXXX"), ("discord", "discord://discord.com/api/webhooks/1/x"),
+                            ("mattermost", "mattermost://chat.example.org/hooks/x"), ("msteams", "msteams://example.webhook.office.com/webhookb2/x"),
+                            ("telegram", "telegram://api.telegram.org/botTOKEN/sendMessage?chat_id=1"), ("json", "jsons://hooks.example.org/chime")] {
+            let scheme = url.prefix { $0 != ":" }
+            let query = url.contains("?") ? "?" + url.split(separator: "?")[1] : ""
+            configuration = configuration.replacingOccurrences(of: #"url="\#(url)""#, with: #"url="\#(scheme)://127.0.0.1:\#(https.port)/ok/\#(kind)\#(query)" caFile="\#(certificate.cert)""#)
+        }
+        configuration = configuration.replacingOccurrences(of: #"<address channel="slack"/>"#,
+                                                           with: Self.kinds.map { #"<address channel="\#($0)"/>"# }.joined())
+        let ws = try Workspace(configuration: configuration)
+        let title = String(repeating: "Tea & <b>cake</b> 🫖 ", count: 250)
+        let content = try JSONSerialization.data(withJSONObject: ["title": title, "body": String(repeating: "Milk & eggs <now> ", count: 600), "categoryIdentifier": "list"])
+        try ws.write("r.json", #"{"identifier": "r", "recipient": "ann", "content": \#(String(decoding: content, as: UTF8.self)), "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        #expect(try ws.chime(["schedule", "--json", "r.json"], now: "2026-11-21T09:00:00Z").status == 0)
+        let run = try ws.chime(["run"], now: "2026-11-21T09:01:00Z")
+        #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
+        let received = try https.requests()
+        for kind in Self.kinds {
+            let request = try #require(received.first { ($0["path"] as? String)?.hasPrefix("/ok/\(kind)") == true }, "nothing reached /ok/\(kind): \(run.stderr)")
+            let payload = try #require(try JSONSerialization.jsonObject(with: Data((request["body"] as? String ?? "").utf8)) as? [String: Any], "\(kind)")
+            try limitsHold(kind, payload, previews: "always", title: title, ws: ws)
+        }
+    }
+
+    /// What every payload of `kind` must be, whatever its content: within the platform's
+    /// limits, nothing cut inside an escape, the buttons kept (checked on what `chime
+    /// preview` prints and on what a real `chime run` sends).
+    private func limitsHold(_ kind: String, _ payload: [String: Any], previews: String, title: String, ws: Workspace) throws {
+        let all = strings(payload)
+        // No text ends in the middle of an escape: `&am…`, `%E8%B`, a lone backslash.
+        let cut = all.filter { $0.contains(/&[a-z#0-9]{1,5}…/) || $0.contains(/%[0-9A-Fa-f]?$/) || $0.hasSuffix("\\") }
+        #expect(cut.isEmpty, "\(previews): \(cut.map { $0.suffix(20) })")
+        switch kind {
+        case "slack":
+            #expect(try slackComplaints(ws, payload) == "")
+            let text = try #require(payload["text"] as? String)
+            #expect(text.utf16.count <= 3000 && !text.contains(/&(?!amp;|lt;|gt;)/))
+            let blocks = try #require(payload["blocks"] as? [[String: Any]])
+            let header = try #require((blocks.first?["text"] as? [String: Any])?["text"] as? String)
+            if previews != "never" { #expect(header.hasPrefix("Tea & <b>cake</b>") && header.hasSuffix("…")) }
+            #expect((blocks.last?["elements"] as? [Any])?.count == (previews == "never" ? 5 : 4))
+        case "discord":
+            let embed = try #require((payload["embeds"] as? [[String: Any]])?.first)
+            let embedTitle = try #require(embed["title"] as? String)
+            let description = embed["description"] as? String ?? ""
+            let footer = (embed["footer"] as? [String: Any])?["text"] as? String ?? ""
+            #expect(embedTitle.unicodeScalars.count <= 256 && description.unicodeScalars.count <= 4096)
+            #expect(embedTitle.unicodeScalars.count + description.unicodeScalars.count + footer.unicodeScalars.count <= 6000)
+            #expect((payload["content"] as? String)?.unicodeScalars.count ?? .max <= 2000)
+            let buttons = try #require(payload["components"] as? [[String: Any]]).flatMap { $0["components"] as? [[String: Any]] ?? [] }
+            #expect(buttons.count == (previews == "never" ? 5 : 4))
+            // A link too long for Discord's 512 is the message's short view link, whole.
+            for button in buttons {
+                let url = try #require(button["url"] as? String)
+                #expect(url.unicodeScalars.count <= 512 && url.hasPrefix("https://reminders.example.org/chime/links/"), "\(url)")
             }
+        case "mattermost":
+            #expect((payload["text"] as? String)?.unicodeScalars.count ?? .max <= 16_383)
+            let attachment = try #require((payload["attachments"] as? [[String: Any]])?.first)
+            #expect((attachment["actions"] as? [Any])?.count == 4)
+        case "msteams":
+            #expect(try JSONSerialization.data(withJSONObject: payload).count <= 28_000)
+            let card = try #require((payload["attachments"] as? [[String: Any]])?.first?["content"] as? [String: Any])
+            #expect((card["actions"] as? [Any])?.count == (previews == "never" ? 5 : 4))
+        case "telegram":
+            let text = try #require(payload["text"] as? String)
+            #expect(shown(text).utf16.count <= 4096, "\(shown(text).utf16.count)")
+            #expect(!text.contains(/&(?!amp;|lt;|gt;)/))
+            #expect(text.hasSuffix("</i>") || text.hasSuffix("</tg-spoiler>"))
+            if previews != "never" { #expect(shown(text).contains("Tea & <b>cake</b> 🫖 Tea") && shown(text).contains("…")) }
+            let rows = try #require((payload["reply_markup"] as? [String: Any])?["inline_keyboard"] as? [[[String: Any]]])
+            #expect(rows.count == (previews == "never" ? 5 : 4))
+        default:
+            #expect(payload["title"] as? String == (previews == "never" ? "" : title))
         }
     }
 

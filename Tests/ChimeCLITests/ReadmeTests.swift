@@ -17,7 +17,9 @@ struct ReadmeTests {
         var checked = 0
         for (name, text) in documents {
             let folder = (name as NSString).deletingLastPathComponent
-            for match in text.matches(of: /\]\(([^)#\s]+)(#[^)]*)?\)/) {
+            // Code spans are not links: `\[x\](…)` shows markup, it links nowhere.
+            let prose = text.replacing(/`[^`\n]*`/, with: "")
+            for match in prose.matches(of: /\]\(([^)#\s]+)(#[^)]*)?\)/) {
                 let target = String(match.output.1)
                 guard !target.contains("://"), !target.hasPrefix("mailto:") else { continue }
                 let path = Self.root.appendingPathComponent(folder).appendingPathComponent(target).standardizedFileURL.path
