@@ -23,6 +23,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
+        // Metrics: the libraries count through swift-metrics' API alone; only the chime
+        // executable bootstraps swift-prometheus's registry, which `GET /metrics` writes.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     targets: [
         // C libraries: each holds only a module map and shim.h, and exactly one Swift
         // module imports each of them (ChimeCurl and ChimeXML respectively).
@@ -59,9 +63,10 @@ let package = Package(
         .target(name: "ChimeTransport", dependencies: ["ChimeCore"]),
 
         // Scheduling and firing: requests in, due notifications claimed, delivered, completed.
-        .target(name: "ChimeDelivery", dependencies: ["ChimeCore", "ChimeCurl", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "ChimeDelivery", dependencies: ["ChimeCore", "ChimeCurl", .product(name: "Crypto", package: "swift-crypto"),
+                                                      .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics")]),
         .target(name: "ChimeScheduler", dependencies: ["ChimeCore", "ChimeTransport", "ChimeDelivery", "ChimeCurl",
-                                                       .product(name: "Logging", package: "swift-log")]),
+                                                       .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics")]),
 
         // Localization: CLDR plural data, Apple .strings and .stringsdict, locale fallback.
         .target(
@@ -95,7 +100,8 @@ let package = Package(
         // matching, and the desk that turns an inbound message into a response.
         .target(
             name: "ChimeReply",
-            dependencies: ["ChimeCore", "ChimeMIME", "ChimeXML", "ChimeRendering", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["ChimeCore", "ChimeMIME", "ChimeXML", "ChimeRendering", .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "Metrics", package: "swift-metrics")]
         ),
 
         // Carrying out responses: snooze and done, hooks (commands, signed webhook POSTs),
@@ -111,7 +117,8 @@ let package = Package(
             name: "ChimeServer",
             dependencies: ["ChimeCore", "ChimeReply", "ChimeActions", "ChimeRendering", "ChimeDelivery",
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "Logging", package: "swift-log"), .product(name: "HTTPTypes", package: "swift-http-types")]
+                           .product(name: "Logging", package: "swift-log"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "Metrics", package: "swift-metrics")]
         ),
 
         // chime.xml: the shipped XSD, the reader, ${ENV} and file: indirection.
@@ -133,6 +140,8 @@ let package = Package(
             ]
         ),
 
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
         // `swift run -c release chime-bench`: figures of `chime run` on a million pending
         // requests, printed with their baseline; not a test.
         .executableTarget(

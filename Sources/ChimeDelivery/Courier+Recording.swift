@@ -12,8 +12,15 @@ extension Courier {
 
     /// What an attempt's verdict means for its delivery: the record to write (delivered,
     /// queued for a retry with backoff, or failed) and whether to try again within this
-    /// run. Counts it in the report.
+    /// run. Counts it in the report and the metrics, and logs it.
     func settlement(_ entry: OutboxDelivery, _ verdict: Verdict, policy: DeliveryPolicy) -> (record: AttemptRecord, again: Bool) {
+        let settled = decision(entry, verdict, policy: policy)
+        observe(entry, verdict, state: settled.record.state, next: settled.record.nextAttempt, message: settled.record.attempt.message)
+        return settled
+    }
+
+    /// What an attempt's verdict means for its delivery, counted in the report.
+    private func decision(_ entry: OutboxDelivery, _ verdict: Verdict, policy: DeliveryPolicy) -> (record: AttemptRecord, again: Bool) {
         let at = now + Int64(Self.seconds(.now - started))
         let message = configuration.redact(verdict.message)
         let attempt = DeliveryAttempt(at: at, outcome: verdict.outcome, code: verdict.code, message: message)

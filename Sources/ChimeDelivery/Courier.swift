@@ -1,6 +1,7 @@
 import ChimeCore
 import ChimeCurl
 import Foundation
+import Logging
 
 /// Sends what the outbox holds: claims due deliveries, sends them (SMTP one at a time over
 /// one connection per channel; webhooks many at once through libcurl's multi interface,
@@ -31,6 +32,9 @@ public final class Courier {
     /// from its delivery id, recipient, address and now; nil (or none) sends from the
     /// channel's own address.
     public var returnPathToken: (@Sendable (String, String, String, Instant) -> String?)?
+    /// Where each delivery's end is told (info: delivered, to retry, gave up), named by
+    /// its request, recipient and channel.
+    public var logger = Logger(label: "chime.courier")
 
     // The state of one ``deliver(now:claimer:clock:alongside:)``, shared by its parts.
     var random = SystemRandomNumberGenerator()

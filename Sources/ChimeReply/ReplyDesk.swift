@@ -86,7 +86,12 @@ public struct ReplyDesk: Sendable {
     ///   should try again).
     @discardableResult
     public func handle(_ bytes: [UInt8], now: Instant) throws -> Reply {
-        guard bytes.count <= configuration.replies.maxMessageSize else { return try tooLarge(size: bytes.count, now: now) }
+        Self.counted(try take(bytes, now: now))
+    }
+
+    /// What ``handle(_:now:)`` does, uncounted.
+    private func take(_ bytes: [UInt8], now: Instant) throws -> Reply {
+        guard bytes.count <= configuration.replies.maxMessageSize else { return try recordTooLarge(size: bytes.count, now: now) }
         guard let mail = ParsedMail(bytes: bytes), !mail.rawValues("From").isEmpty else {
             let record = InboundRecord(at: now, messageID: "", sender: "", outcome: .unreadable, detail: "not an RFC 5322 message", deliveryID: nil)
             try store.record(record)
@@ -176,6 +181,10 @@ public struct ReplyDesk: Sendable {
 
     /// Records a message over `<replies maxMessageSize>`, read no further.
     public func tooLarge(size: Int, now: Instant) throws -> Reply {
+        Self.counted(try recordTooLarge(size: size, now: now))
+    }
+
+    private func recordTooLarge(size: Int, now: Instant) throws -> Reply {
         let record = InboundRecord(at: now, messageID: "", sender: "", outcome: .tooLarge,
                                    detail: "\(size) bytes, over the limit of \(configuration.replies.maxMessageSize)", deliveryID: nil)
         try store.record(record)

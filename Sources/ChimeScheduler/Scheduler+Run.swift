@@ -111,6 +111,7 @@ extension Scheduler {
             for notification in claimed {
                 if let reason = try fire(notification, firing: &firing!, queuedOnly: &queuedOnly, report: &report) {
                     report.held.append(configuration.redact("\(notification.request.identifier): \(reason)"))
+                    count(.held)
                     logger.info("held: \(configuration.redact(reason))", metadata: Self.metadata(of: notification))
                 }
             }
@@ -176,21 +177,25 @@ extension Scheduler {
         case .now where recipient.groupWait > 0 && !request.content.threadIdentifier.isEmpty && request.content.interruptionLevel != .critical:
             kept = .grouped
             report.grouped += 1
+            count(.grouped)
             logger.info("waiting for its thread", metadata: Self.metadata(of: notification))
         case .now:
             kept = .sent
         case .wait(let until):
             try store.postpone(notification, until: until, claimer: claimer)
             report.postponed += 1
+            count(.held)
             logger.info("held for quiet hours until \(until)", metadata: Self.metadata(of: notification))
             return nil
         case .digest:
             kept = .digest
             report.digested += 1
+            count(.digest)
             logger.info("kept for the digest", metadata: Self.metadata(of: notification))
         case .suppressed:
             kept = .suppressed
             report.suppressed += 1
+            count(.suppressed)
             logger.info("turned off", metadata: Self.metadata(of: notification))
         case .optIn:
             // Asked once: the first notification asks instead of being sent, the others
@@ -205,6 +210,7 @@ extension Scheduler {
             }
             kept = .suppressed
             report.awaitingOptIn += 1
+            count(.suppressed)
             logger.info("awaiting opt-in", metadata: Self.metadata(of: notification))
         }
         // Kept for the digest or the thread's message (delivered, answerable) or turned
@@ -251,12 +257,15 @@ extension Scheduler {
         for (index, (outgoing, transport)) in local.enumerated() {
             do {
                 try transport.deliver(outgoing)
+                countLocal(outgoing.channel, delivered: true)
             } catch where index == 0 {
+                countLocal(outgoing.channel, delivered: false)
                 return "\(error)"
             }
             // A later destination failing after an earlier one took it: what was sent is
             // recorded as sent.
             catch {
+                countLocal(outgoing.channel, delivered: false)
                 report.partial.append(configuration.redact("\(request.identifier): \(error)"))
             }
         }
@@ -272,6 +281,8 @@ extension Scheduler {
         }
         report.fired += 1
         report.coalesced += advanced.coalesced
+        count(.sent)
+        recordDelay(from: advanced.latest, to: now)
         return nil
     }
 

@@ -16,6 +16,9 @@ public struct ChimeHTTPServer: Sendable {
     public let desks: DeskHolder
     /// The real time: tokens expire, Slack's timestamps age.
     public let clock: @Sendable () -> Instant
+    /// `GET /metrics`'s body, Prometheus's text format, made at each scrape; nil serves no
+    /// `/metrics` (the registry is the executable's to bootstrap).
+    public var metrics: (@Sendable () throws -> String)?
 
     public init(desk: ClickDesk, clock: @escaping @Sendable () -> Instant = { Instant(Date()) }) {
         self.init(desks: DeskHolder(desk), clock: clock)
@@ -48,7 +51,15 @@ public struct ChimeHTTPServer: Sendable {
             let (token, action) = (context.parameters.get("token") ?? "", Self.segment(context, "action"))
             // A form, not a link: scanners follow GETs, and a GET never acts.
             let (page, button) = try desk.describe(token: token, action: action, now: clock())
+        // First, so that it sees every route added after it, and requests no route takes.
+        router.add(middleware: AccessRecorder())
             return Self.page(page, button: button)
+        if let metrics {
+            router.get("/metrics") { _, _ in
+                Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                         body: .init(byteBuffer: ByteBuffer(string: try metrics())))
+            }
+        }
         }
         router.post("/a/:token/:action") { request, context in
             let (token, action) = (context.parameters.get("token") ?? "", Self.segment(context, "action"))

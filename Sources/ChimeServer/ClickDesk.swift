@@ -202,53 +202,70 @@ public struct ClickDesk: Sendable {
                          accepting: (NotificationRequest?) -> [TokenPurpose],
                          choose: (NotificationRequest) throws -> Choice) throws -> Outcome {
         switch try tokens.check(Substring(token.lowercased()), now: now, accepting: accepting) {
+        let (outcome, status) = try answer(token: token, channel: channel, responder: responder, chatUser: chatUser, now: now,
+                                           accepting: accepting, choose: choose)
+        // Counted as email replies are, by the way it came: a link, or the platform's kind.
+        ReplyDesk.count(status: status, via: channel == "link" ? "link" : configuration.channel(channel)?.url.kind.rawValue ?? "chat")
+        return outcome
+    }
+
+    /// What ``respond(token:channel:responder:chatUser:now:accepting:choose:)`` does, with
+    /// the status it is counted by (``InboundRecord/Outcome``'s names, else the press's own:
+    /// `confirmed`, `no-action`, `text-asked`, `used-confirmation`).
+    private func answer(token: String, channel: String, responder: String, chatUser: String?, now: Instant,
+                        accepting: (NotificationRequest?) -> [TokenPurpose],
+                        choose: (NotificationRequest) throws -> Choice) throws -> (Outcome, String) {
         case nil:
-            return Outcome(refused: 403)
+            return (Outcome(refused: 403), InboundRecord.Outcome.noToken.rawValue)
         case .refused(let refusal)?:
             try store.record(InboundRecord(at: now, messageID: "", sender: responder, outcome: refusal.outcome,
                                                   detail: "\(channel): \(refusal.detail)", deliveryID: refusal.deliveryID))
-            return refused(Self.status(of: refusal), request: expired(refusal))
+            return (refused(Self.status(of: refusal), request: expired(refusal)), refusal.outcome.rawValue)
         case .good(let token, let request, let purpose)?:
             if let chatUser, let address = configuration.recipient(request.recipient)?.addresses.first(where: { $0.channel == channel }),
                !address.value.isEmpty, address.value != chatUser {
                 try store.record(InboundRecord(at: now, messageID: "", sender: chatUser, outcome: .forgedSender,
                                                       detail: "\(channel): \(chatUser) is not \(request.recipient)", deliveryID: token.deliveryID))
-                return Outcome(status: 403, message: "This reminder is someone else's.")
+                return (Outcome(status: 403, message: "This reminder is someone else's."), InboundRecord.Outcome.forgedSender.rawValue)
             }
             let (action, userText, refusingNew): (String, String?, Outcome?)
             switch try choose(request) {
-            case .refused(let outcome): return outcome
+            case .refused(let outcome):
+                let status = outcome.status == 404 ? "no-action" : outcome.wantsText != nil ? "text-asked" : InboundRecord.Outcome.unmatched.rawValue
+                return (outcome, status)
             case .chosen(let chosen, let text, let refusal): (action, userText, refusingNew) = (chosen, text, refusal)
             }
             let title = actions.title(of: action, in: request)
             let to = addressee(request), reminder = to.reminder ?? ""
             // A confirmation of an action that waited for proof (the link is the proof),
             // else a new response; a confirmation link confirms and does nothing else.
-            let response: StoredResponse, message: String
+            let response: StoredResponse, message: String, status: String
             if let waiting = try store.confirm(deliveryID: token.deliveryID, action: action) {
                 (response, message) = (waiting, say("press.confirmed", [title, reminder], to: to, fallback: "\(reminder): “\(title)” confirmed."))
             } else if case .confirm = purpose {
-                return Outcome(status: 410, message: say("press.usedConfirmation", [reminder], to: to,
-                                                         fallback: "\(reminder): this confirmation link has been used already."),
-                               addressee: to)
+                status = "confirmed"
+                return (Outcome(status: 410, message: say("press.usedConfirmation", [reminder], to: to,
+                                                          fallback: "\(reminder): this confirmation link has been used already."),
+                                addressee: to), "used-confirmation")
             } else if let refusingNew {
-                return refusingNew
+                return (refusingNew, refusingNew.status == 200 ? "text-asked" : "text-refused")
             } else {
                 var fresh = StoredResponse(
                     deliveryID: token.deliveryID, identifier: request.identifier, recipient: request.recipient, action: action,
                     userText: userText, channel: channel, responder: responder, at: now, status: StoredResponse.carriedOut)
                 guard let id = try store.record(fresh, from: nil) else {
-                    return Outcome(status: 200, message: say("press.replayed", [title, reminder], to: to,
-                                                             fallback: "\(reminder): “\(title)” was already done."),
-                                   addressee: to)
+                    return (Outcome(status: 200, message: say("press.replayed", [title, reminder], to: to,
+                                                              fallback: "\(reminder): “\(title)” was already done."),
+                                    addressee: to), InboundRecord.Outcome.replayed.rawValue)
                 }
                 fresh.id = id
                 (response, message) = (fresh, say("press.received", [title, reminder], to: to, fallback: "\(reminder): “\(title)” received.")
                                            + (userText.map { " (\($0.prefix(60)))" } ?? ""))
             }
-            return Outcome(status: 200, message: message, then: {
+                status = InboundRecord.Outcome.responded.rawValue
+            return (Outcome(status: 200, message: message, then: {
                 (try? self.actions.carryOut(response, request: request, now: now))?.answer
-            }, addressee: to)
+            }, addressee: to), status)
         }
     }
 

@@ -216,6 +216,9 @@ public protocol NotificationStore: Sendable {
 
     /// Marks a batch sent and queues its network deliveries, in one transaction.
     func finishBatch(_ batch: MessageBatch, queued: [QueuedDelivery], at: Instant) throws
+
+    /// Counts of what waits and what failed, as of `now`, read in one transaction.
+    func gauges(now: Instant) throws -> StoreGauges
 }
 
 /// An address marked undeliverable: nothing is sent to it until the mark is cleared.

@@ -26,12 +26,23 @@ extension Chime {
         @Option(name: .long, help: "Only this recipient's digest.")
         var recipient: String?
 
+        @Flag(name: .long, help: "Print one JSON object: digests (recipient, notifications), recovered, held. The exit code is the same.")
+        var json = false
+
         func run() throws {
             let scheduler = try openScheduler(options, followMoves: false)
             if let recipient, scheduler.configuration.recipient(recipient) == nil {
                 throw ValidationError("no recipient \"\(recipient)\" in the configuration")
             }
             let report = try scheduler.digest(now: options.instant, only: recipient, dryRun: dryRun)
+            if json {
+                let digests = dryRun
+                    ? report.due.map { DigestSummary.Digest(recipient: $0.recipient, notifications: $0.items.count, identifiers: $0.items.map(\.request.identifier)) }
+                    : report.sent.map { DigestSummary.Digest(recipient: $0.recipient, notifications: $0.count) }
+                try printJSON(DigestSummary(digests: digests, recovered: report.recovered, held: report.held))
+                if !report.held.isEmpty && !dryRun { throw ExitCode(75) }
+                return
+            }
             if dryRun {
                 for (recipient, items) in report.due {
                     print("\(recipient): \(items.count) notification\(items.count == 1 ? "" : "s")")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeScheduler
 
 extension Chime {
     struct Run: ParsableCommand {
@@ -23,6 +24,9 @@ extension Chime {
         @Option(name: .long, help: "Fire at most this many.")
         var limit: Int?
 
+        @Flag(name: .long, help: "Print one JSON object instead of the summary line: fired, delivered, routes (sent, digest, grouped, suppressed, held), held, retrying, failed and the other counts; a dry run's due requests. The exit code is the same.")
+        var json = false
+
         func validate() throws {
             if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
         }
@@ -31,6 +35,11 @@ extension Chime {
             // The run moves floating requests itself and reports it; a dry run moves none.
             let scheduler = try openScheduler(options, followMoves: false)
             let report = try scheduler.run(now: options.instant, limit: limit, dryRun: dryRun)
+            if json {
+                if dryRun { return try printJSON(DueSummary(report.due)) }
+                try printJSON(RunSummary(report))
+                return try Self.exit(report)
+            }
             if dryRun {
                 for item in report.due {
                     print("due \(localInstant(item.nextFire, zone: item.zone))  \(item.request.identifier)  \(item.request.recipient)")
@@ -64,8 +73,14 @@ extension Chime {
             let problems = report.held.map { "held \($0)" } + report.partial.map { "partly sent \($0)" }
                 + delivery.retrying.map { "will retry \($0)" } + delivery.failed.map { "failed \($0)" }
             if !problems.isEmpty { printError(problems.joined(separator: "\n")) }
+            try Self.exit(report)
+        }
+
+        /// 69 when a delivery gave up, 75 when something waits for a later run.
+        static func exit(_ report: Scheduler.RunReport) throws {
+            let delivery = report.delivery
             if !delivery.failed.isEmpty { throw ExitCode(69) }
-            if !problems.isEmpty || delivery.deferred > 0 { throw ExitCode(75) }
+            if !report.held.isEmpty || !report.partial.isEmpty || !delivery.retrying.isEmpty || delivery.deferred > 0 { throw ExitCode(75) }
         }
     }
 }

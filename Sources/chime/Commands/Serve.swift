@@ -19,7 +19,9 @@ extension Chime {
                 (X-Telegram-Bot-Api-Secret-Token equal to the channel's secret). Every callback is verified before it is \
                 parsed and answered at once; the action is carried out after. Stops on SIGTERM or SIGINT; on SIGHUP reads \
                 the configuration again and serves with it (one with errors is refused, and the one before stays). \
-                Prints "listening on http://HOST:PORT" once bound (--port 0 takes a free port).
+                Prints "listening on http://HOST:PORT" once bound (--port 0 takes a free port). GET /metrics answers in \
+                Prometheus' text format (README, "Watching Chime"); each request is logged at info by its route's \
+                template (/a/:token/:action), never by its path.
                 """
         )
 
@@ -43,7 +45,8 @@ extension Chime {
                 clock = { start + Int64(Date().timeIntervalSince(started)) }
             }
             let desks = DeskHolder(ClickDesk(reader: reader, actions: actions))
-            let server = ChimeHTTPServer(desks: desks, clock: clock)
+            var server = ChimeHTTPServer(desks: desks, clock: clock)
+            server.metrics = MetricsExport.bootstrap(store: store, clock: clock).text
             let reloading = reloadOnHangup(desks, store: store)
             defer { reloading.cancel() }
             let host = self.host
