@@ -2,15 +2,18 @@ import Foundation
 
 /// The part of a reply that its writer typed: quoted text, quote headers in many
 /// languages, forwarded blocks, signatures and Chime's own "reply above this line" marker
-/// and everything below it taken away.
+/// and everything below it taken away; the person's own lines kept as they typed them
+/// (indentation and blank lines), whether above, between or below the quoted lines.
 ///
 /// Heuristics learnt from reply-by-email in Discourse, GitLab and GitHub; the patterns are
-/// Chime's own.
+/// Chime's own, one table per language or client (``QuoteLanguage``).
 public enum ReplyText {
-    /// The new text of a plain-text reply, trimmed; empty when the person wrote nothing.
+    /// The new text of a plain-text reply, without white space at the end of its lines
+    /// and blank lines at either end; empty when the person wrote nothing.
     /// - Parameter markers: Chime's "reply above this line" text in every locale.
     public static func extract(_ text: String, markers: [String] = []) -> String {
         let lines = Self.lines(text)
+        let rules = QuoteRules.standard
         let foldedMarkers = markers.map(fold).filter { !$0.isEmpty }
         // A line shorter than half the shortest marker cannot hold one: most lines are
         // spared the folding.
@@ -20,137 +23,163 @@ public enum ReplyText {
             let folded = fold(line)
             return foldedMarkers.contains { Bytes.contains(folded.utf8, $0.utf8) }
         }
-        // Where the quote at the end begins: from there on, only `>` lines and blanks.
-        let quotedTail = (lines.lastIndex { !$0.hasPrefix(">") && !isBlank($0) } ?? -1) + 1
-        // Top-posted (the usual case): everything from the first quote header down is the
-        // quoted message.
-        var kept: [String] = []
-        var index = 0
-        while index < lines.count {
-            if hasMarker(lines[index]) || startsQuote(lines, at: index, quotedTail: quotedTail) { break }
-            kept.append(lines[index])
-            index += 1
+        // The first line below each line that holds the marker, worked out once, when a
+        // quote header first needs it.
+        var markerBelow: [Int]?
+        func marker(after index: Int) -> Bool {
+            if markerBelow == nil {
+                var below = Array(repeating: Int.max, count: lines.count + 1)
+                for line in lines.indices.reversed() { below[line] = !isQuoted(lines[line]) && hasMarker(lines[line]) ? line : below[line + 1] }
+                markerBelow = below
+            }
+            return markerBelow![min(index, lines.count)] != Int.max
         }
-        var answer = clean(kept)
-        if answer.isEmpty && index < lines.count {
-            // Bottom-posted or inline: the answer sits between or below quoted lines.
+        // Where the quote at the end begins: from there on, only `>` lines and blanks.
+        let quotedTail = (lines.lastIndex { !isQuoted($0) && !isBlank($0) } ?? -1) + 1
+
+        /// Whether an "On … wrote:" header of `count` lines at `index` heads a quote: it
+        /// is followed by quoted lines, by nothing, or by a quoted message (a header, a
+        /// separator or Chime's marker further down); one inside the person's own text,
+        /// followed by more of it, is theirs.
+        func headsQuote(_ index: Int, _ count: Int) -> Bool {
+            var next = index + count
+            while next < lines.count && isBlank(lines[next]) { next += 1 }
+            guard next < lines.count else { return true }
+            let line = lines[next]
+            if isQuoted(line) || line.hasPrefix("|") || hasMarker(line) { return true }
+            if rules.isSeparator(trimmed(line)) || rules.isHeaderBlock(lines, at: next) { return true }
+            return marker(after: next)
+        }
+
+        /// Whether a line that a header wrapped below it would also match is the person's
+        /// own: a header stands after a blank line (or first), and a wrapped header's
+        /// first line does not end a sentence.
+        func isOwnLine(_ index: Int) -> Bool {
+            if index > 0, !isBlank(lines[index - 1]), !isQuoted(lines[index - 1]) { return true }
+            return trimmed(lines[index]).last.map { ".!?…。！？".contains($0) } ?? false
+        }
+
+        /// A quote begins here: a `>` line of the quote that ends the text, a separator,
+        /// a header block or an "On … wrote:" header.
+        func startsQuote(_ index: Int) -> Bool {
+            let line = lines[index]
+            if isQuoted(line) { return index + 1 < lines.count && index >= quotedTail }
+            guard line.utf8.count <= longestHeader, !isBlank(line) else { return false }
+            if rules.isSeparator(trimmed(line)) || rules.isHeaderBlock(lines, at: index) { return true }
+            // A window that still matches without its first line starts later: that line
+            // is the person's own.
+            guard let count = rules.wroteWindow(lines, at: index) else { return false }
+            if count > 1, rules.wroteWindow(lines, at: index + 1) == count - 1, isOwnLine(index) { return false }
+            return headsQuote(index, count)
+        }
+
+        // Top-posted (the usual case): everything from the first quote down is the quoted
+        // message, but for answers between and below its quoted lines.
+        var index = 0
+        while index < lines.count, !hasMarker(lines[index]), !startsQuote(index) { index += 1 }
+        var answer = Array(lines[..<index])
+        // Bottom-posted or interleaved: the person's lines between and below `>` lines,
+        // up to a quoted message that is not marked with `>` (Outlook's) or the marker.
+        if index < lines.count, !hasMarker(lines[index]) {
             var below: [String] = []
             var line = index
+            var quoted = false
             while line < lines.count {
-                if !lines[line].hasPrefix(">") && hasMarker(lines[line]) { break }
-                if !isQuoteHeader(lines, at: line) && !lines[line].hasPrefix(">") { below.append(lines[line]) }
+                let current = lines[line]
+                if isQuoted(current) {
+                    // Kept for ``clean(_:cut:)``, which leaves it out and the blank lines
+                    // around it as one.
+                    if quoted { below.append(current) }
+                    quoted = true
+                    line += 1
+                    continue
+                }
+                if hasMarker(current) || rules.isSeparator(trimmed(current)) || rules.isHeaderBlock(lines, at: line) { break }
+                if let count = rules.wroteWindow(lines, at: line), headsQuote(line, count) {
+                    line += count
+                    continue
+                }
+                if quoted { below.append(current) }
                 line += 1
             }
-            answer = clean(below)
+            if !clean(below, cut: false).isEmpty {
+                answer = clean(answer, cut: true).isEmpty ? below : answer + [""] + below
+            }
         }
-        return answer
+        return clean(answer, cut: index < lines.count)
     }
 
-    /// Lines without signatures and quoted lines, blank lines at either end dropped.
-    private static func clean(_ lines: [String]) -> String {
+    /// Whether a line is quoted (`>`, as every client quotes in plain text).
+    static func isQuoted(_ line: String) -> Bool {
+        line.utf8.first == UInt8(ascii: ">")
+    }
+
+    /// The person's lines as they typed them, without white space at their ends, blank
+    /// lines at either end, quoted lines, signatures and what follows a signature
+    /// delimiter, and (when a quote was cut off below) the rule left above it.
+    private static func clean(_ lines: [String], cut: Bool) -> String {
+        let rules = QuoteRules.standard
         var result: [String] = []
+        // Whether quoted lines were left out just before: blank lines on both sides of
+        // them stand as one.
+        var afterQuote = false
         for line in lines {
-            if isSignatureStart(line) { break }
-            if line.hasPrefix(">") { continue }
-            result.append(trimmed(line))
+            if line == "-- " || line == "--" || line == "—" || line == "__" { break }
+            if isQuoted(line) {
+                afterQuote = true
+                continue
+            }
+            let line = trimmedEnd(line)
+            if afterQuote, line.isEmpty, result.last?.isEmpty ?? true { continue }
+            afterQuote = false
+            // Gmail's tracking extensions' mark (U+1427), alone on its line.
+            if line.trimmingCharacters(in: .whitespaces) == "\u{1427}" { continue }
+            result.append(line)
         }
-        // Blank lines at either end dropped (by index: removing them one by one from the
-        // front took time growing with the square of their number), and runs of blank
-        // lines inside counted as one.
-        guard let first = result.firstIndex(where: { !$0.isEmpty }), let last = result.lastIndex(where: { !$0.isEmpty }) else { return "" }
-        var squeezed: [String] = []
-        for line in result[first...last] where !(line.isEmpty && squeezed.last?.isEmpty == true) { squeezed.append(line) }
-        return squeezed.joined(separator: "\n")
+        // Lines that close the text: a mobile client's "sent from", a "-Name" signature,
+        // the rule above a quoted header block.
+        while true {
+            while result.last?.isEmpty == true { result.removeLast() }
+            guard let last = result.last else { break }
+            if rules.isSentFrom(last) || isNameSignature(result) || cut && isRule(last) {
+                result.removeLast()
+                continue
+            }
+            break
+        }
+        guard let first = result.firstIndex(where: { !isBlank($0) }) else { return "" }
+        return result[first...].joined(separator: "\n")
     }
 
-    /// A quote begins here: a `>` line of the quote that ends the text, or a quote header.
-    private static func startsQuote(_ lines: [String], at index: Int, quotedTail: Int) -> Bool {
-        if lines[index].hasPrefix(">") && index + 1 < lines.count && index >= quotedTail { return true }
-        return isQuoteHeader(lines, at: index)
+    /// Whether the last line of `lines` is a "-Name" signature: a dash, then one to three
+    /// words, below the person's text, not the last item of a list of dashes.
+    private static func isNameSignature(_ lines: [String]) -> Bool {
+        guard let last = lines.last, last.utf8.count <= 60, let first = last.first, "-–—~".contains(first) else { return false }
+        guard let previous = lines.dropLast().last(where: { !isBlank($0) }) else { return false }
+        if let start = trimmed(previous).first, "-–—~*•".contains(start) { return false }
+        return nameSignature.matches(trimmed(last))
+    }
+
+    private static let nameSignature = Patterns([#"^[-–—~]\s?\p{L}[\p{L}\p{M}'.]{0,24}(\s\p{L}[\p{L}\p{M}'.]{0,24}){0,2}$"#])
+
+    /// A line drawn of dashes, underscores or equals signs (three or more).
+    private static func isRule(_ line: String) -> Bool {
+        let line = trimmed(line)
+        return line.count >= 3 && line.count <= longestHeader && line.allSatisfy { "-_=*—–".contains($0) }
     }
 
     /// The longest line (or window of lines) read as a quote header: the longest real
-    /// ones, names and addresses wrapped over three lines, stay well under it, and no
+    /// ones, names and addresses wrapped over five lines, stay well under it, and no
     /// pattern is ever tried on more (each costs time in proportion to what it reads).
     static let longestHeader = 600
 
-    /// A line that begins a quoted or forwarded message.
+    /// Whether a line begins a quoted or forwarded message, as a header of its own (the
+    /// lines below it unseen).
     static func isQuoteHeader(_ lines: [String], at index: Int) -> Bool {
         guard lines[index].utf8.count <= longestHeader else { return false }
-        let line = trimmed(lines[index])
-        guard !line.isEmpty else { return false }
-        // Each pattern needs a character the line must have: most lines are spared the
-        // regular expressions.
-        if "-_bB".contains(line.first!), separators.matches(line) { return true }
-        // "On … wrote:" and its translations, which clients wrap over up to three lines.
-        // A window that still matches without its first line starts later: that line is
-        // the person's own.
-        if let window = wroteWindow(lines, at: index) {
-            if window.count > 1, index + 1 < lines.count, let later = wroteWindow(lines, at: index + 1), later.count == window.count - 1 {
-                return false
-            }
-            return true
-        }
-        // Outlook's header block: "From:" then "Sent:"/"Date:" within the next lines.
-        if mayNameField(line, startingWith: fromStarts), fromField.matches(line) {
-            for next in (index + 1)..<min(index + 5, lines.count)
-            where mayNameField(trimmed(lines[next]), startingWith: sentStarts) && sentField.matches(trimmed(lines[next])) {
-                return true
-            }
-        }
-        return false
+        let rules = QuoteRules.standard
+        return rules.isSeparator(trimmed(lines[index])) || rules.isHeaderBlock(lines, at: index) || rules.wroteWindow(lines, at: index) != nil
     }
-
-    /// The lines from `index` (one to three, no blank line among them) that make an
-    /// "On … wrote:" header, or nil.
-    private static func wroteWindow(_ lines: [String], at index: Int) -> [String]? {
-        var joined = ""
-        for next in index..<min(index + 3, lines.count) {
-            guard lines[next].utf8.count <= longestHeader else { return nil }
-            let line = trimmed(lines[next])
-            if line.isEmpty { return nil }
-            joined += (joined.isEmpty ? "" : " ") + line
-            // Every "wrote" pattern ends with a colon, and names its verb near the end.
-            if joined.hasSuffix(":") || joined.hasSuffix("："), joined.utf8.count <= longestHeader, namesWriting(joined), wrote.matches(joined) {
-                return Array(lines[index...next])
-            }
-        }
-        return nil
-    }
-
-    private static let separators = Patterns([
-        #"^-{2,}\s*(original message|ursprüngliche nachricht|message d'origine|mensaje original|messaggio originale|oorspronkelijk bericht|исходное сообщение|wiadomość oryginalna|原始邮件|元のメッセージ)\s*-{2,}$"#,
-        #"^-{2,}\s*(forwarded message|message transféré|weitergeleitete nachricht|mensaje reenviado|пересылаемое сообщение|转发的邮件|転送メッセージ)\s*-{2,}$"#,
-        #"^_{20,}$"#,
-        #"^begin forwarded message:$"#,
-    ])
-
-    /// Whether the end of a window names a verb of writing, which every "wrote" pattern
-    /// holds within its last 90 characters: most windows are spared the patterns.
-    private static func namesWriting(_ joined: String) -> Bool {
-        // Bytes, ASCII letters lowered: Foundation's search, tried for each verb on each
-        // line, had been most of the time spent on a long reply.
-        let tail = joined.utf8.suffix(270).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-        return writingVerbs.contains { Bytes.contains(tail, $0) }
-    }
-
-    private static let writingVerbs = ["wrote", "crit", "schrieb", "escribi", "scritto", "schreef", "escreveu", "napisa", "pisze",
-                                       "пишет", "написал", "写道", "のメッセージ", "書きました"].map { Array($0.utf8) }
-
-    /// Whether a line may start a header field (`From:`, `Sent:`…): its first byte
-    /// (after a `*`, lower case) one that a field name of the patterns starts with, and a
-    /// colon among its first 40 bytes, where every one ends.
-    private static func mayNameField(_ line: String, startingWith starts: Set<UInt8>) -> Bool {
-        let head = line.utf8.prefix(40)
-        guard let first = head.first(where: { $0 != UInt8(ascii: "*") }),
-              starts.contains(first >= 0x41 && first <= 0x5A ? first | 0x20 : first) else { return false }
-        return head.contains(UInt8(ascii: ":")) || Bytes.contains(head, Array("：".utf8))
-    }
-
-    /// The first bytes of the field names of ``fromField`` and ``sentField`` (UTF-8 lead
-    /// bytes for Cyrillic and CJK).
-    private static let fromStarts = Set(Array("fdvo".utf8) + [0xD0, 0xE5])
-    private static let sentStarts = Set(Array("sdegfwiv".utf8) + [0xD0, 0xE5, 0xE6, 0xE9])
 
     /// The text's lines, split at LF, CRLF and CR (by bytes: Foundation's replacing
     /// before a split had cost a third of the time of a reply of many short lines).
@@ -183,49 +212,16 @@ public enum ReplyText {
         return first == line.startIndex && last == line.index(before: line.endIndex) ? line : String(line[first...last])
     }
 
+    /// Without white space at its end.
+    static func trimmedEnd(_ line: String) -> String {
+        guard let last = line.lastIndex(where: { !$0.isWhitespace || $0.isNewline }) else { return "" }
+        return last == line.index(before: line.endIndex) ? line : String(line[...last])
+    }
+
     /// Whether a line holds only white space.
     static func isBlank(_ line: String) -> Bool {
         line.allSatisfy { $0.isWhitespace && !$0.isNewline }
     }
-
-    // Each anchored at the start of the window: tried from one place only, never from
-    // every character of a long line.
-    private static let wrote = Patterns([
-        #"^on\s.{4,}\swrote:$"#,
-        #"^le\s.{4,}\sa\s[ée]crit\s?:$"#,
-        #"^am\s.{4,}\sschrieb.{0,80}:$"#,
-        #"^el\s.{4,}\sescribi[óo]:$"#,
-        #"^(il|el)\s.{4,}\sha scritto:$"#,
-        #"^op\s.{4,}\sschreef.{0,80}:$"#,
-        #"^em\s.{4,}\sescreveu:$"#,
-        #"^(w dniu|dnia)\s.{4,}\s(napisał|napisała|napisał\(a\)|pisze)\s?:$"#,
-        #"^.{4,}\s(пишет|написал|написала|написал\(а\))\s?:$"#,
-        #"^(在|于).{4,}写道\s?[:：]$"#,
-        #"^.{4,}(のメッセージ|書きました|が書きました)\s?[:：]$"#,
-    ])
-
-    private static let fromField = Patterns([#"^\*?(from|de|von|от|od|da|van|发件人|寄件者|差出人)\s?\*?\s?[:：]"#])
-    private static let sentField = Patterns([#"^\*?(sent|date|envoyé|gesendet|datum|enviado el|enviado|fecha|wysłane|отправлено|дата|wysłano|data|inviato|verzonden|发送时间|日期|寄件日期|送信日時|日付)\s?\*?\s?[:：]"#])
-
-    /// The first line of a signature or of a client's "sent from" line.
-    static func isSignatureStart(_ line: String) -> Bool {
-        if line == "-- " || line == "--" || line == "—" { return true }
-        guard line.utf8.count <= longestHeader else { return false }
-        let line = trimmed(line)
-        guard let first = line.utf8.first, signatureStarts.contains(first >= 0x41 && first <= 0x5A ? first | 0x20 : first)
-            || Bytes.contains(line.utf8.suffix(12), Array("送信".utf8)) else { return false }
-        return signatures.matches(line)
-    }
-
-    /// The first bytes of the signature patterns but the `…から送信` one.
-    private static let signatureStarts = Set(Array("sgeviow".utf8) + [0xD0, 0xE5])
-
-    private static let signatures = Patterns([
-        #"^(sent from|sent with|sent via|get outlook for|envoyé de|envoyé depuis|von meinem|gesendet von|gesendet mit|enviado desde|enviado de|inviato da|verzonden vanaf|отправлено с|отправлено из|wysłane z|发自|寄自)\b.{0,60}$"#,
-        #"^.{0,30}(から送信|より送信)$"#,
-        #"^von .{1,40} gesendet$"#,
-        #"^outlook für (ios|android) beziehen"#,
-    ])
 
     /// `format=flowed` text (RFC 3676) as its writer typed it: a line ending in a space
     /// runs on into the next (without that space when `delsp=yes`), space-stuffing is

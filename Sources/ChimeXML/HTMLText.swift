@@ -4,8 +4,11 @@ internal import CChimeXML2
 /// takes the tag soup mail clients write): one line per block, `<br>` as a line break,
 /// scripts and styles dropped, and the quote containers of the common clients left out:
 /// Gmail's `gmail_quote`, Yahoo's `yahoo_quoted`, Thunderbird's `moz-cite-prefix`,
-/// `<blockquote>`, and Outlook's `appendonsend` / `divRplyFwdMsg`, after which everything
-/// is the quoted message.
+/// Proton's `protonmail_quote`, Zoho's `zmail_extra`, Thunderbird's forwarded
+/// `moz-forward-container`, `<blockquote>` (Apple Mail's `type="cite"` among them), and
+/// Outlook's `appendonsend` / `divRplyFwdMsg` and Outlook.com's and Hotmail's
+/// `<hr id="stopSpelling">`, after which everything is the quoted message. Structure is
+/// read before any text rule: these need no language.
 public enum HTMLText {
     public static func text(of html: [UInt8]) -> String {
         XMLLibrary.initialize()
@@ -57,12 +60,12 @@ public enum HTMLText {
             case XML_ELEMENT_NODE:
                 let name = String(cString: node.pointee.name).lowercased()
                 let id = attribute(node, "id"), classes = attribute(node, "class").split(separator: " ")
-                if id == "appendonsend" || id == "divRplyFwdMsg" || id.hasPrefix("divRplyFwdMsg") {
+                if id == "appendonsend" || id.hasPrefix("divRplyFwdMsg") || id == "stopSpelling" || classes.contains("OutlookMessageHeader") {
                     stopped = true
                     return
                 }
                 if ["script", "style", "head", "title", "blockquote"].contains(name)
-                    || classes.contains(where: { ["gmail_quote", "yahoo_quoted", "moz-cite-prefix", "gmail_signature"].contains($0) }) {
+                    || classes.contains(where: { Self.quoteClasses.contains(String($0)) }) || id.hasPrefix("yahoo_quoted") {
                     return
                 }
                 // A block ends the line it interrupts; `<br>` always makes one, so an
@@ -88,6 +91,10 @@ public enum HTMLText {
             defer { chime_xml_free(value) }
             return String(cString: value)
         }
+
+        /// The classes of the clients' quote containers (and Gmail's signature).
+        static let quoteClasses: Set<String> = ["gmail_quote", "gmail_quote_container", "gmail_attr", "yahoo_quoted", "moz-cite-prefix",
+                                                "moz-forward-container", "gmail_signature", "protonmail_quote", "zmail_extra"]
 
         static let blocks: Set<String> = ["p", "div", "tr", "li", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "hr", "body", "section", "article"]
     }

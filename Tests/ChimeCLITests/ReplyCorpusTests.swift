@@ -136,6 +136,47 @@ struct ReplyCorpusTests {
         print("reply corpus: \(expected.count - wrong.count) of \(expected.count) right")
     }
 
+    /// Every eighth message of ChimeReplyTests' corpus (replies as each client writes
+    /// them, in 30 languages, with the text their writer typed beside each), sent through
+    /// the real `chime ingest`: the text is recorded as the text-input action's, exactly.
+    @Test("a sample of the multilingual reply corpus through chime ingest records each writer's text exactly")
+    func multilingualSample() throws {
+        let corpus = ChimeProcess.repositoryRoot.appendingPathComponent("Tests/ChimeReplyTests/Fixtures/replies")
+        let all = try FileManager.default.contentsOfDirectory(atPath: corpus.path).filter { $0.hasSuffix(".eml") }.sorted()
+        let names = all.enumerated().filter { $0.offset % 8 == 0 }.map(\.element)
+        #expect(names.count >= 40)
+        let ws = try Self.workspace()
+        let sent = try Self.send(ws, names)
+        let folder = ws.url.appendingPathComponent("replies/new")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in names {
+            // The corpus answers one token; its headers are made to answer this run's.
+            var bytes = [UInt8](try Data(contentsOf: corpus.appendingPathComponent(name)))
+            let split = Self.headerEnd(bytes)
+            let head = String(decoding: bytes[..<split], as: UTF8.self)
+                .replacingOccurrences(of: "bot+k7q2xw3mh4ta6s2d@reply.example.org", with: sent[name]!.replyTo)
+                .replacingOccurrences(of: "k7q2xw3mh4ta6s2d@reply.example.org", with: sent[name]!.messageID)
+                .replacingOccurrences(of: "person@example.org", with: "alice@example.org")
+            bytes = Array(head.utf8) + bytes[split...]
+            try Data(bytes).write(to: folder.appendingPathComponent(name))
+        }
+        let ingest = try ws.chime(["ingest", "--maildir", "replies"], now: "2026-11-21T10:00:00Z")
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        let responses = Dictionary(uniqueKeysWithValues: try Self.json(ws, "responses").map { ($0["deliveryID"] as! String, $0) })
+        var wrong: [String] = []
+        for name in names {
+            let expected = try String(contentsOf: corpus.appendingPathComponent(String(name.dropLast(4)) + ".txt"), encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let response = responses[sent[name]!.deliveryID]
+            let got = (response?["actionIdentifier"] as? String, response?["userText"] as? String)
+            if expected.isEmpty ? response != nil : (got.0 != "addItem" || got.1 != expected) {
+                wrong.append("\(name): expected \(expected.debugDescription), got \(got.0 ?? "nothing") \((got.1 ?? "").debugDescription)")
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) of \(names.count) wrong:\n\(wrong.joined(separator: "\n"))")
+        print("multilingual reply corpus through chime ingest: \(names.count - wrong.count) of \(names.count) right")
+    }
+
     /// Where a message's header ends (after the first blank line).
     static func headerEnd(_ bytes: [UInt8]) -> Int {
         for index in bytes.indices.dropLast(1) {

@@ -1,0 +1,161 @@
+import Foundation
+
+/// The tables of ``QuoteLanguage`` compiled once, and the tests a reply's lines are put
+/// to: "On … wrote:" headers (wrapped over up to five lines), header blocks, separators,
+/// forwarded-message lines and mobile signatures.
+///
+/// Every test reads at most ``ReplyText/longestHeader`` bytes of a line or window, and
+/// only windows that pass a byte pre-check (a colon at the end, a verb of writing near
+/// it) meet a regular expression: time stays in proportion to the reply's length.
+struct QuoteRules: Sendable {
+    let wrote: ReplyText.Patterns
+    let verbs: [[UInt8]]
+    let from: Set<String>
+    let dated: Set<String>
+    let fields: Set<String>
+    let separators: Set<String>
+    let forwarded: Set<String>
+    let sentFromStarts: [String]
+    let sentFromEnds: [String]
+
+    init(_ tables: [QuoteLanguage]) {
+        wrote = ReplyText.Patterns(tables.flatMap(\.wrote))
+        verbs = Array(Set(tables.flatMap(\.verbs).map { $0.lowercased() })).map { Array($0.utf8) }
+        from = Set(tables.flatMap(\.from).map { $0.lowercased() })
+        dated = Set(tables.flatMap(\.dated).map { $0.lowercased() })
+        fields = Set(tables.flatMap(\.fields).map { $0.lowercased() })
+        separators = Set(tables.flatMap(\.separators).map { $0.lowercased() })
+        forwarded = Set(tables.flatMap(\.forwarded).map { $0.lowercased() })
+        sentFromStarts = tables.flatMap(\.sentFromStarts).map { $0.lowercased() }
+        sentFromEnds = tables.flatMap(\.sentFromEnds).map { $0.lowercased() }
+    }
+
+    static let standard = QuoteRules(QuoteLanguage.tables)
+
+    /// How many lines from `index` (one to five, no blank line among them) make an
+    /// "On … wrote:" header, or nil.
+    func wroteWindow(_ lines: [String], at index: Int) -> Int? {
+        var joined = ""
+        for next in index..<min(index + 5, lines.count) {
+            guard lines[next].utf8.count <= ReplyText.longestHeader else { return nil }
+            let line = Self.withoutDirectionMarks(ReplyText.trimmed(lines[next]))
+            if line.isEmpty { return nil }
+            joined += (joined.isEmpty ? "" : " ") + line
+            guard joined.utf8.count <= ReplyText.longestHeader else { return nil }
+            if joined.hasSuffix(":") || joined.hasSuffix("："), isWrote(joined) { return next - index + 1 }
+            // "2025/4/7 Name <addr>" above `|`-quoted lines.
+            if joined.hasSuffix(">"), next + 1 < lines.count, lines[next + 1].hasPrefix("|"), isWrote(joined + ":") { return next - index + 1 }
+        }
+        return nil
+    }
+
+    /// Whether a whole window (its colon included) is an "On … wrote:" header.
+    func isWrote(_ window: String) -> Bool {
+        // Bytes, ASCII letters lowered: every header names its verb within its last 270
+        // bytes.
+        let tail = window.utf8.suffix(270).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        guard verbs.contains(where: { Bytes.contains(tail, $0) }) else { return false }
+        return wrote.matches(window)
+    }
+
+    /// Outlook's header block: `From:` (in any of the languages), then within the next six
+    /// lines a date field, or two other fields (`To:`, `Subject:`).
+    func isHeaderBlock(_ lines: [String], at index: Int) -> Bool {
+        guard let name = Self.fieldName(lines[index]), from.contains(name) else { return false }
+        var others = 0
+        for next in (index + 1)..<min(index + 7, lines.count) {
+            guard let field = Self.fieldName(lines[next]) else { continue }
+            if dated.contains(field) { return true }
+            if fields.contains(field) { others += 1 }
+            if others >= 2 { return true }
+        }
+        return false
+    }
+
+    /// A separator line: Outlook's rule of underscores, `-----Original Message-----` and
+    /// its translations, Zoho's `---- On … wrote ----`, `Begin forwarded message:`.
+    func isSeparator(_ line: String) -> Bool {
+        let bytes = line.utf8
+        guard let first = bytes.first, bytes.count <= ReplyText.longestHeader else { return false }
+        if bytes.count >= 20, bytes.allSatisfy({ $0 == UInt8(ascii: "_") }) { return true }
+        let rules: Set<UInt8> = [UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "*"), UInt8(ascii: "="), UInt8(ascii: " ")]
+        if rules.contains(first) {
+            var inner = Substring(line)
+            while let character = inner.first, character.isASCII, rules.contains(character.asciiValue!) { inner.removeFirst() }
+            while let character = inner.last, character.isASCII, rules.contains(character.asciiValue!) { inner.removeLast() }
+            guard !inner.isEmpty, inner.count < line.count - 3 else { return false }
+            let content = inner.lowercased()
+            if separators.contains(content) { return true }
+            let window = content.hasSuffix(":") ? content : content + ":"
+            return isWrote(window)
+        }
+        guard bytes.count <= 120 else { return false }
+        var content = Self.withoutDirectionMarks(line).lowercased()
+        while content.hasSuffix(":") || content.hasSuffix("：") || content.hasSuffix(" ") { content.removeLast() }
+        return forwarded.contains(content)
+    }
+
+    /// A mobile client's "Sent from my iPhone", in any of the languages, as a line of its
+    /// own: short, and either naming a device or an app, or without the comma and the full
+    /// stop of a sentence ("Sent from my office, the printer works again." is the
+    /// person's).
+    func isSentFrom(_ line: String) -> Bool {
+        guard line.utf8.count <= 160 else { return false }
+        let line = ReplyText.trimmed(line).lowercased()
+        guard line.count <= 70 else { return false }
+        var bare = Substring(line)
+        while let last = bare.last, ".!".contains(last) { bare.removeLast() }
+        guard sentFromStarts.contains(where: { bare.hasPrefix($0 + " ") || bare.hasPrefix($0) && !$0.hasSuffix(" ") && $0.unicodeScalars.first!.value > 0x2FF })
+            || sentFromEnds.contains(where: { bare.hasSuffix($0) }) else { return false }
+        if Self.devices.contains(where: { line.contains($0) }) { return true }
+        return !line.contains(",") && !line.contains("،") && !line.hasSuffix(".") && !line.hasSuffix("?")
+    }
+
+    /// Words naming a device or a mail app, which make a "sent from" line a signature
+    /// even with a comma ("Sent from my Galaxy, an AT&T 5G Evolution capable smartphone").
+    static let devices = ["iphone", "ipad", "android", "samsung", "galaxy", "mobile", "smartphone", "phone", "outlook", "yahoo", "gmail",
+                          "mail", "proton", "blackberry", "huawei", "xiaomi", "pixel", "tablet", "ios", "spark", "aol", "k-9", "fastmail",
+                          "yandex", "zoho", "windows", "handy", "móvil", "portable", "telefon", "телефон", "мобильн", "手机", "手機", "携帯"]
+
+    /// The name of the header field a line starts with (`*From:*` → `from`, `De :` →
+    /// `de`), read within its first 60 bytes; nil for a line that starts none.
+    static func fieldName(_ line: String) -> String? {
+        let head = line.utf8.prefix(60)
+        guard let colon = head.firstIndex(where: { $0 == UInt8(ascii: ":") }) ?? firstFullWidthColon(head) else { return nil }
+        var name = Substring(String(decoding: head[head.startIndex..<colon], as: UTF8.self))
+        while let character = name.first, character == "*" || character.isWhitespace || directionMarks.contains(character) { name.removeFirst() }
+        while let character = name.last, character == "*" || character.isWhitespace || directionMarks.contains(character) { name.removeLast() }
+        guard !name.isEmpty, name.count <= 24 else { return nil }
+        return name.lowercased()
+    }
+
+    private static func firstFullWidthColon(_ head: Substring.UTF8View.SubSequence) -> String.UTF8View.Index? {
+        // "：" is EF BC 9A.
+        var index = head.startIndex
+        while index < head.endIndex {
+            if head[index] == 0xEF {
+                let next = head.index(after: index)
+                if next < head.endIndex, head[next] == 0xBC {
+                    let third = head.index(after: next)
+                    if third < head.endIndex, head[third] == 0x9A { return index }
+                }
+            }
+            index = head.index(after: index)
+        }
+        return nil
+    }
+
+    /// The invisible marks that right-to-left clients (Gmail in Hebrew, Arabic and
+    /// Persian) put around names and addresses.
+    static let directionMarks: Set<Character> = ["\u{200E}", "\u{200F}", "\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}", "\u{202E}",
+                                                  "\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}", "\u{061C}"]
+
+    static func withoutDirectionMarks(_ line: String) -> String {
+        // Every mark is a three-byte sequence starting E2 80/81 or D8 9C: most lines
+        // have neither lead byte and are returned as they are.
+        guard line.utf8.contains(where: { $0 == 0xE2 || $0 == 0xD8 }) else { return line }
+        var result = line
+        result.removeAll { directionMarks.contains($0) }
+        return result
+    }
+}

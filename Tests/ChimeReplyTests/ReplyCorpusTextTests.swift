@@ -1,0 +1,55 @@
+@testable import ChimeReply
+import ChimeMIME
+import Foundation
+import Testing
+
+/// The corpus of replies under `Fixtures/replies/`: whole messages as each client writes
+/// them (`CLIENT-LANGUAGE-N.eml`), each with the text its writer typed beside it
+/// (`CLIENT-LANGUAGE-N.txt`), read through the same path `chime ingest` takes (the
+/// message parsed and decoded, its text part or HTML made text, the new text extracted).
+@Suite("Reply corpus: the new text, exactly, in any language")
+struct ReplyCorpusTextTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/replies")
+
+    /// The corpus's message names, without their extension.
+    static func names() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".eml") }.map { String($0.dropLast(4)) }.sorted()
+    }
+
+    /// The new text of one message of the corpus, as `chime ingest` reads it.
+    static func extracted(_ name: String) throws -> String {
+        let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name + ".eml")))
+        let mail = try #require(ParsedMail(bytes: bytes), "\(name).eml is a message")
+        return ReplyText.extract(ReplyText.body(of: mail))
+    }
+
+    @Test("every reply of the corpus gives the text its writer typed; the accuracy per client and per language is printed")
+    func corpus() throws {
+        let names = try Self.names()
+        #expect(names.count >= 300)
+        var byClient: [String: (right: Int, all: Int)] = [:], byLanguage: [String: (right: Int, all: Int)] = [:]
+        var wrong: [String] = []
+        for name in names {
+            let expected = try String(contentsOf: Self.folder.appendingPathComponent(name + ".txt"), encoding: .utf8)
+            let got = try Self.extracted(name)
+            let parts = name.split(separator: "-")
+            let client = String(parts[0]), language = parts.dropFirst().dropLast().joined(separator: "-")
+            let right = got == expected
+            byClient[client, default: (0, 0)].all += 1
+            byLanguage[language, default: (0, 0)].all += 1
+            if right {
+                byClient[client]!.right += 1
+                byLanguage[language]!.right += 1
+            } else {
+                wrong.append("\(name): expected \(expected.debugDescription), got \(got.debugDescription)")
+            }
+        }
+        func table(_ counts: [String: (right: Int, all: Int)]) -> String {
+            counts.keys.sorted().map { "\($0) \(counts[$0]!.right)/\(counts[$0]!.all)" }.joined(separator: ", ")
+        }
+        print("reply corpus: \(names.count - wrong.count) of \(names.count) right")
+        print("by client: \(table(byClient))")
+        print("by language: \(table(byLanguage))")
+        #expect(wrong.isEmpty, "\(wrong.count) of \(names.count) wrong:\n\(wrong.joined(separator: "\n"))")
+    }
+}
