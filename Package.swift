@@ -175,7 +175,8 @@ let package = Package(
         .testTarget(name: "ChimeTransportTests", dependencies: ["ChimeTransport", "ChimeRendering", "ChimeLocalization", "ChimeMIME", "ChimeTestSupport"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCore", "ChimeMIME", "ChimeTestSupport", .product(name: "Crypto", package: "swift-crypto")], exclude: ["Fixtures"]),
         .testTarget(name: "ChimeServerTests", dependencies: ["ChimeServer", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "ChimeReplyTests", dependencies: ["ChimeReply", "ChimeCore", "ChimeMIME", "ChimeXML", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "ChimeReplyTests", dependencies: ["ChimeReply", "ChimeCore", "ChimeMIME", "ChimeXML", .product(name: "Crypto", package: "swift-crypto")],
+                    exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -154,7 +154,7 @@ public struct ReplyDesk: Sendable {
         try store.clearUndeliverable([sender])
 
         let category = configuration.category(request.content.categoryIdentifier)
-        let body = ReplyText.extract(body(of: mail), markers: markers)
+        let body = ReplyText.extract(ReplyText.body(of: mail), markers: markers)
         guard let match = matcher(for: request).match(text: body, subject: mail.header("Subject") ?? "") else {
             return try finish(.unmatched, body.isEmpty ? "(empty reply)" : String(body.prefix(200)))
         }
@@ -233,19 +233,5 @@ public struct ReplyDesk: Sendable {
             for value in mail.rawValues(name) { tokens += TokenScan.messageIDs(value) }
         }
         return tokens
-    }
-
-    /// The reply's text: its first plain-text part that is not an attachment, else its
-    /// HTML made text.
-    private func body(of mail: ParsedMail) -> String {
-        if let plain = mail.parts.first(where: { $0.contentType == "text/plain" && $0.filename == nil }) {
-            let text = plain.decodedText
-            return plain.parameters["format"]?.lowercased() == "flowed"
-                ? ReplyText.unflowed(text, deleteSpace: plain.parameters["delsp"]?.lowercased() == "yes") : text
-        }
-        if let html = mail.parts.first(where: { $0.contentType == "text/html" && $0.filename == nil }) {
-            return HTMLText.text(of: html.text.map { Array($0.utf8) } ?? html.data)
-        }
-        return ""
     }
 }
