@@ -20,13 +20,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Hummingbird's own dependencies, named for the types chime serve uses directly.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
-    ],
         // Metrics: the libraries count through swift-metrics' API alone; only the chime
         // executable bootstraps swift-prometheus's registry, which `GET /metrics` writes.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    ],
     targets: [
         // C libraries: each holds only a module map and shim.h, and exactly one Swift
         // module imports each of them (ChimeCurl and ChimeXML respectively).
@@ -116,6 +117,7 @@ let package = Package(
         .target(
             name: "ChimeServer",
             dependencies: ["ChimeCore", "ChimeReply", "ChimeActions", "ChimeRendering", "ChimeDelivery",
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "Logging", package: "swift-log"), .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "Metrics", package: "swift-metrics")]
@@ -135,13 +137,14 @@ let package = Package(
                 "ChimeCore", "ChimeConfig", "ChimeXML", "ChimeCurl", "ChimeSQLite", "ChimeTransport", "ChimeScheduler", "ChimeDelivery",
                 "ChimeLocalization", "ChimeRendering", "ChimeMIME", "ChimeReply", "ChimeActions", "ChimeServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
 
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
         // `swift run -c release chime-bench`: figures of `chime run` on a million pending
         // requests, printed with their baseline; not a test.
         .executableTarget(

@@ -37,6 +37,18 @@ extension SQLiteStore {
         }
     }
 
+    public func earliestDue(after now: Instant) throws -> Instant? {
+        try database.read { db in
+            // Three index lookups: pending_next_fire, pending_not_before, outbox_due.
+            try Int64.fetchOne(db, sql: """
+                SELECT MIN(t) FROM (
+                    SELECT MIN(next_fire) AS t FROM pending WHERE next_fire > ?
+                    UNION ALL SELECT MIN(not_before) FROM pending WHERE not_before > ?
+                    UNION ALL SELECT MIN(next_attempt) FROM outbox WHERE state = 'queued' AND next_attempt > ?)
+                """, arguments: [now.seconds, now.seconds, now.seconds]).map(Instant.init(seconds:))
+        }
+    }
+
     /// Subqueries selecting the identifiers of due, free notifications, soonest first:
     /// one over everything when no recipient has a pending limit; else one per due
     /// recipient, a limited one looking only at its soonest `limit` requests.

@@ -251,6 +251,10 @@ extension SQLiteStore {
                 DROP INDEX parked_thread;
                 """)
         }
+        migrator.registerMigration("v12 quiet-hours hold index") { db in
+            // chime serve asks every second when the next thing is due, held ones included.
+            try db.execute(sql: "CREATE INDEX pending_not_before ON pending (not_before) WHERE not_before IS NOT NULL")
+        }
         return migrator
     }
 }

@@ -233,8 +233,9 @@ extension ChimeHTTPServer {
 
     /// Carries an answered press out on a thread of its own: its hooks may take their whole
     /// timeout, and Swift's shared concurrency threads (one per core) must not wait on them.
+    /// Counted by ``ActionsInFlight``, which `chime serve` waits for before it exits.
     static func carryOut(_ outcome: ClickDesk.Outcome) {
-        if let then = outcome.then { DispatchQueue.global().async { _ = then() } }
+        if let then = outcome.then { ActionsInFlight.start { _ = then() } }
     }
 }
 

@@ -36,30 +36,35 @@ public struct ChimeHTTPServer: Sendable {
 
     /// Serves until SIGTERM or SIGINT; `onRunning` gets the port bound (for port 0).
     public func run(host: String, port: Int, onRunning: @escaping @Sendable (Int) -> Void) async throws {
+        try await application(host: host, port: port, onRunning: onRunning).runService()
+    }
+
+    /// The HTTP server as a service, for a service group with others; `onRunning` gets
+    /// the port bound (for port 0). Stopped gracefully, it finishes the requests under way.
+    public func application(host: String, port: Int, onRunning: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
         var logger = Logger(label: "chime.serve")
         logger.logLevel = .warning
-        let app = Application(
+        return Application(
             router: router(), configuration: .init(address: .hostname(host, port: port), serverName: "chime"),
             onServerRunning: { channel in onRunning(channel.localAddress?.port ?? port) }, logger: logger)
-        try await app.runService()
     }
 
     func router() -> Router<BasicRequestContext> {
         let router = Router()
-        router.get("/health") { _, _ in "ok\n" }
-        router.get("/a/:token/:action") { _, context in
-            let (token, action) = (context.parameters.get("token") ?? "", Self.segment(context, "action"))
-            // A form, not a link: scanners follow GETs, and a GET never acts.
-            let (page, button) = try desk.describe(token: token, action: action, now: clock())
         // First, so that it sees every route added after it, and requests no route takes.
         router.add(middleware: AccessRecorder())
-            return Self.page(page, button: button)
+        router.get("/health") { _, _ in "ok\n" }
         if let metrics {
             router.get("/metrics") { _, _ in
                 Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                          body: .init(byteBuffer: ByteBuffer(string: try metrics())))
             }
         }
+        router.get("/a/:token/:action") { _, context in
+            let (token, action) = (context.parameters.get("token") ?? "", Self.segment(context, "action"))
+            // A form, not a link: scanners follow GETs, and a GET never acts.
+            let (page, button) = try desk.describe(token: token, action: action, now: clock())
+            return Self.page(page, button: button)
         }
         router.post("/a/:token/:action") { request, context in
             let (token, action) = (context.parameters.get("token") ?? "", Self.segment(context, "action"))

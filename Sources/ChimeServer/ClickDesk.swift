@@ -19,7 +19,8 @@ public struct ClickDesk: Sendable {
 
     var tokens: TokenChecker { reader.tokens }
 
-    var configuration: Configuration { actions.configuration }
+    /// The configuration the desk was made with (`chime serve` fires with it too).
+    public var configuration: Configuration { actions.configuration }
     var store: any NotificationStore { actions.store }
 
     /// What became of a press.
@@ -201,7 +202,6 @@ public struct ClickDesk: Sendable {
     private func respond(token: String, channel: String, responder: String, chatUser: String?, now: Instant,
                          accepting: (NotificationRequest?) -> [TokenPurpose],
                          choose: (NotificationRequest) throws -> Choice) throws -> Outcome {
-        switch try tokens.check(Substring(token.lowercased()), now: now, accepting: accepting) {
         let (outcome, status) = try answer(token: token, channel: channel, responder: responder, chatUser: chatUser, now: now,
                                            accepting: accepting, choose: choose)
         // Counted as email replies are, by the way it came: a link, or the platform's kind.
@@ -215,6 +215,7 @@ public struct ClickDesk: Sendable {
     private func answer(token: String, channel: String, responder: String, chatUser: String?, now: Instant,
                         accepting: (NotificationRequest?) -> [TokenPurpose],
                         choose: (NotificationRequest) throws -> Choice) throws -> (Outcome, String) {
+        switch try tokens.check(Substring(token.lowercased()), now: now, accepting: accepting) {
         case nil:
             return (Outcome(refused: 403), InboundRecord.Outcome.noToken.rawValue)
         case .refused(let refusal)?:
@@ -242,8 +243,8 @@ public struct ClickDesk: Sendable {
             let response: StoredResponse, message: String, status: String
             if let waiting = try store.confirm(deliveryID: token.deliveryID, action: action) {
                 (response, message) = (waiting, say("press.confirmed", [title, reminder], to: to, fallback: "\(reminder): “\(title)” confirmed."))
-            } else if case .confirm = purpose {
                 status = "confirmed"
+            } else if case .confirm = purpose {
                 return (Outcome(status: 410, message: say("press.usedConfirmation", [reminder], to: to,
                                                           fallback: "\(reminder): this confirmation link has been used already."),
                                 addressee: to), "used-confirmation")
@@ -261,8 +262,8 @@ public struct ClickDesk: Sendable {
                 fresh.id = id
                 (response, message) = (fresh, say("press.received", [title, reminder], to: to, fallback: "\(reminder): “\(title)” received.")
                                            + (userText.map { " (\($0.prefix(60)))" } ?? ""))
-            }
                 status = InboundRecord.Outcome.responded.rawValue
+            }
             return (Outcome(status: 200, message: message, then: {
                 (try? self.actions.carryOut(response, request: request, now: now))?.answer
             }, addressee: to), status)

@@ -43,8 +43,16 @@ nonisolated(unsafe) var openedStorePath = "the store"
 /// of recipients who moved already following them.
 func openScheduler(_ options: GlobalOptions, followMoves: Bool = true) throws -> Scheduler {
     let store = try openStore(options)
+    let scheduler = try makeScheduler(options, configuration: try loadConfiguration(options), store: store)
+    if followMoves { try scheduler.followMovedRecipients() }
+    return scheduler
+}
+
+/// A scheduler of a configuration read from its file over a store: what `chime run`,
+/// `chime digest` and each round of `chime serve` fire with.
+func makeScheduler(_ options: GlobalOptions, configuration xml: Configuration, store: any NotificationStore) throws -> Scheduler {
     // Each recipient as they set themselves on the preferences page, over the XML.
-    let configuration = try loadConfiguration(options).applying(try store.recipientSettings())
+    let configuration = xml.applying(try store.recipientSettings())
     // Read the templates only when a message is rendered: a run with nothing due, or
     // with only JSON-lines channels, does not pay for them.
     var scheduler = Scheduler(configuration: configuration, store: store,
@@ -53,7 +61,6 @@ func openScheduler(_ options: GlobalOptions, followMoves: Bool = true) throws ->
     // (VERP): the key is read only when a message is sent.
     let links = LazyLinks { SignedLinks(key: try signingKey(store), base: configuration.replies.linkBase) }
     scheduler.returnPathToken = { links.made?.bounceToken(deliveryID: $0, recipient: $1, address: $2, now: $3) }
-    if followMoves { try scheduler.followMovedRecipients() }
     return scheduler
 }
 

@@ -41,7 +41,23 @@ struct SQLiteStoreTests {
         try process.run()
         process.waitUntilExit()
         let lines = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
-        #expect(lines == ["wal", "v1 pending and delivered notifications,v2 sent marks,v3 outbox and attempts,v4 replies,v5 carrying out,v6 chat threads,v7 delivery policy,v8 thread groups,v9 recipient settings,v10 opt-in,v11 waiting groups index", "pending_claimed_by,pending_next_fire,pending_recipient"])
+        #expect(lines == ["wal", "v1 pending and delivered notifications,v2 sent marks,v3 outbox and attempts,v4 replies,v5 carrying out,v6 chat threads,v7 delivery policy,v8 thread groups,v9 recipient settings,v10 opt-in,v11 waiting groups index,v12 quiet-hours hold index", "pending_claimed_by,pending_next_fire,pending_not_before,pending_recipient"])
+    }
+
+    @Test("the earliest instant something falls due after a given one: a next fire, the end of a quiet-hours hold")
+    func earliestDue() throws {
+        let store = try store()
+        #expect(try store.earliestDue(after: Instant(seconds: 0)) == nil)
+        try store.upsert([pending("a", fires: 100), pending("b", fires: 200), pending("c", fires: 900)])
+        #expect(try store.earliestDue(after: Instant(seconds: 50)) == Instant(seconds: 100))
+        #expect(try store.earliestDue(after: Instant(seconds: 100)) == Instant(seconds: 200))
+        #expect(try store.earliestDue(after: Instant(seconds: 900)) == nil)
+        // b held for quiet hours until 500: due again then.
+        let claimed = try store.claimDue(now: Instant(seconds: 250), limit: 10, claimer: me, leaseNow: Instant(seconds: 250),
+                                         leaseUntil: Instant(seconds: 850), limits: [:])
+        let b = try #require(claimed.first { $0.request.identifier == "b" })
+        try store.postpone(b, until: Instant(seconds: 500), claimer: me)
+        #expect(try store.earliestDue(after: Instant(seconds: 250)) == Instant(seconds: 500))
     }
 
     @Test("a claim is taken once; an expired lease lets another claimer take it up again")

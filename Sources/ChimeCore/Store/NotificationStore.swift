@@ -63,6 +63,12 @@ public protocol NotificationStore: Sendable {
     /// Releases every claim of a claimer (one known to be dead); returns how many.
     func releaseClaims(of claimer: Claimer) throws -> Int
 
+    /// The earliest instant after `now` at which something becomes due: a pending
+    /// notification's next fire, the end of its quiet-hours hold, a queued delivery's next
+    /// attempt; nil when nothing waits. Cheap (indexed), so a daemon may ask every second
+    /// whether another process scheduled something sooner.
+    func earliestDue(after now: Instant) throws -> Instant?
+
     // MARK: The outbox
 
     /// Claims up to `limit` queued deliveries whose next attempt is due at `now`, that

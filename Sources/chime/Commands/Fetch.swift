@@ -21,9 +21,6 @@ extension Chime {
         @Option(name: .long, help: "Only this IMAP channel (default: every imap:// and imaps:// channel).")
         var channel: String?
 
-        /// The keyword a message carries from just before it is fetched until it is handled.
-        static let fetchingKeyword = "ChimeFetching"
-
         func run() throws {
             let configuration = try loadConfiguration(options)
             var channels = configuration.channels.filter { $0.url.kind.isInbound }
@@ -46,34 +43,13 @@ extension Chime {
             var unreachable = false
             for channel in channels {
                 do {
-                    try fetch(channel, intake: intake)
+                    try intake.fetch(from: channel) { print($0) }
                 } catch let error as CurlError {
                     printError("\(channel.id): \(configuration.redact(error.description))")
                     unreachable = true
                 }
             }
             if unreachable { throw ExitCode(69) }
-        }
-
-        /// Handles every unseen message of one mailbox, and those a killed run left marked.
-        private func fetch(_ channel: Channel, intake: MailIntake) throws {
-            let client = try IMAPClient(channel.mailServer, mailbox: channel.url.mailbox)
-            let keyword = Self.fetchingKeyword
-            for uid in try client.search("OR UNSEEN KEYWORD \(keyword)") {
-                // A server without keywords still gets its messages read, without that guard.
-                try? client.mark(uid, [keyword])
-                let bytes = try client.fetch(uid: uid)
-                do {
-                    print(try intake.take(bytes, named: "\(channel.id):\(uid)"))
-                } catch {
-                    // Left unseen, unmarked: the next run tries it again.
-                    try? client.mark(uid, ["\\Seen", keyword], add: false)
-                    throw error
-                }
-                try client.mark(uid, ["\\Seen"])
-                try? client.mark(uid, [keyword], add: false)
-                if let folder = channel.moveTo { try client.move(uid, to: folder) }
-            }
         }
     }
 }

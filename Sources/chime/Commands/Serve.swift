@@ -4,12 +4,20 @@ import ChimeReply
 import ChimeServer
 import Foundation
 import Logging
+import ServiceLifecycle
 
 extension Chime {
     struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Serve HTTP: chat callbacks (Slack, Discord, Mattermost, Telegram) and signed action links.",
+            abstract: "The daemon: fire what is due as it falls due, and serve HTTP (chat callbacks, signed action links).",
             discussion: """
+                Unless --no-scheduler is given, it also does the cron work itself: fires each notification at its \
+                instant (waking for the next one due, and checking the store every second for one scheduled sooner by \
+                another process), sends the outbox and its retries (as chime run), sends digests when due (looked at \
+                every minute, as chime digest) and fetches IMAP channels every minute (as chime fetch). Any number of \
+                serve and run processes may share one store: each notification is claimed by one and sent once. SIGTERM \
+                stops taking work, lets the round and the actions under way finish, and exits 0; what is left is fired \
+                by the next process. \
                 Routes: GET /health; GET /a/TOKEN/ACTION shows a page with a button and never acts, POST acts (link \
                 scanners only GET); GET /p/TOKEN the preferences page, POST saves it (a form with a CSRF cookie); \
                 GET /u/TOKEN the unsubscribe button, POST unsubscribes (RFC 8058); GET /v/TOKEN the reminder whole in the \
@@ -33,6 +41,9 @@ extension Chime {
         @Option(name: .long, help: "The port; 0 for any free one.")
         var port = 8080
 
+        @Flag(name: .long, help: "Serve HTTP only; leave firing, digests and fetching to cron (chime run, digest, fetch).")
+        var noScheduler = false
+
         func run() throws {
             let configuration = try loadConfiguration(options)
             let store = try openStore(options)
@@ -50,14 +61,28 @@ extension Chime {
             let reloading = reloadOnHangup(desks, store: store)
             defer { reloading.cancel() }
             let host = self.host
+            // Stopped last (a group stops its services last to first): what the others
+            // started is carried out before the process exits.
+            var services: [any Service] = [ActionsInFlight()]
+            if !noScheduler {
+                // The daemon's time: with --now, running on from there as the clock does.
+                let offset = options.now == nil ? 0 : options.instant.date.timeIntervalSince(Date())
+                services += Daemon(options: options, store: store, configuration: { desks.current.configuration },
+                                   clock: { Date().addingTimeInterval(offset) }).services
+            }
+            services.append(server.application(host: host, port: port) { bound in
+                // Written at once, unbuffered: whoever started it waits for this line.
+                FileHandle.standardOutput.write(Data("listening on http://\(host):\(bound)\n".utf8))
+            })
+            var logger = Logger(label: "chime.serve")
+            logger.logLevel = .warning
+            let group = ServiceGroup(configuration: .init(
+                services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             let finished = DispatchSemaphore(value: 0)
             let failure = Failure()
             Task {
                 do {
-                    try await server.run(host: host, port: port) { bound in
-                        // Written at once, unbuffered: whoever started it waits for this line.
-                        FileHandle.standardOutput.write(Data("listening on http://\(host):\(bound)\n".utf8))
-                    }
+                    try await group.run()
                 } catch {
                     failure.error = error
                 }

@@ -1,0 +1,39 @@
+import Foundation
+import ServiceLifecycle
+
+/// Actions answered at once and carried out after (a chat button's hooks may take their
+/// whole timeout), each on a thread of its own and counted here; as a service of
+/// `chime serve`, it waits on graceful shutdown until every one started has finished,
+/// so stopping never drops one half done. Put it first in the service group: the group
+/// stops its services last to first, so the HTTP server has stopped taking presses by
+/// the time it waits.
+public struct ActionsInFlight: Service {
+    private static let running = DispatchGroup()
+
+    public init() {}
+
+    /// Carries `work` out on a thread of its own, counted until it returns.
+    static func start(_ work: @escaping @Sendable () -> Void) {
+        running.enter()
+        DispatchQueue.global().async {
+            work()
+            running.leave()
+        }
+    }
+
+    /// Waits, off Swift's shared threads, until every action started has been carried out.
+    public static func finish() async {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                running.wait()
+                continuation.resume()
+            }
+        }
+    }
+
+    public func run() async throws {
+        // Cancelled rather than shut down gracefully (a failing group): nothing to wait for.
+        try? await gracefulShutdown()
+        await Self.finish()
+    }
+}

@@ -1,0 +1,90 @@
+import ChimeCore
+import ChimeCurl
+import ChimeScheduler
+import ChimeServer
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// The cron work of `chime run`, `chime digest` and `chime fetch`, done by `chime serve`
+/// itself as services of its group, through the same scheduler and intake those commands
+/// use.
+///
+/// Firing wakes at the next instant something is due (the store's earliest pending fire,
+/// quiet-hours hold, retry or group wait) and at least every minute; while it waits it
+/// asks the store every second for its earliest due instant (an indexed `MIN`), so a
+/// request scheduled sooner by another process (`chime schedule`) is fired at its
+/// instant too. Digests are looked at every minute on the minute (each recipient's goes
+/// once its `digestAt` has come in their zone), IMAP mailboxes fetched every minute.
+/// Each process claims what it fires, so any number of `serve` and `run` processes share
+/// one store without sending anything twice.
+struct Daemon: Sendable {
+    let options: GlobalOptions
+    let store: any NotificationStore
+    /// The configuration in force: read again on SIGHUP.
+    let configuration: @Sendable () -> Configuration
+    /// The time (with `--now`, running on from there).
+    let clock: @Sendable () -> Date
+
+    /// How many notifications one firing round takes at most: SIGTERM waits for the
+    /// round in flight, and leaves the rest to the next process.
+    static let roundSize = 100
+
+    private var logger: Logger { Logger(label: "chime.serve") }
+
+    var services: [any Service] { [firing, digests, mail] }
+
+    /// Fires what is due, and sends the outbox and its retries, as `chime run` does.
+    var firing: RecurringWork {
+        RecurringWork(name: "firing", clock: clock, round: { now in
+            do {
+                let scheduler = try makeScheduler(options, configuration: configuration(), store: store)
+                let report = try scheduler.run(now: now, clock: { Instant(clock()) }, limit: Self.roundSize)
+                // A full round may have left more due: the next one starts at once.
+                if report.fired + report.postponed >= Self.roundSize { return now }
+                return try scheduler.nextWakeUp(after: now)
+            } catch {
+                logger.error("firing failed, tried again within a minute: \(configuration().redact("\(error)"))")
+                return nil
+            }
+        }, sooner: { last in
+            try? store.earliestDue(after: last)
+        })
+    }
+
+    /// Sends each recipient's digest once its time has come, as `chime digest` does.
+    var digests: RecurringWork {
+        RecurringWork(name: "digest", clock: clock, round: { now in
+            do {
+                let scheduler = try makeScheduler(options, configuration: configuration(), store: store)
+                let report = try scheduler.digest(now: now)
+                for (recipient, count) in report.sent {
+                    logger.info("digest sent", metadata: ["recipient.id": .string(recipient), "digest.count": .stringConvertible(count)])
+                }
+            } catch {
+                logger.error("digests not sent, tried again in a minute: \(configuration().redact("\(error)"))")
+            }
+            return Instant(seconds: (now.seconds / 60 + 1) * 60)
+        })
+    }
+
+    /// Takes the replies waiting in each IMAP mailbox, as `chime fetch` does.
+    var mail: RecurringWork {
+        RecurringWork(name: "fetch", clock: clock, round: { now in
+            let configuration = configuration()
+            let channels = configuration.channels.filter { $0.url.kind.isInbound }
+            guard !channels.isEmpty, let intake = try? MailIntake(options, configuration: configuration, store: store) else { return nil }
+            for channel in channels {
+                do {
+                    // Each reply taken is logged by the intake.
+                    try intake.fetch(from: channel) { _ in }
+                } catch let error as CurlError {
+                    logger.warning("\(channel.id): \(configuration.redact(error.description))", metadata: ["channel.id": .string(channel.id)])
+                } catch {
+                    // Said by the intake; the message is left unseen for the next minute.
+                }
+            }
+            return now + 60
+        })
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+
+/// `chime serve` as the daemon, through the real executable and the real clock (no
+/// `--now`): it fires by itself, wakes for a request another process scheduled sooner,
+/// shares a store with another daemon without sending twice, and stops on SIGTERM
+/// without losing anything.
+@Suite("chime serve fires by itself", .serialized)
+struct DaemonTests {
+    /// `chime serve --port 0` with its scheduler, its output and log in `NAME.out`.
+    final class Daemon {
+        let process: Process
+        let output: URL
+
+        init(_ ws: Workspace, name: String = "daemon") throws {
+            output = ws.url.appendingPathComponent("\(name).out")
+            process = try ChimeProcess.start(["serve", "--port", "0"], in: ws.url, output: output, withErrors: true)
+            let deadline = Date().addingTimeInterval(20)
+            while !log.contains("listening on http://127.0.0.1:"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            guard log.contains("listening on") else {
+                process.terminate()
+                throw CocoaError(.fileReadUnknown)
+            }
+        }
+
+        var log: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+
+        /// How many notifications its log says it fired.
+        var fired: Int { log.components(separatedBy: "fired and delivered").count - 1 }
+
+        /// SIGTERM, and its exit status once it stopped.
+        func stop() -> Int32 {
+            process.terminate()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
+    /// Requests for carol (a Maildir), titled `Reminder N`, each due `seconds(N)` from now.
+    static func schedule(_ ws: Workspace, _ numbers: ClosedRange<Int>, file: String = "batch.json", seconds: (Int) -> Int) throws -> String {
+        let requests = numbers.map { n in
+            #"{"identifier": "r\#(n)", "recipient": "carol", "content": {"title": "Reminder \#(n)"}, "trigger": {"type": "timeInterval", "seconds": \#(seconds(n))}}"#
+        }
+        try ws.write(file, "[" + requests.joined(separator: ",\n") + "]")
+        let result = try ws.chime(["schedule", "--json", file])
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout
+    }
+
+    /// The instant `chime schedule` printed for one request (`scheduled ID: fires INSTANT`).
+    static func instant(of identifier: String, in printed: String) throws -> Date {
+        let line = try #require(printed.split(separator: "\n").first { $0.hasPrefix("scheduled \(identifier):") })
+        return try #require(ISO8601DateFormatter().date(from: String(line.split(separator: " ").last ?? "")))
+    }
+
+    /// The subjects of the messages in carol's Maildir, one per message.
+    static func subjects(_ ws: Workspace) throws -> [String] {
+        let folder = ws.url.appendingPathComponent("outbox/new")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return try names.map { name in
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            return String(text.split(separator: "\n").first { $0.hasPrefix("Subject: ") }?.dropFirst("Subject: ".count) ?? "")
+        }
+    }
+
+    /// Waits until `carol` has `count` messages, or `timeout` seconds passed; returns when
+    /// the last one was seen.
+    static func wait(for count: Int, in ws: Workspace, timeout: TimeInterval) throws -> Date? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try subjects(ws).count >= count { return Date() }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return nil
+    }
+
+    @Test("a reminder a few seconds ahead arrives in the Maildir at its instant, with no chime run")
+    func firesByItself() throws {
+        let ws = try Workspace()
+        let daemon = try Daemon(ws)
+        let printed = try Self.schedule(ws, 1...1) { _ in 3 }
+        let due = try Self.instant(of: "r1", in: printed)
+        let arrived = try Self.wait(for: 1, in: ws, timeout: 15)
+        #expect(daemon.stop() == 0)
+        let at = try #require(arrived, "not delivered: \(daemon.log)")
+        #expect(at >= due)
+        #expect(at.timeIntervalSince(due) < 2, "arrived \(at.timeIntervalSince(due)) s after its instant")
+        #expect(try Self.subjects(ws) == ["Reminder 1"])
+        #expect(try ws.chime(["pending"]).stdout.isEmpty)
+    }
+
+    @Test("a request chime schedule adds after the daemon started, sooner than anything pending, wakes it")
+    func wokenBySoonerRequest() throws {
+        let ws = try Workspace()
+        // Due in an hour: the daemon's next wake-up, before the sooner one is scheduled,
+        // is a minute away.
+        _ = try Self.schedule(ws, 1...1, file: "later.json") { _ in 3600 }
+        let daemon = try Daemon(ws)
+        Thread.sleep(forTimeInterval: 1.5)
+        let printed = try Self.schedule(ws, 2...2, file: "sooner.json") { _ in 4 }
+        let due = try Self.instant(of: "r2", in: printed)
+        let arrived = try Self.wait(for: 1, in: ws, timeout: 20)
+        #expect(daemon.stop() == 0)
+        let at = try #require(arrived, "not delivered: \(daemon.log)")
+        #expect(at.timeIntervalSince(due) < 2, "arrived \(at.timeIntervalSince(due)) s after its instant")
+        #expect(try Self.subjects(ws) == ["Reminder 2"])
+        #expect(try ws.chime(["pending"]).stdout.contains("r1"))
+    }
+
+    @Test("two daemons on one store deliver 200 reminders due over a few seconds, each exactly once, sharing the work")
+    func twoDaemons() throws {
+        let ws = try Workspace()
+        let first = try Daemon(ws, name: "first")
+        let second = try Daemon(ws, name: "second")
+        // 150 at one instant (more than one round takes, so both daemons take a part),
+        // then 50 over the next seconds.
+        _ = try Self.schedule(ws, 1...200) { n in n <= 150 ? 3 : 4 + n % 3 }
+        let arrived = try Self.wait(for: 200, in: ws, timeout: 30)
+        Thread.sleep(forTimeInterval: 1) // anything sent twice would arrive by now
+        #expect(first.stop() == 0)
+        #expect(second.stop() == 0)
+        #expect(arrived != nil)
+        let subjects = try Self.subjects(ws)
+        #expect(subjects.count == 200)
+        #expect(Set(subjects) == Set((1...200).map { "Reminder \($0)" }))
+        #expect(first.fired + second.fired == 200)
+        #expect(first.fired > 0 && second.fired > 0, "shares: \(first.fired) and \(second.fired)")
+        #expect(try ws.chime(["pending"]).stdout.isEmpty)
+        #expect(try ws.chime(["delivered"]).stdout.split(separator: "\n").count == 200)
+    }
+
+    @Test("SIGTERM while firing: the round in flight finishes, the daemon exits 0, chime run sends the rest, nothing twice")
+    func stoppedWhileFiring() throws {
+        let ws = try Workspace()
+        let daemon = try Daemon(ws)
+        _ = try Self.schedule(ws, 1...1000) { _ in 3 }
+        #expect(try Self.wait(for: 1, in: ws, timeout: 20) != nil)
+        #expect(daemon.stop() == 0)
+        let byDaemon = try Self.subjects(ws).count
+        #expect(byDaemon == daemon.fired)
+        #expect(byDaemon < 1000, "the daemon went on firing after SIGTERM")
+        // Its claims were settled or handed back: the next run takes back nothing.
+        let run = try ws.chime(["run"])
+        #expect(run.status == 0)
+        #expect(!run.stdout.contains("took back"), "\(run.stdout)")
+        #expect(run.stdout.hasPrefix("fired \(1000 - byDaemon)"), "\(run.stdout)")
+        let subjects = try Self.subjects(ws)
+        #expect(subjects.count == 1000)
+        #expect(Set(subjects) == Set((1...1000).map { "Reminder \($0)" }))
+        #expect(try ws.chime(["pending"]).stdout.isEmpty)
+    }
+}
