@@ -59,13 +59,14 @@ struct DeployTests {
             return (process.terminationStatus, text)
         }
 
-        /// Schedules a reminder for alice (of the example configuration) due in the past.
-        func schedule(_ id: String, passive: Bool = false) throws {
-            let json = #"{"identifier": "\#(id)", "recipient": "alice", "content": {"title": "Tea", "categoryIdentifier": "TimerFiredCategory"\#(passive ? #", "interruptionLevel": "passive""# : "")}, "trigger": {"type": "timeInterval", "seconds": 60}}"#
+        /// Schedules a reminder for alice (of the example configuration) due in the past,
+        /// or `ahead` seconds from now.
+        func schedule(_ id: String, passive: Bool = false, ahead: Int? = nil) throws {
+            let json = #"{"identifier": "\#(id)", "recipient": "alice", "content": {"title": "Tea", "categoryIdentifier": "TimerFiredCategory"\#(passive ? #", "interruptionLevel": "passive""# : "")}, "trigger": {"type": "timeInterval", "seconds": \#(ahead ?? 60)}}"#
             try Data(json.utf8).write(to: state.appendingPathComponent("\(id).json"))
             let past = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-600))
             let result = try run([ChimeProcess.executable.path, "--config", url.appendingPathComponent("etc/chime/chime.xml").path,
-                                  "--store", "sqlite:\(state.path)/chime.sqlite", "schedule", "--json", "\(id).json", "--now", past],
+                                  "--store", "sqlite:\(state.path)/chime.sqlite", "schedule", "--json", "\(id).json"] + (ahead == nil ? ["--now", past] : []),
                                  in: state, environment: [:])
             #expect(result.status == 0, "\(result.output)")
         }
@@ -103,6 +104,62 @@ struct DeployTests {
         return (result.status, result.output, allowed)
     }
 
+    /// Starts a long-running unit's ExecStart as systemd would, its port made 0; returns
+    /// the process and the port it printed.
+    static func serve(_ lines: [(key: String, value: String)], in root: Root) throws -> (process: Process, port: Int) {
+        let command = try #require(lines.first { $0.key == "ExecStart" }?.value)
+            .replacingOccurrences(of: "--port 8080", with: "--port 0").split(separator: " ").map(String.init)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        process.currentDirectoryURL = URL(fileURLWithPath: try #require(lines.first { $0.key == "WorkingDirectory" }?.value))
+        process.environment = ProcessInfo.processInfo.environment.merging(Self.environment(of: lines)) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var line = Data()
+        while !line.contains(0x0A) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            line += chunk
+        }
+        guard let port = String(decoding: line, as: UTF8.self).firstMatch(of: /:(\d+)/).flatMap({ Int($0.output.1) }) else {
+            process.terminate()
+            throw CocoaError(.fileReadUnknown)
+        }
+        return (process, port)
+    }
+
+    @Test("chime-daemon.service alone, no timer, fires a reminder due a few seconds ahead and stops on SIGTERM with 0; chime-serve.service (the cron variant's) fires nothing")
+    func daemonUnit() throws {
+        let root = try Root()
+        try root.schedule("tea")
+        let cron = try Self.unit("chime-serve.service", in: root)
+        #expect(try #require(cron.first { $0.key == "ExecStart" }).value.hasSuffix("serve --no-scheduler --host 127.0.0.1 --port 8080"))
+        let http = try Self.serve(cron, in: root)
+        Thread.sleep(forTimeInterval: 2)
+        http.process.terminate()
+        http.process.waitUntilExit()
+        #expect(root.outbox.isEmpty, "chime serve --no-scheduler fired")
+
+        let lines = try Self.unit("chime-daemon.service", in: root)
+        #expect(try #require(lines.first { $0.key == "ExecStart" }).value.hasSuffix("chime serve --host 127.0.0.1 --port 8080"))
+        #expect(lines.first { $0.key == "Conflicts" }?.value == "chime-serve.service")
+        #expect(lines.first { $0.key == "ExecReload" }?.value == "/bin/kill -HUP $MAINPID")
+        let daemon = try Self.serve(lines, in: root)
+        // Due in the past: fired at once; then one due in 3 s, fired at its instant.
+        let deadline = Date().addingTimeInterval(15)
+        while root.outbox.count < 1, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(root.outbox.count == 1)
+        try root.schedule("soon", ahead: 3)
+        while root.outbox.count < 2, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(root.outbox.count == 2, "the daemon fired the reminder due ahead by itself")
+        #expect(try String(contentsOf: URL(string: "http://127.0.0.1:\(daemon.port)/health")!, encoding: .utf8) == "ok\n")
+        daemon.process.terminate()
+        daemon.process.waitUntilExit()
+        #expect(daemon.process.terminationReason == .exit && daemon.process.terminationStatus == 0)
+    }
+
     @Test("the systemd units: chime-run.service fires, chime-digest.service sends the digest, chime-serve.service answers /health; the timers start them every minute and hourly")
     func systemdUnits() throws {
         let root = try Root()
@@ -119,27 +176,10 @@ struct DeployTests {
         #expect(timers == ["*-*-* *:*:00", "hourly"])
 
         // chime serve: its port made 0, the rest as written; stopped by SIGTERM as systemd stops it.
-        var lines = try Self.unit("chime-serve.service", in: root)
-        let index = try #require(lines.firstIndex { $0.key == "ExecStart" })
-        #expect(lines[index].value.hasSuffix("serve --host 127.0.0.1 --port 8080"))
-        lines[index].value = lines[index].value.replacingOccurrences(of: "--port 8080", with: "--port 0")
-        let command = lines[index].value.split(separator: " ").map(String.init)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        process.currentDirectoryURL = root.state
-        process.environment = ProcessInfo.processInfo.environment.merging(Self.environment(of: lines)) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let lines = try Self.unit("chime-serve.service", in: root)
+        #expect(try #require(lines.first { $0.key == "ExecStart" }).value.hasSuffix("serve --no-scheduler --host 127.0.0.1 --port 8080"))
+        let (process, port) = try Self.serve(lines, in: root)
         defer { process.terminate(); process.waitUntilExit() }
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            line += chunk
-        }
-        let port = try #require(String(decoding: line, as: UTF8.self).firstMatch(of: /:(\d+)/).flatMap { Int($0.output.1) })
         let health = try String(contentsOf: URL(string: "http://127.0.0.1:\(port)/health")!, encoding: .utf8)
         #expect(health == "ok\n")
 
@@ -160,7 +200,7 @@ struct DeployTests {
         let folder = root.url.appendingPathComponent("units")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.deploy.appendingPathComponent("systemd").path).filter { $0.hasSuffix(".service") || $0.hasSuffix(".timer") }
-        #expect(names.count == 5)
+        #expect(names.count == 6)
         for name in names {
             // Only the binary's path is moved (verify checks it is executable); the rest as written.
             let text = try String(contentsOf: Self.deploy.appendingPathComponent("systemd/\(name)"), encoding: .utf8)
