@@ -57,7 +57,7 @@ struct MetricsTests {
         return try parse(ws, answer.body)
     }
 
-    @Test("GET /metrics of a real chime serve parses as Prometheus text with the contract's names: presses on links count as replies by status, HTTP requests by route template and status, and the gauges read from the store at each scrape (pending after a chime schedule, the outbox); no label carries a token, an identifier or an address; the access log is JSON lines naming route, method, status and duration, never a token")
+    @Test("GET /metrics of a real chime serve parses as Prometheus text with the contract's names: presses on links count as replies by status, HTTP requests by route template and status, notifications fired by the daemon by route with their delay, deliveries by kind and outcome, and the gauges read from the store at each scrape (pending after a chime schedule, the outbox); no label carries a token, an identifier or an address; the access log is JSON lines naming route, method, status and duration, never a token")
     func metricsAndAccessLog() throws {
         let keys = ServeTests.Keys()
         // A reminder sent by email (its chat deliveries queued: their servers are a closed port).
@@ -92,7 +92,24 @@ struct MetricsTests {
         #expect(try server.request("POST", String(forged)).status == 403)
         #expect(try server.request("GET", "/nowhere/\(sent.token)").status == 404)
 
-        let samples = try Self.scrape(ws, server)
+        // A reminder due two seconds on: the daemon fires it, without chime run.
+        try ws.write("soon.json", #"{"identifier": "soon", "recipient": "alice", "content": {"title": "Soon", "categoryIdentifier": "shop"}, "trigger": {"type": "timeInterval", "seconds": 2}}"#)
+        #expect(try ws.chime(["schedule", "--json", "soon.json"], now: "2026-11-21T10:05:00Z").status == 0)
+        var samples = try Self.scrape(ws, server)
+        let deadline = Date().addingTimeInterval(20)
+        while Self.value(samples, "chime_notifications_fired_total", ["route": "sent"]) < 1 && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.5)
+            samples = try Self.scrape(ws, server)
+        }
+        #expect(Self.value(samples, "chime_notifications_fired_total", ["route": "sent"]) == 1, "fired by the daemon")
+        #expect(Self.value(samples, "chime_fire_delay_seconds_count") == 1)
+        #expect(Self.value(samples, "chime_fire_delay_seconds_bucket", ["le": "+Inf"]) == 1)
+        #expect(Self.value(samples, "chime_deliveries_total", ["kind": "maildir", "outcome": "delivered"]) >= 1)
+        #expect(Self.value(samples, "chime_deliveries_total", ["kind": "file", "outcome": "delivered"]) >= 1)
+        #expect(Self.value(samples, "chime_pending") == 1, "the one a day away")
+        // The reminder before's chat deliveries, retried by the daemon: their servers are a closed port.
+        #expect(Self.value(samples, "chime_deliveries_total", ["outcome": "temporary"]) >= 1)
+
         #expect(Self.value(samples, "chime_replies_total", ["status": "responded", "via": "link"]) == 1)
         #expect(Self.value(samples, "chime_replies_total", ["status": "replayed", "via": "link"]) == 1)
         #expect(Self.value(samples, "chime_replies_total", ["status": "forged-token", "via": "link"])
@@ -102,9 +119,10 @@ struct MetricsTests {
         #expect(Self.value(samples, "chime_http_requests_total", ["route": "unmatched", "status": "404"]) == 1)
         #expect(Self.value(samples, "chime_http_requests_total", ["route": "/metrics", "status": "200"]) >= 2)
         #expect(samples.contains { $0.family == "chime_http_requests" && $0.type == "counter" })
+        #expect(samples.contains { $0.family == "chime_fire_delay_seconds" && $0.type == "histogram" })
 
         // No label names a person, a request, a delivery or a token.
-        let forbidden = [sent.token, sent.deliveryID, "alice", "list", "later", "U123", "example.org", "@", keys.slack]
+        let forbidden = [sent.token, sent.deliveryID, "alice", "list", "soon", "later", "U123", "example.org", "@", keys.slack]
         for sample in samples {
             for (name, value) in sample.labels {
                 #expect(!forbidden.contains { value.contains($0) }, "\(sample.name){\(name)=\(value)}")
@@ -123,8 +141,14 @@ struct MetricsTests {
                 && $0["http.status"].flatMap(Int.init) != nil && $0["duration.ms"].flatMap(Double.init) != nil }, "\(requests)")
         #expect(requests.filter { $0["http.route"] == "/a/:token/:action" }.map { $0["http.status"] } == ["200", "200", "403"])
         #expect(requests.contains { $0["http.route"] == "unmatched" && $0["http.status"] == "404" })
+        #expect(records.contains { $0["logger"] == "chime.scheduler" && $0["request.id"] == "soon" && $0["recipient.id"] == "alice" })
+        // One line per delivery the courier tried, named by ids, never by address.
+        #expect(records.contains { $0["logger"] == "chime.courier" && $0["level"] == "info" && $0["message"] == "delivery to retry"
+                && $0["request.id"] == "list" && $0["recipient.id"] == "alice" && $0["channel.id"] != nil && $0["delivery.id"] == sent.deliveryID
+                && $0["outcome"] == "temporary" }, "\(records)")
         for line in log {
-            #expect(!line.contains(sent.token) && !line.contains(link) && !line.contains(keys.slack), "a token or a secret in the log: \(line)")
+            #expect(!line.contains(sent.token) && !line.contains(link) && !line.contains(keys.slack) && !line.contains("alice@example.org"),
+                    "a token, a secret or an address in the log: \(line)")
         }
     }
 
