@@ -121,36 +121,58 @@ struct ChatPayloadRulesTests {
         }
     }
 
-    @Test("a real chime run to a local HTTPS server (certificate verified) sends each platform the same: the 5,000-character title's payloads within every limit, Slack's valid by slack_sdk")
+    @Test("a real chime run to a local HTTPS server (certificate verified) sends each platform what the preview shows: the 5,000-character title within every limit (Slack's valid by slack_sdk, Teams' by the Adaptive Cards schema), hostile text inert, hidden previews kept out of notifications, right to left for Arabic")
     func realRun() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-rules-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let certificate = try ScriptServer.certificate(in: folder)
         let https = try WebhookServer(["--cert", certificate.cert, "--key", certificate.key])
-        // Each platform's channel at the local server, as the platform's host would be.
-        var configuration = Self.configuration
-        for (kind, url) in [("slack", "slack://hooks.slack.com/services/T000/B000/XXXX"), ("discord", "discord://discord.com/api/webhooks/1/x"),
-                            ("mattermost", "mattermost://chat.example.org/hooks/x"), ("msteams", "msteams://example.webhook.office.com/webhookb2/x"),
-                            ("telegram", "telegram://api.telegram.org/botTOKEN/sendMessage?chat_id=1"), ("json", "jsons://hooks.example.org/chime")] {
-            let scheme = url.prefix { $0 != ":" }
-            let query = url.contains("?") ? "?" + url.split(separator: "?")[1] : ""
-            configuration = configuration.replacingOccurrences(of: #"url="\#(url)""#, with: #"url="\#(scheme)://127.0.0.1:\#(https.port)/ok/\#(kind)\#(query)" caFile="\#(certificate.cert)""#)
+        // Four recipients, each with every platform's channel at the local server as the
+        // platform's host would be: /ok/KIND/RECIPIENT tells whose message a request is.
+        let people = [("ann", #"locale="en""#), ("hos", #"locale="en""#), ("hid", #"locale="en" showPreviews="whenAuthenticated""#), ("ara", #"locale="ar""#)]
+        let queries = ["slack": "", "discord": "", "mattermost": "", "msteams": "", "telegram": "?chat_id=1", "json": ""]
+        let schemes = ["json": "jsons"]
+        var channels = "", recipients = ""
+        for (person, attributes) in people {
+            var addresses = ""
+            for kind in Self.kinds {
+                let secret = kind == "slack" ? #" secret="0123456789abcdef0123456789abcdef""# : ""
+                channels += #"<channel id="\#(kind)-\#(person)" url="\#(schemes[kind] ?? kind)://127.0.0.1:\#(https.port)/ok/\#(kind)/\#(person)\#(queries[kind]!)" caFile="\#(certificate.cert)"\#(secret)/>"#
+                addresses += #"<address channel="\#(kind)-\#(person)"/>"#
+            }
+            recipients += #"<recipient id="\#(person)" timeZone="Europe/Paris" \#(attributes)>\#(addresses)</recipient>"#
         }
-        configuration = configuration.replacingOccurrences(of: #"<address channel="slack"/>"#,
-                                                           with: Self.kinds.map { #"<address channel="\#($0)"/>"# }.joined())
+        let configuration = Self.configuration
+            .replacingOccurrences(of: #"(?s)<channels>.*</channels>"#, with: "<channels>\(channels)</channels>", options: .regularExpression)
+            .replacingOccurrences(of: #"(?s)<recipients>.*</recipients>"#, with: "<recipients>\(recipients)</recipients>", options: .regularExpression)
         let ws = try Workspace(configuration: configuration)
         let title = String(repeating: "Tea & <b>cake</b> 🫖 ", count: 250)
-        let content = try JSONSerialization.data(withJSONObject: ["title": title, "body": String(repeating: "Milk & eggs <now> ", count: 600), "categoryIdentifier": "list"])
-        try ws.write("r.json", #"{"identifier": "r", "recipient": "ann", "content": \#(String(decoding: content, as: UTF8.self)), "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        let contents: [(String, String, String)] = [("ann", title, String(repeating: "Milk & eggs <now> ", count: 600)),
+                                                    ("hos", Self.hostile, Self.hostile), ("hid", "Zanzibar", "Quokka"), ("ara", "Tea", "Now\nand then")]
+        let requests = try contents.map { person, title, body in
+            let content = String(decoding: try JSONSerialization.data(withJSONObject: ["title": title, "body": body, "categoryIdentifier": "list"]), as: UTF8.self)
+            return #"{"identifier": "r-\#(person)", "recipient": "\#(person)", "content": \#(content), "trigger": {"type": "timeInterval", "seconds": 60}}"#
+        }
+        try ws.write("r.json", "[" + requests.joined(separator: ",") + "]")
         #expect(try ws.chime(["schedule", "--json", "r.json"], now: "2026-11-21T09:00:00Z").status == 0)
         let run = try ws.chime(["run"], now: "2026-11-21T09:01:00Z")
         #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
         let received = try https.requests()
-        for kind in Self.kinds {
-            let request = try #require(received.first { ($0["path"] as? String)?.hasPrefix("/ok/\(kind)") == true }, "nothing reached /ok/\(kind): \(run.stderr)")
-            let payload = try #require(try JSONSerialization.jsonObject(with: Data((request["body"] as? String ?? "").utf8)) as? [String: Any], "\(kind)")
-            try limitsHold(kind, payload, previews: "always", title: title, ws: ws)
+        func payload(_ kind: String, _ person: String) throws -> [String: Any] {
+            let request = try #require(received.first { ($0["path"] as? String)?.hasPrefix("/ok/\(kind)/\(person)") == true }, "nothing reached /ok/\(kind)/\(person): \(run.stderr)")
+            return try #require(try JSONSerialization.jsonObject(with: Data((request["body"] as? String ?? "").utf8)) as? [String: Any], "\(kind)")
         }
+        for kind in Self.kinds {
+            try limitsHold(kind, try payload(kind, "ann"), previews: "always", title: title, ws: ws)
+            try hostileHolds(kind, try payload(kind, "hos"), ws: ws)
+            try hiddenHolds(kind, try payload(kind, "hid"))
+        }
+        let card = try #require((try payload("msteams", "ara")["attachments"] as? [[String: Any]])?.first?["content"] as? [String: Any])
+        #expect(card["version"] as? String == "1.5" && card["rtl"] as? Bool == true)
+        #expect(try teamsComplaints(ws, try payload("msteams", "ara")) == "")
+        let telegram = try #require(try payload("telegram", "ara")["text"] as? String)
+        #expect(telegram.split(separator: "\n", omittingEmptySubsequences: true).allSatisfy { $0.contains("\u{200F}") }, "\(telegram)")
+        #expect(try payload("json", "ara")["direction"] as? String == "rtl")
     }
 
     /// What every payload of `kind` must be, whatever its content: within the platform's
@@ -211,7 +233,12 @@ struct ChatPayloadRulesTests {
           arguments: kinds)
     func hiddenPreviews(kind: String) throws {
         let ws = try Workspace(configuration: Self.configuration)
-        let payload = try preview(ws, kind, title: "Zanzibar", body: "Quokka", previews: "whenAuthenticated")
+        try hiddenHolds(kind, try preview(ws, kind, title: "Zanzibar", body: "Quokka", previews: "whenAuthenticated"))
+    }
+
+    /// A whenAuthenticated payload of the reminder "Zanzibar" / "Quokka": no notification
+    /// surface shows either (checked on `chime preview`'s and a real run's).
+    private func hiddenHolds(_ kind: String, _ payload: [String: Any]) throws {
         let surfaces: [String]
         switch kind {
         case "slack": surfaces = [try #require(payload["text"] as? String)]
@@ -253,7 +280,12 @@ struct ChatPayloadRulesTests {
     @Test("one hostile string on every platform: no markup, link or mention comes of it", arguments: kinds)
     func hostileText(kind: String) throws {
         let ws = try Workspace(configuration: Self.configuration)
-        let payload = try preview(ws, kind, title: Self.hostile, body: Self.hostile)
+        try hostileHolds(kind, try preview(ws, kind, title: Self.hostile, body: Self.hostile), ws: ws)
+    }
+
+    /// A payload whose title and body are ``hostile``: no markup, link or mention comes of
+    /// it (checked on `chime preview`'s and a real run's).
+    private func hostileHolds(_ kind: String, _ payload: [String: Any], ws: Workspace) throws {
         let mentions = ["@channel", "@here", "@all", "@everyone"]
         switch kind {
         case "slack":
