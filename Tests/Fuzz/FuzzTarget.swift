@@ -24,6 +24,8 @@ enum FuzzTarget: String, CaseIterable {
     case authresults
     /// A chat callback body, read as each platform's.
     case chat
+    /// The environment file of `--env-file` (secrets for every entry point).
+    case envfile
 
     func run(_ bytes: [UInt8]) {
         switch self {
@@ -45,6 +47,8 @@ enum FuzzTarget: String, CaseIterable {
             _ = ChatCallback.discord(bytes)
             _ = ChatCallback.mattermost(bytes)
             _ = ChatCallback.telegram(bytes)
+        case .envfile:
+            _ = try? EnvironmentFile(text: String(decoding: bytes, as: UTF8.self), path: "fuzz.env")
         }
     }
 
