@@ -42,6 +42,12 @@ struct ConfigurationReader {
         if let replies = root.child(named: "replies") {
             configuration.replies = readReplies(replies)
         }
+        for (k, element) in (root.child(named: "api")?.children(named: "key") ?? []).enumerated() {
+            elements[.apiKey(k)] = element
+            // The schema admits only the three names.
+            let scope = element.attribute("scope").flatMap(APIKey.Scope.init(name:)) ?? .read
+            configuration.apiKeys.append(APIKey(id: identifier(element, "id"), secret: secret(element, "secret") ?? "", scope: scope))
+        }
         return configuration
     }
 

@@ -98,6 +98,7 @@ public struct ChimeHTTPServer: Sendable {
         router.post("/p/:token") { request, context in
             try await savePreferences(request, token: context.parameters.get("token") ?? "")
         }
+        addAPI(to: router)
         router.post("/slack/:channel") { request, context in
             try await slack(request, channel: context.parameters.get("channel") ?? "")
         }

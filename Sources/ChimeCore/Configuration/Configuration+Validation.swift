@@ -8,7 +8,7 @@ extension Configuration {
     /// context and two in the minimal one, minimal actions taken from the same category,
     /// and the built-in action identifiers reserved.
     public func problems() -> [ConfigurationProblem] {
-        categoryProblems() + channelProblems() + recipientProblems()
+        categoryProblems() + channelProblems() + recipientProblems() + apiKeyProblems()
     }
 
     private func categoryProblems() -> [ConfigurationProblem] {
@@ -118,6 +118,22 @@ extension Configuration {
     /// The fewest characters a channel's `secret` may have: a shorter one can be guessed
     /// (every platform's own secrets are longer: Slack's 32, Discord's key 64).
     public static let shortestSecret = 16
+
+    /// API keys: distinct ids, secrets as long as a channel's and each used by one key.
+    private func apiKeyProblems() -> [ConfigurationProblem] {
+        var problems: [ConfigurationProblem] = []
+        var ids = Set<String>(), secrets = Set<String>()
+        for (k, key) in apiKeys.enumerated() {
+            problems += Self.identifierProblems(key.id, named: "API key id", at: .apiKey(k), attribute: "id", seen: &ids)
+            if key.secret.utf8.count < Self.shortestSecret {
+                // Not shown: a secret stays out of every message, even a short one.
+                problems.append(.init(.apiKey(k), attribute: "secret", "API key \"\(key.id)\": secret is \(key.secret.isEmpty ? "empty" : "too short (\(key.secret.utf8.count) characters)"); it needs at least \(Self.shortestSecret) characters"))
+            } else if !secrets.insert(key.secret).inserted {
+                problems.append(.init(.apiKey(k), attribute: "secret", "API key \"\(key.id)\": its secret is another key's; give each key its own"))
+            }
+        }
+        return problems
+    }
 
     private func recipientProblems() -> [ConfigurationProblem] {
         var problems: [ConfigurationProblem] = []

@@ -20,6 +20,8 @@ public struct Configuration: Hashable, Sendable {
     public var concurrency = 32
     /// How replies are taken and answered.
     public var replies = ReplySettings()
+    /// The keys of the HTTP API (`<api>`); none: every `/v1` route answers 401.
+    public var apiKeys: [APIKey] = []
 
     public init(categories: [NotificationCategory] = [], channels: [Channel] = [], recipients: [Recipient] = [], defaultPendingLimit: Int? = nil) {
         self.categories = categories

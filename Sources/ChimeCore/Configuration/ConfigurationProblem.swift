@@ -7,6 +7,7 @@ public enum ConfigurationElement: Hashable, Sendable {
     case channel(Int)
     case recipient(Int)
     case address(recipient: Int, address: Int)
+    case apiKey(Int)
 }
 
 /// A rule of the model that a configuration breaks.

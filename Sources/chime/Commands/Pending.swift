@@ -2,24 +2,6 @@ import ArgumentParser
 import ChimeCore
 import Foundation
 
-/// The JSON of one pending request: the request's own fields, then the schedule.
-struct PendingJSON: Encodable {
-    var identifier: String
-    var recipient: String
-    var content: NotificationContent
-    var trigger: NotificationTrigger
-    /// The next fire instant, in the trigger's zone's offset.
-    var nextTriggerDate: String
-    var added: Instant
-    /// Beyond the recipient's pending limit: kept, not fired while so.
-    var setAside: Bool
-}
-
-/// `2026-11-24T09:00:00+01:00`: an instant in the offset of the zone it was computed in.
-func localInstant(_ instant: Instant, zone name: String) -> String {
-    instant.rfc3339(in: TimeZone(identifier: name) ?? TimeZone(identifier: "UTC")!)
-}
-
 /// How `pending` and `delivered` write instants for a person: each in its recipient's
 /// zone (the configuration's), so one recipient's lines read alike whatever zones their
 /// triggers name; or all in UTC (`--utc`), which a recipient the configuration no longer
@@ -65,11 +47,7 @@ extension Chime {
             let scheduler = try openScheduler(options)
             let pending = try scheduler.store.pending(recipient: recipient, limits: scheduler.configuration.pendingLimits)
             if json {
-                try printJSON(pending.map {
-                    PendingJSON(identifier: $0.request.identifier, recipient: $0.request.recipient, content: $0.request.content,
-                                trigger: $0.request.trigger, nextTriggerDate: localInstant($0.nextFire, zone: $0.zone),
-                                added: $0.added, setAside: $0.isSetAside)
-                })
+                try printJSON(pending.map(PendingJSON.init))
                 return
             }
             let clock = ListingClock(utc: utc, configuration: scheduler.configuration)

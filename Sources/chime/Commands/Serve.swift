@@ -24,7 +24,10 @@ extension Chime {
                 recipient's language, its actions as forms (noindex, no-store); POST /slack/CHANNEL (v0 signature with the channel's secret, 5-minute window), \
                 /discord/CHANNEL (Ed25519 with the application's public key as the channel's secret; PING answered), \
                 /mattermost/CHANNEL (the signed token in the button's context) and /telegram/CHANNEL \
-                (X-Telegram-Bot-Api-Secret-Token equal to the channel's secret). Every callback is verified before it is \
+                (X-Telegram-Bot-Api-Secret-Token equal to the channel's secret). The HTTP API: GET and DELETE \
+                /v1/requests/IDENTIFIER (the pending request as pending --json; cancel), each with Authorization: Bearer \
+                SECRET of an <api><key> of at least scope read (GET) or write (DELETE); 401 without a known key, 403 \
+                for a scope too small, errors as {"error": {"code", "message", "at"}} (README, "HTTP API"). Every callback is verified before it is \
                 parsed and answered at once; the action is carried out after. Stops on SIGTERM or SIGINT; on SIGHUP reads \
                 the configuration again and serves with it (one with errors is refused, and the one before stays). \
                 Prints "listening on http://HOST:PORT" once bound (--port 0 takes a free port). GET /metrics answers in \

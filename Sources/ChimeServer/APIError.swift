@@ -1,0 +1,24 @@
+import Foundation
+import Hummingbird
+
+/// An error of the HTTP API as it is answered:
+/// `{"error": {"code": "…", "message": "…", "at": "content.title"}}`, `at` only when a
+/// field is at fault.
+struct APIError: Error, Equatable {
+    var status: Int
+    var code: String
+    var message: String
+    var at: String?
+
+    static func unauthorized(_ message: String) -> APIError { .init(status: 401, code: "unauthorized", message: message) }
+    static func forbidden(_ message: String) -> APIError { .init(status: 403, code: "forbidden", message: message) }
+    static func notFound(_ message: String) -> APIError { .init(status: 404, code: "not_found", message: message) }
+
+    var response: Response {
+        var error: [String: Any] = ["code": code, "message": message]
+        if let at { error["at"] = at }
+        var response = ChimeHTTPServer.json(status, ["error": error])
+        if status == 401 { response.headers[.wwwAuthenticate] = "Bearer" }
+        return response
+    }
+}
