@@ -71,7 +71,8 @@ public struct EnvironmentFile: Sendable {
         }
         skipBlanks()
         guard position < characters.count, characters[position] == "=" else {
-            throw Problem(column: position + 1, message: "expected \"=\" after \(name)")
+            // The line is not echoed: a bare pasted value (a key, a password) is no name.
+            throw Problem(column: position + 1, message: "expected \"=\" here: each line is NAME=value")
         }
         position += 1
         skipBlanks()

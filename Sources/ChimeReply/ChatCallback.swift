@@ -17,9 +17,9 @@ public enum ChatCallback: Equatable, Sendable {
     /// A Telegram button: its callback query's id, value and user, and its message's
     /// chat and id (where a text prompt goes).
     case callbackQuery(id: String, value: String, user: String, chat: Int64?, message: Int?)
-    /// A Telegram message answering another: its text, author, chat and id, and the
-    /// button values and links of the message it answers.
-    case reply(text: String, user: String, chat: Int64, message: Int, buttons: [String], links: [String])
+    /// A Telegram message answering a bot's: its text, author, chat and id, and the
+    /// button values and links of the message it answers, and that bot's id.
+    case reply(text: String, user: String, chat: Int64, message: Int, buttons: [String], links: [String], bot: String)
     /// Slack's `url_verification`: answered with its challenge.
     case challenge(String)
     /// Discord's modal dialog submitted (`MODAL_SUBMIT`): the dialog's `custom_id` (the
@@ -99,11 +99,16 @@ public enum ChatCallback: Equatable, Sendable {
         if let message = update["message"] as? [String: Any] {
             guard let replied = message["reply_to_message"] as? [String: Any], let text = message["text"] as? String,
                   let chat = integer((message["chat"] as? [String: Any])?["id"]) else { return .ignored }
+            // Tokens are read only from a bot's message (Chime's, when the caller checks
+            // the bot's id): anyone can write a message with a link in it and answer that.
+            let author = replied["from"] as? [String: Any]
+            guard author?["is_bot"] as? Bool == true else { return .ignored }
+            let bot = integer(author?["id"]).map { "\($0)" } ?? ""
             let rows = (replied["reply_markup"] as? [String: Any])?["inline_keyboard"] as? [[Any]] ?? []
             let buttons = rows.joined().compactMap { ($0 as? [String: Any])?["callback_data"] as? String }
             let links = (replied["entities"] as? [Any] ?? []).compactMap { ($0 as? [String: Any])?["url"] as? String }
             return .reply(text: text, user: ((message["from"] as? [String: Any])?["id"]).map { "\($0)" } ?? "", chat: chat,
-                          message: integer(message["message_id"]).map { Int($0) } ?? 0, buttons: buttons, links: links)
+                          message: integer(message["message_id"]).map { Int($0) } ?? 0, buttons: buttons, links: links, bot: bot)
         }
         guard let query = update["callback_query"] as? [String: Any], let id = query["id"] as? String,
               let value = query["data"] as? String else { return .ignored }

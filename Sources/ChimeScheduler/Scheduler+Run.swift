@@ -113,6 +113,7 @@ extension Scheduler {
                     report.held.append(configuration.redact("\(notification.request.identifier): \(reason)"))
                     count(.held)
                     logger.info("held: \(configuration.redact(reason))", metadata: Self.metadata(of: notification))
+                    if let heldRetry { try store.postpone(notification, until: now + heldRetry, claimer: claimer) }
                 }
             }
             try store.markSent(queuedOnly, claimer: claimer)

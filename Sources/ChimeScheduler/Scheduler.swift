@@ -16,6 +16,11 @@ public struct Scheduler {
     /// The token of an SMTP message's VERP envelope sender, from its delivery id,
     /// recipient, address and the sending instant; nil sends from the channel's address.
     public var returnPathToken: (@Sendable (String, String, String, Instant) -> String?)?
+    /// When set, a notification held this run (no address, a message that cannot be
+    /// rendered, a recipient gone) is set aside for this many seconds instead of staying
+    /// first in line: the daemon's rounds take a bounded number, and held ones would
+    /// otherwise be claimed again by every round ahead of everything due after them.
+    public var heldRetry: Int64?
     /// Where each notification's route is told (info: sent, kept, turned off, held), named
     /// by its request and recipient.
     public var logger = Logger(label: "chime.scheduler")

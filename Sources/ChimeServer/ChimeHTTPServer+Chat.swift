@@ -4,6 +4,7 @@ import ChimeRendering
 import ChimeReply
 import Foundation
 import Hummingbird
+import Logging
 
 /// The chat platforms' callbacks: each verified before it is parsed, answered at once,
 /// carried out after.
@@ -138,7 +139,7 @@ extension ChimeHTTPServer {
             root = try await Self.blocking { try channel.mattermostThreadRoot(ofPost: post) }
         } catch {
             // The API's failure is the operator's to see, not the person's.
-            FileHandle.standardError.write(Data("chime serve: \(error)\n".utf8))
+            Logger(label: "chime.serve").error("Mattermost's API did not say which message this answers: \(configuration.redact("\(error)"))")
             return Self.json(200, ["text": "Chime could not read which message this answers.", "response_type": "comment"])
         }
         guard let root, let value = try desk.store.threadToken(channel: channel.id, thread: root),
@@ -156,7 +157,10 @@ extension ChimeHTTPServer {
         guard ChatSignature.sameSecret(secret, request.headers[Self.name("X-Telegram-Bot-Api-Secret-Token")] ?? "")
         else { return Self.text(401, "bad secret token") }
         switch ChatCallback.telegram(body) {
-        case .reply(let text, let user, let chat, let message, let buttons, let links):
+        case .reply(let text, let user, let chat, let message, let buttons, let links, let bot):
+            // Only an answer to Chime's own bot's message (when the channel's URL names
+            // the bot) carries tokens: another bot's message in a group could hold any link.
+            if let ours = configuration.channel(channel)?.url.telegramBotID, ours != bot { return Self.json(200, [:]) }
             return try telegramReply(text: text, user: user, chat: chat, message: message, buttons: buttons, links: links, channel: channel)
         case .callbackQuery(let id, let value, let user, let chat, let message):
             let outcome = try press(value, channel: channel, user: user, text: .asked)

@@ -161,14 +161,15 @@ public struct ClickDesk: Sendable {
     /// (`action`, a text-input action takes the whole text), else read as an email
     /// reply's first line is, by ``ReplyDesk/match(_:for:)``.
     ///
-    /// Only a platform's signed callback brings one, so the token may be the message's
-    /// reply token or any of its buttons' (the person answers the message, whichever
-    /// button it is read from); the chat user is checked as for a press.
+    /// Only a platform's signed callback brings one, so the token may be any of the
+    /// message's buttons' (the person answers the message, whichever button it is read
+    /// from), never the reply token every email header carries; the chat user is checked
+    /// as for a press.
     public func typed(_ text: String, token: String, action name: String?, channel: String, responder: String, chatUser: String,
                       now: Instant) throws -> Outcome {
         let accepting: (NotificationRequest?) -> [TokenPurpose] = { request in
             let actions = request.flatMap { self.configuration.category($0.content.categoryIdentifier)?.actions } ?? []
-            return [.reply] + actions.map { .action($0.identifier) } + BuiltInAction.allCases.map { .action($0.rawValue) }
+            return actions.map { .action($0.identifier) } + BuiltInAction.allCases.map { .action($0.rawValue) }
         }
         return try respond(token: token, channel: channel, responder: responder, chatUser: chatUser, now: now, accepting: accepting) { request in
             let pressed = name.flatMap { action($0, in: request) }
@@ -223,11 +224,15 @@ public struct ClickDesk: Sendable {
                                                   detail: "\(channel): \(refusal.detail)", deliveryID: refusal.deliveryID))
             return (refused(Self.status(of: refusal), request: expired(refusal)), refusal.outcome.rawValue)
         case .good(let token, let request, let purpose)?:
-            if let chatUser, let address = configuration.recipient(request.recipient)?.addresses.first(where: { $0.channel == channel }),
-               !address.value.isEmpty, address.value != chatUser {
-                try store.record(InboundRecord(at: now, messageID: "", sender: chatUser, outcome: .forgedSender,
-                                                      detail: "\(channel): \(chatUser) is not \(request.recipient)", deliveryID: token.deliveryID))
-                return (Outcome(status: 403, message: "This reminder is someone else's."), InboundRecord.Outcome.forgedSender.rawValue)
+            // A chat answer counts only on a channel the recipient has an address on (where
+            // their messages went), and, when that address names a user, only from them.
+            if let chatUser {
+                let address = configuration.recipient(request.recipient)?.addresses.first(where: { $0.channel == channel })
+                if address == nil || (!address!.value.isEmpty && address!.value != chatUser) {
+                    try store.record(InboundRecord(at: now, messageID: "", sender: chatUser, outcome: .forgedSender,
+                                                   detail: "\(channel): \(chatUser) is not \(request.recipient)", deliveryID: token.deliveryID))
+                    return (Outcome(status: 403, message: "This reminder is someone else's."), InboundRecord.Outcome.forgedSender.rawValue)
+                }
             }
             let (action, userText, refusingNew): (String, String?, Outcome?)
             switch try choose(request) {

@@ -38,10 +38,12 @@ struct Daemon: Sendable {
     var firing: RecurringWork {
         RecurringWork(name: "firing", clock: clock, round: { now in
             do {
-                let scheduler = try makeScheduler(options, configuration: configuration(), store: store)
+                var scheduler = try makeScheduler(options, configuration: configuration(), store: store)
+                // Held ones wait a minute, as from cron, rather than fill every round.
+                scheduler.heldRetry = 60
                 let report = try scheduler.run(now: now, clock: { Instant(clock()) }, limit: Self.roundSize)
                 // A full round may have left more due: the next one starts at once.
-                if report.fired + report.postponed >= Self.roundSize { return now }
+                if report.fired + report.postponed + report.held.count >= Self.roundSize { return now }
                 return try scheduler.nextWakeUp(after: now)
             } catch {
                 logger.error("firing failed, tried again within a minute: \(configuration().redact("\(error)"))")

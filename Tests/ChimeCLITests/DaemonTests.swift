@@ -89,6 +89,25 @@ struct DaemonTests {
         #expect(try ws.chime(["pending"]).stdout.isEmpty)
     }
 
+    @Test("150 notifications held (their recipient has no address) do not stand in the way: one due after them still arrives at its instant, and the held ones stay pending, tried again a minute on")
+    func heldDoNotBlock() throws {
+        let ws = try Workspace(configuration: Workspace.defaultConfiguration.replacingOccurrences(
+            of: "</recipients>", with: #"<recipient id="erin" timeZone="UTC"/></recipients>"#))
+        let held = (1...150).map { #"{"identifier": "e\#($0)", "recipient": "erin", "content": {"title": "Held"}, "trigger": {"type": "timeInterval", "seconds": 60}}"# }
+        try ws.write("held.json", "[" + held.joined(separator: ",") + "]")
+        // Due a minute before the daemon starts: first in line in every claim.
+        let past = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-120))
+        #expect(try ws.chime(["schedule", "--json", "held.json", "--now", past]).status == 0)
+        let daemon = try Daemon(ws)
+        let printed = try Self.schedule(ws, 1...1) { _ in 3 }
+        let due = try Self.instant(of: "r1", in: printed)
+        let arrived = try Self.wait(for: 1, in: ws, timeout: 15)
+        #expect(daemon.stop() == 0)
+        let at = try #require(arrived, "not delivered behind the held ones: \(daemon.log.suffix(2000))")
+        #expect(at.timeIntervalSince(due) < 2, "arrived \(at.timeIntervalSince(due)) s after its instant")
+        #expect(try ws.chime(["pending"]).stdout.split(separator: "\n").count == 150, "the held ones are still pending")
+    }
+
     @Test("a request chime schedule adds after the daemon started, sooner than anything pending, wakes it")
     func wokenBySoonerRequest() throws {
         let ws = try Workspace()

@@ -40,7 +40,11 @@ extension OperatorTests {
         try ws.write("bad.env", "CHIME_FROM=bot@example.org\nthis is not a variable\nCHIME_SECRET_KEY=\"open\n")
         let bad = try ws.chime(["--env-file", "bad.env", "pending"])
         #expect(bad.status == 65, "\(bad.stderr)")
-        #expect(bad.stderr.contains("bad.env:2:6: error: expected \"=\" after this"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("bad.env:2:6: error: expected \"=\" here: each line is NAME=value"), "\(bad.stderr)")
+        // A value pasted alone, such as a key, is never repeated in the error.
+        try ws.write("pasted.env", "sk_live_0123456789abcdef\n")
+        let pasted = try ws.chime(["--env-file", "pasted.env", "pending"])
+        #expect(pasted.status == 65 && !pasted.stderr.contains("sk_live"), "\(pasted.stderr)")
         #expect(bad.stderr.contains("bad.env:3:18: error: a quoted value of CHIME_SECRET_KEY is never closed"), "\(bad.stderr)")
         let absent = try ws.chime(["--env-file", "nowhere.env", "pending"])
         #expect(absent.status == 66 && absent.stderr.contains("nowhere.env: error: environment file: no such file"), "\(absent.stderr)")

@@ -227,7 +227,7 @@ extension OperatorTests {
         #expect((json["reply_markup"] as? [String: Any])?["input_field_placeholder"] as? String == "Lait, œufs…", "\(json)")
         #expect(try ServeTests.responses(ws).isEmpty, "asking records nothing")
         // The reply to the prompt is the text, answered in French.
-        let answer = #"{"update_id":3,"message":{"message_id":9,"from":{"id":42},"chat":{"id":42},"text":"Du lait","reply_to_message":{"message_id":8,"text":"Ajouter un article : répondez à ce message avec votre texte (Lait, œufs…)","entities":[{"type":"text_link","offset":0,"length":18,"url":"\#(link)"}]}}}"#
+        let answer = #"{"update_id":3,"message":{"message_id":9,"from":{"id":42},"chat":{"id":42},"text":"Du lait","reply_to_message":{"from":{"id":7,"is_bot":true},"message_id":8,"text":"Ajouter un article : répondez à ce message avec votre texte (Lait, œufs…)","entities":[{"type":"text_link","offset":0,"length":18,"url":"\#(link)"}]}}}"#
         let done = try server.request("POST", "/telegram/tg", headers: headers, body: Array(answer.utf8))
         #expect(done.body.contains("Shopping : « Ajouter un article » bien reçu. (Du lait)"), "\(done)")
         #expect(try ServeTests.responses(ws).first?["userText"] as? String == "Du lait")

@@ -339,21 +339,29 @@ struct ServeTests {
         #expect(try Self.responses(ws).count == 1, "nothing recorded by the press")
         // The reply to the prompt is the text.
         let link = "http://127.0.0.1/a/\(secondToken)/3"
-        let answer = #"{"update_id":3,"message":{"message_id":9,"from":{"id":42},"chat":{"id":42},"text":"Milk","reply_to_message":{"message_id":8,"text":"Add item: reply to this message with your text.","entities":[{"type":"text_link","offset":0,"length":8,"url":"\#(link)"}]}}}"#
+        let answer = #"{"update_id":3,"message":{"message_id":9,"from":{"id":42},"chat":{"id":42},"text":"Milk","reply_to_message":{"from":{"id":7,"is_bot":true},"message_id":8,"text":"Add item: reply to this message with your text.","entities":[{"type":"text_link","offset":0,"length":8,"url":"\#(link)"}]}}}"#
         let done = try server.request("POST", "/telegram/tg", headers: secret, body: Array(answer.utf8))
         #expect(done.body.contains(#""method":"sendMessage""#) && done.body.contains("“Add item” received. (Milk)"), "\(done)")
         // A reply to the reminder itself (its buttons carry the token) is read as an email
         // reply's first line: "OK, got it" is the first action.
-        let reminder = #"{"update_id":4,"message":{"message_id":10,"from":{"id":42},"chat":{"id":42},"text":"OK, got it!","reply_to_message":{"message_id":5,"text":"Shopping","reply_markup":{"inline_keyboard":[[{"text":"OK, got it","callback_data":"\#(second.button(1))"}]]}}}}"#
+        let reminder = #"{"update_id":4,"message":{"message_id":10,"from":{"id":42},"chat":{"id":42},"text":"OK, got it!","reply_to_message":{"from":{"id":7,"is_bot":true},"message_id":5,"text":"Shopping","reply_markup":{"inline_keyboard":[[{"text":"OK, got it","callback_data":"\#(second.button(1))"}]]}}}}"#
         let ok = try server.request("POST", "/telegram/tg", headers: secret, body: Array(reminder.utf8))
         #expect(ok.body.contains("“OK, got it” received."), "\(ok)")
+        // Tokens are read only from a bot's message: anyone may write a message holding a
+        // button's value or a link and answer it; and the reply token, which every email
+        // header carries, never acts in a chat.
+        let forgedButtons = #"{"update_id":40,"message":{"message_id":11,"from":{"id":42},"chat":{"id":42},"text":"delete","reply_to_message":{"from":{"id":42,"is_bot":false},"message_id":6,"text":"x","reply_markup":{"inline_keyboard":[[{"text":"x","callback_data":"\#(second.button(1))"}]]}}}}"#
+        #expect(try server.request("POST", "/telegram/tg", headers: secret, body: Array(forgedButtons.utf8)).body == "{}")
+        let replyToken = try #require(try ReplyCorpusTests.send(ws, ["list3"], category: "shop", runMustSucceed: false)["list3"]).token
+        let headerLink = #"{"update_id":41,"message":{"message_id":12,"from":{"id":42},"chat":{"id":42},"text":"OK, got it","reply_to_message":{"from":{"id":7,"is_bot":true},"message_id":7,"text":"x","entities":[{"type":"text_link","offset":0,"length":1,"url":"http://127.0.0.1/a/\#(replyToken)/1"}]}}}"#
+        #expect(!(try server.request("POST", "/telegram/tg", headers: secret, body: Array(headerLink.utf8)).body.contains("received")))
         responses = try Self.responses(ws).filter { $0["channel"] as? String == "tg" }
         #expect(responses.map { $0["actionIdentifier"] as? String } == ["addItem", "justInform"])
         #expect(responses.first?["userText"] as? String == "Milk")
 
         // Deliver Quietly, then Turn Off, typed in answer to the reminder: each holds from the next fire.
         func typed(_ text: String, update: Int) throws -> String {
-            let json = #"{"update_id":\#(update),"message":{"message_id":\#(update + 10),"from":{"id":42},"chat":{"id":42},"text":"\#(text)","reply_to_message":{"message_id":5,"text":"Shopping","reply_markup":{"inline_keyboard":[[{"text":"OK, got it","callback_data":"\#(second.button(1))"}]]}}}}"#
+            let json = #"{"update_id":\#(update),"message":{"message_id":\#(update + 10),"from":{"id":42},"chat":{"id":42},"text":"\#(text)","reply_to_message":{"from":{"id":7,"is_bot":true},"message_id":5,"text":"Shopping","reply_markup":{"inline_keyboard":[[{"text":"OK, got it","callback_data":"\#(second.button(1))"}]]}}}}"#
             return try server.request("POST", "/telegram/tg", headers: secret, body: Array(json.utf8)).body
         }
         #expect(try typed("quietly", update: 5).contains("“Quietly” received."))

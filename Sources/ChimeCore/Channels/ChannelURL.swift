@@ -130,6 +130,16 @@ public struct ChannelURL: Hashable, Sendable, CustomStringConvertible {
 
     /// For a webhook, the real endpoint: the kind replaced by `https` (`http` for `json://`);
     /// Discord's with `with_components=true`.
+    /// A Telegram channel's bot id: the digits before the `:` of `/bot<ID>:<secret>/…`
+    /// in its path, the `from.id` of every message that bot sends; nil when the path has
+    /// no such token.
+    public var telegramBotID: String? {
+        guard kind == .telegram, let token = path.split(separator: "/").first(where: { $0.hasPrefix("bot") }),
+              let colon = token.firstIndex(of: ":") else { return nil }
+        let id = token.dropFirst(3)[..<colon]
+        return !id.isEmpty && id.allSatisfy(\.isASCII) && id.allSatisfy(\.isNumber) ? String(id) : nil
+    }
+
     public var endpoint: URL? {
         guard let scheme = kind.transportScheme, let host else { return nil }
         var components = URLComponents()
