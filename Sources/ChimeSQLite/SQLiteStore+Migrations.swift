@@ -255,6 +255,20 @@ extension SQLiteStore {
             // chime serve asks every second when the next thing is due, held ones included.
             try db.execute(sql: "CREATE INDEX pending_not_before ON pending (not_before) WHERE not_before IS NOT NULL")
         }
+        migrator.registerMigration("v13 idempotency keys") { db in
+            // POST /v1/requests with an Idempotency-Key: the first answer, replayed.
+            try db.execute(sql: """
+                CREATE TABLE idempotency (
+                    owner TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    request_digest TEXT NOT NULL,
+                    status INTEGER NOT NULL,
+                    body BLOB NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    PRIMARY KEY (owner, key)
+                )
+                """)
+        }
         return migrator
     }
 }

@@ -1,3 +1,4 @@
+import ChimeCore
 import Foundation
 import Hummingbird
 
@@ -15,10 +16,16 @@ struct APIError: Error, Equatable {
     static func notFound(_ message: String) -> APIError { .init(status: 404, code: "not_found", message: message) }
 
     var response: Response {
-        var error: [String: Any] = ["code": code, "message": message]
-        if let at { error["at"] = at }
-        var response = ChimeHTTPServer.json(status, ["error": error])
+        var response = ChimeHTTPServer.answer(answer)
         if status == 401 { response.headers[.wwwAuthenticate] = "Bearer" }
         return response
+    }
+
+    /// The status and the JSON body, as kept for an `Idempotency-Key`.
+    var answer: IdempotentAnswer {
+        var error: [String: Any] = ["code": code, "message": message]
+        if let at { error["at"] = at }
+        let body = (try? JSONSerialization.data(withJSONObject: ["error": error], options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return IdempotentAnswer(requestDigest: "", status: status, body: Array(body))
     }
 }

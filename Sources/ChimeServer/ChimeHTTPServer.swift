@@ -19,6 +19,8 @@ public struct ChimeHTTPServer: Sendable {
     /// `GET /metrics`'s body, Prometheus's text format, made at each scrape; nil serves no
     /// `/metrics` (the registry is the executable's to bootstrap).
     public var metrics: (@Sendable () throws -> String)?
+    /// How `POST /v1/requests` schedules; nil answers it 503.
+    public var scheduling: APIScheduling?
 
     public init(desk: ClickDesk, clock: @escaping @Sendable () -> Instant = { Instant(Date()) }) {
         self.init(desks: DeskHolder(desk), clock: clock)

@@ -112,4 +112,112 @@ struct APITests {
         #expect(schema.status != 0)
         #expect((schema.stdout + schema.stderr).contains("scope"), "\(schema.stdout + schema.stderr)")
     }
+
+    @Test("POST /v1/requests schedules one request or an array all or none, as chime schedule --json: 201, 400 at the field, 422 refused, 413 too large")
+    func scheduling() throws {
+        let keys = Keys()
+        let ws = try Self.workspace(keys)
+        let server = try ServeTests.Server(ws, ["--no-scheduler"])
+        defer { server.stop() }
+        let read = ["Authorization": "Bearer " + keys.read], write = ["Authorization": "Bearer " + keys.write, "Content-Type": "application/json"]
+        func post(_ json: String, _ headers: [String: String]) throws -> (status: Int, body: String) {
+            try server.request("POST", "/v1/requests", headers: headers, body: Array(json.utf8))
+        }
+        func pending() throws -> [String] {
+            let list = try JSONSerialization.jsonObject(with: Data(try ws.chime(["pending", "--json"]).stdout.utf8)) as? [[String: Any]]
+            return (list ?? []).compactMap { $0["identifier"] as? String }.sorted()
+        }
+        let one = #"{"identifier": "a1", "recipient": "alice", "content": {"title": "Dentist"}, "trigger": {"type": "calendar", "dateComponents": {"year": 2031, "month": 3, "day": 4, "hour": 9, "minute": 30}, "repeats": false}}"#
+
+        #expect(try post(one, [:]).status == 401)
+        #expect(try post(one, read).status == 403)
+        #expect(try pending().isEmpty)
+
+        let created = try post(one, write)
+        #expect(created.status == 201, "\(created.body)")
+        let scheduled = (try JSONSerialization.jsonObject(with: Data(created.body.utf8)) as? [String: Any])?["scheduled"] as? [[String: Any]]
+        #expect(scheduled?.count == 1)
+        #expect(scheduled?.first?["identifier"] as? String == "a1")
+        #expect(scheduled?.first?["nextTriggerDate"] as? String == "2031-03-04T09:30:00+01:00", "alice's wall time in Paris")
+        #expect(try pending() == ["a1"])
+        #expect(try server.request("GET", "/v1/requests/a1", headers: read).status == 200)
+
+        // All or none: one unknown recipient refuses the other request too.
+        let refused = try post("""
+            [{"identifier": "b1", "recipient": "alice", "content": {"title": "one"}, "trigger": {"type": "timeInterval", "seconds": 600}},
+             {"identifier": "b2", "recipient": "mallory", "content": {"title": "two"}, "trigger": {"type": "timeInterval", "seconds": 600}}]
+            """, write)
+        #expect(refused.status == 422, "\(refused.body)")
+        #expect(Self.error(refused.body)?["code"] as? String == "refused")
+        #expect((Self.error(refused.body)?["message"] as? String)?.contains("mallory") == true)
+        #expect(try pending() == ["a1"])
+
+        let wrongType = try post(#"[{"identifier": "c1", "recipient": "alice", "content": {"title": 7}, "trigger": {"type": "timeInterval", "seconds": 600}}]"#, write)
+        #expect(wrongType.status == 400, "\(wrongType.body)")
+        #expect(Self.error(wrongType.body)?["code"] as? String == "bad_request")
+        #expect(Self.error(wrongType.body)?["at"] as? String == "[0].content.title")
+        let syntax = try post(#"{"identifier": "#, write)
+        #expect(syntax.status == 400)
+        #expect(Self.error(syntax.body)?["at"] == nil, "a syntax error is at no field")
+        #expect(try pending() == ["a1"])
+
+        let huge = try post(#"{"identifier": "h", "recipient": "alice", "content": {"title": "\#(String(repeating: "x", count: 1 << 20))"}, "trigger": {"type": "timeInterval", "seconds": 600}}"#, write)
+        #expect(huge.status == 413)
+        #expect(Self.error(huge.body)?["code"] as? String == "too_large")
+
+        let two = try post("""
+            [{"identifier": "b1", "recipient": "alice", "content": {"title": "one"}, "trigger": {"type": "timeInterval", "seconds": 600}},
+             {"identifier": "b2", "recipient": "alice", "content": {"title": "two"}, "trigger": {"type": "timeInterval", "seconds": 1200}}]
+            """, write)
+        #expect(two.status == 201)
+        #expect(try pending() == ["a1", "b1", "b2"])
+    }
+
+    @Test("Idempotency-Key: the same key and body replay the first answer, kept across a restart; another body is 409")
+    func idempotency() throws {
+        let keys = Keys()
+        let ws = try Self.workspace(keys)
+        var server = try ServeTests.Server(ws, ["--no-scheduler"])
+        defer { server.stop() }
+        let write = ["Authorization": "Bearer " + keys.write, "Content-Type": "application/json"]
+        func post(_ json: String, key: String?, _ headers: [String: String] = write) throws -> (status: Int, body: String) {
+            try server.request("POST", "/v1/requests", headers: headers.merging(key.map { ["Idempotency-Key": $0] } ?? [:]) { $1 }, body: Array(json.utf8))
+        }
+        func pending() throws -> [[String: Any]] {
+            try JSONSerialization.jsonObject(with: Data(try ws.chime(["pending", "--json"]).stdout.utf8)) as? [[String: Any]] ?? []
+        }
+        let body = #"{"identifier": "i1", "recipient": "alice", "content": {"title": "Pay rent"}, "trigger": {"type": "timeInterval", "seconds": 3600}}"#
+        let first = try post(body, key: "order-42")
+        #expect(first.status == 201)
+        let added = try pending().first?["added"] as? String
+        #expect(added != nil)
+
+        Thread.sleep(forTimeInterval: 1.1)  // a second scheduling would change nextTriggerDate and added
+        let again = try post(body, key: "order-42")
+        #expect(again.status == 201)
+        #expect(again.body == first.body, "the first answer, byte for byte")
+        #expect(try pending().count == 1)
+        #expect(try pending().first?["added"] as? String == added, "not scheduled a second time")
+
+        let other = try post(body.replacingOccurrences(of: "Pay rent", with: "Pay the rent"), key: "order-42")
+        #expect(other.status == 409)
+        #expect(Self.error(other.body)?["code"] as? String == "conflict")
+        #expect((try pending().first?["content"] as? [String: Any])?["title"] as? String == "Pay rent")
+
+        // A refusal is an answer too: replayed, even once the recipient would be known.
+        let refused = try post(body.replacingOccurrences(of: "alice", with: "mallory"), key: "order-43")
+        #expect(refused.status == 422)
+        #expect(try post(body.replacingOccurrences(of: "alice", with: "mallory"), key: "order-43").body == refused.body)
+
+        #expect(try post(body, key: "").status == 400, "an empty key")
+        #expect(try post(body, key: String(repeating: "k", count: 256)).status == 400, "a key over 255 characters")
+
+        server.stop()
+        server = try ServeTests.Server(ws, ["--no-scheduler"])
+        let afterRestart = try post(body, key: "order-42")
+        #expect(afterRestart.body == first.body, "kept in the store")
+        #expect(try pending().first?["added"] as? String == added)
+        #expect(try post(body, key: nil).status == 201, "without a key, scheduled again (replacing i1)")
+        #expect(try pending().first?["added"] as? String != added)
+    }
 }

@@ -41,7 +41,7 @@ struct SQLiteStoreTests {
         try process.run()
         process.waitUntilExit()
         let lines = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
-        #expect(lines == ["wal", "v1 pending and delivered notifications,v2 sent marks,v3 outbox and attempts,v4 replies,v5 carrying out,v6 chat threads,v7 delivery policy,v8 thread groups,v9 recipient settings,v10 opt-in,v11 waiting groups index,v12 quiet-hours hold index", "pending_claimed_by,pending_next_fire,pending_not_before,pending_recipient"])
+        #expect(lines == ["wal", "v1 pending and delivered notifications,v2 sent marks,v3 outbox and attempts,v4 replies,v5 carrying out,v6 chat threads,v7 delivery policy,v8 thread groups,v9 recipient settings,v10 opt-in,v11 waiting groups index,v12 quiet-hours hold index,v13 idempotency keys", "pending_claimed_by,pending_next_fire,pending_not_before,pending_recipient"])
     }
 
     @Test("the earliest instant something falls due after a given one: a next fire, the end of a quiet-hours hold")

@@ -157,6 +157,14 @@ public protocol NotificationStore: Sendable {
     /// Records an inbound message that led to no response.
     func record(_ inbound: InboundRecord) throws
 
+    /// The first answer given to an HTTP API call with this `Idempotency-Key` (scoped by
+    /// `owner`, the API key's id), or nil.
+    func idempotentAnswer(owner: String, key: String) throws -> IdempotentAnswer?
+
+    /// Keeps `answer` as the one to replay for `owner`'s `key`, unless one is already
+    /// kept; returns the one kept (the first).
+    func keepIdempotentAnswer(_ answer: IdempotentAnswer, owner: String, key: String, at: Instant) throws -> IdempotentAnswer
+
     /// Every response, oldest first.
     func responses() throws -> [StoredResponse]
 

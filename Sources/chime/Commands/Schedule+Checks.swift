@@ -5,7 +5,8 @@ import ChimeRendering
 import Foundation
 
 /// What `chime schedule` checks of requests beyond their own validity: files to attach
-/// and keys to localize, which live outside the request.
+/// and keys to localize, which live outside the request. `POST /v1/requests` checks the
+/// same (``requestProblems(_:base:templatesPath:)``).
 extension Chime.Schedule {
     /// The requests with each attachment's path made absolute — a relative one is
     /// read from the request file's folder, or from the working directory for
@@ -14,6 +15,35 @@ extension Chime.Schedule {
     func withAttachmentsResolved(_ requests: [NotificationRequest]) throws -> [NotificationRequest] {
         let base = json.flatMap { $0 == "-" ? nil : URL(fileURLWithPath: $0).deletingLastPathComponent().path }
             ?? FileManager.default.currentDirectoryPath
+        let (resolved, problems) = Self.resolvingAttachments(requests, base: base)
+        guard problems.isEmpty else {
+            printError(problems.map { "\(source): error: \($0)" }.joined(separator: "\n"))
+            throw ExitCode(65)
+        }
+        return resolved
+    }
+
+    /// Refuses requests whose `titleLocKey` or `bodyLocKey` no locale of the templates
+    /// has, unless the request carries literal text to fall back on: such a reminder
+    /// could only be held when it fires.
+    func checkLocalizationKeys(_ requests: [NotificationRequest]) throws {
+        let problems = Self.localizationProblems(requests, templatesPath: options.templatesPath)
+        guard problems.isEmpty else {
+            printError(problems.map { problem in problem.hasPrefix("request ") ? "\(source): error: \(problem)" : problem }.joined(separator: "\n"))
+            throw ExitCode(65)
+        }
+    }
+
+    /// The requests with their attachments resolved from `base`, and what refuses them
+    /// (attachments, then localization keys): what `chime schedule` and the HTTP API check
+    /// before the scheduler's own rules.
+    static func requestProblems(_ requests: [NotificationRequest], base: String, templatesPath: String) -> (requests: [NotificationRequest], problems: [String]) {
+        let (resolved, problems) = resolvingAttachments(requests, base: base)
+        guard problems.isEmpty else { return (resolved, problems) }
+        return (resolved, localizationProblems(resolved, templatesPath: templatesPath))
+    }
+
+    static func resolvingAttachments(_ requests: [NotificationRequest], base: String) -> (requests: [NotificationRequest], problems: [String]) {
         var problems: [String] = []
         let resolved = requests.map { request in
             var request = request
@@ -28,38 +58,29 @@ extension Chime.Schedule {
             }
             return request
         }
-        guard problems.isEmpty else {
-            printError(problems.map { "\(source): error: \($0)" }.joined(separator: "\n"))
-            throw ExitCode(65)
-        }
-        return resolved
+        return (resolved, problems)
     }
 
-    /// Refuses requests whose `titleLocKey` or `bodyLocKey` no locale of the templates
-    /// has, unless the request carries literal text to fall back on: such a reminder
-    /// could only be held when it fires.
-    func checkLocalizationKeys(_ requests: [NotificationRequest]) throws {
+    static func localizationProblems(_ requests: [NotificationRequest], templatesPath: String) -> [String] {
         let keyed = requests.filter { $0.content.titleLocKey != nil || $0.content.bodyLocKey != nil }
-        guard !keyed.isEmpty else { return }
+        guard !keyed.isEmpty else { return [] }
         let localizer: Localizer
         do {
-            localizer = try Localizer(directory: options.templatesPath)
+            localizer = try Localizer(directory: templatesPath)
         } catch let error as Localizer.LoadError {
-            printError(error.description)
-            throw ExitCode(65)
+            return [error.description]
+        } catch {
+            return ["\(error)"]
         }
         var problems: [String] = []
         for request in keyed {
             for (field, key, literal) in [("titleLocKey", request.content.titleLocKey, request.content.title),
                                           ("bodyLocKey", request.content.bodyLocKey, request.content.body)] {
                 if let key, literal.isEmpty, !localizer.isKey(key) {
-                    problems.append("request \"\(request.identifier)\": \(field) \"\(key)\" is in no locale of \(options.templatesPath) (give a literal text to fall back on, or add the key)")
+                    problems.append("request \"\(request.identifier)\": \(field) \"\(key)\" is in no locale of \(templatesPath) (give a literal text to fall back on, or add the key)")
                 }
             }
         }
-        guard problems.isEmpty else {
-            printError(problems.map { "\(source): error: \($0)" }.joined(separator: "\n"))
-            throw ExitCode(65)
-        }
+        return problems
     }
 }

@@ -24,9 +24,11 @@ extension Chime {
                 recipient's language, its actions as forms (noindex, no-store); POST /slack/CHANNEL (v0 signature with the channel's secret, 5-minute window), \
                 /discord/CHANNEL (Ed25519 with the application's public key as the channel's secret; PING answered), \
                 /mattermost/CHANNEL (the signed token in the button's context) and /telegram/CHANNEL \
-                (X-Telegram-Bot-Api-Secret-Token equal to the channel's secret). The HTTP API: GET and DELETE \
-                /v1/requests/IDENTIFIER (the pending request as pending --json; cancel), each with Authorization: Bearer \
-                SECRET of an <api><key> of at least scope read (GET) or write (DELETE); 401 without a known key, 403 \
+                (X-Telegram-Bot-Api-Secret-Token equal to the channel's secret). The HTTP API: POST /v1/requests \
+                (JSON as schedule --json, all or none; 201, 400 with the field at fault, 422 refused, 413 over 1 MiB; an \
+                Idempotency-Key replays the first answer to the same body, 409 to another), GET \
+                and DELETE /v1/requests/IDENTIFIER (the pending request as pending --json; cancel), each with Authorization: Bearer \
+                SECRET of an <api><key> of at least scope read (GET) or write (POST, DELETE); 401 without a known key, 403 \
                 for a scope too small, errors as {"error": {"code", "message", "at"}} (README, "HTTP API"). Every callback is verified before it is \
                 parsed and answered at once; the action is carried out after. Stops on SIGTERM or SIGINT; on SIGHUP reads \
                 the configuration again and serves with it (one with errors is refused, and the one before stays). \
@@ -61,6 +63,7 @@ extension Chime {
             let desks = DeskHolder(ClickDesk(reader: reader, actions: actions))
             var server = ChimeHTTPServer(desks: desks, clock: clock)
             server.metrics = MetricsExport.bootstrap(store: store, clock: clock).text
+            server.scheduling = apiScheduling(desks, store: store, clock: clock)
             let reloading = reloadOnHangup(desks, store: store)
             defer { reloading.cancel() }
             let host = self.host

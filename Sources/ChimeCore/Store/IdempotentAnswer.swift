@@ -1,0 +1,14 @@
+/// What an HTTP API call with an `Idempotency-Key` was answered, kept to be replayed to
+/// the same call: the digest of the body it came with, the status and the body answered.
+public struct IdempotentAnswer: Hashable, Sendable {
+    /// SHA-256 of the request body, hex: the same key with another body is refused.
+    public var requestDigest: String
+    public var status: Int
+    public var body: [UInt8]
+
+    public init(requestDigest: String, status: Int, body: [UInt8]) {
+        self.requestDigest = requestDigest
+        self.status = status
+        self.body = body
+    }
+}
