@@ -224,14 +224,25 @@ public struct ReplyDesk: Sendable {
 
     /// Reply tokens the message may carry, best first: plus-addresses it was sent to,
     /// then msg-ids it answers.
+    /// The token-shaped candidates of a message, at most ``mostCandidates`` distinct
+    /// ones: the plus-addresses it was delivered to (the receiving MTA's `Delivered-To`
+    /// first), then those it names, then the message it answers, then its references
+    /// newest first. Each costs store lookups before its signature can fail,
+    /// so a message stuffed with token-shaped addresses gets no more than these.
     private func candidates(_ mail: ParsedMail) -> [Substring] {
         var tokens: [Substring] = []
-        for name in ["To", "Delivered-To", "X-Original-To", "Cc"] {
-            for value in mail.rawValues(name) { tokens += TokenScan.plusAddressed(value) }
+        var seen = Set<Substring>()
+        func add(_ found: [Substring]) {
+            for token in found where tokens.count < Self.mostCandidates && seen.insert(token).inserted { tokens.append(token) }
         }
-        for name in ["In-Reply-To", "References"] {
-            for value in mail.rawValues(name) { tokens += TokenScan.messageIDs(value) }
+        for name in ["Delivered-To", "X-Original-To", "To", "Cc"] {
+            for value in mail.rawValues(name) { add(TokenScan.plusAddressed(value)) }
         }
+        for value in mail.rawValues("In-Reply-To") { add(TokenScan.messageIDs(value)) }
+        for value in mail.rawValues("References") { add(TokenScan.messageIDs(value).reversed()) }
         return tokens
     }
+
+    /// How many token candidates one message gets looked up.
+    static let mostCandidates = 32
 }

@@ -65,6 +65,25 @@ struct InboundTrustTests {
         let cjk = ReplyCorpusTests.reply(sent, body: "note " + String(repeating: "あ", count: 300_000) + "のメッセージ:")
         let printed = try Self.ingest(ws, cjk)
         #expect(printed.hasPrefix("stdin: responded: note"), "\(printed.prefix(200))")
+        // 20,000 token-shaped addresses, each a store lookup before its signature fails:
+        // only the first few are looked at; the genuine token, where it was delivered,
+        // still answers, and a message of forged ones alone is refused as forged.
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz234567")
+        let stem = String(sent.token.dropLast(8))
+        var addresses: [String] = []
+        for n in 0..<20_000 {
+            var tail = ""
+            for place in 0..<8 { tail.append(alphabet[((n >> (place * 2)) & 31) ^ place]) }
+            addresses.append("bot+\(stem)\(tail)@reply.example.org")
+        }
+        let forged = addresses.joined(separator: ", ")
+        let flooded = ReplyCorpusTests.reply(sent, headers: ["Cc: " + forged], body: "OK, got it")
+        // Its token found and checked (the same answer as before: a replay, not a refusal).
+        let answered = try Self.ingest(ws, flooded)
+        #expect(answered.hasPrefix("stdin: replayed"), "\(answered.prefix(200))")
+        let onlyForged = ReplyCorpusTests.reply(sent, to: forged, body: "OK, got it").replacingOccurrences(of: "In-Reply-To: <\(sent.messageID)>\r\n", with: "")
+        let refused = try Self.ingest(ws, onlyForged)
+        #expect(refused.hasPrefix("stdin: forged-token"), "\(refused.prefix(200))")
     }
 
     @Test("a reply's own ids are msg-ids or nothing: an encoded word in its Message-ID is kept as written, never decoded into a header of the answer; a broken id is dropped")
