@@ -25,6 +25,24 @@ extension ChimeHTTPServer {
                 return try Self.encoded(200, PendingJSON(pending))
             }
         }
+        router.get("/v1/pending") { request, _ in
+            try await api(request, needs: .read) { _ in
+                try await list(request, descending: false, load: { store, recipient, configuration in
+                    try store.pending(recipient: recipient, limits: configuration.pendingLimits)
+                }, key: { APIPage.Key(seconds: $0.nextFire.seconds, identifier: $0.request.identifier) }, json: PendingJSON.init)
+            }
+        }
+        router.get("/v1/delivered") { request, _ in
+            try await api(request, needs: .read) { _ in
+                try await list(request, descending: true, load: { store, recipient, _ in try store.delivered(recipient: recipient) },
+                               key: { APIPage.Key(seconds: $0.deliveredAt.seconds, identifier: $0.request.identifier) }, json: DeliveredJSON.init)
+            }
+        }
+        router.get("/v1/responses") { request, _ in
+            try await api(request, needs: .read) { _ in
+                try await responses(request)
+            }
+        }
         router.delete("/v1/requests/:identifier") { request, context in
             try await api(request, needs: .write) { _ in
                 let identifier = Self.segment(context, "identifier")
@@ -96,6 +114,60 @@ extension ChimeHTTPServer {
 
     static func answer(_ answer: IdempotentAnswer) -> Response {
         Response(status: .init(code: answer.status), headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+    }
+
+    /// A listing, `?recipient=&limit=&cursor=` → `{"items": […], "next": CURSOR or null}`.
+    func list<Item: Sendable, JSON: Encodable>(
+        _ request: Request, descending: Bool,
+        load: @escaping @Sendable (any NotificationStore, String?, Configuration) throws -> [Item],
+        key: (Item) -> APIPage.Key, json: (Item) -> JSON
+    ) async throws -> Response {
+        let query = request.uri.queryParameters
+        do {
+            let limit = try APIPage.limit(query["limit"].map(String.init))
+            let recipient = query["recipient"].map(String.init)
+            let (store, configuration) = (desk.store, configuration)
+            let items = try await Self.blocking { try load(store, recipient, configuration) }
+            let page = try APIPage.page(items, key: key, descending: descending, cursor: query["cursor"].map(String.init), limit: limit)
+            return try Self.encoded(200, Listing(items: page.items.map(json), next: page.next))
+        } catch let error as APIError {
+            return error.response
+        }
+    }
+
+    /// `{"items": […], "next": CURSOR or null}`, `next` written even when null.
+    struct Listing<JSON: Encodable>: Encodable {
+        var items: [JSON]
+        var next: String?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(items, forKey: .items)
+            try container.encode(next, forKey: .next)
+        }
+
+        enum CodingKeys: String, CodingKey { case items, next }
+    }
+
+    /// `GET /v1/responses?after=ID&limit=`: responses recorded after `after` (0 by
+    /// default), oldest first, as `chime responses --json` prints them, for apps that poll.
+    func responses(_ request: Request) async throws -> Response {
+        let query = request.uri.queryParameters
+        do {
+            let limit = try APIPage.limit(query["limit"].map(String.init))
+            var after: Int64 = 0
+            if let text = query["after"] {
+                guard let id = Int64(String(text)), id >= 0 else {
+                    throw APIError(status: 400, code: "bad_request", message: "after is the id of a response, a number from 0", at: "after")
+                }
+                after = id
+            }
+            let store = desk.store
+            let responses = try await Self.blocking { try store.responses() }
+            return try Self.encoded(200, Array(responses.lazy.filter { $0.id > after }.prefix(limit)))
+        } catch let error as APIError {
+            return error.response
+        }
     }
 
     /// Answers with `route` when the request carries a key of at least `scope`; else 401

@@ -220,4 +220,87 @@ struct APITests {
         #expect(try post(body, key: nil).status == 201, "without a key, scheduled again (replacing i1)")
         #expect(try pending().first?["added"] as? String != added)
     }
+
+    @Test("GET /v1/pending and /v1/delivered page with cursors as pending --json and delivered --json list; GET /v1/responses polls after an id")
+    func listings() throws {
+        let keys = Keys()
+        let ws = try Self.workspace(keys)
+        try ws.write("chime.xml", Self.configuration(ws).replacingOccurrences(of: "</recipients>", with: #"<recipient id="bob" timeZone="UTC"><address channel="log"/></recipient></recipients>"#))
+        let requests = (1...5).map { #"{"identifier": "p\#($0)", "recipient": "alice", "content": {"title": "t\#($0)"}, "trigger": {"type": "timeInterval", "seconds": \#(600 * $0)}}"# }
+            + [#"{"identifier": "q1", "recipient": "bob", "content": {"title": "bob's"}, "trigger": {"type": "timeInterval", "seconds": 900}}"#,
+               #"{"identifier": "d1", "recipient": "alice", "content": {"title": "fired"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#,
+               #"{"identifier": "d2", "recipient": "alice", "content": {"title": "fired too"}, "trigger": {"type": "timeInterval", "seconds": 120}}"#]
+        try ws.write("r.json", "[" + requests.joined(separator: ",") + "]")
+        #expect(try ws.chime(["schedule", "--json", "r.json"], now: "2026-11-21T09:00:00Z").status == 0)
+        #expect(try ws.chime(["run"], now: "2026-11-21T09:03:00Z").status == 0)
+        let server = try ServeTests.Server(ws, ["--no-scheduler"])
+        defer { server.stop() }
+        let read = ["Authorization": "Bearer " + keys.read]
+        func get(_ path: String) throws -> (status: Int, object: [String: Any]) {
+            let answer = try server.request("GET", path, headers: read)
+            return (answer.status, (try? JSONSerialization.jsonObject(with: Data(answer.body.utf8))) as? [String: Any] ?? [:])
+        }
+        func identifiers(_ object: [String: Any]) -> [String] {
+            (object["items"] as? [[String: Any]] ?? []).compactMap { $0["identifier"] as? String }
+        }
+
+        #expect(try server.request("GET", "/v1/pending", headers: [:]).status == 401)
+        var seen: [String] = [], cursor: String?, pages = 0
+        repeat {
+            let page = try get("/v1/pending?limit=2" + (cursor.map { "&cursor=" + $0 } ?? ""))
+            #expect(page.status == 200)
+            #expect(page.object.keys.contains("next"), "next is written even when null")
+            seen += identifiers(page.object)
+            cursor = page.object["next"] as? String
+            pages += 1
+        } while cursor != nil && pages < 10
+        #expect(pages == 3)
+        #expect(seen == ["p1", "q1", "p2", "p3", "p4", "p5"], "in fire order, each once")
+        let cli = try JSONSerialization.jsonObject(with: Data(try ws.chime(["pending", "--json"]).stdout.utf8)) as? [[String: Any]]
+        #expect(cli?.compactMap { $0["identifier"] as? String } == seen)
+        let whole = try get("/v1/pending")
+        #expect(whole.object["next"] is NSNull)
+        #expect((whole.object["items"] as? [[String: Any]])?.first?["nextTriggerDate"] as? String == cli?.first?["nextTriggerDate"] as? String)
+        #expect(identifiers(try get("/v1/pending?recipient=bob").object) == ["q1"])
+
+        // A cursor stays good when the items before it go.
+        let first = try get("/v1/pending?limit=2")
+        #expect(try server.request("DELETE", "/v1/requests/p1", headers: ["Authorization": "Bearer " + keys.write]).status == 204)
+        #expect(identifiers(try get("/v1/pending?limit=2&cursor=\(first.object["next"] as? String ?? "")").object) == ["p2", "p3"])
+
+        for bad in ["limit=0", "limit=1001", "limit=x", "cursor=%21%21"] {
+            let refused = try server.request("GET", "/v1/pending?" + bad, headers: read)
+            #expect(refused.status == 400, "\(bad)")
+            #expect(Self.error(refused.body)?["at"] as? String == String(bad.prefix { $0 != "=" }))
+        }
+
+        let listed = try JSONSerialization.jsonObject(with: Data(try ws.chime(["delivered", "--json"]).stdout.utf8)) as? [[String: Any]]
+        let order = listed?.compactMap { $0["identifier"] as? String }
+        #expect(order?.count == 2)
+        let delivered = try get("/v1/delivered?limit=1")
+        #expect(identifiers(delivered.object) == order?.prefix(1).map { $0 }, "newest first, as delivered --json")
+        let rest = try get("/v1/delivered?limit=1&cursor=\(delivered.object["next"] as? String ?? "")")
+        #expect(identifiers(rest.object) == order?.suffix(1).map { $0 })
+        #expect(rest.object["next"] is NSNull)
+        #expect((rest.object["items"] as? [[String: Any]])?.first?["deliveryID"] as? String != nil)
+
+        #expect(try server.request("GET", "/v1/responses", headers: read).body.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+        for id in (order ?? []).reversed() {
+            let respond = try ws.chime(["respond", id, "dismiss"], now: "2026-11-21T09:04:00Z")
+            #expect(respond.status == 0, "\(respond.stderr)")
+        }
+        func responses(_ query: String) throws -> [[String: Any]] {
+            let answer = try server.request("GET", "/v1/responses" + query, headers: read)
+            #expect(answer.status == 200)
+            return (try? JSONSerialization.jsonObject(with: Data(answer.body.utf8))) as? [[String: Any]] ?? []
+        }
+        let all = try responses("")
+        #expect(all.compactMap { $0["identifier"] as? String } == order?.reversed(), "oldest first")
+        let firstID = all.first?["id"] as? Int ?? -1
+        let later = try responses("?after=\(firstID)").compactMap { $0["identifier"] as? String }
+        #expect(later.count == 1)
+        #expect(later == all.dropFirst().compactMap { $0["identifier"] as? String })
+        #expect(try responses("?limit=1").count == 1)
+        #expect(try server.request("GET", "/v1/responses?after=-1", headers: read).status == 400)
+    }
 }

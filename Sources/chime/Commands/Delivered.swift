@@ -3,19 +3,6 @@ import ChimeConfig
 import ChimeCore
 import Foundation
 
-/// The JSON of one delivered notification.
-struct DeliveredJSON: Encodable {
-    var identifier: String
-    var recipient: String
-    var content: NotificationContent
-    var trigger: NotificationTrigger
-    /// The occurrence that fired, as `UNNotification.date`.
-    var date: Instant
-    var deliveredAt: Instant
-    var deliveryID: String
-    var coalesced: Int
-}
-
 extension Chime {
     struct Delivered: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -37,11 +24,7 @@ extension Chime {
         func run() throws {
             let delivered = try openStore(options).delivered(recipient: recipient)
             if json {
-                try printJSON(delivered.map {
-                    DeliveredJSON(identifier: $0.request.identifier, recipient: $0.request.recipient, content: $0.request.content,
-                                  trigger: $0.request.trigger, date: $0.fireDate, deliveredAt: $0.deliveredAt,
-                                  deliveryID: $0.deliveryID, coalesced: $0.coalesced)
-                })
+                try printJSON(delivered.map(DeliveredJSON.init))
                 return
             }
             // The zones come from the configuration, when it can be read; listing needs none.
