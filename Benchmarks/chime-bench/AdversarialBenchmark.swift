@@ -52,6 +52,9 @@ func adversarialBenchmark(size: Int, only filter: String? = nil) throws {
         ("one line ending 在…写道：", { reply(body: "note 在" + fill("说", $0) + "写道：") }),
         ("one line ending \"wrote:\"", { reply(body: "On " + fill("a ", $0) + " wrote:") }),
         ("punctuation before a keyword", { reply(body: fill("!", $0) + "note x") }),
+        // Yandex's "… от … <addr>:" header form tried on every line ending ">:".
+        ("lines of \" от\" ending >:", { reply(body: "note x\r\n" + fill(String(repeating: "a от", count: 30) + " x>:\r\n", $0)) }),
+        ("lines of \" от\" ending <a@b>:", { reply(body: "note x\r\n" + fill(String(repeating: "a от", count: 100) + String(repeating: "b", count: 310) + " <a@b>:\r\n", $0)) }),
         ("HTML of &nbsp;<p></p>", { reply(contentType: "text/html; charset=utf-8", body: fill("&nbsp;<p></p>", $0)) }),
         ("HTML of nested <div>", { reply(contentType: "text/html; charset=utf-8", body: fill("<div>", $0) + "x") }),
     ]

@@ -408,7 +408,9 @@ extension QuoteLanguage {
         code: "Yandex, mail.ru",
         wrote: [
             #"^\d{1,2}\.\d{1,2}\.\d{2,4},?\s.{0,300}<[^<>\s]{1,200}@[^<>\s]{1,200}>\s?:$"#,
-            #"^.{4,}\sот\s.{1,300}<[^<>\s]{1,200}@[^<>\s]{1,200}>\s?:$"#,
+            // The lookahead fails at once on a line that does not end in one address
+            // (the common case: any line ending ">:"), before `.{4,}` tries each "от".
+            #"^(?=[^<>]*<[^<>\s]{1,200}@[^<>\s]{1,200}>\s?:$).{4,}\sот\s[^<>]{1,300}<[^<>\s]{1,200}@[^<>\s]{1,200}>\s?:$"#,
         ],
         verbs: [">:", "> :"])
 
