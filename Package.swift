@@ -120,7 +120,9 @@ let package = Package(
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "Logging", package: "swift-log"), .product(name: "HTTPTypes", package: "swift-http-types"),
-                           .product(name: "Metrics", package: "swift-metrics")]
+                           .product(name: "Metrics", package: "swift-metrics")],
+            // The HTTP API's OpenAPI 3.1 document, served at /v1/openapi.json.
+            resources: [.embedInCode("openapi.json")]
         ),
 
         // chime.xml: the shipped XSD, the reader, ${ENV} and file: indirection.

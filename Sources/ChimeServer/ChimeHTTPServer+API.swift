@@ -10,7 +10,14 @@ extension ChimeHTTPServer {
     /// The largest body `POST /v1/requests` reads: 1 MiB; a larger one is answered 413.
     static let largestAPIBody = 1 << 20
 
+    /// The OpenAPI 3.1 document of `/v1`, as served at `/v1/openapi.json`: written by
+    /// hand, the one source the server is tested against (Schemathesis).
+    public static var openAPIDocument: [UInt8] { PackageResources.openapi_json }
+
     func addAPI(to router: Router<BasicRequestContext>) {
+        router.get("/v1/openapi.json") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: Self.openAPIDocument)))
+        }
         router.post("/v1/requests") { request, _ in
             try await api(request, needs: .write) { keyID in
                 try await schedule(request, keyID: keyID)

@@ -303,4 +303,53 @@ struct APITests {
         #expect(try responses("?limit=1").count == 1)
         #expect(try server.request("GET", "/v1/responses?after=-1", headers: read).status == 400)
     }
+
+    static let fixtures = ChimeProcess.repositoryRoot.appendingPathComponent("Tests/ChimeCLITests/Fixtures/api")
+
+    @Test("Python's requests through the flows: auth, schedule, all or none, get, pages, idempotency replay, delete")
+    func pythonFlows() throws {
+        let keys = Keys()
+        let ws = try Self.workspace(keys)
+        let server = try ServeTests.Server(ws, ["--no-scheduler"])
+        defer { server.stop() }
+        let result = try ChimeProcess.runProgram("/usr/bin/env", ["python3", Self.fixtures.appendingPathComponent("flows.py").path,
+                                                                  "http://127.0.0.1:\(server.port)", keys.read, keys.write])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "ok 19", "\(result.stdout)\(result.stderr)")
+    }
+
+    /// Schemathesis (pinned by script/setup --test) against a real `chime serve` with a
+    /// write key, from the document the server serves: every operation, generated valid
+    /// and invalid data and stateful sequences, bounded to stay well under a minute.
+    @Test("Schemathesis against /v1/openapi.json: no server error, every status, content type and body as the document says")
+    func schemathesis() throws {
+        let keys = Keys()
+        let ws = try Self.workspace(keys)
+        let server = try ServeTests.Server(ws, ["--no-scheduler"])
+        defer { server.stop() }
+        let base = "http://127.0.0.1:\(server.port)"
+        let served = try server.request("GET", "/v1/openapi.json")
+        #expect(served.status == 200)
+        let file = try String(contentsOf: ChimeProcess.repositoryRoot.appendingPathComponent("Sources/ChimeServer/openapi.json"), encoding: .utf8)
+        #expect(served.body == file, "the document in the repository is the one served")
+        let result = try ChimeProcess.runProgram("/usr/bin/env", [
+            // The python3 on PATH, as script/setup --test installed it there (no __main__).
+            "python3", "-c", "import sys; from schemathesis.cli import schemathesis; sys.argv[0] = 'schemathesis'; schemathesis()", "run", base + "/v1/openapi.json", "--url", base,
+            "-H", "Authorization: Bearer " + keys.write,
+            "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
+            "--phases", "examples,coverage,fuzzing,stateful", "--max-examples", "50", "--no-color",
+        ], timeout: 90)
+        let output = result.stdout + result.stderr
+        print(output.split(separator: "\n").filter { $0.contains("generated") || $0.contains("Scenarios") }.joined(separator: "\n"))
+        #expect(result.status == 0, "\(output)")
+        let counts = output.firstMatch(of: /(\d+) generated, (\d+) passed/)
+        #expect(counts != nil, "\(output)")
+        if let counts {
+            #expect(counts.output.1 == counts.output.2)
+            #expect(Int(counts.output.1) ?? 0 >= 300, "enough cases to mean something")
+        }
+        #expect(!output.contains("failed"))
+        server.stop()
+        #expect(!(try ws.read("serve.out")).contains(keys.write), "the key in every request, in no log line")
+    }
 }

@@ -30,7 +30,8 @@ extension Chime {
                 and DELETE /v1/requests/IDENTIFIER (the pending request as pending --json; cancel), GET /v1/pending and \
                 /v1/delivered (?recipient=&limit=&cursor= → {"items", "next"}), GET /v1/responses (?after=ID&limit=), each with Authorization: Bearer \
                 SECRET of an <api><key> of at least scope read (GET) or write (POST, DELETE); 401 without a known key, 403 \
-                for a scope too small, errors as {"error": {"code", "message", "at"}} (README, "HTTP API"). Every callback is verified before it is \
+                for a scope too small, errors as {"error": {"code", "message", "at"}} (README, "HTTP API"); GET \
+                /v1/openapi.json, without a key, the OpenAPI 3.1 document of all of it. Every callback is verified before it is \
                 parsed and answered at once; the action is carried out after. Stops on SIGTERM or SIGINT; on SIGHUP reads \
                 the configuration again and serves with it (one with errors is refused, and the one before stays). \
                 Prints "listening on http://HOST:PORT" once bound (--port 0 takes a free port). GET /metrics answers in \
