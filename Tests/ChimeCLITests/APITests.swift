@@ -332,13 +332,14 @@ struct APITests {
         #expect(served.status == 200)
         let file = try String(contentsOf: ChimeProcess.repositoryRoot.appendingPathComponent("Sources/ChimeServer/openapi.json"), encoding: .utf8)
         #expect(served.body == file, "the document in the repository is the one served")
-        let result = try ChimeProcess.runProgram("/usr/bin/env", [
+        // Run in the workspace: Schemathesis keeps its example database in .schemathesis/.
+        let result = try ChimeProcess.run([
             // The python3 on PATH, as script/setup --test installed it there (no __main__).
             "python3", "-c", "import sys; from schemathesis.cli import schemathesis; sys.argv[0] = 'schemathesis'; schemathesis()", "run", base + "/v1/openapi.json", "--url", base,
             "-H", "Authorization: Bearer " + keys.write,
             "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
             "--phases", "examples,coverage,fuzzing,stateful", "--max-examples", "50", "--no-color",
-        ], timeout: 90)
+        ], in: ws.url, timeout: 90, program: URL(fileURLWithPath: "/usr/bin/env"))
         let output = result.stdout + result.stderr
         print(output.split(separator: "\n").filter { $0.contains("generated") || $0.contains("Scenarios") }.joined(separator: "\n"))
         #expect(result.status == 0, "\(output)")
