@@ -50,6 +50,22 @@ extension ChimeHTTPServer {
                 try await responses(request)
             }
         }
+        router.get("/v1/deliveries") { request, _ in
+            try await api(request, needs: .read) { _ in
+                let text = request.uri.queryParameters["state"].map(String.init)
+                let state = text.flatMap(DeliveryState.init(rawValue:))
+                guard text == nil || state != nil else {
+                    return APIError(status: 400, code: "bad_request", message: "state is queued, delivered or failed", at: "state").response
+                }
+                return try await list(request, descending: false, load: { store, _, _ in try store.deliveries(state: state) },
+                                      key: { APIPage.Key(seconds: $0.id, identifier: "") }, json: DeliveryJSON.init)
+            }
+        }
+        router.post("/v1/deliveries/:id/retry") { request, context in
+            try await api(request, needs: .admin) { _ in
+                try await retry(context.parameters.get("id") ?? "")
+            }
+        }
         router.delete("/v1/requests/:identifier") { request, context in
             try await api(request, needs: .write) { _ in
                 let identifier = Self.segment(context, "identifier")
@@ -175,6 +191,18 @@ extension ChimeHTTPServer {
         } catch let error as APIError {
             return error.response
         }
+    }
+
+    /// `POST /v1/deliveries/{id}/retry`, as `chime retry ID`: a failed delivery queued
+    /// again with a fresh budget of attempts; 404 for no such delivery, 409 for one not failed.
+    func retry(_ text: String) async throws -> Response {
+        let (store, now) = (desk.store, clock())
+        guard let id = Int64(text) else { return APIError.notFound("no delivery \"\(text)\"").response }
+        let (queued, _) = try await Self.blocking { try store.retry([id], now: now) }
+        guard queued.isEmpty else { return try Self.encoded(200, ["queued": queued]) }
+        let exists = try await Self.blocking { try store.deliveries(state: nil).contains { $0.id == id } }
+        return exists ? APIError(status: 409, code: "not_failed", message: "delivery \(id) has not failed; only a failed delivery is retried").response
+            : APIError.notFound("no delivery \(id)").response
     }
 
     /// Answers with `route` when the request carries a key of at least `scope`; else 401

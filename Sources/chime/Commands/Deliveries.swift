@@ -2,48 +2,6 @@ import ArgumentParser
 import ChimeCore
 import Foundation
 
-/// The JSON of one delivery over SMTP or a webhook.
-struct DeliveryJSON: Encodable {
-    struct Attempt: Encodable {
-        var at: Instant
-        /// delivered, temporary, permanent or rate-limited.
-        var outcome: String
-        /// The SMTP reply code or HTTP status; 0 when the server never answered.
-        var code: Int
-        var message: String
-    }
-
-    /// What `chime retry` takes.
-    var id: Int64
-    var identifier: String
-    var recipient: String
-    var channel: String
-    var address: String
-    var deliveryID: String
-    /// queued, delivered or failed.
-    var state: String
-    /// Attempts counted against the channel's maxAttempts.
-    var attempts: Int
-    var queuedAt: Instant
-    /// For a queued delivery: when it is next tried.
-    var nextAttempt: Instant?
-    var history: [Attempt]
-
-    init(_ delivery: OutboxDelivery) {
-        id = delivery.id
-        identifier = delivery.identifier
-        recipient = delivery.recipient
-        channel = delivery.channel
-        address = delivery.address
-        deliveryID = delivery.deliveryID
-        state = delivery.state.rawValue
-        attempts = delivery.attempts
-        queuedAt = delivery.queuedAt
-        nextAttempt = delivery.state == .queued ? delivery.nextAttempt : nil
-        history = delivery.history.map { Attempt(at: $0.at, outcome: $0.outcome.rawValue, code: $0.code, message: $0.message) }
-    }
-}
-
 /// Lists deliveries in one state (or all), as text or JSON.
 private func listDeliveries(_ options: GlobalOptions, state: DeliveryState?, json: Bool) throws {
     let deliveries = try openStore(options).deliveries(state: state)
