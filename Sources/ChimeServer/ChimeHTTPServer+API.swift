@@ -50,6 +50,14 @@ extension ChimeHTTPServer {
                 try await responses(request)
             }
         }
+        router.delete("/v1/delivered/:identifier") { request, context in
+            try await api(request, needs: .write) { _ in
+                let identifier = Self.segment(context, "identifier")
+                let removed = try await Self.blocking { [store = desk.store] in try store.removeDelivered([identifier]) }
+                guard !removed.isEmpty else { return APIError.notFound("no delivered notification \"\(identifier)\"").response }
+                return Response(status: .noContent)
+            }
+        }
         router.get("/v1/deliveries") { request, _ in
             try await api(request, needs: .read) { _ in
                 let text = request.uri.queryParameters["state"].map(String.init)

@@ -284,6 +284,9 @@ struct APITests {
         #expect(rest.object["next"] is NSNull)
         #expect((rest.object["items"] as? [[String: Any]])?.first?["deliveryID"] as? String != nil)
 
+        let write = ["Authorization": "Bearer " + keys.write]
+        #expect(try server.request("DELETE", "/v1/delivered/nothing-such", headers: write).status == 404)
+        #expect(try server.request("DELETE", "/v1/delivered/d1", headers: read).status == 403)
         #expect(try server.request("GET", "/v1/responses", headers: read).body.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
         for id in (order ?? []).reversed() {
             let respond = try ws.chime(["respond", id, "dismiss"], now: "2026-11-21T09:04:00Z")
@@ -295,6 +298,9 @@ struct APITests {
             return (try? JSONSerialization.jsonObject(with: Data(answer.body.utf8))) as? [[String: Any]] ?? []
         }
         let all = try responses("")
+        #expect(try server.request("DELETE", "/v1/delivered/d1", headers: write).status == 204)
+        #expect(identifiers(try get("/v1/delivered").object) == ["d2"], "d1 removed, as chime remove-delivered")
+        #expect(try server.request("DELETE", "/v1/delivered/d1", headers: write).status == 404)
         #expect(all.compactMap { $0["identifier"] as? String } == order?.reversed(), "oldest first")
         let firstID = all.first?["id"] as? Int ?? -1
         let later = try responses("?after=\(firstID)").compactMap { $0["identifier"] as? String }

@@ -28,7 +28,7 @@ extension Chime {
                 (JSON as schedule --json, all or none; 201, 400 with the field at fault, 422 refused, 413 over 1 MiB; an \
                 Idempotency-Key replays the first answer to the same body, 409 to another), GET \
                 and DELETE /v1/requests/IDENTIFIER (the pending request as pending --json; cancel), GET /v1/pending and \
-                /v1/delivered (?recipient=&limit=&cursor= → {"items", "next"}), GET /v1/responses (?after=ID&limit=), GET \
+                /v1/delivered (?recipient=&limit=&cursor= → {"items", "next"}), DELETE /v1/delivered/IDENTIFIER, GET /v1/responses (?after=ID&limit=), GET \
                 /v1/deliveries (?state=&limit=&cursor=), POST /v1/deliveries/ID/retry (admin), each with Authorization: Bearer \
                 SECRET of an <api><key> of at least scope read (GET) or write (POST, DELETE); 401 without a known key, 403 \
                 for a scope too small, errors as {"error": {"code", "message", "at"}} (README, "HTTP API"); GET \
