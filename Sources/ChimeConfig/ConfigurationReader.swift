@@ -46,7 +46,8 @@ struct ConfigurationReader {
             elements[.apiKey(k)] = element
             // The schema admits only the three names.
             let scope = element.attribute("scope").flatMap(APIKey.Scope.init(name:)) ?? .read
-            configuration.apiKeys.append(APIKey(id: identifier(element, "id"), secret: secret(element, "secret") ?? "", scope: scope))
+            configuration.apiKeys.append(APIKey(id: identifier(element, "id"), secret: secret(element, "secret") ?? "", scope: scope,
+                                                rate: positive(element, "rate")))
         }
         return configuration
     }

@@ -217,7 +217,14 @@ extension ChimeHTTPServer {
     /// (no key, an unknown one) or 403 (a key whose scope is too small).
     func api(_ request: Request, needs scope: APIKey.Scope, _ route: (_ keyID: String) async throws -> Response) async throws -> Response {
         switch APIAuthorization.check(request.headers[.authorization], keys: configuration.apiKeys, needs: scope) {
-        case .allowed(let keyID): return try await route(keyID)
+        case .allowed(let keyID):
+            if let rate = configuration.apiKeys.first(where: { $0.id == keyID })?.rate,
+               let seconds = rateLimiter.wait(key: keyID, rate: rate) {
+                var response = APIError(status: 429, code: "rate_limited", message: "API key \"\(keyID)\" may make \(rate) requests a second").response
+                response.headers[.retryAfter] = String(seconds)
+                return response
+            }
+            return try await route(keyID)
         case .refused(let error): return error.response
         }
     }

@@ -21,6 +21,8 @@ public struct ChimeHTTPServer: Sendable {
     public var metrics: (@Sendable () throws -> String)?
     /// How `POST /v1/requests` schedules; nil answers it 503.
     public var scheduling: APIScheduling?
+    /// Each API key's `rate`.
+    let rateLimiter = APIRateLimiter()
 
     public init(desk: ClickDesk, clock: @escaping @Sendable () -> Instant = { Instant(Date()) }) {
         self.init(desks: DeskHolder(desk), clock: clock)

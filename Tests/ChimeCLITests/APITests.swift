@@ -353,6 +353,28 @@ struct APITests {
         #expect(try server.request("POST", "/v1/deliveries/x/retry", headers: ops).status == 404)
     }
 
+    @Test("A key's rate: calls beyond it are answered 429 with Retry-After, other keys unaffected, and the key may call again a second later")
+    func rateLimit() throws {
+        let keys = Keys(), limited = UUID().uuidString
+        let ws = try Self.workspace(keys)
+        try ws.write("limited.key", limited)
+        try ws.write("chime.xml", Self.configuration(ws, extra: #"<key id="poller" secret="file:\#(ws.path("limited.key"))" scope="read" rate="2"/>"#))
+        let server = try ServeTests.Server(ws, ["--no-scheduler"])
+        defer { server.stop() }
+        let statuses = try (1...6).map { _ in try server.request("GET", "/v1/pending", headers: ["Authorization": "Bearer " + limited]).status }
+        #expect(statuses.prefix(2) == [200, 200], "\(statuses)")
+        #expect(statuses.contains(429), "\(statuses)")
+        let refused = try ChimeProcess.runProgram("/usr/bin/env", ["curl", "-s", "-i", "-H", "Authorization: Bearer " + limited,
+                                                                   "http://127.0.0.1:\(server.port)/v1/pending"])
+        #expect(refused.stdout.hasPrefix("HTTP/1.1 429"), "\(refused.stdout)")
+        #expect(refused.stdout.lowercased().contains("retry-after: 1"), "\(refused.stdout)")
+        #expect(refused.stdout.contains(#""code":"rate_limited""#))
+        #expect(try (1...6).allSatisfy { _ in try server.request("GET", "/v1/pending", headers: ["Authorization": "Bearer " + keys.read]).status == 200 },
+                "a key with no rate is not limited")
+        Thread.sleep(forTimeInterval: 1.1)
+        #expect(try server.request("GET", "/v1/pending", headers: ["Authorization": "Bearer " + limited]).status == 200)
+    }
+
     static let fixtures = ChimeProcess.repositoryRoot.appendingPathComponent("Tests/ChimeCLITests/Fixtures/api")
 
     @Test("Python's requests through the flows: auth, schedule, all or none, get, pages, idempotency replay, delete")

@@ -26,10 +26,13 @@ public struct APIKey: Hashable, Sendable {
     /// What a caller sends as `Authorization: Bearer SECRET`.
     public var secret: String
     public var scope: Scope
+    /// Requests a second this key may make (`rate`), in bursts of as many; nil: no limit.
+    public var rate: Int?
 
-    public init(id: String, secret: String, scope: Scope) {
+    public init(id: String, secret: String, scope: Scope, rate: Int? = nil) {
         self.id = id
         self.secret = secret
         self.scope = scope
+        self.rate = rate
     }
 }

@@ -31,7 +31,7 @@ extension Chime {
                 /v1/delivered (?recipient=&limit=&cursor= → {"items", "next"}), DELETE /v1/delivered/IDENTIFIER, GET /v1/responses (?after=ID&limit=), GET \
                 /v1/deliveries (?state=&limit=&cursor=), POST /v1/deliveries/ID/retry (admin), each with Authorization: Bearer \
                 SECRET of an <api><key> of at least scope read (GET) or write (POST, DELETE); 401 without a known key, 403 \
-                for a scope too small, errors as {"error": {"code", "message", "at"}} (README, "HTTP API"); GET \
+                for a scope too small, 429 with Retry-After beyond the key's rate, errors as {"error": {"code", "message", "at"}} (README, "HTTP API"); GET \
                 /v1/openapi.json, without a key, the OpenAPI 3.1 document of all of it. Every callback is verified before it is \
                 parsed and answered at once; the action is carried out after. Stops on SIGTERM or SIGINT; on SIGHUP reads \
                 the configuration again and serves with it (one with errors is refused, and the one before stays). \
