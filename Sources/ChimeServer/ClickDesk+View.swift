@@ -50,10 +50,9 @@ extension ClickDesk {
     /// The view page of a view token (``TokenPurpose/view``), recording nothing.
     public func view(token: String, now: Instant) throws -> ViewPage {
         let signed: ReplyToken, request: NotificationRequest
-        switch try tokens.check(Substring(token.lowercased()), now: now, accepting: { _ in [.view] }) {
-        case .good(let found, let foundRequest, _)?: (signed, request) = (found, foundRequest)
-        case .refused(let refusal)?: return .refused(refused(Self.status(of: refusal), request: expired(refusal)))
-        case nil: return .refused(Outcome(refused: 403))
+        switch try checkLink(token, now: now, accepting: { _ in [.view] }) {
+        case .good(let foundRequest, _, let found): (signed, request) = (found, foundRequest)
+        case .refused(let outcome): return .refused(outcome)
         }
         let to = addressee(request)
         let content = reminderContent(request.content, locale: to.locale)

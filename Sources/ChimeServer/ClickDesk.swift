@@ -283,7 +283,7 @@ public struct ClickDesk: Sendable {
         let request: NotificationRequest, purpose: TokenPurpose
         switch try checkLink(token, now: now, accepting: { purposes(pressing: name, in: $0) }) {
         case .refused(let refusal): return (refusal, nil)
-        case .good(let found, let foundPurpose): (request, purpose) = (found, foundPurpose)
+        case .good(let found, let foundPurpose, _): (request, purpose) = (found, foundPurpose)
         }
         guard let action = action(name, in: request) else { return (refused(404, request: request), nil) }
         if case .action = purpose, let prompt = textPrompt(action, in: request) {
@@ -305,7 +305,7 @@ public struct ClickDesk: Sendable {
         let request: NotificationRequest
         switch try checkLink(token, now: now, accepting: { _ in [.unsubscribe, .reply] }) {
         case .refused(let refusal): return (refusal, nil)
-        case .good(let found, _): request = found
+        case .good(let found, _, _): request = found
         }
         let category = request.content.categoryIdentifier, to = addressee(request)
         // The category as the preferences page names it; a reminder of none, by its title.
@@ -320,15 +320,15 @@ public struct ClickDesk: Sendable {
 
     /// A link's token checked for the purposes it may serve, recording nothing.
     enum LinkCheck {
-        /// Its notification, and the purpose it serves.
-        case good(NotificationRequest, TokenPurpose)
+        /// Its notification, the purpose it serves, and the token as read.
+        case good(NotificationRequest, TokenPurpose, ReplyToken)
         /// Why not: 403 forged, 410 expired or gone, with its text.
         case refused(Outcome)
     }
 
     func checkLink(_ token: String, now: Instant, accepting: (NotificationRequest?) -> [TokenPurpose]) throws -> LinkCheck {
         switch try tokens.check(Substring(token.lowercased()), now: now, accepting: accepting) {
-        case .good(_, let request, let purpose)?: return .good(request, purpose)
+        case .good(let token, let request, let purpose)?: return .good(request, purpose, token)
         case .refused(let refusal)?: return .refused(refused(Self.status(of: refusal), request: expired(refusal)))
         case nil: return .refused(Outcome(refused: 403))
         }
@@ -339,7 +339,7 @@ public struct ClickDesk: Sendable {
     func notification(of token: String, now: Instant, accepting: (NotificationRequest?) -> [TokenPurpose]) throws
         -> (status: Int, request: NotificationRequest?) {
         switch try checkLink(token, now: now, accepting: accepting) {
-        case .good(let request, _): (200, request)
+        case .good(let request, _, _): (200, request)
         case .refused(let refusal): (refusal.status, nil)
         }
     }
