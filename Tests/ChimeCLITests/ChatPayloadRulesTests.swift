@@ -125,8 +125,7 @@ struct ChatPayloadRulesTests {
     func realRun() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-rules-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let certificate = try ScriptServer.certificate(in: folder)
-        let https = try WebhookServer(["--cert", certificate.cert, "--key", certificate.key])
+        let (https, certificate) = try WebhookServer.https(in: folder)
         // Four recipients, each with every platform's channel at the local server as the
         // platform's host would be: /ok/KIND/RECIPIENT tells whose message a request is.
         let people = [("ann", #"locale="en""#), ("hos", #"locale="en""#), ("hid", #"locale="en" showPreviews="whenAuthenticated""#), ("ara", #"locale="ar""#)]

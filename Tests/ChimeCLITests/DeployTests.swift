@@ -1,3 +1,4 @@
+import ChimeTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -117,13 +118,7 @@ struct DeployTests {
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            line += chunk
-        }
-        guard let port = String(decoding: line, as: UTF8.self).firstMatch(of: /:(\d+)/).flatMap({ Int($0.output.1) }) else {
+        guard let port = firstLine(of: output).firstMatch(of: /:(\d+)/).flatMap({ Int($0.output.1) }) else {
             process.terminate()
             throw CocoaError(.fileReadUnknown)
         }

@@ -131,8 +131,7 @@ extension OperatorTests {
     func textPagesExplained() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-textpages-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let certificate = try ScriptServer.certificate(in: folder)
-        let hook = try WebhookServer(["--cert", certificate.cert, "--key", certificate.key])
+        let (hook, certificate) = try WebhookServer.https(in: folder)
         let ws = try Self.textPagesWorkspace(hook: #"url="slack://127.0.0.1:\#(hook.port)/ok" caFile="\#(certificate.cert)""#)
         try ws.write("r.json", #"{"identifier": "p", "recipient": "amelie", "content": {"title": "Shopping", "categoryIdentifier": "shoppingListReminderCategory"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
         func preview(_ channel: String, locale: String = "fr") throws -> [String: Any] {

@@ -55,8 +55,7 @@ struct ServeLinksTests {
     ///   remove), the workspace, what was sent.
     static func sendEverywhere() throws -> (URL, Workspace, [String: String]) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-links-\(UUID().uuidString)")
-        let certificate = try ScriptServer.certificate(in: folder)
-        let hook = try WebhookServer(["--cert", certificate.cert, "--key", certificate.key])
+        let (hook, certificate) = try WebhookServer.https(in: folder)
         let ws = try ReplyCorpusTests.workspace()
         try ws.write("slack.key", UUID().uuidString)
         try ws.write("chime.xml", Self.configuration(ws, hook: hook.port, ca: certificate.cert))
@@ -251,8 +250,7 @@ struct ServeLinksTests {
     func discordApplication() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-discord-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let certificate = try ScriptServer.certificate(in: folder)
-        let hook = try WebhookServer(["--cert", certificate.cert, "--key", certificate.key])
+        let (hook, certificate) = try WebhookServer.https(in: folder)
         let key = Curve25519.Signing.PrivateKey()
         let ws = try ReplyCorpusTests.workspace()
         try ws.write("discord.key", key.publicKey.rawRepresentation.map { String(format: "%02x", $0) }.joined())

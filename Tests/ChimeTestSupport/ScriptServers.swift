@@ -40,13 +40,8 @@ public class ScriptServer: @unchecked Sendable { // immutable after init
         process.standardOutput = output
         process.standardInput = input
         try process.run()
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            line += chunk
-        }
-        guard let text = String(data: line, encoding: .utf8), text.hasPrefix("port "),
+        let text = firstLine(of: output)
+        guard text.hasPrefix("port "),
               let port = Int(text.dropFirst(5).trimmingCharacters(in: .whitespacesAndNewlines)) else {
             process.terminate()
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "\(script) did not start (is \(package) installed?)"])
@@ -88,6 +83,13 @@ public final class WebhookServer: ScriptServer, @unchecked Sendable {
 
     /// Every request received: path, headers, body, status, start, end, peer.
     public func requests() throws -> [[String: Any]] { try log() }
+
+    /// An HTTPS server with a certificate made in `folder`, which a channel trusts by
+    /// its `caFile`: the platforms' hosts, stood in for on 127.0.0.1.
+    public static func https(in folder: URL) throws -> (server: WebhookServer, certificate: Certificate) {
+        let certificate = try ScriptServer.certificate(in: folder)
+        return (try WebhookServer(["--cert", certificate.cert, "--key", certificate.key]), certificate)
+    }
 }
 
 /// The HTTPS server of `Servers/h2_server.py` (Debian's python3-hypercorn): HTTP/2 offered
@@ -99,4 +101,16 @@ public final class HTTP2Server: ScriptServer, @unchecked Sendable {
 
     /// Every request received: path, version (`"2"`, `"1.1"`), peer.
     public func requests() throws -> [[String: Any]] { try log() }
+}
+
+/// What a started process wrote on `pipe` up to its first newline (or its end): the
+/// line servers print once they listen (`port N`, `listening on http://HOST:PORT`).
+public func firstLine(of pipe: Pipe) -> String {
+    var line = Data()
+    while !line.contains(0x0A) {
+        let chunk = pipe.fileHandleForReading.availableData
+        guard !chunk.isEmpty else { break }
+        line += chunk
+    }
+    return String(decoding: line, as: UTF8.self)
 }
