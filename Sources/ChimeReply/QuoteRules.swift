@@ -8,8 +8,9 @@ import Foundation
 /// only windows that pass a byte pre-check (a colon at the end, a verb of writing near
 /// it) meet a regular expression: time stays in proportion to the reply's length.
 struct QuoteRules: Sendable {
-    let wrote: ReplyText.Patterns
-    let verbs: [[UInt8]]
+    /// Each table's "wrote" patterns behind its own verbs: a window meets only the
+    /// patterns of the tables whose verb it holds, not every language's.
+    let wrote: [(verbs: [[UInt8]], patterns: ReplyText.Patterns)]
     let from: Set<String>
     let dated: Set<String>
     let fields: Set<String>
@@ -19,8 +20,9 @@ struct QuoteRules: Sendable {
     let sentFromEnds: [String]
 
     init(_ tables: [QuoteLanguage]) {
-        wrote = ReplyText.Patterns(tables.flatMap(\.wrote))
-        verbs = Array(Set(tables.flatMap(\.verbs).map { $0.lowercased() })).map { Array($0.utf8) }
+        wrote = tables.filter { !$0.wrote.isEmpty }.map { table in
+            (Array(Set(table.verbs.map { $0.lowercased() })).map { Array($0.utf8) }, ReplyText.Patterns(table.wrote))
+        }
         from = Set(tables.flatMap(\.from).map { $0.lowercased() })
         dated = Set(tables.flatMap(\.dated).map { $0.lowercased() })
         fields = Set(tables.flatMap(\.fields).map { $0.lowercased() })
@@ -54,8 +56,7 @@ struct QuoteRules: Sendable {
         // Bytes, ASCII letters lowered: every header names its verb within its last 270
         // bytes.
         let tail = window.utf8.suffix(270).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-        guard verbs.contains(where: { Bytes.contains(tail, $0) }) else { return false }
-        return wrote.matches(window)
+        return wrote.contains { table in table.verbs.contains { Bytes.contains(tail, $0) } && table.patterns.matches(window) }
     }
 
     /// Outlook's header block: `From:` (in any of the languages), then within the next six
