@@ -23,7 +23,7 @@ public final class Courier {
     }
 
     public let configuration: Configuration
-    public let store: any NotificationStore
+    public let store: any OutboxStore
     /// How long a claim holds before another process may take a delivery up.
     public var lease: Int64 = 600
     /// How many deliveries one claim takes.
@@ -46,7 +46,7 @@ public final class Courier {
     /// Channels that could not be connected to: their other deliveries wait for a later run.
     var unreachable: Set<String> = []
 
-    public init(configuration: Configuration, store: any NotificationStore) {
+    public init(configuration: Configuration, store: any OutboxStore) {
         self.configuration = configuration
         self.store = store
     }

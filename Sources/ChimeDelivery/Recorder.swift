@@ -19,7 +19,7 @@ final class Recorder: @unchecked Sendable { // every field under `condition`
     private var exited = false
     private var failure: (any Error)?
 
-    init(store: any NotificationStore, claimer: Claimer) {
+    init(store: any OutboxStore, claimer: Claimer) {
         let thread = Thread { [self] in
             while let batch = next() {
                 do {

@@ -40,7 +40,7 @@ public struct Reply: Sendable {
 /// once per delivery.
 public struct ReplyDesk: Sendable {
     public let configuration: Configuration
-    public let store: any NotificationStore
+    public let store: any ResponseStore & PolicyStore
     /// Checks the tokens replies carry.
     public let tokens: TokenChecker
     /// Chime's "reply above this line" in every locale.
@@ -51,7 +51,7 @@ public struct ReplyDesk: Sendable {
     /// - Parameters:
     ///   - titles: every translation of an action title, from the templates' locales.
     ///   - builtIns: every translation of the built-ins' reply words (`snooze`, `done`…).
-    public init(configuration: Configuration, store: any NotificationStore, key: SigningKey,
+    public init(configuration: Configuration, store: any ResponseStore & PolicyStore, key: SigningKey,
                 titles: (String) -> [String], builtIns: [BuiltInAction: [String]] = [:], markers: [String]) {
         self.configuration = configuration
         self.store = store

@@ -34,7 +34,7 @@ public struct SigningKey: @unchecked Sendable { // `keyed` is a value, copied be
 
     /// The key from `$CHIME_SECRET_KEY`, else the store's.
     /// - Throws: ``TooShort`` for a key of fewer than 32 bytes; the store's errors.
-    public static func load(store: any NotificationStore, environment: [String: String]) throws -> SigningKey {
+    public static func load(store: any CoordinationStore, environment: [String: String]) throws -> SigningKey {
         if let given = environment["CHIME_SECRET_KEY"], !given.isEmpty {
             guard given.utf8.count >= shortest else { throw TooShort(length: given.utf8.count) }
             return SigningKey(bytes: Array(given.utf8))

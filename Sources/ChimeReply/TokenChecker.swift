@@ -5,10 +5,10 @@ import ChimeCore
 /// the caller accepts, and not expired.
 public struct TokenChecker: Sendable {
     public let configuration: Configuration
-    public let store: any NotificationStore
+    public let store: any ResponseStore
     let key: SigningKey
 
-    public init(configuration: Configuration, store: any NotificationStore, key: SigningKey) {
+    public init(configuration: Configuration, store: any ResponseStore, key: SigningKey) {
         self.configuration = configuration
         self.store = store
         self.key = key

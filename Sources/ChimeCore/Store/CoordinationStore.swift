@@ -1,0 +1,21 @@
+/// What every process of a deployment must agree on: the signing key, rate-limit turns, idempotent API answers, and the counts an operator watches.
+public protocol CoordinationStore: Sendable {
+    /// The key that signs reply tokens and action links: the one kept in the store, or
+    /// `candidate` kept now when there is none yet (so every process agrees on one).
+    func secretKey(keeping candidate: [UInt8]) throws -> [UInt8]
+
+    /// True, and `name`'s turn taken at `at`, unless it was last taken less than `every`
+    /// seconds before: a rate limit that holds across processes.
+    func takeTurn(_ name: String, at: Instant, every seconds: Int64) throws -> Bool
+
+    /// The first answer given to an HTTP API call with this `Idempotency-Key` (scoped by
+    /// `owner`, the API key's id), or nil.
+    func idempotentAnswer(owner: String, key: String) throws -> IdempotentAnswer?
+
+    /// Keeps `answer` as the one to replay for `owner`'s `key`, unless one is already
+    /// kept; returns the one kept (the first).
+    func keepIdempotentAnswer(_ answer: IdempotentAnswer, owner: String, key: String, at: Instant) throws -> IdempotentAnswer
+
+    /// Counts of what waits and what failed, as of `now`, read in one transaction.
+    func gauges(now: Instant) throws -> StoreGauges
+}

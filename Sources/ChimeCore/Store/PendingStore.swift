@@ -1,0 +1,84 @@
+/// Requests waiting for their instant, and firing them: claim, mark, settle.
+///
+/// Firing is claim, deliver, mark, settle: ``claimDue(now:limit:claimer:leaseNow:leaseUntil:limits:)``
+/// marks due notifications as taken by one process in one transaction; the caller
+/// delivers each and at once records it with ``markSent(_:claimer:)``, a
+/// small durable write; ``settle(claimer:)`` then moves a batch of marks into the
+/// delivered list and the requests on, in one transaction. A process that died leaves
+/// marks (settled by the next run) and claims (released by ``releaseClaims(of:)`` or
+/// expired with their lease): what it delivered is never sent again, what it did not is
+/// taken up with the same delivery id.
+public protocol PendingStore: Sendable {
+    /// Adds requests, replacing pending ones with the same identifier; returns the
+    /// identifiers that replaced one, found in the same transaction.
+    @discardableResult
+    func upsert(_ notifications: [PendingNotification]) throws -> [String]
+
+    /// Pending requests by next fire, all or one recipient's, marking those beyond their
+    /// recipient's limit as set aside.
+    func pending(recipient: String?, limits: [String: Int]) throws -> [PendingNotification]
+
+    /// Pending requests due at `now` within their recipient's limit, soonest first,
+    /// without claiming them (a dry run).
+    func due(now: Instant, limit: Int, limits: [String: Int]) throws -> [PendingNotification]
+
+    /// One pending request.
+    func pending(identifier: String) throws -> PendingNotification?
+
+    /// Removes pending requests; returns the identifiers that were pending.
+    func cancel(_ identifiers: [String]) throws -> [String]
+
+    /// Removes every pending request; returns how many.
+    func cancelAll() throws -> Int
+
+    /// Delivered notifications, newest first, all or one recipient's.
+    func delivered(recipient: String?) throws -> [DeliveredNotification]
+
+    /// Removes delivered notifications; returns the identifiers that were there.
+    func removeDelivered(_ identifiers: [String]) throws -> [String]
+
+    /// Removes every delivered notification; returns how many.
+    func removeAllDelivered() throws -> Int
+
+    /// Claims up to `limit` notifications due at `now` that nobody holds (or whose lease
+    /// ended before `leaseNow`), within each recipient's pending limit, soonest first.
+    func claimDue(now: Instant, limit: Int, claimer: Claimer, leaseNow: Instant, leaseUntil: Instant,
+                  limits: [String: Int]) throws -> [PendingNotification]
+
+    /// Records, durably and at once, in one transaction, that claimed notifications were
+    /// delivered (to their local destinations) and queued (for the network ones), and
+    /// where their requests go next.
+    func markSent(_ marks: [SentMark], claimer: Claimer) throws
+
+    /// Moves every delivery a claimer marked into the delivered list and its requests on
+    /// (to their next fire, or out when they do not repeat), in one transaction; a request
+    /// replaced or taken over meanwhile is left as it is. Returns how many.
+    @discardableResult
+    func settle(claimer: Claimer) throws -> Int
+
+    /// The claimers holding notifications or unsettled marks now, each with the end of its
+    /// latest lease (nil when it holds only marks).
+    func claimers() throws -> [(claimer: Claimer, leaseEnds: Instant?)]
+
+    /// Releases every claim of a claimer (one known to be dead); returns how many.
+    func releaseClaims(of claimer: Claimer) throws -> Int
+
+    /// The earliest instant after `now` at which something becomes due: a pending
+    /// notification's next fire, the end of its quiet-hours hold, a queued delivery's next
+    /// attempt; nil when nothing waits. Cheap (indexed), so a daemon may ask every second
+    /// whether another process scheduled something sooner.
+    func earliestDue(after now: Instant) throws -> Instant?
+
+    /// Gives a claimed notification back, not to be taken up before `until` (quiet hours
+    /// that wait).
+    func postpone(_ notification: PendingNotification, until: Instant, claimer: Claimer) throws
+
+    /// The zone each recipient's floating triggers were last computed in.
+    func recipientZones() throws -> [String: String]
+
+    /// Pending floating requests of a recipient, to compute again in a new zone.
+    func floatingPending(recipient: String) throws -> [PendingNotification]
+
+    /// Stores recomputed fire instants and the recipient's new zone, in one transaction.
+    func moveRecipient(_ recipient: String, to zone: String, updated: [PendingNotification]) throws
+}

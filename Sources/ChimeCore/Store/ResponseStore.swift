@@ -1,0 +1,49 @@
+/// Replies, clicks and chat presses: what each delivery was, the responses recorded and carried out, and the inbound messages that carried them.
+public protocol ResponseStore: Sendable {
+    /// The request a delivery id belongs to, as it was when delivered (or as it is, when
+    /// only its pending row still knows the id's generation; or a recipient's opt-in
+    /// request); nil when none knows it.
+    func request(ofDelivery deliveryID: String) throws -> NotificationRequest?
+
+    /// Records a response and the inbound message that carried it (none for a chat click
+    /// or `chime respond`), in one transaction; returns the response's id, or nil,
+    /// recording the message as replayed instead, when the same action was already
+    /// recorded for the same delivery. A recorded response whose carrying out `failed` is
+    /// taken again instead (its id returned, its text, channel, responder, time and
+    /// status this response's), so that answering again tries again; once one succeeded,
+    /// answers are replays.
+    func record(_ response: StoredResponse, from inbound: InboundRecord?) throws -> Int64?
+
+    /// Takes a response whose carrying out failed to carry it out again (now `carried
+    /// out`, its result cleared) and returns it; nil when there is no such response or it
+    /// did not fail, so that two retries carry it out once.
+    func retake(response id: Int64) throws -> StoredResponse?
+
+    /// Takes a response awaiting confirmation as confirmed (now `carried out`) and returns
+    /// it; nil when none is awaiting for that delivery and action, so that two
+    /// confirmations carry it out once.
+    func confirm(deliveryID: String, action: String) throws -> StoredResponse?
+
+    /// Sets where a recorded response stands once carried out, and what that gave.
+    func finish(response id: Int64, status: String, result: String) throws
+
+    /// How many of a recipient's delivered notifications no carried-out response has
+    /// handled yet: the badge.
+    func outstanding(recipient: String) throws -> Int
+
+    /// Remembers that a chat message's thread (`thread`, e.g. Slack's `ts`) on `channel`
+    /// shows the notification of the signed `token`.
+    func rememberThread(channel: String, thread: String, token: String, at: Instant) throws
+
+    /// The signed token a chat thread was remembered with, or nil.
+    func threadToken(channel: String, thread: String) throws -> String?
+
+    /// Records an inbound message that led to no response.
+    func record(_ inbound: InboundRecord) throws
+
+    /// Every response, oldest first.
+    func responses() throws -> [StoredResponse]
+
+    /// Every inbound message, oldest first.
+    func inbound() throws -> [InboundRecord]
+}
