@@ -27,6 +27,8 @@ let package = Package(
         // executable bootstraps swift-prometheus's registry, which `GET /metrics` writes.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // The PostgreSQL store's client: a connection pool over SwiftNIO.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // C libraries: each holds only a module map and shim.h, and exactly one Swift
@@ -59,6 +61,11 @@ let package = Package(
 
         // The SQLite store (GRDB): WAL, named forward-only migrations, explicit claims.
         .target(name: "ChimeSQLite", dependencies: ["ChimeCore", .product(name: "GRDB", package: "GRDB.swift")]),
+
+        // The PostgreSQL store (PostgresNIO): the same tables as SQLite's, claims that hold
+        // under many workers, LISTEN/NOTIFY for sooner work.
+        .target(name: "ChimePostgres", dependencies: ["ChimeCore", .product(name: "PostgresNIO", package: "postgres-nio"),
+                                                      .product(name: "Logging", package: "swift-log")]),
 
         // Local transports: Maildir and JSON lines.
         .target(name: "ChimeTransport", dependencies: ["ChimeCore"]),
@@ -132,12 +139,27 @@ let package = Package(
             resources: [.embedInCode("chime.xsd")]
         ),
 
+        // The composition: given the paths the options name, the configuration, the store,
+        // the scheduler, the reply and action desks, the mail intake and `chime serve`'s
+        // services, assembled one way for the command line, the benchmark and the tests.
+        .target(
+            name: "ChimeRuntime",
+            dependencies: [
+                "ChimeCore", "ChimeConfig", "ChimeXML", "ChimeCurl", "ChimeSQLite", "ChimeTransport", "ChimeScheduler", "ChimeDelivery",
+                "ChimeLocalization", "ChimeRendering", "ChimeMIME", "ChimeReply", "ChimeActions", "ChimeServer",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+
         // The command line: parses arguments and delegates to the libraries.
         .executableTarget(
             name: "chime",
             dependencies: [
-                "ChimeCore", "ChimeConfig", "ChimeXML", "ChimeCurl", "ChimeSQLite", "ChimeTransport", "ChimeScheduler", "ChimeDelivery",
-                "ChimeLocalization", "ChimeRendering", "ChimeMIME", "ChimeReply", "ChimeActions", "ChimeServer",
+                "ChimeCore", "ChimeConfig", "ChimeXML", "ChimeCurl", "ChimeSQLite", "ChimePostgres", "ChimeTransport", "ChimeScheduler", "ChimeDelivery",
+                "ChimeLocalization", "ChimeRendering", "ChimeMIME", "ChimeReply", "ChimeActions", "ChimeServer", "ChimeRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,0 +1,2 @@
+import ChimeCore
+import PostgresNIO
