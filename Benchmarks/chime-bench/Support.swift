@@ -42,29 +42,41 @@ func fillStore(path: String, count: Int, due: Int, recipients: [String], now: In
 /// (stdout and stderr).
 func measure(_ executable: String, _ arguments: [String], in directory: URL) -> (seconds: Double, cpuSeconds: Double, peakMiB: Double, output: String) {
     let outputPath = directory.appendingPathComponent("out.txt").path
-    var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+    let start = DispatchTime.now().uptimeNanoseconds
+    let pid = spawn(executable, arguments, in: directory, output: outputPath)
+    var status: Int32 = 0
+    var usage = rusage()
+    wait4(pid, &status, 0, &usage)
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+    return (seconds, cpuSeconds(usage), Double(usage.ru_maxrss) / 1024, output.trimmingCharacters(in: .whitespacesAndNewlines))
+}
+
+/// Starts a program in `directory` (this process moves there too), its stdout and stderr
+/// into the file at `output`; returns its process id.
+func spawn(_ executable: String, _ arguments: [String], in directory: URL, output: String) -> pid_t {
+    var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_adddup2(&actions, 1, 2)
     defer { posix_spawn_file_actions_destroy(&actions) }
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     chdir(directory.path)
     var pid: pid_t = 0
-    let start = DispatchTime.now().uptimeNanoseconds
     guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { fatalError("cannot start \(executable)") }
-    var status: Int32 = 0
-    var usage = rusage()
-    wait4(pid, &status, 0, &usage)
-    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-    func inSeconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-    let cpu = inSeconds(usage.ru_utime) + inSeconds(usage.ru_stime)
-    return (seconds, cpu, Double(usage.ru_maxrss) / 1024, output.trimmingCharacters(in: .whitespacesAndNewlines))
+    return pid
 }
 
-/// A folder with a `chime.xml` of these channels and recipients (`id`, channel, address).
-func makeWorkspace(channels: String, recipients: [(String, String, String)]) throws -> URL {
+/// User and system CPU seconds of a `rusage`.
+func cpuSeconds(_ usage: rusage) -> Double {
+    func inSeconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    return inSeconds(usage.ru_utime) + inSeconds(usage.ru_stime)
+}
+
+/// A folder with a `chime.xml` of these channels and recipients (`id`, channel, address),
+/// and `more` (an `<api>` element…) after them.
+func makeWorkspace(channels: String, recipients: [(String, String, String)], more: String = "") throws -> URL {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     try """
@@ -74,6 +86,7 @@ func makeWorkspace(channels: String, recipients: [(String, String, String)]) thr
           <recipients>
         \(recipients.map { "    <recipient id=\"\($0.0)\" timeZone=\"Europe/Paris\"><address channel=\"\($0.1)\">\($0.2)</address></recipient>" }.joined(separator: "\n"))
           </recipients>
+          \(more)
         </chime>
         """.write(to: folder.appendingPathComponent("chime.xml"), atomically: true, encoding: .utf8)
     return folder

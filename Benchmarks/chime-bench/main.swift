@@ -11,6 +11,9 @@
 //                                                   against sequential)
 //   swift run -c release chime-bench --ingest N    (replies: `chime ingest --maildir` over N
 //                                                   replies, against Python's email parser)
+//   swift run -c release chime-bench --api N       (scheduling: N requests POSTed to `chime
+//                                                   serve`, 16 in flight, against `chime
+//                                                   schedule --json` of the same N)
 //   swift run -c release chime-bench --adversarial BYTES [SHAPE]  (`chime ingest` on mail
 //                                                   shaped to stall it, at BYTES and 4×: CPU per KB;
 //                                                   SHAPE picks the shapes whose name holds it)
@@ -42,11 +45,14 @@ while let argument = arguments.next() {
     case "--adversarial":
         try adversarialBenchmark(size: Int(arguments.next() ?? "") ?? 262_144, only: arguments.next())
         exit(0)
+    case "--api":
+        try apiBenchmark(count: Int(arguments.next() ?? "") ?? 20_000)
+        exit(0)
     case "--webhooks":
         try webhookBenchmark(count: Int(arguments.next() ?? "") ?? 2_000)
         exit(0)
     default:
-        print("usage: chime-bench [--pending N] [--due N] [--repeat N] | --render N | --smtp N | --ingest N | --webhooks N | --adversarial BYTES")
+        print("usage: chime-bench [--pending N] [--due N] [--repeat N] | --render N | --smtp N | --ingest N | --webhooks N | --api N | --adversarial BYTES")
         exit(64)
     }
 }
