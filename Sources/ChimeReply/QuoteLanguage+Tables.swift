@@ -24,7 +24,8 @@ extension QuoteLanguage {
         from: ["from"], dated: ["sent", "date"], fields: ["to", "subject", "cc"],
         separators: ["original message", "forwarded message", "original", "message forwarded"],
         forwarded: ["begin forwarded message", "forwarded message"],
-        sentFromStarts: ["sent from my", "sent from", "sent via", "sent with", "sent using", "get outlook for", "sent on the go"])
+        sentFromStarts: ["sent from my", "sent from", "sent via", "sent with", "sent using", "sent on the go"],
+        getOutlook: ["Get Outlook for {os}"])
 
     static let french = QuoteLanguage(
         code: "fr",
@@ -36,7 +37,9 @@ extension QuoteLanguage {
         from: ["de"], dated: ["envoyé", "date"], fields: ["à", "a", "objet", "cc"],
         separators: ["message d'origine", "message d’origine", "message transféré", "courriel original", "message original"],
         forwarded: ["début du message réexpédié", "début du message transféré"],
-        sentFromStarts: ["envoyé de mon", "envoyé depuis", "envoyé à partir de", "envoyé avec", "obtenir outlook pour", "télécharger outlook pour"])
+        sentFromStarts: ["envoyé de mon", "envoyé depuis", "envoyé à partir de", "envoyé avec"],
+        sentWithStarts: ["envoyé de"],
+        getOutlook: ["Obtenir Outlook pour {os}", "Télécharger Outlook pour {os}"])
 
     static let german = QuoteLanguage(
         code: "de",
@@ -49,8 +52,10 @@ extension QuoteLanguage {
         from: ["von"], dated: ["gesendet", "datum"], fields: ["an", "betreff", "cc"],
         separators: ["ursprüngliche nachricht", "weitergeleitete nachricht", "original-nachricht", "originalnachricht"],
         forwarded: ["anfang der weitergeleiteten nachricht", "weitergeleitete nachricht"],
-        sentFromStarts: ["gesendet von meinem", "gesendet von", "gesendet mit", "von meinem", "outlook für"],
-        sentFromEnds: ["gesendet", "beziehen"])
+        sentFromStarts: ["gesendet von meinem", "gesendet von", "gesendet mit", "von meinem"],
+        sentFromEnds: ["gesendet"],
+        sentWithStarts: ["gesendet vom", "gesendet über"],
+        getOutlook: ["Outlook für {os} beziehen", "Outlook für {os} herunterladen"])
 
     static let spanish = QuoteLanguage(
         code: "es",
@@ -62,7 +67,8 @@ extension QuoteLanguage {
         from: ["de"], dated: ["enviado el", "enviado", "fecha"], fields: ["para", "asunto", "cc"],
         separators: ["mensaje original", "mensaje reenviado"],
         forwarded: ["inicio del mensaje reenviado", "mensaje reenviado"],
-        sentFromStarts: ["enviado desde mi", "enviado desde", "enviado con", "obtener outlook para"])
+        sentFromStarts: ["enviado desde mi", "enviado desde", "enviado con"],
+        getOutlook: ["Obtener Outlook para {os}", "Descargar Outlook para {os}"])
 
     static let russian = QuoteLanguage(
         code: "ru",
@@ -74,7 +80,8 @@ extension QuoteLanguage {
         from: ["от"], dated: ["отправлено", "дата"], fields: ["кому", "тема", "копия"],
         separators: ["исходное сообщение", "пересылаемое сообщение", "пересланное сообщение", "оригинальное сообщение", "перенаправленное сообщение"],
         forwarded: ["начало переадресованного сообщения", "пересылаемое сообщение"],
-        sentFromStarts: ["отправлено с", "отправлено со", "отправлено из", "отправлено через"])
+        sentFromStarts: ["отправлено с", "отправлено со", "отправлено из", "отправлено через"],
+        getOutlook: ["Получить Outlook для {os}", "Скачайте Outlook для {os}", "Скачать Outlook для {os}"])
 
     static let polish = QuoteLanguage(
         code: "pl",
@@ -86,7 +93,9 @@ extension QuoteLanguage {
         from: ["od"], dated: ["wysłano", "wysłane", "data"], fields: ["do", "temat", "dw"],
         separators: ["wiadomość oryginalna", "oryginalna wiadomość", "przekazana wiadomość", "wiadomość przekazana dalej"],
         forwarded: ["początek przekazywanej wiadomości", "przekazana wiadomość"],
-        sentFromStarts: ["wysłane z", "wysłano z", "wysłane ze"])
+        sentFromStarts: ["wysłane z", "wysłano z", "wysłane ze"],
+        sentWithStarts: ["wysłane za pomocą", "wysłano za pomocą", "wysłane przez"],
+        getOutlook: ["Pobierz aplikację Outlook dla systemu {os}", "Pobierz program Outlook dla systemu {os}", "Pobierz Outlook dla systemu {os}"])
 
     static let arabic = QuoteLanguage(
         code: "ar",
@@ -98,7 +107,8 @@ extension QuoteLanguage {
         from: ["من"], dated: ["تم الإرسال", "أرسلت", "التاريخ", "تاريخ الإرسال"], fields: ["إلى", "الموضوع", "نسخة"],
         separators: ["الرسالة الأصلية", "رسالة مُعاد توجيهها", "الرسالة المعاد توجيهها", "رسالة معاد توجيهها"],
         forwarded: ["بداية الرسالة المُعاد توجيهها", "بداية الرسالة المعاد توجيهها"],
-        sentFromStarts: ["أُرسلت من", "أرسلت من", "تم الإرسال من", "مرسل من"])
+        sentFromStarts: ["أُرسلت من", "أرسلت من", "تم الإرسال من", "مرسل من"],
+        getOutlook: ["الحصول على Outlook لـ {os}", "احصل على Outlook لـ {os}", "الحصول على Outlook لنظام {os}", "احصل على Outlook لنظام {os}"])
 
     static let japanese = QuoteLanguage(
         code: "ja",
@@ -109,7 +119,8 @@ extension QuoteLanguage {
         from: ["差出人", "送信者"], dated: ["送信日時", "日付", "送信日"], fields: ["宛先", "件名", "cc"],
         separators: ["元のメッセージ", "転送メッセージ", "転送されたメッセージ", "original message"],
         forwarded: ["転送されたメッセージ", "転送メッセージ"],
-        sentFromEnds: ["から送信", "より送信"])
+        sentFromEnds: ["から送信", "より送信"], sentWithEnds: ["で送信"],
+        getOutlook: ["{os} 版 Outlook を入手", "{os} 版の Outlook を入手", "Outlook for {os} を入手"])
 
     static let italian = QuoteLanguage(
         code: "it",
@@ -121,7 +132,8 @@ extension QuoteLanguage {
         from: ["da"], dated: ["inviato", "data"], fields: ["a", "oggetto", "cc"],
         separators: ["messaggio originale", "messaggio inoltrato"],
         forwarded: ["inizio messaggio inoltrato", "messaggio inoltrato"],
-        sentFromStarts: ["inviato da", "inviato dal mio", "inviato con", "scarica outlook per"])
+        sentFromStarts: ["inviato da", "inviato dal mio", "inviato con"],
+        getOutlook: ["Scarica Outlook per {os}", "Ottieni Outlook per {os}"])
 
     static let portuguese = QuoteLanguage(
         code: "pt",
@@ -133,7 +145,9 @@ extension QuoteLanguage {
         from: ["de"], dated: ["enviado", "enviada em", "enviado em", "data"], fields: ["para", "assunto", "cc"],
         separators: ["mensagem original", "mensagem encaminhada", "mensagem reencaminhada"],
         forwarded: ["início da mensagem reencaminhada", "início da mensagem encaminhada", "mensagem encaminhada"],
-        sentFromStarts: ["enviado do meu", "enviado do", "enviado de meu", "enviado de", "enviado a partir do", "obter o outlook para"])
+        sentFromStarts: ["enviado do meu", "enviado do", "enviado de meu", "enviado de", "enviado a partir do"],
+        sentWithStarts: ["enviado com", "enviado pelo"],
+        getOutlook: ["Obter o Outlook para {os}", "Obtenha o Outlook para {os}", "Baixe o Outlook para {os}", "Transfira o Outlook para {os}"])
 
     static let dutch = QuoteLanguage(
         code: "nl",
@@ -145,7 +159,9 @@ extension QuoteLanguage {
         from: ["van"], dated: ["verzonden", "datum"], fields: ["aan", "onderwerp", "cc"],
         separators: ["oorspronkelijk bericht", "origineel bericht", "doorgestuurd bericht"],
         forwarded: ["begin doorgestuurd bericht", "doorgestuurd bericht"],
-        sentFromStarts: ["verzonden vanaf mijn", "verzonden vanaf", "verzonden met", "verstuurd vanaf mijn", "verstuurd vanaf", "verstuurd met"])
+        sentFromStarts: ["verzonden vanaf mijn", "verzonden vanaf", "verzonden met", "verstuurd vanaf mijn", "verstuurd vanaf", "verstuurd met"],
+        sentWithStarts: ["verzonden vanuit", "verstuurd vanuit", "verzonden via", "verstuurd via"],
+        getOutlook: ["Outlook voor {os} downloaden", "Download Outlook voor {os}", "Outlook voor {os} ophalen"])
 
     static let swedish = QuoteLanguage(
         code: "sv",
@@ -157,7 +173,9 @@ extension QuoteLanguage {
         from: ["från"], dated: ["skickat", "datum", "skickades"], fields: ["till", "ämne", "kopia"],
         separators: ["ursprungligt meddelande", "originalmeddelande", "vidarebefordrat meddelande"],
         forwarded: ["vidarebefordrat mejl", "vidarebefordrat meddelande", "början på vidarebefordrat meddelande"],
-        sentFromStarts: ["skickat från min", "skickat från", "skickades från", "hämta outlook för"])
+        sentFromStarts: ["skickat från min", "skickat från", "skickades från"],
+        sentWithStarts: ["skickat med", "skickat via"],
+        getOutlook: ["Hämta Outlook för {os}", "Skaffa Outlook för {os}"])
 
     static let danish = QuoteLanguage(
         code: "da",
@@ -169,7 +187,9 @@ extension QuoteLanguage {
         from: ["fra"], dated: ["sendt", "dato"], fields: ["til", "emne", "cc"],
         separators: ["oprindelig meddelelse", "original meddelelse", "videresendt meddelelse", "videresendt besked"],
         forwarded: ["videresendt besked", "start på videresendt besked"],
-        sentFromStarts: ["sendt fra min", "sendt fra", "hent outlook til"])
+        sentFromStarts: ["sendt fra min", "sendt fra"],
+        sentWithStarts: ["sendt med", "sendt via"],
+        getOutlook: ["Hent Outlook til {os}", "Få Outlook til {os}"])
 
     static let norwegian = QuoteLanguage(
         code: "nb",
@@ -181,7 +201,9 @@ extension QuoteLanguage {
         from: ["fra"], dated: ["sendt", "dato"], fields: ["til", "emne", "kopi"],
         separators: ["opprinnelig melding", "originalmelding", "videresendt melding"],
         forwarded: ["videresendt melding", "videresendt e-post"],
-        sentFromStarts: ["sendt fra min", "sendt fra", "hent outlook for"])
+        sentFromStarts: ["sendt fra min", "sendt fra"],
+        sentWithStarts: ["sendt med", "sendt via"],
+        getOutlook: ["Hent Outlook for {os}", "Få Outlook for {os}", "Last ned Outlook for {os}"])
 
     static let finnish = QuoteLanguage(
         code: "fi",
@@ -193,7 +215,8 @@ extension QuoteLanguage {
         from: ["lähettäjä"], dated: ["lähetetty", "päivämäärä"], fields: ["vastaanottaja", "aihe", "kopio"],
         separators: ["alkuperäinen viesti", "välitetty viesti"],
         forwarded: ["välitetty viesti", "alkuperäinen viesti"],
-        sentFromStarts: ["lähetetty iphonesta", "lähetetty laitteesta", "lähetetty", "hanki outlook"])
+        sentFromStarts: ["lähetetty iphonesta", "lähetetty laitteesta", "lähetetty"],
+        getOutlook: ["Hanki Outlook for {os}", "Lataa Outlook for {os}", "Hanki Outlook {os}-laitteelle"])
 
     static let czech = QuoteLanguage(
         code: "cs",
@@ -204,7 +227,8 @@ extension QuoteLanguage {
         from: ["od"], dated: ["odesláno", "datum"], fields: ["komu", "předmět", "kopie"],
         separators: ["původní zpráva", "přeposlaná zpráva", "původní e-mail"],
         forwarded: ["začátek přeposlané zprávy", "přeposlaná zpráva"],
-        sentFromStarts: ["odesláno z", "odesláno ze", "odesláno pomocí"])
+        sentFromStarts: ["odesláno z", "odesláno ze", "odesláno pomocí"],
+        getOutlook: ["Získat Outlook pro {os}", "Stáhnout Outlook pro {os}", "Získejte Outlook pro {os}"])
 
     static let slovak = QuoteLanguage(
         code: "sk",
@@ -215,7 +239,8 @@ extension QuoteLanguage {
         from: ["od"], dated: ["odoslané", "dátum"], fields: ["komu", "predmet", "kópia"],
         separators: ["pôvodná správa", "preposlaná správa"],
         forwarded: ["začiatok preposlanej správy", "preposlaná správa"],
-        sentFromStarts: ["odoslané z", "odoslané zo", "odoslané pomocou"])
+        sentFromStarts: ["odoslané z", "odoslané zo", "odoslané pomocou"],
+        getOutlook: ["Získať Outlook pre {os}", "Stiahnuť Outlook pre {os}", "Získajte Outlook pre {os}"])
 
     static let hungarian = QuoteLanguage(
         code: "hu",
@@ -227,7 +252,9 @@ extension QuoteLanguage {
         from: ["feladó"], dated: ["elküldve", "küldve", "dátum"], fields: ["címzett", "tárgy", "másolat"],
         separators: ["eredeti üzenet", "továbbított üzenet"],
         forwarded: ["továbbított üzenet", "továbbított levél kezdete"],
-        sentFromEnds: ["küldve", "-ról küldve", "-ről küldve"])
+        sentFromEnds: ["küldve", "-ról küldve", "-ről küldve"],
+        sentWithStarts: ["elküldve", "küldve"],
+        getOutlook: ["Outlook beszerzése {os} rendszerre", "Az Outlook beszerzése {os} rendszerre", "Outlook letöltése {os} rendszerre"])
 
     static let romanian = QuoteLanguage(
         code: "ro",
@@ -238,7 +265,8 @@ extension QuoteLanguage {
         from: ["de la", "de"], dated: ["trimis", "data"], fields: ["către", "catre", "subiect", "cc"],
         separators: ["mesaj original", "mesajul original", "mesaj redirecționat", "mesaj redirectionat"],
         forwarded: ["începutul mesajului redirecționat", "mesaj redirecționat"],
-        sentFromStarts: ["trimis de pe", "trimis din", "trimis cu"])
+        sentFromStarts: ["trimis de pe", "trimis din", "trimis cu"],
+        getOutlook: ["Obțineți Outlook pentru {os}", "Obţineţi Outlook pentru {os}", "Descărcați Outlook pentru {os}", "Descărcaţi Outlook pentru {os}"])
 
     static let turkish = QuoteLanguage(
         code: "tr",
@@ -250,7 +278,8 @@ extension QuoteLanguage {
         from: ["kimden"], dated: ["gönderildi", "gönderilme", "tarih"], fields: ["kime", "konu", "bilgi"],
         separators: ["orijinal mesaj", "özgün ileti", "iletilen ileti", "iletilmiş mesaj"],
         forwarded: ["iletilen ileti", "iletilmiş mesaj"],
-        sentFromEnds: ["gönderildi"])
+        sentFromEnds: ["gönderildi"],
+        getOutlook: ["{os} için Outlook'u edinin", "{os} için Outlook’u edinin", "{os} için Outlook'u indirin", "{os} için Outlook’u indirin"])
 
     static let greek = QuoteLanguage(
         code: "el",
@@ -261,7 +290,8 @@ extension QuoteLanguage {
         from: ["από"], dated: ["στάλθηκε", "ημερομηνία"], fields: ["προς", "θέμα", "κοιν"],
         separators: ["αρχικό μήνυμα", "προωθημένο μήνυμα"],
         forwarded: ["αρχή προωθημένου μηνύματος", "προωθημένο μήνυμα"],
-        sentFromStarts: ["στάλθηκε από", "εστάλη από", "αποστολή από"])
+        sentFromStarts: ["στάλθηκε από", "εστάλη από", "αποστολή από"],
+        getOutlook: ["Λήψη του Outlook για {os}", "Αποκτήστε το Outlook για {os}"])
 
     static let ukrainian = QuoteLanguage(
         code: "uk",
@@ -272,7 +302,8 @@ extension QuoteLanguage {
         from: ["від"], dated: ["надіслано", "відправлено", "дата"], fields: ["кому", "тема", "копія"],
         separators: ["оригінальне повідомлення", "вихідне повідомлення", "переслане повідомлення", "пересилане повідомлення"],
         forwarded: ["початок пересланого повідомлення", "переслане повідомлення"],
-        sentFromStarts: ["надіслано з", "надіслано зі", "відправлено з"])
+        sentFromStarts: ["надіслано з", "надіслано зі", "відправлено з"],
+        getOutlook: ["Отримати Outlook для {os}", "Завантажити Outlook для {os}", "Отримайте Outlook для {os}"])
 
     static let bulgarian = QuoteLanguage(
         code: "bg",
@@ -283,7 +314,8 @@ extension QuoteLanguage {
         from: ["от"], dated: ["изпратено", "дата"], fields: ["до", "относно", "копие"],
         separators: ["оригинално съобщение", "препратено съобщение"],
         forwarded: ["начало на препратеното съобщение", "препратено съобщение"],
-        sentFromStarts: ["изпратено от"])
+        sentFromStarts: ["изпратено от"], sentWithStarts: ["изпратено с", "изпратено чрез"],
+        getOutlook: ["Изтеглете Outlook за {os}", "Вземете Outlook за {os}"])
 
     static let croatian = QuoteLanguage(
         code: "hr",
@@ -294,7 +326,8 @@ extension QuoteLanguage {
         from: ["šalje", "od"], dated: ["poslano", "datum"], fields: ["prima", "za", "predmet", "kopija"],
         separators: ["izvorna poruka", "izvorni e-mail", "proslijeđena poruka"],
         forwarded: ["početak proslijeđene poruke", "proslijeđena poruka"],
-        sentFromStarts: ["poslano s", "poslano sa", "poslano iz", "poslano putem"])
+        sentFromStarts: ["poslano s", "poslano sa", "poslano iz", "poslano putem"],
+        getOutlook: ["Preuzmite Outlook za {os}", "Nabavite Outlook za {os}"])
 
     static let hebrew = QuoteLanguage(
         code: "he",
@@ -306,7 +339,8 @@ extension QuoteLanguage {
         from: ["מאת"], dated: ["נשלח", "תאריך"], fields: ["אל", "נושא", "עותק"],
         separators: ["הודעה מקורית", "הודעה שהועברה", "ההודעה המקורית"],
         forwarded: ["תחילת הודעה שהועברה", "הודעה שהועברה"],
-        sentFromStarts: ["נשלח מ", "נשלח מה", "נשלח באמצעות"])
+        sentFromStarts: ["נשלח מ", "נשלח מה", "נשלח באמצעות"],
+        getOutlook: ["קבל את Outlook עבור {os}", "השג את Outlook עבור {os}", "הורד את Outlook עבור {os}"])
 
     static let persian = QuoteLanguage(
         code: "fa",
@@ -317,7 +351,8 @@ extension QuoteLanguage {
         from: ["از"], dated: ["ارسال شده", "تاریخ", "فرستاده شده"], fields: ["به", "موضوع", "رونوشت"],
         separators: ["پیام اصلی", "پیام ارسال شده", "پیام بازارسال شده", "پیام هدایت شده"],
         forwarded: ["آغاز پیام بازارسال شده", "پیام بازارسال شده"],
-        sentFromStarts: ["ارسال شده از", "فرستاده شده از"])
+        sentFromStarts: ["ارسال شده از", "فرستاده شده از"],
+        getOutlook: ["دریافت Outlook برای {os}", "Outlook را برای {os} دریافت کنید"])
 
     static let hindi = QuoteLanguage(
         code: "hi",
@@ -328,7 +363,8 @@ extension QuoteLanguage {
         from: ["प्रेषक", "से"], dated: ["भेजा गया", "दिनांक", "तारीख"], fields: ["प्रति", "विषय", "को"],
         separators: ["मूल संदेश", "अग्रेषित संदेश", "आगे भेजा गया संदेश"],
         forwarded: ["अग्रेषित संदेश", "आगे भेजा गया संदेश"],
-        sentFromEnds: ["से भेजा गया", "से भेजा"])
+        sentFromEnds: ["से भेजा गया", "से भेजा"],
+        getOutlook: ["{os} के लिए Outlook प्राप्त करें", "{os} के लिए Outlook डाउनलोड करें"])
 
     static let thai = QuoteLanguage(
         code: "th",
@@ -340,7 +376,8 @@ extension QuoteLanguage {
         from: ["จาก"], dated: ["ส่ง", "ส่งเมื่อ", "วันที่"], fields: ["ถึง", "เรื่อง", "สำเนาถึง"],
         separators: ["ข้อความต้นฉบับ", "ข้อความที่ส่งต่อ", "ข้อความเดิม"],
         forwarded: ["เริ่มข้อความที่ส่งต่อ", "ข้อความที่ส่งต่อ"],
-        sentFromStarts: ["ส่งจาก", "ส่งจาก iphone", "ส่งจากโทรศัพท์"])
+        sentFromStarts: ["ส่งจาก", "ส่งจาก iphone", "ส่งจากโทรศัพท์"],
+        getOutlook: ["รับ Outlook สำหรับ {os}", "ดาวน์โหลด Outlook สำหรับ {os}"])
 
     static let vietnamese = QuoteLanguage(
         code: "vi",
@@ -351,7 +388,8 @@ extension QuoteLanguage {
         from: ["từ", "người gửi"], dated: ["đã gửi", "ngày", "gửi"], fields: ["đến", "chủ đề", "cc", "tới"],
         separators: ["thư gốc", "tin nhắn gốc", "thư đã chuyển tiếp", "thư chuyển tiếp"],
         forwarded: ["bắt đầu thư chuyển tiếp", "thư đã chuyển tiếp"],
-        sentFromStarts: ["gửi từ", "được gửi từ", "đã gửi từ"])
+        sentFromStarts: ["gửi từ", "được gửi từ", "đã gửi từ"],
+        getOutlook: ["Tải Outlook cho {os}", "Nhận Outlook cho {os}", "Tải xuống Outlook cho {os}"])
 
     static let indonesian = QuoteLanguage(
         code: "id",
@@ -362,7 +400,8 @@ extension QuoteLanguage {
         from: ["dari"], dated: ["dikirim", "tanggal", "terkirim"], fields: ["kepada", "perihal", "subjek", "cc"],
         separators: ["pesan asli", "pesan terusan", "pesan yang diteruskan", "pesan diteruskan"],
         forwarded: ["awal pesan yang diteruskan", "pesan yang diteruskan"],
-        sentFromStarts: ["dikirim dari", "terkirim dari", "dikirim melalui"])
+        sentFromStarts: ["dikirim dari", "terkirim dari", "dikirim melalui"],
+        getOutlook: ["Dapatkan Outlook untuk {os}", "Unduh Outlook untuk {os}"])
 
     static let korean = QuoteLanguage(
         code: "ko",
@@ -374,7 +413,8 @@ extension QuoteLanguage {
         from: ["보낸 사람", "보낸사람"], dated: ["보낸 날짜", "날짜", "보낸날짜"], fields: ["받는 사람", "받는사람", "제목", "참조"],
         separators: ["원본 메시지", "전달된 메시지", "원본 메일"],
         forwarded: ["전달된 메시지", "전달된 메일"],
-        sentFromEnds: ["에서 보냄", "에서 보냄.", "에서 보낸 메일"])
+        sentFromEnds: ["에서 보냄", "에서 보냄.", "에서 보낸 메일"], sentWithEnds: ["으로 보냄", "로 보냄"],
+        getOutlook: ["{os}용 Outlook 받기", "{os}용 Outlook 다운로드", "{os}용 Outlook 가져오기"])
 
     /// Simplified (zh-Hans) and traditional (zh-Hant) Chinese.
     static let chinese = QuoteLanguage(
@@ -388,7 +428,8 @@ extension QuoteLanguage {
         fields: ["收件人", "收件者", "主题", "主旨", "抄送", "副本"],
         separators: ["原始邮件", "转发的邮件", "原始郵件", "轉寄的郵件", "原始訊息", "轉寄郵件", "原邮件"],
         forwarded: ["转发的邮件", "轉寄的郵件", "以下為轉寄的郵件", "以下是转发的邮件"],
-        sentFromStarts: ["发自我的", "寄自我的", "从我的", "從我的", "发自", "寄自"], sentFromEnds: ["傳送", "发送"])
+        sentFromStarts: ["发自我的", "寄自我的", "从我的", "從我的", "发自", "寄自"], sentWithStarts: ["由", "透過"], sentWithEnds: ["傳送", "发送", "寄出"],
+        getOutlook: ["获取 {os} 版 Outlook", "获取适用于 {os} 的 Outlook", "下载 {os} 版 Outlook", "取得 {os} 版 Outlook", "下載 {os} 版 Outlook", "取得適用於 {os} 的 Outlook"])
 
     /// Gmail's numeric header, in several locales: "2025-04-07 09:12 GMT+02:00 Name
     /// <addr>:", Gmail in Japanese and Russian "2025年4月7日(月) 9:12 Name <addr>:",

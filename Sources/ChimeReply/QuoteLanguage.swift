@@ -28,4 +28,14 @@ struct QuoteLanguage: Sendable {
     var sentFromStarts: [String] = []
     /// …or ends (`Von meinem iPhone gesendet`, `iPhoneから送信`).
     var sentFromEnds: [String] = []
+    /// Looser beginnings (`Envoyé de Yahoo Mail pour Android`, `Skickat med Spark`) and
+    /// endings (`Sparkで送信`), which make a signature only of a line that names a device or
+    /// an app: "Envoyé de Paris" is the person's.
+    var sentWithStarts: [String] = []
+    var sentWithEnds: [String] = []
+    /// Outlook for iOS and Android's signature as it localizes it (`Get Outlook for {os}`,
+    /// `Outlook für {os} beziehen`), `{os}` standing for iOS or Android: matched as the
+    /// whole line (its link, spaces and a closing full stop left out), never as a
+    /// beginning, so "Get Outlook for the team, please" stays the person's.
+    var getOutlook: [String] = []
 }

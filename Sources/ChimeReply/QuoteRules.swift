@@ -18,6 +18,10 @@ struct QuoteRules: Sendable {
     let forwarded: Set<String>
     let sentFromStarts: [String]
     let sentFromEnds: [String]
+    let sentWithStarts: [String]
+    let sentWithEnds: [String]
+    /// Outlook mobile's signatures, each as ``signatureKey(_:)`` reads a line.
+    let outlookSignatures: Set<String>
 
     init(_ tables: [QuoteLanguage]) {
         wrote = tables.filter { !$0.wrote.isEmpty }.map { table in
@@ -30,6 +34,11 @@ struct QuoteRules: Sendable {
         forwarded = Set(tables.flatMap(\.forwarded).map { $0.lowercased() })
         sentFromStarts = tables.flatMap(\.sentFromStarts).map { $0.lowercased() }
         sentFromEnds = tables.flatMap(\.sentFromEnds).map { $0.lowercased() }
+        sentWithStarts = tables.flatMap(\.sentWithStarts).map { $0.lowercased() }
+        sentWithEnds = tables.flatMap(\.sentWithEnds).map { $0.lowercased() }
+        outlookSignatures = Set(tables.flatMap(\.getOutlook).flatMap { line in
+            ["iOS", "Android"].map { Self.signatureKey(line.replacingOccurrences(of: "{os}", with: $0)) }
+        })
     }
 
     static let standard = QuoteRules(QuoteLanguage.tables)
@@ -101,22 +110,50 @@ struct QuoteRules: Sendable {
     /// stop of a sentence ("Sent from my office, the printer works again." is the
     /// person's).
     func isSentFrom(_ line: String) -> Bool {
-        guard line.utf8.count <= 160 else { return false }
+        guard line.utf8.count <= 300 else { return false }
+        if outlookSignatures.contains(Self.signatureKey(line)) { return true }
         let line = ReplyText.trimmed(line).lowercased()
-        guard line.count <= 70 else { return false }
+        // K-9's "Sent from my Android device with K-9 Mail. Please excuse my brevity." runs
+        // longer in most languages; a line that long names its app.
+        guard line.count <= 100 else { return false }
         var bare = Substring(line)
         while let last = bare.last, ".!".contains(last) { bare.removeLast() }
-        guard sentFromStarts.contains(where: { bare.hasPrefix($0 + " ") || bare.hasPrefix($0) && !$0.hasSuffix(" ") && $0.unicodeScalars.first!.value > 0x2FF })
-            || sentFromEnds.contains(where: { bare.hasSuffix($0) }) else { return false }
-        if Self.devices.contains(where: { line.contains($0) }) { return true }
-        return !line.contains(",") && !line.contains("،") && !line.hasSuffix(".") && !line.hasSuffix("?")
+        func starts(_ start: String) -> Bool {
+            bare.hasPrefix(start + " ") || bare.hasPrefix(start) && !start.hasSuffix(" ") && start.unicodeScalars.first!.value > 0x2FF
+        }
+        let naming = Self.devices.contains { line.contains($0) }
+        if naming, sentWithStarts.contains(where: starts) || sentWithEnds.contains(where: { bare.hasSuffix($0) }) { return true }
+        let start = sentFromStarts.filter(starts).max { $0.count < $1.count }
+        let end = start == nil ? sentFromEnds.first { bare.hasSuffix($0) } : nil
+        guard let phrase = start ?? end else { return false }
+        if naming { return true }
+        // Naming no device, a signature names it in a word or three ("Sent from my Nokia",
+        // "Von meinem Fairphone gesendet") and reads as no sentence: "Von meinem Bruder habe
+        // ich nichts gehört" is the person's.
+        let words = bare.split(separator: " ").count - phrase.split(separator: " ").count
+        return words <= 3 && line.count <= 70 && !line.contains(",") && !line.contains("،") && !line.hasSuffix(".") && !line.hasSuffix("?")
+    }
+
+    /// A line as Outlook mobile's signatures are kept: lowered, without its links
+    /// (`Get Outlook for iOS<https://aka.ms/o0ukef>`), white space and closing full stop.
+    static func signatureKey(_ line: String) -> String {
+        var key = ""
+        var inLink = false
+        for character in line.lowercased() {
+            if character == "<" { inLink = true } else if character == ">" { inLink = false } else if !inLink, !character.isWhitespace {
+                key.append(character)
+            }
+        }
+        while let last = key.last, ".!。".contains(last) { key.removeLast() }
+        return key
     }
 
     /// Words naming a device or a mail app, which make a "sent from" line a signature
     /// even with a comma ("Sent from my Galaxy, an AT&T 5G Evolution capable smartphone").
     static let devices = ["iphone", "ipad", "android", "samsung", "galaxy", "mobile", "smartphone", "phone", "outlook", "yahoo", "gmail",
                           "mail", "proton", "blackberry", "huawei", "xiaomi", "pixel", "tablet", "ios", "spark", "aol", "k-9", "fastmail",
-                          "yandex", "zoho", "windows", "handy", "móvil", "portable", "telefon", "телефон", "мобильн", "手机", "手機", "携帯"]
+                          "yandex", "zoho", "windows", "handy", "móvil", "portable", "telefon", "телефон", "мобильн", "手机", "手機", "携帯",
+                          "fairemail", "thunderbird", "갤럭시", "почт", "poczt", "メール", "邮箱", "郵件"]
 
     /// The name of the header field a line starts with (`*From:*` → `from`, `De :` →
     /// `de`), read within its first 60 bytes; nil for a line that starts none.
