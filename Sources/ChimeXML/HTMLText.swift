@@ -2,13 +2,20 @@ internal import CChimeXML2
 
 /// The text a person sees in an HTML email, read with libxml2's HTML parser (which
 /// takes the tag soup mail clients write): one line per block, `<br>` as a line break,
-/// scripts and styles dropped, and the quote containers of the common clients left out:
+/// scripts and styles dropped, each `<blockquote>` one line `>` (as plain text quotes),
+/// and the quote containers of the common clients left out:
 /// Gmail's `gmail_quote`, Yahoo's `yahoo_quoted`, Thunderbird's `moz-cite-prefix`,
 /// Proton's `protonmail_quote`, Zoho's `zmail_extra`, Thunderbird's forwarded
-/// `moz-forward-container`, `<blockquote>` (Apple Mail's `type="cite"` among them), and
-/// Outlook's `appendonsend` / `divRplyFwdMsg` and Outlook.com's and Hotmail's
-/// `<hr id="stopSpelling">`, after which everything is the quoted message. Structure is
-/// read before any text rule: these need no language.
+/// `moz-forward-container`, and
+/// Outlook's `appendonsend` / `divRplyFwdMsg`, Outlook.com's and Hotmail's
+/// `<hr id="stopSpelling">`, new Outlook's `mail-editor-reference-message-container`,
+/// Outlook mobile's and Outlook on the web's `<hr tabindex="-1">` and Samsung Email's
+/// `<!-- originalMessage -->`, after which everything is the quoted message; and the
+/// mobile apps' signatures: Outlook's `ms-outlook-mobile-signature`, Samsung Email's
+/// `composer_signature`, Yahoo's `ymail_android_signature`, K-9's (Thunderbird for
+/// Android's) `k9mail-signature`, Spark's `messageSignatureSection` and
+/// `messageReplySection`. Structure is read before any text rule: these need no
+/// language.
 public enum HTMLText {
     public static func text(of html: [UInt8]) -> String {
         XMLLibrary.initialize()
@@ -60,12 +67,25 @@ public enum HTMLText {
             case XML_ELEMENT_NODE:
                 let name = String(cString: node.pointee.name).lowercased()
                 let id = attribute(node, "id"), classes = attribute(node, "class").split(separator: " ")
-                if id == "appendonsend" || id.hasPrefix("divRplyFwdMsg") || id == "stopSpelling" || classes.contains("OutlookMessageHeader") {
+                if id == "appendonsend" || id.hasPrefix("divRplyFwdMsg") || id == "stopSpelling" || id == "mail-editor-reference-message-container"
+                    || classes.contains("OutlookMessageHeader") || name == "hr" && attribute(node, "tabindex") == "-1" {
                     stopped = true
                     return
                 }
-                if ["script", "style", "head", "title", "blockquote"].contains(name)
-                    || classes.contains(where: { Self.quoteClasses.contains(String($0)) }) || id.hasPrefix("yahoo_quoted") {
+                if name != "blockquote", classes.contains("gmail_quote") || classes.contains("gmail_quote_container") {
+                    walkAnswers(in: node)
+                    return
+                }
+                if name == "blockquote" {
+                    // The quote stands as one `>` line, where it was: text rules then know
+                    // what closes the person's text above it ("Sent from my iPhone").
+                    if hasText { breakLine() }
+                    lines.append(">")
+                    return
+                }
+                if ["script", "style", "head", "title"].contains(name)
+                    || classes.contains(where: { Self.quoteClasses.contains(String($0)) }) || id.hasPrefix("yahoo_quoted") || Self.signatureIDs.contains(id)
+                    || Self.sparkSections.contains(attribute(node, "name")) {
                     return
                 }
                 // A block ends the line it interrupts; `<br>` always makes one, so an
@@ -75,8 +95,31 @@ public enum HTMLText {
                 if name == "br" { breakLine() } else if block && hasText { breakLine() }
                 walk(node.pointee.children)
                 if block && hasText { breakLine() }
+            case XML_COMMENT_NODE:
+                // Samsung Email's mark above the message it quotes.
+                if let content = node.pointee.content, String(cString: content).filter({ !$0.isWhitespace }) == "originalMessage" { stopped = true }
             default:
                 break
+            }
+        }
+
+        /// Gmail's quote container, whose attribution and quotes are not the person's but
+        /// whose lines between and after its quotes are (an answer typed inline, as the
+        /// Gmail apps and web client write it): what stands before its first quote, a
+        /// forwarded message among others, is left out.
+        mutating func walkAnswers(in container: xmlNodePtr) {
+            guard depth < Self.deepest else { return }
+            depth += 1
+            defer { depth -= 1 }
+            var node = container.pointee.children
+            var afterQuote = false
+            while let item = node, !stopped {
+                if item.pointee.type == XML_ELEMENT_NODE, String(cString: item.pointee.name).lowercased() == "blockquote" {
+                    afterQuote = true
+                } else if afterQuote {
+                    visit(item)
+                }
+                node = item.pointee.next
             }
         }
 
@@ -94,7 +137,13 @@ public enum HTMLText {
 
         /// The classes of the clients' quote containers (and Gmail's signature).
         static let quoteClasses: Set<String> = ["gmail_quote", "gmail_quote_container", "gmail_attr", "yahoo_quoted", "moz-cite-prefix",
-                                                "moz-forward-container", "gmail_signature", "protonmail_quote", "zmail_extra"]
+                                                "moz-forward-container", "gmail_signature", "protonmail_quote", "zmail_extra", "k9mail-signature"]
+
+        /// The ids of the mobile apps' signature containers.
+        static let signatureIDs: Set<String> = ["ms-outlook-mobile-signature", "composer_signature", "ymail_android_signature"]
+
+        /// Spark's sections (`<div name="…">`) holding its signature and the quoted message.
+        static let sparkSections: Set<String> = ["messageSignatureSection", "messageReplySection"]
 
         static let blocks: Set<String> = ["p", "div", "tr", "li", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "hr", "body", "section", "article"]
     }
