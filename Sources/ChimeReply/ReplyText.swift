@@ -77,9 +77,11 @@ public enum ReplyText {
         // message, but for answers between and below its quoted lines.
         var index = 0
         while index < lines.count, !hasMarker(lines[index]), !startsQuote(index) { index += 1 }
-        var answer = Array(lines[..<index])
+        let above = clean(Array(lines[..<index]), cut: index < lines.count)
         // Bottom-posted or interleaved: the person's lines between and below `>` lines,
-        // up to a quoted message that is not marked with `>` (Outlook's) or the marker.
+        // up to a quoted message that is not marked with `>` (Outlook's) or the marker;
+        // with what they wrote above the quote, if anything (each part cleaned of its own
+        // signature: "Sent from my iPhone" above the quote goes too).
         if index < lines.count, !hasMarker(lines[index]) {
             var below: [String] = []
             var line = index
@@ -102,11 +104,10 @@ public enum ReplyText {
                 if quoted { below.append(current) }
                 line += 1
             }
-            if !clean(below, cut: false).isEmpty {
-                answer = clean(answer, cut: true).isEmpty ? below : answer + [""] + below
-            }
+            let between = clean(below, cut: true)
+            if !between.isEmpty { return above.isEmpty ? between : above + "\n\n" + between }
         }
-        return clean(answer, cut: index < lines.count)
+        return above
     }
 
     /// Whether a line is quoted (`>`, as every client quotes in plain text).
@@ -123,9 +124,17 @@ public enum ReplyText {
         // Whether quoted lines were left out just before: blank lines on both sides of
         // them stand as one.
         var afterQuote = false
+        // The last line of text kept: a mobile client's "sent from" there, closing the text
+        // above a quote the person answers below ("Sent from my iPhone", then "> On …
+        // wrote:" and answers between its lines), goes with the blank lines after it.
+        var lastText: Int?
         for line in lines {
             if line == "-- " || line == "--" || line == "—" || line == "__" { break }
             if isQuoted(line) {
+                if !afterQuote, let last = lastText, rules.isSentFrom(result[last]) {
+                    result.removeSubrange(last...)
+                    lastText = nil
+                }
                 afterQuote = true
                 continue
             }
@@ -134,6 +143,7 @@ public enum ReplyText {
             afterQuote = false
             // Gmail's tracking extensions' mark (U+1427), alone on its line.
             if line.trimmingCharacters(in: .whitespaces) == "\u{1427}" { continue }
+            if !line.isEmpty { lastText = result.count }
             result.append(line)
         }
         // Lines that close the text: a mobile client's "sent from", a "-Name" signature,

@@ -1,5 +1,6 @@
 @testable import ChimeReply
 import ChimeMIME
+import ChimeXML
 import Foundation
 import Testing
 
@@ -21,6 +22,35 @@ struct ReplyCorpusTextTests {
         let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name + ".eml")))
         let mail = try #require(ParsedMail(bytes: bytes), "\(name).eml is a message")
         return ReplyText.extract(ReplyText.body(of: mail))
+    }
+
+    /// The new text of one message's HTML alternative, read as if it had come alone (as
+    /// HTML-only clients send it), or nil for a message without one.
+    static func extractedFromHTML(_ name: String) throws -> String? {
+        let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name + ".eml")))
+        let mail = try #require(ParsedMail(bytes: bytes), "\(name).eml is a message")
+        guard mail.parts.contains(where: { $0.contentType == "text/plain" && $0.filename == nil }),
+              let html = mail.parts.first(where: { $0.contentType == "text/html" && $0.filename == nil }) else { return nil }
+        return ReplyText.extract(HTMLText.text(of: html.text.map { Array($0.utf8) } ?? html.data))
+    }
+
+    @Test("the HTML alternative of each reply gives the same text, by the clients' quote containers and signatures, unless the person's formatting is one HTML does not keep")
+    func htmlAlternatives() throws {
+        var checked = 0
+        var wrong: [String] = []
+        for name in try Self.names() {
+            let expected = try String(contentsOf: Self.folder.appendingPathComponent(name + ".txt"), encoding: .utf8)
+            // Indentation and runs of blank lines typed as spaces and empty blocks: HTML
+            // shows neither, so its text has neither.
+            let lines = expected.split(separator: "\n", omittingEmptySubsequences: false)
+            guard !lines.contains(where: { $0.first?.isWhitespace == true }), !expected.contains("\n\n\n"),
+                  let got = try Self.extractedFromHTML(name) else { continue }
+            checked += 1
+            if got != expected { wrong.append("\(name): expected \(expected.debugDescription), got \(got.debugDescription)") }
+        }
+        print("reply corpus, HTML alternatives: \(checked - wrong.count) of \(checked) right")
+        #expect(checked >= 250)
+        #expect(wrong.isEmpty, "\(wrong.count) of \(checked) wrong:\n\(wrong.joined(separator: "\n"))")
     }
 
     @Test("every reply of the corpus gives the text its writer typed; the accuracy per client and per language is printed")

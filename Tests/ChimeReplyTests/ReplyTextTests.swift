@@ -46,6 +46,68 @@ struct ReplyTextTests {
         #expect(ReplyText.extract(HTMLText.text(of: Array(yahoo.utf8))) == "OK, got it")
     }
 
+    @Test("Outlook mobile's signature in each language's own words goes; a sentence that starts like it stays", arguments: [
+        ("Milk\n\nGet Outlook for Android<https://aka.ms/AAb9ysg>", "Milk"),
+        ("Milch\n\nOutlook für Android<https://aka.ms/AAb9ysg> herunterladen", "Milch"),
+        ("Süt\n\nAndroid için Outlook<https://aka.ms/AAb9ysg>'u edinin", "Süt"),
+        ("우유\n\nAndroid용 Outlook<https://aka.ms/AAb9ysg> 받기", "우유"),
+        ("牛乳\n\niOS 版 Outlook<https://aka.ms/o0ukef> を入手", "牛乳"),
+        ("Tej\n\nOutlook beszerzése iOS rendszerre", "Tej"),
+        ("Milk\n\nGet Outlook for the whole team, please", "Milk\n\nGet Outlook for the whole team, please"),
+        ("Milch\n\nIch kann die Wohnung morgen beziehen", "Milch\n\nIch kann die Wohnung morgen beziehen"),
+    ])
+    func outlookMobile(reply: String, text: String) {
+        #expect(ReplyText.extract(reply) == text)
+    }
+
+    @Test("the other mobile apps' lines go where they name a device or an app; the person's sentences stay", arguments: [
+        ("Lait\n\nEnvoyé de Yahoo Mail pour Android", "Lait"),
+        ("Lait\n\nEnvoyé de Paris", "Lait\n\nEnvoyé de Paris"),
+        ("Mjölk\n\nSkickat med Spark", "Mjölk"),
+        ("Lait\n\nEnvoyé de mon appareil Android avec K-9 Mail. Veuillez excuser ma brièveté.", "Lait"),
+        ("Milch\n\nVon meinem Fairphone gesendet", "Milch"),
+        ("Milch\n\nVon meinem Bruder habe ich nichts gehört", "Milch\n\nVon meinem Bruder habe ich nichts gehört"),
+        ("好\n\n我明天发送", "好\n\n我明天发送"),
+        ("好\n\n从我的 Galaxy 发送", "好"),
+    ])
+    func mobileSignatures(reply: String, text: String) {
+        #expect(ReplyText.extract(reply) == text)
+    }
+
+    @Test("text above the quote and answers between its lines are both the person's; a 'sent from' line between them goes")
+    func mixedTopAndInterleaved() {
+        let reply = "See below.\n\nSent from my iPhone\n\n> On Apr 7, 2025, at 09:12, Chime <bot@example.org> wrote:\n>\n> Shopping\nYes.\n\n> Reply 1 for OK\n1\n> Reply 2 for Edit list"
+        #expect(ReplyText.extract(reply) == "See below.\n\nYes.\n\n1")
+        let gmail = "See below.\n\nOn Mon, Apr 7, 2025 at 9:12 AM Chime <bot@example.org> wrote:\n\n> Shopping\n\nYes.\n\n> Reply 1 for OK\n> Reply 2 for Edit list\n"
+        #expect(ReplyText.extract(gmail) == "See below.\n\nYes.")
+    }
+
+    @Test("HTML of the Android and iOS apps: quote containers, separators and signatures by structure", arguments: [
+        // Outlook for Android and iOS
+        #"<div dir="auto">Milk</div><div id="ms-outlook-mobile-signature"><div>Get <a href="https://aka.ms/AAb9ysg">Outlook for Android</a></div></div><hr style="display:inline-block;width:98%" tabindex="-1"><div><b>From:</b> Chime</div><div>Reply 1</div>"#,
+        // Samsung Email
+        #"<div dir="auto">Milk</div><div id="composer_signature"><div>Sent from my Galaxy</div></div><div align="left"><!-- originalMessage --><div>From: Chime</div></div>Reply 1"#,
+        // K-9 Mail, Thunderbird for Android
+        #"<div dir="auto">Milk</div><div class="k9mail-signature">Sent from my Android device with K-9 Mail.</div><div class="gmail_quote"><div>On … wrote:</div><blockquote class="gmail_quote">Reply 1</blockquote></div>"#,
+        // Yahoo Mail for Android
+        #"<div>Milk</div><div id="ymail_android_signature"><a href="https://mail.onelink.me/">Sent from Yahoo Mail on Android</a></div><blockquote><div>On Mon, Chime wrote:</div><div>Reply 1</div></blockquote>"#,
+        // Spark
+        #"<div name="messageBodySection"><div>Milk</div></div><div name="messageSignatureSection"><div>Sent with Spark</div></div><div name="messageReplySection">On 7 Apr 2025, Chime wrote:<blockquote type="cite">Reply 1</blockquote></div>"#,
+        // new Outlook and Outlook on the web
+        #"<div>Milk</div><div id="mail-editor-reference-message-container"><div><b>From:</b> Chime</div><div>Reply 1</div></div>"#,
+    ])
+    func htmlApps(html: String) {
+        #expect(ReplyText.extract(HTMLText.text(of: Array(html.utf8))) == "Milk")
+    }
+
+    @Test("HTML: answers typed between a Gmail quote's parts are the person's; a forwarded message in one is not")
+    func htmlInterleaved() {
+        let gmail = #"<div dir="ltr">See below.</div><br><div class="gmail_quote"><div class="gmail_attr">On Mon Chime wrote:<br></div><blockquote class="gmail_quote"><div>Shopping</div></blockquote><div>Yes.</div><div><br></div><blockquote class="gmail_quote"><div>Reply 1</div></blockquote><div>1</div></div>"#
+        #expect(ReplyText.extract(HTMLText.text(of: Array(gmail.utf8))) == "See below.\n\nYes.\n\n1")
+        let forwarded = #"<div dir="ltr">FYI</div><br><div class="gmail_quote"><div class="gmail_attr">---------- Forwarded message ---------<br>From: Chime</div><br><div dir="ltr">Reply 1 for OK</div></div>"#
+        #expect(ReplyText.extract(HTMLText.text(of: Array(forwarded.utf8))) == "FYI")
+    }
+
     let category = NotificationCategory(
         identifier: "shopping",
         actions: [
