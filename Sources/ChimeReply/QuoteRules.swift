@@ -111,22 +111,27 @@ struct QuoteRules: Sendable {
     /// person's).
     func isSentFrom(_ line: String) -> Bool {
         guard line.utf8.count <= 300 else { return false }
-        if outlookSignatures.contains(Self.signatureKey(line)) { return true }
+        // Every Outlook line names Outlook, in Latin letters.
+        if Bytes.contains(line.utf8, "utlook".utf8), outlookSignatures.contains(Self.signatureKey(line)) { return true }
         let line = ReplyText.trimmed(line).lowercased()
         // K-9's "Sent from my Android device with K-9 Mail. Please excuse my brevity." runs
         // longer in most languages; a line that long names its app.
         guard line.count <= 100 else { return false }
         var bare = Substring(line)
         while let last = bare.last, ".!".contains(last) { bare.removeLast() }
+        // A beginning is followed by a space, but in scripts without spaces between words
+        // (beyond U+02FF: Hebrew "נשלח מה-iPhone", Thai, Chinese).
         func starts(_ start: String) -> Bool {
-            bare.hasPrefix(start + " ") || bare.hasPrefix(start) && !start.hasSuffix(" ") && start.unicodeScalars.first!.value > 0x2FF
+            bare.hasPrefix(start) && (start.unicodeScalars.first!.value > 0x2FF || bare.dropFirst(start.count).first == " ")
         }
-        let naming = Self.devices.contains { line.contains($0) }
-        if naming, sentWithStarts.contains(where: starts) || sentWithEnds.contains(where: { bare.hasSuffix($0) }) { return true }
-        let start = sentFromStarts.filter(starts).max { $0.count < $1.count }
-        let end = start == nil ? sentFromEnds.first { bare.hasSuffix($0) } : nil
-        guard let phrase = start ?? end else { return false }
-        if naming { return true }
+        func naming() -> Bool { Self.devices.contains { line.contains($0) } }
+        // The tables give a longer beginning before its shorter forms ("sent from my",
+        // "sent from"): the first found is the phrase.
+        let start = sentFromStarts.first(where: starts)
+        guard let phrase = start ?? sentFromEnds.first(where: { bare.hasSuffix($0) }) else {
+            return (sentWithStarts.contains(where: starts) || sentWithEnds.contains { bare.hasSuffix($0) }) && naming()
+        }
+        if naming() { return true }
         // Naming no device, a signature names it in a word or three ("Sent from my Nokia",
         // "Von meinem Fairphone gesendet") and reads as no sentence: "Von meinem Bruder habe
         // ich nichts gehört" is the person's.
