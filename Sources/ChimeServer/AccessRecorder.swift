@@ -37,7 +37,22 @@ public struct AccessRecorder<Context: RequestContext>: RouterMiddleware {
     /// A route as it is written in the router, `/a/:token/:action` (Hummingbird describes
     /// it as `/a/{token}/{action}`).
     static func template(_ path: String) -> String {
-        path.replacing(/\{([^}\/]*)\}/) { ":" + $0.output.1 }
+        // By hand rather than with a regex literal, which is compiled again on every call:
+        // that was a tenth of the CPU of a `POST /v1/requests`.
+        var template = ""
+        var rest = path[...]
+        while let open = rest.firstIndex(of: "{") {
+            template += rest[..<open]
+            let name = rest[rest.index(after: open)...]
+            if let close = name.firstIndex(where: { $0 == "}" || $0 == "/" }), name[close] == "}" {
+                template += ":" + name[..<close]
+                rest = name[name.index(after: close)...]
+            } else {
+                template += "{"
+                rest = name
+            }
+        }
+        return template + rest
     }
 
     private func record(_ request: Request, _ context: Context, status: Int, since started: ContinuousClock.Instant) {
