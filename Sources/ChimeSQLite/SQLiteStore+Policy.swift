@@ -30,12 +30,16 @@ extension SQLiteStore {
         try database.read { db in
             var found: [String: RecipientSettings] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT * FROM recipient_setting") {
-                found[row["recipient"]] = RecipientSettings(
-                    locale: row["locale"], showPreviews: (row["show_previews"] as String?).flatMap(Recipient.ShowPreviews.init),
-                    quietHours: row["quiet_hours"], authorization: (row["authorization"] as String?).flatMap(Recipient.Authorization.init))
+                found[row["recipient"]] = Self.settings(row)
             }
             return found
         }
+    }
+
+    private static func settings(_ row: Row) -> RecipientSettings {
+        RecipientSettings(
+            locale: row["locale"], showPreviews: (row["show_previews"] as String?).flatMap(Recipient.ShowPreviews.init),
+            quietHours: row["quiet_hours"], authorization: (row["authorization"] as String?).flatMap(Recipient.Authorization.init))
     }
 
     public func saveSettings(recipient: String, _ settings: RecipientSettings, preferences: [String: DeliveryPreference], at: Instant) throws {
@@ -65,5 +69,60 @@ extension SQLiteStore {
             try Self.enqueue(queued, deliveryID: deliveryID, identifier: request.identifier, recipient: request.recipient, at: at, in: db)
             return true
         }
+    }
+
+    public func recipientPolicy(_ recipient: String, addresses: [String]) throws -> RecipientPolicy {
+        try database.read { db in try Self.recipientPolicy(recipient, addresses: addresses, db) }
+    }
+
+    public func resetRecipientPolicy(_ recipient: String, _ parts: RecipientPolicy.Parts, addresses: [String]) throws -> RecipientPolicy {
+        try database.write { db in
+            if parts.contains(.settings) {
+                try db.execute(sql: "UPDATE recipient_setting SET locale = NULL, show_previews = NULL, quiet_hours = NULL WHERE recipient = ?",
+                               arguments: [recipient])
+            }
+            if parts.contains(.optIn) {
+                try db.execute(sql: "UPDATE recipient_setting SET authorization = NULL WHERE recipient = ?", arguments: [recipient])
+                try db.execute(sql: "DELETE FROM opt_in WHERE recipient = ?", arguments: [recipient])
+                // Bodies and attempts go with their rows (ON DELETE CASCADE).
+                try db.execute(sql: "DELETE FROM outbox WHERE delivery_id = ? AND recipient = ? AND state <> 'queued'",
+                               arguments: [OptIn.deliveryID(recipient: recipient), recipient])
+            }
+            try db.execute(sql: """
+                DELETE FROM recipient_setting WHERE recipient = ? AND locale IS NULL AND show_previews IS NULL
+                    AND quiet_hours IS NULL AND authorization IS NULL
+                """, arguments: [recipient])
+            if parts.contains(.preferences) {
+                try db.execute(sql: "DELETE FROM preference WHERE recipient = ?", arguments: [recipient])
+            }
+            if parts.contains(.undeliverable) {
+                for address in addresses {
+                    try db.execute(sql: "DELETE FROM undeliverable WHERE address = ?", arguments: [address.lowercased()])
+                }
+            }
+            return try Self.recipientPolicy(recipient, addresses: addresses, db)
+        }
+    }
+
+    private static func recipientPolicy(_ recipient: String, addresses: [String], _ db: Database) throws -> RecipientPolicy {
+        var policy = RecipientPolicy()
+        if let row = try Row.fetchOne(db, sql: "SELECT * FROM recipient_setting WHERE recipient = ?", arguments: [recipient]) {
+            policy.settings = settings(row)
+            policy.settingsChangedAt = Instant(seconds: row["at"])
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT category, deliver, at FROM preference WHERE recipient = ?", arguments: [recipient]) {
+            if let deliver = DeliveryPreference(rawValue: row["deliver"]) {
+                policy.preferences[row["category"]] = RecipientPolicy.ChosenPreference(deliver: deliver, at: Instant(seconds: row["at"]))
+            }
+        }
+        policy.askedToOptInAt = try Int64.fetchOne(db, sql: "SELECT asked_at FROM opt_in WHERE recipient = ?", arguments: [recipient])
+            .map(Instant.init(seconds:))
+        let marks = try db.cachedStatement(sql: "SELECT address, at, reason FROM undeliverable WHERE address = ?")
+        for address in Set(addresses.map { $0.lowercased() }).sorted() {
+            if let row = try Row.fetchOne(marks, arguments: [address]) {
+                policy.undeliverable.append(UndeliverableMark(address: row["address"], at: Instant(seconds: row["at"]), reason: row["reason"]))
+            }
+        }
+        return policy
     }
 }

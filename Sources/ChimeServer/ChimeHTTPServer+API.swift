@@ -74,6 +74,19 @@ extension ChimeHTTPServer {
                 try await retry(context.parameters.get("id") ?? "")
             }
         }
+        router.get("/v1/recipients/:id/settings") { request, context in
+            try await api(request, needs: .admin) { _ in
+                try await recipientSettings(Self.segment(context, "id"), reset: nil)
+            }
+        }
+        router.put("/v1/recipients/:id/settings") { request, context in
+            try await api(request, needs: .admin) { _ in
+                guard let body = try? await request.body.collect(upTo: Self.largestAPIBody) else {
+                    return APIError(status: 413, code: "too_large", message: "the body is larger than \(Self.largestAPIBody) bytes").response
+                }
+                return try await recipientSettings(Self.segment(context, "id"), reset: Array(body.readableBytesView))
+            }
+        }
         router.delete("/v1/requests/:identifier") { request, context in
             try await api(request, needs: .write) { _ in
                 let identifier = Self.segment(context, "identifier")

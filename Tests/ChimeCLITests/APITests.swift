@@ -403,14 +403,23 @@ struct APITests {
         #expect(served.status == 200)
         let file = try String(contentsOf: ChimeProcess.repositoryRoot.appendingPathComponent("Sources/ChimeServer/openapi.json"), encoding: .utf8)
         #expect(served.body == file, "the document in the repository is the one served")
+        try Self.schemathesis(base, key: keys.write, maxExamples: 50, atLeast: 300, in: ws)
+        server.stop()
+        #expect(!(try ws.read("serve.out")).contains(keys.write), "the key in every request, in no log line")
+    }
+
+    /// Runs Schemathesis (pinned by script/setup --test) against the document `base`
+    /// serves, with `key`, and expects no failure of the four checks and at least
+    /// `atLeast` cases, all passed; `options` narrow it (`--include-path-regex`).
+    static func schemathesis(_ base: String, key: String, options: [String] = [], maxExamples: Int, atLeast: Int, in ws: Workspace) throws {
         // Run in the workspace: Schemathesis keeps its example database in .schemathesis/.
         let result = try ChimeProcess.run([
             // The python3 on PATH, as script/setup --test installed it there (no __main__).
             "python3", "-c", "import sys; from schemathesis.cli import schemathesis; sys.argv[0] = 'schemathesis'; schemathesis()", "run", base + "/v1/openapi.json", "--url", base,
-            "-H", "Authorization: Bearer " + keys.write,
+            "-H", "Authorization: Bearer " + key,
             "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
-            "--phases", "examples,coverage,fuzzing,stateful", "--max-examples", "50", "--no-color",
-        ], in: ws.url, timeout: 90, program: URL(fileURLWithPath: "/usr/bin/env"))
+            "--phases", "examples,coverage,fuzzing,stateful", "--max-examples", String(maxExamples), "--no-color",
+        ] + options, in: ws.url, timeout: 90, program: URL(fileURLWithPath: "/usr/bin/env"))
         let output = result.stdout + result.stderr
         print(output.split(separator: "\n").filter { $0.contains("generated") || $0.contains("Scenarios") }.joined(separator: "\n"))
         #expect(result.status == 0, "\(output)")
@@ -418,10 +427,8 @@ struct APITests {
         #expect(counts != nil, "\(output)")
         if let counts {
             #expect(counts.output.1 == counts.output.2)
-            #expect(Int(counts.output.1) ?? 0 >= 300, "enough cases to mean something")
+            #expect(Int(counts.output.1) ?? 0 >= atLeast, "enough cases to mean something")
         }
         #expect(output.firstMatch(of: /\d+ (failed|failures?|errors?)\b/) == nil, "\(output)")
-        server.stop()
-        #expect(!(try ws.read("serve.out")).contains(keys.write), "the key in every request, in no log line")
     }
 }

@@ -34,4 +34,70 @@ public protocol PolicyStore: Sendable {
     /// cleared it); returns those that were marked.
     @discardableResult
     func clearUndeliverable(_ addresses: [String]) throws -> [String]
+
+    /// One recipient's stored policy, read in one transaction (a consistent snapshot):
+    /// - `settings`, `settingsChangedAt`: their row of saved settings (locale,
+    ///   show-previews, quiet hours, authorization, as ``recipientSettings()`` gives it)
+    ///   and when it was saved; both nil when they have none.
+    /// - `preferences`: each category preference stored for them (as ``preferences()``
+    ///   gives them, with the instant of the ``setPreference(recipient:category:_:at:)`` or
+    ///   ``saveSettings(recipient:_:preferences:at:)`` that stored it).
+    /// - `askedToOptInAt`: the `at` of the ``recordOptIn(_:deliveryID:queued:at:)`` that
+    ///   recorded asking them; nil when none is recorded.
+    /// - `undeliverable`: the marks (``undeliverableMarks()``) of those of `addresses`
+    ///   that are marked, ordered by address; marks of other addresses are not read.
+    /// - Parameters:
+    ///   - recipient: the recipient's id; one with nothing stored gives an empty policy.
+    ///   - addresses: the recipient's email addresses, lower case, as marks are stored.
+    func recipientPolicy(_ recipient: String, addresses: [String]) throws -> RecipientPolicy
+
+    /// Forgets what `parts` names of one recipient's stored policy, in one transaction,
+    /// so that from the next fire the configuration's values hold again; then reads the
+    /// policy as ``recipientPolicy(_:addresses:)`` does, in the same transaction.
+    /// - `.settings`: the saved locale, show-previews and quiet hours become nil; the
+    ///   stored authorization stays (it is `.optIn`'s). A settings row left with nothing
+    ///   in it is removed, so that `settings` reads nil again.
+    /// - `.preferences`: every category preference stored for the recipient (reply,
+    ///   chat, the preferences page, one-click unsubscribe) is removed.
+    /// - `.undeliverable`: the marks of `addresses` are removed (as
+    ///   ``clearUndeliverable(_:)``); other addresses' marks stay.
+    /// - `.optIn`: the stored authorization becomes nil (Keep, a confirmed opt-in: the
+    ///   configuration's authorization holds again); the record that the recipient was
+    ///   asked to opt in is removed (a `notDetermined` recipient is asked again at the next
+    ///   fire, and the old request's links and reply token name nothing until then); and
+    ///   the outbox deliveries of their opt-in request (delivery id
+    ///   `OptIn.deliveryID(recipient:)`) that are no longer queued (delivered or failed)
+    ///   are removed with their bodies and attempts, so that asking again queues a new
+    ///   one. A delivery of it still queued stays, and is the one sent.
+    ///
+    /// Nothing else changes: pending, delivered and responses stay. A part with nothing
+    /// stored is no error.
+    /// - Parameters:
+    ///   - recipient: the recipient's id.
+    ///   - parts: what to forget; empty forgets nothing and only reads.
+    ///   - addresses: the recipient's email addresses, lower case, as marks are stored.
+    /// - Returns: the recipient's policy after the reset.
+    @discardableResult
+    func resetRecipientPolicy(_ recipient: String, _ parts: RecipientPolicy.Parts, addresses: [String]) throws -> RecipientPolicy
+}
+
+/// Refusals for stores that do not implement a requirement yet (a store written beside
+/// the requirement's arrival): the call throws instead of doing part of the work.
+extension PolicyStore {
+    public func recipientPolicy(_ recipient: String, addresses: [String]) throws -> RecipientPolicy {
+        throw UnimplementedStoreOperation(operation: "recipientPolicy", store: String(describing: Self.self))
+    }
+
+    @discardableResult
+    public func resetRecipientPolicy(_ recipient: String, _ parts: RecipientPolicy.Parts, addresses: [String]) throws -> RecipientPolicy {
+        throw UnimplementedStoreOperation(operation: "resetRecipientPolicy", store: String(describing: Self.self))
+    }
+}
+
+/// A store operation this store does not implement yet.
+public struct UnimplementedStoreOperation: Error, Hashable, Sendable, CustomStringConvertible {
+    public var operation: String
+    public var store: String
+
+    public var description: String { "\(store) does not implement \(operation) yet: use the SQLite store for this" }
 }
