@@ -122,14 +122,18 @@ private final class ServeProcess {
         let pid = spawn(chime, ["serve", "--port", "0"], in: folder, output: outputPath)
         self.pid = pid
         var found: Int?
-        for _ in 0..<400 where found == nil {
+        var status: Int32 = 0
+        var exited = false
+        for _ in 0..<400 where found == nil && !exited {
             let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
             found = text.firstMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)/).flatMap { Int($0.output.1) }
-            if found == nil { usleep(50_000) }
+            exited = found == nil && waitpid(pid, &status, WNOHANG) == pid
+            if found == nil && !exited { usleep(50_000) }
         }
         guard let found else {
-            kill(pid, SIGTERM)
-            print("chime serve did not say where it listens: \(((try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "").prefix(500))")
+            if !exited { kill(pid, SIGTERM) }
+            let said = ((try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "").prefix(500)
+            print("chime serve did not say where it listens (\(exited ? "it ended, wait status \(status)" : "in 20 s")): \(said)")
             exit(1)
         }
         port = found
