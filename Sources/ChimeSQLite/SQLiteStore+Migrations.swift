@@ -3,8 +3,8 @@ import GRDB
 extension SQLiteStore {
     /// The schema, as named migrations applied once each, in order, never edited after
     /// release: a change is a new migration.
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
+    static var migrator: SchemaMigrator {
+        var migrator = SchemaMigrator()
         migrator.registerMigration("v1 pending and delivered notifications") { db in
             try db.execute(sql: """
                 CREATE TABLE pending (
@@ -270,5 +270,58 @@ extension SQLiteStore {
                 """)
         }
         return migrator
+    }
+}
+
+/// Runs named, forward-only migrations once each, in order, and records them in
+/// `grdb_migrations` (the table GRDB's `DatabaseMigrator` kept them in, so stores made
+/// before keep their history).
+///
+/// Unlike GRDB's migrator, which reads what was applied and then runs each migration in a
+/// transaction of its own, this one reads and runs them all in one `BEGIN IMMEDIATE`
+/// transaction: the check and the migrations are one, so processes opening a new store at
+/// the same moment (cron and a daemon on a fresh install) run each migration once. The
+/// others wait on SQLite's lock (the busy timeout), then find nothing left to do. Without
+/// it, 6 processes opening a new store together failed about 4 times in 48 with
+/// "duplicate column name: route".
+struct SchemaMigrator {
+    private var migrations: [(identifier: String, migrate: (Database) throws -> Void)] = []
+
+    /// Every migration's identifier, in order.
+    var identifiers: [String] { migrations.map(\.identifier) }
+
+    /// Adds a migration after those registered.
+    mutating func registerMigration(_ identifier: String, migrate: @escaping (Database) throws -> Void) {
+        precondition(!identifiers.contains(identifier), "migration registered twice: \(identifier)")
+        migrations.append((identifier, migrate))
+    }
+
+    /// Runs the migrations not yet applied; returns their identifiers, in order (none when
+    /// the store was up to date, or another process migrated it meanwhile).
+    @discardableResult
+    func migrate(_ database: DatabaseQueue) throws -> [String] {
+        // A store up to date is only read: opening it takes no write lock.
+        if try database.read({ db in try unapplied(db) }).isEmpty { return [] }
+        return try database.writeWithoutTransaction { db in
+            var ran: [String] = []
+            try db.inTransaction(.immediate) {
+                try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+                for migration in try unapplied(db) {
+                    try migration.migrate(db)
+                    try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [migration.identifier])
+                    ran.append(migration.identifier)
+                }
+                try db.checkForeignKeys()
+                return .commit
+            }
+            return ran
+        }
+    }
+
+    /// The registered migrations `db` has not recorded, in order.
+    private func unapplied(_ db: Database) throws -> [(identifier: String, migrate: (Database) throws -> Void)] {
+        guard try db.tableExists("grdb_migrations") else { return migrations }
+        let applied = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
+        return migrations.filter { !applied.contains($0.identifier) }
     }
 }

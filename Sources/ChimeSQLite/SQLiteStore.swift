@@ -7,8 +7,11 @@ import GRDB
 ///
 /// The SQL is kept portable (no SQLite-only syntax beyond `ON CONFLICT` and
 /// `RETURNING`, which PostgreSQL shares) so the PostgreSQL store can follow it.
-public final class SQLiteStore: NotificationStore {
+public final class SQLiteStore: NotificationStore, StoreMigrating {
     let database: DatabaseQueue
+
+    /// The migrations opening this store ran (``StoreMigrating``).
+    public let migrationsRun: [String]
 
     /// Opens (creating when needed) the store at `path` and brings its schema up to date.
     /// - Throws: ``StoreFailure`` saying what is wrong and what to do.
@@ -29,7 +32,7 @@ public final class SQLiteStore: NotificationStore {
         }
         do {
             database = try DatabaseQueue(path: path, configuration: configuration)
-            try Self.migrator.migrate(database)
+            migrationsRun = try Self.migrator.migrate(database)
         } catch let error as DatabaseError {
             throw StoreFailure(error, path: path)!
         }
