@@ -1,0 +1,87 @@
+import ChimeCore
+import Foundation
+import PostgresNIO
+
+/// What every worker must agree on: the signing key, rate-limit turns, idempotent API
+/// answers; and the counts an operator watches.
+extension PostgresStore {
+    /// One key across workers: `INSERT … ON CONFLICT DO NOTHING`, then a read. Of many
+    /// processes opening a new store at once, one inserts its candidate; the others' inserts
+    /// wait for it and do nothing, and their read (a statement of its own, so under READ
+    /// COMMITTED one that sees what committed before it) returns the key kept.
+    public func secretKey(keeping candidate: [UInt8]) throws -> [UInt8] {
+        // Read first: once the key exists, nothing writes to learn it.
+        if let kept = try read({ session in try await session.value("SELECT value FROM setting WHERE name = 'secret_key'", as: Data.self) }) {
+            return [UInt8](kept)
+        }
+        return try write { session in
+            try await session.execute("INSERT INTO setting (name, value) VALUES ('secret_key', \(Data(candidate))) ON CONFLICT (name) DO NOTHING")
+            return [UInt8](try await session.value("SELECT value FROM setting WHERE name = 'secret_key'", as: Data.self) ?? Data(candidate))
+        }
+    }
+
+    /// One turn across workers: a single upsert whose update happens only when the last
+    /// turn is `seconds` old, returning a row only when it took. A second process at the
+    /// same moment waits for the first's row and then tests the condition on the turn the
+    /// first just took, so it gets none. (The value is the instant in decimal text, as the
+    /// SQLite store keeps it; one that is not a number counts as long ago.)
+    public func takeTurn(_ name: String, at: Instant, every seconds: Int64) throws -> Bool {
+        let key = "turn:" + name
+        return try write { session in
+            try await session.value("""
+                INSERT INTO setting (name, value) VALUES (\(key), \(Data(String(at.seconds).utf8)))
+                ON CONFLICT (name) DO UPDATE SET value = excluded.value
+                WHERE CASE WHEN convert_from(setting.value, 'UTF8') ~ '^-?[0-9]{1,18}$'
+                           THEN \(at.seconds) - convert_from(setting.value, 'UTF8')::bigint >= \(seconds)
+                           ELSE true END
+                RETURNING 1
+                """, as: Int32.self) != nil
+        }
+    }
+
+    public func idempotentAnswer(owner: String, key: String) throws -> IdempotentAnswer? {
+        try read { session in
+            try await session.rows("SELECT request_digest, status, body FROM idempotency WHERE owner = \(owner) AND key = \(key)")
+                .first.map(Self.answer)
+        }
+    }
+
+    /// The first answer kept across workers, as ``secretKey(keeping:)`` keeps one key.
+    public func keepIdempotentAnswer(_ answer: IdempotentAnswer, owner: String, key: String, at: Instant) throws -> IdempotentAnswer {
+        try write { session in
+            try await session.execute("""
+                INSERT INTO idempotency (owner, key, request_digest, status, body, created_at)
+                VALUES (\(owner), \(key), \(answer.requestDigest), \(answer.status), \(Data(answer.body)), \(at.seconds))
+                ON CONFLICT (owner, key) DO NOTHING
+                """)
+            return try await session.rows("SELECT request_digest, status, body FROM idempotency WHERE owner = \(owner) AND key = \(key)")
+                .first.map(Self.answer) ?? answer
+        }
+    }
+
+    private static func answer(_ row: PostgresRandomAccessRow) throws -> IdempotentAnswer {
+        IdempotentAnswer(requestDigest: try row.get("request_digest"), status: try row.get("status"), body: [UInt8](try row.get("body", as: Data.self)))
+    }
+
+    /// One statement, so one snapshot: the counts agree with each other.
+    public func gauges(now: Instant) throws -> StoreGauges {
+        try read { session in
+            var gauges = StoreGauges()
+            guard let row = try await session.rows("""
+                SELECT (SELECT COUNT(*) FROM pending) AS pending,
+                       (SELECT COUNT(*) FROM pending WHERE next_fire <= \(now.seconds)) AS overdue,
+                       (SELECT MIN(next_fire) FROM pending) AS earliest,
+                       (SELECT COUNT(*) FROM outbox WHERE state = \(DeliveryState.queued.rawValue)) AS queued,
+                       (SELECT MIN(queued_at) FROM outbox WHERE state = \(DeliveryState.queued.rawValue)) AS oldest,
+                       (SELECT COUNT(*) FROM outbox WHERE state = \(DeliveryState.failed.rawValue)) AS failed
+                """).first else { return gauges }
+            gauges.pending = try row.get("pending")
+            gauges.overdue = try row.get("overdue")
+            if gauges.overdue > 0, let earliest = try row.optional("earliest", as: Int64.self) { gauges.oldestOverdue = Instant(seconds: earliest) }
+            gauges.outboxQueued = try row.get("queued")
+            gauges.oldestQueued = try row.optional("oldest", as: Int64.self).map(Instant.init(seconds:))
+            gauges.outboxFailed = try row.get("failed")
+            return gauges
+        }
+    }
+}

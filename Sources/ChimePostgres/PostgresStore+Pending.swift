@@ -1,0 +1,167 @@
+import ChimeCore
+import Foundation
+import PostgresNIO
+
+/// Pending and delivered notifications, and the zones floating requests follow.
+extension PostgresStore {
+    /// Each row one `INSERT … ON CONFLICT DO UPDATE`, which PostgreSQL makes atomic: of two
+    /// processes adding one identifier at once, the second waits for the first's row and
+    /// then replaces it, so each request is in the table once and the second reports the
+    /// replacement. Whether a row was replaced is read from the statement itself (`xmax`
+    /// is 0 on a row it inserted), not from a read before it, which another process could
+    /// make stale. A `NOTIFY chime_due` in the same transaction wakes every waiting
+    /// `chime serve` once it commits: what was added may be due sooner than they wait for.
+    @discardableResult
+    public func upsert(_ notifications: [PendingNotification]) throws -> [String] {
+        guard !notifications.isEmpty else { return [] }
+        let rows = try notifications.map { ($0, try Self.encode($0.request)) }
+        return try write { session in
+            var replaced: [String] = []
+            for (notification, json) in rows {
+                let request = notification.request
+                let wasThere = try await session.value("""
+                    INSERT INTO pending (identifier, recipient, request, added_at, next_fire, anchor, zone, floating, generation, claimed_by, claim_expires)
+                    VALUES (\(request.identifier), \(request.recipient), \(json), \(notification.added.seconds), \(notification.nextFire.seconds),
+                            \(notification.anchor.seconds), \(notification.zone), \(request.trigger.isFloating ? 1 : 0), \(notification.generation), NULL, NULL)
+                    ON CONFLICT (identifier) DO UPDATE SET
+                        recipient = excluded.recipient, request = excluded.request, added_at = excluded.added_at,
+                        next_fire = excluded.next_fire, anchor = excluded.anchor, zone = excluded.zone,
+                        floating = excluded.floating, generation = excluded.generation, fired_count = 0,
+                        claimed_by = NULL, claim_expires = NULL
+                    RETURNING xmax <> 0
+                    """, as: Bool.self)
+                if wasThere == true { replaced.append(request.identifier) }
+                if request.trigger.isFloating {
+                    try await session.execute("""
+                        INSERT INTO recipient_zone (recipient, zone) VALUES (\(request.recipient), \(notification.zone))
+                        ON CONFLICT (recipient) DO NOTHING
+                        """)
+                }
+            }
+            try await Self.notifyDue(session)
+            return replaced
+        }
+    }
+
+    public func pending(recipient: String?, limits: [String: Int]) throws -> [PendingNotification] {
+        var notifications = try read { session in
+            try await session.rows("""
+                SELECT * FROM pending WHERE \(recipient)::text IS NULL OR recipient = \(recipient) ORDER BY next_fire, identifier
+                """).map(Self.pending)
+        }
+        var counts: [String: Int] = [:]
+        for index in notifications.indices {
+            let recipient = notifications[index].request.recipient
+            counts[recipient, default: 0] += 1
+            if let limit = limits[recipient], counts[recipient]! > limit {
+                notifications[index].isSetAside = true
+            }
+        }
+        return notifications
+    }
+
+    public func pending(identifier: String) throws -> PendingNotification? {
+        try read { session in
+            try await session.rows("SELECT * FROM pending WHERE identifier = \(identifier)").first.map(Self.pending)
+        }
+    }
+
+    public func cancel(_ identifiers: [String]) throws -> [String] {
+        let removed = try write { session in
+            Set(try await session.rows("DELETE FROM pending WHERE identifier = ANY(\(identifiers)) RETURNING identifier")
+                .map { try $0.get("identifier", as: String.self) })
+        }
+        var left = removed
+        return identifiers.filter { left.remove($0) != nil }
+    }
+
+    public func cancelAll() throws -> Int {
+        try write { session in try await session.execute("DELETE FROM pending") }
+    }
+
+    // MARK: Delivered
+
+    public func delivered(recipient: String?) throws -> [DeliveredNotification] {
+        try read { session in
+            try await session.rows("""
+                SELECT * FROM delivered WHERE \(recipient)::text IS NULL OR recipient = \(recipient) ORDER BY delivered_at DESC, identifier
+                """).map { row in
+                DeliveredNotification(
+                    request: try Self.decode(row.get("request")),
+                    fireDate: Instant(seconds: try row.get("fire_date")),
+                    deliveredAt: Instant(seconds: try row.get("delivered_at")),
+                    deliveryID: try row.get("delivery_id"),
+                    coalesced: try row.get("coalesced"))
+            }
+        }
+    }
+
+    /// A removed notification still waiting for its digest or its thread's message is
+    /// taken out of it too.
+    public func removeDelivered(_ identifiers: [String]) throws -> [String] {
+        let removed = try write { session in
+            try await session.execute("""
+                DELETE FROM parked WHERE digest IS NULL AND delivery_id IN (SELECT delivery_id FROM delivered WHERE identifier = ANY(\(identifiers)))
+                """)
+            return Set(try await session.rows("DELETE FROM delivered WHERE identifier = ANY(\(identifiers)) RETURNING identifier")
+                .map { try $0.get("identifier", as: String.self) })
+        }
+        var left = removed
+        return identifiers.filter { left.remove($0) != nil }
+    }
+
+    public func removeAllDelivered() throws -> Int {
+        try write { session in
+            try await session.execute("DELETE FROM parked WHERE digest IS NULL")
+            return try await session.execute("DELETE FROM delivered")
+        }
+    }
+
+    // MARK: Floating triggers
+
+    public func recipientZones() throws -> [String: String] {
+        try read { session in
+            Dictionary(try await session.rows("SELECT recipient, zone FROM recipient_zone").map { (try $0.get("recipient"), try $0.get("zone")) },
+                       uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    public func floatingPending(recipient: String) throws -> [PendingNotification] {
+        try read { session in
+            try await session.rows("SELECT * FROM pending WHERE recipient = \(recipient) AND floating = 1").map(Self.pending)
+        }
+    }
+
+    /// Each row moved only if it is still the generation computed (one replaced meanwhile
+    /// keeps its own instant). A request may come due sooner in the new zone: NOTIFY.
+    public func moveRecipient(_ recipient: String, to zone: String, updated: [PendingNotification]) throws {
+        try write { session in
+            for notification in updated {
+                try await session.execute("""
+                    UPDATE pending SET next_fire = \(notification.nextFire.seconds), zone = \(notification.zone)
+                    WHERE identifier = \(notification.request.identifier) AND generation = \(notification.generation)
+                    """)
+            }
+            try await session.execute("""
+                INSERT INTO recipient_zone (recipient, zone) VALUES (\(recipient), \(zone)) ON CONFLICT (recipient) DO UPDATE SET zone = excluded.zone
+                """)
+            try await Self.notifyDue(session)
+        }
+    }
+
+    // MARK: Rows
+
+    static func pending(_ row: PostgresRandomAccessRow) throws -> PendingNotification {
+        let json: String = try row.get("request")
+        var notification = PendingNotification(
+            request: try decode(json),
+            added: Instant(seconds: try row.get("added_at")),
+            nextFire: Instant(seconds: try row.get("next_fire")),
+            anchor: Instant(seconds: try row.get("anchor")),
+            zone: try row.get("zone"),
+            generation: try row.get("generation"))
+        notification.firedCount = try row.get("fired_count")
+        notification.encodedRequest = json
+        return notification
+    }
+}

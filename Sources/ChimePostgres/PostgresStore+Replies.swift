@@ -1,0 +1,131 @@
+import ChimeCore
+import Foundation
+import PostgresNIO
+
+/// Replies: what each delivery was, responses recorded and carried out once, the inbound
+/// log and chat threads.
+extension PostgresStore {
+    public func request(ofDelivery deliveryID: String) throws -> NotificationRequest? {
+        let json = try read { session -> String? in
+            if let json = try await session.value("SELECT request FROM delivered WHERE delivery_id = \(deliveryID) LIMIT 1", as: String.self) {
+                return json
+            }
+            // A recipient's opt-in request.
+            if let json = try await session.value("SELECT request FROM opt_in WHERE delivery_id = \(deliveryID)", as: String.self) {
+                return json
+            }
+            // An earlier occurrence of a repeating request: its generation is still pending.
+            let generation = PendingNotification.parts(ofDelivery: deliveryID).generation
+            return try await session.value("SELECT request FROM pending WHERE generation = \(generation) LIMIT 1", as: String.self)
+        }
+        return try json.map(Self.decode)
+    }
+
+    /// Exactly once: one `INSERT … ON CONFLICT (delivery_id, action) DO UPDATE … WHERE
+    /// status = 'failed'` whose RETURNING says whether it took. Of two identical answers at
+    /// once, the second waits for the first's row and then, finding it not failed, returns
+    /// nothing: it is recorded as a replay.
+    public func record(_ response: StoredResponse, from inbound: InboundRecord?) throws -> Int64? {
+        try write { session in
+            let id = try await session.value("""
+                INSERT INTO response (delivery_id, identifier, recipient, action, user_text, channel, responder, at, status)
+                VALUES (\(response.deliveryID), \(response.identifier), \(response.recipient), \(response.action), \(response.userText),
+                        \(response.channel), \(response.responder), \(response.at.seconds), \(response.status))
+                ON CONFLICT (delivery_id, action) DO UPDATE SET
+                    user_text = excluded.user_text, channel = excluded.channel, responder = excluded.responder,
+                    at = excluded.at, status = excluded.status, result = ''
+                WHERE response.status = \(StoredResponse.failed)
+                RETURNING id
+                """, as: Int64.self)
+            if var inbound {
+                if id == nil { inbound.outcome = .replayed }
+                try await Self.insert(inbound, in: session)
+            }
+            return id
+        }
+    }
+
+    public func finish(response id: Int64, status: String, result: String) throws {
+        try write { session in
+            try await session.execute("UPDATE response SET status = \(status), result = \(result) WHERE id = \(id)")
+        }
+    }
+
+    public func outstanding(recipient: String) throws -> Int {
+        try read { session in
+            try await session.value("""
+                SELECT COUNT(*) FROM delivered d WHERE d.recipient = \(recipient) AND NOT EXISTS
+                    (SELECT 1 FROM response r WHERE r.delivery_id = d.delivery_id AND r.status = \(StoredResponse.carriedOut))
+                """, as: Int.self) ?? 0
+        }
+    }
+
+    public func rememberThread(channel: String, thread: String, token: String, at: Instant) throws {
+        try write { session in
+            try await session.execute("""
+                INSERT INTO chat_thread (channel, thread, token, at) VALUES (\(channel), \(thread), \(token), \(at.seconds))
+                ON CONFLICT (channel, thread) DO UPDATE SET token = excluded.token, at = excluded.at
+                """)
+        }
+    }
+
+    public func threadToken(channel: String, thread: String) throws -> String? {
+        try read { session in
+            try await session.value("SELECT token FROM chat_thread WHERE channel = \(channel) AND thread = \(thread)", as: String.self)
+        }
+    }
+
+    public func record(_ inbound: InboundRecord) throws {
+        try write { session in try await Self.insert(inbound, in: session) }
+    }
+
+    /// Exactly once: a conditional update (`status = 'awaiting confirmation'`) returning
+    /// the row; a second confirmation at once waits, then finds the row no longer awaiting.
+    public func confirm(deliveryID: String, action: String) throws -> StoredResponse? {
+        try write { session in
+            try await session.rows("""
+                UPDATE response SET status = \(StoredResponse.carriedOut)
+                WHERE delivery_id = \(deliveryID) AND action = \(action) AND status = \(StoredResponse.awaitingConfirmation)
+                RETURNING *
+                """).first.map(Self.response)
+        }
+    }
+
+    /// Exactly once, as ``confirm(deliveryID:action:)``: a conditional update from `failed`.
+    public func retake(response id: Int64) throws -> StoredResponse? {
+        try write { session in
+            try await session.rows("""
+                UPDATE response SET status = \(StoredResponse.carriedOut), result = '' WHERE id = \(id) AND status = \(StoredResponse.failed)
+                RETURNING *
+                """).first.map(Self.response)
+        }
+    }
+
+    public func responses() throws -> [StoredResponse] {
+        try read { session in try await session.rows("SELECT * FROM response ORDER BY id").map(Self.response) }
+    }
+
+    public func inbound() throws -> [InboundRecord] {
+        try read { session in
+            try await session.rows("SELECT * FROM inbound ORDER BY id").map { row in
+                InboundRecord(id: try row.get("id"), at: Instant(seconds: try row.get("at")), messageID: try row.get("message_id"),
+                              sender: try row.get("sender"), outcome: InboundRecord.Outcome(rawValue: try row.get("outcome")) ?? .unreadable,
+                              detail: try row.get("detail"), deliveryID: try row.optional("delivery_id"))
+            }
+        }
+    }
+
+    private static func response(_ row: PostgresRandomAccessRow) throws -> StoredResponse {
+        StoredResponse(id: try row.get("id"), deliveryID: try row.get("delivery_id"), identifier: try row.get("identifier"),
+                       recipient: try row.get("recipient"), action: try row.get("action"), userText: try row.optional("user_text"),
+                       channel: try row.get("channel"), responder: try row.get("responder"), at: Instant(seconds: try row.get("at")),
+                       status: try row.get("status"), result: try row.get("result"))
+    }
+
+    private static func insert(_ inbound: InboundRecord, in session: Session) async throws {
+        try await session.execute("""
+            INSERT INTO inbound (at, message_id, sender, outcome, detail, delivery_id)
+            VALUES (\(inbound.at.seconds), \(inbound.messageID), \(inbound.sender), \(inbound.outcome.rawValue), \(inbound.detail), \(inbound.deliveryID))
+            """)
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+import PostgresNIO
+
+/// A `postgres://` or `postgresql://` store URL, read as libpq reads it where that is safe:
+/// `postgres://USER:PASSWORD@HOST:PORT/DATABASE?sslmode=MODE&sslrootcert=FILE`, user
+/// and password percent-decoded, the port 5432 by default, the user the login name and
+/// the database the user's name when left out, and `host=/run/postgresql` in the query
+/// for a Unix socket.
+///
+/// `sslmode` differs from libpq on purpose: every mode that encrypts also verifies,
+/// unless verifying is turned off by name (as node-postgres does).
+///
+/// | sslmode | libpq | Chime |
+/// | --- | --- | --- |
+/// | (none) | `prefer`: TLS when offered, else plain text | `verify-full` |
+/// | `disable` | plain text | plain text (a server on this machine or a trusted network) |
+/// | `allow`, `prefer` | plain text or TLS, unverified | refused: a downgrade to plain text would go unnoticed |
+/// | `require` | TLS, certificate not verified | TLS, certificate and host name verified |
+/// | `verify-ca` | TLS, certificate verified | TLS, certificate verified, host name not |
+/// | `verify-full` | TLS, certificate and host name verified | the same |
+/// | `no-verify` | (none) | TLS, nothing verified: said explicitly |
+///
+/// Certificates are verified against the system's trust store, or against the PEM file
+/// `sslrootcert` names. The password is never part of ``description`` nor of any error.
+public struct PostgresURL: Sendable, CustomStringConvertible {
+    public enum TLSMode: String, Sendable, CaseIterable {
+        case disable
+        case require
+        case verifyCA = "verify-ca"
+        case verifyFull = "verify-full"
+        case noVerify = "no-verify"
+    }
+
+    public var user: String
+    /// Percent-decoded; never printed.
+    public var password: String?
+    /// A host name or address; nil with ``socketPath``.
+    public var host: String?
+    public var port: Int
+    /// A Unix socket (`host=/folder` in the query names its folder, as libpq reads it).
+    public var socketPath: String?
+    public var database: String
+    public var tls: TLSMode
+    /// A PEM file of the certificates to trust instead of the system's.
+    public var rootCertificates: String?
+    /// Seconds to wait for a connection (`connect_timeout`).
+    public var connectTimeout: Int?
+
+    /// Why a URL was not taken: said without its password.
+    public struct ParseError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The URL with the password left out: what messages name.
+    public var description: String {
+        let place = socketPath.map { "?host=\($0)" } ?? ""
+        let server = socketPath == nil ? "\(host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? ""):\(port)" : ""
+        return "postgres://\(user)@\(server)/\(database)\(place)"
+    }
+
+    /// Whether `text` names a PostgreSQL store.
+    public static func isPostgres(_ text: String) -> Bool {
+        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
+    }
+
+    /// Reads a store URL.
+    /// - Throws: ``ParseError`` saying what is wrong, never echoing the password.
+    public init(_ text: String) throws {
+        guard let schemeEnd = text.range(of: "://"), Self.isPostgres(text) else {
+            throw ParseError(description: "a PostgreSQL store URL starts with postgres:// or postgresql://")
+        }
+        var rest = Substring(text[schemeEnd.upperBound...])
+        var query = Substring("")
+        if let mark = rest.firstIndex(of: "?") {
+            query = rest[rest.index(after: mark)...]
+            rest = rest[..<mark]
+        }
+        var path = Substring("")
+        if let slash = rest.firstIndex(of: "/") {
+            path = rest[rest.index(after: slash)...]
+            rest = rest[..<slash]
+        }
+        // The user information ends at the last @: a password may hold a raw one.
+        var hostPart = rest
+        var user: String?
+        if let at = rest.lastIndex(of: "@") {
+            let info = rest[..<at]
+            hostPart = rest[rest.index(after: at)...]
+            if let colon = info.firstIndex(of: ":") {
+                user = try Self.decode(info[..<colon], "the user name")
+                password = try Self.decode(info[info.index(after: colon)...], "the password")
+            } else {
+                user = try Self.decode(info, "the user name")
+            }
+        }
+        port = 5432
+        if hostPart.hasPrefix("[") {
+            guard let close = hostPart.firstIndex(of: "]") else { throw ParseError(description: "an IPv6 address in brackets lacks its ]") }
+            host = String(hostPart[hostPart.index(after: hostPart.startIndex)..<close])
+            let after = hostPart[hostPart.index(after: close)...]
+            if after.hasPrefix(":") { port = try Self.port(after.dropFirst()) } else if !after.isEmpty {
+                throw ParseError(description: "unexpected text after the IPv6 address")
+            }
+        } else if let colon = hostPart.lastIndex(of: ":") {
+            host = try Self.decode(hostPart[..<colon], "the host")
+            port = try Self.port(hostPart[hostPart.index(after: colon)...])
+        } else if !hostPart.isEmpty {
+            host = try Self.decode(hostPart, "the host")
+        }
+        tls = .verifyFull
+        var socketFolder: String?
+        for pair in query.split(separator: "&") where !pair.isEmpty {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0])
+            let value = try Self.decode(parts.count > 1 ? parts[1] : "", "the value of \(name)")
+            switch name {
+            case "sslmode":
+                if value == "allow" || value == "prefer" {
+                    throw ParseError(description: "sslmode=\(value) would fall back to an unencrypted connection without a word: use sslmode=require (TLS, certificate verified) or, on this machine or a trusted network, sslmode=disable")
+                }
+                guard let mode = TLSMode(rawValue: value) else {
+                    throw ParseError(description: "sslmode must be one of \(TLSMode.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                tls = mode
+            case "sslrootcert":
+                rootCertificates = value
+            case "host":
+                // libpq's form of a Unix socket: the folder holding it.
+                if value.hasPrefix("/") { socketFolder = value } else { host = value }
+            case "port":
+                port = try Self.port(Substring(value))
+            case "user":
+                user = value
+            case "password":
+                password = value
+            case "dbname":
+                path = Substring(value)
+            case "connect_timeout":
+                guard let seconds = Int(value), seconds > 0 else { throw ParseError(description: "connect_timeout must be a number of seconds") }
+                connectTimeout = seconds
+            case "application_name":
+                continue
+            default:
+                throw ParseError(description: "unknown parameter \"\(name)\" (Chime reads sslmode, sslrootcert, host, port, user, password, dbname, connect_timeout, application_name)")
+            }
+        }
+        if let socketFolder { socketPath = (socketFolder as NSString).appendingPathComponent(".s.PGSQL.\(port)") }
+        guard host != nil || socketPath != nil else {
+            throw ParseError(description: "name the server, as in postgres://USER:PASSWORD@HOST:5432/DATABASE")
+        }
+        let login = user.flatMap { $0.isEmpty ? nil : $0 } ?? Self.loginName()
+        self.user = login
+        let database = try Self.decode(path, "the database name")
+        self.database = database.isEmpty ? login : database
+        if let password, password.isEmpty { self.password = nil }
+        if tls == .disable, rootCertificates != nil {
+            throw ParseError(description: "sslrootcert is for a TLS connection; sslmode=disable makes none")
+        }
+    }
+
+    /// The pool's configuration: TLS as ``tls`` says.
+    /// - Throws: NIOSSL's error when `sslrootcert` cannot be read.
+    func clientConfiguration() throws -> PostgresClient.Configuration {
+        var configuration: PostgresClient.Configuration
+        if let socketPath {
+            configuration = .init(unixSocketPath: socketPath, username: user, password: password, database: database)
+        } else {
+            let tls: PostgresClient.Configuration.TLS = try tlsConfiguration().map { .require($0) } ?? .disable
+            configuration = .init(host: host ?? "localhost", port: port, username: user, password: password, database: database, tls: tls)
+        }
+        if let connectTimeout { configuration.options.connectTimeout = .seconds(connectTimeout) }
+        return configuration
+    }
+
+    /// The configuration of one connection outside the pool (the first, which migrates).
+    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+        var configuration: PostgresConnection.Configuration
+        if let socketPath {
+            configuration = .init(unixSocketPath: socketPath, username: user, password: password, database: database)
+        } else {
+            let tls: PostgresConnection.Configuration.TLS = try tlsConfiguration().map { .require(try NIOSSLContext(configuration: $0)) } ?? .disable
+            configuration = .init(host: host ?? "localhost", port: port, username: user, password: password, database: database, tls: tls)
+        }
+        if let connectTimeout { configuration.options.connectTimeout = .seconds(Int64(connectTimeout)) }
+        return configuration
+    }
+
+    /// NIOSSL's client configuration for ``tls``; nil for `disable`.
+    private func tlsConfiguration() throws -> TLSConfiguration? {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        switch self.tls {
+        case .disable: return nil
+        case .require, .verifyFull: tls.certificateVerification = .fullVerification
+        case .verifyCA: tls.certificateVerification = .noHostnameVerification
+        case .noVerify: tls.certificateVerification = .none
+        }
+        if let rootCertificates { tls.trustRoots = .file(rootCertificates) }
+        return tls
+    }
+
+    private static func decode(_ text: Substring, _ what: String) throws -> String {
+        guard let decoded = text.removingPercentEncoding else {
+            throw ParseError(description: "\(what) is not percent-encoded properly (write % as %25)")
+        }
+        return decoded
+    }
+
+    private static func port(_ text: Substring) throws -> Int {
+        guard let port = Int(text), (1...65535).contains(port) else { throw ParseError(description: "the port must be a number from 1 to 65535") }
+        return port
+    }
+
+    private static func loginName() -> String {
+        if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name { return String(cString: name) }
+        return ProcessInfo.processInfo.environment["USER"] ?? "postgres"
+    }
+}

@@ -1,0 +1,76 @@
+import ChimeCore
+@testable import ChimePostgres
+import ChimeTestSupport
+import Foundation
+import Testing
+
+/// The PostgreSQL store against a real server (``PostgresServer``), each test in a
+/// database of its own.
+@Suite("The PostgreSQL store")
+struct PostgresStoreTests {
+    static func pending(_ id: String, fires seconds: Int64, recipient: String = "alice") -> PendingNotification {
+        PendingNotification(
+            request: NotificationRequest(identifier: id, recipient: recipient, content: NotificationContent(title: id),
+                                         trigger: .timeInterval(seconds: 60, repeats: false)),
+            added: Instant(seconds: seconds - 60), nextFire: Instant(seconds: seconds), anchor: Instant(seconds: seconds - 60),
+            zone: "UTC", generation: "g-\(id)")
+    }
+
+    private let me = Claimer(host: "test", processID: 1, processStart: "1")
+
+    @Test("a request goes through: added, listed, claimed, marked, settled, delivered")
+    func roundTrip() throws {
+        let store = try PostgresStore(try PostgresServer.shared().makeDatabase())
+        #expect(try store.upsert([Self.pending("a", fires: 100), Self.pending("b", fires: 200)]) == [])
+        #expect(try store.upsert([Self.pending("a", fires: 100)]) == ["a"])
+        #expect(try store.pending(recipient: nil, limits: [:]).map(\.request.identifier) == ["a", "b"])
+        let claimed = try store.claimDue(now: Instant(seconds: 150), limit: 10, claimer: me, leaseNow: Instant(seconds: 150),
+                                         leaseUntil: Instant(seconds: 450), limits: [:])
+        #expect(claimed.map(\.request.identifier) == ["a"])
+        let a = claimed[0]
+        try store.markSent([SentMark(notification: a, delivered: DeliveredNotification(request: a.request, fireDate: a.nextFire,
+                                                                                       deliveredAt: Instant(seconds: 151), deliveryID: a.deliveryID,
+                                                                                       coalesced: 0),
+                                     next: nil, anchor: a.nextFire, queued: [])], claimer: me)
+        #expect(try store.settle(claimer: me) == 1)
+        #expect(try store.pending(recipient: nil, limits: [:]).map(\.request.identifier) == ["b"])
+        #expect(try store.delivered(recipient: "alice").map(\.deliveryID) == [a.deliveryID])
+        #expect(try store.request(ofDelivery: a.deliveryID)?.identifier == "a")
+        #expect(try store.earliestDue(after: Instant(seconds: 150)) == Instant(seconds: 200))
+        #expect(try store.cancel(["b", "zz"]) == ["b"])
+    }
+
+    @Test("a server nobody listens on: exit 75 (try again later), the password not said")
+    func unreachable() throws {
+        let port = LocalPort.free()
+        let failure = try #require(throws: PostgresStoreFailure.self) {
+            try PostgresStore("postgres://chime:S3cretPass@127.0.0.1:\(port)/chime?sslmode=disable&connect_timeout=2")
+        }
+        #expect(failure.exitCode == 75)
+        #expect(failure.description.contains("127.0.0.1:\(port)"))
+        #expect(!failure.description.contains("S3cretPass"))
+    }
+
+    @Test("a database that does not exist: exit 73, said with what to do, the password not said")
+    func missingDatabase() throws {
+        let server = try PostgresServer.shared()
+        let failure = try #require(throws: PostgresStoreFailure.self) {
+            try PostgresStore("postgres://chime:S3cretPass@127.0.0.1:\(server.port)/no_such_db?sslmode=disable")
+        }
+        #expect(failure.exitCode == 73)
+        #expect(failure.sqlState == "3D000")
+        #expect(failure.description.contains("createdb no_such_db"))
+        #expect(!failure.description.contains("S3cretPass"))
+    }
+
+    @Test("a server without TLS and a URL that asks for it: exit 73, saying sslmode=disable is the way for a trusted network")
+    func noTLS() throws {
+        let server = try PostgresServer.shared()
+        let failure = try #require(throws: PostgresStoreFailure.self) {
+            try PostgresStore("postgres://chime:S3cretPass@127.0.0.1:\(server.port)/postgres")
+        }
+        #expect(failure.exitCode == 73)
+        #expect(failure.description.contains("sslmode=disable"))
+        #expect(!failure.description.contains("S3cretPass"))
+    }
+}

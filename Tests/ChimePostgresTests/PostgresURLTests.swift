@@ -1,0 +1,69 @@
+@testable import ChimePostgres
+import Foundation
+import Testing
+
+@Suite("PostgreSQL store URLs")
+struct PostgresURLTests {
+    @Test("user, password, host, port and database, percent-decoded; postgresql:// too")
+    func parts() throws {
+        let url = try PostgresURL("postgresql://ch%40me:p%40ss%3Aw%2Fd@db.example.org:6543/chime%20prod?sslmode=verify-full")
+        #expect(url.user == "ch@me")
+        #expect(url.password == "p@ss:w/d")
+        #expect(url.host == "db.example.org")
+        #expect(url.port == 6543)
+        #expect(url.database == "chime prod")
+        #expect(url.tls == .verifyFull)
+        #expect(url.description == "postgres://ch@me@db.example.org:6543/chime prod")
+    }
+
+    @Test("defaults: port 5432, the database named after the user, TLS verified")
+    func defaults() throws {
+        let url = try PostgresURL("postgres://chime@db")
+        #expect(url.port == 5432)
+        #expect(url.database == "chime")
+        #expect(url.password == nil)
+        #expect(url.tls == .verifyFull)
+    }
+
+    @Test("an IPv6 address, a Unix socket folder, connect_timeout")
+    func forms() throws {
+        let v6 = try PostgresURL("postgres://u:p@[::1]:5433/d?sslmode=disable")
+        #expect(v6.host == "::1")
+        #expect(v6.port == 5433)
+        let socket = try PostgresURL("postgres://u@/d?host=/run/postgresql&connect_timeout=3")
+        #expect(socket.socketPath == "/run/postgresql/.s.PGSQL.5432")
+        #expect(socket.connectTimeout == 3)
+    }
+
+    @Test("sslmode: every mode that encrypts verifies, unless no-verify says otherwise", arguments: [
+        ("disable", PostgresURL.TLSMode.disable), ("require", .require), ("verify-ca", .verifyCA), ("verify-full", .verifyFull),
+        ("no-verify", .noVerify),
+    ])
+    func sslModes(mode: String, expected: PostgresURL.TLSMode) throws {
+        #expect(try PostgresURL("postgres://u:p@h/d?sslmode=\(mode)").tls == expected)
+    }
+
+    @Test("refused, with a reason that never holds the password", arguments: [
+        "postgres://u:S3cretPass@h/d?sslmode=prefer",
+        "postgres://u:S3cretPass@h/d?sslmode=allow",
+        "postgres://u:S3cretPass@h/d?sslmode=maybe",
+        "postgres://u:S3cretPass@h:99999/d",
+        "postgres://u:S3cretPass@h:port/d",
+        "postgres://u:S3cretPass@h/d?sslpassword=S3cretPass",
+        "postgres://u:S3cretPass%zz@h/d",
+        "postgres://u:S3cretPass@/d",
+        "mysql://u:S3cretPass@h/d",
+    ])
+    func refused(text: String) throws {
+        let error = try #require(throws: PostgresURL.ParseError.self) { try PostgresURL(text) }
+        #expect(!error.description.contains("S3cretPass"))
+        #expect(!error.description.isEmpty)
+    }
+
+    @Test("a URL the store cannot read fails with exit code 64, without the password")
+    func unreadable() throws {
+        let failure = try #require(throws: PostgresStoreFailure.self) { try PostgresStore("postgres://u:S3cretPass@h/d?sslmode=prefer") }
+        #expect(failure.exitCode == 64)
+        #expect(!failure.description.contains("S3cretPass"))
+    }
+}
