@@ -1,0 +1,70 @@
+import ChimeCore
+import Foundation
+import Testing
+
+/// ``CoordinationStore``: what every process of a deployment agrees on.
+@Suite("Store conformance: the signing key, turns, idempotent answers, gauges")
+struct CoordinationStoreConformance {
+    typealias F = Fixture
+
+    @Test("eight processes asking for the signing key at once with their own candidates all get one key, kept", arguments: StoreKind.allCases)
+    func secretKey(kind: StoreKind) throws {
+        let made = try kind.make()
+        let stores = try (0..<8).map { _ in try made.another() }
+        let keys = try concurrently(8) { index in
+            try stores[index].secretKey(keeping: [UInt8](repeating: UInt8(index + 1), count: 32))
+        }.map { try $0.get() }
+        #expect(Set(keys).count == 1)
+        #expect(keys.first?.count == 32)
+        #expect(try made.store.secretKey(keeping: [UInt8](repeating: 0, count: 32)) == keys.first)
+    }
+
+    @Test("a turn is taken at most once in its period, by one of eight at once", arguments: StoreKind.allCases)
+    func takeTurn(kind: StoreKind) throws {
+        let made = try kind.make()
+        let stores = try (0..<8).map { _ in try made.another() }
+        let turns = try concurrently(8) { try stores[$0].takeTurn("digest", at: Instant(seconds: 100), every: 60) }.map { try $0.get() }
+        #expect(turns.filter { $0 }.count == 1)
+        #expect(try made.store.takeTurn("digest", at: Instant(seconds: 159), every: 60) == false)
+        #expect(try made.store.takeTurn("other", at: Instant(seconds: 159), every: 60) == true)
+        #expect(try made.store.takeTurn("digest", at: Instant(seconds: 160), every: 60) == true)
+        #expect(try made.store.takeTurn("digest", at: Instant(seconds: 200), every: 60) == false)
+    }
+
+    @Test("the first idempotent answer kept is the one every later call replays, even when eight keep theirs together", arguments: StoreKind.allCases)
+    func idempotentAnswers(kind: StoreKind) throws {
+        let made = try kind.make()
+        #expect(try made.store.idempotentAnswer(owner: "backend", key: "k1") == nil)
+        let stores = try (0..<8).map { _ in try made.another() }
+        let kept = try concurrently(8) { index in
+            try stores[index].keepIdempotentAnswer(IdempotentAnswer(requestDigest: "digest\(index)", status: 201, body: Array("{\"n\":\(index)}".utf8)),
+                                                   owner: "backend", key: "k1", at: Instant(seconds: 1))
+        }.map { try $0.get() }
+        #expect(Set(kept).count == 1)
+        #expect(try made.store.idempotentAnswer(owner: "backend", key: "k1") == kept.first)
+        #expect(try made.store.idempotentAnswer(owner: "frontend", key: "k1") == nil, "keys are scoped by their owner")
+    }
+
+    @Test("gauges count what waits and what failed, with the oldest instants", arguments: StoreKind.allCases)
+    func gauges(kind: StoreKind) throws {
+        let store = try kind.make().store
+        #expect(try store.gauges(now: Instant(seconds: 1000)) == StoreGauges())
+        try store.upsert([F.pending("a", fires: 100), F.pending("b", fires: 300), F.pending("c", fires: 5000)])
+        try store.enqueue([F.mail("a@example.org"), F.mail("b@example.org")], deliveryID: "d1", identifier: "a", recipient: "alice",
+                          at: Instant(seconds: 400))
+        try store.enqueue([F.mail("c@example.org")], deliveryID: "d2", identifier: "b", recipient: "alice", at: Instant(seconds: 600))
+        let claimed = try store.claimOutbox(now: Instant(seconds: 1000), limit: 1, claimer: F.me, leaseNow: Instant(seconds: 1000),
+                                            leaseUntil: Instant(seconds: 1600))
+        try store.record(claimed.map {
+            AttemptRecord(id: $0.id, attempt: DeliveryAttempt(at: Instant(seconds: 1000), outcome: .permanent, code: 550, message: "no"),
+                          state: .failed, nextAttempt: nil, countsAsAttempt: true, keepClaim: false)
+        }, claimer: F.me)
+        let gauges = try store.gauges(now: Instant(seconds: 1000))
+        #expect(gauges.pending == 3)
+        #expect(gauges.overdue == 2)
+        #expect(gauges.oldestOverdue == Instant(seconds: 100))
+        #expect(gauges.outboxQueued == 2)
+        #expect(gauges.outboxFailed == 1)
+        #expect(gauges.oldestQueued == Instant(seconds: 400))
+    }
+}

@@ -1,0 +1,113 @@
+import ChimeCore
+import Foundation
+import Testing
+
+/// ``OutboxStore``: network deliveries queued, claimed, tried, retried.
+@Suite("Store conformance: the outbox")
+struct OutboxStoreConformance {
+    typealias F = Fixture
+
+    private func claim(_ store: any OutboxStore, now: Int64 = 1000, claimer: Claimer = Fixture.me, leaseNow: Int64 = 1000,
+                       limit: Int = 100) throws -> [OutboxDelivery] {
+        try store.claimOutbox(now: Instant(seconds: now), limit: limit, claimer: claimer, leaseNow: Instant(seconds: leaseNow),
+                              leaseUntil: Instant(seconds: leaseNow + 600))
+    }
+
+    private func attempt(_ id: Int64, _ outcome: DeliveryAttempt.Outcome, state: DeliveryState, next: Int64? = nil,
+                         at seconds: Int64 = 1000) -> AttemptRecord {
+        AttemptRecord(id: id, attempt: DeliveryAttempt(at: Instant(seconds: seconds), outcome: outcome, code: outcome == .delivered ? 250 : 451,
+                                                       message: outcome.rawValue),
+                      state: state, nextAttempt: next.map(Instant.init(seconds:)), countsAsAttempt: true, keepClaim: false)
+    }
+
+    @Test("a notification's network deliveries are queued with it when marked sent, once per destination, with their bodies", arguments: StoreKind.allCases)
+    func queued(kind: StoreKind) throws {
+        let store = try kind.make().store
+        try store.upsert([F.pending("a", fires: 100)])
+        let a = try #require(try F.claim(store).first)
+        try store.markSent([F.mark(a, at: 900, queued: [F.mail("a@example.org", "one"), F.mail("b@example.org", "two")])], claimer: F.me)
+        try store.enqueue([F.mail("a@example.org", "again")], deliveryID: a.deliveryID, identifier: "a", recipient: "alice", at: Instant(seconds: 950))
+        let queued = try store.deliveries(state: .queued)
+        #expect(queued.map(\.address) == ["a@example.org", "b@example.org"])
+        #expect(queued.allSatisfy { $0.deliveryID == a.deliveryID && $0.attempts == 0 && $0.queuedAt == Instant(seconds: 900) })
+        let claimed = try claim(store)
+        #expect(claimed.map(\.id) == queued.map(\.id))
+        #expect(claimed.map { String(decoding: $0.body, as: UTF8.self) } == ["one", "two"])
+        #expect(try store.deliveries(state: .delivered).isEmpty)
+        #expect(try store.deliveries(state: nil).count == 2)
+    }
+
+    @Test("claimed once; tried, recorded with its attempts; retried after a lease ran out", arguments: StoreKind.allCases)
+    func claimRecord(kind: StoreKind) throws {
+        let store = try kind.make().store
+        try store.enqueue([F.mail("a@example.org"), F.mail("b@example.org"), F.mail("c@example.org")], deliveryID: "d1", identifier: "a",
+                          recipient: "alice", at: Instant(seconds: 500))
+        let claimed = try claim(store, limit: 2)
+        #expect(claimed.map(\.address) == ["a@example.org", "b@example.org"])
+        #expect(try claim(store, claimer: F.other, limit: 2).map(\.address) == ["c@example.org"])
+        #expect(try claim(store, claimer: F.other).isEmpty)
+        try store.record([attempt(claimed[0].id, .delivered, state: .delivered),
+                          attempt(claimed[1].id, .temporary, state: .queued, next: 1300)], claimer: F.me)
+        let all = Dictionary(uniqueKeysWithValues: try store.deliveries(state: nil).map { ($0.address, $0) })
+        #expect(all["a@example.org"]?.state == .delivered)
+        #expect(all["a@example.org"]?.attempts == 1)
+        #expect(all["b@example.org"]?.state == .queued)
+        #expect(all["b@example.org"]?.history.map(\.outcome) == [.temporary])
+        #expect(all["b@example.org"]?.nextAttempt == Instant(seconds: 1300))
+        // Not before its next attempt; then to anyone, its claim released by the record.
+        #expect(try claim(store, now: 1299, claimer: F.other).isEmpty)
+        #expect(try claim(store, now: 1300, claimer: F.other, leaseNow: 1300).map(\.address) == ["b@example.org"])
+        // c's claimer died: its lease runs out and me takes it, the dead one's record ignored.
+        let c = try #require(try claim(store, now: 1300, claimer: F.me, leaseNow: 1600).first)
+        #expect(c.address == "c@example.org")
+        try store.record([attempt(c.id, .permanent, state: .failed)], claimer: F.other)
+        #expect(try store.deliveries(state: nil).first { $0.id == c.id }?.state == .queued)
+        try store.record([attempt(c.id, .permanent, state: .failed)], claimer: F.me)
+        #expect(try store.deliveries(state: .failed).map(\.id) == [c.id])
+    }
+
+    @Test("retry queues failed deliveries again, all or none", arguments: StoreKind.allCases)
+    func retry(kind: StoreKind) throws {
+        let store = try kind.make().store
+        try store.enqueue([F.mail("a@example.org"), F.mail("b@example.org"), F.mail("c@example.org")], deliveryID: "d1", identifier: "a",
+                          recipient: "alice", at: Instant(seconds: 500))
+        let claimed = try claim(store)
+        try store.record([attempt(claimed[0].id, .permanent, state: .failed), attempt(claimed[1].id, .permanent, state: .failed),
+                          attempt(claimed[2].id, .delivered, state: .delivered)], claimer: F.me)
+        let (queued, notFailed) = try store.retry([claimed[0].id, claimed[2].id, 999_999], now: Instant(seconds: 2000))
+        #expect(queued.isEmpty)
+        #expect(notFailed == [claimed[2].id, 999_999])
+        #expect(try store.deliveries(state: .failed).count == 2)
+        #expect(try store.retry([claimed[0].id], now: Instant(seconds: 2000)).queued == [claimed[0].id])
+        let again = try #require(try store.deliveries(state: .queued).first)
+        #expect(again.id == claimed[0].id)
+        #expect(again.attempts == 0)
+        #expect(again.nextAttempt == Instant(seconds: 2000))
+        #expect(again.history.count == 1, "the attempts so far stay in its history")
+        #expect(try store.retry(nil, now: Instant(seconds: 2000)).queued == [claimed[1].id])
+        #expect(try store.deliveries(state: .failed).isEmpty)
+    }
+
+    @Test("four claimers on their own connections never take the same delivery of 2,000", arguments: StoreKind.allCases)
+    func noDoubleClaims(kind: StoreKind) throws {
+        let made = try kind.make()
+        for batch in 0..<20 {
+            try made.store.enqueue((0..<100).map { F.mail("r\($0)@example.org") }, deliveryID: "d\(batch)", identifier: "n\(batch)",
+                                   recipient: "alice", at: Instant(seconds: 500))
+        }
+        let stores = try (0..<4).map { _ in try made.another() }
+        let results = concurrently(4) { index in
+            let claimer = Claimer(host: "worker\(index)", processID: Int32(index), processStart: "0")
+            var taken: [Int64] = []
+            while true {
+                let claimed = try stores[index].claimOutbox(now: Instant(seconds: 1000), limit: 25, claimer: claimer,
+                                                             leaseNow: Instant(seconds: 1000), leaseUntil: Instant(seconds: 1600))
+                if claimed.isEmpty { return taken }
+                taken += claimed.map(\.id)
+            }
+        }
+        let taken = try results.flatMap { try $0.get() }
+        #expect(taken.count == 2000)
+        #expect(Set(taken).count == 2000)
+    }
+}

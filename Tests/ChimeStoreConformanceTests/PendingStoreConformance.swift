@@ -1,0 +1,179 @@
+import ChimeCore
+import Foundation
+import Testing
+
+/// ``PendingStore``: requests waiting, claimed, marked sent and settled.
+@Suite("Store conformance: pending and firing")
+struct PendingStoreConformance {
+    typealias F = Fixture
+
+    @Test("upsert adds, and replaces a request of the same identifier, saying which it replaced", arguments: StoreKind.allCases)
+    func upsertReplaces(kind: StoreKind) throws {
+        let store = try kind.make().store
+        #expect(try store.upsert([F.pending("a", fires: 100), F.pending("b", fires: 200)]).isEmpty)
+        // A claimed request replaced is free again, at its new instant.
+        #expect(try F.claim(store).count == 2)
+        var replacement = F.pending("a", fires: 300, title: "again")
+        replacement.generation = "g-a-2"
+        #expect(try store.upsert([replacement, F.pending("c", fires: 400)]) == ["a"])
+        let a = try #require(try store.pending(identifier: "a"))
+        #expect(a.request.content.title == "again")
+        #expect(a.nextFire == Instant(seconds: 300))
+        #expect(a.generation == "g-a-2")
+        #expect(try store.pending(recipient: nil, limits: [:]).map(\.request.identifier) == ["b", "a", "c"])
+        #expect(try F.claim(store, claimer: F.other).map(\.request.identifier) == ["a", "c"])
+    }
+
+    @Test("pending lists by next fire, marks those beyond a recipient's limit set aside; due and claims stay within it", arguments: StoreKind.allCases)
+    func limits(kind: StoreKind) throws {
+        let store = try kind.make().store
+        try store.upsert([F.pending("a", fires: 100), F.pending("b", fires: 200), F.pending("c", fires: 300),
+                          F.pending("z", fires: 50, recipient: "zed")])
+        let listed = try store.pending(recipient: nil, limits: ["alice": 2])
+        #expect(listed.map(\.request.identifier) == ["z", "a", "b", "c"])
+        #expect(listed.map(\.isSetAside) == [false, false, false, true])
+        #expect(try store.pending(recipient: "zed", limits: [:]).map(\.request.identifier) == ["z"])
+        #expect(try store.due(now: Instant(seconds: 1000), limit: 10, limits: ["alice": 2]).map(\.request.identifier) == ["z", "a", "b"])
+        #expect(try store.due(now: Instant(seconds: 1000), limit: 2, limits: [:]).map(\.request.identifier) == ["z", "a"])
+        #expect(try store.due(now: Instant(seconds: 150), limit: 10, limits: [:]).map(\.request.identifier) == ["z", "a"])
+        // due is a dry run: nothing is claimed.
+        #expect(try F.claim(store, limits: ["alice": 2]).map(\.request.identifier) == ["z", "a", "b"])
+        #expect(try F.claim(store, limit: 1, claimer: F.other, limits: ["alice": 2]).isEmpty)
+    }
+
+    @Test("claim, mark sent, settle: delivered once, a repeating request moved to its next fire, a one-off removed", arguments: StoreKind.allCases)
+    func claimMarkSettle(kind: StoreKind) throws {
+        let store = try kind.make().store
+        try store.upsert([F.pending("once", fires: 100), F.pending("again", fires: 200, repeats: true), F.pending("later", fires: 5000)])
+        let claimed = try F.claim(store)
+        #expect(claimed.map(\.request.identifier) == ["once", "again"])
+        #expect(try store.claimers().map(\.claimer) == [F.me])
+        try store.markSent([F.mark(claimed[0], at: 1000), F.mark(claimed[1], at: 1000, next: 2000)], claimer: F.me)
+        #expect(try store.settle(claimer: F.me) == 2)
+        #expect(try store.settle(claimer: F.me) == 0)
+        #expect(try store.pending(identifier: "once") == nil)
+        let again = try #require(try store.pending(identifier: "again"))
+        #expect(again.nextFire == Instant(seconds: 2000))
+        #expect(again.firedCount == 1)
+        let delivered = try store.delivered(recipient: nil)
+        #expect(Set(delivered.map(\.request.identifier)) == ["once", "again"])
+        #expect(Set(delivered.map(\.deliveryID)) == Set(claimed.map(\.deliveryID)))
+        #expect(try store.delivered(recipient: "zed").isEmpty)
+        #expect(try store.claimers().isEmpty)
+        // Free again at its next fire, to anyone.
+        #expect(try F.claim(store, now: 2000, claimer: F.other).map(\.request.identifier) == ["again"])
+    }
+
+    @Test("an expired lease lets another claimer take the row, with the same delivery id; the first can no longer move it", arguments: StoreKind.allCases)
+    func leases(kind: StoreKind) throws {
+        let store = try kind.make().store
+        try store.upsert([F.pending("a", fires: 100), F.pending("b", fires: 200), F.pending("c", fires: 900)])
+        let first = try F.claim(store, now: 300, leaseNow: 1000)
+        #expect(first.map(\.request.identifier) == ["a", "b"])
+        #expect(try F.claim(store, now: 300, claimer: F.other, leaseNow: 1000).isEmpty)
+        #expect(try F.claim(store, now: 300, claimer: F.other, leaseNow: 1599).isEmpty)
+        let expired = try F.claim(store, now: 300, claimer: F.other, leaseNow: 1600)
+        #expect(expired.map(\.request.identifier) == ["a", "b"])
+        #expect(expired.map(\.deliveryID) == first.map(\.deliveryID))
+        // The first claimer, back from the dead, records what it sent but does not move a
+        // request it lost.
+        try store.markSent([F.mark(first[0], at: 300)], claimer: F.me)
+        #expect(try store.settle(claimer: F.me) == 1)
+        #expect(try store.pending(identifier: "a") != nil)
+        try store.markSent([F.mark(expired[0], at: 300)], claimer: F.other)
+        #expect(try store.settle(claimer: F.other) == 1)
+        #expect(try store.pending(identifier: "a") == nil)
+        #expect(try store.delivered(recipient: nil).map(\.request.identifier) == ["a"])
+    }
+
+    @Test("a row marked sent is not claimed again when its lease runs out before it is settled", arguments: StoreKind.allCases)
+    func markedNotReclaimed(kind: StoreKind) throws {
+        let store = try kind.make().store
+        try store.upsert([F.pending("a", fires: 100), F.pending("b", fires: 200)])
+        let claimed = try F.claim(store, now: 300, leaseNow: 0)
+        try store.markSent([F.mark(claimed[0], at: 300)], claimer: F.me)
+        #expect(try F.claim(store, now: 300, claimer: F.other, leaseNow: 700).map(\.request.identifier) == ["b"])
+        #expect(try store.claimers().map { "\($0.claimer.host) \($0.leaseEnds?.seconds ?? -1)" } == ["elsewhere 1300", "test 600"])
+        // Its claimer dead, the mark is settled by whoever settles for it.
+        #expect(try store.settle(claimer: F.me) == 1)
+        #expect(try store.claimers().map(\.claimer) == [F.other])
+    }
+
+    @Test("a claimer's claims are released together, pending and outbox", arguments: StoreKind.allCases)
+    func release(kind: StoreKind) throws {
+        let store = try kind.make().store
+        try store.upsert([F.pending("a", fires: 100), F.pending("b", fires: 200)])
+        let claimed = try F.claim(store, now: 300, leaseNow: 0)
+        try store.enqueue([F.mail("a@example.org")], deliveryID: "d1", identifier: "x", recipient: "alice", at: Instant(seconds: 0))
+        #expect(try store.claimOutbox(now: Instant(seconds: 300), limit: 10, claimer: F.me, leaseNow: Instant(seconds: 0),
+                                      leaseUntil: Instant(seconds: 600)).count == 1)
+        #expect(try store.claimers().map(\.claimer) == [F.me])
+        #expect(try store.releaseClaims(of: F.me) == 3)
+        #expect(try store.releaseClaims(of: F.me) == 0)
+        #expect(try store.claimers().isEmpty)
+        #expect(try F.claim(store, now: 300, claimer: F.other, leaseNow: 0).map(\.deliveryID) == claimed.map(\.deliveryID))
+    }
+
+    @Test("postpone gives a claimed notification back, not claimable before its instant", arguments: StoreKind.allCases)
+    func postpone(kind: StoreKind) throws {
+        let store = try kind.make().store
+        try store.upsert([F.pending("a", fires: 100)])
+        let a = try #require(try F.claim(store, now: 200).first)
+        try store.postpone(a, until: Instant(seconds: 800), claimer: F.me)
+        #expect(try store.claimers().isEmpty)
+        #expect(try F.claim(store, now: 799, claimer: F.other).isEmpty)
+        #expect(try F.claim(store, now: 800, claimer: F.other).map(\.request.identifier) == ["a"])
+    }
+
+    @Test("the earliest instant something falls due after a given one: a next fire, the end of a hold, a queued retry", arguments: StoreKind.allCases)
+    func earliestDue(kind: StoreKind) throws {
+        let store = try kind.make().store
+        #expect(try store.earliestDue(after: Instant(seconds: 0)) == nil)
+        try store.upsert([F.pending("a", fires: 100), F.pending("b", fires: 200), F.pending("c", fires: 900)])
+        #expect(try store.earliestDue(after: Instant(seconds: 50)) == Instant(seconds: 100))
+        #expect(try store.earliestDue(after: Instant(seconds: 100)) == Instant(seconds: 200))
+        #expect(try store.earliestDue(after: Instant(seconds: 900)) == nil)
+        let claimed = try F.claim(store, now: 250, leaseNow: 250)
+        let b = try #require(claimed.first { $0.request.identifier == "b" })
+        try store.postpone(b, until: Instant(seconds: 500), claimer: F.me)
+        #expect(try store.earliestDue(after: Instant(seconds: 250)) == Instant(seconds: 500))
+        try store.enqueue([F.mail("a@example.org")], deliveryID: "d1", identifier: "x", recipient: "alice", at: Instant(seconds: 950))
+        #expect(try store.earliestDue(after: Instant(seconds: 900)) == Instant(seconds: 950))
+    }
+
+    @Test("cancel and remove-delivered say which were there", arguments: StoreKind.allCases)
+    func removal(kind: StoreKind) throws {
+        let store = try kind.make().store
+        try store.upsert([F.pending("a", fires: 100), F.pending("b", fires: 200), F.pending("c", fires: 300)])
+        #expect(try store.cancel(["a", "nope"]) == ["a"])
+        let claimed = try F.claim(store)
+        try store.markSent(claimed.map { F.mark($0, at: 1000) }, claimer: F.me)
+        try store.settle(claimer: F.me)
+        #expect(try store.removeDelivered(["b", "nope"]) == ["b"])
+        #expect(try store.removeAllDelivered() == 1)
+        try store.upsert([F.pending("d", fires: 100), F.pending("e", fires: 100)])
+        #expect(try store.cancelAll() == 2)
+        #expect(try store.pending(recipient: nil, limits: [:]).isEmpty)
+    }
+
+    @Test("four claimers on their own connections never take the same row of 4,000", arguments: StoreKind.allCases)
+    func noDoubleClaims(kind: StoreKind) throws {
+        let made = try kind.make()
+        let count = 4000
+        try made.store.upsert((0..<count).map { F.pending(String(format: "n%05d", $0), fires: 100 + Int64($0 % 97),
+                                                            recipient: "r\($0 % 13)") })
+        let stores = try (0..<4).map { _ in try made.another() }
+        let results = concurrently(4) { index in
+            let claimer = Claimer(host: "worker\(index)", processID: Int32(index), processStart: "0")
+            var taken: [String] = []
+            while true {
+                let claimed = try Fixture.claim(stores[index], limit: 50, claimer: claimer)
+                if claimed.isEmpty { return taken }
+                taken += claimed.map(\.request.identifier)
+            }
+        }
+        let taken = try results.flatMap { try $0.get() }
+        #expect(taken.count == count)
+        #expect(Set(taken).count == count)
+    }
+}

@@ -1,0 +1,59 @@
+import ChimeCore
+import Foundation
+import Testing
+
+/// ``PolicyStore``: what recipients changed and what Chime concluded about them.
+@Suite("Store conformance: preferences, settings, opt-in, undeliverable addresses")
+struct PolicyStoreConformance {
+    typealias F = Fixture
+
+    @Test("a preference is stored per recipient and category, the last one winning", arguments: StoreKind.allCases)
+    func preferences(kind: StoreKind) throws {
+        let store = try kind.make().store
+        #expect(try store.preferences().isEmpty)
+        try store.setPreference(recipient: "alice", category: "reminder", .quietly, at: Instant(seconds: 1))
+        try store.setPreference(recipient: "alice", category: "news", .off, at: Instant(seconds: 2))
+        try store.setPreference(recipient: "alice", category: "reminder", .off, at: Instant(seconds: 3))
+        try store.setPreference(recipient: "bob", category: "reminder", .prominently, at: Instant(seconds: 4))
+        #expect(try store.preferences() == ["alice": ["reminder": .off, "news": .off], "bob": ["reminder": .prominently]])
+    }
+
+    @Test("settings are saved whole with their preferences, in one go", arguments: StoreKind.allCases)
+    func settings(kind: StoreKind) throws {
+        let store = try kind.make().store
+        let settings = RecipientSettings(locale: "fr", showPreviews: .never, quietHours: "22:00-07:00", authorization: .authorized)
+        try store.saveSettings(recipient: "alice", settings, preferences: ["reminder": .quietly], at: Instant(seconds: 1))
+        #expect(try store.recipientSettings() == ["alice": settings])
+        try store.saveSettings(recipient: "alice", RecipientSettings(locale: "de"), preferences: [:], at: Instant(seconds: 2))
+        #expect(try store.recipientSettings() == ["alice": RecipientSettings(locale: "de")])
+        #expect(try store.preferences() == ["alice": ["reminder": .quietly]])
+    }
+
+    @Test("a recipient is asked to opt in once, its request's deliveries queued that once, even when eight ask together", arguments: StoreKind.allCases)
+    func optIn(kind: StoreKind) throws {
+        let made = try kind.make()
+        let request = F.pending("optin-alice", fires: 100).request
+        let stores = try (0..<8).map { _ in try made.another() }
+        let asked = try concurrently(8) {
+            try stores[$0].recordOptIn(request, deliveryID: "optin.alice", queued: [Fixture.mail("alice@example.org")], at: Instant(seconds: 5))
+        }.map { try $0.get() }
+        #expect(asked.filter { $0 }.count == 1)
+        #expect(try made.store.askedToOptIn() == ["alice"])
+        #expect(try made.store.deliveries(state: .queued).map(\.deliveryID) == ["optin.alice"])
+        #expect(try made.store.request(ofDelivery: "optin.alice")?.identifier == "optin-alice")
+    }
+
+    @Test("addresses marked undeliverable, lower case, with when and why; cleared saying which were marked", arguments: StoreKind.allCases)
+    func undeliverable(kind: StoreKind) throws {
+        let store = try kind.make().store
+        try store.markUndeliverable(["Bob@Example.org", "carol@example.org"], reason: "550 no such user", at: Instant(seconds: 10))
+        try store.markUndeliverable(["carol@example.org"], reason: "551 moved", at: Instant(seconds: 20))
+        #expect(try store.undeliverable() == ["bob@example.org", "carol@example.org"])
+        #expect(try store.undeliverableMarks() == [
+            UndeliverableMark(address: "bob@example.org", at: Instant(seconds: 10), reason: "550 no such user"),
+            UndeliverableMark(address: "carol@example.org", at: Instant(seconds: 20), reason: "551 moved"),
+        ])
+        #expect(try store.clearUndeliverable(["BOB@example.org", "dave@example.org"]) == ["bob@example.org"])
+        #expect(try store.undeliverable() == ["carol@example.org"])
+    }
+}

@@ -1,0 +1,99 @@
+import ChimeCore
+import Foundation
+import Testing
+
+/// ``ResponseStore``: responses recorded once, replays, retakes and confirmations carried
+/// out once however many processes ask together.
+@Suite("Store conformance: responses and inbound messages")
+struct ResponseStoreConformance {
+    typealias F = Fixture
+
+    @Test("a response is recorded once per delivery and action; the same answer again is a replay, its message recorded as such", arguments: StoreKind.allCases)
+    func recordReplay(kind: StoreKind) throws {
+        let store = try kind.make().store
+        let id = try #require(try store.record(F.response("d1", text: "first"), from: F.inbound("<m1@x>", delivery: "d1")))
+        #expect(try store.record(F.response("d1", text: "second"), from: F.inbound("<m2@x>", delivery: "d1")) == nil)
+        let other = try #require(try store.record(F.response("d1", action: "later"), from: nil))
+        #expect(other != id)
+        #expect(try store.responses().map(\.action) == ["done", "later"])
+        #expect(try store.responses().first?.userText == "first")
+        #expect(try store.inbound().map(\.messageID) == ["<m1@x>", "<m2@x>"])
+        #expect(try store.inbound().map(\.outcome) == [.responded, .replayed])
+        try store.record(F.inbound("<m3@x>", outcome: .autoReply))
+        #expect(try store.inbound().map(\.outcome) == [.responded, .replayed, .autoReply])
+    }
+
+    @Test("a response whose carrying out failed is taken again by the next answer, under its id; once it succeeded, answers are replays", arguments: StoreKind.allCases)
+    func failedTakenAgain(kind: StoreKind) throws {
+        let store = try kind.make().store
+        let id = try #require(try store.record(F.response("d1"), from: nil))
+        try store.finish(response: id, status: StoredResponse.failed, result: "hook exited 1")
+        #expect(try store.responses().first?.result == "hook exited 1")
+        #expect(try store.record(F.response("d1", at: 700, text: "again"), from: nil) == id)
+        let taken = try #require(try store.responses().first)
+        #expect(taken.status == StoredResponse.carriedOut)
+        #expect(taken.result == "")
+        #expect(taken.userText == "again")
+        #expect(taken.at == Instant(seconds: 700))
+        try store.finish(response: id, status: StoredResponse.carriedOut, result: "ok")
+        #expect(try store.record(F.response("d1"), from: nil) == nil)
+    }
+
+    @Test("eight processes recording the same answer at once: one records it", arguments: StoreKind.allCases)
+    func recordOnce(kind: StoreKind) throws {
+        let made = try kind.make()
+        let stores = try (0..<8).map { _ in try made.another() }
+        let ids = try concurrently(8) { try stores[$0].record(Fixture.response("d1"), from: Fixture.inbound("<m\($0)@x>")) }.map { try $0.get() }
+        #expect(ids.compactMap { $0 }.count == 1)
+        #expect(try made.store.responses().count == 1)
+        #expect(try made.store.inbound().filter { $0.outcome == .replayed }.count == 7)
+    }
+
+    @Test("retake: a failed response taken again by one of eight at once, not at all when it did not fail", arguments: StoreKind.allCases)
+    func retakeOnce(kind: StoreKind) throws {
+        let made = try kind.make()
+        let id = try #require(try made.store.record(F.response("d1"), from: nil))
+        #expect(try made.store.retake(response: id) == nil)
+        try made.store.finish(response: id, status: StoredResponse.failed, result: "no")
+        let stores = try (0..<8).map { _ in try made.another() }
+        let taken = try concurrently(8) { try stores[$0].retake(response: id) }.map { try $0.get() }.compactMap { $0 }
+        #expect(taken.count == 1)
+        #expect(taken.first?.status == StoredResponse.carriedOut)
+        #expect(taken.first?.result == "")
+        #expect(try made.store.retake(response: 999_999) == nil)
+    }
+
+    @Test("confirm: a response awaiting confirmation confirmed by one of eight at once", arguments: StoreKind.allCases)
+    func confirmOnce(kind: StoreKind) throws {
+        let made = try kind.make()
+        #expect(try made.store.confirm(deliveryID: "d1", action: "trash") == nil)
+        _ = try made.store.record(F.response("d1", action: "trash", status: StoredResponse.awaitingConfirmation), from: nil)
+        let stores = try (0..<8).map { _ in try made.another() }
+        let confirmed = try concurrently(8) { try stores[$0].confirm(deliveryID: "d1", action: "trash") }.map { try $0.get() }.compactMap { $0 }
+        #expect(confirmed.count == 1)
+        #expect(confirmed.first?.status == StoredResponse.carriedOut)
+        #expect(confirmed.first?.action == "trash")
+        #expect(try made.store.confirm(deliveryID: "d1", action: "trash") == nil)
+    }
+
+    @Test("what a delivery id was, the badge, and chat threads", arguments: StoreKind.allCases)
+    func lookups(kind: StoreKind) throws {
+        let store = try kind.make().store
+        try store.upsert([F.pending("a", fires: 100, repeats: true), F.pending("b", fires: 100)])
+        let claimed = try F.claim(store)
+        try store.markSent([F.mark(claimed[0], at: 1000, next: 2000), F.mark(claimed[1], at: 1000)], claimer: F.me)
+        try store.settle(claimer: F.me)
+        #expect(try store.request(ofDelivery: claimed[1].deliveryID)?.identifier == "b")
+        // An earlier occurrence of a repeating request still pending.
+        #expect(try store.request(ofDelivery: "g-a.5")?.identifier == "a")
+        #expect(try store.request(ofDelivery: "nobody.1") == nil)
+        #expect(try store.outstanding(recipient: "alice") == 2)
+        _ = try store.record(F.response(claimed[1].deliveryID), from: nil)
+        #expect(try store.outstanding(recipient: "alice") == 1)
+        #expect(try store.threadToken(channel: "team", thread: "1.2") == nil)
+        try store.rememberThread(channel: "team", thread: "1.2", token: "T1", at: Instant(seconds: 1))
+        try store.rememberThread(channel: "team", thread: "1.2", token: "T2", at: Instant(seconds: 2))
+        #expect(try store.threadToken(channel: "team", thread: "1.2") == "T2")
+        #expect(try store.threadToken(channel: "other", thread: "1.2") == nil)
+    }
+}

@@ -1,0 +1,49 @@
+import ChimeCore
+import ChimeSQLite
+import Foundation
+import Testing
+
+/// Every store the suite runs against: each test takes one as its argument, so a
+/// behaviour is specified once and checked on each.
+enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case sqlite
+
+    var testDescription: String { rawValue }
+
+    /// A new, empty store of this kind, with a way to open it again: a second handle is
+    /// another process's view (its own connection, its own locks).
+    func make() throws -> StoreUnderTest {
+        switch self {
+        case .sqlite:
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-conformance-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let path = folder.appendingPathComponent("chime.sqlite").path
+            return try StoreUnderTest(url: "sqlite:\(path)", folder: folder) { try SQLiteStore(path: path) }
+        }
+    }
+}
+
+/// A store made for one test, and removed with it.
+final class StoreUnderTest: Sendable {
+    typealias Store = any NotificationStore & StoreCopying
+
+    /// The store's URL, as `--store` names it.
+    let url: String
+    let store: Store
+    private let open: @Sendable () throws -> Store
+    private let folder: URL?
+
+    init(url: String, folder: URL?, open: @escaping @Sendable () throws -> Store) throws {
+        self.url = url
+        self.folder = folder
+        self.open = open
+        store = try open()
+    }
+
+    /// Another handle on the same store.
+    func another() throws -> Store { try open() }
+
+    deinit {
+        if let folder { try? FileManager.default.removeItem(at: folder) }
+    }
+}
