@@ -119,7 +119,7 @@ extension ChimeHTTPServer {
                 try desk.store.rememberThread(channel: channel, thread: post, token: value, at: clock())
                 message = desk.ask(prompt, .thread)
             }
-            return Self.json(outcome.status, ["ephemeral_text": message])
+            return Self.json(outcome.verdict.httpStatus, ["ephemeral_text": message])
         case .malformed(let why):
             return Self.text(400, why)
         default:
@@ -219,7 +219,7 @@ extension ChimeHTTPServer {
     ///   text-input action's text back (Slack's threads, Telegram's replies): ask for it
     ///   rather than record no text.
     func press(_ value: String, channel: String, user: String, text: ClickDesk.TextSource = .none) throws -> ClickDesk.Outcome {
-        guard let button = ButtonValue(value) else { return ClickDesk.Outcome(status: 400, message: "This button is not Chime's.") }
+        guard let button = ButtonValue(value) else { return ClickDesk.Outcome(verdict: .malformed, message: "This button is not Chime's.") }
         let outcome = try desk.press(token: button.token, action: button.action, channel: channel,
                                      responder: user.isEmpty ? channel : "\(channel):\(user)", chatUser: user,
                                      text: text, now: clock())

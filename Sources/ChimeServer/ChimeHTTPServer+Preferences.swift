@@ -14,10 +14,10 @@ extension ChimeHTTPServer {
     static let csrfCookie = "chime_csrf"
 
     func preferencesPage(_ request: Request, token: String) throws -> Response {
-        let (status, found) = try desk.preferences(token: token, now: clock())
-        guard let preferences = found else { return Self.page(status, "Chime", Self.refusal(status)) }
+        let (verdict, found) = try desk.preferences(token: token, now: clock())
+        guard let preferences = found else { return Self.page(verdict.httpStatus, "Chime", Self.refusal(verdict)) }
         let saved = request.uri.queryParameters["saved"] == "1"
-        return preferencesForm(preferences, token: token, status: 200, notice: saved ? "prefs.saved" : nil, problems: [])
+        return preferencesForm(preferences, token: token, status: ClickDesk.Verdict.answered.httpStatus, notice: saved ? "prefs.saved" : nil, problems: [])
     }
 
     func savePreferences(_ request: Request, token: String) async throws -> Response {
@@ -29,9 +29,9 @@ extension ChimeHTTPServer {
         }
         var form = ClickDesk.PreferencesForm(quietHours: fields["quietHours"], showPreviews: fields["showPreviews"], locale: fields["locale"])
         for (name, value) in fields where name.hasPrefix("deliver.") { form.deliver[String(name.dropFirst(8))] = value }
-        let (status, problems, preferences) = try desk.savePreferences(token: token, form: form, now: clock())
-        guard let preferences else { return Self.page(status, "Chime", Self.refusal(status)) }
-        guard problems.isEmpty else { return preferencesForm(preferences, token: token, status: status, notice: nil, problems: problems) }
+        let (verdict, problems, preferences) = try desk.savePreferences(token: token, form: form, now: clock())
+        guard let preferences else { return Self.page(verdict.httpStatus, "Chime", Self.refusal(verdict)) }
+        guard problems.isEmpty else { return preferencesForm(preferences, token: token, status: verdict.httpStatus, notice: nil, problems: problems) }
         return Response(status: .seeOther, headers: [.location: "/p/\(token)?saved=1"])
     }
 

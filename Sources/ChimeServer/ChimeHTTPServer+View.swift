@@ -11,20 +11,20 @@ import Hummingbird
 /// `noindex` in the page and in `X-Robots-Tag`, `Cache-Control: no-store`.
 extension ChimeHTTPServer {
     func view(token: String) throws -> Response {
-        let page: String, status: Int
+        let page: String, verdict: ClickDesk.Verdict
         switch try desk.view(token: token, now: clock()) {
         case .refused(let refusal):
             let to = refusal.addressee
-            (page, status) = (Self.document(locale: to.locale, title: to.reminder ?? "Chime", "<p>\(htmlEscaped(refusal.message))</p>\n"),
-                              refusal.status)
+            (page, verdict) = (Self.document(locale: to.locale, title: to.reminder ?? "Chime", "<p>\(htmlEscaped(refusal.message))</p>\n"),
+                              refusal.verdict)
         case .shown(let reminder):
-            (page, status) = (Self.document(locale: reminder.addressee.locale, title: reminder.title.isEmpty ? reminder.body : reminder.title,
-                                            Self.viewContent(reminder)), 200)
+            (page, verdict) = (Self.document(locale: reminder.addressee.locale, title: reminder.title.isEmpty ? reminder.body : reminder.title,
+                                            Self.viewContent(reminder)), .answered)
         }
         let headers: HTTPFields = [
             .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", Self.name("X-Robots-Tag"): "noindex",
         ]
-        return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: page)))
+        return Response(status: .init(code: verdict.httpStatus), headers: headers, body: .init(byteBuffer: ByteBuffer(string: page)))
     }
 
     /// The page's body: the content, the files, a form per action.

@@ -75,11 +75,11 @@ public struct ChimeHTTPServer: Sendable {
             let outcome = try desk.press(token: token, action: action, channel: "link", responder: "link",
                                          text: await Self.typedText(request), now: clock())
             // No platform waits here: the page says how it went, once it is carried out
-            // (off the server's shared threads, as hooks may take their whole timeout):
-            // what a reply would have been answered ("… could not be carried out. Please
-            // try again later.": pressing again tries again).
+            // (counted as a chat press's is, off the server's shared threads, as hooks may
+            // take their whole timeout): what a reply would have been answered ("… could not
+            // be carried out. Please try again later.": pressing again tries again).
             var answer: String?
-            if let then = outcome.then { answer = try await Self.blocking { then() } }
+            if let then = outcome.then { answer = await ActionsInFlight.carryOut(then) }
             // A text-input action's text refused: its field again.
             return Self.page(outcome, then: answer, button: outcome.wantsText?.button)
         }
@@ -184,7 +184,7 @@ public struct ChimeHTTPServer: Sendable {
             let text = page.wantsText.map(textField) ?? ""
             content += "<form method=\"post\">\(field)\(text)<button type=\"submit\">\(htmlEscaped(button))</button></form>\n"
         }
-        return Response(status: .init(code: page.status), headers: [.contentType: "text/html; charset=utf-8"],
+        return Response(status: .init(code: page.verdict.httpStatus), headers: [.contentType: "text/html; charset=utf-8"],
                         body: .init(byteBuffer: ByteBuffer(string: document(locale: to.locale, title: to.reminder ?? "Chime", content))))
     }
 
@@ -208,7 +208,21 @@ public struct ChimeHTTPServer: Sendable {
             + #"aria-label="\#(htmlEscaped(prompt.title))" placeholder="\#(htmlEscaped(prompt.placeholder))"></textarea></p>"#
     }
 
-    static func refusal(_ status: Int) -> String {
-        "<p>\(ClickDesk.refusalText(status))</p>"
+    static func refusal(_ verdict: ClickDesk.Verdict) -> String {
+        "<p>\(ClickDesk.refusalText(verdict))</p>"
+    }
+}
+
+extension ClickDesk.Verdict {
+    /// The HTTP status a link's page or a callback's answer carries for this verdict.
+    var httpStatus: Int {
+        switch self {
+        case .answered: 200
+        case .malformed: 400
+        case .forged: 403
+        case .noSuchAction, .unknownRecipient: 404
+        case .gone: 410
+        case .tooLong: 413
+        }
     }
 }

@@ -97,6 +97,6 @@ extension ClickDesk {
         let message = tooLong
             ? say("page.text.tooLong", [title, reminder], to: prompt.addressee, fallback: "\(reminder): your text for “\(title)” is too long.")
             : say("page.text.empty", [title, reminder], to: prompt.addressee, fallback: "\(reminder): type your text for “\(title)” first.")
-        return Outcome(status: tooLong ? 413 : 400, message: message, wantsText: prompt, addressee: prompt.addressee)
+        return Outcome(verdict: tooLong ? .tooLong : .malformed, message: message, wantsText: prompt, addressee: prompt.addressee)
     }
 }

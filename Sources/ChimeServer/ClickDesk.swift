@@ -25,9 +25,10 @@ public struct ClickDesk: Sendable {
 
     /// What became of a press.
     public struct Outcome: Sendable {
-        /// The HTTP status a link answers with: 200, 403 (forged), 404 (no such action),
+        /// What it came to, which each face says its own way (a link's page by its HTTP
+        /// status, ``Verdict/httpStatus``; a chat platform by the message alone).
         /// 410 (expired or gone).
-        public var status: Int
+        public var verdict: Verdict
         /// What to show the person.
         public var message: String
         /// The work left once the platform has its answer: carrying the action out. It
@@ -42,9 +43,9 @@ public struct ClickDesk: Sendable {
         /// reminder.
         public var addressee = Addressee()
 
-        public init(status: Int, message: String, then: (@Sendable () -> String?)? = nil, wantsText: TextPrompt? = nil,
+        public init(verdict: Verdict, message: String, then: (@Sendable () -> String?)? = nil, wantsText: TextPrompt? = nil,
                     addressee: Addressee = Addressee()) {
-            self.status = status
+            self.verdict = verdict
             self.message = message
             self.then = then
             self.wantsText = wantsText
@@ -52,14 +53,33 @@ public struct ClickDesk: Sendable {
         }
 
         /// A refusal (403, 404, 410), with its text.
-        init(refused status: Int) {
-            self.init(status: status, message: ClickDesk.refusalText(status))
+        init(refused verdict: Verdict) {
+            self.init(verdict: verdict, message: ClickDesk.refusalText(verdict))
         }
     }
 
-    /// The status of a refused token: 403 forged, 410 expired or gone.
-    static func status(of refusal: TokenChecker.Refusal) -> Int {
-        refusal.outcome == .forgedToken ? 403 : 410
+    /// What a press, a typed text or a link came to: one result for every way a response
+    /// comes in (link, chat button, chat text), which the HTTP layer maps to its statuses.
+    public enum Verdict: Sendable, Equatable {
+        /// Taken (recorded, confirmed, replayed, or asked for its text).
+        case answered
+        /// Not Chime's (a button value it did not write), or text missing where it is needed.
+        case malformed
+        /// A token that does not verify, or a press by someone who is not the recipient.
+        case forged
+        /// A genuine token naming no action of its notification.
+        case noSuchAction
+        /// A genuine token whose recipient the configuration no longer has.
+        case unknownRecipient
+        /// A genuine token too old, or its notification gone, or a confirmation used.
+        case gone
+        /// A text-input action's text over its limit.
+        case tooLong
+    }
+
+    /// The verdict on a refused token: forged, or expired or gone.
+    static func verdict(of refusal: TokenChecker.Refusal) -> Verdict {
+        refusal.outcome == .forgedToken ? .forged : .gone
     }
 
     /// Whom a page or an answer speaks to: the recipient's language (as they chose it)
@@ -88,13 +108,13 @@ public struct ClickDesk: Sendable {
     /// A refusal (403, 404, 410) of a link or press: in the recipient's language and naming
     /// the reminder when its notification is known and the link genuine (expired, or naming
     /// no action of it); else in English, naming nothing.
-    func refused(_ status: Int, request: NotificationRequest?) -> Outcome {
-        guard let request, status != 403 else { return Outcome(refused: status) }
+    func refused(_ verdict: Verdict, request: NotificationRequest?) -> Outcome {
+        guard let request, verdict != .forged else { return Outcome(refused: verdict) }
         let to = addressee(request), reminder = to.reminder ?? ""
-        let message = status == 404
+        let message = verdict == .noSuchAction
             ? say("refusal.noAction", [reminder], to: to, fallback: "\(reminder): there is no such action.")
             : say("refusal.gone", [reminder], to: to, fallback: "\(reminder): this reminder is no longer open to answers.")
-        return Outcome(status: status, message: message, addressee: to)
+        return Outcome(verdict: verdict, message: message, addressee: to)
     }
 
     /// The notification of a genuine token refused for its age, which its recipient may
@@ -104,11 +124,11 @@ public struct ClickDesk: Sendable {
         return try? store.request(ofDelivery: delivery)
     }
 
-    /// What a link or press refused with `status` tells a person it does not know.
-    public static func refusalText(_ status: Int) -> String {
-        switch status {
-        case 404: "There is no such action."
-        case 410: "This reminder is no longer open to answers."
+    /// What a link or press refused as `verdict` tells a person it does not know.
+    public static func refusalText(_ verdict: Verdict) -> String {
+        switch verdict {
+        case .noSuchAction, .unknownRecipient: "There is no such action."
+        case .gone: "This reminder is no longer open to answers."
         default: "This link is not valid."
         }
     }
@@ -147,10 +167,10 @@ public struct ClickDesk: Sendable {
                       text: TextSource = .none, now: Instant) throws -> Outcome {
         try respond(token: token, channel: channel, responder: responder, chatUser: chatUser, now: now,
                     accepting: { purposes(pressing: name, in: $0) }) { request in
-            guard let action = action(name, in: request) else { return .refused(refused(404, request: request)) }
+            guard let action = action(name, in: request) else { return .refused(refused(.noSuchAction, request: request)) }
             guard let prompt = textPrompt(action, in: request) else { return .chosen(action, nil) }
             if case .asked = text {
-                return .refused(Outcome(status: 200, message: ask(prompt, .reply), wantsText: prompt, addressee: prompt.addressee))
+                return .refused(Outcome(verdict: .answered, message: ask(prompt, .reply), wantsText: prompt, addressee: prompt.addressee))
             }
             let (typed, refusal) = typed(text, for: prompt)
             return .chosen(action, typed, refusingNew: refusal)
@@ -180,7 +200,7 @@ public struct ClickDesk: Sendable {
                 try store.record(InboundRecord(at: now, messageID: "", sender: responder, outcome: .unmatched,
                                                detail: "\(channel): \(text.prefix(200))", deliveryID: nil))
                 let to = addressee(request), typed = String(text.prefix(60))
-                return .refused(Outcome(status: 200, message: say("press.unmatched", [typed, to.reminder ?? ""], to: to,
+                return .refused(Outcome(verdict: .answered, message: say("press.unmatched", [typed, to.reminder ?? ""], to: to,
                                                                   fallback: "\(to.reminder ?? ""): “\(typed)” names none of this reminder’s actions."),
                                         addressee: to))
             }
@@ -218,11 +238,11 @@ public struct ClickDesk: Sendable {
                         choose: (NotificationRequest) throws -> Choice) throws -> (Outcome, String) {
         switch try tokens.check(Substring(token.lowercased()), now: now, accepting: accepting) {
         case nil:
-            return (Outcome(refused: 403), InboundRecord.Outcome.noToken.rawValue)
+            return (Outcome(refused: .forged), InboundRecord.Outcome.noToken.rawValue)
         case .refused(let refusal)?:
             try store.record(InboundRecord(at: now, messageID: "", sender: responder, outcome: refusal.outcome,
                                                   detail: "\(channel): \(refusal.detail)", deliveryID: refusal.deliveryID))
-            return (refused(Self.status(of: refusal), request: expired(refusal)), refusal.outcome.rawValue)
+            return (refused(Self.verdict(of: refusal), request: expired(refusal)), refusal.outcome.rawValue)
         case .good(let token, let request, let purpose)?:
             // A chat answer counts only on a channel the recipient has an address on (where
             // their messages went), and, when that address names a user, only from them.
@@ -231,13 +251,13 @@ public struct ClickDesk: Sendable {
                 if address == nil || (!address!.value.isEmpty && address!.value != chatUser) {
                     try store.record(InboundRecord(at: now, messageID: "", sender: chatUser, outcome: .forgedSender,
                                                    detail: "\(channel): \(chatUser) is not \(request.recipient)", deliveryID: token.deliveryID))
-                    return (Outcome(status: 403, message: "This reminder is someone else's."), InboundRecord.Outcome.forgedSender.rawValue)
+                    return (Outcome(verdict: .forged, message: "This reminder is someone else's."), InboundRecord.Outcome.forgedSender.rawValue)
                 }
             }
             let (action, userText, refusingNew): (String, String?, Outcome?)
             switch try choose(request) {
             case .refused(let outcome):
-                let status = outcome.status == 404 ? "no-action" : outcome.wantsText != nil ? "text-asked" : InboundRecord.Outcome.unmatched.rawValue
+                let status = outcome.verdict == .noSuchAction ? "no-action" : outcome.wantsText != nil ? "text-asked" : InboundRecord.Outcome.unmatched.rawValue
                 return (outcome, status)
             case .chosen(let chosen, let text, let refusal): (action, userText, refusingNew) = (chosen, text, refusal)
             }
@@ -250,17 +270,17 @@ public struct ClickDesk: Sendable {
                 (response, message) = (waiting, say("press.confirmed", [title, reminder], to: to, fallback: "\(reminder): “\(title)” confirmed."))
                 status = "confirmed"
             } else if case .confirm = purpose {
-                return (Outcome(status: 410, message: say("press.usedConfirmation", [reminder], to: to,
+                return (Outcome(verdict: .gone, message: say("press.usedConfirmation", [reminder], to: to,
                                                           fallback: "\(reminder): this confirmation link has been used already."),
                                 addressee: to), "used-confirmation")
             } else if let refusingNew {
-                return (refusingNew, refusingNew.status == 200 ? "text-asked" : "text-refused")
+                return (refusingNew, refusingNew.verdict == .answered ? "text-asked" : "text-refused")
             } else {
                 var fresh = StoredResponse(
                     deliveryID: token.deliveryID, identifier: request.identifier, recipient: request.recipient, action: action,
                     userText: userText, channel: channel, responder: responder, at: now, status: StoredResponse.carriedOut)
                 guard let id = try store.record(fresh, from: nil) else {
-                    return (Outcome(status: 200, message: say("press.replayed", [title, reminder], to: to,
+                    return (Outcome(verdict: .answered, message: say("press.replayed", [title, reminder], to: to,
                                                               fallback: "\(reminder): “\(title)” was already done."),
                                     addressee: to), InboundRecord.Outcome.replayed.rawValue)
                 }
@@ -269,7 +289,7 @@ public struct ClickDesk: Sendable {
                                            + (userText.map { " (\($0.prefix(60)))" } ?? ""))
                 status = InboundRecord.Outcome.responded.rawValue
             }
-            return (Outcome(status: 200, message: message, then: {
+            return (Outcome(verdict: .answered, message: message, then: {
                 (try? self.actions.carryOut(response, request: request, now: now))?.answer
             }, addressee: to), status)
         }
@@ -285,12 +305,12 @@ public struct ClickDesk: Sendable {
         case .refused(let refusal): return (refusal, nil)
         case .good(let found, let foundPurpose, _): (request, purpose) = (found, foundPurpose)
         }
-        guard let action = action(name, in: request) else { return (refused(404, request: request), nil) }
+        guard let action = action(name, in: request) else { return (refused(.noSuchAction, request: request), nil) }
         if case .action = purpose, let prompt = textPrompt(action, in: request) {
-            return (Outcome(status: 200, message: ask(prompt, .page), wantsText: prompt, addressee: prompt.addressee), prompt.button)
+            return (Outcome(verdict: .answered, message: ask(prompt, .page), wantsText: prompt, addressee: prompt.addressee), prompt.button)
         }
         let title = actions.title(of: action, in: request), to = addressee(request)
-        return (Outcome(status: 200, message: say("page.action.ask", [title], to: to, fallback: "Do “\(title)”?"), addressee: to), title)
+        return (Outcome(verdict: .answered, message: say("page.action.ask", [title], to: to, fallback: "Do “\(title)”?"), addressee: to), title)
     }
 
     /// One-click unsubscribe (RFC 8058) of the token's notification's category, for its
@@ -311,11 +331,11 @@ public struct ClickDesk: Sendable {
         // The category as the preferences page names it; a reminder of none, by its title.
         let name = category.isEmpty ? to.reminder ?? "" : actions.categoryName(category, locale: to.locale)
         guard apply else {
-            return (Outcome(status: 200, message: say("page.unsubscribe.ask", [name], to: to, fallback: "Stop “\(name)” reminders?"), addressee: to),
+            return (Outcome(verdict: .answered, message: say("page.unsubscribe.ask", [name], to: to, fallback: "Stop “\(name)” reminders?"), addressee: to),
                     say("ui.unsubscribe", [], to: to, fallback: "Unsubscribe"))
         }
         try store.setPreference(recipient: request.recipient, category: category, .off, at: now)
-        return (Outcome(status: 200, message: say("answer.off", [name], to: to, fallback: "You will get no more “\(name)” reminders."), addressee: to), nil)
+        return (Outcome(verdict: .answered, message: say("answer.off", [name], to: to, fallback: "You will get no more “\(name)” reminders."), addressee: to), nil)
     }
 
     /// A link's token checked for the purposes it may serve, recording nothing.
@@ -329,18 +349,18 @@ public struct ClickDesk: Sendable {
     func checkLink(_ token: String, now: Instant, accepting: (NotificationRequest?) -> [TokenPurpose]) throws -> LinkCheck {
         switch try tokens.check(Substring(token.lowercased()), now: now, accepting: accepting) {
         case .good(let token, let request, let purpose)?: return .good(request, purpose, token)
-        case .refused(let refusal)?: return .refused(refused(Self.status(of: refusal), request: expired(refusal)))
-        case nil: return .refused(Outcome(refused: 403))
+        case .refused(let refusal)?: return .refused(refused(Self.verdict(of: refusal), request: expired(refusal)))
+        case nil: return .refused(Outcome(refused: .forged))
         }
     }
 
-    /// A link's token checked, recording nothing: its notification (status 200), else the
-    /// status saying why not (403 forged, 410 expired or gone).
+    /// A link's token checked, recording nothing: its notification (answered), else the
+    /// verdict saying why not (forged, or expired or gone).
     func notification(of token: String, now: Instant, accepting: (NotificationRequest?) -> [TokenPurpose]) throws
-        -> (status: Int, request: NotificationRequest?) {
+        -> (verdict: Verdict, request: NotificationRequest?) {
         switch try checkLink(token, now: now, accepting: accepting) {
-        case .good(let request, _, _): (200, request)
-        case .refused(let refusal): (refusal.status, nil)
+        case .good(let request, _, _): (.answered, request)
+        case .refused(let refusal): (refusal.verdict, nil)
         }
     }
 }

@@ -19,19 +19,19 @@ extension ClickDesk {
         public var locales: [String]
     }
 
-    /// The preferences of the token's recipient, or the status saying why there are none
+    /// The preferences of the token's recipient, or the verdict saying why there are none
     /// (403 forged, 410 expired or gone, 404 a recipient no longer configured).
-    public func preferences(token: String, now: Instant) throws -> (status: Int, preferences: Preferences?) {
-        let (status, request) = try notification(of: token, now: now) { _ in [.preferences] }
-        guard let request else { return (status, nil) }
-        guard let configured = configuration.recipient(request.recipient) else { return (404, nil) }
+    public func preferences(token: String, now: Instant) throws -> (verdict: Verdict, preferences: Preferences?) {
+        let (verdict, request) = try notification(of: token, now: now) { _ in [.preferences] }
+        guard let request else { return (verdict, nil) }
+        guard let configured = configuration.recipient(request.recipient) else { return (.unknownRecipient, nil) }
         let stored = try store.recipientSettings()[configured.id] ?? RecipientSettings()
         let recipient = configured.applying(stored)
         let chosen = try store.preferences()[recipient.id]
         let categories = configuration.categories.map { category in
             (category.identifier, recipient.preference(for: category.identifier, stored: chosen))
         }
-        return (200, Preferences(recipient: recipient, stored: stored, categories: categories, locales: actions.localizer?.locales ?? ["en"]))
+        return (.answered, Preferences(recipient: recipient, stored: stored, categories: categories, locales: actions.localizer?.locales ?? ["en"]))
     }
 
     /// A submitted preferences form, checked; nil fields are left as they are.
@@ -49,12 +49,12 @@ extension ClickDesk {
     }
 
     /// Stores the form's changes for the token's recipient, all or none. Returns the
-    /// status (as ``preferences(token:now:)``), the refused fields, and the preferences as
+    /// verdict (as ``preferences(token:now:)``; malformed when a field is refused), the refused fields, and the preferences as
     /// they were (to show the form again with its problems).
     public func savePreferences(token: String, form: PreferencesForm, now: Instant) throws
-        -> (status: Int, problems: [FormProblem], preferences: Preferences?) {
-        let (status, current) = try preferences(token: token, now: now)
-        guard let current else { return (status, [], nil) }
+        -> (verdict: Verdict, problems: [FormProblem], preferences: Preferences?) {
+        let (verdict, current) = try preferences(token: token, now: now)
+        guard let current else { return (verdict, [], nil) }
         var problems: [FormProblem] = []
         var changed: [String: DeliveryPreference] = [:]
         for (identifier, deliver) in current.categories {
@@ -83,8 +83,8 @@ extension ClickDesk {
                 problems.append(FormProblem(field: "locale", key: "prefs.invalid"))
             }
         }
-        guard problems.isEmpty else { return (400, problems, current) }
+        guard problems.isEmpty else { return (.malformed, problems, current) }
         try store.saveSettings(recipient: current.recipient.id, settings, preferences: changed, at: now)
-        return (200, [], current)
+        return (.answered, [], current)
     }
 }

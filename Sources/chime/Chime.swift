@@ -2,6 +2,7 @@ import ArgumentParser
 import ChimeConfig
 import Foundation
 import ChimeCurl
+import ChimeRuntime
 import ChimeSQLite
 import ChimeXML
 
@@ -56,6 +57,9 @@ struct Chime: ParsableCommand {
             try running.run()
         } catch let error as ExitCode {
             exit(withError: error)
+        } catch let failure as RuntimeFailure {
+            // Said already, on standard error.
+            Foundation.exit(failure.exitCode)
         } catch let error as CleanExit {
             exit(withError: error)
         } catch let error as ValidationError {

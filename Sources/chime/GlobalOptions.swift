@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChimeCore
+import ChimeRuntime
 import Foundation
 import Logging
 
@@ -65,6 +66,12 @@ struct GlobalOptions: ParsableArguments {
     /// `--now` as an instant, or the clock.
     var instant: Instant {
         now.flatMap(Instant.init(rfc3339:)) ?? Instant(Date())
+    }
+
+    /// Chime assembled from what these options name.
+    var runtime: Runtime {
+        Runtime(configPath: configPath, configSource: configSource, storeURL: storeURL, templatesPath: templatesPath,
+                statePath: statePath, now: now.flatMap(Instant.init(rfc3339:)))
     }
 
     func validate() throws {

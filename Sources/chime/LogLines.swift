@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeRuntime
 import Foundation
 import Logging
 

@@ -21,6 +21,14 @@ public struct ActionsInFlight: Service {
         }
     }
 
+    /// Carries `work` out as ``start(_:)`` does, and waits for what it gives, off Swift's
+    /// shared threads: a link's page says how carrying out went.
+    static func carryOut<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            start { continuation.resume(returning: work()) }
+        }
+    }
+
     /// Waits, off Swift's shared threads, until every action started has been carried out.
     public static func finish() async {
         await withCheckedContinuation { continuation in

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChimeCore
+import ChimeRuntime
 import Foundation
 
 extension Chime {
@@ -19,7 +20,7 @@ extension Chime {
         var json = false
 
         func run() throws {
-            let categories = try loadConfiguration(options).categories
+            let categories = try options.runtime.loadConfiguration().categories
             if json {
                 try printJSON(categories)
             } else {

@@ -3,6 +3,7 @@ import ChimeCore
 import ChimeDelivery
 import ChimeLocalization
 import ChimeReply
+import ChimeRuntime
 import Foundation
 
 extension Chime {
@@ -25,7 +26,7 @@ extension Chime {
         var probe = false
 
         func run() throws {
-            let configuration = try loadConfiguration(options)
+            let configuration = try options.runtime.loadConfiguration()
             if let key = ProcessInfo.processInfo.environment["CHIME_SECRET_KEY"], !key.isEmpty, key.utf8.count < SigningKey.shortest {
                 printError("chime: error: \(SigningKey.TooShort(length: key.utf8.count))")
                 throw ExitCode(65)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChimeConfig
 import ChimeCore
+import ChimeRuntime
 import Foundation
 
 extension Chime {
@@ -22,7 +23,7 @@ extension Chime {
         var utc = false
 
         func run() throws {
-            let delivered = try openStore(options).delivered(recipient: recipient)
+            let delivered = try options.runtime.openStore().delivered(recipient: recipient)
             if json {
                 try printJSON(delivered.map(DeliveredJSON.init))
                 return

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeRuntime
 import ChimeCore
 
 extension Chime {
@@ -30,7 +31,7 @@ extension Chime {
         var json = false
 
         func run() throws {
-            let scheduler = try openScheduler(options, followMoves: false)
+            let scheduler = try options.runtime.openScheduler(followMoves: false)
             if let recipient, scheduler.configuration.recipient(recipient) == nil {
                 throw ValidationError("no recipient \"\(recipient)\" in the configuration")
             }

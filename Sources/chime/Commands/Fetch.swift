@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeRuntime
 import ChimeCore
 import ChimeCurl
 import ChimeDelivery
@@ -22,7 +23,7 @@ extension Chime {
         var channel: String?
 
         func run() throws {
-            let configuration = try loadConfiguration(options)
+            let configuration = try options.runtime.loadConfiguration()
             var channels = configuration.channels.filter { $0.url.kind.isInbound }
             if let id = channel {
                 guard let named = configuration.channel(id) else {
@@ -39,7 +40,7 @@ extension Chime {
                 printError("no imap:// or imaps:// channel in \(options.configPath): nothing to fetch from")
                 throw ExitCode(65)
             }
-            let intake = try MailIntake(options, configuration: configuration, store: try openStore(options))
+            let intake = try MailIntake(options.runtime, configuration: configuration, store: try options.runtime.openStore())
             var unreachable = false
             for channel in channels {
                 do {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeRuntime
 import Foundation
 
 extension Chime {
@@ -22,8 +23,8 @@ extension Chime {
         var maildir: String?
 
         func run() throws {
-            let configuration = try loadConfiguration(options, for: Self.self)
-            let intake = try MailIntake(options, configuration: configuration, store: try openStore(options))
+            let configuration = try options.runtime.loadConfiguration(failureCode: Self.setupFailureCode)
+            let intake = try MailIntake(options.runtime, configuration: configuration, store: try options.runtime.openStore())
             guard let maildir else {
                 print(try intake.takeStandardInput())
                 return

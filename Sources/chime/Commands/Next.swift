@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeRuntime
 
 extension Chime {
     struct Next: ParsableCommand {
@@ -23,7 +24,7 @@ extension Chime {
         }
 
         func run() throws {
-            let scheduler = try openScheduler(options)
+            let scheduler = try options.runtime.openScheduler()
             guard let instants = try scheduler.upcoming(identifier, count: count, now: options.instant) else {
                 printError("no pending request \"\(identifier)\"")
                 throw ExitCode(65)

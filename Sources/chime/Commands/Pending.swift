@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChimeCore
+import ChimeRuntime
 import Foundation
 
 /// How `pending` and `delivered` write instants for a person: each in its recipient's
@@ -44,7 +45,7 @@ extension Chime {
         var utc = false
 
         func run() throws {
-            let scheduler = try openScheduler(options)
+            let scheduler = try options.runtime.openScheduler()
             let pending = try scheduler.store.pending(recipient: recipient, limits: scheduler.configuration.pendingLimits)
             if json {
                 try printJSON(pending.map(PendingJSON.init))

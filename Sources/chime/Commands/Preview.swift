@@ -4,6 +4,7 @@ import ChimeLocalization
 import ChimeMIME
 import ChimeRendering
 import ChimeReply
+import ChimeRuntime
 import Foundation
 
 extension Chime {
@@ -38,7 +39,7 @@ extension Chime {
         }
 
         func run() throws {
-            let configuration = try loadConfiguration(options)
+            let configuration = try options.runtime.loadConfiguration()
             guard let channel = configuration.channel(channel) else {
                 printError("no channel \"\(self.channel)\" in \(options.configPath)")
                 throw ExitCode(65)
@@ -84,7 +85,7 @@ extension Chime {
 
         private func readRequest() throws -> (NotificationRequest, Instant) {
             if let id {
-                let store = try openStore(options)
+                let store = try options.runtime.openStore()
                 if let pending = try store.pending(identifier: id) { return (pending.request, pending.nextFire) }
                 if let delivered = try store.delivered(recipient: nil).first(where: { $0.request.identifier == id }) {
                     return (delivered.request, delivered.fireDate)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChimeCore
+import ChimeRuntime
 import Foundation
 
 extension Chime {
@@ -30,8 +31,8 @@ extension Chime {
         }
 
         func run() throws {
-            let configuration = try loadConfiguration(options)
-            let store = try openStore(options)
+            let configuration = try options.runtime.loadConfiguration()
+            let store = try options.runtime.openStore()
             if let clear {
                 let address = Mailbox.address(of: clear).lowercased()
                 guard !(try store.clearUndeliverable([address])).isEmpty else {

@@ -1,4 +1,6 @@
 import ArgumentParser
+import ChimeCore
+import ChimeRuntime
 import ChimeSQLite
 
 extension Chime {
@@ -38,8 +40,8 @@ struct Removal: ParsableArguments {
     }
 
     /// Prints `VERB N`, and the identifiers that were not there on standard error.
-    func run(verb: String, missing: String, one: (SQLiteStore, [String]) throws -> [String], all removeAll: (SQLiteStore) throws -> Int) throws {
-        let store = try openStore(options)
+    func run(verb: String, missing: String, one: (any NotificationStore, [String]) throws -> [String], all removeAll: (any NotificationStore) throws -> Int) throws {
+        let store = try options.runtime.openStore()
         if all {
             print("\(verb) \(try removeAll(store))")
             return

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChimeActions
 import ChimeCore
+import ChimeRuntime
 import Foundation
 
 extension Chime {
@@ -45,9 +46,9 @@ extension Chime {
         }
 
         func run() throws {
-            let configuration = try loadConfiguration(options)
-            let store = try openStore(options)
-            let desk = actionDesk(options, configuration: configuration, store: store)
+            let configuration = try options.runtime.loadConfiguration()
+            let store = try options.runtime.openStore()
+            let desk = options.runtime.actionDesk(configuration: configuration, store: store)
             if let retry {
                 try again(retry, desk: desk, store: store)
                 return

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChimeCore
+import ChimeRuntime
 import Foundation
 
 extension Chime {
@@ -12,7 +13,7 @@ extension Chime {
         var json = false
 
         func run() throws {
-            let responses = try openStore(options).responses()
+            let responses = try options.runtime.openStore().responses()
             if json {
                 try printJSON(responses)
                 return
@@ -43,7 +44,7 @@ extension Chime {
         var json = false
 
         func run() throws {
-            let records = try openStore(options).inbound()
+            let records = try options.runtime.openStore().inbound()
             if json {
                 try printJSON(records)
                 return

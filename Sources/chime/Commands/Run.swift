@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeRuntime
 import ChimeCore
 import ChimeScheduler
 
@@ -34,7 +35,7 @@ extension Chime {
 
         func run() throws {
             // The run moves floating requests itself and reports it; a dry run moves none.
-            let scheduler = try openScheduler(options, followMoves: false)
+            let scheduler = try options.runtime.openScheduler(followMoves: false)
             let report = try scheduler.run(now: options.instant, limit: limit, dryRun: dryRun)
             if json {
                 if dryRun { return try printJSON(DueSummary(report.due)) }

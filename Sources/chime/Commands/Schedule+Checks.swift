@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeRuntime
 import ChimeCore
 import ChimeLocalization
 import ChimeRendering
@@ -6,7 +7,7 @@ import Foundation
 
 /// What `chime schedule` checks of requests beyond their own validity: files to attach
 /// and keys to localize, which live outside the request. `POST /v1/requests` checks the
-/// same (``requestProblems(_:base:templatesPath:)``).
+/// same (``RequestChecks/requestProblems(_:base:templatesPath:)``).
 extension Chime.Schedule {
     /// The requests with each attachment's path made absolute — a relative one is
     /// read from the request file's folder, or from the working directory for
@@ -15,7 +16,7 @@ extension Chime.Schedule {
     func withAttachmentsResolved(_ requests: [NotificationRequest]) throws -> [NotificationRequest] {
         let base = json.flatMap { $0 == "-" ? nil : URL(fileURLWithPath: $0).deletingLastPathComponent().path }
             ?? FileManager.default.currentDirectoryPath
-        let (resolved, problems) = Self.resolvingAttachments(requests, base: base)
+        let (resolved, problems) = RequestChecks.resolvingAttachments(requests, base: base)
         guard problems.isEmpty else {
             printError(problems.map { "\(source): error: \($0)" }.joined(separator: "\n"))
             throw ExitCode(65)
@@ -27,60 +28,10 @@ extension Chime.Schedule {
     /// has, unless the request carries literal text to fall back on: such a reminder
     /// could only be held when it fires.
     func checkLocalizationKeys(_ requests: [NotificationRequest]) throws {
-        let problems = Self.localizationProblems(requests, templatesPath: options.templatesPath)
+        let problems = RequestChecks.localizationProblems(requests, templatesPath: options.templatesPath)
         guard problems.isEmpty else {
             printError(problems.map { problem in problem.hasPrefix("request ") ? "\(source): error: \(problem)" : problem }.joined(separator: "\n"))
             throw ExitCode(65)
         }
-    }
-
-    /// The requests with their attachments resolved from `base`, and what refuses them
-    /// (attachments, then localization keys): what `chime schedule` and the HTTP API check
-    /// before the scheduler's own rules.
-    static func requestProblems(_ requests: [NotificationRequest], base: String, templatesPath: String) -> (requests: [NotificationRequest], problems: [String]) {
-        let (resolved, problems) = resolvingAttachments(requests, base: base)
-        guard problems.isEmpty else { return (resolved, problems) }
-        return (resolved, localizationProblems(resolved, templatesPath: templatesPath))
-    }
-
-    static func resolvingAttachments(_ requests: [NotificationRequest], base: String) -> (requests: [NotificationRequest], problems: [String]) {
-        var problems: [String] = []
-        let resolved = requests.map { request in
-            var request = request
-            request.content.attachments = request.content.attachments.map { attachment in
-                var attachment = attachment
-                if !attachment.path.hasPrefix("/") { attachment.path = (base as NSString).appendingPathComponent(attachment.path) }
-                attachment.path = (attachment.path as NSString).standardizingPath
-                if let reason = AttachmentFile.check(attachment.path) {
-                    problems.append("request \"\(request.identifier)\": attachment \"\(attachment.identifier)\": \(attachment.path): \(reason)")
-                }
-                return attachment
-            }
-            return request
-        }
-        return (resolved, problems)
-    }
-
-    static func localizationProblems(_ requests: [NotificationRequest], templatesPath: String) -> [String] {
-        let keyed = requests.filter { $0.content.titleLocKey != nil || $0.content.bodyLocKey != nil }
-        guard !keyed.isEmpty else { return [] }
-        let localizer: Localizer
-        do {
-            localizer = try Localizer(directory: templatesPath)
-        } catch let error as Localizer.LoadError {
-            return [error.description]
-        } catch {
-            return ["\(error)"]
-        }
-        var problems: [String] = []
-        for request in keyed {
-            for (field, key, literal) in [("titleLocKey", request.content.titleLocKey, request.content.title),
-                                          ("bodyLocKey", request.content.bodyLocKey, request.content.body)] {
-                if let key, literal.isEmpty, !localizer.isKey(key) {
-                    problems.append("request \"\(request.identifier)\": \(field) \"\(key)\" is in no locale of \(templatesPath) (give a literal text to fall back on, or add the key)")
-                }
-            }
-        }
-        return problems
     }
 }

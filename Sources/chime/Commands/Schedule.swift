@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChimeCore
 import ChimeScheduler
+import ChimeRuntime
 import Foundation
 
 extension Chime {
@@ -89,7 +90,7 @@ extension Chime {
         func run() throws {
             let requests = try withAttachmentsResolved(try readRequests())
             try checkLocalizationKeys(requests)
-            let scheduler = try openScheduler(options)
+            let scheduler = try options.runtime.openScheduler()
             let report: Scheduler.ScheduleReport
             do {
                 report = try scheduler.schedule(requests, now: options.instant)

@@ -1,10 +1,6 @@
 import ArgumentParser
-import ChimeCore
-import ChimeReply
-import ChimeServer
+import ChimeRuntime
 import Foundation
-import Logging
-import ServiceLifecycle
 
 extension Chime {
     struct Serve: ParsableCommand {
@@ -29,7 +25,10 @@ extension Chime {
                 Idempotency-Key replays the first answer to the same body, 409 to another), GET \
                 and DELETE /v1/requests/IDENTIFIER (the pending request as pending --json; cancel), GET /v1/pending and \
                 /v1/delivered (?recipient=&limit=&cursor= → {"items", "next"}), DELETE /v1/delivered/IDENTIFIER, GET /v1/responses (?after=ID&limit=), GET \
-                /v1/deliveries (?state=&limit=&cursor=), POST /v1/deliveries/ID/retry (admin), each with Authorization: Bearer \
+                /v1/deliveries (?state=&limit=&cursor=), POST /v1/deliveries/ID/retry (admin), GET /v1/recipients/ID/settings (admin: \
+                what the recipient changed and what Chime concluded: settings, per-category preferences, undeliverable marks, opt-in) \
+                and PUT to reset them (an empty body all, {"reset": ["settings", "preferences", "undeliverable", "optIn"]} those), \
+                each with Authorization: Bearer \
                 SECRET of an <api><key> of at least scope read (GET) or write (POST, DELETE); 401 without a known key, 403 \
                 for a scope too small, 429 with Retry-After beyond the key's rate, errors as {"error": {"code", "message", "at"}} (README, "HTTP API"); GET \
                 /v1/openapi.json, without a key, the OpenAPI 3.1 document of all of it. Every callback is verified before it is \
@@ -53,85 +52,11 @@ extension Chime {
         var noScheduler = false
 
         func run() throws {
-            let configuration = try loadConfiguration(options)
-            let store = try openStore(options)
-            // The reply desk's matchers read what people type in chat threads.
-            let (reader, actions) = try replyDesks(options, configuration: configuration, store: store)
-            // With --now, the clock starts there and runs on (replays, tests).
-            var clock: @Sendable () -> Instant = { Instant(Date()) }
-            if options.now != nil {
-                let (start, started) = (options.instant, Date())
-                clock = { start + Int64(Date().timeIntervalSince(started)) }
-            }
-            let desks = DeskHolder(ClickDesk(reader: reader, actions: actions))
-            var server = ChimeHTTPServer(desks: desks, clock: clock)
-            server.metrics = MetricsExport.bootstrap(store: store, clock: clock).text
-            server.scheduling = apiScheduling(desks, store: store, clock: clock)
-            let reloading = reloadOnHangup(desks, store: store)
-            defer { reloading.cancel() }
             let host = self.host
-            // Stopped last (a group stops its services last to first): what the others
-            // started is carried out before the process exits.
-            var services: [any Service] = [ActionsInFlight()]
-            if !noScheduler {
-                // The daemon's time: with --now, running on from there as the clock does.
-                let offset = options.now == nil ? 0 : options.instant.date.timeIntervalSince(Date())
-                services += Daemon(options: options, store: store, configuration: { desks.current.configuration },
-                                   clock: { Date().addingTimeInterval(offset) }).services
-            }
-            services.append(server.application(host: host, port: port) { bound in
+            try options.runtime.serve(host: host, port: port, scheduler: !noScheduler) { bound in
                 // Written at once, unbuffered: whoever started it waits for this line.
                 FileHandle.standardOutput.write(Data("listening on http://\(host):\(bound)\n".utf8))
-            })
-            var logger = Logger(label: "chime.serve")
-            logger.logLevel = .warning
-            let group = ServiceGroup(configuration: .init(
-                services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-            let finished = DispatchSemaphore(value: 0)
-            let failure = Failure()
-            Task {
-                do {
-                    try await group.run()
-                } catch {
-                    failure.error = error
-                }
-                finished.signal()
             }
-            finished.wait()
-            if let error = failure.error {
-                // NIO's bind error carries the errno's text: the usual case said plainly.
-                if "\(error)".contains(String(cString: strerror(EADDRINUSE))) {
-                    printError("chime serve: port \(port) is in use on \(host): another process listens there (another chime serve?); stop it or choose another with --port")
-                } else {
-                    printError("cannot serve on \(host):\(port): \(error)")
-                }
-                throw ExitCode(69)
-            }
-        }
-
-        /// On SIGHUP, reads the configuration again and puts it in force for the requests
-        /// that follow; a configuration with errors is refused (its diagnostics printed)
-        /// and the one in force stays.
-        private func reloadOnHangup(_ desks: DeskHolder, store: any NotificationStore) -> any DispatchSourceSignal {
-            signal(SIGHUP, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "chime.serve.reload"))
-            let options = self.options
-            source.setEventHandler {
-                do {
-                    let configuration = try loadConfiguration(options)
-                    let (reader, actions) = try replyDesks(options, configuration: configuration, store: store)
-                    desks.replace(with: ClickDesk(reader: reader, actions: actions))
-                    Logger(label: "chime.serve").notice("configuration reloaded: \(configuration.summary)")
-                } catch {
-                    Logger(label: "chime.serve").error("configuration not reloaded; the one loaded before stays in force")
-                }
-            }
-            source.resume()
-            return source
-        }
-
-        private final class Failure: @unchecked Sendable {
-            var error: (any Error)?
         }
     }
 }

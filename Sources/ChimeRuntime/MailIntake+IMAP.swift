@@ -10,9 +10,9 @@ extension MailIntake {
     /// Handles every unseen message of one mailbox, and those a killed run left marked:
     /// each taken as `chime ingest` takes one, then flagged \Seen (or moved to the
     /// channel's moveTo mailbox); `say` gets the line saying what became of it.
-    /// - Throws: ``CurlError`` when the mailbox cannot be reached; `ExitCode(75)` when a
+    /// - Throws: ``CurlError`` when the mailbox cannot be reached; `RuntimeFailure(75)` when a
     ///   message could not be recorded now (it is left unseen for the next time).
-    func fetch(from channel: Channel, say: (String) -> Void) throws {
+    public func fetch(from channel: Channel, say: (String) -> Void) throws {
         let client = try IMAPClient(channel.mailServer, mailbox: channel.url.mailbox)
         let keyword = Self.fetchingKeyword
         for uid in try client.search("OR UNSEEN KEYWORD \(keyword)") {

@@ -8,11 +8,13 @@ import Foundation
 /// of whatever locales the folder has). A folder that cannot be read holds every message
 /// back, saying which file is wrong (`chime check` reports it too).
 /// Links and reply addresses are signed with the store's key (``SigningKey``).
-func templateRenderer(_ options: GlobalOptions, configuration: Configuration, store: any NotificationStore) throws -> TemplateRenderer {
-    let localizer = try Localizer(directory: options.templatesPath)
-    let links = SignedLinks(key: try signingKey(store), base: configuration.replies.linkBase)
-    let composer = EmailComposer(localizer: localizer, templates: try TemplateSet(directory: options.templatesPath), links: links)
-    return TemplateRenderer(composer: composer, configuration: configuration)
+extension Runtime {
+    func templateRenderer(configuration: Configuration, store: any NotificationStore) throws -> TemplateRenderer {
+        let localizer = try Localizer(directory: templatesPath)
+        let links = SignedLinks(key: try signingKey(store), base: configuration.replies.linkBase)
+        let composer = EmailComposer(localizer: localizer, templates: try TemplateSet(directory: templatesPath), links: links)
+        return TemplateRenderer(composer: composer, configuration: configuration)
+    }
 }
 
 /// A renderer made on first use, once.

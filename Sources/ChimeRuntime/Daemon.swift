@@ -19,7 +19,7 @@ import ServiceLifecycle
 /// Each process claims what it fires, so any number of `serve` and `run` processes share
 /// one store without sending anything twice.
 struct Daemon: Sendable {
-    let options: GlobalOptions
+    let runtime: Runtime
     let store: any NotificationStore
     /// The configuration in force: read again on SIGHUP.
     let configuration: @Sendable () -> Configuration
@@ -38,7 +38,7 @@ struct Daemon: Sendable {
     var firing: RecurringWork {
         RecurringWork(name: "firing", clock: clock, round: { now in
             do {
-                var scheduler = try makeScheduler(options, configuration: configuration(), store: store)
+                var scheduler = try runtime.scheduler(configuration: configuration(), store: store)
                 // Held ones wait a minute, as from cron, rather than fill every round.
                 scheduler.heldRetry = 60
                 let report = try scheduler.run(now: now, clock: { Instant(clock()) }, limit: Self.roundSize)
@@ -58,7 +58,7 @@ struct Daemon: Sendable {
     var digests: RecurringWork {
         RecurringWork(name: "digest", clock: clock, round: { now in
             do {
-                let scheduler = try makeScheduler(options, configuration: configuration(), store: store)
+                let scheduler = try runtime.scheduler(configuration: configuration(), store: store)
                 let report = try scheduler.digest(now: now)
                 for (recipient, count) in report.sent {
                     logger.info("digest sent", metadata: ["recipient.id": .string(recipient), "digest.count": .stringConvertible(count)])
@@ -75,7 +75,7 @@ struct Daemon: Sendable {
         RecurringWork(name: "fetch", clock: clock, round: { now in
             let configuration = configuration()
             let channels = configuration.channels.filter { $0.url.kind.isInbound }
-            guard !channels.isEmpty, let intake = try? MailIntake(options, configuration: configuration, store: store) else { return nil }
+            guard !channels.isEmpty, let intake = try? MailIntake(runtime, configuration: configuration, store: store) else { return nil }
             for channel in channels {
                 do {
                     // Each reply taken is logged by the intake.

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import Logging
 import ChimeActions
@@ -7,47 +6,47 @@ import ChimeReply
 
 /// How `chime ingest` and `chime fetch` take one message: read and record it, carry out
 /// what it asks, answer, and print one line saying what became of it.
-struct MailIntake {
+public struct MailIntake: Sendable {
     /// Each message taken, by its status, request and recipient (info).
-    static var logger: Logger { Logger(label: "chime.ingest") }
+    public static var logger: Logger { Logger(label: "chime.ingest") }
 
-    var reader: ReplyDesk
-    var actions: ActionDesk
-    var now: Instant
+    public var reader: ReplyDesk
+    public var actions: ActionDesk
+    public var now: Instant
 
-    init(_ options: GlobalOptions, configuration: Configuration, store: any NotificationStore) throws {
+    public init(_ runtime: Runtime, configuration: Configuration, store: any NotificationStore) throws {
         do {
-            (reader, actions) = try replyDesks(options, configuration: configuration, store: store)
-        } catch is ExitCode {
+            (reader, actions) = try runtime.replyDesks(configuration: configuration, store: store)
+        } catch is RuntimeFailure {
             // Said already (a key too short): kept by the MTA until it is mended.
-            throw ExitCode(75)
+            throw RuntimeFailure(75)
         } catch {
             printError("cannot read the signing key: \(error)")
-            throw ExitCode(75)
+            throw RuntimeFailure(75)
         }
-        now = options.instant
+        now = runtime.instant
     }
 
     /// Answers wait for ``publish()`` from now on (see ``ActionDesk/batchAnswers()``).
     /// For ``takeMaildir(_:)``.
-    func batch() {
+    public func batch() {
         actions.batchAnswers()
     }
 
     /// Makes the answers of the messages taken so far durable and visible.
-    /// - Throws: `ExitCode(75)` when they cannot be written.
-    func publish() throws {
+    /// - Throws: `RuntimeFailure(75)` when they cannot be written.
+    public func publish() throws {
         do {
             try actions.publishAnswers()
         } catch {
             printError("answers could not be written, try again later: \(error)")
-            throw ExitCode(75)
+            throw RuntimeFailure(75)
         }
     }
 
     /// Takes the message on standard input (an MTA pipe): read up to the size limit, the
     /// rest of a larger one read and dropped (the MTA is told it was taken).
-    func takeStandardInput() throws -> String {
+    public func takeStandardInput() throws -> String {
         let limit = reader.configuration.replies.maxMessageSize
         var bytes: [UInt8] = [], size = 0
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -63,15 +62,15 @@ struct MailIntake {
 
     /// Takes one message and returns the line that says what became of it, `name`
     /// standing for the message. Safe to call from several threads at once.
-    func take(_ bytes: [UInt8], named name: String) throws -> String {
+    public func take(_ bytes: [UInt8], named name: String) throws -> String {
         try take(bytes, size: bytes.count, named: name)
     }
 
     /// Takes one message of `size` bytes, or records it as too large (`bytes` nil, or
     /// over the limit) without reading it.
-    /// - Throws: `ExitCode(75)` when it could not be recorded now: the message must be
+    /// - Throws: `RuntimeFailure(75)` when it could not be recorded now: the message must be
     ///   kept for another try.
-    func take(_ bytes: [UInt8]?, size: Int, named name: String) throws -> String {
+    public func take(_ bytes: [UInt8]?, size: Int, named name: String) throws -> String {
         let reply: Reply
         do {
             if let bytes, size <= reader.configuration.replies.maxMessageSize {
@@ -81,7 +80,7 @@ struct MailIntake {
             }
         } catch {
             printError("\(name): not recorded, try again later: \(error)")
-            throw ExitCode(75)
+            throw RuntimeFailure(75)
         }
         let record = reply.record
         var line = "\(name): \(record.outcome.rawValue)\(record.detail.isEmpty ? "" : ": " + record.detail)"

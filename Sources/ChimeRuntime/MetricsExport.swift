@@ -10,14 +10,20 @@ import Prometheus
 /// `chime serve`'s metrics: swift-metrics bootstrapped with swift-prometheus's registry,
 /// which the libraries' counters (scheduler, courier, reply desk, presses, HTTP) fill as
 /// the work happens; the store's gauges read at each scrape; the whole written in
-/// Prometheus's text format for `GET /metrics`. Only this executable knows the registry.
+/// Prometheus's text format for `GET /metrics`. Only the runtime knows the registry.
 struct MetricsExport: Sendable {
     let registry: PrometheusCollectorRegistry
     let store: any NotificationStore
     let clock: @Sendable () -> Instant
 
-    /// Bootstraps swift-metrics with a Prometheus registry, once per process.
+    /// Bootstraps swift-metrics with a Prometheus registry, once per process (swift-metrics
+    /// allows one bootstrap); each later call exports the same registry over its store.
     static func bootstrap(store: any NotificationStore, clock: @escaping @Sendable () -> Instant) -> MetricsExport {
+        MetricsExport(registry: shared, store: store, clock: clock)
+    }
+
+    /// The process's registry, swift-metrics bootstrapped with it on first use.
+    private static let shared: PrometheusCollectorRegistry = {
         let registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
         // Firing is measured in seconds to minutes (a cron tick is a minute), sending in
@@ -30,8 +36,8 @@ struct MetricsExport: Sendable {
         for route in ["sent", "digest", "grouped", "suppressed", "held"] {
             Counter(label: Scheduler.firedMetric, dimensions: [("route", route)]).increment(by: 0)
         }
-        return MetricsExport(registry: registry, store: store, clock: clock)
-    }
+        return registry
+    }()
 
     /// The registry in Prometheus's text format, the store's gauges read now.
     /// - Throws: the store's error, when it cannot be read.

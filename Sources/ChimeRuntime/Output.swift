@@ -2,18 +2,18 @@ import ChimeCore
 import Foundation
 
 /// Every diagnostic as `path:line:col: error: message`, on standard error.
-func printDiagnostics(_ diagnostics: [Diagnostic]) {
+public func printDiagnostics(_ diagnostics: [Diagnostic]) {
     guard !diagnostics.isEmpty else { return }
     let text = diagnostics.map(\.description).joined(separator: "\n") + "\n"
     FileHandle.standardError.write(Data(text.utf8))
 }
 
-func printError(_ text: String) {
+public func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
 /// JSON the way every `--json` output is written: sorted keys, unescaped slashes.
-func printJSON<T: Encodable>(_ value: T) throws {
+public func printJSON<T: Encodable>(_ value: T) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     print(String(decoding: try encoder.encode(value), as: UTF8.self))
@@ -23,7 +23,7 @@ func printJSON<T: Encodable>(_ value: T) throws {
 /// it: control characters (C0, DEL, C1, which start terminal escape sequences) and the
 /// bidirectional overrides that reorder what is shown are written as `\u{…}`, and a
 /// backslash as `\\`, so nothing printed can move the cursor, recolour or hide text.
-func printable(_ text: String) -> String {
+public func printable(_ text: String) -> String {
     var result = ""
     result.reserveCapacity(text.utf8.count)
     for scalar in text.unicodeScalars {

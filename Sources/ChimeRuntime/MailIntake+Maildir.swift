@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 
 extension MailIntake {
@@ -13,16 +12,16 @@ extension MailIntake {
     /// batch are synced to disk at once, then its replies moved to `cur/`. A run that dies
     /// leaves the batch's replies in `new/`, and the next takes them again: recorded once,
     /// answered as replays.
-    /// - Throws: `ExitCode(66)` when there is no such Maildir; `ExitCode(75)` when a reply
+    /// - Throws: `RuntimeFailure(66)` when there is no such Maildir; `RuntimeFailure(75)` when a reply
     ///   could not be recorded now (those handled before it are kept handled).
-    func takeMaildir(_ maildir: String) throws {
+    public func takeMaildir(_ maildir: String) throws {
         let new = maildir + "/new", cur = maildir + "/cur"
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: new).filter { !$0.hasPrefix(".") }.sorted()
         } catch {
             printError("\(new): not a Maildir folder (\(error.localizedDescription))")
-            throw ExitCode(66)
+            throw RuntimeFailure(66)
         }
         try FileManager.default.createDirectory(atPath: cur, withIntermediateDirectories: true)
         batch()
@@ -62,7 +61,7 @@ extension MailIntake {
                 let seen = name.contains(":2,") ? name : name + ":2,S"
                 if rename(new + "/" + name, cur + "/" + seen) != 0 {
                     printError("\(new)/\(name): handled, but could not be moved to cur/")
-                    throw ExitCode(75)
+                    throw RuntimeFailure(75)
                 }
             }
             if let failure { throw failure }

@@ -1,0 +1,134 @@
+import ChimeCore
+import ChimeScheduler
+import ChimeServer
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+extension Runtime {
+    /// What `chime serve` is made of: the store, the desks in force (replaced on SIGHUP)
+    /// and the HTTP server over them.
+    struct ServerParts {
+        let store: any NotificationStore
+        let desks: DeskHolder
+        let server: ChimeHTTPServer
+        let clock: @Sendable () -> Instant
+    }
+
+    func serverParts() throws -> ServerParts {
+        let configuration = try loadConfiguration()
+        let store = try openStore()
+        // The reply desk's matchers read what people type in chat threads.
+        let (reader, actions) = try replyDesks(configuration: configuration, store: store)
+        // With --now, the clock starts there and runs on (replays, tests).
+        var clock: @Sendable () -> Instant = { Instant(Date()) }
+        if let now {
+            let started = Date()
+            clock = { now + Int64(Date().timeIntervalSince(started)) }
+        }
+        let desks = DeskHolder(ClickDesk(reader: reader, actions: actions))
+        var server = ChimeHTTPServer(desks: desks, clock: clock)
+        server.metrics = MetricsExport.bootstrap(store: store, clock: clock).text
+        server.scheduling = apiScheduling(desks, store: store, clock: clock)
+        return ServerParts(store: store, desks: desks, server: server, clock: clock)
+    }
+
+    /// `chime serve`'s HTTP application alone (no firing, no SIGHUP): what tests drive with
+    /// Hummingbird's `app.test(.router)`, or on a real port.
+    public func buildApplication(host: String = "127.0.0.1", port: Int = 0,
+                                 listening: @escaping @Sendable (Int) -> Void = { _ in }) throws -> some ApplicationProtocol {
+        try serverParts().server.application(host: host, port: port, onRunning: listening)
+    }
+
+    /// `chime serve`: the HTTP server (chat callbacks, signed links, the `/v1` API,
+    /// `/metrics`) and, with `scheduler`, the cron work as services of one
+    /// swift-service-lifecycle group; returns once SIGTERM or SIGINT has stopped it
+    /// gracefully. SIGHUP reads the configuration again.
+    /// - Parameters:
+    ///   - listening: called with the port once it is bound.
+    /// - Throws: ``RuntimeFailure`` 69 (said on standard error) when it cannot serve.
+    public func serve(host: String, port: Int, scheduler: Bool, listening: @escaping @Sendable (Int) -> Void) throws {
+        let parts = try serverParts()
+        let (store, desks, server) = (parts.store, parts.desks, parts.server)
+        let reloading = reloadOnHangup(desks, store: store)
+        defer { reloading.cancel() }
+        // Stopped last (a group stops its services last to first): what the others
+        // started is carried out before the process exits.
+        var services: [any Service] = [ActionsInFlight()]
+        if scheduler {
+            // The daemon's time: with --now, running on from there as the clock does.
+            let offset = now.map { $0.date.timeIntervalSince(Date()) } ?? 0
+            services += Daemon(runtime: self, store: store, configuration: { desks.current.configuration },
+                               clock: { Date().addingTimeInterval(offset) }).services
+        }
+        services.append(server.application(host: host, port: port, onRunning: listening))
+        var logger = Logger(label: "chime.serve")
+        logger.logLevel = .warning
+        let group = ServiceGroup(configuration: .init(
+            services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let finished = DispatchSemaphore(value: 0)
+        let failure = Failure()
+        Task {
+            do {
+                try await group.run()
+            } catch {
+                failure.error = error
+            }
+            finished.signal()
+        }
+        finished.wait()
+        if let error = failure.error {
+            // NIO's bind error carries the errno's text: the usual case said plainly.
+            if "\(error)".contains(String(cString: strerror(EADDRINUSE))) {
+                printError("chime serve: port \(port) is in use on \(host): another process listens there (another chime serve?); stop it or choose another with --port")
+            } else {
+                printError("cannot serve on \(host):\(port): \(error)")
+            }
+            throw RuntimeFailure(69)
+        }
+    }
+
+    /// `POST /v1/requests` as `chime schedule --json -`: attachments read from the working
+    /// directory, localization keys checked, then the scheduler of the configuration in
+    /// force, all or none.
+    func apiScheduling(_ desks: DeskHolder, store: any NotificationStore, clock: @escaping @Sendable () -> Instant) -> APIScheduling {
+        APIScheduling { requests in
+            let (resolved, problems) = RequestChecks.requestProblems(requests, base: FileManager.default.currentDirectoryPath,
+                                                                     templatesPath: templatesPath)
+            guard problems.isEmpty else { throw APIScheduling.Refusal(problems) }
+            let scheduler = try scheduler(configuration: desks.current.configuration, store: store)
+            do {
+                return try scheduler.schedule(resolved, now: clock()).added.map {
+                    APIScheduling.Scheduled(identifier: $0.identifier, nextTriggerDate: $0.firstFire.rfc3339(in: $0.zone))
+                }
+            } catch let error as SchedulingError {
+                throw APIScheduling.Refusal(error.problems)
+            }
+        }
+    }
+
+    /// On SIGHUP, reads the configuration again and puts it in force for the requests
+    /// that follow; a configuration with errors is refused (its diagnostics printed)
+    /// and the one in force stays.
+    private func reloadOnHangup(_ desks: DeskHolder, store: any NotificationStore) -> any DispatchSourceSignal {
+        signal(SIGHUP, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "chime.serve.reload"))
+        source.setEventHandler {
+            do {
+                let configuration = try loadConfiguration()
+                let (reader, actions) = try replyDesks(configuration: configuration, store: store)
+                desks.replace(with: ClickDesk(reader: reader, actions: actions))
+                Logger(label: "chime.serve").notice("configuration reloaded: \(configuration.summary)")
+            } catch {
+                Logger(label: "chime.serve").error("configuration not reloaded; the one loaded before stays in force")
+            }
+        }
+        source.resume()
+        return source
+    }
+
+    private final class Failure: @unchecked Sendable {
+        var error: (any Error)?
+    }
+}

@@ -1,0 +1,87 @@
+import ChimeConfig
+import ChimeCore
+import ChimeReply
+import ChimeLocalization
+import ChimeRendering
+import ChimeScheduler
+import ChimeSQLite
+import Foundation
+
+extension Runtime {
+    /// Opens the store named by `--store`: `sqlite:PATH` or a bare path. Fails as
+    /// ``StoreFailure`` says when it cannot be opened or created (73 mostly), 64 for a kind
+    /// this version does not have.
+    public func openStore() throws -> SQLiteStore {
+        let url = storeURL
+        let path: String
+        if url.hasPrefix("sqlite:") {
+            path = String(url.dropFirst("sqlite:".count))
+        } else if url.contains("://") {
+            printError("--store: \"\(url.split(separator: ":").first ?? "")\" stores are not available in this version (use sqlite:PATH)")
+            throw RuntimeFailure(64)
+        } else {
+            path = url
+        }
+        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else {
+            // SQLite would open a temporary database and everything stored would be lost.
+            printError("--store: give the path of a SQLite file, as in sqlite:./chime.sqlite")
+            throw RuntimeFailure(64)
+        }
+        openedStorePath = path
+        do {
+            return try SQLiteStore(path: path)
+        } catch let failure as StoreFailure {
+            printError(failure.description)
+            throw RuntimeFailure(failure.exitCode)
+        }
+    }
+
+    /// The configuration and the store, ready to schedule and fire, with floating requests
+    /// of recipients who moved already following them.
+    public func openScheduler(followMoves: Bool = true) throws -> Scheduler {
+        let store = try openStore()
+        let scheduler = try scheduler(configuration: try loadConfiguration(), store: store)
+        if followMoves { try scheduler.followMovedRecipients() }
+        return scheduler
+    }
+
+    /// A scheduler of a configuration read from its file over a store: what `chime run`,
+    /// `chime digest` and each round of `chime serve` fire with.
+    public func scheduler(configuration xml: Configuration, store: any NotificationStore) throws -> Scheduler {
+        // Each recipient as they set themselves on the preferences page, over the XML.
+        let configuration = xml.applying(try store.recipientSettings())
+        // Read the templates only when a message is rendered: a run with nothing due, or
+        // with only JSON-lines channels, does not pay for them.
+        var scheduler = Scheduler(configuration: configuration, store: store,
+                                  renderer: LazyRenderer { try templateRenderer(configuration: configuration, store: store) })
+        // SMTP's envelope sender carries a token for the one address each message goes to
+        // (VERP): the key is read only when a message is sent.
+        let links = LazyLinks { SignedLinks(key: try signingKey(store), base: configuration.replies.linkBase) }
+        scheduler.returnPathToken = { links.made?.bounceToken(deliveryID: $0, recipient: $1, address: $2, now: $3) }
+        return scheduler
+    }
+}
+
+/// The store this process opened: named in what a store failure later says.
+nonisolated(unsafe) public var openedStorePath = "the store"
+
+/// Signed links made on first use, once; nil when the key cannot be read (the sending
+/// then goes on with the channel's plain envelope sender).
+final class LazyLinks: @unchecked Sendable { // guarded by lock
+    private let lock = NSLock()
+    private let make: () throws -> SignedLinks
+    private var made_: SignedLinks??
+
+    init(_ make: @escaping () throws -> SignedLinks) {
+        self.make = make
+    }
+
+    var made: SignedLinks? {
+        lock.withLock {
+            if let made_ { return made_ }
+            let links = try? make()
+            made_ = .some(links)
+            return links
+        }
+    }
+}
