@@ -211,9 +211,11 @@ extension PostgresStore {
     /// advisory lock: of many processes opening a new database at once, one creates the
     /// tables while the others wait, then find every migration applied (a connection
     /// that dies releases its lock with it).
-    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
+    /// Returns the names of the migrations it ran (none when another process ran them).
+    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws -> [String] {
         let session = Session(connection: connection, logger: logger)
         try await session.execute("SELECT pg_advisory_lock(\(migrationLock))")
+        var ran: [String] = []
         do {
             try await session.execute("CREATE TABLE IF NOT EXISTS chime_migrations (name TEXT PRIMARY KEY NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
             let applied = Set(try await session.rows("SELECT name FROM chime_migrations").map { try $0.get("name", as: String.self) })
@@ -225,12 +227,14 @@ extension PostgresStore {
                     try await session.execute("INSERT INTO chime_migrations (name) VALUES (\(migration.name))")
                 }
                 logger.info("store migrated", metadata: ["store.migration": "\(migration.name)"])
+                ran.append(migration.name)
             }
         } catch {
             _ = try? await session.execute("SELECT pg_advisory_unlock(\(migrationLock))")
             throw error
         }
         try await session.execute("SELECT pg_advisory_unlock(\(migrationLock))")
+        return ran
     }
 
     /// The names of the migrations applied, in the order they were.

@@ -18,7 +18,9 @@ import PostgresNIO
 /// in a background task for the store's lifetime; each call leases a connection from it.
 /// Those tasks run on ``StoreExecutor``'s threads, so a caller that does block a
 /// cooperative thread (a test function does) still gets its answer.
-public final class PostgresStore: NotificationStore {
+public final class PostgresStore: NotificationStore, StoreMigrating {
+    /// The migrations opening this store ran (none when it was up to date).
+    public let migrationsRun: [String]
     let url: PostgresURL
     let client: PostgresClient
     let logger: Logger
@@ -42,15 +44,16 @@ public final class PostgresStore: NotificationStore {
         // The first connection outside the pool: the pool retries a server it cannot reach
         // for a minute before it fails a call, where a command should say at once that the
         // server is down, or that it refused the password.
-        try Self.wait(url: url) {
+        migrationsRun = try Self.wait(url: url) {
             let connection = try await PostgresConnection.connect(configuration: first, id: 0, logger: logger)
             do {
-                try await Self.migrate(connection, logger: logger)
+                let ran = try await Self.migrate(connection, logger: logger)
+                try await connection.close()
+                return ran
             } catch {
                 try? await connection.close()
                 throw error
             }
-            try await connection.close()
         }
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         running = Task(executorPreference: StoreExecutor.shared) { [client] in await client.run() }
