@@ -49,7 +49,7 @@ struct ReplyCorpusTextTests {
             if got != expected { wrong.append("\(name): expected \(expected.debugDescription), got \(got.debugDescription)") }
         }
         print("reply corpus, HTML alternatives: \(checked - wrong.count) of \(checked) right")
-        #expect(checked >= 250)
+        #expect(checked >= 200)
         #expect(wrong.isEmpty, "\(wrong.count) of \(checked) wrong:\n\(wrong.joined(separator: "\n"))")
     }
 
