@@ -57,6 +57,11 @@ func adversarialBenchmark(size: Int, only filter: String? = nil) throws {
         ("lines of \" от\" ending <a@b>:", { reply(body: "note x\r\n" + fill(String(repeating: "a от", count: 100) + String(repeating: "b", count: 310) + " <a@b>:\r\n", $0)) }),
         ("HTML of &nbsp;<p></p>", { reply(contentType: "text/html; charset=utf-8", body: fill("&nbsp;<p></p>", $0)) }),
         ("HTML of nested <div>", { reply(contentType: "text/html; charset=utf-8", body: fill("<div>", $0) + "x") }),
+        // Each quote left out becomes a '>' line; Gmail's containers are walked for answers.
+        ("HTML of <blockquote>s", { reply(contentType: "text/html; charset=utf-8", body: "note x" + fill("<blockquote>a</blockquote>b", $0)) }),
+        ("HTML of nested gmail_quote", { reply(contentType: "text/html; charset=utf-8", body: "note x" + fill(#"<div class="gmail_quote"><blockquote>a</blockquote>b"#, $0)) }),
+        // A 'sent from' line above each run of quoted lines is asked whether it is one.
+        ("body of sent-from lines over quotes", { reply(body: "note x\r\n" + fill("Sent from my iPhone\r\n> a\r\n", $0)) }),
     ]
 
     let maildir = folder.appendingPathComponent("in")
