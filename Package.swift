@@ -145,7 +145,7 @@ let package = Package(
         .target(
             name: "ChimeRuntime",
             dependencies: [
-                "ChimeCore", "ChimeConfig", "ChimeXML", "ChimeCurl", "ChimeSQLite", "ChimeTransport", "ChimeScheduler", "ChimeDelivery",
+                "ChimeCore", "ChimeConfig", "ChimeXML", "ChimeCurl", "ChimeSQLite", "ChimePostgres", "ChimeTransport", "ChimeScheduler", "ChimeDelivery",
                 "ChimeLocalization", "ChimeRendering", "ChimeMIME", "ChimeReply", "ChimeActions", "ChimeServer",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -200,6 +200,7 @@ let package = Package(
         .testTarget(name: "ChimeMIMETests", dependencies: ["ChimeMIME", "ChimeTestSupport"]),
         .testTarget(name: "ChimeRenderingTests", dependencies: ["ChimeRendering", "ChimeMIME", "ChimeTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite"]),
+        .testTarget(name: "ChimePostgresTests", dependencies: ["ChimePostgres", "ChimeCore", "ChimeTestSupport"]),
         // One specification of the store protocols, run against every store.
         .testTarget(name: "ChimeStoreConformanceTests", dependencies: ["ChimeCore", "ChimeSQLite", "ChimeTestSupport"]),
         .testTarget(name: "ChimeTransportTests", dependencies: ["ChimeTransport", "ChimeRendering", "ChimeLocalization", "ChimeMIME", "ChimeTestSupport"]),

@@ -3,21 +3,33 @@ import ChimeCore
 import ChimeReply
 import ChimeLocalization
 import ChimeRendering
+import ChimePostgres
 import ChimeScheduler
 import ChimeSQLite
 import Foundation
 
 extension Runtime {
-    /// Opens the store named by `--store`: `sqlite:PATH` or a bare path. Fails as
-    /// ``StoreFailure`` says when it cannot be opened or created (73 mostly), 64 for a kind
-    /// this version does not have.
-    public func openStore() throws -> SQLiteStore {
+    /// Opens the store named by `--store`: `sqlite:PATH` or a bare path, or
+    /// `postgres://…` / `postgresql://…`. Fails as ``StoreFailure`` or
+    /// ``PostgresStoreFailure`` says when it cannot be opened or created (73 mostly, 75
+    /// for a PostgreSQL server that cannot be reached now), 64 for a URL it cannot read or
+    /// a kind this version does not have; never with the URL's password.
+    public func openStore() throws -> any NotificationStore {
         let url = storeURL
+        if PostgresURL.isPostgres(url) {
+            openedStorePath = (try? PostgresURL(url).description) ?? "the PostgreSQL store"
+            do {
+                return try PostgresStore(url)
+            } catch let failure as PostgresStoreFailure {
+                printError(failure.exitCode == 64 ? "--store: \(failure.explanation)" : failure.description)
+                throw RuntimeFailure(failure.exitCode)
+            }
+        }
         let path: String
         if url.hasPrefix("sqlite:") {
             path = String(url.dropFirst("sqlite:".count))
         } else if url.contains("://") {
-            printError("--store: \"\(url.split(separator: ":").first ?? "")\" stores are not available in this version (use sqlite:PATH)")
+            printError("--store: \"\(url.split(separator: ":").first ?? "")\" stores are not available in this version (use sqlite:PATH or postgres://…)")
             throw RuntimeFailure(64)
         } else {
             path = url

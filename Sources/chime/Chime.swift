@@ -2,6 +2,7 @@ import ArgumentParser
 import ChimeConfig
 import Foundation
 import ChimeCurl
+import ChimePostgres
 import ChimeRuntime
 import ChimeSQLite
 import ChimeXML
@@ -71,6 +72,10 @@ struct Chime: ParsableCommand {
             // The store's failures say what to do, with the code that fits; others are
             // internal errors.
             if let failure = StoreFailure(error, path: openedStorePath) {
+                printError(failure.description)
+                Foundation.exit(failure.exitCode)
+            }
+            if let failure = error as? PostgresStoreFailure {
                 printError(failure.description)
                 Foundation.exit(failure.exitCode)
             }

@@ -9,7 +9,7 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The XML configuration (default: $CHIME_CONFIG, else ./chime.xml).", valueName: "path"))
     var config: String?
 
-    @Option(name: .long, help: ArgumentHelp("The store: sqlite:PATH or a bare path (default: $CHIME_STORE, else sqlite:./chime.sqlite).", valueName: "url"))
+    @Option(name: .long, help: ArgumentHelp("The store: sqlite:PATH or a bare path, or postgres://USER:PASSWORD@HOST:PORT/DB?sslmode=… (default: $CHIME_STORE, else sqlite:./chime.sqlite).", valueName: "url"))
     var store: String?
 
     @Option(name: .long, help: ArgumentHelp("Localized templates and strings (default: $CHIME_TEMPLATES, else ./templates, else the installed share/chime/templates).", valueName: "dir"))
