@@ -202,7 +202,7 @@ let package = Package(
         .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite"]),
         .testTarget(name: "ChimePostgresTests", dependencies: ["ChimePostgres", "ChimeCore", "ChimeTestSupport"]),
         // One specification of the store protocols, run against every store.
-        .testTarget(name: "ChimeStoreConformanceTests", dependencies: ["ChimeCore", "ChimeSQLite", "ChimeTestSupport"]),
+        .testTarget(name: "ChimeStoreConformanceTests", dependencies: ["ChimeCore", "ChimeSQLite", "ChimePostgres", "ChimeTestSupport"]),
         .testTarget(name: "ChimeTransportTests", dependencies: ["ChimeTransport", "ChimeRendering", "ChimeLocalization", "ChimeMIME", "ChimeTestSupport"]),
         .testTarget(name: "ChimeCLITests", dependencies: ["ChimeCore", "ChimeMIME", "ChimeTestSupport", .product(name: "Crypto", package: "swift-crypto")], exclude: ["Fixtures"]),
         .testTarget(name: "ChimeRuntimeTests", dependencies: ["ChimeRuntime", "ChimeCore", .product(name: "Hummingbird", package: "hummingbird"),

@@ -1,5 +1,7 @@
 import ChimeCore
+import ChimePostgres
 import ChimeSQLite
+import ChimeTestSupport
 import Foundation
 import Testing
 
@@ -7,6 +9,7 @@ import Testing
 /// behaviour is specified once and checked on each.
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case sqlite
+    case postgres
 
     var testDescription: String { rawValue }
 
@@ -19,6 +22,10 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let path = folder.appendingPathComponent("chime.sqlite").path
             return try StoreUnderTest(url: "sqlite:\(path)", folder: folder) { try SQLiteStore(path: path) }
+        case .postgres:
+            // A database of its own on the test run's one PostgreSQL.
+            let url = try PostgresServer.shared().makeDatabase()
+            return try StoreUnderTest(url: url, folder: nil) { try PostgresStore(url) }
         }
     }
 }
