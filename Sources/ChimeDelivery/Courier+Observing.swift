@@ -19,7 +19,7 @@ extension Courier {
                 .recordSeconds(max(0, Double(now.seconds - entry.queuedAt.seconds) + Self.seconds(.now - started)))
         }
         var metadata: Logger.Metadata = [
-            "request.id": .string(entry.identifier), "recipient.id": .string(entry.recipient), "channel.id": .string(entry.channel),
+            "notification.id": .string(entry.identifier), "recipient.id": .string(entry.recipient), "channel.id": .string(entry.channel),
             "delivery.id": .string(entry.deliveryID), "outbox.id": .stringConvertible(entry.id),
             "outcome": .string(Self.label(verdict.outcome)), "code": .stringConvertible(verdict.code),
         ]

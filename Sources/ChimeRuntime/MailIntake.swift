@@ -95,7 +95,7 @@ public struct MailIntake: Sendable {
         }
         var metadata: Logger.Metadata = ["reply.status": .string(record.outcome.rawValue), "message": .string(name)]
         if let request = reply.request {
-            metadata["request.id"] = .string(request.identifier)
+            metadata["notification.id"] = .string(request.identifier)
             metadata["recipient.id"] = .string(request.recipient)
         }
         if let action = reply.response?.action { metadata["action"] = .string(action) }

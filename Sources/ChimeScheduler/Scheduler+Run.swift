@@ -151,7 +151,7 @@ extension Scheduler {
 
     /// What names a notification in the log: its request, recipient, category and delivery.
     static func metadata(of notification: PendingNotification) -> Logger.Metadata {
-        ["request.id": .string(notification.request.identifier), "recipient.id": .string(notification.request.recipient),
+        ["notification.id": .string(notification.request.identifier), "recipient.id": .string(notification.request.recipient),
          "category": .string(notification.request.content.categoryIdentifier), "delivery.id": .string(notification.deliveryID)]
     }
 

@@ -2,6 +2,7 @@ import ChimeActions
 import ChimeCore
 import ChimeReply
 import Foundation
+import Logging
 
 /// A press on a signed action, from a link's POST or a chat button, or a text typed in a
 /// chat thread: the token checked, the action found, the response recorded once (or a
@@ -244,55 +245,69 @@ public struct ClickDesk: Sendable {
                                                   detail: "\(channel): \(refusal.detail)", deliveryID: refusal.deliveryID))
             return (refused(Self.verdict(of: refusal), request: expired(refusal)), refusal.outcome.rawValue)
         case .good(let token, let request, let purpose)?:
-            // A chat answer counts only on a channel the recipient has an address on (where
-            // their messages went), and, when that address names a user, only from them.
-            if let chatUser {
-                let address = configuration.recipient(request.recipient)?.addresses.first(where: { $0.channel == channel })
-                if address == nil || (!address!.value.isEmpty && address!.value != chatUser) {
-                    try store.record(InboundRecord(at: now, messageID: "", sender: chatUser, outcome: .forgedSender,
-                                                   detail: "\(channel): \(chatUser) is not \(request.recipient)", deliveryID: token.deliveryID))
-                    return (Outcome(verdict: .forged, message: "This reminder is someone else's."), InboundRecord.Outcome.forgedSender.rawValue)
-                }
-            }
-            let (action, userText, refusingNew): (String, String?, Outcome?)
-            switch try choose(request) {
-            case .refused(let outcome):
-                let status = outcome.verdict == .noSuchAction ? "no-action" : outcome.wantsText != nil ? "text-asked" : InboundRecord.Outcome.unmatched.rawValue
-                return (outcome, status)
-            case .chosen(let chosen, let text, let refusal): (action, userText, refusingNew) = (chosen, text, refusal)
-            }
-            let title = actions.title(of: action, in: request)
-            let to = addressee(request), reminder = to.reminder ?? ""
-            // A confirmation of an action that waited for proof (the link is the proof),
-            // else a new response; a confirmation link confirms and does nothing else.
-            let response: StoredResponse, message: String, status: String
-            if let waiting = try store.confirm(deliveryID: token.deliveryID, action: action) {
-                (response, message) = (waiting, say("press.confirmed", [title, reminder], to: to, fallback: "\(reminder): “\(title)” confirmed."))
-                status = "confirmed"
-            } else if case .confirm = purpose {
-                return (Outcome(verdict: .gone, message: say("press.usedConfirmation", [reminder], to: to,
-                                                          fallback: "\(reminder): this confirmation link has been used already."),
-                                addressee: to), "used-confirmation")
-            } else if let refusingNew {
-                return (refusingNew, refusingNew.verdict == .answered ? "text-asked" : "text-refused")
-            } else {
-                var fresh = StoredResponse(
-                    deliveryID: token.deliveryID, identifier: request.identifier, recipient: request.recipient, action: action,
-                    userText: userText, channel: channel, responder: responder, at: now, status: StoredResponse.carriedOut)
-                guard let id = try store.record(fresh, from: nil) else {
-                    return (Outcome(verdict: .answered, message: say("press.replayed", [title, reminder], to: to,
-                                                              fallback: "\(reminder): “\(title)” was already done."),
-                                    addressee: to), InboundRecord.Outcome.replayed.rawValue)
-                }
-                fresh.id = id
-                (response, message) = (fresh, say("press.received", [title, reminder], to: to, fallback: "\(reminder): “\(title)” received.")
-                                           + (userText.map { " (\($0.prefix(60)))" } ?? ""))
-                status = InboundRecord.Outcome.responded.rawValue
-            }
-            return (Outcome(verdict: .answered, message: message, then: {
-                (try? self.actions.carryOut(response, request: request, now: now))?.answer
-            }, addressee: to), status)
+            let (outcome, status) = try answer(token, request, purpose, channel: channel, responder: responder, chatUser: chatUser,
+                                               now: now, choose: choose)
+            // One line per answered notification, as a reply taken is logged.
+            Logger(label: "chime.serve").info("press taken", metadata: [
+                "press.status": .string(status), "notification.id": .string(request.identifier),
+                "recipient.id": .string(request.recipient), "channel.id": .string(channel),
+            ])
+            return (outcome, status)
         }
+    }
+
+    /// ``answer(token:channel:responder:chatUser:now:accepting:choose:)`` once the token is
+    /// genuine: the chat user checked, the choice made, the response recorded or confirmed.
+    private func answer(_ token: ReplyToken, _ request: NotificationRequest, _ purpose: TokenPurpose, channel: String, responder: String,
+                        chatUser: String?, now: Instant, choose: (NotificationRequest) throws -> Choice) throws -> (Outcome, String) {
+        // A chat answer counts only on a channel the recipient has an address on (where
+        // their messages went), and, when that address names a user, only from them.
+        if let chatUser {
+            let address = configuration.recipient(request.recipient)?.addresses.first(where: { $0.channel == channel })
+            if address == nil || (!address!.value.isEmpty && address!.value != chatUser) {
+                try store.record(InboundRecord(at: now, messageID: "", sender: chatUser, outcome: .forgedSender,
+                                               detail: "\(channel): \(chatUser) is not \(request.recipient)", deliveryID: token.deliveryID))
+                return (Outcome(verdict: .forged, message: "This reminder is someone else's."), InboundRecord.Outcome.forgedSender.rawValue)
+            }
+        }
+        let (action, userText, refusingNew): (String, String?, Outcome?)
+        switch try choose(request) {
+        case .refused(let outcome):
+            let status = outcome.verdict == .noSuchAction ? "no-action" : outcome.wantsText != nil ? "text-asked" : InboundRecord.Outcome.unmatched.rawValue
+            return (outcome, status)
+        case .chosen(let chosen, let text, let refusal): (action, userText, refusingNew) = (chosen, text, refusal)
+        }
+        let title = actions.title(of: action, in: request)
+        let to = addressee(request), reminder = to.reminder ?? ""
+        // A confirmation of an action that waited for proof (the link is the proof),
+        // else a new response; a confirmation link confirms and does nothing else.
+        let response: StoredResponse, message: String, status: String
+        if let waiting = try store.confirm(deliveryID: token.deliveryID, action: action) {
+            (response, message) = (waiting, say("press.confirmed", [title, reminder], to: to, fallback: "\(reminder): “\(title)” confirmed."))
+            status = "confirmed"
+        } else if case .confirm = purpose {
+            return (Outcome(verdict: .gone, message: say("press.usedConfirmation", [reminder], to: to,
+                                                      fallback: "\(reminder): this confirmation link has been used already."),
+                            addressee: to), "used-confirmation")
+        } else if let refusingNew {
+            return (refusingNew, refusingNew.verdict == .answered ? "text-asked" : "text-refused")
+        } else {
+            var fresh = StoredResponse(
+                deliveryID: token.deliveryID, identifier: request.identifier, recipient: request.recipient, action: action,
+                userText: userText, channel: channel, responder: responder, at: now, status: StoredResponse.carriedOut)
+            guard let id = try store.record(fresh, from: nil) else {
+                return (Outcome(verdict: .answered, message: say("press.replayed", [title, reminder], to: to,
+                                                          fallback: "\(reminder): “\(title)” was already done."),
+                                addressee: to), InboundRecord.Outcome.replayed.rawValue)
+            }
+            fresh.id = id
+            (response, message) = (fresh, say("press.received", [title, reminder], to: to, fallback: "\(reminder): “\(title)” received.")
+                                       + (userText.map { " (\($0.prefix(60)))" } ?? ""))
+            status = InboundRecord.Outcome.responded.rawValue
+        }
+        return (Outcome(verdict: .answered, message: message, then: {
+            (try? self.actions.carryOut(response, request: request, now: now))?.answer
+        }, addressee: to), status)
     }
 
     /// What a GET of an action link shows before anything is done: the question (or why

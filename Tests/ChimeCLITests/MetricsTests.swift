@@ -141,10 +141,10 @@ struct MetricsTests {
                 && $0["http.status"].flatMap(Int.init) != nil && $0["duration.ms"].flatMap(Double.init) != nil }, "\(requests)")
         #expect(requests.filter { $0["http.route"] == "/a/:token/:action" }.map { $0["http.status"] } == ["200", "200", "403"])
         #expect(requests.contains { $0["http.route"] == "unmatched" && $0["http.status"] == "404" })
-        #expect(records.contains { $0["logger"] == "chime.scheduler" && $0["request.id"] == "soon" && $0["recipient.id"] == "alice" })
+        #expect(records.contains { $0["logger"] == "chime.scheduler" && $0["notification.id"] == "soon" && $0["recipient.id"] == "alice" })
         // One line per delivery the courier tried, named by ids, never by address.
         #expect(records.contains { $0["logger"] == "chime.courier" && $0["level"] == "info" && $0["message"] == "delivery to retry"
-                && $0["request.id"] == "list" && $0["recipient.id"] == "alice" && $0["channel.id"] != nil && $0["delivery.id"] == sent.deliveryID
+                && $0["notification.id"] == "list" && $0["recipient.id"] == "alice" && $0["channel.id"] != nil && $0["delivery.id"] == sent.deliveryID
                 && $0["outcome"] == "temporary" }, "\(records)")
         for line in log {
             #expect(!line.contains(sent.token) && !line.contains(link) && !line.contains(keys.slack) && !line.contains("alice@example.org"),

@@ -25,8 +25,8 @@ extension OperatorTests {
         let run = try ws.chime(["--log-level", "info", "run"], now: "2026-11-21T09:02:00Z", environment: secret)
         #expect(run.status == 0 && run.stdout.hasPrefix("fired 2, 1 turned off"), "\(run.stdout) \(run.stderr)")
         let lines = run.stderr.split(separator: "\n").map(String.init)
-        #expect(lines.contains { $0.contains(" info chime.scheduler: turned off ") && $0.contains("recipient.id=bob") && $0.contains("request.id=b1") }, "\(run.stderr)")
-        #expect(lines.contains { $0.contains(" info chime.scheduler: fired and delivered ") && $0.contains("recipient.id=alice") && $0.contains("request.id=a1") && $0.contains("channels=mail") }, "\(run.stderr)")
+        #expect(lines.contains { $0.contains(" info chime.scheduler: turned off ") && $0.contains("recipient.id=bob") && $0.contains("notification.id=b1") }, "\(run.stderr)")
+        #expect(lines.contains { $0.contains(" info chime.scheduler: fired and delivered ") && $0.contains("recipient.id=alice") && $0.contains("notification.id=a1") && $0.contains("channels=mail") }, "\(run.stderr)")
         #expect(lines.allSatisfy { $0.firstMatch(of: #/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z (trace|debug|info|notice|warning|error|critical) chime\.[a-z]+: /#) != nil }, "\(run.stderr)")
 
         // A reply, taken at trace as JSON lines: one object a line, naming the request and recipient.
@@ -37,7 +37,7 @@ extension OperatorTests {
         let ingest = try ws.chime(["--log-level", "trace", "--log-format", "json", "ingest"], now: "2026-11-21T09:03:00Z", input: "reply.eml", environment: secret)
         #expect(ingest.status == 0 && ingest.stdout.contains("responded"), "\(ingest.stdout) \(ingest.stderr)")
         let records = try ingest.stderr.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String], "\($0)") }
-        #expect(records.contains { $0["message"] == "reply taken" && $0["reply.status"] == "responded" && $0["request.id"] == "a1" && $0["recipient.id"] == "alice" && $0["action"] == "ok" && $0["level"] == "info" }, "\(records)")
+        #expect(records.contains { $0["message"] == "reply taken" && $0["reply.status"] == "responded" && $0["notification.id"] == "a1" && $0["recipient.id"] == "alice" && $0["action"] == "ok" && $0["level"] == "info" }, "\(records)")
 
         for output in [run.stderr, ingest.stderr] {
             #expect(!output.contains(key) && !output.contains(password) && !output.contains(String(replyTo.output.2)), "a secret or a token in the log: \(output)")
