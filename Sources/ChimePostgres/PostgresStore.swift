@@ -80,7 +80,7 @@ public final class PostgresStore: NotificationStore, StoreMigrating {
 
     /// Runs `work` on PostgresNIO's threads and waits for its result on this one, which is
     /// none of theirs (see the type's comment); its errors come out as
-    /// ``PostgresStoreFailure``.
+    /// ``PostgresStoreFailure`` (but a `StoreCopyError`, which is no database error).
     static func wait<T: Sendable>(url: PostgresURL, _ work: @escaping @Sendable () async throws -> T) throws -> T {
         precondition(MultiThreadedEventLoopGroup.currentEventLoop == nil,
                      "PostgresStore called on an event loop thread, which would wait for itself")
@@ -97,6 +97,9 @@ public final class PostgresStore: NotificationStore, StoreMigrating {
         done.wait()
         do {
             return try outcome.get()
+        } catch let error as StoreCopyError {
+            // Not the database's: the copy says what it means.
+            throw error
         } catch {
             throw PostgresStoreFailure(error, url: url)
         }
