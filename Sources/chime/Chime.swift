@@ -23,7 +23,7 @@ struct Chime: ParsableCommand {
         subcommands: [
             Check.self, Categories.self, Schedule.self, Pending.self, Cancel.self, Delivered.self,
             RemoveDelivered.self, Next.self, Run.self, Digest.self, Preview.self, Deliveries.self, Failed.self, Retry.self,
-            Ingest.self, Fetch.self, Respond.self, Responses.self, Replies.self, Recipients.self, Serve.self,
+            Ingest.self, Fetch.self, Respond.self, Responses.self, Replies.self, Recipients.self, Serve.self, Store.self,
         ]
     )
 

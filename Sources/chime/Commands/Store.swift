@@ -1,0 +1,125 @@
+import ArgumentParser
+import ChimeCore
+import ChimeRuntime
+import Foundation
+
+extension Chime {
+    /// `chime store migrate`, `chime store copy`: the store itself, as an operator moves it.
+    struct Store: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Migrate the store, or copy a whole deployment from one store to another.",
+            subcommands: [Migrate.self, Copy.self]
+        )
+    }
+}
+
+extension Chime.Store.Migrate: GlobalCommand {}
+extension Chime.Store.Copy: GlobalCommand {}
+
+extension Chime.Store {
+    struct Migrate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Bring the store named by --store up to date; print each migration that ran.",
+            discussion: """
+                Migrations also run on first use, once even when many processes start together; this runs them \
+                explicitly (before starting workers after an upgrade, say). Prints one line per migration run, \
+                or that the store was up to date.
+                """
+        )
+
+        @OptionGroup var options: GlobalOptions
+
+        func run() throws {
+            let store = try options.runtime.openStore()
+            let ran = (store as? any StoreMigrating)?.migrationsRun ?? []
+            if ran.isEmpty { print("\(redacted(options.storeURL)): up to date") }
+            for migration in ran { print("migrated: \(migration)") }
+        }
+    }
+
+    struct Copy: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Copy everything a deployment holds from one store into another, empty one.",
+            discussion: """
+                Pending requests with their next instants, delivered notifications, the outbox with its attempts, \
+                responses and inbound replies, recipients' settings and preferences, undeliverable marks, opt-ins, \
+                digests and groups, idempotent API answers and the signing key (so every link and reply token \
+                already sent still verifies). Stop every chime process using the source first. The target is \
+                created when it does not exist and must hold nothing: a target that is not empty is refused (exit 73) \
+                and left as it was. The copy is one transaction on the target, read and written in batches.
+                Example: chime store copy --from sqlite:/var/lib/chime/chime.sqlite --to postgres://chime@db/chime
+                """
+        )
+
+        @OptionGroup var options: GlobalOptions
+
+        @Option(name: .long, help: ArgumentHelp("The store to copy: sqlite:PATH, a bare path or postgres://…", valueName: "url"))
+        var from: String
+
+        @Option(name: .long, help: ArgumentHelp("The empty store to copy into (created when it does not exist).", valueName: "url"))
+        var to: String
+
+        @Option(name: .customLong("batch-size"), help: ArgumentHelp("Rows read and written at a time.", valueName: "n"))
+        var batchSize = 1000
+
+        func validate() throws {
+            guard batchSize > 0 else { throw ValidationError("--batch-size must be at least 1") }
+            guard from != to else { throw ValidationError("--from and --to name the same store") }
+        }
+
+        func run() throws {
+            let started = Date()
+            let source = try copyable(from)
+            let target = try copyable(to)
+            // Said before reading anything; checked again in the copy's own transaction.
+            guard try target.isEmpty() else { throw refusal() }
+            let summary: StoreCopy.Summary
+            do {
+                summary = try StoreCopy.copy(from: source, to: target, batchSize: batchSize)
+            } catch let error as StoreCopyError where error == .targetNotEmpty {
+                throw refusal()
+            } catch let error as StoreCopyError {
+                printError("chime store copy: error: \(error): both stores must be of this version of chime (run chime store migrate on each)")
+                throw RuntimeFailure(70)
+            }
+            for table in summary.tables where table.rows > 0 {
+                print("\(table.name): \(table.rows)")
+            }
+            let seconds = Date().timeIntervalSince(started)
+            print("copied \(summary.rows) rows from \(redacted(from)) to \(redacted(to)) in \(String(format: "%.1f", seconds)) s")
+        }
+
+        /// The store at `url`, opened (and migrated) as `--store` opens one.
+        private func copyable(_ url: String) throws -> any StoreCopying {
+            var runtime = options.runtime
+            runtime.storeURL = url
+            let store: any NotificationStore = try runtime.openStore()
+            guard let copyable = store as? any StoreCopying else {
+                printError("chime store copy: error: \(redacted(url)): this kind of store cannot be copied")
+                throw RuntimeFailure(64)
+            }
+            return copyable
+        }
+
+        private func refusal() -> RuntimeFailure {
+            printError("""
+                chime store copy: error: the target store \(redacted(to)) is not empty: copy into a new store (a new SQLite path, \
+                or a new PostgreSQL database); nothing was written
+                """)
+            return RuntimeFailure(73)
+        }
+    }
+}
+
+/// A store URL as it may be shown: without the password of its user information
+/// (`postgres://chime:secret@db/chime` → `postgres://chime@db/chime`).
+func redacted(_ url: String) -> String {
+    guard let scheme = url.range(of: "://") else { return url }
+    let rest = url[scheme.upperBound...]
+    let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+    let authority = rest[..<authorityEnd]
+    guard let at = authority.lastIndex(of: "@") else { return url }
+    let userInfo = authority[..<at]
+    let user = userInfo.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+    return String(url[..<scheme.upperBound]) + user + String(url[at...])
+}
