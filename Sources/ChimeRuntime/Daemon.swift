@@ -34,9 +34,13 @@ struct Daemon: Sendable {
 
     var services: [any Service] { [firing, digests, mail] }
 
-    /// Fires what is due, and sends the outbox and its retries, as `chime run` does.
+    /// Fires what is due, and sends the outbox and its retries, as `chime run` does. A
+    /// store that hears of sooner work at once (PostgreSQL's NOTIFY from any process)
+    /// wakes it without waiting for the next second's check.
     var firing: RecurringWork {
-        RecurringWork(name: "firing", clock: clock, round: { now in
+        let wakeup = Wakeup()
+        (store as? any SoonerDueSignalling)?.onSoonerDue { wakeup.signal() }
+        return RecurringWork(name: "firing", clock: clock, round: { now in
             do {
                 var scheduler = try runtime.scheduler(configuration: configuration(), store: store)
                 // Held ones wait a minute, as from cron, rather than fill every round.
@@ -51,7 +55,7 @@ struct Daemon: Sendable {
             }
         }, sooner: { last in
             try? store.earliestDue(after: last)
-        })
+        }, wakeup: wakeup)
     }
 
     /// Sends each recipient's digest once its time has come, as `chime digest` does.

@@ -17,6 +17,7 @@ public struct RecurringWork: Service {
     private let recheck: TimeInterval
     private let round: @Sendable (Instant) -> Instant?
     private let sooner: (@Sendable (Instant) -> Instant?)?
+    private let wakeup: Wakeup?
 
     /// - Parameters:
     ///   - name: what the work is called.
@@ -28,14 +29,16 @@ public struct RecurringWork: Service {
     ///     its own errors.
     ///   - sooner: given the instant the last round started, the earliest instant
     ///     something is due now; cheap, as it is asked every `recheck` seconds.
+    ///   - wakeup: when signalled, `sooner` is asked at once instead of at the next recheck.
     public init(name: String, clock: @escaping @Sendable () -> Date = { Date() }, longest: TimeInterval = 60, recheck: TimeInterval = 1,
-                round: @escaping @Sendable (Instant) -> Instant?, sooner: (@Sendable (Instant) -> Instant?)? = nil) {
+                round: @escaping @Sendable (Instant) -> Instant?, sooner: (@Sendable (Instant) -> Instant?)? = nil, wakeup: Wakeup? = nil) {
         self.name = name
         self.clock = clock
         self.longest = longest
         self.recheck = recheck
         self.round = round
         self.sooner = sooner
+        self.wakeup = wakeup
     }
 
     public func run() async throws {
@@ -48,7 +51,9 @@ public struct RecurringWork: Service {
             while next > clock() {
                 let nap = min(next.timeIntervalSince(clock()), recheck)
                 do {
-                    try await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(nap)) }
+                    try await cancelWhenGracefulShutdown {
+                        if let wakeup { await wakeup.wait(upTo: nap) } else { try await Task.sleep(for: .seconds(nap)) }
+                    }
                 } catch {
                     return
                 }

@@ -1,0 +1,38 @@
+import ChimeCore
+@testable import ChimeServer
+import Foundation
+import Testing
+
+@Suite("Recurring work")
+struct RecurringWorkTests {
+    @Test("a signalled Wakeup has the waiting work ask for sooner work at once, not at its next check")
+    func wakeup() async throws {
+        let wakeup = Wakeup()
+        let asked = Counter()
+        let rounds = Counter()
+        // Checks every 30 s: only the signal can make it ask within the test's time.
+        let work = RecurringWork(name: "test", longest: 60, recheck: 30, round: { _ in
+            rounds.add()
+            return nil
+        }, sooner: { _ in
+            asked.add()
+            return nil
+        }, wakeup: wakeup)
+        let running = Task { try await work.run() }
+        defer { running.cancel() }
+        for _ in 0..<100 where rounds.value == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(rounds.value == 1)
+        let started = Date()
+        wakeup.signal()
+        for _ in 0..<100 where asked.value == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(asked.value == 1)
+        #expect(Date().timeIntervalSince(started) < 2)
+    }
+}
+
+final class Counter: @unchecked Sendable { // guarded by lock
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
