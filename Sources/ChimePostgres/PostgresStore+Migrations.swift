@@ -13,7 +13,7 @@ extension PostgresStore {
     /// so that a deployment copies across table by table; SQLite's INTEGER is BIGINT here,
     /// BLOB is BYTEA, an `INTEGER PRIMARY KEY` is an identity column (which takes the ids
     /// a copy brings), and `authorization`, a reserved word in PostgreSQL, is quoted. The
-    /// text keys lists are ordered by compare byte by byte (`COLLATE "C"`), as SQLite's
+    /// text keys that listings sort by compare byte by byte (`COLLATE "C"`), as SQLite's
     /// do, whatever the database's locale.
     static let migrations: [Migration] = [
         Migration(name: "v1 the schema of SQLite's v1 to v13", statements: [
