@@ -195,19 +195,22 @@ struct DeployTests {
         let folder = root.url.appendingPathComponent("units")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.deploy.appendingPathComponent("systemd").path).filter { $0.hasSuffix(".service") || $0.hasSuffix(".timer") }
-        #expect(names.count == 6)
-        for name in names {
+        #expect(Set(names) == ["chime-daemon.service", "chime-serve.service", "chime-serve@.service", "chime-run.service", "chime-run.timer",
+                               "chime-digest.service", "chime-digest.timer"])
+        // The workers' template is checked as an instance: its instance is the port.
+        let files = names.map { $0.replacingOccurrences(of: "@.", with: "@8081.") }
+        for (name, file) in zip(names, files) {
             // Only the binary's path is moved (verify checks it is executable); the rest as written.
             let text = try String(contentsOf: Self.deploy.appendingPathComponent("systemd/\(name)"), encoding: .utf8)
                 .replacingOccurrences(of: "/usr/local/bin/chime", with: ChimeProcess.executable.path)
-            try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            try text.write(to: folder.appendingPathComponent(file), atomically: true, encoding: .utf8)
         }
-        let units = names.sorted().map { folder.appendingPathComponent($0).path }
+        let units = files.sorted().map { folder.appendingPathComponent($0).path }
         let verify = try root.run(["/usr/bin/systemd-analyze", "verify"] + units, in: folder, environment: [:])
         #expect(verify.status == 0 && verify.output.isEmpty, "\(verify.output)")
-        for name in names where name.hasSuffix(".service") {
+        for name in files where name.hasSuffix(".service") {
             let security = try root.run(["/usr/bin/systemd-analyze", "security", "--offline=true", folder.appendingPathComponent(name).path], in: folder, environment: [:])
-            let level = try #require(security.output.firstMatch(of: /Overall exposure level for [\w.-]+: (\d+\.\d) (\w+)/), "\(security.output)")
+            let level = try #require(security.output.firstMatch(of: /Overall exposure level for [\w.@-]+: (\d+\.\d) (\w+)/), "\(security.output)")
             #expect(Double(level.output.1)! < 2.0 && level.output.2 == "OK", "\(name): \(level.output.0)")
             for setting in ["UMask=0077", "StateDirectory=chime", "ProtectSystem=strict", "PrivateDevices=yes", "ProtectKernelTunables=yes",
                             "SystemCallFilter=@system-service", "CapabilityBoundingSet=\n", "NoNewPrivileges=yes", "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6"] {
@@ -293,5 +296,31 @@ struct DeployTests {
 
         let transport = try String(contentsOf: Self.deploy.appendingPathComponent("postfix/transport"), encoding: .utf8)
         #expect(transport.split(separator: "\n").contains { !$0.hasPrefix("#") && $0.hasSuffix(" chime:") })
+    }
+
+    @Test("compose.yaml: PostgreSQL and three workers of the Containerfile's image, each with the store's URL from secrets.env, started once the database answers, each on its own port")
+    func composeFile() throws {
+        let script = """
+            import json, sys, yaml
+            print(json.dumps(yaml.safe_load(open(sys.argv[1]))))
+            """
+        let root = try Root()
+        let parsed = try root.run(["/usr/bin/env", "python3", "-c", script, Self.deploy.appendingPathComponent("compose.yaml").path],
+                                  in: root.url, environment: [:])
+        #expect(parsed.status == 0, "\(parsed.output)")
+        let services = try #require((try JSONSerialization.jsonObject(with: Data(parsed.output.utf8)) as? [String: Any])?["services"] as? [String: [String: Any]])
+        #expect(Set(services.keys) == ["db", "worker1", "worker2", "worker3"])
+        #expect((services["db"]?["image"] as? String)?.contains("postgres") == true)
+        #expect(services["db"]?["healthcheck"] != nil)
+        var ports: Set<String> = []
+        for name in ["worker1", "worker2", "worker3"] {
+            let worker = try #require(services[name])
+            #expect((worker["build"] as? [String: Any])?["dockerfile"] as? String == "deploy/Containerfile")
+            #expect(worker["env_file"] as? String == "secrets.env", "the store's URL and its password come from the secrets file")
+            #expect(((worker["depends_on"] as? [String: Any])?["db"] as? [String: Any])?["condition"] as? String == "service_healthy")
+            ports.formUnion(worker["ports"] as? [String] ?? [])
+        }
+        #expect(ports == ["127.0.0.1:8081:8080", "127.0.0.1:8082:8080", "127.0.0.1:8083:8080"])
+        #expect(!FileManager.default.fileExists(atPath: Self.deploy.appendingPathComponent("secrets.env").path), "no secrets are committed")
     }
 }
