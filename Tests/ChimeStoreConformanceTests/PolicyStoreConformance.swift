@@ -56,4 +56,38 @@ struct PolicyStoreConformance {
         #expect(try store.clearUndeliverable(["BOB@example.org", "dave@example.org"]) == ["bob@example.org"])
         #expect(try store.undeliverable() == ["carol@example.org"])
     }
+
+    @Test("one recipient's policy read whole, and forgotten part by part: settings keep the authorization, other recipients and addresses untouched", arguments: StoreKind.allCases)
+    func recipientPolicy(kind: StoreKind) throws {
+        let store = try kind.make().store
+        let addresses = ["alice@example.org", "alice@work.example"]
+        #expect(try store.recipientPolicy("alice", addresses: addresses) == RecipientPolicy(), "nothing stored for a new recipient")
+        let settings = RecipientSettings(locale: "fr", showPreviews: .never, quietHours: "22:00-07:00", authorization: .authorized)
+        try store.saveSettings(recipient: "alice", settings, preferences: ["reminder": .quietly], at: Instant(seconds: 1))
+        try store.setPreference(recipient: "alice", category: "news", .off, at: Instant(seconds: 2))
+        try store.setPreference(recipient: "bob", category: "news", .off, at: Instant(seconds: 2))
+        try store.markUndeliverable(["Alice@Example.org", "bob@example.org"], reason: "550 no such user", at: Instant(seconds: 3))
+        #expect(try store.recordOptIn(F.pending("optin-alice", fires: 100).request, deliveryID: "optin.alice", queued: [], at: Instant(seconds: 4)))
+
+        let read = try store.recipientPolicy("alice", addresses: addresses)
+        #expect(read.settings == settings)
+        #expect(read.settingsChangedAt == Instant(seconds: 1))
+        #expect(read.preferences == ["reminder": .init(deliver: .quietly, at: Instant(seconds: 1)), "news": .init(deliver: .off, at: Instant(seconds: 2))])
+        #expect(read.undeliverable == [UndeliverableMark(address: "alice@example.org", at: Instant(seconds: 3), reason: "550 no such user")],
+                "only the marks of the addresses asked about")
+        #expect(read.askedToOptInAt == Instant(seconds: 4))
+        #expect(try store.resetRecipientPolicy("alice", [], addresses: addresses) == read, "no parts: only a read")
+
+        let afterSettings = try store.resetRecipientPolicy("alice", [.settings, .undeliverable], addresses: addresses)
+        #expect(afterSettings.settings?.locale == nil && afterSettings.settings?.quietHours == nil)
+        #expect(afterSettings.settings?.authorization == .authorized, "the authorization is the opt-in part's")
+        #expect(afterSettings.undeliverable.isEmpty)
+        #expect(afterSettings.preferences.count == 2)
+        #expect(try store.undeliverable() == ["bob@example.org"], "another recipient's mark stays")
+
+        let afterAll = try store.resetRecipientPolicy("alice", .all, addresses: addresses)
+        #expect(afterAll == RecipientPolicy())
+        #expect(try store.askedToOptIn().isEmpty, "asked again at the next fire")
+        #expect(try store.preferences() == ["bob": ["news": .off]], "another recipient's preference stays")
+    }
 }

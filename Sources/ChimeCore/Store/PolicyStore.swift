@@ -80,24 +80,3 @@ public protocol PolicyStore: Sendable {
     @discardableResult
     func resetRecipientPolicy(_ recipient: String, _ parts: RecipientPolicy.Parts, addresses: [String]) throws -> RecipientPolicy
 }
-
-/// Refusals for stores that do not implement a requirement yet (a store written beside
-/// the requirement's arrival): the call throws instead of doing part of the work.
-extension PolicyStore {
-    public func recipientPolicy(_ recipient: String, addresses: [String]) throws -> RecipientPolicy {
-        throw UnimplementedStoreOperation(operation: "recipientPolicy", store: String(describing: Self.self))
-    }
-
-    @discardableResult
-    public func resetRecipientPolicy(_ recipient: String, _ parts: RecipientPolicy.Parts, addresses: [String]) throws -> RecipientPolicy {
-        throw UnimplementedStoreOperation(operation: "resetRecipientPolicy", store: String(describing: Self.self))
-    }
-}
-
-/// A store operation this store does not implement yet.
-public struct UnimplementedStoreOperation: Error, Hashable, Sendable, CustomStringConvertible {
-    public var operation: String
-    public var store: String
-
-    public var description: String { "\(store) does not implement \(operation) yet: use the SQLite store for this" }
-}
