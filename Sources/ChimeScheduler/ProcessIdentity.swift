@@ -2,18 +2,48 @@ import ChimeCore
 import Foundation
 
 /// This process as a ``Claimer``, and whether another claimer is still alive.
+///
+/// Two settings from the environment make several workers on one machine behave as
+/// workers on several machines (and let an operator name them):
+/// - `CHIME_WORKER_ID` names this worker in its claims instead of the host name. A
+///   worker judges by their process only the claims of its own name, so a claimer of
+///   another name (another machine, or another worker id here) is taken back only once
+///   its lease ends. Give each worker its own id; never the same id to workers on two
+///   machines (each would take the other's process ids for its own).
+/// - `CHIME_LEASE` is how many seconds a claim holds (600 unless set): how soon a dead
+///   worker's claims on another machine come back. It must be longer than one batch
+///   (500 notifications, or 500 deliveries through the relay) takes, or a live worker's
+///   claims are taken up by another and sent twice (with the same Message-ID).
 enum ProcessIdentity {
     static let current = Claimer(host: hostName, processID: getpid(), processStart: startTime(of: getpid()) ?? "?")
 
+    /// The lease in seconds: `$CHIME_LEASE` when it is a whole number of seconds of at
+    /// least 1, else 600 (an unreadable value is said on standard error once).
+    static let lease: Int64 = {
+        let standard: Int64 = 600
+        guard let given = ProcessInfo.processInfo.environment["CHIME_LEASE"], !given.isEmpty else { return standard }
+        guard let seconds = Int64(given), seconds >= 1 else {
+            FileHandle.standardError.write(Data("chime: CHIME_LEASE=\(given) is not a whole number of seconds; the lease stays \(standard) s\n".utf8))
+            return standard
+        }
+        return seconds
+    }()
+
+    /// `$CHIME_WORKER_ID` when set, else the host name; `:` (which separates a claimer's
+    /// parts) becomes `_`.
     private static let hostName: String = {
+        if let worker = ProcessInfo.processInfo.environment["CHIME_WORKER_ID"], !worker.isEmpty {
+            return worker.replacingOccurrences(of: ":", with: "_")
+        }
         var buffer = [CChar](repeating: 0, count: 256)
         gethostname(&buffer, buffer.count)
         return String(cString: buffer).replacingOccurrences(of: ":", with: "_")
     }()
 
-    /// Whether a claimer on this host is known to be dead: its process is gone, or its
-    /// process id now belongs to a process started at another time. Claimers on other
-    /// hosts are never judged here; their lease ends them.
+    /// Whether a claimer of this worker's name (its host, or `$CHIME_WORKER_ID`) is known
+    /// to be dead: its process is gone, or its process id now belongs to a process started
+    /// at another time. Claimers of other names are never judged here; their lease ends
+    /// them.
     static func isDead(_ claimer: Claimer) -> Bool {
         guard claimer.host == hostName else { return false }
         if kill(claimer.processID, 0) != 0 && errno == ESRCH { return true }

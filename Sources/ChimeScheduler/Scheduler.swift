@@ -9,8 +9,9 @@ public struct Scheduler {
     public let store: any NotificationStore
     /// What email transports write: the rendered message.
     public let renderer: any MessageRenderer
-    /// How long a claim holds before another process may take the notification up.
-    public var lease: Int64 = 600
+    /// How long a claim holds before another process may take the notification up:
+    /// 600 s, or `$CHIME_LEASE` (see ``ProcessIdentity``).
+    public var lease: Int64 = ProcessIdentity.lease
     /// How many notifications one claim takes.
     public var batchSize = 500
     /// The token of an SMTP message's VERP envelope sender, from its delivery id,
