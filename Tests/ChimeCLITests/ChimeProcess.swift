@@ -38,8 +38,10 @@ struct ChimeProcess {
     /// Starts `chime` and returns at once; the caller waits for it (or kills it).
     /// - Parameter withErrors: standard error goes to `output` too, as a service's
     ///   journal has both.
-    static func start(_ arguments: [String], in directory: URL, output: URL? = nil, withErrors: Bool = false) throws -> Process {
-        let process = make(arguments, in: directory, environment: [:])
+    /// - Parameter environment: set over this test's environment (`CHIME_WORKER_ID`…).
+    static func start(_ arguments: [String], in directory: URL, output: URL? = nil, withErrors: Bool = false,
+                      environment: [String: String] = [:]) throws -> Process {
+        let process = make(arguments, in: directory, environment: environment)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         if let output {

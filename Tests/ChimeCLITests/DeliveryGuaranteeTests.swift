@@ -39,14 +39,7 @@ struct DeliveryGuaranteeTests {
         #expect(states.count == count)
         #expect(states.values.allSatisfy { $0["state"] as? String == "delivered" })
 
-        var copies: [String: [String]] = [:]
-        for message in try server.messages() {
-            let data = message["data"] as! String
-            let header = { (name: String) in
-                data.split(separator: "\r\n").first { $0.hasPrefix("\(name): ") }.map { String($0.dropFirst(name.count + 2)) } ?? ""
-            }
-            copies[header("Subject"), default: []].append(header("Message-ID"))
-        }
+        let copies = try server.messageIDsBySubject()
         #expect(copies.count == count, "every reminder arrived")
         // Each crash may resend what the server took and the run had not marked yet: at
         // most 64 messages. A message in flight at two crashes is resent twice (seen:

@@ -171,13 +171,14 @@ struct PolicyTests {
             """)
     }
 
-    static func park(_ ws: Workspace, count: Int, day: Int) throws {
+    /// - Parameter store: `--store URL` for another store than the workspace's SQLite one.
+    static func park(_ ws: Workspace, count: Int, day: Int, store: [String] = []) throws {
         let requests = (1...count).flatMap { r in (1...2).map { n in
             #"{"identifier": "d\#(day)-r\#(r)-\#(n)", "recipient": "r\#(r)", "content": {"title": "Item d\#(day)-r\#(r)-\#(n)", "categoryIdentifier": "shop", "interruptionLevel": "passive"}, "trigger": {"type": "date", "fireDate": "2026-11-\#(day)T12:00:00", "timeZone": "UTC"}}"#
         } }
         try ws.write("requests.json", "[" + requests.joined(separator: ",") + "]")
-        #expect(try ws.chime(["schedule", "--json", "requests.json"], now: "2026-11-\(day)T11:00:00Z").status == 0)
-        let run = try ws.chime(["run"], now: "2026-11-\(day)T12:00:00Z")
+        #expect(try ws.chime(["schedule", "--json", "requests.json"] + store, now: "2026-11-\(day)T11:00:00Z").status == 0)
+        let run = try ws.chime(["run"] + store, now: "2026-11-\(day)T12:00:00Z")
         #expect(run.stdout == "fired \(count * 2), \(count * 2) kept for the digest\n", "\(run.stdout)")
     }
 

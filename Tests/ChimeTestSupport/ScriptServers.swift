@@ -72,6 +72,20 @@ public final class SMTPServer: ScriptServer, @unchecked Sendable {
 
     /// What the server accepted: one object per message (from, to, data, tls, user).
     public func messages() throws -> [[String: Any]] { try log() }
+
+    /// The `Message-ID` of every copy accepted, by the message's `Subject`: a message
+    /// resent carries the same id.
+    public func messageIDsBySubject() throws -> [String: [String]] {
+        var copies: [String: [String]] = [:]
+        for message in try messages() {
+            let data = message["data"] as! String
+            let header = { (name: String) in
+                data.split(separator: "\r\n").first { $0.hasPrefix("\(name): ") }.map { String($0.dropFirst(name.count + 2)) } ?? ""
+            }
+            copies[header("Subject"), default: []].append(header("Message-ID"))
+        }
+        return copies
+    }
 }
 
 /// The scriptable HTTP(S) server of `Servers/webhook_server.py` (Python's http.server):

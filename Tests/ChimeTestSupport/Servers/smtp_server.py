@@ -9,6 +9,10 @@ one JSON line per accepted message to --log (envelope and data). Options:
   --refuse ADDRESS         answer 550 to RCPT TO:<ADDRESS>
   --drop-data N            close the connection in the middle of the first N DATAs
   --delay SECONDS          wait this long before answering each DATA
+  --tempfail-every N       answer 451 to every Nth DATA (after the first ones above)
+  --drop-every N           close the connection in the middle of every Nth DATA
+  --answer-delay SECONDS   wait this long before answering each EHLO, MAIL, RCPT, end of
+                           DATA, RSET and NOOP: a relay far away (benchmarks)
 """
 import argparse, asyncio, json, socket, ssl, sys
 
@@ -26,6 +30,9 @@ parser.add_argument("--tempfail", type=int, default=0)
 parser.add_argument("--refuse", action="append", default=[])
 parser.add_argument("--drop-data", type=int, default=0)
 parser.add_argument("--delay", type=float, default=0)
+parser.add_argument("--tempfail-every", type=int, default=0)
+parser.add_argument("--drop-every", type=int, default=0)
+parser.add_argument("--answer-delay", type=float, default=0)
 options = parser.parse_args()
 
 
@@ -33,7 +40,27 @@ class Handler:
     def __init__(self):
         self.datas = 0
 
+    async def handle_EHLO(self, server, session, envelope, hostname, responses):
+        await asyncio.sleep(options.answer_delay)
+        session.host_name = hostname
+        return responses
+
+    async def handle_MAIL(self, server, session, envelope, address, mail_options):
+        await asyncio.sleep(options.answer_delay)
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        return "250 OK"
+
+    async def handle_RSET(self, server, session, envelope):
+        await asyncio.sleep(options.answer_delay)
+        return "250 OK"
+
+    async def handle_NOOP(self, server, session, envelope, arg):
+        await asyncio.sleep(options.answer_delay)
+        return "250 OK"
+
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        await asyncio.sleep(options.answer_delay)
         if address in options.refuse:
             return "550 5.1.1 No such user here"
         envelope.rcpt_tos.append(address)
@@ -41,12 +68,14 @@ class Handler:
 
     async def handle_DATA(self, server, session, envelope):
         self.datas += 1
-        if options.delay:
-            await asyncio.sleep(options.delay)
-        if self.datas <= options.drop_data:
+        if options.delay or options.answer_delay:
+            await asyncio.sleep(options.delay + options.answer_delay)
+        first = options.drop_data + options.tempfail
+        later = self.datas - first
+        if self.datas <= options.drop_data or (later > 0 and options.drop_every and later % options.drop_every == 0):
             server.transport.close()
             return "421 closing"
-        if self.datas <= options.drop_data + options.tempfail:
+        if self.datas <= first or (later > 0 and options.tempfail_every and later % options.tempfail_every == 0):
             return "451 4.3.0 Try again later"
         with open(options.log, "a") as log:
             log.write(json.dumps({
