@@ -1,7 +1,8 @@
 internal import CChimeCurl
 
 /// The protocol lines of one SMTP or IMAP transfer, in order: (sent by us, text), as
-/// libcurl's debug callback shows them. How a reply's own words reach an error message.
+/// libcurl's debug callback shows them; our own lines other than RCPT are kept empty.
+/// How a reply's own words reach an error message.
 final class Dialogue {
     var lines: [(out: Bool, text: String)] = []
 
@@ -18,8 +19,13 @@ extension CurlEasy {
         try check(chime_curl_setopt_long(handle, CURLOPT_VERBOSE, 1))
         try check(chime_curl_setopt_debug_callback(handle, CURLOPT_DEBUGFUNCTION) { _, type, data, size, context in
             guard let data, let context, type == CURLINFO_HEADER_IN || type == CURLINFO_HEADER_OUT else { return 0 }
-            let text = String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
-            Unmanaged<Dialogue>.fromOpaque(context).takeUnretainedValue().lines.append((type == CURLINFO_HEADER_OUT, text))
+            let bytes = UnsafeRawBufferPointer(start: data, count: size)
+            let out = type == CURLINFO_HEADER_OUT
+            // Of our own lines only RCPT's words are read (``refusals()``); the others
+            // (MAIL FROM, DATA…) are kept as empty lines, not made into strings.
+            let kept = !out || (size >= 4 && bytes[0] & 0xDF == 0x52 && bytes[1] & 0xDF == 0x43 && bytes[2] & 0xDF == 0x50 && bytes[3] & 0xDF == 0x54)
+            let text = kept ? String(decoding: bytes, as: UTF8.self) : ""
+            Unmanaged<Dialogue>.fromOpaque(context).takeUnretainedValue().lines.append((out, text))
             return 0
         })
     }

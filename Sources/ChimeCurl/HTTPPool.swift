@@ -1,12 +1,14 @@
 internal import CChimeCurl
 
-/// HTTP requests in flight at once through libcurl's multi interface: the caller starts
-/// transfers and collects them as they finish, and decides itself how many run together.
+/// HTTP requests and SMTP messages in flight at once: the caller starts transfers and
+/// collects them as they finish, and decides itself how many run together.
 ///
-/// Easy handles are pooled and reused, and the multi handle keeps one connection cache,
-/// so later requests to the same host reuse open connections; over HTTPS, HTTP/2 is
-/// asked for and requests to one host share one connection when the server speaks it.
-/// Not thread-safe: drive it from one task.
+/// HTTP goes through libcurl's multi interface: easy handles are pooled and reused, and
+/// the multi handle keeps one connection cache, so later requests to the same host reuse
+/// open connections; over HTTPS, HTTP/2 is asked for and requests to one host share one
+/// connection when the server speaks it. Emails go on threads of their own, each keeping
+/// its SMTP connection open from one message to the next (``MailSenders``), and their
+/// ends wake the multi handle's wait. Not thread-safe: drive it from one task.
 public final class HTTPPool {
     public enum Method: Sendable {
         case post
@@ -60,8 +62,23 @@ public final class HTTPPool {
         }
     }
 
+    /// How a transfer ended.
+    public enum Completion: Sendable {
+        case http(Response)
+        /// The server took the message for some recipients, or nobody got it.
+        case mail(Result<SMTPClient.Sent, SMTPClient.Failure>)
+    }
+
     private let multi: UnsafeMutableRawPointer
     private var idle: [CurlEasy] = []
+    /// Emails in flight, on their senders' threads.
+    private var mailInFlight = 0
+    private lazy var mailSenders: MailSenders = {
+        nonisolated(unsafe) let multi = multi
+        // Thread-safe: ends the pool's `curl_multi_poll` at once.
+        return MailSenders { curl_multi_wakeup(multi) }
+    }()
+    private var mailStarted = false
     private var running: [UnsafeMutableRawPointer: Transfer] = [:]
     private let bodyLimit: Int
 
@@ -77,6 +94,7 @@ public final class HTTPPool {
     }
 
     deinit {
+        if mailStarted { mailSenders.close() }
         for transfer in running.values { curl_multi_remove_handle(multi, transfer.easy.handle) }
         running.removeAll()
         idle.removeAll()
@@ -84,7 +102,15 @@ public final class HTTPPool {
     }
 
     /// Transfers started and not yet collected.
-    public var inFlight: Int { running.count }
+    public var inFlight: Int { running.count + mailInFlight }
+
+    /// Starts sending an email on a thread of its own (``MailSenders`` says why); how it
+    /// went comes back from ``collectCompletions(waitingUpTo:)`` with `tag`.
+    public func start(_ mail: MailRequest, tag: Int) {
+        mailStarted = true
+        mailSenders.submit(mail, tag: tag)
+        mailInFlight += 1
+    }
 
     /// Starts a request; its response comes back from ``collect(waitingUpTo:)`` with `tag`.
     public func start(_ request: Request, tag: Int) throws {
@@ -137,23 +163,40 @@ public final class HTTPPool {
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         try easy.check(chime_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context))
         try easy.check(chime_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context))
-        easy.clearError()
-        guard curl_multi_add_handle(multi, handle) == CURLM_OK else {
+        try add(transfer)
+    }
+
+    private func add(_ transfer: Transfer) throws {
+        transfer.easy.clearError()
+        guard curl_multi_add_handle(multi, transfer.easy.handle) == CURLM_OK else {
+            transfer.release()
+            idle.append(transfer.easy)
             throw CurlError(code: Int(CURLE_FAILED_INIT.rawValue), message: "curl_multi_add_handle failed")
         }
-        running[handle] = transfer
+        running[transfer.easy.handle] = transfer
     }
 
     /// Moves the transfers on, waiting up to `milliseconds` for something to happen, and
-    /// returns those that finished.
+    /// returns the HTTP requests that finished. Only for a pool that sends no email
+    /// (``collectCompletions(waitingUpTo:)`` returns both).
     public func collect(waitingUpTo milliseconds: Int) -> [(tag: Int, response: Response)] {
+        collectCompletions(waitingUpTo: milliseconds).map { tag, completion in
+            guard case .http(let response) = completion else { preconditionFailure("an email collected as an HTTP response") }
+            return (tag, response)
+        }
+    }
+
+    /// Moves the transfers on, waiting up to `milliseconds` for something to happen, and
+    /// returns those that finished, HTTP requests and emails.
+    public func collectCompletions(waitingUpTo milliseconds: Int) -> [(tag: Int, completion: Completion)] {
         var active: Int32 = 0
         curl_multi_perform(multi, &active)
-        var finished = drain()
-        if finished.isEmpty && !running.isEmpty {
+        var finished = drain() + drainMail()
+        if finished.isEmpty && inFlight > 0 {
+            // A mail sender's wakeup ends the wait, even one that came before it.
             curl_multi_poll(multi, nil, 0, Int32(max(0, milliseconds)), nil)
             curl_multi_perform(multi, &active)
-            finished = drain()
+            finished = drain() + drainMail()
         }
         return finished
     }
@@ -167,23 +210,30 @@ public final class HTTPPool {
         }
     }
 
-    private func drain() -> [(tag: Int, response: Response)] {
-        var finished: [(tag: Int, response: Response)] = []
+    private func drainMail() -> [(tag: Int, completion: Completion)] {
+        guard mailInFlight > 0 else { return [] }
+        let done = mailSenders.takeFinished()
+        mailInFlight -= done.count
+        return done.map { ($0.tag, .mail($0.outcome)) }
+    }
+
+    private func drain() -> [(tag: Int, completion: Completion)] {
+        var finished: [(tag: Int, completion: Completion)] = []
         var left: Int32 = 0
         while let message = curl_multi_info_read(multi, &left) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
                   let transfer = running.removeValue(forKey: handle) else { continue }
             let result = message.pointee.data.result
             curl_multi_remove_handle(multi, handle)
+            var error: CurlError?
+            do { try transfer.easy.check(result) } catch let failure as CurlError { error = failure } catch {}
             var status = 0
             _ = chime_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
             var version = 0
             _ = chime_curl_getinfo_long(handle, CURLINFO_HTTP_VERSION, &version)
-            var error: CurlError?
-            do { try transfer.easy.check(result) } catch let failure as CurlError { error = failure } catch {}
-            finished.append((transfer.tag, Response(
+            finished.append((transfer.tag, .http(Response(
                 status: status, headers: transfer.headers, body: transfer.body, error: error,
-                httpVersion: version == Int(CURL_HTTP_VERSION_2_0) ? 2 : version == 0 ? 0 : 1)))
+                httpVersion: version == Int(CURL_HTTP_VERSION_2_0) ? 2 : version == 0 ? 0 : 1))))
             transfer.release()
             idle.append(transfer.easy)
         }

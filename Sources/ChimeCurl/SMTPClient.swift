@@ -43,26 +43,7 @@ public final class SMTPClient {
     /// message goes through. Each ``send(from:to:message:)`` sets only its envelope.
     public init(_ settings: MailServer) throws {
         easy = try CurlEasy(timeouts: settings.timeouts)
-        let handle = easy.handle
-        try easy.check(chime_curl_setopt_string(handle, CURLOPT_URL, settings.url))
-        try easy.apply(settings)
-        // Deliver to the recipients the server takes even when it refuses some.
-        try easy.check(chime_curl_setopt_long(handle, CURLOPT_MAIL_RCPT_ALLLOWFAILS, 1))
-        try easy.check(chime_curl_setopt_long(handle, CURLOPT_UPLOAD, 1))
-        try easy.check(chime_curl_setopt_read_callback(handle, CURLOPT_READFUNCTION) { buffer, size, count, context in
-            guard let buffer, let context else { return 0 }
-            let upload = Unmanaged<Upload>.fromOpaque(context).takeUnretainedValue()
-            let length = min(size * count, upload.bytes.count - upload.offset)
-            upload.bytes.withUnsafeBytes { source in
-                UnsafeMutableRawPointer(buffer).copyMemory(from: source.baseAddress! + upload.offset, byteCount: length)
-            }
-            upload.offset += length
-            return length
-        })
-        // A probe's reply goes to the write callback: nothing to keep.
-        try easy.check(chime_curl_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION) { _, size, count, _ in size * count })
-        // The protocol lines, to learn each RCPT's reply.
-        try easy.recordDialogues()
+        try easy.setUpMail(settings)
     }
 
     /// Sends one message (LF or CRLF line ends) from `from` to each of `to`.
@@ -75,29 +56,11 @@ public final class SMTPClient {
     /// queued), from `from` to each of `to`.
     /// - Throws: ``Failure`` when no recipient got it.
     public func send(from: String, to recipients: [String], message: [UInt8]) throws -> Sent {
-        let handle = easy.handle
-        try easy.check(chime_curl_setopt_string(handle, CURLOPT_MAIL_FROM, "<\(from)>"))
-        var list: UnsafeMutablePointer<curl_slist>?
-        for recipient in recipients { list = curl_slist_append(list, "<\(recipient)>") }
+        let list = try easy.setEnvelope(from: from, to: recipients, size: message.count)
         defer { curl_slist_free_all(list) }
-        try easy.check(chime_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, list))
-        let upload = Upload(bytes: message)
-        try easy.check(chime_curl_setopt_off(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(upload.bytes.count)))
-        let (dialogue, outcome) = transfer(upload: upload)
-        _ = chime_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, nil)
-        // A message to one recipient that went through had no refusal: its last line is
-        // all there is to read.
-        if case .success = outcome, recipients.count == 1 {
-            return Sent(accepted: recipients, refused: [], reply: dialogue.lastReply)
-        }
-        let (refused, lastReply) = (dialogue.refusals(), dialogue.lastReply)
-        let accepted = recipients.filter { recipient in !refused.contains { $0.recipient == recipient } }
-        switch outcome {
-        case .success:
-            return Sent(accepted: accepted, refused: refused, reply: lastReply)
-        case .failure(let error):
-            throw failure(error, lastReply: lastReply, refused: refused)
-        }
+        let (dialogue, error) = transfer(upload: MailUpload(bytes: message))
+        _ = chime_curl_setopt_slist(easy.handle, CURLOPT_MAIL_RCPT, nil)
+        return try Self.outcome(recipients: recipients, dialogue: dialogue, error: error, responseCode: easy.responseCode).get()
     }
 
     /// Connects, greets, upgrades to TLS and logs in as a send would, then asks `NOOP`:
@@ -111,37 +74,25 @@ public final class SMTPClient {
             _ = chime_curl_setopt_long(handle, CURLOPT_UPLOAD, 1)
             _ = chime_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, nil)
         }
-        let (dialogue, outcome) = transfer(upload: nil)
+        let (dialogue, error) = transfer(upload: nil)
         let lastReply = dialogue.lastReply
-        if case .failure(let error) = outcome { throw failure(error, lastReply: lastReply, refused: []) }
+        if let error { throw Self.failure(error, responseCode: easy.responseCode, lastReply: lastReply, refused: []) }
         return lastReply
     }
 
     /// Runs one transfer on the handle, with the dialogue recorded.
-    private func transfer(upload: Upload?) -> (Dialogue, Result<Void, CurlError>) {
+    private func transfer(upload: MailUpload?) -> (Dialogue, CurlError?) {
         let handle = easy.handle
         let dialogue = Dialogue()
-        var outcome: Result<Void, CurlError> = .success(())
+        var failure: CurlError?
         withExtendedLifetime(upload) {
             _ = chime_curl_setopt_pointer(handle, CURLOPT_READDATA, upload.map { Unmanaged.passUnretained($0).toOpaque() })
             easy.recording(dialogue) {
-                do { try easy.perform() } catch let error as CurlError { outcome = .failure(error) } catch {}
+                do { try easy.perform() } catch let error as CurlError { failure = error } catch {}
             }
             _ = chime_curl_setopt_pointer(handle, CURLOPT_READDATA, nil)
         }
-        return (dialogue, outcome)
-    }
-
-    /// A failed transfer, classified: 4xx replies and lost connections are temporary;
-    /// 5xx replies and TLS or login refusals are not.
-    private func failure(_ error: CurlError, lastReply: String, refused: [Refusal]) -> Failure {
-        var code = 0
-        _ = chime_curl_getinfo_long(easy.handle, CURLINFO_RESPONSE_CODE, &code)
-        // A 354 (go ahead) or 250 as the last reply: the final answer never came.
-        if code < 400 { code = 0 }
-        let temporary = code >= 500 ? false : code >= 400 ? true : !error.isPermanent
-        let reply = lastReply.isEmpty ? "" : " (server: \(lastReply))"
-        return Failure(temporary: temporary, code: code, message: error.message + reply, refused: refused, unreachable: error.isUnreachable)
+        return (dialogue, failure)
     }
 
     /// LF line ends as CRLF, as SMTP's DATA has them; CRLF kept. Done when a message is
@@ -162,13 +113,6 @@ public final class SMTPClient {
         }
         return bytes
     }
-}
-
-/// The bytes of an upload and how far libcurl has read them.
-private final class Upload {
-    let bytes: [UInt8]
-    var offset = 0
-    init(bytes: [UInt8]) { self.bytes = bytes }
 }
 
 extension Dialogue {

@@ -1,0 +1,149 @@
+import Foundation
+
+/// Emails sent on threads of their own, each thread keeping one connection per server open
+/// from one message to the next; what they send is collected with the pool's other
+/// transfers (``HTTPPool/collectCompletions(waitingUpTo:)``).
+///
+/// Why not the multi handle itself: libcurl's SMTP waits for the reply to the end of the
+/// data inside its "done" phase (`smtp_done` → `smtp_block_statemach` in lib/smtp.c, in
+/// every version so far), which blocks the whole multi handle, so one relay's latency
+/// would be paid once per message whatever the concurrency. A thread per message in
+/// flight pays it once per message per connection. A thread is started when a message
+/// finds none waiting, so there are as many as messages were ever in flight at once.
+final class MailSenders: @unchecked Sendable { // every field under `condition`
+    typealias Outcome = Result<SMTPClient.Sent, SMTPClient.Failure>
+
+    private let condition = NSCondition()
+    /// Threads waiting for a message, the last to finish last.
+    private var idle: [Sender] = []
+    private var finished: [(tag: Int, outcome: Outcome)] = []
+    private var threads = 0
+    private var closed = false
+    /// Called from a sender's thread when a message is done: wakes the pool's poll.
+    private let wake: @Sendable () -> Void
+
+    init(wake: @escaping @Sendable () -> Void) {
+        self.wake = wake
+    }
+
+    /// Hands a message to a waiting thread that has a connection to its server, else to
+    /// one with none yet, else to any waiting one, else to a new thread.
+    func submit(_ mail: MailRequest, tag: Int) {
+        let job = Job(tag: tag, mail: mail, key: Self.key(mail.server))
+        condition.lock()
+        let chosen = idle.lastIndex { $0.servers.contains(job.key) } ?? idle.lastIndex { $0.servers.isEmpty } ?? idle.indices.last
+        let sender = chosen.map { idle.remove(at: $0) }
+        if sender == nil { threads += 1 }
+        condition.unlock()
+        if let sender {
+            sender.give(job)
+        } else {
+            let sender = Sender(job: job)
+            let thread = Thread { [self] in run(sender) }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+    }
+
+    /// The messages done since the last call.
+    func takeFinished() -> [(tag: Int, outcome: Outcome)] {
+        condition.lock()
+        defer { condition.unlock() }
+        let done = finished
+        finished = []
+        return done
+    }
+
+    /// Stops the threads once their messages are done, and waits for them (their
+    /// connections close as their clients go).
+    func close() {
+        condition.lock()
+        closed = true
+        for sender in idle { sender.give(nil) }
+        idle = []
+        while threads > 0 { condition.wait() }
+        condition.unlock()
+    }
+
+    /// One thread: sends what it is given, each message over its client for that server.
+    private func run(_ sender: Sender) {
+        var clients: [String: SMTPClient] = [:]
+        while let job = sender.take() {
+            let outcome = send(job, clients: &clients)
+            condition.lock()
+            finished.append((job.tag, outcome))
+            sender.servers.insert(job.key)
+            if closed {
+                condition.unlock()
+                break
+            }
+            idle.append(sender)
+            wake()
+            condition.unlock()
+        }
+        clients.removeAll()
+        condition.lock()
+        threads -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func send(_ job: Job, clients: inout [String: SMTPClient]) -> Outcome {
+        let mail = job.mail
+        do {
+            let client = try clients[job.key] ?? SMTPClient(mail.server)
+            clients[job.key] = client
+            return .success(try client.send(from: mail.from, to: mail.recipients, message: mail.message))
+        } catch let failure as SMTPClient.Failure {
+            return .failure(failure)
+        } catch let error as CurlError {
+            return .failure(SMTPClient.Failure(temporary: !error.isPermanent, code: 0, message: error.message, refused: [],
+                                               unreachable: error.isUnreachable))
+        } catch {
+            return .failure(SMTPClient.Failure(temporary: true, code: 0, message: "\(error)", refused: []))
+        }
+    }
+
+    /// What tells two servers apart for a connection's reuse.
+    private static func key(_ server: MailServer) -> String {
+        [server.url, server.username ?? "", server.password ?? "", server.caFile ?? "",
+         "\(server.verifyTLS)", "\(server.startTLS == .required)"].joined(separator: "\u{0}")
+    }
+
+    private struct Job {
+        let tag: Int
+        let mail: MailRequest
+        let key: String
+    }
+
+    /// One sender thread's mailbox: the message it is given (nil: stop).
+    private final class Sender: @unchecked Sendable { // `job` and `given` under `condition`; `servers` under the senders' lock
+        private let condition = NSCondition()
+        private var job: Job?
+        private var given = false
+        /// The servers it keeps a connection to.
+        var servers: Set<String> = []
+
+        init(job: Job) {
+            self.job = job
+            given = true
+        }
+
+        func give(_ job: Job?) {
+            condition.lock()
+            self.job = job
+            given = true
+            condition.signal()
+            condition.unlock()
+        }
+
+        func take() -> Job? {
+            condition.lock()
+            defer { condition.unlock() }
+            while !given { condition.wait() }
+            given = false
+            defer { job = nil }
+            return job
+        }
+    }
+}
