@@ -154,7 +154,10 @@ extension PostgresStore {
     }
 
     public func claimers() throws -> [(claimer: Claimer, leaseEnds: Instant?)] {
-        let found = try read { session in
+        // One snapshot for the three tables: read one by one, a worker that claimed, sent
+        // and marked between two of them would look as if it held marks only (abandoned),
+        // and its fresh claims would be released to another worker.
+        let found = try readSnapshot { session in
             var leases: [String: Int64?] = [:]
             for row in try await session.rows("SELECT claimed_by, MAX(claim_expires) AS ends FROM pending WHERE claimed_by IS NOT NULL GROUP BY claimed_by") {
                 leases[try row.get("claimed_by")] = try row.optional("ends", as: Int64.self)

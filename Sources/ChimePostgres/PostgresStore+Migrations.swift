@@ -214,6 +214,13 @@ extension PostgresStore {
     /// Returns the names of the migrations it ran (none when another process ran them).
     static func migrate(_ connection: PostgresConnection, logger: Logger) async throws -> [String] {
         let session = Session(connection: connection, logger: logger)
+        // An up-to-date store is only read: a worker's role may lack CREATE on the schema
+        // (PostgreSQL 15 grants none on public), and CREATE TABLE IF NOT EXISTS checks that
+        // privilege before it finds the table there.
+        if try await session.rows("SELECT to_regclass('chime_migrations') IS NOT NULL AS present").first?.get("present", as: Bool.self) == true {
+            let applied = Set(try await session.rows("SELECT name FROM chime_migrations").map { try $0.get("name", as: String.self) })
+            if migrations.allSatisfy({ applied.contains($0.name) }) { return [] }
+        }
         try await session.execute("SELECT pg_advisory_lock(\(migrationLock))")
         var ran: [String] = []
         do {

@@ -20,6 +20,8 @@ extension PostgresStore {
                 try await session.execute("""
                     DELETE FROM outbox WHERE delivery_id = \(OptIn.deliveryID(recipient: recipient)) AND recipient = \(recipient) AND state <> 'queued'
                     """)
+                // The next request has the same delivery id: its Confirm must not be a replay.
+                try await session.execute("DELETE FROM response WHERE delivery_id = \(OptIn.deliveryID(recipient: recipient)) AND recipient = \(recipient)")
             }
             try await session.execute("""
                 DELETE FROM recipient_setting WHERE recipient = \(recipient) AND locale IS NULL AND show_previews IS NULL

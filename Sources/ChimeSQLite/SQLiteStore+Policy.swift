@@ -87,6 +87,9 @@ extension SQLiteStore {
                 // Bodies and attempts go with their rows (ON DELETE CASCADE).
                 try db.execute(sql: "DELETE FROM outbox WHERE delivery_id = ? AND recipient = ? AND state <> 'queued'",
                                arguments: [OptIn.deliveryID(recipient: recipient), recipient])
+                // The next request has the same delivery id: its Confirm must not be a replay.
+                try db.execute(sql: "DELETE FROM response WHERE delivery_id = ? AND recipient = ?",
+                               arguments: [OptIn.deliveryID(recipient: recipient), recipient])
             }
             try db.execute(sql: """
                 DELETE FROM recipient_setting WHERE recipient = ? AND locale IS NULL AND show_previews IS NULL

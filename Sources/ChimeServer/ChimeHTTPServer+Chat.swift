@@ -33,17 +33,18 @@ extension ChimeHTTPServer {
         case .threadMessage(let conversation, let thread, let text, let user):
             // A person's message in a remembered thread is its action's text; bots' and
             // others' messages are acknowledged and left alone.
-            if let value = try desk.store.threadToken(channel: channel, thread: Self.slackThread(conversation, thread)),
+            if let value = try await Self.blocking({ [desk] in try desk.store.threadToken(channel: channel, thread: Self.slackThread(conversation, thread)) }),
                let button = ButtonValue(value) {
-                _ = try typed(text, token: button.token, action: button.action, channel: channel, user: user)
+                _ = try await typed(text, token: button.token, action: button.action, channel: channel, user: user)
             }
             return Self.text(200, "")
         case .press(let value, let user, let conversation, let ts):
-            let outcome = try press(value, channel: channel, user: user, text: .asked)
+            let outcome = try await press(value, channel: channel, user: user, text: .asked)
             var message = outcome.message
             if let prompt = outcome.wantsText, let ts {
                 // The message's thread is where the text will come: remember whose it is.
-                try desk.store.rememberThread(channel: channel, thread: Self.slackThread(conversation, ts), token: value, at: clock())
+                let now = clock()
+                try await Self.blocking { [desk] in try desk.store.rememberThread(channel: channel, thread: Self.slackThread(conversation, ts), token: value, at: now) }
                 message = desk.ask(prompt, .thread)
             }
             return Self.json(200, ["response_type": "ephemeral", "replace_original": false, "text": message])
@@ -68,7 +69,7 @@ extension ChimeHTTPServer {
         case .ping:
             return Self.json(200, ["type": 1])
         case .press(let value, let user, _, _):
-            let outcome = try press(value, channel: channel, user: user, text: .asked)
+            let outcome = try await press(value, channel: channel, user: user, text: .asked)
             if let prompt = outcome.wantsText {
                 // A text-input action: a modal dialog (type 9) asks for the text; its
                 // submission comes back with the button's custom_id.
@@ -77,7 +78,7 @@ extension ChimeHTTPServer {
             return Self.json(200, ["type": 4, "data": ["content": outcome.message, "flags": 64]])
         case .dialogText(let value, let text, let user):
             guard let button = ButtonValue(value) else { return Self.text(400, "not Chime's dialog") }
-            let outcome = try typed(text, token: button.token, action: button.action, channel: channel, user: user)
+            let outcome = try await typed(text, token: button.token, action: button.action, channel: channel, user: user)
             return Self.json(200, ["type": 4, "data": ["content": outcome.message, "flags": 64]])
         case .malformed(let why):
             return Self.text(400, why)
@@ -113,10 +114,11 @@ extension ChimeHTTPServer {
             return try await mattermostMessage(token: token, post: post, text: text, user: user, channel: found)
         case .press(let value, let user, _, let post):
             // Text can come back only through the outgoing webhook and the API.
-            let outcome = try press(value, channel: channel, user: user, text: found.textEntry == .reply ? .asked : .none)
+            let outcome = try await press(value, channel: channel, user: user, text: found.textEntry == .reply ? .asked : .none)
             var message = outcome.message
             if let prompt = outcome.wantsText, let post {
-                try desk.store.rememberThread(channel: channel, thread: post, token: value, at: clock())
+                let now = clock()
+                try await Self.blocking { [desk] in try desk.store.rememberThread(channel: channel, thread: post, token: value, at: now) }
                 message = desk.ask(prompt, .thread)
             }
             return Self.json(outcome.verdict.httpStatus, ["ephemeral_text": message])
@@ -142,9 +144,9 @@ extension ChimeHTTPServer {
             Logger(label: "chime.serve").error("Mattermost's API did not say which message this answers: \(configuration.redact("\(error)"))")
             return Self.json(200, ["text": "Chime could not read which message this answers.", "response_type": "comment"])
         }
-        guard let root, let value = try desk.store.threadToken(channel: channel.id, thread: root),
+        guard let root, let value = try await Self.blocking({ [desk] in try desk.store.threadToken(channel: channel.id, thread: root) }),
               let button = ButtonValue(value) else { return Self.json(200, [:]) }
-        let outcome = try typed(text, token: button.token, action: button.action, channel: channel.id, user: user)
+        let outcome = try await typed(text, token: button.token, action: button.action, channel: channel.id, user: user)
         return Self.json(200, ["text": outcome.message, "response_type": "comment"])
     }
 
@@ -161,9 +163,9 @@ extension ChimeHTTPServer {
             // Only an answer to Chime's own bot's message (when the channel's URL names
             // the bot) carries tokens: another bot's message in a group could hold any link.
             if let ours = configuration.channel(channel)?.url.telegramBotID, ours != bot { return Self.json(200, [:]) }
-            return try telegramReply(text: text, user: user, chat: chat, message: message, buttons: buttons, links: links, channel: channel)
+            return try await telegramReply(text: text, user: user, chat: chat, message: message, buttons: buttons, links: links, channel: channel)
         case .callbackQuery(let id, let value, let user, let chat, let message):
-            let outcome = try press(value, channel: channel, user: user, text: .asked)
+            let outcome = try await press(value, channel: channel, user: user, text: .asked)
             if let prompt = outcome.wantsText, let chat, let button = ButtonValue(value) {
                 // ForceReply: Telegram opens the reply field on a prompt whose link carries
                 // the token and the action, so the reply to it finds them again. The link
@@ -193,18 +195,19 @@ extension ChimeHTTPServer {
     /// prompt (its link carries the token and the action, which takes the whole text).
     /// Answered in the chat with `sendMessage`, as the webhook's reply.
     func telegramReply(text: String, user: String, chat: Int64, message: Int, buttons: [String], links: [String],
-                       channel: String) throws -> Response {
+                       channel: String) async throws -> Response {
         var found: (token: String, action: String?)?
         if let button = buttons.lazy.compactMap(ButtonValue.init).first { found = (button.token, nil) }
         for url in links where found == nil {
             if let link = MessageLinks.actionLink(url) { found = (link.token, link.action) }
         }
         guard let found else { return Self.json(200, [:]) }
-        let outcome = try typed(text, token: found.token, action: found.action, channel: channel, user: user)
+        let outcome = try await typed(text, token: found.token, action: found.action, channel: channel, user: user)
         return Self.json(200, ["method": "sendMessage", "chat_id": chat, "text": outcome.message, "reply_to_message_id": message])
     }
 
-    /// Runs blocking work (a libcurl request) off the server's event loops.
+    /// Runs blocking work (a store call, a libcurl request) off the server's event loops and
+    /// Swift's shared threads: every route that reads or writes the store goes through it.
     static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
@@ -218,19 +221,23 @@ extension ChimeHTTPServer {
     /// - Parameter text: ``ClickDesk/TextSource/asked`` where the platform can send a
     ///   text-input action's text back (Slack's threads, Telegram's replies): ask for it
     ///   rather than record no text.
-    func press(_ value: String, channel: String, user: String, text: ClickDesk.TextSource = .none) throws -> ClickDesk.Outcome {
+    func press(_ value: String, channel: String, user: String, text: ClickDesk.TextSource = .none) async throws -> ClickDesk.Outcome {
         guard let button = ButtonValue(value) else { return ClickDesk.Outcome(verdict: .malformed, message: "This button is not Chime's.") }
-        let outcome = try desk.press(token: button.token, action: button.action, channel: channel,
-                                     responder: user.isEmpty ? channel : "\(channel):\(user)", chatUser: user,
-                                     text: text, now: clock())
+        let (desk, now) = (desk, clock())
+        let outcome = try await Self.blocking {
+            try desk.press(token: button.token, action: button.action, channel: channel,
+                           responder: user.isEmpty ? channel : "\(channel):\(user)", chatUser: user, text: text, now: now)
+        }
         Self.carryOut(outcome)
         return outcome
     }
 
     /// A text typed in a chat thread in answer to a reminder: answered now, carried out after.
-    func typed(_ text: String, token: String, action: String?, channel: String, user: String) throws -> ClickDesk.Outcome {
-        let outcome = try desk.typed(text, token: token, action: action, channel: channel, responder: "\(channel):\(user)",
-                                     chatUser: user, now: clock())
+    func typed(_ text: String, token: String, action: String?, channel: String, user: String) async throws -> ClickDesk.Outcome {
+        let (desk, now) = (desk, clock())
+        let outcome = try await Self.blocking {
+            try desk.typed(text, token: token, action: action, channel: channel, responder: "\(channel):\(user)", chatUser: user, now: now)
+        }
         Self.carryOut(outcome)
         return outcome
     }

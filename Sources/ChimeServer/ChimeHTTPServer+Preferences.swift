@@ -13,8 +13,9 @@ import Hummingbird
 extension ChimeHTTPServer {
     static let csrfCookie = "chime_csrf"
 
-    func preferencesPage(_ request: Request, token: String) throws -> Response {
-        let (verdict, found) = try desk.preferences(token: token, now: clock())
+    func preferencesPage(_ request: Request, token: String) async throws -> Response {
+        let (desk, now) = (desk, clock())
+        let (verdict, found) = try await Self.blocking { try desk.preferences(token: token, now: now) }
         guard let preferences = found else { return Self.page(verdict.httpStatus, "Chime", Self.refusal(verdict)) }
         let saved = request.uri.queryParameters["saved"] == "1"
         return preferencesForm(preferences, token: token, status: ClickDesk.Verdict.answered.httpStatus, notice: saved ? "prefs.saved" : nil, problems: [])
@@ -29,7 +30,8 @@ extension ChimeHTTPServer {
         }
         var form = ClickDesk.PreferencesForm(quietHours: fields["quietHours"], showPreviews: fields["showPreviews"], locale: fields["locale"])
         for (name, value) in fields where name.hasPrefix("deliver.") { form.deliver[String(name.dropFirst(8))] = value }
-        let (verdict, problems, preferences) = try desk.savePreferences(token: token, form: form, now: clock())
+        let (desk, now) = (desk, clock())
+        let (verdict, problems, preferences) = try await Self.blocking { [form] in try desk.savePreferences(token: token, form: form, now: now) }
         guard let preferences else { return Self.page(verdict.httpStatus, "Chime", Self.refusal(verdict)) }
         guard problems.isEmpty else { return preferencesForm(preferences, token: token, status: verdict.httpStatus, notice: nil, problems: problems) }
         return Response(status: .seeOther, headers: [.location: "/p/\(token)?saved=1"])

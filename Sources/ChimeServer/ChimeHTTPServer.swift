@@ -61,19 +61,22 @@ public struct ChimeHTTPServer: Sendable {
         if let metrics {
             router.get("/metrics") { _, _ in
                 Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                         body: .init(byteBuffer: ByteBuffer(string: try metrics())))
+                         body: .init(byteBuffer: ByteBuffer(string: try await Self.blocking(metrics))))
             }
         }
         router.get("/a/:token/:action") { _, context in
             let (token, action) = (context.parameters.get("token") ?? "", Self.segment(context, "action"))
             // A form, not a link: scanners follow GETs, and a GET never acts.
-            let (page, button) = try desk.describe(token: token, action: action, now: clock())
+            let (desk, now) = (desk, clock())
+            let (page, button) = try await Self.blocking { try desk.describe(token: token, action: action, now: now) }
             return Self.page(page, button: button)
         }
         router.post("/a/:token/:action") { request, context in
             let (token, action) = (context.parameters.get("token") ?? "", Self.segment(context, "action"))
-            let outcome = try desk.press(token: token, action: action, channel: "link", responder: "link",
-                                         text: await Self.typedText(request), now: clock())
+            let (desk, text, now) = (desk, await Self.typedText(request), clock())
+            let outcome = try await Self.blocking {
+                try desk.press(token: token, action: action, channel: "link", responder: "link", text: text, now: now)
+            }
             // No platform waits here: the page says how it went, once it is carried out
             // (counted as a chat press's is, off the server's shared threads, as hooks may
             // take their whole timeout): what a reply would have been answered ("… could not
@@ -85,19 +88,22 @@ public struct ChimeHTTPServer: Sendable {
         }
         // The reminder whole, for whoever holds the view link of its message.
         router.get("/v/:token") { _, context in
-            try view(token: context.parameters.get("token") ?? "")
+            let token = context.parameters.get("token") ?? ""
+            return try await Self.blocking { try view(token: token) }
         }
         // One-click unsubscribe (RFC 8058): the List-Unsubscribe-Post POST turns the
         // category off; a GET (a person, or a scanner) shows the button and changes nothing.
         router.get("/u/:token") { _, context in
-            try unsubscribe(token: context.parameters.get("token") ?? "", apply: false)
+            let token = context.parameters.get("token") ?? ""
+            return try await Self.blocking { try unsubscribe(token: token, apply: false) }
         }
         router.post("/u/:token") { _, context in
-            try unsubscribe(token: context.parameters.get("token") ?? "", apply: true)
+            let token = context.parameters.get("token") ?? ""
+            return try await Self.blocking { try unsubscribe(token: token, apply: true) }
         }
         // The preferences page: GET shows the form, POST saves it.
         router.get("/p/:token") { request, context in
-            try preferencesPage(request, token: context.parameters.get("token") ?? "")
+            try await preferencesPage(request, token: context.parameters.get("token") ?? "")
         }
         router.post("/p/:token") { request, context in
             try await savePreferences(request, token: context.parameters.get("token") ?? "")

@@ -262,6 +262,12 @@ struct APIRecipientSettingsTests {
         #expect(mails.last?.contains("Subject: Do you want reminders at this address?") == true)
         #expect(!(mails.last.map(PolicyTests.text) ?? "").contains("Title e3"))
         #expect(optIn(try get("erin"))["askedAt"] as? String == "2026-11-21T10:52:00Z")
+        // The new request's Confirm is hers to give again (not taken for a replay of the first).
+        let askedAgain = try #require(mails.last)
+        let confirmAgain = String(try #require(PolicyTests.text(askedAgain).firstMatch(of: /(\/a\/[a-z2-7]+\/confirm)\n/)).output.1)
+        let reconfirmed = try Self.exchange(server.port, "POST", confirmAgain)
+        #expect(reconfirmed.status == 200 && !reconfirmed.body.contains("already"), "\(reconfirmed.body)")
+        #expect(optIn(try get("erin"))["stored"] as? String == "authorized")
 
         server.stop()
         #expect(!(try ws.read("serve.out")).contains(keys.admin))

@@ -90,8 +90,23 @@ struct StoreCommandTests {
         #expect(try ws.chime(["schedule", "--json", "b.json", "--store", withPassword]).status == 0)
         let refusedPostgres = try ws.chime(["store", "copy", "--from", "sqlite:source.sqlite", "--to", withPassword])
         #expect(refusedPostgres.status == 73, "\(refusedPostgres.stderr)")
-        #expect(refusedPostgres.stderr.contains("the target store \(database) is not empty"), "\(refusedPostgres.stderr)")
+        // Named as user@server/database, without the password or the query.
+        let named = "chime@" + (database.split(separator: "@").last?.split(separator: "?").first ?? "")
+        #expect(refusedPostgres.stderr.contains("the target store postgres://\(named) is not empty"), "\(refusedPostgres.stderr)")
         #expect(!refusedPostgres.stderr.contains("hunter2secret"))
         #expect(try ws.chime(["pending", "--json", "--store", database]).stdout.contains("\"b\""))
+
+        // The password in the query instead: named without it too, by migrate and copy.
+        let inQuery = database + (database.contains("?") ? "&" : "?") + "password=hunter3secret"
+        let migrated = try ws.chime(["store", "migrate", "--store", inQuery])
+        #expect(migrated.status == 0 && migrated.stdout.contains("up to date") && !migrated.stdout.contains("hunter3secret"), "\(migrated.stdout)")
+        let refusedQuery = try ws.chime(["store", "copy", "--from", "sqlite:source.sqlite", "--to", inQuery])
+        #expect(refusedQuery.status == 73 && !refusedQuery.stderr.contains("hunter3secret"), "\(refusedQuery.stderr)")
+
+        // A mistyped SQLite source is refused, not created empty and "copied".
+        let typo = try ws.chime(["store", "copy", "--from", "sqlite:sourse.sqlite", "--to", "sqlite:fresh.sqlite"])
+        #expect(typo.status == 66 && typo.stderr.contains("no such store"), "\(typo.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: ws.path("sourse.sqlite")))
+        #expect(!FileManager.default.fileExists(atPath: ws.path("fresh.sqlite")), "nothing made")
     }
 }

@@ -129,4 +129,33 @@ struct PostgresCLITests {
         #expect(unread.stderr.contains("sslmode=prefer"))
         #expect(!unread.stderr.contains("S3cretPass"))
     }
+
+    @Test("a worker whose role may only read and write the tables (no CREATE on the schema) opens an up-to-date store and fires")
+    func leastPrivilegeRole() throws {
+        let server = try PostgresServer.shared()
+        let url = try server.makeDatabase()
+        let database = String(url.split(separator: "/").last!.split(separator: "?").first!)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-pg-role-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.configuration.write(to: folder.appendingPathComponent("chime.xml"), atomically: true, encoding: .utf8)
+        // The owner migrates; the worker role gets the tables' rows and nothing more.
+        #expect(try Self.run(["store", "migrate", "--store", url], in: folder).status == 0)
+        let role = "worker_\(UUID().uuidString.prefix(8).lowercased())"
+        try server.psql("""
+            CREATE ROLE \(role) LOGIN; REVOKE CREATE ON SCHEMA public FROM PUBLIC;
+            GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO \(role);
+            GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO \(role);
+            """, database: database)
+        #expect(try server.psql("SELECT has_schema_privilege('\(role)', 'public', 'CREATE')", database: database).hasPrefix("f"))
+        let worker = url.replacingOccurrences(of: "://chime@", with: "://\(role)@")
+        try #"{"identifier": "r1", "recipient": "carol", "content": {"title": "Role"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#
+            .write(to: folder.appendingPathComponent("r.json"), atomically: true, encoding: .utf8)
+        let scheduled = try Self.run(["schedule", "--json", "r.json", "--store", worker, "--now", "2026-11-25T09:00:00Z"], in: folder)
+        #expect(scheduled.status == 0, "\(scheduled.stderr)")
+        let fired = try Self.run(["run", "--store", worker, "--now", "2026-11-25T09:02:00Z"], in: folder)
+        #expect(fired.status == 0, "\(fired.stderr)")
+        #expect(fired.stdout.hasPrefix("fired 1"), "\(fired.stdout) \(fired.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("outbox/new").path).count == 1)
+    }
 }

@@ -68,9 +68,12 @@ public protocol PolicyStore: Sendable {
     ///   the outbox deliveries of their opt-in request (delivery id
     ///   `OptIn.deliveryID(recipient:)`) that are no longer queued (delivered or failed)
     ///   are removed with their bodies and attempts, so that asking again queues a new
-    ///   one. A delivery of it still queued stays, and is the one sent.
+    ///   one. A delivery of it still queued stays, and is the one sent. The responses
+    ///   recorded for that delivery id (a Confirm) are removed too: the id is the same
+    ///   for every request, and a response is recorded once per delivery and action, so
+    ///   the next request's Confirm would be taken for a replay of the old one.
     ///
-    /// Nothing else changes: pending, delivered and responses stay. A part with nothing
+    /// Nothing else changes: pending, delivered and other responses stay. A part with nothing
     /// stored is no error.
     /// - Parameters:
     ///   - recipient: the recipient's id.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChimeCore
+import ChimePostgres
 import ChimeRuntime
 import Foundation
 
@@ -69,6 +70,14 @@ extension Chime.Store {
 
         func run() throws {
             let started = Date()
+            // A SQLite source that does not exist would be created empty and "copied".
+            if !PostgresURL.isPostgres(from) {
+                let path = from.hasPrefix("sqlite:") ? String(from.dropFirst("sqlite:".count)) : from
+                guard FileManager.default.fileExists(atPath: path) else {
+                    printError("chime store copy: error: --from \(from): no such store (nothing was copied)")
+                    throw RuntimeFailure(66)
+                }
+            }
             let source = try copyable(from)
             let target = try copyable(to)
             // Said before reading anything; checked again in the copy's own transaction.
@@ -111,15 +120,10 @@ extension Chime.Store {
     }
 }
 
-/// A store URL as it may be shown: without the password of its user information
-/// (`postgres://chime:secret@db/chime` → `postgres://chime@db/chime`).
+/// A store URL as it may be shown: a PostgreSQL URL as ``PostgresURL`` describes it
+/// (user, server and database: no password, whether in the user information or in
+/// `?password=`), any other as given (`sqlite:PATH` holds no secret).
 func redacted(_ url: String) -> String {
-    guard let scheme = url.range(of: "://") else { return url }
-    let rest = url[scheme.upperBound...]
-    let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-    let authority = rest[..<authorityEnd]
-    guard let at = authority.lastIndex(of: "@") else { return url }
-    let userInfo = authority[..<at]
-    let user = userInfo.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-    return String(url[..<scheme.upperBound]) + user + String(url[at...])
+    guard PostgresURL.isPostgres(url) else { return url }
+    return (try? PostgresURL(url).description) ?? "the PostgreSQL store"
 }
