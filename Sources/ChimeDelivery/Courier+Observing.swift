@@ -18,6 +18,8 @@ extension Courier {
             Timer(label: Self.sendDelayMetric, dimensions: [("kind", kind)], preferredDisplayUnit: .seconds)
                 .recordSeconds(max(0, Double(now.seconds - entry.queuedAt.seconds) + Self.seconds(.now - started)))
         }
+        // The line's fields are worth making only when it is written.
+        guard logger.logLevel <= .info else { return }
         var metadata: Logger.Metadata = [
             "notification.id": .string(entry.identifier), "recipient.id": .string(entry.recipient), "channel.id": .string(entry.channel),
             "delivery.id": .string(entry.deliveryID), "outbox.id": .stringConvertible(entry.id),

@@ -3,11 +3,11 @@ import ChimeCurl
 import Foundation
 import Logging
 
-/// Sends what the outbox holds: claims due deliveries, sends them (SMTP one at a time over
-/// one connection per channel; webhooks many at once through libcurl's multi interface,
-/// within each channel's concurrency and rate), and records every attempt the moment it
-/// ends: delivered only once the server took it, else queued for a retry with backoff, or
-/// failed.
+/// Sends what the outbox holds: claims due deliveries, sends them (emails and webhooks
+/// many at once through libcurl's multi interface, within each channel's concurrency and
+/// rate, an SMTP connection reused from one message to the next), and records every
+/// attempt: delivered only once the server took it, else queued for a retry with backoff,
+/// or failed.
 public final class Courier {
     /// What one pass over the outbox did.
     public struct Report: Sendable {
@@ -79,8 +79,8 @@ public final class Courier {
         started = .now
         report = Report()
         unreachable = []
+        // One multi handle for the whole pass: its connections stay open between batches.
         var pool: HTTPPool?
-        var mail: [String: SMTPClient] = [:]
         while true {
             // Read before claiming: what was queued before the end is then claimed.
             let firing = !(progress?.isFinished ?? true)
@@ -91,29 +91,20 @@ public final class Courier {
                 progress?.pause()
                 continue
             }
-            var webhooks: [OutboxDelivery] = []
-            var emails: [(Channel, [OutboxDelivery])] = []
+            var network: [OutboxDelivery] = []
+            network.reserveCapacity(claimed.count)
             for entry in claimed {
                 guard let channel = configuration.channel(entry.channel), !channel.url.kind.isLocal else {
                     let verdict = Verdict(outcome: .temporary, code: 0, message: "channel \"\(entry.channel)\" is not in the configuration")
                     _ = try settle(entry, verdict, policy: DeliveryPolicy())
                     continue
                 }
-                if channel.url.kind.isWebhook {
-                    webhooks.append(entry)
-                } else if let index = emails.firstIndex(where: { $0.0.id == channel.id }) {
-                    emails[index].1.append(entry)
-                } else {
-                    emails.append((channel, [entry]))
-                }
+                network.append(entry)
             }
-            if !webhooks.isEmpty {
-                let webhookPool = try pool ?? HTTPPool()
-                pool = webhookPool
-                try sendWebhooks(webhooks, pool: webhookPool)
-            }
-            for (channel, entries) in emails {
-                try sendMail(entries, channel: channel, client: &mail[channel.id])
+            if !network.isEmpty {
+                let transfers = try pool ?? HTTPPool()
+                pool = transfers
+                try send(network, pool: transfers)
             }
             if claimed.count < batchSize && !firing { break }
         }

@@ -6,16 +6,19 @@ import Testing
 /// resend recognisable, secrets never shown, and `check --probe` telling what answers.
 @Suite("Delivery guarantees", .serialized)
 struct DeliveryGuaranteeTests {
-    @Test("SIGKILL at random moments across 50 runs: every reminder accepted at least once, resent only for a crash (at most 64 per killed run, as the README says), resends with the same Message-ID")
+    @Test("SIGKILL at random moments across 50 runs, four connections at once: every reminder accepted at least once, resent only for a crash (at most 64 per killed run, as the README says), resends with the same Message-ID")
     func killedRuns() throws {
         // Flaky: the first DATAs dropped or deferred, each answered after a short wait
         // so kills land while messages are in flight.
         let server = try SMTPServer(["--drop-data", "3", "--tempfail", "5", "--delay", "0.01"])
+        // Four recipients over four connections at once: kills land with several
+        // messages in flight and marks waiting to be written together.
+        let people = ["ann", "bob", "cat", "dan"]
         let ws = try Workspace(configuration: DeliveryTests.configuration(
-            channels: [#"<channel id="mail" url="smtp://127.0.0.1:\#(server.port)" from="bot@example.org" backoff="1s" maxBackoff="1s" maxAttempts="100"/>"#],
-            recipients: [("ann", "mail", "ann@example.org")]))
+            channels: [#"<channel id="mail" url="smtp://127.0.0.1:\#(server.port)" from="bot@example.org" concurrency="4" backoff="1s" maxBackoff="1s" maxAttempts="100"/>"#],
+            recipients: people.map { ($0, "mail", "\($0)@example.org") }))
         let count = 120
-        try DeliveryTests.schedule(ws, (1...count).map { ("k\($0)", "ann") })
+        try DeliveryTests.schedule(ws, (1...count).map { ("k\($0)", people[$0 % people.count]) })
         var random = SystemRandomNumberGenerator()
         var clock = Date(timeIntervalSince1970: 1_795_251_900) // 2026-11-21T09:05:00Z
         let format = ISO8601DateFormatter()

@@ -73,6 +73,7 @@ struct VerdictTests {
         #expect(DeliveryPolicy.defaults(for: .discord).rate == 2.5)
         #expect(DeliveryPolicy.defaults(for: .telegram).rate == 1)
         #expect(DeliveryPolicy.defaults(for: .json).rate == nil)
-        #expect(DeliveryPolicy.defaults(for: .smtp).concurrency == 1)
+        // SMTP: four connections at once, each reused message after message.
+        #expect(DeliveryPolicy.defaults(for: .smtp).concurrency == 4)
     }
 }

@@ -5,8 +5,8 @@ public struct DeliveryPolicy: Hashable, Sendable {
     public var connectTimeout: Double
     /// Seconds one transfer may take in all.
     public var timeout: Double
-    /// Transfers in flight at once on this channel (webhooks; SMTP sends one at a time
-    /// over its one connection).
+    /// Transfers in flight at once on this channel: webhook requests, or SMTP messages
+    /// (one connection each, reused from one message to the next).
     public var concurrency: Int
     /// At most this many requests per second; nil: no limit of Chime's own.
     public var rate: Double?
@@ -46,7 +46,7 @@ public struct DeliveryPolicy: Hashable, Sendable {
         case .discord: policy.rate = 2.5
         case .msteams: policy.rate = 4
         case .telegram: policy.rate = 1
-        case .smtp, .smtps: policy.concurrency = 1
+        case .smtp, .smtps: policy.concurrency = 4
         default: break
         }
         return policy

@@ -16,7 +16,8 @@ public struct Configuration: Hashable, Sendable {
     /// The secrets ``redact(_:)`` blanks, longest first, worked out once: it runs for
     /// every delivery attempt.
     private var redactionOrder: [String] = []
-    /// Webhook transfers in flight at once over all channels (`<channels concurrency>`).
+    /// Transfers (webhooks and SMTP messages) in flight at once over all channels
+    /// (`<channels concurrency>`).
     public var concurrency = 32
     /// How replies are taken and answered.
     public var replies = ReplySettings()

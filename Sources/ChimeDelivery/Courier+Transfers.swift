@@ -1,0 +1,157 @@
+import ChimeCore
+import ChimeCurl
+import Foundation
+
+extension Courier {
+    /// Sends webhooks and emails many at once through one multi handle: per channel at
+    /// most its concurrency in flight and no faster than its rate; over all channels at
+    /// most the configured concurrency. An email channel keeps one connection per message
+    /// in flight, each reused from one message to the next. A recipient's emails go one
+    /// at a time, in the order they were queued. A 429 pauses its channel for the time
+    /// asked and puts the delivery back in line when that is within the channel's
+    /// `maxWait`.
+    ///
+    /// A webhook's mark is written as soon as its answer comes (answers that come
+    /// together, in one transaction), before anything more starts. Emails' marks wait to
+    /// be written together, for ``markDelayMilliseconds`` at most, and never more than
+    /// ``markBacklog`` with the messages in flight: what a crash can resend.
+    func send(_ entries: [OutboxDelivery], pool: HTTPPool) throws {
+        guard !entries.isEmpty else { return }
+        var lines: [String: Line] = [:]
+        var order: [String] = []
+        for entry in entries {
+            if lines[entry.channel] == nil {
+                order.append(entry.channel)
+                lines[entry.channel] = Line(channel: configuration.channel(entry.channel)!)
+            }
+            lines[entry.channel]!.waiting.append(entry)
+        }
+        var running: [Int: OutboxDelivery] = [:]
+        var nextTag = 0
+        var marks = MarkBuffer()
+        defer { if let claimer { try? marks.flush(store, claimer: claimer) } }
+        while true {
+            var soonest: ContinuousClock.Instant?
+            var waiting = false
+            for id in order {
+                guard !unreachable.contains(id) else { continue }
+                waiting = waiting || lines[id]!.waiting.hasReady
+                while lines[id]!.waiting.hasReady, lines[id]!.inFlight < lines[id]!.channel.policy.concurrency,
+                      pool.inFlight < configuration.concurrency {
+                    if let gate = lines[id]!.pace.notBefore, gate > .now {
+                        soonest = min(soonest ?? gate, gate)
+                        break
+                    }
+                    // What a crash would resend: the marks not written, and what is in flight.
+                    if let claimer, marks.count + pool.inFlight >= Self.markBacklog { try marks.flush(store, claimer: claimer) }
+                    let entry = lines[id]!.waiting.next()!
+                    do {
+                        try start(entry, on: lines[id]!, pool: pool, tag: nextTag)
+                    } catch {
+                        lines[id]!.waiting.done(entry, again: false)
+                        marks.add(settlement(entry, Verdict(outcome: .permanent, code: 0, message: "\(error)"), policy: lines[id]!.channel.policy).record, now: true)
+                        continue
+                    }
+                    running[nextTag] = entry
+                    nextTag += 1
+                    lines[id]!.inFlight += 1
+                    lines[id]!.pace.started(rate: lines[id]!.channel.policy.rate)
+                }
+            }
+            guard waiting || pool.inFlight > 0 else { break }
+            let wait = soonest.map { max(1, Int(Self.seconds($0 - .now) * 1_000)) } ?? 1_000
+            if pool.inFlight == 0 {
+                if let claimer { try marks.flush(store, claimer: claimer) }
+                Thread.sleep(forTimeInterval: Double(wait) / 1_000)
+                continue
+            }
+            for (tag, completion) in pool.collectCompletions(waitingUpTo: min(wait, marks.isEmpty ? 1_000 : Self.markDelayMilliseconds)) {
+                guard let entry = running.removeValue(forKey: tag) else { continue }
+                lines[entry.channel]!.inFlight -= 1
+                let verdict: Verdict
+                switch completion {
+                case .http(let response): verdict = Verdict(response)
+                case .mail(let result): verdict = Verdict(result, address: entry.address)
+                }
+                if verdict.unreachable { unreachable.insert(entry.channel) }
+                if let seconds = verdict.wait { lines[entry.channel]!.pace.pause(seconds) }
+                let (record, again) = settlement(entry, verdict, policy: lines[entry.channel]!.channel.policy)
+                lines[entry.channel]!.waiting.done(entry, again: again)
+                // A webhook's mark goes now; an email's may wait for others.
+                marks.add(record, now: lines[entry.channel]!.mailServer == nil)
+                if let claimer, marks.count + pool.inFlight >= Self.markBacklog { try marks.flush(store, claimer: claimer) }
+            }
+            if let claimer, marks.due { try marks.flush(store, claimer: claimer) }
+        }
+        if let claimer { try marks.flush(store, claimer: claimer) }
+        report.deferred += order.filter(unreachable.contains).reduce(0) { $0 + lines[$1]!.waiting.remaining }
+    }
+
+    /// Starts one delivery on its channel: an email to its one address, or a webhook.
+    private func start(_ entry: OutboxDelivery, on line: Line, pool: HTTPPool, tag: Int) throws {
+        if let server = line.mailServer {
+            pool.start(MailRequest(server: server, from: envelopeSender(entry, channel: line.channel),
+                                       recipients: [entry.address], message: entry.body), tag: tag)
+        } else {
+            try pool.start(line.channel.webhookRequest(body: entry.body, idempotencyKey: entry.idempotencyKey), tag: tag)
+        }
+    }
+
+    /// Emails accepted and not marked, with those in flight, are never more than this:
+    /// the README's bound on what a crash resends.
+    static let markBacklog = 64
+    /// No mark waits longer than this for others to be written with it.
+    static let markDelayMilliseconds = 20
+
+    /// One channel's deliveries waiting to go, and how fast they may.
+    private struct Line {
+        let channel: Channel
+        /// The server of an email channel (worked out once); nil for a webhook.
+        let mailServer: MailServer?
+        var waiting: DeliveryQueue
+        var inFlight = 0
+        var pace = Pace()
+
+        init(channel: Channel) {
+            self.channel = channel
+            let email = channel.url.kind.isEmail
+            mailServer = email ? channel.mailServer : nil
+            // Emails to one address go one at a time, in order (an answer in a thread
+            // after the message it answers); webhooks all at once.
+            waiting = DeliveryQueue(inOrderPerAddress: email)
+        }
+    }
+
+    /// Marks not written yet, and when the oldest came.
+    private struct MarkBuffer {
+        private var records: [AttemptRecord] = []
+        private var oldest: ContinuousClock.Instant?
+        private var urgent = false
+
+        var isEmpty: Bool { records.isEmpty }
+        var count: Int { records.count }
+
+        /// Whether to write them now: one was asked to go at once, the backlog is full,
+        /// or the oldest has waited long enough.
+        var due: Bool {
+            urgent || records.count >= Courier.markBacklog
+                || oldest.map { ContinuousClock.now - $0 >= .milliseconds(Courier.markDelayMilliseconds) } ?? false
+        }
+
+        mutating func add(_ record: AttemptRecord, now: Bool) {
+            if records.isEmpty { oldest = .now }
+            records.append(record)
+            urgent = urgent || now
+        }
+
+        /// Writes them all in one transaction.
+        mutating func flush(_ store: any OutboxStore, claimer: Claimer) throws {
+            guard !records.isEmpty else { return }
+            let batch = records
+            records = []
+            oldest = nil
+            urgent = false
+            try store.record(batch, claimer: claimer)
+        }
+    }
+}
