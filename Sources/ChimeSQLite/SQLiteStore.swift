@@ -8,7 +8,7 @@ import GRDB
 /// The SQL is kept portable (no SQLite-only syntax beyond `ON CONFLICT` and
 /// `RETURNING`, which PostgreSQL shares) so the PostgreSQL store can follow it.
 public final class SQLiteStore: NotificationStore, StoreMigrating {
-    let database: DatabaseQueue
+    let database: StoreConnection
 
     /// The migrations opening this store ran (``StoreMigrating``).
     public let migrationsRun: [String]
@@ -31,8 +31,9 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
             if descriptor >= 0 { close(descriptor) }
         }
         do {
-            database = try DatabaseQueue(path: path, configuration: configuration)
-            migrationsRun = try Self.migrator.migrate(database)
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            migrationsRun = try Self.migrator.migrate(queue)
+            database = StoreConnection(queue: queue)
         } catch let error as DatabaseError {
             throw StoreFailure(error, path: path)!
         }
