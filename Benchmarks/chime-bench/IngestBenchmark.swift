@@ -64,6 +64,12 @@ func ingestBenchmark(count: Int) throws {
         print("the Python baseline said: \(python.output.prefix(500))")
         exit(1)
     }
+    // CHIME_BENCH_KEEP=FOLDER keeps a copy of the workspace as it is before the ingest,
+    // for profiling `chime ingest` alone (run it there with the same arguments).
+    if let keep = ProcessInfo.processInfo.environment["CHIME_BENCH_KEEP"] {
+        try? FileManager.default.removeItem(atPath: keep)
+        try FileManager.default.copyItem(at: folder, to: URL(fileURLWithPath: keep))
+    }
     let ingest = measure(chime, ["ingest", "--maildir", "replies", "--now", (benchNow + 60).description], in: folder)
     let lines = ingest.output.split(separator: "\n")
     let responded = lines.filter { $0.contains(": responded: ") }.count

@@ -16,7 +16,9 @@ extension ActionDesk {
     @discardableResult
     public func settle(_ reply: Reply, now: Instant) throws -> Outcome? {
         guard let thread = reply.thread, let request = reply.request else { return nil }
-        let locale = locale(of: request)
+        // Read once: each reading of the recipient's settings is a store query.
+        let recipient = recipient(of: request)
+        let locale = recipient?.locale ?? "en"
         var outcome = Outcome(status: "")
         switch reply.record.outcome {
         case .responded:
@@ -27,7 +29,7 @@ extension ActionDesk {
                 outcome.status = response.status
                 outcome.answer = try text("answer.confirm", [.string(title), .string(link)], locale, fallback: "Please confirm “\(title)” here: \(link)")
             } else {
-                outcome = try carryOut(response, request: request, now: now)
+                outcome = try carryOut(response, request: request, recipient: recipient, now: now)
             }
         case .replayed:
             guard try store.takeTurn("replayed:" + request.recipient, at: now, every: configuration.replies.unmatchedEvery) else { return nil }
@@ -44,7 +46,7 @@ extension ActionDesk {
             outcome.answer = nil
             return outcome
         }
-        try send(answer, in: thread, of: reply, for: request, now: now)
+        try send(answer, in: thread, of: reply, for: request, recipient: recipient, now: now)
         return outcome
     }
 
@@ -61,10 +63,10 @@ extension ActionDesk {
     /// Sends an answer into the reply's thread, through the channel the reply came on:
     /// written into a Maildir at once, or queued for SMTP (sent by the next `chime run`).
     /// Ends with how many of the recipient's reminders are still open.
-    private func send(_ answer: String, in thread: Reply.Thread, of reply: Reply, for request: NotificationRequest, now: Instant) throws {
+    private func send(_ answer: String, in thread: Reply.Thread, of reply: Reply, for request: NotificationRequest, recipient: Recipient?,
+                      now: Instant) throws {
         guard let channel = configuration.channel(thread.channel) else { return }
         let deliveryID = reply.record.deliveryID ?? ""
-        let recipient = recipient(of: request)
         let locale = recipient?.locale ?? "en"
         var body = answer
         let open = try store.outstanding(recipient: request.recipient)

@@ -106,7 +106,12 @@ public struct ActionDesk: Sendable {
 
     /// Carries out a response just recorded, and records how it went.
     public func carryOut(_ response: StoredResponse, request: NotificationRequest, now: Instant) throws -> Outcome {
-        let recipient = recipient(of: request)
+        try carryOut(response, request: request, recipient: recipient(of: request), now: now)
+    }
+
+    /// ``carryOut(_:request:now:)`` for the request's recipient as ``recipient(of:)`` gave
+    /// it (read once per reply: it reads the store).
+    func carryOut(_ response: StoredResponse, request: NotificationRequest, recipient: Recipient?, now: Instant) throws -> Outcome {
         let locale = recipient?.locale ?? "en"
         let zone = recipient.flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!
         var outcome = Outcome()

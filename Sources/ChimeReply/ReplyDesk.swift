@@ -45,6 +45,8 @@ public struct ReplyDesk: Sendable {
     public let tokens: TokenChecker
     /// Chime's "reply above this line" in every locale.
     let markers: [String]
+    /// The markers folded once (``ReplyText/foldedMarkers(_:)``).
+    let foldedMarkers: [String]
     /// Each category's matcher, its titles folded in every locale once for all messages.
     let matchers: [String: ActionMatcher]
 
@@ -57,6 +59,7 @@ public struct ReplyDesk: Sendable {
         self.store = store
         tokens = TokenChecker(configuration: configuration, store: store, key: key)
         self.markers = markers
+        foldedMarkers = ReplyText.foldedMarkers(markers)
         var matchers = Dictionary(configuration.categories.map {
             ($0.identifier, ActionMatcher(category: $0, titles: titles, builtIns: builtIns))
         }) { first, _ in first }
@@ -154,7 +157,7 @@ public struct ReplyDesk: Sendable {
         try store.clearUndeliverable([sender])
 
         let category = configuration.category(request.content.categoryIdentifier)
-        let body = ReplyText.extract(ReplyText.body(of: mail), markers: markers)
+        let body = ReplyText.extract(ReplyText.body(of: mail), foldedMarkers: foldedMarkers)
         guard let match = matcher(for: request).match(text: body, subject: mail.header("Subject") ?? "") else {
             return try finish(.unmatched, body.isEmpty ? "(empty reply)" : String(body.prefix(200)))
         }

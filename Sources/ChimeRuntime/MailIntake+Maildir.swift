@@ -33,12 +33,9 @@ extension MailIntake {
                 for index in stride(from: worker, to: batch.count, by: workers) {
                     // A message gone since the listing is left alone; one over the size
                     // limit is recorded without being read.
-                    let path = new + "/" + batch[index]
-                    guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else { continue }
-                    let data = size > reader.configuration.replies.maxMessageSize ? nil : FileManager.default.contents(atPath: path)
-                    if size <= reader.configuration.replies.maxMessageSize, data == nil { continue }
+                    guard let (size, bytes) = Self.readMessage(new + "/" + batch[index], limit: reader.configuration.replies.maxMessageSize) else { continue }
                     do {
-                        outcomes.set(index, .success(try take(data.map { [UInt8]($0) }, size: size, named: batch[index])))
+                        outcomes.set(index, .success(try take(bytes, size: size, named: batch[index])))
                     } catch {
                         outcomes.set(index, .failure(error))
                         return
@@ -66,6 +63,32 @@ extension MailIntake {
             }
             if let failure { throw failure }
         }
+    }
+}
+
+extension MailIntake {
+    /// A message file's size and, when it is at most `limit` bytes, its bytes; nil when it
+    /// cannot be read (gone since the listing). One open, fstat and read: Foundation's
+    /// attributes and contents had cost a stat and an open more, and a copy.
+    static func readMessage(_ path: String, limit: Int) -> (size: Int, bytes: [UInt8]?)? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        let size = Int(info.st_size)
+        guard size <= limit else { return (size, nil) }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + done, size - done) }
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { return nil }
+            if count == 0 { break }
+            done += count
+        }
+        bytes.removeLast(size - done)
+        return (size, bytes)
     }
 }
 
