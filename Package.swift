@@ -167,7 +167,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ],
+            // Release: the Swift runtime and Foundation linked in, not loaded at each start
+            // (chime run from cron starts often): chime --version 25.7 → 19.2 ms CPU. The
+            // static Foundation's ICU and helpers are named, which autolinking misses.
+            linkerSettings: [
+                .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
+            ] + ["Foundation", "CoreFoundation", "FoundationInternationalization", "_FoundationICU", "FoundationEssentials", "_FoundationCShims",
+                 "_FoundationCollections"].map { .linkedLibrary($0, .when(platforms: [.linux], configuration: .release)) }
         ),
 
         // `swift run -c release chime-bench`: figures of `chime run` on a million pending
