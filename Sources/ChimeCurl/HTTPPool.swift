@@ -192,9 +192,11 @@ public final class HTTPPool {
         var active: Int32 = 0
         curl_multi_perform(multi, &active)
         var finished = drain() + drainMail()
-        if finished.isEmpty && inFlight > 0 {
-            // A mail sender's wakeup ends the wait, even one that came before it.
+        // A mail sender done once the wait is prepared wakes it (curl_multi_wakeup), even
+        // before it starts.
+        if finished.isEmpty && inFlight > 0 && (mailInFlight == 0 || mailSenders.prepareToWait()) {
             curl_multi_poll(multi, nil, 0, Int32(max(0, milliseconds)), nil)
+            if mailInFlight > 0 { mailSenders.doneWaiting() }
             curl_multi_perform(multi, &active)
             finished = drain() + drainMail()
         }

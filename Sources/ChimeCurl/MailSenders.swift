@@ -19,6 +19,9 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
     private var finished: [(tag: Int, outcome: Outcome)] = []
     private var threads = 0
     private var closed = false
+    /// The pool is about to wait or waiting: a message done wakes it (else it finds the
+    /// message before it waits, and no wakeup is spent).
+    private var pollWaiting = false
     /// Called from a sender's thread when a message is done: wakes the pool's poll.
     private let wake: @Sendable () -> Void
 
@@ -54,6 +57,22 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
         return done
     }
 
+    /// Whether the pool may wait: true (and a message done from now on wakes it) when
+    /// none is done and untaken.
+    func prepareToWait() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        pollWaiting = finished.isEmpty
+        return pollWaiting
+    }
+
+    /// The pool's wait is over.
+    func doneWaiting() {
+        condition.lock()
+        pollWaiting = false
+        condition.unlock()
+    }
+
     /// Stops the threads once their messages are done, and waits for them (their
     /// connections close as their clients go).
     func close() {
@@ -78,7 +97,10 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
                 break
             }
             idle.append(sender)
-            wake()
+            if pollWaiting {
+                pollWaiting = false
+                wake()
+            }
             condition.unlock()
         }
         clients.removeAll()

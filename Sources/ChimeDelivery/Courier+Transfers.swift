@@ -18,44 +18,45 @@ extension Courier {
     func send(_ entries: [OutboxDelivery], pool: HTTPPool) throws {
         guard !entries.isEmpty else { return }
         var lines: [String: Line] = [:]
-        var order: [String] = []
+        var order: [Line] = []
         for entry in entries {
-            if lines[entry.channel] == nil {
-                order.append(entry.channel)
-                lines[entry.channel] = Line(channel: configuration.channel(entry.channel)!)
-            }
-            lines[entry.channel]!.waiting.append(entry)
+            let line = lines[entry.channel] ?? {
+                let line = Line(channel: configuration.channel(entry.channel)!)
+                lines[entry.channel] = line
+                order.append(line)
+                return line
+            }()
+            line.waiting.append(entry)
         }
-        var running: [Int: OutboxDelivery] = [:]
+        var running: [Int: (entry: OutboxDelivery, line: Line)] = [:]
         var nextTag = 0
         var marks = MarkBuffer()
         defer { if let claimer { try? marks.flush(store, claimer: claimer) } }
         while true {
             var soonest: ContinuousClock.Instant?
             var waiting = false
-            for id in order {
-                guard !unreachable.contains(id) else { continue }
-                waiting = waiting || lines[id]!.waiting.hasReady
-                while lines[id]!.waiting.hasReady, lines[id]!.inFlight < lines[id]!.channel.policy.concurrency,
-                      pool.inFlight < configuration.concurrency {
-                    if let gate = lines[id]!.pace.notBefore, gate > .now {
+            for line in order {
+                guard !unreachable.contains(line.channel.id) else { continue }
+                waiting = waiting || line.waiting.hasReady
+                while line.waiting.hasReady, line.inFlight < line.channel.policy.concurrency, pool.inFlight < configuration.concurrency {
+                    if let gate = line.pace.notBefore, gate > .now {
                         soonest = min(soonest ?? gate, gate)
                         break
                     }
                     // What a crash would resend: the marks not written, and what is in flight.
                     if let claimer, marks.count + pool.inFlight >= Self.markBacklog { try marks.flush(store, claimer: claimer) }
-                    let entry = lines[id]!.waiting.next()!
+                    let entry = line.waiting.next()!
                     do {
-                        try start(entry, on: lines[id]!, pool: pool, tag: nextTag)
+                        try start(entry, on: line, pool: pool, tag: nextTag)
                     } catch {
-                        lines[id]!.waiting.done(entry, again: false)
-                        marks.add(settlement(entry, Verdict(outcome: .permanent, code: 0, message: "\(error)"), policy: lines[id]!.channel.policy).record, now: true)
+                        line.waiting.done(entry, again: false)
+                        marks.add(settlement(entry, Verdict(outcome: .permanent, code: 0, message: "\(error)"), policy: line.channel.policy).record, now: true)
                         continue
                     }
-                    running[nextTag] = entry
+                    running[nextTag] = (entry, line)
                     nextTag += 1
-                    lines[id]!.inFlight += 1
-                    lines[id]!.pace.started(rate: lines[id]!.channel.policy.rate)
+                    line.inFlight += 1
+                    line.pace.started(rate: line.channel.policy.rate)
                 }
             }
             guard waiting || pool.inFlight > 0 else { break }
@@ -66,31 +67,31 @@ extension Courier {
                 continue
             }
             for (tag, completion) in pool.collectCompletions(waitingUpTo: min(wait, marks.isEmpty ? 1_000 : Self.markDelayMilliseconds)) {
-                guard let entry = running.removeValue(forKey: tag) else { continue }
-                lines[entry.channel]!.inFlight -= 1
+                guard let (entry, line) = running.removeValue(forKey: tag) else { continue }
+                line.inFlight -= 1
                 let verdict: Verdict
                 switch completion {
                 case .http(let response): verdict = Verdict(response)
                 case .mail(let result): verdict = Verdict(result, address: entry.address)
                 }
                 if verdict.unreachable { unreachable.insert(entry.channel) }
-                if let seconds = verdict.wait { lines[entry.channel]!.pace.pause(seconds) }
-                let (record, again) = settlement(entry, verdict, policy: lines[entry.channel]!.channel.policy)
-                lines[entry.channel]!.waiting.done(entry, again: again)
+                if let seconds = verdict.wait { line.pace.pause(seconds) }
+                let (record, again) = settlement(entry, verdict, policy: line.channel.policy)
+                line.waiting.done(entry, again: again)
                 // A webhook's mark goes now; an email's may wait for others.
-                marks.add(record, now: lines[entry.channel]!.mailServer == nil)
+                marks.add(record, now: line.mailServer == nil)
                 if let claimer, marks.count + pool.inFlight >= Self.markBacklog { try marks.flush(store, claimer: claimer) }
             }
             if let claimer, marks.due { try marks.flush(store, claimer: claimer) }
         }
         if let claimer { try marks.flush(store, claimer: claimer) }
-        report.deferred += order.filter(unreachable.contains).reduce(0) { $0 + lines[$1]!.waiting.remaining }
+        report.deferred += order.filter { unreachable.contains($0.channel.id) }.reduce(0) { $0 + $1.waiting.remaining }
     }
 
     /// Starts one delivery on its channel: an email to its one address, or a webhook.
     private func start(_ entry: OutboxDelivery, on line: Line, pool: HTTPPool, tag: Int) throws {
         if let server = line.mailServer {
-            pool.start(MailRequest(server: server, from: envelopeSender(entry, channel: line.channel),
+            pool.start(MailRequest(server: server, from: envelopeSender(entry, line: line),
                                        recipients: [entry.address], message: entry.body), tag: tag)
         } else {
             try pool.start(line.channel.webhookRequest(body: entry.body, idempotencyKey: entry.idempotencyKey), tag: tag)
@@ -103,11 +104,21 @@ extension Courier {
     /// No mark waits longer than this for others to be written with it.
     static let markDelayMilliseconds = 20
 
-    /// One channel's deliveries waiting to go, and how fast they may.
-    private struct Line {
+    /// The envelope sender of one email (``envelopeSender(_:channel:)``), from the
+    /// channel's return path split once.
+    private func envelopeSender(_ entry: OutboxDelivery, line: Line) -> String {
+        guard let token = returnPathToken?(entry.deliveryID, entry.recipient, entry.address, now) else { return line.channel.envelopeFrom }
+        return line.returnPathParts.joined(separator: token)
+    }
+
+    /// One channel's deliveries waiting to go, and how fast they may. A class: the loop
+    /// changes it in place, many times per message.
+    private final class Line {
         let channel: Channel
         /// The server of an email channel (worked out once); nil for a webhook.
         let mailServer: MailServer?
+        /// The return path around its `{token}`s (``Channel/returnPath(token:)``).
+        let returnPathParts: [String]
         var waiting: DeliveryQueue
         var inFlight = 0
         var pace = Pace()
@@ -116,6 +127,7 @@ extension Courier {
             self.channel = channel
             let email = channel.url.kind.isEmail
             mailServer = email ? channel.mailServer : nil
+            returnPathParts = (channel.returnPath ?? channel.defaultReturnPath).components(separatedBy: "{token}")
             // Emails to one address go one at a time, in order (an answer in a thread
             // after the message it answers); webhooks all at once.
             waiting = DeliveryQueue(inOrderPerAddress: email)
