@@ -81,11 +81,16 @@ public final class Courier {
         unreachable = []
         // One multi handle for the whole pass: its connections stay open between batches.
         var pool: HTTPPool?
+        // How many to claim: about two seconds of sending at the pace of the last batch,
+        // from 16 to batchSize. Against a slow relay a claim stays small, so other workers
+        // take up the rest rather than wait while this one sends a long batch (and a lease
+        // need cover only seconds of sending); against a fast one it grows at once.
+        var limit = min(64, batchSize)
         while true {
             // Read before claiming: what was queued before the end is then claimed.
             let firing = !(progress?.isFinished ?? true)
             let leaseStart = clock()
-            let claimed = try store.claimOutbox(now: now, limit: batchSize, claimer: claimer, leaseNow: leaseStart, leaseUntil: leaseStart + lease)
+            let claimed = try store.claimOutbox(now: now, limit: limit, claimer: claimer, leaseNow: leaseStart, leaseUntil: leaseStart + lease)
             if claimed.isEmpty {
                 guard firing else { break }
                 progress?.pause()
@@ -101,12 +106,15 @@ public final class Courier {
                 }
                 network.append(entry)
             }
+            let sending = ContinuousClock.now
             if !network.isEmpty {
                 let transfers = try pool ?? HTTPPool()
                 pool = transfers
                 try send(network, pool: transfers)
             }
-            if claimed.count < batchSize && !firing { break }
+            if claimed.count < limit && !firing { break }
+            let rate = Double(claimed.count) / max(Self.seconds(.now - sending), 0.001)
+            limit = min(batchSize, max(16, Int(rate * 2)))
         }
         return report
     }
