@@ -103,7 +103,7 @@ extension PostgresStore {
     /// - one mark with nothing to park or queue is one statement, its own transaction: one
     ///   round trip instead of four (BEGIN, SET, INSERT, COMMIT).
     /// 10,000 due into `file:` (`chime-bench --store postgres`, 2 loaded cores): 23.8 s
-    /// waiting for the disk, 16.7 s with four round trips, see the README for now.
+    /// waiting for the disk, 16.7 s with four round trips, 11.9 s so (README, "Benchmark").
     public func markSent(_ marks: [SentMark], claimer: Claimer) throws {
         guard !marks.isEmpty else { return }
         let requests = try marks.map { try $0.notification.encodedRequest ?? Self.encode($0.delivered.request) }

@@ -7,8 +7,9 @@ import Foundation
 /// PostgreSQL refuses to run as root: as root, the folder is given to the `postgres` user
 /// and `initdb` and `pg_ctl` run as that user (`runuser`). Trust authentication on
 /// loopback for the user `chime`, `fsync=off` (a test's data need not survive a crash of
-/// the machine). When PostgreSQL is not installed, ``shared()`` throws: the tests that
-/// need it fail, saying to run `script/setup --test`, rather than being skipped.
+/// the machine; ``durable()`` keeps it on, for a benchmark). When PostgreSQL is not
+/// installed, ``shared()`` throws: the tests that need it fail, saying to run
+/// `script/setup --test`, rather than being skipped.
 public final class PostgresServer: @unchecked Sendable { // immutable after init
     public let port: Int
     public let folder: URL
@@ -34,7 +35,22 @@ public final class PostgresServer: @unchecked Sendable { // immutable after init
         }
     }
 
-    private init() throws {
+    nonisolated(unsafe) private static var durables: [PostgresServer] = [] // guarded by lock
+
+    /// A server of its own that writes as PostgreSQL does by default (`fsync` on), for
+    /// figures worth quoting (the benchmark); stopped by ``stop()`` or when the process
+    /// exits.
+    /// - Throws: when PostgreSQL is missing or does not start.
+    public static func durable() throws -> PostgresServer {
+        let server = try PostgresServer(fsync: true)
+        lock.withLock {
+            if durables.isEmpty { atexit { PostgresServer.lock.withLock { PostgresServer.durables }.forEach { $0.stop() } } }
+            durables.append(server)
+        }
+        return server
+    }
+
+    private init(fsync: Bool = false) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binaries.appendingPathComponent("initdb").path) else {
             throw Failure("PostgreSQL 15 is not installed (\(Self.binaries.path)/initdb): run script/setup --test")
         }
@@ -54,7 +70,7 @@ public final class PostgresServer: @unchecked Sendable { // immutable after init
                 // wait, and every other Process's started meanwhile, would never end.
                 try Self.run("/usr/bin/python3", ["-c", "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:], close_fds=True))"]
                              + Self.postgresCommand("pg_ctl", ["-D", data, "-w", "-t", "30", "-l", folder.appendingPathComponent("log").path,
-                                                               "-o", "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300",
+                                                               "-o", "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=\(fsync ? "on" : "off") -c max_connections=300",
                                                                "start"]))
                 try Self.run(Self.binaries.appendingPathComponent("pg_isready").path, ["-h", "127.0.0.1", "-p", "\(port)", "-t", "10"])
                 self.port = port
@@ -91,8 +107,14 @@ public final class PostgresServer: @unchecked Sendable { // immutable after init
 
     private static func stopShared() {
         guard let server = try? lock.withLock({ try started?.get() }) else { return }
-        _ = try? asPostgres("pg_ctl", ["-D", server.folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"])
-        try? FileManager.default.removeItem(at: server.folder)
+        server.stop()
+    }
+
+    /// Stops the server and removes its folder (nothing when already stopped).
+    public func stop() {
+        guard FileManager.default.fileExists(atPath: folder.path) else { return }
+        _ = try? Self.asPostgres("pg_ctl", ["-D", folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"])
+        try? FileManager.default.removeItem(at: folder)
     }
 
     /// A PostgreSQL program, as the `postgres` user when this process is root.
