@@ -104,8 +104,10 @@ extension Courier {
     /// No mark waits longer than this for others to be written with it.
     static let markDelayMilliseconds = 20
 
-    /// The envelope sender of one email (``envelopeSender(_:channel:)``), from the
-    /// channel's return path split once.
+    /// The envelope sender of one email: the channel's return path (split once per
+    /// channel) with a token issued for its one address (VERP), so a delivery report
+    /// about that address can be believed; the channel's own address when no token can
+    /// be made.
     private func envelopeSender(_ entry: OutboxDelivery, line: Line) -> String {
         guard let token = returnPathToken?(entry.deliveryID, entry.recipient, entry.address, now) else { return line.channel.envelopeFrom }
         return line.returnPathParts.joined(separator: token)

@@ -1,16 +1,5 @@
 import ChimeCore
 import ChimeCurl
-import Foundation
-
-extension Courier {
-    /// The envelope sender of one email: the channel's return path with a token issued for
-    /// its one address (VERP), so a delivery report about that address can be believed;
-    /// the channel's own address when no token can be made.
-    func envelopeSender(_ entry: OutboxDelivery, channel: Channel) -> String {
-        guard let token = returnPathToken?(entry.deliveryID, entry.recipient, entry.address, now) else { return channel.envelopeFrom }
-        return channel.returnPath(token: token)
-    }
-}
 
 extension Verdict {
     /// How an email to `address` went: delivered when the server took it for that
