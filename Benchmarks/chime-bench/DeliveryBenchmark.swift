@@ -8,17 +8,43 @@ import ChimeTestSupport
 import Foundation
 
 
-/// `count` due notifications to Postfix's smtp-sink through the release `chime run`, end
-/// to end (claim, render, queue, send, mark), against two baselines measured in the same
-/// run over one connection each: a bare libcurl loop and Python's smtplib sending the
-/// same messages, already rendered.
-func smtpBenchmark(count: Int) throws {
+/// `count` due notifications through the release `chime run`, end to end (claim, render,
+/// queue, send, mark), against baselines measured in the same run: a bare libcurl loop
+/// and Python's smtplib, each over one connection, sending the same messages rendered
+/// beforehand. CPU per message is printed for each.
+///
+/// `options`: `--latency MS` sends to an aiosmtpd server that answers each command after
+/// MS milliseconds (a relay far away) and counts what it accepts, instead of Postfix's
+/// smtp-sink; `--concurrency C` is the channel's concurrency (default 1 against
+/// smtp-sink, 16 with a latency); `--busy` keeps one core busy with another process for
+/// the whole run.
+func smtpBenchmark(count: Int, options: [String]) throws {
+    var latency: Int?
+    var concurrency: Int?
+    var busy = false
+    var iterator = options.makeIterator()
+    while let option = iterator.next() {
+        switch option {
+        case "--latency": latency = Int(iterator.next() ?? "")
+        case "--concurrency": concurrency = Int(iterator.next() ?? "")
+        case "--busy": busy = true
+        default:
+            print("usage: chime-bench --smtp N [--latency MS] [--concurrency C] [--busy]")
+            exit(64)
+        }
+    }
+    let connections = concurrency ?? (latency == nil ? 1 : 16)
+    let burner = busy ? BusyCore() : nil
+    defer { burner?.stop() }
+    let load = loadAverage()
+
     let chime = chimeExecutable()
-    let sink = try SMTPSink(keep: false)
-    let port = sink.port
+    let sink: SMTPSink? = latency == nil ? try SMTPSink(keep: false) : nil
+    let slow: LatencySMTPServer? = try latency.map { try LatencySMTPServer(latency: $0) }
+    let port = sink?.port ?? slow!.port
     let recipients = (0..<100).map { ("user\($0)", "mail", "user\($0)@example.org") }
     let folder = try makeWorkspace(
-        channels: #"<channel id="mail" url="smtp://127.0.0.1:\#(port)" from="Reminders &lt;bot@example.org&gt;"/>"#,
+        channels: #"<channel id="mail" url="smtp://127.0.0.1:\#(port)" from="Reminders &lt;bot@example.org&gt;" concurrency="\#(connections)"/>"#,
         recipients: recipients)
     defer { try? FileManager.default.removeItem(at: folder) }
     print("filling the store: \(count) due …")
@@ -29,23 +55,140 @@ func smtpBenchmark(count: Int) throws {
         print("chime run said: \(run.output.prefix(500))")
         exit(1)
     }
+    let accepted = try slow?.accepted()
 
-    // The same messages, rendered beforehand, for the baselines.
-    let messages = try renderedEmails(count: count, port: port)
+    // The same messages, rendered beforehand, for the baselines; one connection each is
+    // slow with a latency, so they send fewer then.
+    let baselineCount = latency == nil ? count : min(count, max(20, 4_000 / max(1, latency!)))
+    let messages = try renderedEmails(count: baselineCount, port: port)
     let bare = try bareCurlLoop(messages, port: port)
     let python = try smtplibLoop(messages, port: port, folder: folder)
 
     let rate = Double(count) / run.seconds
-    let bareRate = Double(count) / bare
-    let pythonRate = Double(count) / python
+    let cpu = run.cpuSeconds / Double(count) * 1e6
+    let bareRate = Double(baselineCount) / bare.seconds
+    let bareCPU = bare.cpuSeconds / Double(baselineCount) * 1e6
+    let pythonRate = Double(baselineCount) / python.seconds
+    let pythonCPU = python.cpuSeconds / Double(baselineCount) * 1e6
+    let server = latency.map { "an aiosmtpd server answering each command after \($0) ms" } ?? "Postfix's smtp-sink"
     print("")
-    print("\(count) due notifications to smtp-sink over one connection (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
+    print("\(count) due notifications to \(server), chime at concurrency \(connections)")
+    print(String(format: "  load: %d cores, load average %@ before the run, %@", ProcessInfo.processInfo.activeProcessorCount, load,
+                 busy ? "one core kept busy by another process" : "no extra load"))
     print(String(format: "  chime run, end to end (claim, render, queue, send, mark)  %7.2f s  %7.0f messages/s  peak %.1f MiB  CPU %.0f µs/message",
-                 run.seconds, rate, run.peakMiB, run.cpuSeconds / Double(count) * 1e6))
-    print(String(format: "  baseline: bare libcurl loop, messages rendered beforehand %7.2f s  %7.0f messages/s  chime is %.2f× (target >= 0.7)",
-                 bare, bareRate, rate / bareRate))
-    print(String(format: "  baseline: Python smtplib, messages rendered beforehand    %7.2f s  %7.0f messages/s  chime is %.2f× (target >= 1.0)",
-                 python, pythonRate, rate / pythonRate))
+                 run.seconds, rate, run.peakMiB, cpu))
+    if let accepted {
+        print("  the server accepted \(accepted.total) messages, \(accepted.distinct) distinct Message-IDs (of \(count))")
+        if accepted.total != count || accepted.distinct != count { print("  MISMATCH: every message should be accepted once") }
+    }
+    print(String(format: "  baseline: bare libcurl loop, one connection, %5d messages rendered beforehand  %7.2f s  %7.0f messages/s  CPU %.0f µs/message",
+                 baselineCount, bare.seconds, bareRate, bareCPU))
+    print(String(format: "  baseline: Python smtplib, one connection,    %5d messages rendered beforehand  %7.2f s  %7.0f messages/s  CPU %.0f µs/message",
+                 baselineCount, python.seconds, pythonRate, pythonCPU))
+    print(String(format: "  chime's throughput: %.2f× the bare libcurl loop, %.2f× smtplib%@", rate / bareRate, rate / pythonRate,
+                 latency == nil ? " (target >= 1.0× smtplib)" : " (target >= 8× smtplib at concurrency 16)"))
+    print(String(format: "  chime's CPU per message (everything: claim, render, queue, send, mark): %.2f× the bare libcurl loop's (target <= 1.5×), %.2f× smtplib's",
+                 cpu / bareCPU, cpu / pythonCPU))
+}
+
+/// Another process keeping one core busy (`--busy`), as on a server doing other work.
+private final class BusyCore {
+    private let process = Process()
+
+    init() {
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "while :; do :; done"]
+        try? process.run()
+        usleep(100_000)
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
+
+/// An SMTP server (Debian's python3-aiosmtpd) on 127.0.0.1 that waits `latency`
+/// milliseconds before each reply (the greeting, EHLO, MAIL, RCPT, DATA, the end of the
+/// data): a relay far away. It writes the Message-ID of each message it accepts to a log.
+private final class LatencySMTPServer {
+    let port: Int
+    private let process = Process()
+    private let log: URL
+    private let input = Pipe()
+
+    private static let script = """
+        import asyncio, socket, sys
+        from aiosmtpd.controller import Controller
+        from aiosmtpd.smtp import SMTP
+        delay = float(sys.argv[1]) / 1000
+        log = open(sys.argv[2], "a", buffering=1)
+
+        class SlowSMTP(SMTP):
+            async def push(self, status):
+                # A reply's last line waits; the lines of a multi-line reply before it do not.
+                if len(status) < 4 or status[3] != "-":
+                    await asyncio.sleep(delay)
+                await super().push(status)
+
+        class Handler:
+            async def handle_DATA(self, server, session, envelope):
+                found = b""
+                for line in envelope.original_content.split(b"\\r\\n"):
+                    if not line:
+                        break
+                    if line[:11].lower() == b"message-id:":
+                        found = line[11:].strip()
+                        break
+                log.write(found.decode() + "\\n")
+                return "250 OK: queued"
+
+        class SlowController(Controller):
+            def factory(self):
+                return SlowSMTP(self.handler, **self.SMTP_kwargs)
+
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        controller = SlowController(Handler(), hostname="127.0.0.1", port=port, ready_timeout=10)
+        controller.start()
+        print(f"port {port}", flush=True)
+        try:
+            sys.stdin.read()
+        finally:
+            controller.stop()
+        """
+
+    init(latency: Int) throws {
+        log = FileManager.default.temporaryDirectory.appendingPathComponent("chime-latency-\(UUID().uuidString).log")
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", Self.script, "\(latency)", log.path]
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        guard line.hasPrefix("port "), let port = Int(line.dropFirst(5).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            print("the aiosmtpd server did not start (is python3-aiosmtpd installed?): \(line)")
+            exit(69)
+        }
+        self.port = port
+    }
+
+    deinit {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: log)
+    }
+
+    /// The messages accepted so far, and how many distinct Message-IDs they carry; the log
+    /// starts over.
+    func accepted() throws -> (total: Int, distinct: Int) {
+        let ids = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n")
+        try? FileManager.default.removeItem(at: log)
+        return (ids.count, Set(ids).count)
+    }
 }
 
 /// Emails as `chime run` renders them for the benchmark's requests (same templates,
@@ -75,7 +218,8 @@ private final class Upload {
 }
 
 /// One easy handle, one connection, every message in turn: the least libcurl can do.
-private func bareCurlLoop(_ messages: [(to: String, bytes: [UInt8])], port: Int) throws -> Double {
+/// Returns the seconds of its sending loop and the CPU seconds of this thread meanwhile.
+private func bareCurlLoop(_ messages: [(to: String, bytes: [UInt8])], port: Int) throws -> (seconds: Double, cpuSeconds: Double) {
     curl_global_init(Int(CURL_GLOBAL_DEFAULT))
     guard let handle = curl_easy_init() else { fatalError("curl_easy_init") }
     defer { curl_easy_cleanup(handle) }
@@ -93,6 +237,9 @@ private func bareCurlLoop(_ messages: [(to: String, bytes: [UInt8])], port: Int)
         upload.offset += length
         return length
     }
+    // RUSAGE_THREAD (1): a macro Swift does not import.
+    var before = rusage()
+    getrusage(__rusage_who_t(1), &before)
     let start = DispatchTime.now().uptimeNanoseconds
     for message in messages {
         let list = curl_slist_append(nil, "<\(message.to)>")
@@ -103,11 +250,15 @@ private func bareCurlLoop(_ messages: [(to: String, bytes: [UInt8])], port: Int)
         _ = chime_curl_setopt_off(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(message.bytes.count))
         guard curl_easy_perform(handle) == CURLE_OK else { fatalError("the bare libcurl loop failed") }
     }
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    var after = rusage()
+    getrusage(__rusage_who_t(1), &after)
+    return (seconds, cpuSeconds(after) - cpuSeconds(before))
 }
 
-/// Python's smtplib over one connection; returns the seconds of its sending loop.
-private func smtplibLoop(_ messages: [(to: String, bytes: [UInt8])], port: Int, folder: URL) throws -> Double {
+/// Python's smtplib over one connection; returns the seconds of its sending loop and the
+/// CPU seconds of the process meanwhile.
+private func smtplibLoop(_ messages: [(to: String, bytes: [UInt8])], port: Int, folder: URL) throws -> (seconds: Double, cpuSeconds: Double) {
     let data = folder.appendingPathComponent("messages.bin")
     var blob: [UInt8] = []
     for message in messages { blob += Array(message.to.utf8) + [0] + message.bytes + [0] }
@@ -118,15 +269,16 @@ private func smtplibLoop(_ messages: [(to: String, bytes: [UInt8])], port: Int, 
         pairs = [(parts[i].decode(), parts[i + 1]) for i in range(0, len(parts), 2)]
         server = smtplib.SMTP("127.0.0.1", int(sys.argv[2]))
         server.ehlo()
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         for to, message in pairs:
             server.sendmail("bot@example.org", [to], message)
-        print(time.perf_counter() - start)
+        print(time.perf_counter() - start, time.process_time() - cpu)
         server.quit()
         """
     let result = measure("/usr/bin/python3", ["-c", script, data.path, "\(port)"], in: folder)
-    guard let seconds = Double(result.output) else { fatalError("smtplib: \(result.output)") }
-    return seconds
+    let figures = result.output.split(separator: " ").compactMap { Double($0) }
+    guard figures.count == 2 else { fatalError("smtplib: \(result.output)") }
+    return (figures[0], figures[1])
 }
 
 /// `count` webhooks through `chime run` to the test suite's HTTP server, which answers
