@@ -3,7 +3,13 @@
 // when nothing is due. It prints wall time and peak memory of each, beside a baseline
 // measured in the same run: `chime --version`, the cost of starting the process at all.
 //
-//   swift run -c release chime-bench [--pending N] [--due N] [--repeat N]
+//   swift run -c release chime-bench [--pending N] [--due N] [--repeat N] [--store postgres]
+//                                                  (--store postgres: the same store copied into
+//                                                   PostgreSQL too, and chime run measured there)
+//   swift run -c release chime-bench --workers 1,2,4 [--store postgres|sqlite] [--due N]
+//                                                  (N due, 2,000 unless given, to an SMTP server
+//                                                   answering after 25 ms, through 1, 2 and 4
+//                                                   chime run at once)
 //   swift run -c release chime-bench --render N    (rendering: N emails, text + HTML,
 //                                                   en/fr/ru, on this thread)
 //   swift run -c release chime-bench --smtp N [--latency MS] [--concurrency C] [--busy]
@@ -24,17 +30,22 @@ import ChimeLocalization
 import ChimeMIME
 import ChimeRendering
 import ChimeSQLite
+import ChimeTestSupport
 import Foundation
 
 var pendingCount = 1_000_000
 var dueCount = 10_000
 var repeats = 5
+var storeKind = "sqlite"
+var workerCounts: [Int]?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--pending": pendingCount = Int(arguments.next() ?? "") ?? pendingCount
     case "--due": dueCount = Int(arguments.next() ?? "") ?? dueCount
     case "--repeat": repeats = Int(arguments.next() ?? "") ?? repeats
+    case "--store": storeKind = arguments.next() ?? storeKind
+    case "--workers": workerCounts = (arguments.next() ?? "1,2,4").split(separator: ",").compactMap { Int($0) }
     case "--render":
         try renderBenchmark(count: Int(arguments.next() ?? "") ?? 100_000)
         exit(0)
@@ -54,9 +65,19 @@ while let argument = arguments.next() {
         try webhookBenchmark(count: Int(arguments.next() ?? "") ?? 2_000)
         exit(0)
     default:
-        print("usage: chime-bench [--pending N] [--due N] [--repeat N] | --render N | --smtp N | --ingest N | --webhooks N | --api N | --adversarial BYTES")
+        print("usage: chime-bench [--pending N] [--due N] [--repeat N] [--store postgres] | --workers 1,2,4 [--store postgres|sqlite] [--due N] | --render N | --smtp N | --ingest N | --webhooks N | --api N | --adversarial BYTES")
         exit(64)
     }
+}
+
+guard storeKind == "sqlite" || storeKind == "postgres" else {
+    print("--store: postgres or sqlite")
+    exit(64)
+}
+if let workerCounts {
+    let given = CommandLine.arguments.contains("--due")
+    try workersBenchmark(workers: workerCounts, storeKind: storeKind, due: given ? dueCount : 2_000)
+    exit(0)
 }
 
 let chime = chimeExecutable()
@@ -71,6 +92,14 @@ print("filling the store: \(pendingCount) pending, \(dueCount) due …")
 let fillStart = Date()
 try fillStore(path: workspace.appendingPathComponent("chime.sqlite").path, count: pendingCount, due: dueCount, recipients: recipients, now: now)
 print(String(format: "filled in %.1f s", Date().timeIntervalSince(fillStart)))
+// With --store postgres, the same store copied into PostgreSQL (fsync on) before SQLite fires.
+let postgres = storeKind == "postgres" ? try PostgresServer.durable() : nil
+defer { postgres?.stop() }
+let postgresStore = try postgres?.makeDatabase()
+if let postgresStore {
+    let copy = measure(chime, ["store", "copy", "--from", "sqlite:chime.sqlite", "--to", postgresStore], in: workspace)
+    print(String(format: "copied into PostgreSQL in %.1f s: ", copy.seconds) + (copy.output.split(separator: "\n").last.map(String.init) ?? ""))
+}
 
 func measure(_ arguments: [String]) -> (seconds: Double, cpuSeconds: Double, peakMiB: Double, output: String) {
     measure(chime, arguments, in: workspace)
@@ -102,6 +131,24 @@ print("  chime said: \(fire.output); lines written: \(sent)")
 if sent != dueCount {
     print("  MISMATCH: expected \(dueCount) lines")
     exit(1)
+}
+if let postgresStore {
+    try FileManager.default.removeItem(at: workspace.appendingPathComponent("sent.jsonl"))
+    let postgresIdle = (0..<repeats).map { _ in measure(["run", "--store", postgresStore, "--now", idleNow]) }
+    let postgresFire = measure(["run", "--store", postgresStore, "--now", now.description])
+    let postgresSent = (try? String(contentsOf: workspace.appendingPathComponent("sent.jsonl"), encoding: .utf8))?.split(separator: "\n").count ?? 0
+    print("")
+    print("the same on PostgreSQL 15 (fsync on, on this machine; load \(loadAverage()))")
+    print(String(format: "  nothing due  chime run            %7.1f ms   peak %6.1f MiB   %.1f× baseline (median of %d)",
+                 median(postgresIdle.map(\.seconds)) * 1000, median(postgresIdle.map(\.peakMiB)), median(postgresIdle.map(\.seconds)) / baseline, repeats))
+    print(String(format: "  %d due    chime run           %7.1f ms   peak %6.1f MiB   %.1f× baseline (target < 2 s); SQLite %.1f ms",
+                 dueCount, postgresFire.seconds * 1000, postgresFire.peakMiB, postgresFire.seconds / baseline, fire.seconds * 1000))
+    print(String(format: "  per notification                   %7.1f µs   CPU of chime %.2f s", postgresFire.seconds / Double(max(dueCount, 1)) * 1e6, postgresFire.cpuSeconds))
+    print("  chime said: \(postgresFire.output); lines written: \(postgresSent)")
+    if postgresSent != dueCount {
+        print("  MISMATCH: expected \(dueCount) lines")
+        exit(1)
+    }
 }
 
 /// Renders `count` emails (text and HTML, MIME through GMime) in three locales on one
