@@ -98,7 +98,8 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
 
     public func pending(identifier: String) throws -> PendingNotification? {
         try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM pending WHERE identifier = ?", arguments: [identifier]).map(Self.pending)
+            // Cached: a reply's snooze asks it once per reply.
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM pending WHERE identifier = ?"), arguments: [identifier]).map(Self.pending)
         }
     }
 
