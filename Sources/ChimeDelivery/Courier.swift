@@ -81,8 +81,8 @@ public final class Courier {
         unreachable = []
         // One multi handle for the whole pass: its connections stay open between batches.
         var pool: HTTPPool?
-        // How many to claim: about two seconds of sending at the pace of the last batch,
-        // from 16 to batchSize. Against a slow relay a claim stays small, so other workers
+        // How many to claim: about a second of sending at the pace of the last batch, from
+        // 16 to batchSize. Against a slow relay a claim stays small, so other workers
         // take up the rest rather than wait while this one sends a long batch (and a lease
         // need cover only seconds of sending); against a fast one it grows at once.
         var limit = min(64, batchSize)
@@ -114,7 +114,7 @@ public final class Courier {
             }
             if claimed.count < limit && !firing { break }
             let rate = Double(claimed.count) / max(Self.seconds(.now - sending), 0.001)
-            limit = min(batchSize, max(16, Int(rate * 2)))
+            limit = min(batchSize, max(16, Int(rate)))
         }
         return report
     }
