@@ -111,22 +111,40 @@ extension PostgresStore {
             try read { session in try await session.execute(Self.insertSent(marks[0], request: requests[0], claimer: claimer)) }
             return
         }
+        // A batch's marks (those of notifications only queued for sending, written when the
+        // firing batch ends): every mark in one statement, every delivery queued in one and
+        // their bodies in one, rather than three statements a notification.
         try write { session in
-            for (mark, request) in zip(marks, requests) {
+            try await session.execute(Self.insertSent(marks, requests: requests, claimer: claimer))
+            for (mark, request) in zip(marks, requests) where mark.route == .digest || mark.route == .grouped {
                 let delivered = mark.delivered
-                try await session.execute(Self.insertSent(mark, request: request, claimer: claimer))
-                if mark.route == .digest || mark.route == .grouped {
-                    let thread = mark.route == .grouped ? delivered.request.content.threadIdentifier : nil
-                    try await session.execute("""
-                        INSERT INTO parked (delivery_id, recipient, request, fire_date, thread)
-                        VALUES (\(delivered.deliveryID), \(delivered.request.recipient), \(request), \(delivered.fireDate.seconds), \(thread))
-                        ON CONFLICT (delivery_id) DO NOTHING
-                        """)
-                }
-                try await Self.enqueue(mark.queued, deliveryID: delivered.deliveryID, identifier: delivered.request.identifier,
-                                       recipient: delivered.request.recipient, at: delivered.deliveredAt, in: session)
+                let thread = mark.route == .grouped ? delivered.request.content.threadIdentifier : nil
+                try await session.execute("""
+                    INSERT INTO parked (delivery_id, recipient, request, fire_date, thread)
+                    VALUES (\(delivered.deliveryID), \(delivered.request.recipient), \(request), \(delivered.fireDate.seconds), \(thread))
+                    ON CONFLICT (delivery_id) DO NOTHING
+                    """)
             }
+            try await Self.enqueue(marks, in: session)
         }
+    }
+
+    /// The insert of many marks, in their order, from one array a column (`UNNEST`); like
+    /// ``insertSent(_:request:claimer:)``, without waiting for the disk.
+    private static func insertSent(_ marks: [SentMark], requests: [String], claimer: Claimer) -> PostgresQuery {
+        let delivered = marks.map(\.delivered)
+        return """
+            INSERT INTO sent (claimed_by, identifier, generation, recipient, request, fire_date, delivered_at, delivery_id, coalesced, next_fire, anchor, route)
+            SELECT \(claimer.description), m.identifier, m.generation, m.recipient, m.request, m.fire_date, m.delivered_at, m.delivery_id,
+                   m.coalesced, CASE WHEN m.has_next THEN m.next_fire END, m.anchor, m.route
+            FROM UNNEST(\(delivered.map(\.request.identifier)), \(marks.map(\.notification.generation)), \(delivered.map(\.request.recipient)),
+                        \(requests), \(delivered.map(\.fireDate.seconds)), \(delivered.map(\.deliveredAt.seconds)), \(delivered.map(\.deliveryID)),
+                        \(delivered.map(\.coalesced)), \(marks.map { $0.next != nil }), \(marks.map { $0.next?.seconds ?? 0 }),
+                        \(marks.map(\.anchor.seconds)), \(marks.map(\.route.rawValue)))
+                 WITH ORDINALITY AS m(identifier, generation, recipient, request, fire_date, delivered_at, delivery_id, coalesced, has_next, next_fire, anchor, route, n),
+                 (SELECT set_config('synchronous_commit', 'off', true)) AS without_waiting_for_disk
+            ORDER BY m.n
+            """
     }
 
     /// The insert of one mark, which also turns `synchronous_commit` off until its

@@ -25,6 +25,34 @@ extension PostgresStore {
         }
     }
 
+    /// ``enqueue(_:deliveryID:identifier:recipient:at:in:)`` for the deliveries of many
+    /// marks at once, in their order: one insert into the outbox, then one of the bodies of
+    /// the rows it inserted (those it returned).
+    static func enqueue(_ marks: [SentMark], in session: Session) async throws {
+        let rows = marks.flatMap { mark in mark.queued.map { (mark.delivered, $0) } }
+        guard !rows.isEmpty else { return }
+        var bodies: [[String]: [UInt8]] = [:]
+        for (delivered, delivery) in rows { bodies[[delivered.deliveryID, delivery.channel, delivery.address]] = delivery.body }
+        let inserted = try await session.rows("""
+            INSERT INTO outbox (delivery_id, identifier, recipient, channel, address, state, queued_at, next_attempt)
+            SELECT q.delivery_id, q.identifier, q.recipient, q.channel, q.address, 'queued', q.at, q.at
+            FROM UNNEST(\(rows.map(\.0.deliveryID)), \(rows.map(\.0.request.identifier)), \(rows.map(\.0.request.recipient)),
+                        \(rows.map(\.1.channel)), \(rows.map(\.1.address)), \(rows.map(\.0.deliveredAt.seconds)))
+                 WITH ORDINALITY AS q(delivery_id, identifier, recipient, channel, address, at, n)
+            ORDER BY q.n
+            ON CONFLICT (delivery_id, channel, address) DO NOTHING
+            RETURNING id, delivery_id, channel, address
+            """)
+        var ids: [Int64] = [], payloads: [ByteBuffer] = []
+        for row in inserted {
+            let key: [String] = [try row.get("delivery_id"), try row.get("channel"), try row.get("address")]
+            ids.append(try row.get("id"))
+            payloads.append(ByteBuffer(bytes: bodies[key] ?? []))
+        }
+        guard !ids.isEmpty else { return }
+        try await session.execute("INSERT INTO outbox_body (outbox_id, body) SELECT * FROM UNNEST(\(ids), \(payloads))")
+    }
+
     /// Exactly once across workers as ``claimDue(now:limit:claimer:leaseNow:leaseUntil:limits:)``
     /// is: the rows are chosen and locked by `FOR UPDATE SKIP LOCKED` and claimed in the
     /// same transaction; a worker at the same moment skips them, and after the commit
