@@ -96,7 +96,7 @@ extension PostgresStore {
     }
 
     static func parked(_ row: PostgresRandomAccessRow) throws -> ParkedNotification {
-        ParkedNotification(deliveryID: try row.get("delivery_id"), request: try decode(row.get("request")),
+        ParkedNotification(deliveryID: try row.get("delivery_id"), request: try NotificationRequest(storedJSON: row.get("request")),
                            fireDate: Instant(seconds: try row.get("fire_date")))
     }
 }

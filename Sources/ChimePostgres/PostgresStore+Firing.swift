@@ -106,7 +106,7 @@ extension PostgresStore {
     /// waiting for the disk, 16.7 s with four round trips, 11.9 s so (README, "Benchmark").
     public func markSent(_ marks: [SentMark], claimer: Claimer) throws {
         guard !marks.isEmpty else { return }
-        let requests = try marks.map { try $0.notification.encodedRequest ?? Self.encode($0.delivered.request) }
+        let requests = try marks.map { try $0.notification.encodedRequest ?? $0.delivered.request.storedJSON() }
         if marks.count == 1, marks[0].queued.isEmpty, marks[0].route != .digest, marks[0].route != .grouped {
             try read { session in try await session.execute(Self.insertSent(marks[0], request: requests[0], claimer: claimer)) }
             return

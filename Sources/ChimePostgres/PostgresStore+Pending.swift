@@ -14,7 +14,7 @@ extension PostgresStore {
     @discardableResult
     public func upsert(_ notifications: [PendingNotification]) throws -> [String] {
         guard !notifications.isEmpty else { return [] }
-        let rows = try notifications.map { ($0, try Self.encode($0.request)) }
+        let rows = try notifications.map { ($0, try $0.request.storedJSON()) }
         return try write { session in
             var replaced: [String] = []
             for (notification, json) in rows {
@@ -49,14 +49,7 @@ extension PostgresStore {
                 SELECT * FROM pending WHERE \(recipient)::text IS NULL OR recipient = \(recipient) ORDER BY next_fire, identifier
                 """).map(Self.pending)
         }
-        var counts: [String: Int] = [:]
-        for index in notifications.indices {
-            let recipient = notifications[index].request.recipient
-            counts[recipient, default: 0] += 1
-            if let limit = limits[recipient], counts[recipient]! > limit {
-                notifications[index].isSetAside = true
-            }
-        }
+        notifications.setAside(beyond: limits)
         return notifications
     }
 
@@ -87,7 +80,7 @@ extension PostgresStore {
                 SELECT * FROM delivered WHERE \(recipient)::text IS NULL OR recipient = \(recipient) ORDER BY delivered_at DESC, identifier
                 """).map { row in
                 DeliveredNotification(
-                    request: try Self.decode(row.get("request")),
+                    request: try NotificationRequest(storedJSON: row.get("request")),
                     fireDate: Instant(seconds: try row.get("fire_date")),
                     deliveredAt: Instant(seconds: try row.get("delivered_at")),
                     deliveryID: try row.get("delivery_id"),
@@ -154,7 +147,7 @@ extension PostgresStore {
     static func pending(_ row: PostgresRandomAccessRow) throws -> PendingNotification {
         let json: String = try row.get("request")
         var notification = PendingNotification(
-            request: try decode(json),
+            request: try NotificationRequest(storedJSON: json),
             added: Instant(seconds: try row.get("added_at")),
             nextFire: Instant(seconds: try row.get("next_fire")),
             anchor: Instant(seconds: try row.get("anchor")),

@@ -66,7 +66,7 @@ extension PostgresStore {
     /// recipient at once, the second waits for the first's insert, inserts nothing, and
     /// queues nothing.
     public func recordOptIn(_ request: NotificationRequest, deliveryID: String, queued: [QueuedDelivery], at: Instant) throws -> Bool {
-        let json = try Self.encode(request)
+        let json = try request.storedJSON()
         return try write { session in
             let asked = try await session.execute("""
                 INSERT INTO opt_in (recipient, delivery_id, request, asked_at) VALUES (\(request.recipient), \(deliveryID), \(json), \(at.seconds))

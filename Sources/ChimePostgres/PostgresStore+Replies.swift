@@ -18,7 +18,7 @@ extension PostgresStore {
             let generation = PendingNotification.parts(ofDelivery: deliveryID).generation
             return try await session.value("SELECT request FROM pending WHERE generation = \(generation) LIMIT 1", as: String.self)
         }
-        return try json.map(Self.decode)
+        return try json.map(NotificationRequest.init(storedJSON:))
     }
 
     /// Exactly once: one `INSERT … ON CONFLICT (delivery_id, action) DO UPDATE … WHERE

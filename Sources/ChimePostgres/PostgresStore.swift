@@ -141,19 +141,6 @@ public final class PostgresStore: NotificationStore, StoreMigrating {
         }
     }
 
-    // MARK: Requests as the store keeps them
-
-    static func encode(_ request: NotificationRequest) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.userInfo[.storedJSON] = true
-        return String(decoding: try encoder.encode(request), as: UTF8.self)
-    }
-
-    static func decode(_ text: String) throws -> NotificationRequest {
-        let decoder = JSONDecoder()
-        decoder.userInfo[.storedJSON] = true
-        return try decoder.decode(NotificationRequest.self, from: Data(text.utf8))
-    }
 }
 
 /// The result of work done on another thread, set once and read after it signalled.

@@ -78,6 +78,6 @@ extension SQLiteStore {
     }
 
     static func parked(_ row: Row) throws -> ParkedNotification {
-        ParkedNotification(deliveryID: row["delivery_id"], request: try decode(row["request"]), fireDate: Instant(seconds: row["fire_date"]))
+        ParkedNotification(deliveryID: row["delivery_id"], request: try NotificationRequest(storedJSON: row["request"]), fireDate: Instant(seconds: row["fire_date"]))
     }
 }

@@ -82,7 +82,7 @@ extension SQLiteStore {
 
     public func markSent(_ marks: [SentMark], claimer: Claimer) throws {
         guard !marks.isEmpty else { return }
-        let requests = try marks.map { try $0.notification.encodedRequest ?? Self.encode($0.delivered.request) }
+        let requests = try marks.map { try $0.notification.encodedRequest ?? $0.delivered.request.storedJSON() }
         try database.write { db in
             let insert = try db.cachedStatement(sql: """
                 INSERT INTO sent (claimed_by, identifier, generation, recipient, request, fire_date, delivered_at, delivery_id, coalesced, next_fire, anchor, route)

@@ -61,7 +61,7 @@ extension SQLiteStore {
     }
 
     public func recordOptIn(_ request: NotificationRequest, deliveryID: String, queued: [QueuedDelivery], at: Instant) throws -> Bool {
-        let json = try Self.encode(request)
+        let json = try request.storedJSON()
         return try database.write { db in
             try db.execute(sql: "INSERT INTO opt_in (recipient, delivery_id, request, asked_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                            arguments: [request.recipient, deliveryID, json, at.seconds])

@@ -19,17 +19,17 @@ extension SQLiteStore {
     public func request(ofDelivery deliveryID: String) throws -> NotificationRequest? {
         try database.read { db in
             if let json = try String.fetchOne(db.cachedStatement(sql: "SELECT request FROM delivered WHERE delivery_id = ?"), arguments: [deliveryID]) {
-                return try Self.decode(json)
+                return try NotificationRequest(storedJSON: json)
             }
             // A recipient's opt-in request (looked up by its unique key before pending's
             // generation, which has no index of its own).
             if let json = try String.fetchOne(db.cachedStatement(sql: "SELECT request FROM opt_in WHERE delivery_id = ?"), arguments: [deliveryID]) {
-                return try Self.decode(json)
+                return try NotificationRequest(storedJSON: json)
             }
             // An earlier occurrence of a repeating request: its generation is still pending.
             let generation = PendingNotification.parts(ofDelivery: deliveryID).generation
             if let json = try String.fetchOne(db.cachedStatement(sql: "SELECT request FROM pending WHERE generation = ?"), arguments: [generation]) {
-                return try Self.decode(json)
+                return try NotificationRequest(storedJSON: json)
             }
             return nil
         }

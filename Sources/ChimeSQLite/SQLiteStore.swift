@@ -62,7 +62,7 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
                     replaced.append(notification.request.identifier)
                 }
                 try statement.execute(arguments: [
-                    notification.request.identifier, notification.request.recipient, try Self.encode(notification.request),
+                    notification.request.identifier, notification.request.recipient, try notification.request.storedJSON(),
                     notification.added.seconds, notification.nextFire.seconds, notification.anchor.seconds,
                     notification.zone, notification.request.trigger.isFloating ? 1 : 0, notification.generation,
                 ])
@@ -85,14 +85,7 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
             }
             return try rows.map(Self.pending)
         }
-        var counts: [String: Int] = [:]
-        for index in notifications.indices {
-            let recipient = notifications[index].request.recipient
-            counts[recipient, default: 0] += 1
-            if let limit = limits[recipient], counts[recipient]! > limit {
-                notifications[index].isSetAside = true
-            }
-        }
+        notifications.setAside(beyond: limits)
         return notifications
     }
 
@@ -140,7 +133,7 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
             }
             return try rows.map { row in
                 DeliveredNotification(
-                    request: try Self.decode(row["request"]),
+                    request: try NotificationRequest(storedJSON: row["request"]),
                     fireDate: Instant(seconds: row["fire_date"]),
                     deliveredAt: Instant(seconds: row["delivered_at"]),
                     deliveryID: row["delivery_id"],
@@ -201,7 +194,7 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
     static func pending(_ row: Row) throws -> PendingNotification {
         let json: String = row["request"]
         var notification = PendingNotification(
-            request: try decode(json),
+            request: try NotificationRequest(storedJSON: json),
             added: Instant(seconds: row["added_at"]),
             nextFire: Instant(seconds: row["next_fire"]),
             anchor: Instant(seconds: row["anchor"]),
@@ -210,17 +203,5 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
         notification.firedCount = row["fired_count"]
         notification.encodedRequest = json
         return notification
-    }
-
-    static func encode(_ request: NotificationRequest) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.userInfo[.storedJSON] = true
-        return String(decoding: try encoder.encode(request), as: UTF8.self)
-    }
-
-    static func decode(_ text: String) throws -> NotificationRequest {
-        let decoder = JSONDecoder()
-        decoder.userInfo[.storedJSON] = true
-        return try decoder.decode(NotificationRequest.self, from: Data(text.utf8))
     }
 }

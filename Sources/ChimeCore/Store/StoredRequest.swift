@@ -1,0 +1,34 @@
+import Foundation
+
+// What every store does alike with the requests it keeps, whatever its database.
+
+extension NotificationRequest {
+    /// The request as a store keeps it: compact JSON (``CodingUserInfoKey/storedJSON``).
+    public func storedJSON() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.userInfo[.storedJSON] = true
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+
+    /// A request as a store kept it (``storedJSON()``).
+    public init(storedJSON text: String) throws {
+        let decoder = JSONDecoder()
+        decoder.userInfo[.storedJSON] = true
+        self = try decoder.decode(NotificationRequest.self, from: Data(text.utf8))
+    }
+}
+
+extension Array where Element == PendingNotification {
+    /// Marks, in this order, the notifications beyond their recipient's pending limit
+    /// (`limits`: recipient → most pending) as set aside.
+    public mutating func setAside(beyond limits: [String: Int]) {
+        var counts: [String: Int] = [:]
+        for index in indices {
+            let recipient = self[index].request.recipient
+            counts[recipient, default: 0] += 1
+            if let limit = limits[recipient], counts[recipient]! > limit {
+                self[index].isSetAside = true
+            }
+        }
+    }
+}
