@@ -25,14 +25,9 @@ extension Runtime {
                 throw RuntimeFailure(failure.exitCode)
             }
         }
-        let path: String
-        if url.hasPrefix("sqlite:") {
-            path = String(url.dropFirst("sqlite:".count))
-        } else if url.contains("://") {
+        guard let path = Self.sqlitePath(of: url) else {
             printError("--store: \"\(url.split(separator: ":").first ?? "")\" stores are not available in this version (use sqlite:PATH or postgres://…)")
             throw RuntimeFailure(64)
-        } else {
-            path = url
         }
         guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else {
             // SQLite would open a temporary database and everything stored would be lost.
@@ -46,6 +41,13 @@ extension Runtime {
             printError(failure.description)
             throw RuntimeFailure(failure.exitCode)
         }
+    }
+
+    /// The SQLite file a store URL names (`sqlite:PATH`, or a bare path), or nil when it
+    /// names another kind of store (`postgres://…`, any `SCHEME://`).
+    public static func sqlitePath(of url: String) -> String? {
+        if url.hasPrefix("sqlite:") { return String(url.dropFirst("sqlite:".count)) }
+        return url.contains("://") ? nil : url
     }
 
     /// The configuration and the store, ready to schedule and fire, with floating requests

@@ -44,9 +44,7 @@ struct GlobalOptions: ParsableArguments {
     /// file name or a store that is no file): where command hooks run.
     var statePath: String {
         if let named = stateDirectory ?? environment["CHIME_STATE_DIR"] { return named }
-        let url = storeURL
-        let file = url.hasPrefix("sqlite:") ? String(url.dropFirst("sqlite:".count)) : url.contains("://") ? "" : url
-        let folder = (file as NSString).deletingLastPathComponent
+        let folder = ((Runtime.sqlitePath(of: storeURL) ?? "") as NSString).deletingLastPathComponent
         return folder.isEmpty ? "." : folder
     }
 
