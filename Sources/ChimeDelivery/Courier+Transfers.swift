@@ -119,7 +119,7 @@ extension Courier {
         let channel: Channel
         /// The server of an email channel (worked out once); nil for a webhook.
         let mailServer: MailServer?
-        /// The return path around its `{token}`s (``Channel/returnPath(token:)``).
+        /// The return path around its `{token}`s (``Channel/returnPathParts``).
         let returnPathParts: [String]
         var waiting: DeliveryQueue
         var inFlight = 0
@@ -129,7 +129,7 @@ extension Courier {
             self.channel = channel
             let email = channel.url.kind.isEmail
             mailServer = email ? channel.mailServer : nil
-            returnPathParts = (channel.returnPath ?? channel.defaultReturnPath).components(separatedBy: "{token}")
+            returnPathParts = channel.returnPathParts
             // Emails to one address go one at a time, in order (an answer in a thread
             // after the message it answers); webhooks all at once.
             waiting = DeliveryQueue(inOrderPerAddress: email)

@@ -28,7 +28,7 @@ public final class Courier {
     public var lease: Int64 = 600
     /// How many deliveries one claim takes.
     public var batchSize = 500
-    /// The token of an email's VERP envelope sender (``Channel/returnPath(token:)``),
+    /// The token of an email's VERP envelope sender (``Channel/returnPathParts``),
     /// from its delivery id, recipient, address and now; nil (or none) sends from the
     /// channel's own address.
     public var returnPathToken: (@Sendable (String, String, String, Instant) -> String?)?

@@ -43,9 +43,8 @@ public struct ReplyDesk: Sendable {
     public let store: any ResponseStore & PolicyStore
     /// Checks the tokens replies carry.
     public let tokens: TokenChecker
-    /// Chime's "reply above this line" in every locale.
-    let markers: [String]
-    /// The markers folded once (``ReplyText/foldedMarkers(_:)``).
+    /// Chime's "reply above this line" in every locale, folded once
+    /// (``ReplyText/foldedMarkers(_:)``).
     let foldedMarkers: [String]
     /// Each category's matcher, its titles folded in every locale once for all messages.
     let matchers: [String: ActionMatcher]
@@ -58,7 +57,6 @@ public struct ReplyDesk: Sendable {
         self.configuration = configuration
         self.store = store
         tokens = TokenChecker(configuration: configuration, store: store, key: key)
-        self.markers = markers
         foldedMarkers = ReplyText.foldedMarkers(markers)
         var matchers = Dictionary(configuration.categories.map {
             ($0.identifier, ActionMatcher(category: $0, titles: titles, builtIns: builtIns))

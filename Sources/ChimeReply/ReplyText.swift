@@ -199,14 +199,6 @@ public enum ReplyText {
     /// pattern is ever tried on more (each costs time in proportion to what it reads).
     static let longestHeader = 600
 
-    /// Whether a line begins a quoted or forwarded message, as a header of its own (the
-    /// lines below it unseen).
-    static func isQuoteHeader(_ lines: [String], at index: Int) -> Bool {
-        guard lines[index].utf8.count <= longestHeader else { return false }
-        let rules = QuoteRules.standard
-        return rules.isSeparator(trimmed(lines[index])) || rules.isHeaderBlock(lines, at: index) || rules.wroteWindow(lines, at: index) != nil
-    }
-
     /// The text's lines, split at LF, CRLF and CR (by bytes: Foundation's replacing
     /// before a split had cost a third of the time of a reply of many short lines).
     static func lines(_ text: String) -> [String] {

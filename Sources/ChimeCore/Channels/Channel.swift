@@ -83,9 +83,10 @@ public struct Channel: Hashable, Sendable {
         return "bounce+{token}@" + (replyDomain.flatMap { $0 == "chime.invalid" ? nil : $0 } ?? Mailbox.domain(of: envelopeFrom))
     }
 
-    /// The envelope sender of a message carrying the VERP `token`: ``returnPath`` (or
-    /// ``defaultReturnPath``) with `{token}` filled in.
-    public func returnPath(token: String) -> String {
-        (returnPath ?? defaultReturnPath).replacingOccurrences(of: "{token}", with: token)
+    /// ``returnPath`` (or ``defaultReturnPath``) cut at its `{token}`s: the envelope sender
+    /// of a message carrying the VERP token `t` is these parts joined by `t`. Cut once
+    /// per channel by the courier, not once per message.
+    public var returnPathParts: [String] {
+        (returnPath ?? defaultReturnPath).components(separatedBy: "{token}")
     }
 }
