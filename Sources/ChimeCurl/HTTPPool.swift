@@ -73,12 +73,8 @@ public final class HTTPPool {
     private var idle: [CurlEasy] = []
     /// Emails in flight, on their senders' threads.
     private var mailInFlight = 0
-    private lazy var mailSenders: MailSenders = {
-        nonisolated(unsafe) let multi = multi
-        // Thread-safe: ends the pool's `curl_multi_poll` at once.
-        return MailSenders { curl_multi_wakeup(multi) }
-    }()
-    private var mailStarted = false
+    /// The threads that send emails, made with the first one.
+    private var mailSenders: MailSenders?
     private var running: [UnsafeMutableRawPointer: Transfer] = [:]
     private let bodyLimit: Int
 
@@ -94,7 +90,7 @@ public final class HTTPPool {
     }
 
     deinit {
-        if mailStarted { mailSenders.close() }
+        mailSenders?.close()
         for transfer in running.values { curl_multi_remove_handle(multi, transfer.easy.handle) }
         running.removeAll()
         idle.removeAll()
@@ -107,8 +103,12 @@ public final class HTTPPool {
     /// Starts sending an email on a thread of its own (``MailSenders`` says why); how it
     /// went comes back from ``collectCompletions(waitingUpTo:)`` with `tag`.
     public func start(_ mail: MailRequest, tag: Int) {
-        mailStarted = true
-        mailSenders.submit(mail, tag: tag)
+        if mailSenders == nil {
+            nonisolated(unsafe) let multi = multi
+            // Thread-safe: ends the pool's `curl_multi_poll` at once.
+            mailSenders = MailSenders { curl_multi_wakeup(multi) }
+        }
+        mailSenders!.submit(mail, tag: tag)
         mailInFlight += 1
     }
 
@@ -194,9 +194,9 @@ public final class HTTPPool {
         var finished = drain() + drainMail()
         // A mail sender done once the wait is prepared wakes it (curl_multi_wakeup), even
         // before it starts.
-        if finished.isEmpty && inFlight > 0 && (mailInFlight == 0 || mailSenders.prepareToWait()) {
+        if finished.isEmpty && inFlight > 0 && (mailInFlight == 0 || mailSenders!.prepareToWait()) {
             curl_multi_poll(multi, nil, 0, Int32(max(0, milliseconds)), nil)
-            if mailInFlight > 0 { mailSenders.doneWaiting() }
+            if mailInFlight > 0 { mailSenders!.doneWaiting() }
             curl_multi_perform(multi, &active)
             finished = drain() + drainMail()
         }
@@ -214,7 +214,7 @@ public final class HTTPPool {
 
     private func drainMail() -> [(tag: Int, completion: Completion)] {
         guard mailInFlight > 0 else { return [] }
-        let done = mailSenders.takeFinished()
+        let done = mailSenders!.takeFinished()
         mailInFlight -= done.count
         return done.map { ($0.tag, .mail($0.outcome)) }
     }
