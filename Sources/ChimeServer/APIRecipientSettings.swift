@@ -16,21 +16,11 @@ struct APIRecipientSettings: Encodable, Sendable {
     var optIn: OptInState
 
     struct Settings: Encodable, Sendable {
-        var locale: String?
-        var showPreviews: String?
+        @WrittenNull var locale: String?
+        @WrittenNull var showPreviews: String?
         /// `22:00-07:00`; `""` when they turned quiet hours off.
-        var quietHours: String?
-        var changedAt: Instant?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(locale, forKey: .locale)
-            try container.encode(showPreviews, forKey: .showPreviews)
-            try container.encode(quietHours, forKey: .quietHours)
-            try container.encode(changedAt, forKey: .changedAt)
-        }
-
-        enum CodingKeys: String, CodingKey { case locale, showPreviews, quietHours, changedAt }
+        @WrittenNull var quietHours: String?
+        @WrittenNull var changedAt: Instant?
     }
 
     struct Preference: Encodable, Sendable {
@@ -42,42 +32,23 @@ struct APIRecipientSettings: Encodable, Sendable {
         var channel: String
         /// Empty for a webhook channel's address (it reaches one room).
         var address: String
-        var undeliverable: Mark?
+        @WrittenNull var undeliverable: Mark?
 
         struct Mark: Encodable, Sendable {
             var at: Instant
             var reason: String
         }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(channel, forKey: .channel)
-            try container.encode(address, forKey: .address)
-            try container.encode(undeliverable, forKey: .undeliverable)
-        }
-
-        enum CodingKeys: String, CodingKey { case channel, address, undeliverable }
     }
 
     struct OptInState: Encodable, Sendable {
         /// The configuration's authorization.
         var configured: String
         /// What Keep or a confirmed opt-in stored; null when nothing.
-        var stored: String?
+        @WrittenNull var stored: String?
         /// The one in force: `configured` with `stored` over it.
         var authorization: String
         /// When the opt-in request was sent; null when never (or since a reset).
-        var askedAt: Instant?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(configured, forKey: .configured)
-            try container.encode(stored, forKey: .stored)
-            try container.encode(authorization, forKey: .authorization)
-            try container.encode(askedAt, forKey: .askedAt)
-        }
-
-        enum CodingKeys: String, CodingKey { case configured, stored, authorization, askedAt }
+        @WrittenNull var askedAt: Instant?
     }
 
     /// The body of a configured recipient and what the store holds about them.

@@ -182,15 +182,7 @@ extension ChimeHTTPServer {
     /// `{"items": […], "next": CURSOR or null}`, `next` written even when null.
     struct Listing<JSON: Encodable>: Encodable {
         var items: [JSON]
-        var next: String?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(items, forKey: .items)
-            try container.encode(next, forKey: .next)
-        }
-
-        enum CodingKeys: String, CodingKey { case items, next }
+        @WrittenNull var next: String?
     }
 
     /// `GET /v1/responses?after=ID&limit=`: responses recorded after `after` (0 by
