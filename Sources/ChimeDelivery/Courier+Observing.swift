@@ -7,10 +7,10 @@ extension Courier {
     /// log at info: delivered, to be retried, or given up. The labels are the channel's
     /// kind and the outcome, never an address or an identifier; the log line names the
     /// delivery by its request, recipient, channel and ids, never by its address.
-    /// - Parameters:
-    ///   - state: what the attempt left the delivery in.
-    ///   - message: the server's answer, redacted.
-    func observe(_ entry: OutboxDelivery, _ verdict: Verdict, state: DeliveryState, next: Instant?, message: String) {
+    /// - Parameter record: what the attempt left the delivery in, with the server's answer
+    ///   redacted.
+    func observe(_ entry: OutboxDelivery, _ verdict: Verdict, _ record: AttemptRecord) {
+        let (state, next, message) = (record.state, record.nextAttempt, record.attempt.message)
         let kind = configuration.channel(entry.channel)?.url.kind.rawValue ?? "unknown"
         Counter(label: Self.deliveriesMetric, dimensions: [("kind", kind), ("outcome", Self.label(verdict.outcome))]).increment()
         if state == .delivered, entry.queuedAt.seconds > 0 {

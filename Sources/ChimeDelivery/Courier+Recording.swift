@@ -15,7 +15,7 @@ extension Courier {
     /// run. Counts it in the report and the metrics, and logs it.
     func settlement(_ entry: OutboxDelivery, _ verdict: Verdict, policy: DeliveryPolicy) -> (record: AttemptRecord, again: Bool) {
         let settled = decision(entry, verdict, policy: policy)
-        observe(entry, verdict, state: settled.record.state, next: settled.record.nextAttempt, message: settled.record.attempt.message)
+        observe(entry, verdict, settled.record)
         return settled
     }
 
