@@ -61,9 +61,9 @@ enum ChatEscaping {
         }
     }
 
-    /// `&`, `<` and `>` escaped: what Telegram's HTML parse mode asks (it knows no other
-    /// entities), applied after ``telegramPlain(rightToLeft:)``.
+    /// `&`, `<` and `>` escaped as ``slack(_:)`` escapes them: what Telegram's HTML parse
+    /// mode asks, applied after ``telegramPlain(rightToLeft:)``.
     static func html(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        text.map(slack).joined()
     }
 }
