@@ -27,11 +27,16 @@ extension ChatPayload {
             "embeds": .array([.object(embed)]),
             "allowed_mentions": .object(["parse": .array([])]),
         ]
-        if !buttons.isEmpty {
-            body["components"] = .array(stride(from: 0, to: buttons.count, by: 5).map {
-                .object(["type": .integer(1), "components": .array(Array(buttons[$0..<min($0 + 5, buttons.count)]))])
-            })
-        }
+        body["components"] = discordRows(buttons)
         return .object(body)
+    }
+
+    /// Discord's action rows (type 1) of at most five buttons each; nil for no button
+    /// (Discord refuses an empty row).
+    static func discordRows(_ buttons: [JSONValue]) -> JSONValue? {
+        guard !buttons.isEmpty else { return nil }
+        return .array(stride(from: 0, to: buttons.count, by: 5).map {
+            .object(["type": .integer(1), "components": .array(Array(buttons[$0..<min($0 + 5, buttons.count)]))])
+        })
     }
 }

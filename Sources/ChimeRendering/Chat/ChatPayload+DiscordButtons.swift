@@ -21,9 +21,7 @@ extension ChatPayload {
             buttons.append(.object(["type": .integer(2), "style": .integer(5), "label": .string(TextLimit.fit(message.words.view, 80, .scalars)),
                                     "url": .string(message.viewURL)]))
         }
-        body["components"] = buttons.isEmpty ? nil : .array(stride(from: 0, to: buttons.count, by: 5).map {
-            .object(["type": .integer(1), "components": .array(Array(buttons[$0..<min($0 + 5, buttons.count)]))])
-        })
+        body["components"] = discordRows(buttons)
         return .object(body)
     }
 }
