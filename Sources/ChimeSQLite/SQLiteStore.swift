@@ -21,7 +21,7 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
         configuration.prepareDatabase { db in
             // WAL lets readers and one writer work together; NORMAL synchronous is
             // durable across a killed process, which is what exactly-once relies on.
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try Self.useWAL(db)
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         // A new store is made readable by its owner only: it holds the signing key, and
@@ -36,6 +36,26 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
             database = StoreConnection(queue: queue)
         } catch let error as DatabaseError {
             throw StoreFailure(error, path: path)!
+        }
+    }
+
+    /// Puts the store in WAL mode (once for good: the mode is kept in the file).
+    ///
+    /// Switching a new store's journal mode takes an exclusive lock for which SQLite does
+    /// not call the busy handler: when several processes open a new store at the same
+    /// moment (cron and a daemon on a fresh install), all but one get `SQLITE_BUSY` at
+    /// once (2 in 160 openings in CI). So the switch is tried again, within the same 30 s
+    /// as any other lock, and skipped when another process has made it meanwhile.
+    static func useWAL(_ db: Database) throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while true {
+            do {
+                if try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() == "wal" { return }
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                return
+            } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_BUSY && ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
         }
     }
 
