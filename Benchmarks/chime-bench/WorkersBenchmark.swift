@@ -42,42 +42,52 @@ func workersBenchmark(workers: [Int], storeKind: String, due: Int) throws {
         }
         let load = loadAverage()
         let began = DispatchTime.now().uptimeNanoseconds
+        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9 }
+        // Each run: its worker, when it started and ended, and its output.
+        var runs: [(worker: Int, started: Double, ended: Double?, output: URL)] = []
         var running: [pid_t: Int] = [:]
-        var starts = 0
         func start(_ worker: Int) {
-            starts += 1
-            setenv("CHIME_WORKER_ID", "bench-\(count)-\(worker)-\(starts)", 1)
-            let pid = spawn(chime, ["run", "--store", store, "--now", benchNow.description], in: round,
-                            output: round.appendingPathComponent("worker-\(worker)-\(starts).out").path)
-            running[pid] = worker
+            setenv("CHIME_WORKER_ID", "bench-\(count)-\(worker)-\(runs.count)", 1)
+            let output = round.appendingPathComponent("run-\(runs.count).out")
+            let pid = spawn(chime, ["run", "--store", store, "--now", benchNow.description], in: round, output: output.path)
+            running[pid] = runs.count
+            runs.append((worker, elapsed(), nil, output))
         }
         (0..<count).forEach(start)
-        var accepted = 0
-        while !running.isEmpty {
+        // Runs to start again: their worker and when. Exits are looked for every 5 ms while
+        // one waits, so that the time a run ends is the time it ended.
+        var restarts: [(worker: Int, at: Double)] = []
+        while !running.isEmpty || !restarts.isEmpty {
             var status: Int32 = 0
             let pid = waitpid(-1, &status, WNOHANG)
-            guard pid > 0, let worker = running.removeValue(forKey: pid) else {
-                usleep(20_000)
+            if pid > 0, let run = running.removeValue(forKey: pid) {
+                runs[run].ended = elapsed()
+                if server.logCount() < due { restarts.append((runs[run].worker, elapsed() + 0.5)) }
                 continue
             }
-            accepted = (try? server.messages().count) ?? 0
-            if accepted < due {
-                usleep(500_000)
-                start(worker)
+            if let next = restarts.firstIndex(where: { $0.at <= elapsed() }) {
+                // Nothing left to send by now: no run needed.
+                if server.logCount() < due { start(restarts[next].worker) }
+                restarts.remove(at: next)
+                continue
             }
+            usleep(5_000)
         }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
-        accepted = try server.messages().count
+        let seconds = runs.compactMap(\.ended).max() ?? elapsed()
+        let accepted = try server.messages().count
         guard accepted == due else {
             print("\(count) workers: the server accepted \(accepted) of \(due)")
             exit(1)
         }
-        // What each run sent: how evenly the workers shared the work.
-        let shares = (1...starts).compactMap { start in
-            (0..<count).lazy.compactMap { try? String(contentsOf: round.appendingPathComponent("worker-\($0)-\(start).out"), encoding: .utf8) }.first
-        }.map { $0.firstMatch(of: /delivered (\d+)/).map { String($0.output.1) } ?? "0" }
-        print(String(format: "  %d worker(s): %.1f s, %.1f messages/s, %d chime run started; load ", count, seconds, Double(due) / seconds, starts) + load
-              + "; delivered by each run: " + shares.joined(separator: ", "))
+        let starts = runs.count
+        print(String(format: "  %d worker(s): %.1f s, %.1f messages/s, %d chime run started; load ", count, seconds, Double(due) / seconds, starts) + load)
+        // What each run sent, and when: how evenly the workers shared the work, and how
+        // long the last ones ran alone.
+        for (index, run) in runs.enumerated() {
+            let output = (try? String(contentsOf: run.output, encoding: .utf8)) ?? ""
+            let delivered = output.firstMatch(of: /delivered (\d+)/).map { String($0.output.1) } ?? "0"
+            print(String(format: "    run %d (worker %d): %.2f s to %.2f s, delivered ", index, run.worker, run.started, run.ended ?? seconds) + delivered)
+        }
         figures.append((count, seconds, starts, load))
     }
     unsetenv("CHIME_WORKER_ID")

@@ -55,6 +55,13 @@ public class ScriptServer: @unchecked Sendable { // immutable after init
         try? FileManager.default.removeItem(at: folder)
     }
 
+    /// How many entries the server's log holds, without parsing them.
+    public func logCount() -> Int {
+        let path = folder.appendingPathComponent("log.jsonl").path
+        guard let data = FileManager.default.contents(atPath: path) else { return 0 }
+        return data.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+    }
+
     /// The server's log: one object per line.
     public func log() throws -> [[String: Any]] {
         let path = folder.appendingPathComponent("log.jsonl").path
