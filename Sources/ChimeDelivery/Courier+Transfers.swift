@@ -13,8 +13,8 @@ extension Courier {
     ///
     /// A webhook's mark is written as soon as its answer comes (answers that come
     /// together, in one transaction), before anything more starts. Emails' marks wait to
-    /// be written together, for ``markDelayMilliseconds`` at most, and never more than
-    /// ``markBacklog`` with the messages in flight: what a crash can resend.
+    /// be written together, for ``DeliveryMarks/delayMilliseconds`` at most, and never more than
+    /// ``DeliveryMarks/backlog`` with the messages in flight: what a crash can resend.
     func send(_ entries: [OutboxDelivery], pool: HTTPPool) throws {
         guard !entries.isEmpty else { return }
         var lines: [String: Line] = [:]
@@ -30,8 +30,13 @@ extension Courier {
         }
         var running: [Int: (entry: OutboxDelivery, line: Line)] = [:]
         var nextTag = 0
-        var marks = MarkBuffer()
-        defer { if let claimer { try? marks.flush(store, claimer: claimer) } }
+        var marks = MarkBacklog<AttemptRecord>()
+        /// Writes the marks waiting, in one transaction.
+        func writeMarks() throws {
+            guard let claimer else { return }
+            try marks.flush { try store.record($0, claimer: claimer) }
+        }
+        defer { try? writeMarks() }
         while true {
             var soonest: ContinuousClock.Instant?
             var waiting = false
@@ -44,7 +49,7 @@ extension Courier {
                         break
                     }
                     // What a crash would resend: the marks not written, and what is in flight.
-                    if let claimer, marks.count + pool.inFlight >= Self.markBacklog { try marks.flush(store, claimer: claimer) }
+                    if marks.count + pool.inFlight >= DeliveryMarks.backlog { try writeMarks() }
                     let entry = line.waiting.next()!
                     do {
                         try start(entry, on: line, pool: pool, tag: nextTag)
@@ -62,11 +67,11 @@ extension Courier {
             guard waiting || pool.inFlight > 0 else { break }
             let wait = soonest.map { max(1, Int(Self.seconds($0 - .now) * 1_000)) } ?? 1_000
             if pool.inFlight == 0 {
-                if let claimer { try marks.flush(store, claimer: claimer) }
+                try writeMarks()
                 Thread.sleep(forTimeInterval: Double(wait) / 1_000)
                 continue
             }
-            for (tag, completion) in pool.collectCompletions(waitingUpTo: min(wait, marks.isEmpty ? 1_000 : Self.markDelayMilliseconds)) {
+            for (tag, completion) in pool.collectCompletions(waitingUpTo: min(wait, marks.isEmpty ? 1_000 : DeliveryMarks.delayMilliseconds)) {
                 guard let (entry, line) = running.removeValue(forKey: tag) else { continue }
                 line.inFlight -= 1
                 let verdict: Verdict
@@ -80,11 +85,11 @@ extension Courier {
                 line.waiting.done(entry, again: again)
                 // A webhook's mark goes now; an email's may wait for others.
                 marks.add(record, now: line.mailServer == nil)
-                if let claimer, marks.count + pool.inFlight >= Self.markBacklog { try marks.flush(store, claimer: claimer) }
+                if marks.count + pool.inFlight >= DeliveryMarks.backlog { try writeMarks() }
             }
-            if let claimer, marks.due { try marks.flush(store, claimer: claimer) }
+            if marks.due { try writeMarks() }
         }
-        if let claimer { try marks.flush(store, claimer: claimer) }
+        try writeMarks()
         report.deferred += order.filter { unreachable.contains($0.channel.id) }.reduce(0) { $0 + $1.waiting.remaining }
     }
 
@@ -97,12 +102,6 @@ extension Courier {
             try pool.start(line.channel.webhookRequest(body: entry.body, idempotencyKey: entry.idempotencyKey), tag: tag)
         }
     }
-
-    /// Emails accepted and not marked, with those in flight, are never more than this:
-    /// the README's bound on what a crash resends.
-    static let markBacklog = 64
-    /// No mark waits longer than this for others to be written with it.
-    static let markDelayMilliseconds = 20
 
     /// The envelope sender of one email: the channel's return path (split once per
     /// channel) with a token issued for its one address (VERP), so a delivery report
@@ -133,39 +132,6 @@ extension Courier {
             // Emails to one address go one at a time, in order (an answer in a thread
             // after the message it answers); webhooks all at once.
             waiting = DeliveryQueue(inOrderPerAddress: email)
-        }
-    }
-
-    /// Marks not written yet, and when the oldest came.
-    private struct MarkBuffer {
-        private var records: [AttemptRecord] = []
-        private var oldest: ContinuousClock.Instant?
-        private var urgent = false
-
-        var isEmpty: Bool { records.isEmpty }
-        var count: Int { records.count }
-
-        /// Whether to write them now: one was asked to go at once, the backlog is full,
-        /// or the oldest has waited long enough.
-        var due: Bool {
-            urgent || records.count >= Courier.markBacklog
-                || oldest.map { ContinuousClock.now - $0 >= .milliseconds(Courier.markDelayMilliseconds) } ?? false
-        }
-
-        mutating func add(_ record: AttemptRecord, now: Bool) {
-            if records.isEmpty { oldest = .now }
-            records.append(record)
-            urgent = urgent || now
-        }
-
-        /// Writes them all in one transaction.
-        mutating func flush(_ store: any OutboxStore, claimer: Claimer) throws {
-            guard !records.isEmpty else { return }
-            let batch = records
-            records = []
-            oldest = nil
-            urgent = false
-            try store.record(batch, claimer: claimer)
         }
     }
 }

@@ -102,21 +102,33 @@ extension Scheduler {
                 firing = Firing(now: now, claimer: claimer, transports: transports, undeliverable: try store.undeliverable(),
                                 preferences: try store.preferences(), askedToOptIn: try store.askedToOptIn())
             }
-            // A batch that fails midway still settles what it marked.
+            // Marks of notifications delivered into a Maildir or a file, written together
+            // (``MarkBacklog``): a run killed before they are written delivers those again,
+            // never more than 64.
+            var delivered = MarkBacklog<SentMark>()
+            // A batch that fails midway still marks what it delivered, and settles it.
             var settled = false
-            defer { if !settled { _ = try? store.settle(claimer: claimer) } }
+            defer {
+                if !settled {
+                    try? delivered.flush { try store.markSent($0, claimer: claimer) }
+                    _ = try? store.settle(claimer: claimer)
+                }
+            }
             // Marks of notifications only queued (nothing sent yet) are written together
             // at the end of the batch; a run dying before then has sent none of them.
             var queuedOnly: [SentMark] = []
             for notification in claimed {
-                if let reason = try fire(notification, firing: &firing!, queuedOnly: &queuedOnly, report: &report) {
+                if let reason = try fire(notification, firing: &firing!, delivered: &delivered, queuedOnly: &queuedOnly, report: &report) {
                     report.held.append(configuration.redact("\(notification.request.identifier): \(reason)"))
                     count(.held)
                     logger.info("held: \(configuration.redact(reason))", metadata: Self.metadata(of: notification))
                     if let heldRetry { try store.postpone(notification, until: now + heldRetry, claimer: claimer) }
                 }
             }
-            try store.markSent(queuedOnly, claimer: claimer)
+            // The delivered marks still waiting go with the queued ones, in one transaction.
+            var waiting: [SentMark] = []
+            delivered.flush { waiting = $0 }
+            try store.markSent(waiting + queuedOnly, claimer: claimer)
             try store.settle(claimer: claimer)
             settled = true
             // With pending limits, settling lets later requests into a window: claim
@@ -157,7 +169,7 @@ extension Scheduler {
 
     /// Delivers one claimed notification to every address of its recipient and marks it
     /// sent; returns why it was held instead (nothing sent to anyone).
-    private func fire(_ notification: PendingNotification, firing: inout Firing,
+    private func fire(_ notification: PendingNotification, firing: inout Firing, delivered backlog: inout MarkBacklog<SentMark>,
                       queuedOnly: inout [SentMark], report: inout RunReport) throws -> String? {
         let (now, claimer, zones) = (firing.now, firing.claimer, firing.zones)
         let request = notification.request
@@ -277,8 +289,10 @@ extension Scheduler {
         if local.isEmpty {
             queuedOnly.append(mark)
         } else {
-            // Something was delivered: recorded at once, so a crash does not send it again.
-            try store.markSent([mark], claimer: claimer)
+            // Something was delivered: recorded with the others delivered just before it,
+            // soon, so that a crash sends few of them again.
+            backlog.add(mark)
+            if backlog.due { try backlog.flush { try store.markSent($0, claimer: claimer) } }
         }
         report.fired += 1
         report.coalesced += advanced.coalesced

@@ -2,8 +2,9 @@ import ChimeTestSupport
 import Foundation
 import Testing
 
-/// What the README promises about delivery: nothing lost, at most one resend and that
-/// resend recognisable, secrets never shown, and `check --probe` telling what answers.
+/// What the README promises about delivery: nothing lost, resends only of what a crash
+/// left unrecorded (at most 64) and each recognisable, secrets never shown, and
+/// `check --probe` telling what answers.
 @Suite("Delivery guarantees", .serialized)
 struct DeliveryGuaranteeTests {
     @Test("SIGKILL at random moments across 50 runs, four connections at once: every reminder accepted at least once, resent only for a crash (at most 64 per killed run, as the README says), resends with the same Message-ID")

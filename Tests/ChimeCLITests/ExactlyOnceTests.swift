@@ -38,7 +38,7 @@ struct ExactlyOnceTests {
         #expect(try ws.chime(["pending"]).stdout.isEmpty)
     }
 
-    @Test("runs killed at random moments, then run again: every message once, a resend only of the one in flight, with its delivery id", arguments: [40, 90, 140, 190, 240])
+    @Test("runs killed at random moments, then run again: every message, resent only those not yet marked (at most 64), with their delivery ids", arguments: [40, 90, 140, 190, 240])
     func randomKills(afterMilliseconds delay: Int) throws {
         let ws = try Workspace()
         try scheduleThousand(in: ws)
@@ -58,12 +58,13 @@ struct ExactlyOnceTests {
         }
         #expect(Set(seen.keys) == Set((1...1000).map { "r\($0)" }))
         let twice = seen.filter { $0.value.count > 1 }
-        #expect(twice.count <= 1, "sent twice: \(twice.keys.sorted())")
+        // Marks are written 64 at a time (or after 20 ms): what a kill resends.
+        #expect(twice.count <= 64, "sent twice: \(twice.keys.sorted())")
         #expect(twice.values.allSatisfy { Set($0).count == 1 })
         #expect(try ws.chime(["delivered"]).stdout.split(separator: "\n").count == 1000)
     }
 
-    @Test("a run killed with SIGKILL mid-run, run again, delivers every message; only the one in flight twice, with the same delivery id")
+    @Test("a run killed with SIGKILL mid-run, run again, delivers every message; twice only those not yet marked (at most 64), each with the same delivery id")
     func killedRun() throws {
         let ws = try Workspace(configuration: Workspace.defaultConfiguration.replacingOccurrences(of: "file:./sent.jsonl", with: "file:./pipe"))
         try scheduleThousand(in: ws)
@@ -95,7 +96,7 @@ struct ExactlyOnceTests {
         var counts: [String: Int] = [:]
         identifiers.forEach { counts[$0, default: 0] += 1 }
         let twice = counts.filter { $0.value > 1 }.map(\.key)
-        #expect(twice.count <= 1)
+        #expect(twice.count <= 64, "sent twice: \(twice.sorted())")
         for identifier in twice {
             let ids = Set(decoded.filter { $0["identifier"] as? String == identifier }.compactMap { $0["deliveryID"] as? String })
             #expect(ids.count == 1)

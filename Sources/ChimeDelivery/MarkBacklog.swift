@@ -1,0 +1,48 @@
+/// How far marks may lag behind deliveries: the README's bound on what a crash sends again.
+public enum DeliveryMarks {
+    /// Deliveries made and not marked (with, for the courier, those in flight) are never
+    /// more than this.
+    public static let backlog = 64
+    /// No mark waits longer than this for others to be written with it (looked at each
+    /// time another delivery ends).
+    public static let delayMilliseconds = 20
+}
+
+/// Marks of deliveries made and not written yet, to be written together in one
+/// transaction: one transaction per mark was most of the cost of a delivery into a
+/// Maildir or a `file:` (a round trip each on PostgreSQL), and of an email.
+public struct MarkBacklog<Mark> {
+    private var marks: [Mark] = []
+    private var oldest: ContinuousClock.Instant?
+    private var urgent = false
+
+    public init() {}
+
+    public var isEmpty: Bool { marks.isEmpty }
+    public var count: Int { marks.count }
+
+    /// Whether to write them now: one was asked to go at once, the backlog is full, or the
+    /// oldest has waited long enough.
+    public var due: Bool {
+        urgent || marks.count >= DeliveryMarks.backlog
+            || oldest.map { ContinuousClock.now - $0 >= .milliseconds(DeliveryMarks.delayMilliseconds) } ?? false
+    }
+
+    /// Adds a mark; `now` asks for it to be written before anything more starts.
+    public mutating func add(_ mark: Mark, now: Bool = false) {
+        if marks.isEmpty { oldest = .now }
+        marks.append(mark)
+        urgent = urgent || now
+    }
+
+    /// Hands every mark to `write` (one transaction) and empties the backlog, whether
+    /// `write` succeeds or not.
+    public mutating func flush(_ write: ([Mark]) throws -> Void) rethrows {
+        guard !marks.isEmpty else { return }
+        let batch = marks
+        marks = []
+        oldest = nil
+        urgent = false
+        try write(batch)
+    }
+}
