@@ -57,6 +57,10 @@ extension PostgresStore: StoreCopying {
                         """))
                 }
                 try await session.execute("COMMIT")
+                // Statistics of what was just loaded, for the planner: without them it
+                // guesses, and read every pending row for each run's list of claimers
+                // until autovacuum came by.
+                try await session.execute("ANALYZE")
             }
         } catch {
             _ = try? Self.wait(url: url) { try await session.execute("ROLLBACK") }

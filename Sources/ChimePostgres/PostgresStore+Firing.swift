@@ -167,6 +167,12 @@ extension PostgresStore {
     /// and then finds nothing left to delete. A request is moved on or removed only while
     /// the claimer still holds it (one replaced or taken over meanwhile is left as it is),
     /// and of two marks of one identifier the later one is what `delivered` keeps.
+    ///
+    /// The claimer test on `pending` is written `IS NOT DISTINCT FROM`, which no index
+    /// serves, so that the planner joins each taken row by its key. Statistics gathered
+    /// while nothing was claimed (as they mostly are) put the claimer's rows at one, and
+    /// with `= claimer` the planner read them through `pending_claimed` and compared each
+    /// with every taken row: 500 × 500, 66–104 ms a batch instead of 2.4 ms.
     public func settle(claimer: Claimer) throws -> Int {
         try write { session in
             try await session.value("""
@@ -184,12 +190,12 @@ extension PostgresStore {
                         claimed_by = NULL, claim_expires = NULL, not_before = NULL
                     FROM taken
                     WHERE taken.next_fire IS NOT NULL AND pending.identifier = taken.identifier AND pending.generation = taken.generation
-                      AND pending.claimed_by = \(claimer.description)
+                      AND pending.claimed_by IS NOT DISTINCT FROM \(claimer.description)
                     RETURNING 1),
                 removed AS (
                     DELETE FROM pending USING taken
                     WHERE taken.next_fire IS NULL AND pending.identifier = taken.identifier AND pending.generation = taken.generation
-                      AND pending.claimed_by = \(claimer.description)
+                      AND pending.claimed_by IS NOT DISTINCT FROM \(claimer.description)
                     RETURNING 1)
                 SELECT COUNT(*) FROM taken
                 """, as: Int.self) ?? 0

@@ -201,6 +201,15 @@ extension PostgresStore {
             )
             """,
         ]),
+        // Finding the claimers (every run does, to take back dead ones' claims) read every
+        // pending row: 50–120 ms on 1,000,000 pending, most of a run with nothing due.
+        // Indexes of the claimed rows alone answer it, and the lookups by claimer.
+        Migration(name: "v2 indexes of claimed rows only", statements: [
+            "DROP INDEX pending_claimed_by",
+            "CREATE INDEX pending_claimed ON pending (claimed_by, claim_expires) WHERE claimed_by IS NOT NULL",
+            "DROP INDEX outbox_claimed_by",
+            "CREATE INDEX outbox_claimed ON outbox (claimed_by, claim_expires) WHERE claimed_by IS NOT NULL",
+        ]),
     ]
 
     /// The advisory lock every process takes before it looks at the migrations: "chime"

@@ -38,7 +38,7 @@ struct PostgresConcurrencyTests {
             let opened = Self.onThreads(8) { _ in try PostgresStore(url).appliedMigrations() }
             for result in opened { #expect(throws: Never.self, "round \(round)") { try result.get() } }
             let database = String(url.split(separator: "/").last!.split(separator: "?").first!)
-            let applied = try server.psql("SELECT name, COUNT(*) FROM chime_migrations GROUP BY name", database: database)
+            let applied = try server.psql("SELECT name, COUNT(*) FROM chime_migrations GROUP BY name ORDER BY name", database: database)
             #expect(applied.split(separator: "\n").map(String.init) == PostgresStore.migrations.map { "\($0.name)|1" })
         }
     }
