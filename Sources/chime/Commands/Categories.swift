@@ -6,6 +6,7 @@ import Foundation
 extension Chime {
     struct Categories: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "categories",
             abstract: "List the categories and their actions.",
             discussion: """
                 With --json, an array of categories: identifier, actions (identifier, title, \

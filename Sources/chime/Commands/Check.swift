@@ -9,6 +9,7 @@ import Foundation
 extension Chime {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Validate the configuration; print a summary, or every error (exit 65).",
             discussion: """
                 Errors are printed as path:line:col: error: message; a misspelt element or attribute gets the name \

@@ -7,6 +7,7 @@ import Foundation
 extension Chime {
     struct Delivered: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delivered",
             abstract: "List notifications fired and not removed, newest first.",
             discussion: "Each line: the instant it fired in the recipient's zone (--utc: in UTC), identifier, recipient, title."
         )

@@ -23,6 +23,7 @@ private func listDeliveries(_ options: GlobalOptions, state: DeliveryState?, jso
 extension Chime {
     struct Deliveries: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "deliveries",
             abstract: "List deliveries over SMTP and webhooks, oldest first, each with its attempts.",
             discussion: "Each network destination of a fired notification is one delivery: queued (waiting for its first try or a retry), delivered, or failed."
         )
@@ -48,6 +49,7 @@ extension Chime {
 
     struct Failed: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "failed",
             abstract: "List deliveries that gave up: refused for good, or out of retries.",
             discussion: "`chime retry ID…` or `chime retry --all` queues them again for the next `chime run`."
         )
@@ -64,6 +66,7 @@ extension Chime {
 
     struct Retry: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "retry",
             abstract: "Queue failed deliveries again; the next `chime run` sends them.",
             discussion: "Each gets a fresh retry budget; its earlier attempts stay in its history. Exits 65, queuing nothing, when an ID is not a failed delivery."
         )

@@ -5,6 +5,7 @@ import ChimeCore
 extension Chime {
     struct Digest: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "digest",
             abstract: "Send each recipient's digest once its daily time has come: the hourly cron job.",
             discussion: """
                 A digest holds what fired since the recipient's last one and was kept for it: \

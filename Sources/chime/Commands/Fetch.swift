@@ -7,6 +7,7 @@ import ChimeDelivery
 extension Chime {
     struct Fetch: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "fetch",
             abstract: "Act on email replies waiting in an IMAP mailbox: every unseen message of each imap:// or imaps:// channel.",
             discussion: """
                 Each unseen message is fetched and handled as `chime ingest` handles one (checked, recorded once, \

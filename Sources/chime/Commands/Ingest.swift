@@ -5,6 +5,7 @@ import Foundation
 extension Chime {
     struct Ingest: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "ingest",
             abstract: "Act on email replies: one RFC 5322 message on stdin (an MTA pipe), or every new message of a Maildir.",
             discussion: """
                 Each message is checked (auto-replies and bounces are never acted on; the reply token must be ours, \

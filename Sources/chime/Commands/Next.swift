@@ -4,6 +4,7 @@ import ChimeRuntime
 extension Chime {
     struct Next: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "next",
             abstract: "The next fire instants of a pending request, one RFC 3339 instant per line.",
             discussion: "Instants are in the trigger's own UTC offset (UTC for time intervals)."
         )

@@ -25,6 +25,7 @@ struct ListingClock {
 extension Chime {
     struct Pending: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "pending",
             abstract: "List requests scheduled and not yet fired, soonest first.",
             discussion: """
                 Each line: the next fire instant in the recipient's zone (--utc: in UTC), identifier, recipient, category, \

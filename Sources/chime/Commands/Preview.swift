@@ -10,6 +10,7 @@ import Foundation
 extension Chime {
     struct Preview: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "preview",
             abstract: "Print exactly what would be sent: the raw RFC 5322 message for email, the HTTP body for a webhook.",
             discussion: """
                 Links are on the configuration's linkBase and carry tokens of the length `chime run` writes, signed for a \

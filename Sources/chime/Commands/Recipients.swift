@@ -6,6 +6,7 @@ import Foundation
 extension Chime {
     struct Recipients: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "recipients",
             abstract: "List recipients and their addresses, with the ones marked undeliverable; clear a mark.",
             discussion: """
                 An email address is marked undeliverable by a delivery report (a hard bounce) that came back to the \

@@ -5,7 +5,7 @@ import ChimeSQLite
 
 extension Chime {
     struct Cancel: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove pending requests.")
+        static let configuration = CommandConfiguration(commandName: "cancel", abstract: "Remove pending requests.")
 
         @OptionGroup var removal: Removal
 

@@ -7,6 +7,7 @@ import Foundation
 extension Chime {
     struct Respond: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "respond",
             abstract: "Record a response by hand and carry it out, as if the recipient had answered; or carry out again one that failed.",
             discussion: """
                 ID is a delivered notification's identifier; ACTION one of its category's action identifiers, or \

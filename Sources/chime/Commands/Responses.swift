@@ -5,7 +5,7 @@ import Foundation
 
 extension Chime {
     struct Responses: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List recorded responses, oldest first.")
+        static let configuration = CommandConfiguration(commandName: "responses", abstract: "List recorded responses, oldest first.")
 
         @OptionGroup var options: GlobalOptions
 
@@ -30,6 +30,7 @@ extension Chime {
 
     struct Replies: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "replies",
             abstract: "List every inbound message and what became of it, oldest first.",
             discussion: """
                 Outcomes: responded, replayed, auto-reply, bounce, receipt, too-large, no-token, forged-token, expired-token, \

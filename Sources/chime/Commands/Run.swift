@@ -6,6 +6,7 @@ import ChimeScheduler
 extension Chime {
     struct Run: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "run",
             abstract: "Fire everything due now, once: the cron tick.",
             discussion: """
                 Safe to run from cron every minute, even when runs overlap or one is killed: each \

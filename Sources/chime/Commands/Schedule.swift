@@ -7,6 +7,7 @@ import Foundation
 extension Chime {
     struct Schedule: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "schedule",
             abstract: "Add or replace requests, from JSON or from flags.",
             discussion: """
                 chime schedule --json FILE|-   one request object or an array (docs/requests.md)

@@ -5,6 +5,7 @@ import Foundation
 extension Chime {
     struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "serve",
             abstract: "The daemon: fire what is due as it falls due, and serve HTTP (chat callbacks, signed action links).",
             discussion: """
                 Unless --no-scheduler is given, it also does the cron work itself: fires each notification at its \

@@ -8,6 +8,7 @@ extension Chime {
     /// `chime store migrate`, `chime store copy`: the store itself, as an operator moves it.
     struct Store: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "store",
             abstract: "Migrate the store, or copy a whole deployment from one store to another.",
             subcommands: [Migrate.self, Copy.self]
         )
@@ -20,6 +21,7 @@ extension Chime.Store.Copy: GlobalCommand {}
 extension Chime.Store {
     struct Migrate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "migrate",
             abstract: "Bring the store named by --store up to date; print each migration that ran.",
             discussion: """
                 Migrations also run on first use, once even when many processes start together; this runs them \
@@ -40,6 +42,7 @@ extension Chime.Store {
 
     struct Copy: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "copy",
             abstract: "Copy everything a deployment holds from one store into another, empty one.",
             discussion: """
                 Pending requests with their next instants, delivered notifications, the outbox with its attempts, \
