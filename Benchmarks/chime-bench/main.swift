@@ -84,7 +84,10 @@ let chime = chimeExecutable()
 
 let recipients = (0..<100).map { "user\($0)" }
 let workspace = try makeWorkspace(channels: #"<channel id="log" url="file:./sent.jsonl"/>"#, recipients: recipients.map { ($0, "log", "") })
-defer { try? FileManager.default.removeItem(at: workspace) }
+// `CHIME_BENCH_KEEP=1` keeps the workspace (its store copied before firing, as
+// `chime.sqlite.before`), to profile `chime run` on it again.
+let keep = ProcessInfo.processInfo.environment["CHIME_BENCH_KEEP"] == "1"
+defer { if keep { print("workspace kept: \(workspace.path)") } else { try? FileManager.default.removeItem(at: workspace) } }
 
 // The store: due requests fire at `now`, the others spread over the following year.
 let now = Instant(rfc3339: "2026-11-21T09:00:00Z")!
@@ -116,6 +119,9 @@ let idleNow = "2026-11-21T07:00:00Z"
 let idleRuns = (0..<repeats).map { _ in measure(["run", "--now", idleNow]) }
 let idle = median(idleRuns.map(\.seconds))
 
+if keep {
+    try FileManager.default.copyItem(at: workspace.appendingPathComponent("chime.sqlite"), to: workspace.appendingPathComponent("chime.sqlite.before"))
+}
 let fire = measure(["run", "--now", now.description])
 let sent = (try? String(contentsOf: workspace.appendingPathComponent("sent.jsonl"), encoding: .utf8))?.split(separator: "\n").count ?? 0
 
