@@ -56,14 +56,9 @@ public final class Courier {
     /// queuing; returns the function that waits for its report.
     public func deliverInBackground(now: Instant, claimer: Claimer, clock: @escaping @Sendable () -> Instant,
                                     alongside progress: FiringProgress) -> () throws -> Report {
-        let outcome = Outcome<Report>()
         nonisolated(unsafe) let courier = self
-        let thread = Thread {
-            outcome.set(Result { try courier.deliver(now: now, claimer: claimer, clock: clock, alongside: progress) })
-        }
-        thread.stackSize = 8 << 20
-        thread.start()
-        return { try outcome.wait() }
+        let sending = OnItsOwnThread { try courier.deliver(now: now, claimer: claimer, clock: clock, alongside: progress) }
+        return { try sending.wait() }
     }
 
     /// Sends every delivery due at `now`. What it leaves claimed (deliveries of channels

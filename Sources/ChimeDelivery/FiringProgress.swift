@@ -29,23 +29,3 @@ public final class FiringProgress: @unchecked Sendable { // every field under `c
         condition.unlock()
     }
 }
-
-/// What a courier on its own thread ends with, waited for by the thread that started it.
-final class Outcome<Value>: @unchecked Sendable { // every field under `condition`
-    private let condition = NSCondition()
-    private var result: Result<Value, any Error>?
-
-    func set(_ value: Result<Value, any Error>) {
-        condition.lock()
-        result = value
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func wait() throws -> Value {
-        condition.lock()
-        defer { condition.unlock() }
-        while result == nil { condition.wait() }
-        return try result!.get()
-    }
-}

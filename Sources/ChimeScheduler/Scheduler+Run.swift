@@ -91,13 +91,28 @@ extension Scheduler {
             }
         }
         var remaining = limit ?? Int.max
-        while remaining > 0 {
+        let (store, batchSize, lease, limits) = (store, batchSize, lease, limits)
+        @Sendable func claim(_ count: Int) throws -> [PendingNotification] {
             let leaseStart = clock()
-            let claimed = try store.claimDue(
-                now: now, limit: min(batchSize, remaining), claimer: claimer, leaseNow: leaseStart,
-                leaseUntil: leaseStart + lease, limits: limits)
+            return try store.claimDue(now: now, limit: min(batchSize, count), claimer: claimer, leaseNow: leaseStart,
+                                      leaseUntil: leaseStart + lease, limits: limits)
+        }
+        // The next batch, claimed on a thread of its own while this one is fired: the
+        // store's work (PostgreSQL's on its server) beside the rendering, not after it.
+        // Waited for before the claims are given back, whatever ends the run.
+        var claimingNext: OnItsOwnThread<[PendingNotification]>?
+        defer { _ = try? claimingNext?.wait() }
+        while remaining > 0 {
+            let claimed = try claimingNext?.wait() ?? claim(remaining)
+            claimingNext = nil
             if claimed.isEmpty { break }
             remaining -= claimed.count
+            // With pending limits, settling this batch lets later requests into a
+            // window: the next claim waits for it.
+            if limits.isEmpty, claimed.count == batchSize, remaining > 0 {
+                let count = remaining
+                claimingNext = OnItsOwnThread { try claim(count) }
+            }
             if firing == nil {
                 firing = Firing(now: now, claimer: claimer, transports: transports, undeliverable: try store.undeliverable(),
                                 preferences: try store.preferences(), askedToOptIn: try store.askedToOptIn())
