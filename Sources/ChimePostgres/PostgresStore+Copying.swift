@@ -57,15 +57,17 @@ extension PostgresStore: StoreCopying {
                         """))
                 }
                 try await session.execute("COMMIT")
-                // Statistics of what was just loaded, for the planner: without them it
-                // guesses, and read every pending row for each run's list of claimers
-                // until autovacuum came by.
-                try await session.execute("ANALYZE")
             }
         } catch {
             _ = try? Self.wait(url: url) { try await session.execute("ROLLBACK") }
             throw error
         }
+        // Statistics of the tables just loaded, for the planner: without them it guesses,
+        // and read every pending row for each run's list of claimers until autovacuum
+        // came by. The copy is committed: a failure here (a timeout, a dropped
+        // connection) leaves it to autovacuum rather than calling the copy failed.
+        let names = tables.map { Self.quoted($0.table.name) }.joined(separator: ", ")
+        _ = try? Self.wait(url: url) { try await session.execute(PostgresQuery(unsafeSQL: "ANALYZE \(names)")) }
     }
 
     /// A table with each column's PostgreSQL type name (`int8`, `text`, `bytea`).

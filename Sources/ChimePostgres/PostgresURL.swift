@@ -169,7 +169,6 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
             configuration = .init(host: host ?? "localhost", port: port, username: user, password: password, database: database, tls: tls)
         }
         if let connectTimeout { configuration.options.connectTimeout = .seconds(connectTimeout) }
-        configuration.options.additionalStartupParameters = Self.sessionSettings
         return configuration
     }
 
@@ -183,16 +182,8 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
             configuration = .init(host: host ?? "localhost", port: port, username: user, password: password, database: database, tls: tls)
         }
         if let connectTimeout { configuration.options.connectTimeout = .seconds(Int64(connectTimeout)) }
-        configuration.options.additionalStartupParameters = Self.sessionSettings
         return configuration
     }
-
-    /// Settings of every session the store opens. `jit` off: the store's statements are
-    /// short, but on a large table whose statistics are not gathered yet (right after
-    /// `chime store copy`) the planner's estimates pass `jit_above_cost`, and compiling
-    /// the claim took 130–200 ms for a query that runs in 4 ms (`auto_explain`): 3 of the
-    /// 4.3 s of 10,000 due of 1,000,000 pending.
-    static let sessionSettings = [("jit", "off")]
 
     /// NIOSSL's client configuration for ``tls``; nil for `disable`.
     private func tlsConfiguration() throws -> TLSConfiguration? {
