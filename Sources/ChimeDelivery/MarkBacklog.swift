@@ -35,14 +35,14 @@ public struct MarkBacklog<Mark> {
         urgent = urgent || now
     }
 
-    /// Hands every mark to `write` (one transaction) and empties the backlog, whether
-    /// `write` succeeds or not.
+    /// Hands every mark to `write` (one transaction) and empties the backlog once it is
+    /// written; when `write` throws, the marks stay for the next flush (a failed
+    /// transaction wrote none of them), so that a caller giving up still writes them.
     public mutating func flush(_ write: ([Mark]) throws -> Void) rethrows {
         guard !marks.isEmpty else { return }
-        let batch = marks
+        try write(marks)
         marks = []
         oldest = nil
         urgent = false
-        try write(batch)
     }
 }

@@ -102,14 +102,21 @@ extension Scheduler {
         // Waited for before the claims are given back, whatever ends the run.
         var claimingNext: OnItsOwnThread<[PendingNotification]>?
         defer { _ = try? claimingNext?.wait() }
+        // How long the last batch took from its claim to its settling. A batch claimed
+        // ahead is fired a batch later than claimed, so its lease must last two batches:
+        // it is claimed ahead only while a batch takes less than a quarter of the lease
+        // (else another worker, or this run's next claim, could take it back as expired
+        // before it is marked), and so not during the first.
+        var lastBatch: Duration?
         while remaining > 0 {
+            let batchStart = ContinuousClock.now
             let claimed = try claimingNext?.wait() ?? claim(remaining)
             claimingNext = nil
             if claimed.isEmpty { break }
             remaining -= claimed.count
             // With pending limits, settling this batch lets later requests into a
             // window: the next claim waits for it.
-            if limits.isEmpty, claimed.count == batchSize, remaining > 0 {
+            if limits.isEmpty, claimed.count == batchSize, remaining > 0, let lastBatch, lastBatch * 4 < .seconds(lease) {
                 let count = remaining
                 claimingNext = OnItsOwnThread { try claim(count) }
             }
@@ -140,12 +147,16 @@ extension Scheduler {
                     if let heldRetry { try store.postpone(notification, until: now + heldRetry, claimer: claimer) }
                 }
             }
-            // The delivered marks still waiting go with the queued ones, in one transaction.
-            var waiting: [SentMark] = []
-            delivered.flush { waiting = $0 }
-            try store.markSent(waiting + queuedOnly, claimer: claimer)
+            // The delivered marks still waiting go with the queued ones, in one transaction;
+            // when it fails, the batch's end above writes the delivered ones alone.
+            if delivered.isEmpty {
+                try store.markSent(queuedOnly, claimer: claimer)
+            } else {
+                try delivered.flush { try store.markSent($0 + queuedOnly, claimer: claimer) }
+            }
             try store.settle(claimer: claimer)
             settled = true
+            lastBatch = ContinuousClock.now - batchStart
             // With pending limits, settling lets later requests into a window: claim
             // until nothing is left rather than stopping at a short batch.
             if claimed.count < batchSize && limits.isEmpty { break }
