@@ -35,8 +35,14 @@ public struct ReplyToken: Hashable, Sendable {
 
     /// The token's text, signed for `recipient` and `purpose`.
     public func signed(for recipient: String, purpose: TokenPurpose = .reply, key: SigningKey) -> String {
+        signer(for: recipient, key: key)(purpose)
+    }
+
+    /// Signs the token for `recipient` for any purpose, its payload laid out once: a
+    /// message's links each sign the same delivery for a purpose of their own.
+    public func signer(for recipient: String, key: SigningKey) -> @Sendable (TokenPurpose) -> String {
         let payload = Self.payload(deliveryID: deliveryID, expires: expires)
-        return Base32.encode(payload + Self.tag(payload, recipient: recipient, purpose: purpose, key: key))
+        return { Base32.encode(payload + Self.tag(payload, recipient: recipient, purpose: $0, key: key)) }
     }
 
     /// Why a token was refused.

@@ -15,8 +15,7 @@ public struct SignedLinks: LinkMaker {
 
     public func links(for notification: OutgoingNotification) -> MessageLinks {
         let token = ReplyToken(deliveryID: notification.deliveryID, fireDate: notification.fireDate)
-        let (recipient, key) = (notification.recipient.id, key)
-        return MessageLinks(base: base, notification: notification) { token.signed(for: recipient, purpose: $0, key: key) }
+        return MessageLinks(base: base, notification: notification, sign: token.signer(for: notification.recipient.id, key: key))
     }
 
     /// The VERP envelope sender's token of an email to `address` (``TokenPurpose/bounce(_:)``):

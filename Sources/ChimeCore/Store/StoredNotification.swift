@@ -37,7 +37,8 @@ public struct PendingNotification: Hashable, Sendable {
 
     /// What a ``deliveryID`` was made of; an id without its `.seconds` is all generation.
     public static func parts(ofDelivery id: String) -> (generation: String, fire: Int64) {
-        guard let dot = id.lastIndex(of: "."), let fire = Int64(id[id.index(after: dot)...]) else { return (id, 0) }
+        // By bytes: a scan by Characters was most of the cost of signing a message's links.
+        guard let dot = id.utf8.lastIndex(of: UInt8(ascii: ".")), let fire = Int64(id[id.utf8.index(after: dot)...]) else { return (id, 0) }
         return (String(id[..<dot]), fire)
     }
 }
