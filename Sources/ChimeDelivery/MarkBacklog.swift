@@ -35,12 +35,13 @@ public struct MarkBacklog<Mark> {
         urgent = urgent || now
     }
 
-    /// Hands every mark to `write` (one transaction) and empties the backlog once it is
-    /// written; when `write` throws, the marks stay for the next flush (a failed
-    /// transaction wrote none of them), so that a caller giving up still writes them.
-    public mutating func flush(_ write: ([Mark]) throws -> Void) rethrows {
-        guard !marks.isEmpty else { return }
-        try write(marks)
+    /// Hands every mark to `write` (one transaction), followed by `others` written in the
+    /// same transaction but not kept, and empties the backlog once it is written; when
+    /// `write` throws, the backlog's marks stay for the next flush (a failed transaction
+    /// wrote none of them), so that a caller giving up still writes them.
+    public mutating func flush(alongside others: [Mark] = [], _ write: ([Mark]) throws -> Void) rethrows {
+        guard !marks.isEmpty || !others.isEmpty else { return }
+        try write(marks + others)
         marks = []
         oldest = nil
         urgent = false

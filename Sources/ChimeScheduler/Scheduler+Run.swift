@@ -149,11 +149,7 @@ extension Scheduler {
             }
             // The delivered marks still waiting go with the queued ones, in one transaction;
             // when it fails, the batch's end above writes the delivered ones alone.
-            if delivered.isEmpty {
-                try store.markSent(queuedOnly, claimer: claimer)
-            } else {
-                try delivered.flush { try store.markSent($0 + queuedOnly, claimer: claimer) }
-            }
+            try delivered.flush(alongside: queuedOnly) { try store.markSent($0, claimer: claimer) }
             try store.settle(claimer: claimer)
             settled = true
             lastBatch = ContinuousClock.now - batchStart

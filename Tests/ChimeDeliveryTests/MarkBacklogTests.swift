@@ -19,6 +19,18 @@ struct MarkBacklogTests {
         backlog.flush { _ in Issue.record("an empty backlog writes nothing") }
     }
 
+    @Test("marks written alongside go in the same write after the backlog's, even with the backlog empty, and are not kept when it fails")
+    func alongside() throws {
+        var backlog = MarkBacklog<Int>()
+        var written: [Int] = []
+        backlog.flush(alongside: [9]) { written = $0 }
+        #expect(written == [9])
+        backlog.add(1)
+        #expect(throws: StoreDown.self) { try backlog.flush(alongside: [9]) { _ in throw StoreDown() } }
+        backlog.flush { written = $0 }
+        #expect(written == [1])
+    }
+
     @Test("due once the backlog is full or a mark asked to go at once")
     func due() {
         var backlog = MarkBacklog<Int>()
