@@ -90,36 +90,12 @@ extension Scheduler {
                 _ = try? sent()
             }
         }
-        var remaining = limit ?? Int.max
-        let (store, batchSize, lease, limits) = (store, batchSize, lease, limits)
-        @Sendable func claim(_ count: Int) throws -> [PendingNotification] {
-            let leaseStart = clock()
-            return try store.claimDue(now: now, limit: min(batchSize, count), claimer: claimer, leaseNow: leaseStart,
-                                      leaseUntil: leaseStart + lease, limits: limits)
-        }
-        // The next batch, claimed on a thread of its own while this one is fired: the
-        // store's work (PostgreSQL's on its server) beside the rendering, not after it.
-        // Waited for before the claims are given back, whatever ends the run.
-        var claimingNext: OnItsOwnThread<[PendingNotification]>?
-        defer { _ = try? claimingNext?.wait() }
-        // How long the last batch took from its claim to its settling. A batch claimed
-        // ahead is fired a batch later than claimed, so its lease must last two batches:
-        // it is claimed ahead only while a batch takes less than a quarter of the lease
-        // (else another worker, or this run's next claim, could take it back as expired
-        // before it is marked), and so not during the first.
-        var lastBatch: Duration?
-        while remaining > 0 {
-            let batchStart = ContinuousClock.now
-            let claimed = try claimingNext?.wait() ?? claim(remaining)
-            claimingNext = nil
+        var batches = DueBatches(store: store, now: now, claimer: claimer, clock: clock, batchSize: batchSize, lease: lease,
+                                 limits: limits, limit: limit)
+        defer { batches.finish() }
+        while true {
+            let claimed = try batches.next()
             if claimed.isEmpty { break }
-            remaining -= claimed.count
-            // With pending limits, settling this batch lets later requests into a
-            // window: the next claim waits for it.
-            if limits.isEmpty, claimed.count == batchSize, remaining > 0, let lastBatch, lastBatch * 4 < .seconds(lease) {
-                let count = remaining
-                claimingNext = OnItsOwnThread { try claim(count) }
-            }
             if firing == nil {
                 firing = Firing(now: now, claimer: claimer, transports: transports, undeliverable: try store.undeliverable(),
                                 preferences: try store.preferences(), askedToOptIn: try store.askedToOptIn())
@@ -152,7 +128,7 @@ extension Scheduler {
             try delivered.flush(alongside: queuedOnly) { try store.markSent($0, claimer: claimer) }
             try store.settle(claimer: claimer)
             settled = true
-            lastBatch = ContinuousClock.now - batchStart
+            batches.settled()
             // With pending limits, settling lets later requests into a window: claim
             // until nothing is left rather than stopping at a short batch.
             if claimed.count < batchSize && limits.isEmpty { break }
