@@ -16,6 +16,12 @@ public struct ConfigurationLoader: Sendable {
     /// - Throws: ``ConfigurationError``: `.unreadable` when the file cannot be opened,
     ///   `.invalid` with every problem found, each with line and column.
     public func load(path: String) throws -> Configuration {
+        try load(bytes: Self.read(path: path), path: path)
+    }
+
+    /// The bytes of the configuration file at `path`.
+    /// - Throws: ``ConfigurationError`` `.unreadable`, saying why.
+    public static func read(path: String) throws -> [UInt8] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ConfigurationError(.unreadable, [Diagnostic(.error, at: SourceLocation(file: path), "no such file")])
@@ -26,7 +32,7 @@ public struct ConfigurationLoader: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigurationError(.unreadable, [Diagnostic(.error, at: SourceLocation(file: path), "cannot be read (permission denied?)")])
         }
-        return try load(bytes: Array(data), path: path)
+        return Array(data)
     }
 
     /// Loads a configuration held in memory; `path` names it in diagnostics.
@@ -45,6 +51,7 @@ public struct ConfigurationLoader: Sendable {
         var reader = ConfigurationReader(document: document, indirection: Indirection(environment: environment))
         var configuration = reader.read()
         configuration.secrets = reader.secrets
+        configuration.zonesReadIndirectly = reader.zonesReadIndirectly
         var diagnostics = reader.diagnostics
         let reported = Set(diagnostics.map(\.location))
         for problem in configuration.problems() {

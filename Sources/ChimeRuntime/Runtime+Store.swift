@@ -6,6 +6,7 @@ import ChimeRendering
 import ChimePostgres
 import ChimeScheduler
 import ChimeSQLite
+import Crypto
 import Foundation
 
 extension Runtime {
@@ -56,6 +57,27 @@ extension Runtime {
         let store = try openStore()
         let scheduler = try scheduler(configuration: try loadConfiguration(), store: store)
         if followMoves { try scheduler.followMovedRecipients() }
+        return scheduler
+    }
+
+    /// What `chime run` fires with; nil when a run at `now` has nothing to do, which the
+    /// store says in one read before the configuration is loaded: nothing due, claimed,
+    /// queued or waiting (``RunOutlook``), and the floating requests following the
+    /// recipients' zones of a file with the same bytes. Most cron ticks end there, without
+    /// reading and checking the whole configuration; a file that changed is loaded, and
+    /// its mistakes reported, at the next tick.
+    public func schedulerForRun(now: Instant) throws -> Scheduler? {
+        let bytes = try readConfiguration()
+        let store = try openStore()
+        let fingerprint = "sha256:" + Hex.string(SHA256.hash(data: bytes))
+        let outlook = try store.runOutlook(now: now)
+        if !outlook.hasWork, outlook.followedConfiguration == fingerprint { return nil }
+        let configuration = try loadConfiguration(bytes: bytes)
+        var scheduler = try scheduler(configuration: configuration, store: store)
+        // Zones read from the environment or a file may change while the bytes do not.
+        if !configuration.zonesReadIndirectly, outlook.followedConfiguration != fingerprint {
+            scheduler.followingConfiguration = fingerprint
+        }
         return scheduler
     }
 

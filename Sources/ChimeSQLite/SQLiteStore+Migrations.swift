@@ -320,7 +320,11 @@ struct SchemaMigrator {
 
     /// The registered migrations `db` has not recorded, in order.
     private func unapplied(_ db: Database) throws -> [(identifier: String, migrate: (Database) throws -> Void)] {
-        guard try db.tableExists("grdb_migrations") else { return migrations }
+        // Not `db.tableExists`, which reads and caches the whole schema: a third of the
+        // time `chime run` spends opening a store when nothing is due.
+        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'") != nil else {
+            return migrations
+        }
         let applied = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
         return migrations.filter { !applied.contains($0.identifier) }
     }

@@ -43,6 +43,9 @@ extension Scheduler {
         /// What became of the deliveries over SMTP and webhooks sent this run: those just
         /// fired, and earlier ones due for a retry.
         public var delivery = Courier.Report()
+
+        /// A run that did nothing.
+        public init() {}
     }
 
     /// Fires everything due at `now`, once.
@@ -60,6 +63,7 @@ extension Scheduler {
         }
         report.recovered = try recoverAbandonedClaims(now: clock())
         report.moved = try followMovedRecipients()
+        if let followingConfiguration { try store.keepFollowedConfiguration(followingConfiguration) }
         let claimer = ProcessIdentity.current
         // Deliveries over the network are sent on a thread of their own as they are
         // queued: sending is mostly waiting for servers, firing mostly rendering.

@@ -25,6 +25,10 @@ public struct Scheduler {
     /// Where each notification's route is told (info: sent, kept, turned off, held), named
     /// by its request and recipient.
     public var logger = Logger(label: "chime.scheduler")
+    /// The fingerprint of ``configuration``'s file, kept in the store once a run has made
+    /// the floating requests follow its recipients' zones (``RunOutlook``); nil when it
+    /// is kept already, or when the file's bytes do not say the zones.
+    public var followingConfiguration: String?
 
     public init(configuration: Configuration, store: any NotificationStore, renderer: any MessageRenderer) {
         self.configuration = configuration

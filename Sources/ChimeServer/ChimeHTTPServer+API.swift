@@ -116,7 +116,7 @@ extension ChimeHTTPServer {
         guard (1...255).contains(key.utf8.count) else {
             return APIError(status: 400, code: "bad_request", message: "an Idempotency-Key has 1 to 255 characters").response
         }
-        let digest = SHA256.hash(data: body).map { String(format: "%02x", $0) }.joined()
+        let digest = Hex.string(SHA256.hash(data: body))
         let store = desk.store
         if let kept = try await Self.blocking({ try store.idempotentAnswer(owner: keyID, key: key) }) {
             return Self.replay(kept, digest: digest)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// ``CoordinationStore``: what every process of a deployment agrees on.
-@Suite("Store conformance: the signing key, turns, idempotent answers, gauges")
+@Suite("Store conformance: the signing key, turns, idempotent answers, gauges, a run's outlook")
 struct CoordinationStoreConformance {
     typealias F = Fixture
 
@@ -66,5 +66,37 @@ struct CoordinationStoreConformance {
         #expect(gauges.outboxQueued == 2)
         #expect(gauges.outboxFailed == 1)
         #expect(gauges.oldestQueued == Instant(seconds: 400))
+    }
+
+    @Test("a run's outlook has work only while something is due and awake, claimed, marked and not settled, or queued and due; it keeps the configuration followed", arguments: StoreKind.allCases)
+    func runOutlook(kind: StoreKind) throws {
+        let store = try kind.make().store
+        func work(at seconds: Int64) throws -> Bool { try store.runOutlook(now: Instant(seconds: seconds)).hasWork }
+        #expect(try store.runOutlook(now: Instant(seconds: 1000)) == RunOutlook(hasWork: false, followedConfiguration: nil))
+        try store.upsert([F.pending("a", fires: 2000), F.pending("b", fires: 3000)])
+        #expect(try work(at: 1999) == false)
+        #expect(try work(at: 2000) == true, "a is due")
+        // Held for quiet hours until 2500: due, but not awake before then.
+        let held = try F.claim(store, now: 2000, leaseNow: 2000)
+        #expect(held.map(\.request.identifier) == ["a"])
+        #expect(try work(at: 1000) == true, "a claim to settle or take back")
+        try store.postpone(held[0], until: Instant(seconds: 2500), claimer: F.me)
+        #expect(try work(at: 2100) == false)
+        #expect(try work(at: 2500) == true)
+        // Claimed and marked sent: the claim and the mark wait to be settled.
+        let claimed = try F.claim(store, now: 2500, leaseNow: 2500)
+        try store.markSent([F.mark(claimed[0], at: 2500)], claimer: F.me)
+        #expect(try work(at: 2600) == true, "a mark not settled")
+        try store.settle(claimer: F.me)
+        #expect(try work(at: 2600) == false)
+        // A delivery over the network queued for 2700.
+        try store.enqueue([F.mail("a@example.org")], deliveryID: "d1", identifier: "a", recipient: "alice", at: Instant(seconds: 2700))
+        #expect(try work(at: 2699) == false)
+        #expect(try work(at: 2700) == true)
+
+        try store.keepFollowedConfiguration("sha256:one")
+        #expect(try store.runOutlook(now: Instant(seconds: 2600)).followedConfiguration == "sha256:one")
+        try store.keepFollowedConfiguration("sha256:two")
+        #expect(try store.runOutlook(now: Instant(seconds: 2600)) == RunOutlook(hasWork: false, followedConfiguration: "sha256:two"))
     }
 }

@@ -18,4 +18,12 @@ public protocol CoordinationStore: Sendable {
 
     /// Counts of what waits and what failed, as of `now`, read in one transaction.
     func gauges(now: Instant) throws -> StoreGauges
+
+    /// Whether a run at `now` could do anything, and the configuration last followed: one
+    /// read, made before the configuration is (``RunOutlook``).
+    func runOutlook(now: Instant) throws -> RunOutlook
+
+    /// Keeps `fingerprint` as the configuration whose recipients' zones the floating
+    /// requests now follow (written only when it changed).
+    func keepFollowedConfiguration(_ fingerprint: String) throws
 }

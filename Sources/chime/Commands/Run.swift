@@ -35,9 +35,16 @@ extension Chime {
         }
 
         func run() throws {
-            // The run moves floating requests itself and reports it; a dry run moves none.
-            let scheduler = try options.runtime.openScheduler(followMoves: false)
-            let report = try scheduler.run(now: options.instant, limit: limit, dryRun: dryRun)
+            let report: Scheduler.RunReport
+            if dryRun {
+                // A dry run lists what is due and moves no floating request.
+                report = try options.runtime.openScheduler(followMoves: false).run(now: options.instant, limit: limit, dryRun: true)
+            } else if let scheduler = try options.runtime.schedulerForRun(now: options.instant) {
+                // The run moves floating requests itself and reports it.
+                report = try scheduler.run(now: options.instant, limit: limit)
+            } else {
+                report = Scheduler.RunReport() // nothing to do: "fired 0"
+            }
             if json {
                 if dryRun { return try printJSON(DueSummary(report.due)) }
                 try printJSON(RunSummary(report))
