@@ -16,7 +16,8 @@ public enum LocaleFallback {
 
     /// A locale's language, as an HTML page's `lang` says it: `fr-CA` → `fr`.
     public static func language(of locale: String) -> String {
-        chain(locale).last ?? "en"
+        // The chain's last link, without building the chain: asked for every message.
+        locale.utf8.split(whereSeparator: { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }).first.map { String(decoding: $0, as: UTF8.self) } ?? "en"
     }
 
     /// `rtl` for the languages written right to left, else `ltr`: an HTML page's `dir`.

@@ -13,9 +13,9 @@ public struct SignedLinks: LinkMaker {
         self.base = base
     }
 
-    public func links(for notification: OutgoingNotification) -> MessageLinks {
+    public func links(for notification: OutgoingNotification, medium: MessageLinks.Medium) -> MessageLinks {
         let token = ReplyToken(deliveryID: notification.deliveryID, fireDate: notification.fireDate)
-        return MessageLinks(base: base, notification: notification, sign: token.signer(for: notification.recipient.id, key: key))
+        return MessageLinks(base: base, notification: notification, medium: medium, sign: token.signer(for: notification.recipient.id, key: key))
     }
 
     /// The VERP envelope sender's token of an email to `address` (``TokenPurpose/bounce(_:)``):

@@ -20,7 +20,7 @@ public struct ChatComposer: Sendable {
         let locale = notification.recipient.locale
         let message = try LocalizedMessage(notification, category: category, localizer: localizer, threadCount: threadCount)
         let (content, surfaces, dateText) = (message.content, message.surfaces, message.dateText)
-        let links = self.links.links(for: notification)
+        let links = self.links.links(for: notification, medium: .chat)
         let numbers = Dictionary((category?.actions ?? []).enumerated().map { ($1.identifier, $0 + 1) }) { first, _ in first }
         func action(_ action: NotificationAction) throws -> ChatMessage.Action {
             // The token of this action alone, signed once for its link and its button.
@@ -50,7 +50,7 @@ public struct ChatComposer: Sendable {
             surfaces: surfaces, title: content.title, subtitle: content.subtitle, body: content.body, text: text, dateText: dateText,
             actions: try (category?.actions ?? []).map(action), minimalActions: try (category?.minimalActions ?? []).map(action),
             viewURL: links.view, words: words(locale: locale, reminder: surfaces.bodyShowsContent && !content.title.isEmpty ? content.title : surfaces.subject,
-                                              view: view))
+                                              view: view, confirming: category?.actions.contains { $0.options.contains(.destructive) } ?? false))
         composed.rightToLeft = LocaleFallback.direction(of: locale) == "rtl"
         if notification.channel.url.kind == .mattermost {
             composed.pressURL = links.callback(.mattermost, channel: notification.channel.id)
@@ -60,11 +60,16 @@ public struct ChatComposer: Sendable {
 
     /// The words of the message's buttons and of a destructive action's confirmation
     /// dialog, in the recipient's language, the question naming the reminder (its
-    /// headline: the placeholder where previews hide the title).
-    func words(locale: String, reminder: String, view: String) -> ChatMessage.Words {
+    /// headline: the placeholder where previews hide the title). The question is
+    /// formatted only when an action is `confirming` (destructive): formatting it for
+    /// every message was a twentieth of a 10,000-notification run.
+    func words(locale: String, reminder: String, view: String, confirming: Bool = true) -> ChatMessage.Words {
         func text(_ key: String, _ fallback: String) -> String { localizer.string(key, locale: locale)?.text ?? fallback }
-        let question = (try? localizer.formatted("ui.confirm.question", [.string(reminder)], locale: locale)) ?? nil
-        return ChatMessage.Words(view: view, confirm: text("ui.confirm", "Confirm"), cancel: text("ui.cancel", "Cancel"),
-                                 areYouSure: question ?? "“\(reminder)”: are you sure? This cannot be undone.")
+        var words = ChatMessage.Words(view: view, confirm: text("ui.confirm", "Confirm"), cancel: text("ui.cancel", "Cancel"))
+        if confirming {
+            let question = (try? localizer.formatted("ui.confirm.question", [.string(reminder)], locale: locale)) ?? nil
+            words.areYouSure = question ?? "“\(reminder)”: are you sure? This cannot be undone."
+        }
+        return words
     }
 }

@@ -3,8 +3,16 @@ import Foundation
 
 /// Makes the links and reply token of each rendered message.
 public protocol LinkMaker: Sendable {
-    /// The links of one message, all built on its token (made once per message).
-    func links(for notification: OutgoingNotification) -> MessageLinks
+    /// The links of one message, all built on its token (made once per message), those
+    /// `medium` carries.
+    func links(for notification: OutgoingNotification, medium: MessageLinks.Medium) -> MessageLinks
+}
+
+extension LinkMaker {
+    /// The links of one email.
+    public func links(for notification: OutgoingNotification) -> MessageLinks {
+        links(for: notification, medium: .email)
+    }
 }
 
 /// The links and reply token one message carries, under a base URL, each link with a
@@ -26,13 +34,27 @@ public struct MessageLinks: Sendable {
     /// The message's token for a purpose.
     let sign: @Sendable (TokenPurpose) -> String
 
-    public init(base: String, notification: OutgoingNotification, sign: @escaping @Sendable (TokenPurpose) -> String) {
+    /// What a message carries: an email, its reply token (Reply-To, Message-ID) and its
+    /// preferences and unsubscribe links beside the others; a chat message, only the view
+    /// link and its actions' (its ``token``, ``preferences`` and ``unsubscribe`` are
+    /// empty). Each token is an HMAC: signing the three a chat message never shows was a
+    /// twentieth of the time of a run firing into a `file:` channel.
+    public enum Medium: Sendable {
+        case email, chat
+    }
+
+    public init(base: String, notification: OutgoingNotification, medium: Medium = .email, sign: @escaping @Sendable (TokenPurpose) -> String) {
         self.base = base
         self.sign = sign
-        token = sign(.reply)
         view = "\(base)/v/\(sign(.view))"
-        preferences = "\(base)/p/\(sign(.preferences))"
-        unsubscribe = "\(base)/u/\(sign(.unsubscribe))"
+        switch medium {
+        case .email:
+            token = sign(.reply)
+            preferences = "\(base)/p/\(sign(.preferences))"
+            unsubscribe = "\(base)/u/\(sign(.unsubscribe))"
+        case .chat:
+            (token, preferences, unsubscribe) = ("", "", "")
+        }
         // A relative target (stored before chime schedule refused one) is no link: the
         // action's own page stands in for it.
         target = notification.request.content.targetContentIdentifier.flatMap { TargetURL.isAbsolute($0) ? $0 : nil }
@@ -90,10 +112,10 @@ public struct UnsignedLinks: LinkMaker {
         self.base = base
     }
 
-    public func links(for notification: OutgoingNotification) -> MessageLinks {
+    public func links(for notification: OutgoingNotification, medium: MessageLinks.Medium) -> MessageLinks {
         let deliveryID = notification.deliveryID
-        var links = MessageLinks(base: base, notification: notification) { _ in deliveryID }
-        links.preferences = "\(base)/p/\(percentEncoded(notification.recipient.id))"
+        var links = MessageLinks(base: base, notification: notification, medium: medium) { _ in deliveryID }
+        if medium == .email { links.preferences = "\(base)/p/\(percentEncoded(notification.recipient.id))" }
         return links
     }
 }

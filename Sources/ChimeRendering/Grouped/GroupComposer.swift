@@ -189,7 +189,7 @@ public struct GroupComposer: Sendable {
                                        options: [], placeholder: subject, threadCount: items.count)
         var message = ChatMessage(surfaces: surfaces, title: subject, subtitle: "", body: "", text: lines.joined(separator: "\n"),
                                   dateText: DateText.dayAndTime(first.fireDate, locale: locale, zone: LocalizedMessage.zone(of: first.recipient)),
-                                  actions: [], minimalActions: [], viewURL: composer.links.links(for: first).view)
+                                  actions: [], minimalActions: [], viewURL: composer.links.links(for: first, medium: .chat).view)
         message.rightToLeft = LocaleFallback.direction(of: locale) == "rtl"
         return message
     }
