@@ -110,13 +110,20 @@ func measure(_ arguments: [String]) -> (seconds: Double, cpuSeconds: Double, pea
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
-let baselineRuns = (0..<repeats).map { _ in measure(["--version"]) }
+// Nothing due: an instant before every pending request. The first tick loads chime.xml
+// (the store keeps no fingerprint of it yet), as the first tick after an edit does; the
+// others find it unchanged. Each of those is measured right after a baseline, so that
+// both see the same machine.
+let idleNow = "2026-11-21T07:00:00Z"
+let firstIdle = measure(["run", "--now", idleNow])
+var baselineRuns: [(seconds: Double, cpuSeconds: Double, peakMiB: Double, output: String)] = []
+var idleRuns: [(seconds: Double, cpuSeconds: Double, peakMiB: Double, output: String)] = []
+for _ in 0..<repeats {
+    baselineRuns.append(measure(["--version"]))
+    idleRuns.append(measure(["run", "--now", idleNow]))
+}
 let baseline = median(baselineRuns.map(\.seconds))
 let baselineMemory = median(baselineRuns.map(\.peakMiB))
-
-// Nothing due: an instant before every pending request.
-let idleNow = "2026-11-21T07:00:00Z"
-let idleRuns = (0..<repeats).map { _ in measure(["run", "--now", idleNow]) }
 let idle = median(idleRuns.map(\.seconds))
 
 if keep {
@@ -128,9 +135,11 @@ let sent = (try? String(contentsOf: workspace.appendingPathComponent("sent.jsonl
 print("")
 print("chime run on \(pendingCount) pending requests in SQLite, into the file: transport (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
 print(String(format: "  baseline  chime --version         %7.1f ms   peak %6.1f MiB   (median of %d)", baseline * 1000, baselineMemory, repeats))
-print(String(format: "  nothing due  chime run            %7.1f ms   peak %6.1f MiB   %.1f× baseline (median of %d; target < 50 ms)",
+print(String(format: "  nothing due  chime run            %7.1f ms   peak %6.1f MiB   %.2f× baseline (median of %d; target ≤ 1.3×)",
              idle * 1000, median(idleRuns.map(\.peakMiB)), idle / baseline, repeats))
-print(String(format: "  %d due    chime run           %7.1f ms   peak %6.1f MiB   %.1f× baseline (target < 1 s, < 150 MB)",
+print(String(format: "  the same, chime.xml just edited   %7.1f ms   peak %6.1f MiB   %.2f× baseline (once: loads the file)",
+             firstIdle.seconds * 1000, firstIdle.peakMiB, firstIdle.seconds / baseline))
+print(String(format: "  %d due    chime run           %7.1f ms   peak %6.1f MiB   %.1f× baseline (target ≤ 500 ms, < 150 MB)",
              dueCount, fire.seconds * 1000, fire.peakMiB, fire.seconds / baseline))
 print(String(format: "  per notification                   %7.1f µs", fire.seconds / Double(max(dueCount, 1)) * 1e6))
 print("  chime said: \(fire.output); lines written: \(sent)")

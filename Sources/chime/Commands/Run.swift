@@ -14,7 +14,9 @@ extension Chime {
                 file) are written at once; messages for SMTP and webhooks are queued in the store \
                 with the fire, then sent, and marked delivered only once the server took them. \
                 Temporary failures are retried by later runs with backoff; deliveries that give \
-                up are listed by `chime failed`. Exits 75 when something waits for a later run \
+                up are listed by `chime failed`. A tick with nothing to do stops after one question to \
+                the store, without loading the configuration unless the file changed since the \
+                last run that did. Exits 75 when something waits for a later run \
                 (a notification held, a delivery to retry), 69 when a delivery gave up this run.
                 """
         )
