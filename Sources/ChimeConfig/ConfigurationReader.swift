@@ -15,7 +15,7 @@ struct ConfigurationReader {
     private(set) var refusedChannels: Set<String> = []
     /// Values read from the environment or a file: kept out of every message.
     private(set) var secrets: Set<String> = []
-    /// Whether a recipient's zone was read through indirection.
+    /// Whether a recipient's id or zone was read through indirection.
     private(set) var zonesReadIndirectly = false
 
     init(document: XMLDocument, indirection: Indirection) {
@@ -220,7 +220,7 @@ struct ConfigurationReader {
         return Recipient(
             id: identifier(element, "id"),
             locale: LanguageTag.normalized(value(element, "locale") ?? "en"), // fr_FR is fr-FR
-            timeZone: zone(element) ?? "UTC",
+            timeZone: value(element, "timeZone") ?? "UTC",
             showPreviews: choice(element, "showPreviews") ?? .always,
             authorization: choice(element, "authorization") ?? .authorized,
             addresses: addresses,
@@ -242,18 +242,12 @@ struct ConfigurationReader {
         do {
             let value = try indirection.resolve(raw)
             secrets.formUnion(value.secrets)
+            if value.isIndirect, element.name == "recipient", name == "id" || name == "timeZone" { zonesReadIndirectly = true }
             return value
         } catch {
             report(element, name, error.message)
             return nil
         }
-    }
-
-    /// A recipient's `timeZone`, noting when it came through indirection.
-    private mutating func zone(_ element: XMLElement) -> String? {
-        let zone = resolved(element, "timeZone")
-        if zone?.isIndirect == true { zonesReadIndirectly = true }
-        return zone?.text
     }
 
     private mutating func value(_ element: XMLElement, _ name: String) -> String? {

@@ -32,10 +32,11 @@ extension PostgresStore {
                     """, as: Bool.self)
                 if wasThere == true { replaced.append(request.identifier) }
                 if request.trigger.isFloating {
-                    try await session.execute("""
+                    let added = try await session.value("""
                         INSERT INTO recipient_zone (recipient, zone) VALUES (\(request.recipient), \(notification.zone))
-                        ON CONFLICT (recipient) DO NOTHING
-                        """)
+                        ON CONFLICT (recipient) DO NOTHING RETURNING 1
+                        """, as: Int32.self)
+                    if added != nil { try await Self.forgetFollowedConfiguration(session) }
                 }
             }
             try await Self.notifyDue(session)
@@ -138,6 +139,7 @@ extension PostgresStore {
             try await session.execute("""
                 INSERT INTO recipient_zone (recipient, zone) VALUES (\(recipient), \(zone)) ON CONFLICT (recipient) DO UPDATE SET zone = excluded.zone
                 """)
+            try await Self.forgetFollowedConfiguration(session)
             try await Self.notifyDue(session)
         }
     }

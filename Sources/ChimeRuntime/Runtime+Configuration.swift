@@ -7,19 +7,19 @@ extension Runtime {
     /// `path:line:col: error: message` on standard error and fails with 66 (cannot open)
     /// or 65 (invalid), or what `failureCode` says for the command loading it
     /// (`chime ingest`'s is 75, so that an MTA keeps the reply).
-    public func loadConfiguration(failureCode: @escaping (ConfigurationError.Kind) -> Int32 = Self.configurationFailureCode) throws -> Configuration {
+    public func loadConfiguration(failureCode: (ConfigurationError.Kind) -> Int32 = Self.configurationFailureCode) throws -> Configuration {
         try loadConfiguration(bytes: readConfiguration(failureCode: failureCode), failureCode: failureCode)
     }
 
     /// The configuration file's bytes; fails as ``loadConfiguration(failureCode:)`` does
     /// when it cannot be read.
-    public func readConfiguration(failureCode: @escaping (ConfigurationError.Kind) -> Int32 = Self.configurationFailureCode) throws -> [UInt8] {
+    public func readConfiguration(failureCode: (ConfigurationError.Kind) -> Int32 = Self.configurationFailureCode) throws -> [UInt8] {
         try reportingConfigurationErrors(failureCode) { try ConfigurationLoader.read(path: configPath) }
     }
 
     /// The configuration in `bytes`, read from ``configPath``; fails as
     /// ``loadConfiguration(failureCode:)`` does.
-    public func loadConfiguration(bytes: [UInt8], failureCode: @escaping (ConfigurationError.Kind) -> Int32 = Self.configurationFailureCode) throws -> Configuration {
+    public func loadConfiguration(bytes: [UInt8], failureCode: (ConfigurationError.Kind) -> Int32 = Self.configurationFailureCode) throws -> Configuration {
         try reportingConfigurationErrors(failureCode) { try ConfigurationLoader().load(bytes: bytes, path: configPath) }
     }
 

@@ -67,18 +67,32 @@ extension Runtime {
     /// reading and checking the whole configuration; a file that changed is loaded, and
     /// its mistakes reported, at the next tick.
     public func schedulerForRun(now: Instant) throws -> Scheduler? {
-        let bytes = try readConfiguration()
         let store = try openStore()
-        let fingerprint = "sha256:" + Hex.string(SHA256.hash(data: bytes))
+        let bytes = try readConfiguration()
+        let fingerprint = Self.fingerprint(of: bytes)
         let outlook = try store.runOutlook(now: now)
         if !outlook.hasWork, outlook.followedConfiguration == fingerprint { return nil }
         let configuration = try loadConfiguration(bytes: bytes)
         var scheduler = try scheduler(configuration: configuration, store: store)
-        // Zones read from the environment or a file may change while the bytes do not.
+        // Recipients and zones read from the environment or a file may change while the
+        // bytes do not.
         if !configuration.zonesReadIndirectly, outlook.followedConfiguration != fingerprint {
             scheduler.followingConfiguration = fingerprint
         }
         return scheduler
+    }
+
+    /// The fingerprint of a configuration file's bytes as this `chime` reads them: a
+    /// `chime` installed since (another size or time of its binary) may read the same
+    /// bytes otherwise, and loads the file at its first tick.
+    static func fingerprint(of bytes: [UInt8]) -> String {
+        var hash = SHA256()
+        hash.update(data: bytes)
+        var binary = stat()
+        if stat("/proc/self/exe", &binary) == 0 {
+            hash.update(data: Array("\u{0}\(binary.st_size) \(binary.st_mtim.tv_sec).\(binary.st_mtim.tv_nsec)".utf8))
+        }
+        return "sha256:" + Hex.string(hash.finalize())
     }
 
     /// A scheduler of a configuration read from its file over a store: what `chime run`,

@@ -23,12 +23,21 @@ extension SQLiteStore {
         }
     }
 
-    public func keepFollowedConfiguration(_ fingerprint: String) throws {
+    public func keepFollowedConfiguration(_ fingerprint: String, zones: [String: String]) throws {
         try database.write { db in
+            let moved = try Row.fetchAll(db, sql: "SELECT recipient, zone FROM recipient_zone").contains { row in
+                zones[row["recipient"] as String].map { $0 != row["zone"] as String } ?? false
+            }
+            guard !moved else { return try Self.forgetFollowedConfiguration(db) }
             try db.execute(sql: """
                 INSERT INTO setting (name, value) VALUES (?, ?)
                 ON CONFLICT (name) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value
                 """, arguments: [RunOutlook.settingName, Data(fingerprint.utf8)])
         }
+    }
+
+    /// Forgets the configuration followed: a recipient was moved or added.
+    static func forgetFollowedConfiguration(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM setting WHERE name = ?", arguments: [RunOutlook.settingName])
     }
 }

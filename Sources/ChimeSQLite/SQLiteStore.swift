@@ -89,6 +89,7 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
                 if notification.request.trigger.isFloating {
                     try db.execute(sql: "INSERT INTO recipient_zone (recipient, zone) VALUES (?, ?) ON CONFLICT (recipient) DO NOTHING",
                                    arguments: [notification.request.recipient, notification.zone])
+                    if db.changesCount > 0 { try Self.forgetFollowedConfiguration(db) }
                 }
             }
             return replaced
@@ -206,6 +207,7 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
             }
             try db.execute(sql: "INSERT INTO recipient_zone (recipient, zone) VALUES (?, ?) ON CONFLICT (recipient) DO UPDATE SET zone = excluded.zone",
                            arguments: [recipient, zone])
+            try Self.forgetFollowedConfiguration(db)
         }
     }
 

@@ -63,7 +63,13 @@ extension Scheduler {
         }
         report.recovered = try recoverAbandonedClaims(now: clock())
         report.moved = try followMovedRecipients()
-        if let followingConfiguration { try store.keepFollowedConfiguration(followingConfiguration) }
+        if let followingConfiguration {
+            let zones = Dictionary(configuration.recipients.map { ($0.id, $0.timeZone) }) { first, _ in first }
+            // Only spares later ticks the file: when it cannot be kept now, they load it.
+            do { try store.keepFollowedConfiguration(followingConfiguration, zones: zones) } catch {
+                logger.debug("the configuration followed not kept: \(error)")
+            }
+        }
         let claimer = ProcessIdentity.current
         // Deliveries over the network are sent on a thread of their own as they are
         // queued: sending is mostly waiting for servers, firing mostly rendering.

@@ -41,6 +41,20 @@ struct IdleTickTests {
         #expect(moved.stdout == "fired 1, moved 1 floating to a new zone\n", "\(moved.stderr)")
     }
 
+    @Test("another command moved the floating requests with an edited chime.xml, then the file was put back: the next idle tick moves them back and fires on time")
+    func movedByAnotherCommand() throws {
+        let ws = try Workspace()
+        try ws.write("tea.json", Self.floating)
+        try ws.chime(["schedule", "--json", "tea.json"], now: "2026-03-02T10:00:00Z")
+        #expect(try ws.chime(["run"], now: "2026-03-02T10:00:00Z").stdout == "fired 0\n")
+        try ws.write("chime.xml", Self.configuration(bobIn: "Pacific/Honolulu"))
+        #expect(try ws.chime(["pending"], now: "2026-03-02T10:05:00Z").status == 0)
+        try ws.write("chime.xml", Workspace.defaultConfiguration)
+        let back = try ws.chime(["run"], now: "2026-03-03T15:00:00Z")
+        #expect(back.stdout == "fired 1, moved 1 floating to a new zone\n", "\(back.stderr)")
+        #expect(try ws.lines().map { $0["fireDate"] as? String } == ["2026-03-03T14:00:00Z"])
+    }
+
     @Test("chime.xml broken after an idle tick: the next tick, with nothing due, says where with exit 65 and loses nothing")
     func brokenSinceTheLastTick() throws {
         let ws = try Workspace()

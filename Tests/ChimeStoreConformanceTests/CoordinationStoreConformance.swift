@@ -94,9 +94,32 @@ struct CoordinationStoreConformance {
         #expect(try work(at: 2699) == false)
         #expect(try work(at: 2700) == true)
 
-        try store.keepFollowedConfiguration("sha256:one")
+        try store.keepFollowedConfiguration("sha256:one", zones: [:])
         #expect(try store.runOutlook(now: Instant(seconds: 2600)).followedConfiguration == "sha256:one")
-        try store.keepFollowedConfiguration("sha256:two")
+        try store.keepFollowedConfiguration("sha256:two", zones: [:])
         #expect(try store.runOutlook(now: Instant(seconds: 2600)) == RunOutlook(hasWork: false, followedConfiguration: "sha256:two"))
+    }
+
+    @Test("the configuration followed is forgotten when a recipient moves or is added, and not kept when the store has a recipient elsewhere", arguments: StoreKind.allCases)
+    func followedConfiguration(kind: StoreKind) throws {
+        let store = try kind.make().store
+        func followed() throws -> String? { try store.runOutlook(now: Instant(seconds: 0)).followedConfiguration }
+        var floating = F.pending("f", fires: 5000)
+        floating.request.trigger = .calendar(DateComponentsPattern(hour: 9, minute: 0), timeZone: nil, repeats: true)
+        floating.zone = "Europe/Paris"
+        try store.upsert([floating])
+        #expect(try store.recipientZones() == ["alice": "Europe/Paris"])
+        try store.keepFollowedConfiguration("sha256:one", zones: ["alice": "Europe/Paris", "bob": "UTC"])
+        #expect(try followed() == "sha256:one")
+        try store.moveRecipient("alice", to: "Asia/Tokyo", updated: [])
+        #expect(try followed() == nil, "moved by another process")
+        try store.keepFollowedConfiguration("sha256:two", zones: ["alice": "Europe/Paris"])
+        #expect(try followed() == nil, "alice is in Tokyo in the store, in Paris in this configuration")
+        try store.keepFollowedConfiguration("sha256:two", zones: ["alice": "Asia/Tokyo"])
+        #expect(try followed() == "sha256:two")
+        var another = F.pending("g", fires: 5000, recipient: "bob")
+        another.request.trigger = floating.request.trigger
+        try store.upsert([another])
+        #expect(try followed() == nil, "a recipient added")
     }
 }

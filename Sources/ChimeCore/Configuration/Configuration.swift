@@ -23,8 +23,8 @@ public struct Configuration: Hashable, Sendable {
     public var replies = ReplySettings()
     /// The keys of the HTTP API (`<api>`); none: every `/v1` route answers 401.
     public var apiKeys: [APIKey] = []
-    /// Whether a recipient's `timeZone` was read from the environment or a file: then
-    /// the file's bytes alone do not say where the recipients are.
+    /// Whether a recipient's `id` or `timeZone` was read from the environment or a file:
+    /// then the file's bytes alone do not say who is where.
     public var zonesReadIndirectly = false
 
     public init(categories: [NotificationCategory] = [], channels: [Channel] = [], recipients: [Recipient] = [], defaultPendingLimit: Int? = nil) {

@@ -24,6 +24,9 @@ public protocol CoordinationStore: Sendable {
     func runOutlook(now: Instant) throws -> RunOutlook
 
     /// Keeps `fingerprint` as the configuration whose recipients' zones the floating
-    /// requests now follow (written only when it changed).
-    func keepFollowedConfiguration(_ fingerprint: String) throws
+    /// requests now follow (written only when it changed), in one transaction with a
+    /// check of `zones` (recipient → zone): when another process has moved a recipient
+    /// the store knows elsewhere meanwhile (with another configuration), nothing is kept.
+    /// Moving a recipient and adding one to the store forget what was kept.
+    func keepFollowedConfiguration(_ fingerprint: String, zones: [String: String]) throws
 }

@@ -9,7 +9,7 @@ public struct RunOutlook: Hashable, Sendable {
     /// and take back nothing.
     public var hasWork: Bool
     /// The fingerprint of the configuration whose recipients' zones the floating requests
-    /// last followed (``CoordinationStore/keepFollowedConfiguration(_:)``), or nil.
+    /// last followed (``CoordinationStore/keepFollowedConfiguration(_:zones:)``), or nil.
     public var followedConfiguration: String?
 
     public init(hasWork: Bool, followedConfiguration: String?) {
