@@ -40,7 +40,10 @@ func fillStore(path: String, count: Int, due: Int, recipients: [String], now: In
 /// Runs a program in `directory`; returns wall seconds, CPU seconds (user and system,
 /// all threads), peak resident memory in MiB (wait4's ru_maxrss) and what it printed
 /// (stdout and stderr).
-func measure(_ executable: String, _ arguments: [String], in directory: URL) -> (seconds: Double, cpuSeconds: Double, peakMiB: Double, output: String) {
+/// One run of a program: its wall and CPU time, its peak memory, what it printed.
+typealias Measured = (seconds: Double, cpuSeconds: Double, peakMiB: Double, output: String)
+
+func measure(_ executable: String, _ arguments: [String], in directory: URL) -> Measured {
     let outputPath = directory.appendingPathComponent("out.txt").path
     let start = DispatchTime.now().uptimeNanoseconds
     let pid = spawn(executable, arguments, in: directory, output: outputPath)

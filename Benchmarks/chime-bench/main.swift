@@ -104,7 +104,7 @@ if let postgresStore {
     print(String(format: "copied into PostgreSQL in %.1f s: ", copy.seconds) + (copy.output.split(separator: "\n").last.map(String.init) ?? ""))
 }
 
-func measure(_ arguments: [String]) -> (seconds: Double, cpuSeconds: Double, peakMiB: Double, output: String) {
+func measure(_ arguments: [String]) -> Measured {
     measure(chime, arguments, in: workspace)
 }
 
@@ -116,8 +116,8 @@ func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 // both see the same machine.
 let idleNow = "2026-11-21T07:00:00Z"
 let firstIdle = measure(["run", "--now", idleNow])
-var baselineRuns: [(seconds: Double, cpuSeconds: Double, peakMiB: Double, output: String)] = []
-var idleRuns: [(seconds: Double, cpuSeconds: Double, peakMiB: Double, output: String)] = []
+var baselineRuns: [Measured] = []
+var idleRuns: [Measured] = []
 for _ in 0..<repeats {
     baselineRuns.append(measure(["--version"]))
     idleRuns.append(measure(["run", "--now", idleNow]))

@@ -51,7 +51,7 @@ public struct ConfigurationLoader: Sendable {
         var reader = ConfigurationReader(document: document, indirection: Indirection(environment: environment))
         var configuration = reader.read()
         configuration.secrets = reader.secrets
-        configuration.zonesReadIndirectly = reader.zonesReadIndirectly
+        configuration.recipientsReadIndirectly = reader.recipientsReadIndirectly
         var diagnostics = reader.diagnostics
         let reported = Set(diagnostics.map(\.location))
         for problem in configuration.problems() {

@@ -16,7 +16,7 @@ struct ConfigurationReader {
     /// Values read from the environment or a file: kept out of every message.
     private(set) var secrets: Set<String> = []
     /// Whether a recipient's id or zone was read through indirection.
-    private(set) var zonesReadIndirectly = false
+    private(set) var recipientsReadIndirectly = false
 
     init(document: XMLDocument, indirection: Indirection) {
         self.document = document
@@ -242,7 +242,7 @@ struct ConfigurationReader {
         do {
             let value = try indirection.resolve(raw)
             secrets.formUnion(value.secrets)
-            if value.isIndirect, element.name == "recipient", name == "id" || name == "timeZone" { zonesReadIndirectly = true }
+            if value.isIndirect, element.name == "recipient", name == "id" || name == "timeZone" { recipientsReadIndirectly = true }
             return value
         } catch {
             report(element, name, error.message)

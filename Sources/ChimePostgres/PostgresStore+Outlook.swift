@@ -24,12 +24,9 @@ extension PostgresStore {
 
     public func keepFollowedConfiguration(_ fingerprint: String, zones: [String: String]) throws {
         try write { session in
-            // The rows read under a share lock: a move committing meanwhile waits for this.
-            var moved = false
-            for row in try await session.rows("SELECT recipient, zone FROM recipient_zone FOR SHARE") {
-                if let zone = zones[try row.get("recipient", as: String.self)], zone != (try row.get("zone", as: String.self)) { moved = true }
+            guard RunOutlook.zones(try await Self.recipientZones(session, locking: true), follow: zones) else {
+                return try await Self.forgetFollowedConfiguration(session)
             }
-            guard !moved else { return try await Self.forgetFollowedConfiguration(session) }
             try await session.execute("""
                 INSERT INTO setting (name, value) VALUES (\(RunOutlook.settingName), \(Data(fingerprint.utf8)))
                 ON CONFLICT (name) DO UPDATE SET value = excluded.value WHERE setting.value IS DISTINCT FROM excluded.value

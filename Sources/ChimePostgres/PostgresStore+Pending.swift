@@ -114,10 +114,14 @@ extension PostgresStore {
     // MARK: Floating triggers
 
     public func recipientZones() throws -> [String: String] {
-        try read { session in
-            Dictionary(try await session.rows("SELECT recipient, zone FROM recipient_zone").map { (try $0.get("recipient"), try $0.get("zone")) },
-                       uniquingKeysWith: { first, _ in first })
-        }
+        try read { session in try await Self.recipientZones(session) }
+    }
+
+    /// `locking`: under a share lock, so that a move committing meanwhile waits for the
+    /// transaction that read them.
+    static func recipientZones(_ session: Session, locking: Bool = false) async throws -> [String: String] {
+        let query: PostgresQuery = locking ? "SELECT recipient, zone FROM recipient_zone FOR SHARE" : "SELECT recipient, zone FROM recipient_zone"
+        return Dictionary(try await session.rows(query).map { (try $0.get("recipient"), try $0.get("zone")) }, uniquingKeysWith: { first, _ in first })
     }
 
     public func floatingPending(recipient: String) throws -> [PendingNotification] {

@@ -76,7 +76,7 @@ extension Runtime {
         var scheduler = try scheduler(configuration: configuration, store: store)
         // Recipients and zones read from the environment or a file may change while the
         // bytes do not.
-        if !configuration.zonesReadIndirectly, outlook.followedConfiguration != fingerprint {
+        if !configuration.recipientsReadIndirectly, outlook.followedConfiguration != fingerprint {
             scheduler.followingConfiguration = fingerprint
         }
         return scheduler

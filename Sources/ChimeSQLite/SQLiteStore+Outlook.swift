@@ -25,10 +25,7 @@ extension SQLiteStore {
 
     public func keepFollowedConfiguration(_ fingerprint: String, zones: [String: String]) throws {
         try database.write { db in
-            let moved = try Row.fetchAll(db, sql: "SELECT recipient, zone FROM recipient_zone").contains { row in
-                zones[row["recipient"] as String].map { $0 != row["zone"] as String } ?? false
-            }
-            guard !moved else { return try Self.forgetFollowedConfiguration(db) }
+            guard RunOutlook.zones(try Self.recipientZones(db), follow: zones) else { return try Self.forgetFollowedConfiguration(db) }
             try db.execute(sql: """
                 INSERT INTO setting (name, value) VALUES (?, ?)
                 ON CONFLICT (name) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value

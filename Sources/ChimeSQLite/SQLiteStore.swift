@@ -188,9 +188,11 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
     // MARK: Floating triggers
 
     public func recipientZones() throws -> [String: String] {
-        try database.read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT recipient, zone FROM recipient_zone").map { ($0["recipient"], $0["zone"]) })
-        }
+        try database.read(Self.recipientZones)
+    }
+
+    static func recipientZones(_ db: Database) throws -> [String: String] {
+        Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT recipient, zone FROM recipient_zone").map { ($0["recipient"], $0["zone"]) })
     }
 
     public func floatingPending(recipient: String) throws -> [PendingNotification] {

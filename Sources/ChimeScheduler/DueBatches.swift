@@ -1,5 +1,4 @@
 import ChimeCore
-import ChimeDelivery
 
 /// The due notifications a run fires, claimed a batch at a time under the run's lease,
 /// the next batch claimed on a thread of its own while one is fired: the store's work

@@ -63,13 +63,7 @@ extension Scheduler {
         }
         report.recovered = try recoverAbandonedClaims(now: clock())
         report.moved = try followMovedRecipients()
-        if let followingConfiguration {
-            let zones = Dictionary(configuration.recipients.map { ($0.id, $0.timeZone) }) { first, _ in first }
-            // Only spares later ticks the file: when it cannot be kept now, they load it.
-            do { try store.keepFollowedConfiguration(followingConfiguration, zones: zones) } catch {
-                logger.debug("the configuration followed not kept: \(error)")
-            }
-        }
+        keepFollowingConfiguration()
         let claimer = ProcessIdentity.current
         // Deliveries over the network are sent on a thread of their own as they are
         // queued: sending is mostly waiting for servers, firing mostly rendering.
@@ -317,6 +311,16 @@ extension Scheduler {
         }.reduce(0) { count, abandoned in
             try store.settle(claimer: abandoned.claimer)
             return count + (try store.releaseClaims(of: abandoned.claimer))
+        }
+    }
+
+    /// Keeps ``followingConfiguration`` in the store, now that the floating requests follow
+    /// it. Only spares later ticks the file: when it cannot be kept, they load it.
+    private func keepFollowingConfiguration() {
+        guard let followingConfiguration else { return }
+        let zones = Dictionary(configuration.recipients.map { ($0.id, $0.timeZone) }) { first, _ in first }
+        do { try store.keepFollowedConfiguration(followingConfiguration, zones: zones) } catch {
+            logger.debug("the configuration followed not kept: \(error)")
         }
     }
 

@@ -25,7 +25,7 @@ public struct Configuration: Hashable, Sendable {
     public var apiKeys: [APIKey] = []
     /// Whether a recipient's `id` or `timeZone` was read from the environment or a file:
     /// then the file's bytes alone do not say who is where.
-    public var zonesReadIndirectly = false
+    public var recipientsReadIndirectly = false
 
     public init(categories: [NotificationCategory] = [], channels: [Channel] = [], recipients: [Recipient] = [], defaultPendingLimit: Int? = nil) {
         self.categories = categories

@@ -19,4 +19,11 @@ public struct RunOutlook: Hashable, Sendable {
 
     /// The `setting` row that keeps ``followedConfiguration``.
     public static let settingName = "followed_configuration"
+
+    /// Whether the zones the store holds for recipients (`stored`) are those a
+    /// configuration gives them (`configured`), for every recipient both name: when they
+    /// are, the floating requests follow that configuration and its fingerprint may be kept.
+    public static func zones(_ stored: [String: String], follow configured: [String: String]) -> Bool {
+        stored.allSatisfy { recipient, zone in configured[recipient].map { $0 == zone } ?? true }
+    }
 }

@@ -63,7 +63,7 @@ public struct ChatComposer: Sendable {
     /// headline: the placeholder where previews hide the title). The question is
     /// formatted only when an action is `confirming` (destructive): formatting it for
     /// every message was a twentieth of a 10,000-notification run.
-    func words(locale: String, reminder: String, view: String, confirming: Bool = true) -> ChatMessage.Words {
+    func words(locale: String, reminder: String, view: String, confirming: Bool) -> ChatMessage.Words {
         func text(_ key: String, _ fallback: String) -> String { localizer.string(key, locale: locale)?.text ?? fallback }
         var words = ChatMessage.Words(view: view, confirm: text("ui.confirm", "Confirm"), cancel: text("ui.cancel", "Cancel"))
         if confirming {
