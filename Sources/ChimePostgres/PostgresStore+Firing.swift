@@ -47,6 +47,15 @@ extension PostgresStore {
         }
     }
 
+    public func hasClaimableDue(now: Instant, limits: [String: Int]) throws -> Bool {
+        try read { session in
+            for selection in try await Self.dueSelections(session, now: now, leaseNow: now, limits: limits) {
+                if try await session.value("SELECT EXISTS (\(unescaped: selection))", as: Bool.self) == true { return true }
+            }
+            return false
+        }
+    }
+
     public func earliestDue(after now: Instant) throws -> Instant? {
         try read { session in
             // Three index lookups: pending_next_fire, pending_not_before, outbox_due.

@@ -5,6 +5,7 @@ import ChimeServer
 import Foundation
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// The cron work of `chime run`, `chime digest` and `chime fetch`, done by `chime serve`
 /// itself as services of its group, through the same scheduler and intake those commands
@@ -12,9 +13,10 @@ import ServiceLifecycle
 ///
 /// Firing wakes at the next instant something is due (the store's earliest pending fire,
 /// quiet-hours hold, retry or group wait) and at least every minute; while it waits it
-/// asks the store every second for its earliest due instant (an indexed `MIN`), so a
-/// request scheduled sooner by another process (`chime schedule`) is fired at its
-/// instant too. Digests are looked at every minute on the minute (each recipient's goes
+/// asks the store every second for its earliest due instant (an indexed `MIN`) and
+/// whether a claim would take something now, so a request scheduled sooner by another
+/// process (`chime schedule`), even one already due by this process's clock, is fired
+/// at its instant too. Digests are looked at every minute on the minute (each recipient's goes
 /// once its `digestAt` has come in their zone), IMAP mailboxes fetched every minute.
 /// Each process claims what it fires, so any number of `serve` and `run` processes share
 /// one store without sending anything twice.
@@ -37,25 +39,44 @@ struct Daemon: Sendable {
     /// Fires what is due, and sends the outbox and its retries, as `chime run` does. A
     /// store that hears of sooner work at once (PostgreSQL's NOTIFY from any process)
     /// wakes it without waiting for the next second's check.
+    ///
+    /// While it waits it also asks whether a claim would take something now: a request
+    /// added after the round with an instant already past (`chime schedule` on a machine
+    /// whose clock is behind, a recipient moved to an earlier zone) is due at no instant
+    /// after the round, and would otherwise wait for the next minute. After a round that
+    /// failed it does not, so a failing store or file is tried again a minute on rather
+    /// than every second.
     var firing: RecurringWork {
         let wakeup = Wakeup()
         (store as? any SoonerDueSignalling)?.onSoonerDue { wakeup.signal() }
+        let lastRound = LastRound()
         return RecurringWork(name: "firing", clock: clock, round: { now in
             do {
                 var scheduler = try runtime.scheduler(configuration: configuration(), store: store)
                 // Held ones wait a minute, as from cron, rather than fill every round.
                 scheduler.heldRetry = 60
                 let report = try scheduler.run(now: now, clock: { Instant(clock()) }, limit: Self.roundSize)
+                lastRound.ended(failing: false)
                 // A full round may have left more due: the next one starts at once.
                 if report.fired + report.postponed + report.held.count >= Self.roundSize { return now }
                 return try scheduler.nextWakeUp(after: now)
             } catch {
+                lastRound.ended(failing: true)
                 logger.error("firing failed, tried again within a minute: \(configuration().redact("\(error)"))")
                 return nil
             }
         }, sooner: { last in
-            try? store.earliestDue(after: last)
+            let now = Instant(clock())
+            if !lastRound.failed, (try? store.hasClaimableDue(now: now, limits: configuration().pendingLimits)) == true { return now }
+            return try? store.earliestDue(after: last)
         }, wakeup: wakeup)
+    }
+
+    /// Whether the last firing round failed, set by the round and read by the waits.
+    private final class LastRound: Sendable {
+        private let state = Mutex(false)
+        var failed: Bool { state.withLock { $0 } }
+        func ended(failing: Bool) { state.withLock { $0 = failing } }
     }
 
     /// Sends each recipient's digest once its time has come, as `chime digest` does.

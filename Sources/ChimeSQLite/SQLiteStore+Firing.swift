@@ -18,15 +18,8 @@ extension SQLiteStore {
     public func claimDue(now: Instant, limit: Int, claimer: Claimer, leaseNow: Instant, leaseUntil: Instant,
                          limits: [String: Int]) throws -> [PendingNotification] {
         try database.write { db in
-            // Free of claims: never claimed, or the claimer's lease ran out.
-            // A row marked sent by a claimer whose lease ran out waits for that mark to be
-            // settled rather than being sent again.
-            let free = { (table: String) in """
-                (\(table).claimed_by IS NULL OR (\(table).claim_expires <= \(leaseNow.seconds) AND NOT EXISTS (
-                    SELECT 1 FROM sent WHERE sent.identifier = \(table).identifier AND sent.generation = \(table).generation)))
-                """ }
             var claimed: [PendingNotification] = []
-            for selection in try Self.dueSelections(db, now: now, free: free, limits: limits) where claimed.count < limit {
+            for selection in try Self.dueSelections(db, now: now, free: Self.free(leaseNow: leaseNow), limits: limits) where claimed.count < limit {
                 claimed += try Row.fetchAll(db, sql: """
                     UPDATE pending SET claimed_by = ?, claim_expires = ?
                     WHERE identifier IN (\(selection.sql) LIMIT \(limit - claimed.count))
@@ -35,6 +28,24 @@ extension SQLiteStore {
             }
             return claimed.sorted(by: Self.soonestFirst)
         }
+    }
+
+    public func hasClaimableDue(now: Instant, limits: [String: Int]) throws -> Bool {
+        try database.read { db in
+            try Self.dueSelections(db, now: now, free: Self.free(leaseNow: now), limits: limits).contains { selection in
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (\(selection.sql))", arguments: selection.arguments) ?? false
+            }
+        }
+    }
+
+    /// The condition for a row of the named table to be free of claims: never claimed, or
+    /// its claimer's lease ran out by `leaseNow`. A row marked sent by a claimer whose
+    /// lease ran out waits for that mark to be settled rather than being sent again.
+    private static func free(leaseNow: Instant) -> (String) -> String {
+        { table in """
+            (\(table).claimed_by IS NULL OR (\(table).claim_expires <= \(leaseNow.seconds) AND NOT EXISTS (
+                SELECT 1 FROM sent WHERE sent.identifier = \(table).identifier AND sent.generation = \(table).generation)))
+            """ }
     }
 
     public func earliestDue(after now: Instant) throws -> Instant? {

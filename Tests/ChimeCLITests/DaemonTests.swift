@@ -126,6 +126,25 @@ struct DaemonTests {
         #expect(try ws.chime(["pending"]).stdout.contains("r1"))
     }
 
+    @Test("a request added with its instant already past by the daemon's clock (chime schedule on a machine whose clock is behind) is fired within seconds, not at the daemon's next minute")
+    func addedAlreadyDue() throws {
+        let ws = try Workspace()
+        _ = try Self.schedule(ws, 1...1, file: "later.json") { _ in 3600 }
+        let daemon = try Daemon(ws)
+        // The daemon's first round is over once it has looked at what is pending.
+        Thread.sleep(forTimeInterval: 1.5)
+        // Scheduled from a clock 30 s behind: due 25 s before the daemon's last round.
+        let behind = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-30))
+        try ws.write("behind.json", #"{"identifier": "r2", "recipient": "carol", "content": {"title": "Reminder 2"}, "trigger": {"type": "timeInterval", "seconds": 5}}"#)
+        #expect(try ws.chime(["schedule", "--json", "behind.json", "--now", behind]).status == 0)
+        let added = Date()
+        let arrived = try Self.wait(for: 1, in: ws, timeout: 30)
+        #expect(daemon.stop() == 0)
+        let at = try #require(arrived, "not delivered: \(daemon.log)")
+        #expect(at.timeIntervalSince(added) < 3, "arrived \(at.timeIntervalSince(added)) s after it was added")
+        #expect(try Self.subjects(ws) == ["Reminder 2"])
+    }
+
     @Test("two daemons on one store deliver 200 reminders due over a few seconds, each exactly once, sharing the work")
     func twoDaemons() throws {
         let ws = try Workspace()

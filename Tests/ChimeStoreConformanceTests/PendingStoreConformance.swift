@@ -141,6 +141,34 @@ struct PendingStoreConformance {
         #expect(try store.earliestDue(after: Instant(seconds: 900)) == Instant(seconds: 950))
     }
 
+    @Test("whether a claim would take something now: a due, awake request free of claims (or its lease over) within its recipient's limit; not one claimed by another, held, or beyond the limit", arguments: StoreKind.allCases)
+    func claimableDue(kind: StoreKind) throws {
+        let store = try kind.make().store
+        let at = { (seconds: Int64, limits: [String: Int]) in try store.hasClaimableDue(now: Instant(seconds: seconds), limits: limits) }
+        #expect(try at(1000, [:]) == false)
+        try store.upsert([F.pending("a", fires: 100), F.pending("b", fires: 200)])
+        #expect(try at(99, [:]) == false)
+        #expect(try at(100, [:]) == true)
+        // a taken by another process until 1600; b still free.
+        #expect(try F.claim(store, now: 100, claimer: F.other, leaseNow: 1000).map(\.request.identifier) == ["a"])
+        #expect(try at(150, [:]) == false)
+        #expect(try at(200, [:]) == true)
+        // b beyond alice's limit of one: a claim would not take it either.
+        #expect(try at(200, ["alice": 1]) == false)
+        #expect(try F.claim(store, now: 200, leaseNow: 1000, limits: ["alice": 1]).isEmpty)
+        // b held by quiet hours until 700.
+        let b = try #require(try F.claim(store, now: 200, leaseNow: 1000).first)
+        try store.postpone(b, until: Instant(seconds: 700), claimer: F.me)
+        #expect(try at(699, [:]) == false)
+        // Past the other's lease (1600), a is free again.
+        #expect(try at(1599, ["alice": 5]) == true, "b's hold is over")
+        let again = try #require(try F.claim(store, now: 1599, leaseNow: 1599).first)
+        #expect(again.request.identifier == "b")
+        try store.postpone(again, until: Instant(seconds: 5000), claimer: F.me)
+        #expect(try at(1599, [:]) == false)
+        #expect(try at(1600, [:]) == true)
+    }
+
     @Test("cancel and remove-delivered say which were there", arguments: StoreKind.allCases)
     func removal(kind: StoreKind) throws {
         let store = try kind.make().store

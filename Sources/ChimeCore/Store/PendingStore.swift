@@ -69,6 +69,13 @@ public protocol PendingStore: Sendable {
     /// whether another process scheduled something sooner.
     func earliestDue(after now: Instant) throws -> Instant?
 
+    /// Whether a claim at `now` would take a notification: one due and awake, free of
+    /// claims (or its claimer's lease over and nothing marked), within its recipient's
+    /// pending limit. A daemon asks it beside ``earliestDue(after:)``: a request added
+    /// after its last round with an instant already past (another machine's clock behind,
+    /// a recipient moved to an earlier zone) falls due at no instant after that round.
+    func hasClaimableDue(now: Instant, limits: [String: Int]) throws -> Bool
+
     /// Gives a claimed notification back, not to be taken up before `until` (quiet hours
     /// that wait).
     func postpone(_ notification: PendingNotification, until: Instant, claimer: Claimer) throws
