@@ -157,7 +157,7 @@ extension PostgresStore: StoreCopying {
                     INSERT INTO \(PostgresStore.quoted(table.name)) (\(columns.map(PostgresStore.quoted).joined(separator: ", ")))
                     VALUES \(tuples.joined(separator: ", "))
                     """, binds: binds)
-                try PostgresStore.wait(url: store.url) { [session] in try await session.execute(query) }
+                _ = try PostgresStore.wait(url: store.url) { [session] in try await session.execute(query) }
             }
         }
     }

@@ -123,7 +123,7 @@ extension PostgresStore {
         guard !marks.isEmpty else { return }
         let requests = try marks.map { try $0.notification.encodedRequest ?? $0.delivered.request.storedJSON() }
         if marks.count == 1, marks[0].queued.isEmpty, marks[0].route != .digest, marks[0].route != .grouped {
-            try read { session in try await session.execute(Self.insertSent(marks[0], request: requests[0], claimer: claimer)) }
+            _ = try read { session in try await session.execute(Self.insertSent(marks[0], request: requests[0], claimer: claimer)) }
             return
         }
         // A batch's marks (those of notifications only queued for sending, written when the
