@@ -104,8 +104,10 @@ struct ServeTests {
         let port: Int
 
         /// - Parameter arguments: more for `chime serve`; by default `--now` just after the
-        ///   workspaces' reminders fired, so their tokens are as fresh as the tests expect.
-        init(_ ws: Workspace, _ arguments: [String] = ["--now", "2026-11-21T10:05:00Z"]) throws {
+        ///   workspaces' reminders fired, so their tokens are as fresh as the tests expect,
+        ///   and no scheduler: the tests fire with `chime run` at instants of their own,
+        ///   which a daemon running from `--now` would find already due and fire first.
+        init(_ ws: Workspace, _ arguments: [String] = ["--no-scheduler", "--now", "2026-11-21T10:05:00Z"]) throws {
             let output = ws.url.appendingPathComponent("serve.out")
             process = try ChimeProcess.start(["serve", "--port", "0"] + arguments, in: ws.url, output: output, withErrors: true)
             var found: Int?
