@@ -32,10 +32,9 @@ extension ActionDesk {
         return outcome
     }
 
-    /// Stores the recipient as authorized, with their other settings as they were.
+    /// Stores the recipient as authorized, with their other settings as they are (the
+    /// store leaves the fields not given as stored, without this reading them first).
     private func authorize(_ recipient: String, preferences: [String: DeliveryPreference], now: Instant) throws {
-        var settings = try store.recipientSettings()[recipient] ?? RecipientSettings()
-        settings.authorization = .authorized
-        try store.saveSettings(recipient: recipient, settings, preferences: preferences, at: now)
+        try store.saveSettings(recipient: recipient, RecipientSettings(authorization: .authorized), preferences: preferences, at: now)
     }
 }

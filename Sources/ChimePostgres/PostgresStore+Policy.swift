@@ -49,8 +49,10 @@ extension PostgresStore {
                 INSERT INTO recipient_setting (recipient, locale, show_previews, quiet_hours, "authorization", at)
                 VALUES (\(recipient), \(settings.locale), \(settings.showPreviews?.rawValue), \(settings.quietHours),
                         \(settings.authorization?.rawValue), \(at.seconds))
-                ON CONFLICT (recipient) DO UPDATE SET locale = excluded.locale, show_previews = excluded.show_previews,
-                    quiet_hours = excluded.quiet_hours, "authorization" = excluded."authorization", at = excluded.at
+                ON CONFLICT (recipient) DO UPDATE SET locale = COALESCE(excluded.locale, recipient_setting.locale),
+                    show_previews = COALESCE(excluded.show_previews, recipient_setting.show_previews),
+                    quiet_hours = COALESCE(excluded.quiet_hours, recipient_setting.quiet_hours),
+                    "authorization" = COALESCE(excluded."authorization", recipient_setting."authorization"), at = excluded.at
                 """)
             for (category, preference) in preferences {
                 try await Self.setPreference(recipient: recipient, category: category, preference, at: at, session)

@@ -46,8 +46,9 @@ extension SQLiteStore {
         try database.write { db in
             try db.execute(sql: """
                 INSERT INTO recipient_setting (recipient, locale, show_previews, quiet_hours, authorization, at) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (recipient) DO UPDATE SET locale = excluded.locale, show_previews = excluded.show_previews,
-                    quiet_hours = excluded.quiet_hours, authorization = excluded.authorization, at = excluded.at
+                ON CONFLICT (recipient) DO UPDATE SET locale = COALESCE(excluded.locale, locale),
+                    show_previews = COALESCE(excluded.show_previews, show_previews), quiet_hours = COALESCE(excluded.quiet_hours, quiet_hours),
+                    authorization = COALESCE(excluded.authorization, authorization), at = excluded.at
                 """, arguments: [recipient, settings.locale, settings.showPreviews?.rawValue, settings.quietHours,
                                  settings.authorization?.rawValue, at.seconds])
             for (category, preference) in preferences {

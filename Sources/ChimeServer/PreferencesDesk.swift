@@ -11,7 +11,7 @@ extension ClickDesk {
     /// person changed over them.
     public struct Preferences: Sendable {
         public var recipient: Recipient
-        /// What the person changed themselves, as stored (what a save starts from).
+        /// What the person changed themselves, as stored.
         public var stored: RecipientSettings
         /// Each category of the configuration, in its order, with how it is delivered.
         public var categories: [(identifier: String, deliver: DeliveryPreference)]
@@ -65,7 +65,9 @@ extension ClickDesk {
             }
             if preference != deliver { changed[identifier] = preference }
         }
-        var settings = current.stored
+        // Only what the form gives: the store keeps the rest as it is then (a Keep
+        // answered while the page was open is not undone by it).
+        var settings = RecipientSettings()
         if let text = form.quietHours?.trimmingCharacters(in: .whitespaces) {
             if !text.isEmpty, QuietHours(parsing: text) == nil {
                 problems.append(FormProblem(field: "quietHours", key: "prefs.quietHours.invalid"))

@@ -18,15 +18,32 @@ struct PolicyStoreConformance {
         #expect(try store.preferences() == ["alice": ["reminder": .off, "news": .off], "bob": ["reminder": .prominently]])
     }
 
-    @Test("settings are saved whole with their preferences, in one go", arguments: StoreKind.allCases)
+    @Test("settings are saved with their preferences, in one go: each field given replaces the stored one, each left out stays as stored", arguments: StoreKind.allCases)
     func settings(kind: StoreKind) throws {
         let store = try kind.make().store
         let settings = RecipientSettings(locale: "fr", showPreviews: .never, quietHours: "22:00-07:00", authorization: .authorized)
         try store.saveSettings(recipient: "alice", settings, preferences: ["reminder": .quietly], at: Instant(seconds: 1))
         #expect(try store.recipientSettings() == ["alice": settings])
-        try store.saveSettings(recipient: "alice", RecipientSettings(locale: "de"), preferences: [:], at: Instant(seconds: 2))
-        #expect(try store.recipientSettings() == ["alice": RecipientSettings(locale: "de")])
+        try store.saveSettings(recipient: "alice", RecipientSettings(locale: "de", quietHours: ""), preferences: [:], at: Instant(seconds: 2))
+        #expect(try store.recipientSettings() == ["alice": RecipientSettings(locale: "de", showPreviews: .never, quietHours: "", authorization: .authorized)])
         #expect(try store.preferences() == ["alice": ["reminder": .quietly]])
+    }
+
+    @Test("a Keep and a preferences page saved at the same moment both hold: the page, read before the Keep, does not take the authorization back, nor the Keep the page's quiet hours", arguments: StoreKind.allCases)
+    func keepBesidePage(kind: StoreKind) throws {
+        let store = try kind.make().store
+        let page = try store.recipientSettings()["bob"] ?? RecipientSettings()
+        #expect(page.authorization == nil)
+        // Keep, by reply, while the page is open.
+        try store.saveSettings(recipient: "bob", RecipientSettings(authorization: .authorized), preferences: ["reminder": .prominently], at: Instant(seconds: 1))
+        // The page's save: what its form gave.
+        try store.saveSettings(recipient: "bob", RecipientSettings(showPreviews: .whenAuthenticated, quietHours: "22:00-07:00"), preferences: [:],
+                               at: Instant(seconds: 2))
+        #expect(try store.recipientSettings()["bob"] == RecipientSettings(showPreviews: .whenAuthenticated, quietHours: "22:00-07:00", authorization: .authorized))
+        // And a confirmed opt-in after the page keeps the page's choices.
+        try store.saveSettings(recipient: "bob", RecipientSettings(authorization: .authorized), preferences: [:], at: Instant(seconds: 3))
+        #expect(try store.recipientSettings()["bob"]?.quietHours == "22:00-07:00")
+        #expect(try store.preferences()["bob"] == ["reminder": .prominently])
     }
 
     @Test("a recipient is asked to opt in once, its request's deliveries queued that once, even when eight ask together", arguments: StoreKind.allCases)

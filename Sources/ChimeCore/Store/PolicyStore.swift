@@ -9,8 +9,11 @@ public protocol PolicyStore: Sendable {
     /// The settings recipients changed themselves (the preferences page): recipient → settings.
     func recipientSettings() throws -> [String: RecipientSettings]
 
-    /// Stores what a recipient changed on the preferences page, their own settings and
-    /// their categories' preferences, in one transaction.
+    /// Stores what a recipient changed (on the preferences page, by Keep or a confirmed
+    /// opt-in), their own settings and their categories' preferences, in one transaction.
+    /// Each field of `settings` that is set replaces the stored one; each nil leaves it as
+    /// it is. So nothing is read first, and a Keep and a page saved at the same moment
+    /// both hold: neither writes back what it read before the other's save.
     func saveSettings(recipient: String, _ settings: RecipientSettings, preferences: [String: DeliveryPreference], at: Instant) throws
 
     /// The recipients already asked to opt in (``OptIn``).
