@@ -21,10 +21,11 @@ extension PostgresStore {
         return try json.map(NotificationRequest.init(storedJSON:))
     }
 
-    /// Exactly once: one `INSERT … ON CONFLICT (delivery_id, action) DO UPDATE … WHERE
-    /// status = 'failed'` whose RETURNING says whether it took. Of two identical answers at
-    /// once, the second waits for the first's row and then, finding it not failed, returns
-    /// nothing: it is recorded as a replay.
+    /// Exactly once: one `INSERT … ON CONFLICT (delivery_id, action) DO UPDATE … WHERE`
+    /// failed or cut short, whose RETURNING says whether it took. Of two identical answers
+    /// at once, the second waits for the first's row and then, finding it being carried
+    /// out, throws ``ResponseInFlight`` (its transaction, and so its message's record,
+    /// rolled back); finding it carried out, it returns nothing: a replay.
     public func record(_ response: StoredResponse, from inbound: InboundRecord?) throws -> Int64? {
         try write { session in
             let id = try await session.value("""
@@ -34,9 +35,15 @@ extension PostgresStore {
                 ON CONFLICT (delivery_id, action) DO UPDATE SET
                     user_text = excluded.user_text, channel = excluded.channel, responder = excluded.responder,
                     at = excluded.at, status = excluded.status, result = ''
-                WHERE response.status = \(StoredResponse.failed)
+                WHERE response.status = \(StoredResponse.failed) OR (response.status = \(StoredResponse.carryingOut)
+                    AND response.at <= excluded.at - \(StoredResponse.abandonedAfter))
                 RETURNING id
                 """, as: Int64.self)
+            if id == nil, let row = try await session.rows("""
+                SELECT status, at FROM response WHERE delivery_id = \(response.deliveryID) AND action = \(response.action)
+                """).first, try row.get("status", as: String.self) == StoredResponse.carryingOut {
+                throw ResponseInFlight(deliveryID: response.deliveryID, action: response.action, since: Instant(seconds: try row.get("at", as: Int64.self)))
+            }
             if var inbound {
                 if id == nil { inbound.outcome = .replayed }
                 try await Self.insert(inbound, in: session)
@@ -81,21 +88,24 @@ extension PostgresStore {
 
     /// Exactly once: a conditional update (`status = 'awaiting confirmation'`) returning
     /// the row; a second confirmation at once waits, then finds the row no longer awaiting.
-    public func confirm(deliveryID: String, action: String) throws -> StoredResponse? {
+    public func confirm(deliveryID: String, action: String, now: Instant) throws -> StoredResponse? {
         try write { session in
             try await session.rows("""
-                UPDATE response SET status = \(StoredResponse.carriedOut)
+                UPDATE response SET status = \(StoredResponse.carryingOut), at = \(now.seconds)
                 WHERE delivery_id = \(deliveryID) AND action = \(action) AND status = \(StoredResponse.awaitingConfirmation)
                 RETURNING *
                 """).first.map(Self.response)
         }
     }
 
-    /// Exactly once, as ``confirm(deliveryID:action:)``: a conditional update from `failed`.
-    public func retake(response id: Int64) throws -> StoredResponse? {
+    /// Exactly once, as ``confirm(deliveryID:action:now:)``: a conditional update from
+    /// `failed`, or from `carrying out` cut short.
+    public func retake(response id: Int64, now: Instant) throws -> StoredResponse? {
         try write { session in
             try await session.rows("""
-                UPDATE response SET status = \(StoredResponse.carriedOut), result = '' WHERE id = \(id) AND status = \(StoredResponse.failed)
+                UPDATE response SET status = \(StoredResponse.carryingOut), at = \(now.seconds), result = ''
+                WHERE id = \(id) AND (status = \(StoredResponse.failed)
+                    OR (status = \(StoredResponse.carryingOut) AND at <= \(now.seconds - StoredResponse.abandonedAfter)))
                 RETURNING *
                 """).first.map(Self.response)
         }

@@ -80,7 +80,8 @@ public final class PostgresStore: NotificationStore, StoreMigrating {
 
     /// Runs `work` on PostgresNIO's threads and waits for its result on this one, which is
     /// none of theirs (see the type's comment); its errors come out as
-    /// ``PostgresStoreFailure`` (but a `StoreCopyError`, which is no database error).
+    /// ``PostgresStoreFailure`` (but a `StoreCopyError` or a `ResponseInFlight`, which are
+    /// no database errors).
     static func wait<T: Sendable>(url: PostgresURL, _ work: @escaping @Sendable () async throws -> T) throws -> T {
         precondition(MultiThreadedEventLoopGroup.currentEventLoop == nil,
                      "PostgresStore called on an event loop thread, which would wait for itself")
@@ -99,6 +100,9 @@ public final class PostgresStore: NotificationStore, StoreMigrating {
             return try outcome.get()
         } catch let error as StoreCopyError {
             // Not the database's: the copy says what it means.
+            throw error
+        } catch let error as ResponseInFlight {
+            // Not the database's: an answer to try again later.
             throw error
         } catch {
             throw PostgresStoreFailure(error, url: url)

@@ -164,7 +164,7 @@ public struct ReplyDesk: Sendable {
         let response = StoredResponse(
             deliveryID: token.deliveryID, identifier: request.identifier, recipient: request.recipient, action: match.action,
             userText: match.userText, channel: address.channel, responder: sender, at: now,
-            status: waits ? StoredResponse.awaitingConfirmation : StoredResponse.carriedOut)
+            status: waits ? StoredResponse.awaitingConfirmation : StoredResponse.carryingOut)
         reply.record.outcome = .responded
         reply.record.detail = match.action
         if let id = try store.record(response, from: reply.record) {

@@ -37,22 +37,25 @@ extension SQLiteStore {
 
     public func record(_ response: StoredResponse, from inbound: InboundRecord?) throws -> Int64? {
         try database.write { db in
-            // A response whose carrying out failed is taken again, as this answer gives it;
-            // any other stays as it is, and the answer is a replay.
+            // A response whose carrying out failed or was cut short is taken again, as this
+            // answer gives it; any other stays as it is, and the answer is a replay.
             try db.cachedStatement(sql: """
                 INSERT INTO response (delivery_id, identifier, recipient, action, user_text, channel, responder, at, status)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (delivery_id, action) DO UPDATE SET
                     user_text = excluded.user_text, channel = excluded.channel, responder = excluded.responder,
                     at = excluded.at, status = excluded.status, result = ''
-                WHERE response.status = ?
+                WHERE \(Self.takenAgain("response", now: "excluded.at"))
                 """).execute(arguments: [
                     response.deliveryID, response.identifier, response.recipient, response.action, response.userText,
-                    response.channel, response.responder, response.at.seconds, response.status, StoredResponse.failed,
+                    response.channel, response.responder, response.at.seconds, response.status,
                 ])
-            let id: Int64? = db.changesCount > 0
-                ? try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM response WHERE delivery_id = ? AND action = ?"),
-                                     arguments: [response.deliveryID, response.action])
-                : nil
+            let taken = db.changesCount > 0
+            let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, status, at FROM response WHERE delivery_id = ? AND action = ?"),
+                                       arguments: [response.deliveryID, response.action])
+            if !taken, let row, row["status"] == StoredResponse.carryingOut {
+                throw ResponseInFlight(deliveryID: response.deliveryID, action: response.action, since: Instant(seconds: row["at"]))
+            }
+            let id: Int64? = taken ? row?["id"] : nil
             if var inbound {
                 if id == nil { inbound.outcome = .replayed }
                 try Self.insert(inbound, in: db)
@@ -155,20 +158,27 @@ extension SQLiteStore {
         try database.write { db in try Self.insert(inbound, in: db) }
     }
 
-    public func confirm(deliveryID: String, action: String) throws -> StoredResponse? {
+    /// The condition for a response row (`table`) to be taken again at the instant
+    /// `now` (an SQL expression): its carrying out failed, or was cut short.
+    static func takenAgain(_ table: String, now: String) -> String {
+        let failed = StoredResponse.failed, carrying = StoredResponse.carryingOut
+        return "(\(table).status = '\(failed)' OR (\(table).status = '\(carrying)' AND \(table).at <= \(now) - \(StoredResponse.abandonedAfter)))"
+    }
+
+    public func confirm(deliveryID: String, action: String, now: Instant) throws -> StoredResponse? {
         try database.write { db in
-            try db.execute(sql: "UPDATE response SET status = ? WHERE delivery_id = ? AND action = ? AND status = ?",
-                           arguments: [StoredResponse.carriedOut, deliveryID, action, StoredResponse.awaitingConfirmation])
+            try db.execute(sql: "UPDATE response SET status = ?, at = ? WHERE delivery_id = ? AND action = ? AND status = ?",
+                           arguments: [StoredResponse.carryingOut, now.seconds, deliveryID, action, StoredResponse.awaitingConfirmation])
             guard db.changesCount > 0 else { return nil }
             return try Row.fetchOne(db, sql: "SELECT * FROM response WHERE delivery_id = ? AND action = ?", arguments: [deliveryID, action])
                 .map(Self.response)
         }
     }
 
-    public func retake(response id: Int64) throws -> StoredResponse? {
+    public func retake(response id: Int64, now: Instant) throws -> StoredResponse? {
         try database.write { db in
-            try db.execute(sql: "UPDATE response SET status = ?, result = '' WHERE id = ? AND status = ?",
-                           arguments: [StoredResponse.carriedOut, id, StoredResponse.failed])
+            try db.execute(sql: "UPDATE response SET status = ?, at = ?, result = '' WHERE id = ? AND \(Self.takenAgain("response", now: "?"))",
+                           arguments: [StoredResponse.carryingOut, now.seconds, id, now.seconds])
             guard db.changesCount > 0 else { return nil }
             return try Row.fetchOne(db, sql: "SELECT * FROM response WHERE id = ?", arguments: [id]).map(Self.response)
         }

@@ -282,7 +282,7 @@ public struct ClickDesk: Sendable {
         // A confirmation of an action that waited for proof (the link is the proof),
         // else a new response; a confirmation link confirms and does nothing else.
         let response: StoredResponse, message: String, status: String
-        if let waiting = try store.confirm(deliveryID: token.deliveryID, action: action) {
+        if let waiting = try store.confirm(deliveryID: token.deliveryID, action: action, now: now) {
             (response, message) = (waiting, say("press.confirmed", [title, reminder], to: to, fallback: "\(reminder): “\(title)” confirmed."))
             status = "confirmed"
         } else if case .confirm = purpose {
@@ -294,8 +294,16 @@ public struct ClickDesk: Sendable {
         } else {
             var fresh = StoredResponse(
                 deliveryID: token.deliveryID, identifier: request.identifier, recipient: request.recipient, action: action,
-                userText: userText, channel: channel, responder: responder, at: now, status: StoredResponse.carriedOut)
-            guard let id = try store.record(fresh, from: nil) else {
+                userText: userText, channel: channel, responder: responder, at: now, status: StoredResponse.carryingOut)
+            let recorded: Int64?
+            do {
+                recorded = try store.record(fresh, from: nil)
+            } catch is ResponseInFlight {
+                // Pressed again while the first press is being carried out: it is under way.
+                return (Outcome(verdict: .answered, message: say("press.received", [title, reminder], to: to, fallback: "\(reminder): “\(title)” received."),
+                                addressee: to), InboundRecord.Outcome.replayed.rawValue)
+            }
+            guard let id = recorded else {
                 return (Outcome(verdict: .answered, message: say("press.replayed", [title, reminder], to: to,
                                                           fallback: "\(reminder): “\(title)” was already done."),
                                 addressee: to), InboundRecord.Outcome.replayed.rawValue)

@@ -106,6 +106,73 @@ extension OperatorTests {
 }
 
 extension OperatorTests {
+    @Test("a reply whose carrying out was cut short (chime killed while its hook ran) is kept as carrying out: the MTA's retry within ten minutes exits 75 and runs nothing, the one after carries it out once; chime respond --retry likewise waits ten minutes; a press meanwhile is told it was received")
+    func cutShortCarriedOutLater() throws {
+        let ws = try ReplyCorpusTests.workspace()
+        for folder in ["etc", "var"] { try FileManager.default.createDirectory(at: ws.url.appendingPathComponent(folder), withIntermediateDirectories: true) }
+        // The hook's first run for each reminder (each odd run: the first for a, the
+        // second for a, the first for b…) kills the chime running it, as a crash or an OOM
+        // kill would.
+        let killing = #"cat >> archived.jsonl; test $(( $(wc -l < archived.jsonl) % 2 )) -eq 0 || kill -9 $PPID"#
+        try ws.write("etc/chime.xml", Self.answersConfiguration(ws).replacingOccurrences(
+            of: #"<hook command="cat >> archived.jsonl; test -e service-up || { echo 'the archive service is down' >&amp;2; exit 3; }"/>"#,
+            with: "<hook command=\"\(killing.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;"))\"/>"))
+        let global = ["--config", "etc/chime.xml", "--store", "sqlite:var/chime.sqlite", "--templates", "templates"]
+        let sent = try ReplyCorpusTests.send(ws, ["a", "b", "c"], category: "shop", options: global)
+        func ingest(_ reminder: String, at time: String) throws -> ChimeProcess.Result {
+            try ws.write("incoming.eml", ReplyCorpusTests.reply(sent[reminder]!, body: "Archive"))
+            return try ws.chime(["ingest"] + global, now: "2026-11-21T\(time)Z", input: "incoming.eml")
+        }
+        func attempts(_ reminder: String) throws -> Int {
+            try ws.lines("var/archived.jsonl").filter { $0["identifier"] as? String == reminder }.count
+        }
+        func status(_ reminder: String) throws -> String? {
+            let listed = try JSONSerialization.jsonObject(with: Data(try ws.chime(["responses", "--json"] + global).stdout.utf8)) as? [[String: Any]]
+            return listed?.first { $0["identifier"] as? String == reminder }?["status"] as? String
+        }
+
+        // Killed while the hook ran: the response is kept, as being carried out.
+        let killed = try ingest("a", at: "10:00:00")
+        #expect(killed.status != 0 && killed.status != 75, "\(killed)")
+        #expect(try attempts("a") == 1)
+        #expect(try status("a") == "carrying out")
+        // The MTA tries again five minutes on: too soon to tell a crash from a slow hook.
+        let soon = try ingest("a", at: "10:05:00")
+        #expect(soon.status == 75 && soon.stderr.contains("stdin: not recorded, try again later: archive is being carried out"), "\(soon)")
+        #expect(try attempts("a") == 1, "nothing run twice")
+        // Eleven minutes on: taken again and carried out, once; after that, a replay.
+        let later = try ingest("a", at: "10:11:00")
+        #expect(later.status == 0 && later.stdout.contains("responded: archive (carried out)"), "\(later)")
+        #expect(try attempts("a") == 2)
+        #expect(try status("a") == "carried out")
+        let replay = try ingest("a", at: "10:30:00")
+        #expect(replay.status == 0 && replay.stdout.contains("replayed: archive"), "\(replay)")
+        #expect(try attempts("a") == 2)
+
+        // By hand: chime respond --retry refuses while it may still be running, then carries it out.
+        #expect(try ingest("b", at: "11:00:00").status != 0)
+        let id = try #require(try JSONSerialization.jsonObject(with: Data(try ws.chime(["responses", "--json"] + global).stdout.utf8)) as? [[String: Any]])
+            .first { $0["identifier"] as? String == "b" }?["id"] as? Int
+        let early = try ws.chime(["respond", "--retry", "\(try #require(id))"] + global, now: "2026-11-21T11:05:00Z")
+        #expect(early.status == 0 && early.stdout == "b: archive is being carried out (since 2026-11-21T11:00:00Z); not carried out twice\n", "\(early)")
+        let retried = try ws.chime(["respond", "--retry", "\(try #require(id))"] + global, now: "2026-11-21T11:10:00Z")
+        #expect(retried.status == 0 && retried.stdout == "b: archive carried out: command exit 0\n", "\(retried)")
+        #expect(try attempts("b") == 2)
+
+        // By link, through chime serve: a press while the first is being carried out is
+        // told it was received, and runs nothing.
+        #expect(try ingest("c", at: "10:40:00").status != 0)
+        let link = try #require(try ServeTests.chat(ws, "c").links["archive"])
+        let server = try ServeTests.Server(ws, ["--no-scheduler", "--now", "2026-11-21T10:45:00Z"] + global)
+        defer { server.stop() }
+        let page = try server.request("POST", link)
+        #expect(page.status == 200 && page.body.contains("“Archive” received."), "\(page)")
+        #expect(try attempts("c") == 1)
+        #expect(try status("c") == "carrying out")
+    }
+}
+
+extension OperatorTests {
     /// Amélie reads French; her reminders come by email, to a log, and to Slack.
     static func frenchConfiguration(_ ws: Workspace) -> String {
         """

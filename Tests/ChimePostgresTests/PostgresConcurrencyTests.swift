@@ -132,7 +132,7 @@ struct PostgresConcurrencyTests {
         let response = StoredResponse(deliveryID: "d.1", identifier: "a", recipient: "alice", action: "delete", userText: nil, channel: "mail",
                                       responder: "alice@example.org", at: Instant(seconds: 5), status: StoredResponse.awaitingConfirmation)
         #expect(try stores[0].record(response, from: nil) != nil)
-        let confirmed = Self.onThreads(8) { index in try stores[index].confirm(deliveryID: "d.1", action: "delete") }
+        let confirmed = Self.onThreads(8) { index in try stores[index].confirm(deliveryID: "d.1", action: "delete", now: Instant(seconds: 6)) }
         #expect(try confirmed.compactMap { try $0.get() }.count == 1)
 
         let dead = Claimer(host: "gone", processID: 9, processStart: "1")

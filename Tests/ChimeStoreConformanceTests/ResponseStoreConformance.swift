@@ -39,6 +39,29 @@ struct ResponseStoreConformance {
         #expect(try store.record(F.response("d1"), from: nil) == nil)
     }
 
+    @Test("a response cut short (still carrying out ten minutes after it was taken: its process was killed) is taken again by the next answer or a retry; before, an answer is refused as in flight, recording nothing, and a retry takes nothing", arguments: StoreKind.allCases)
+    func cutShortTakenAgain(kind: StoreKind) throws {
+        let store = try kind.make().store
+        let id = try #require(try store.record(F.response("d1", status: StoredResponse.carryingOut, at: 500), from: nil))
+        let inFlight = 500 + StoredResponse.abandonedAfter - 1
+        #expect(throws: ResponseInFlight(deliveryID: "d1", action: "done", since: Instant(seconds: 500))) {
+            try store.record(F.response("d1", status: StoredResponse.carryingOut, at: inFlight), from: F.inbound("<m2@x>"))
+        }
+        #expect(try store.inbound().isEmpty, "nothing recorded: the message is to come again")
+        #expect(try store.retake(response: id, now: Instant(seconds: inFlight)) == nil)
+        // Ten minutes on, it was cut short: the next answer takes it again, under its id.
+        let later = 500 + StoredResponse.abandonedAfter
+        #expect(try store.record(F.response("d1", status: StoredResponse.carryingOut, at: later, text: "again"), from: nil) == id)
+        #expect(try store.responses().first?.userText == "again")
+        #expect(try store.retake(response: id, now: Instant(seconds: later + 1)) == nil, "taken again just now")
+        // Cut short again: a retry takes it.
+        let retaken = try #require(try store.retake(response: id, now: Instant(seconds: later + StoredResponse.abandonedAfter)))
+        #expect(retaken.status == StoredResponse.carryingOut && retaken.at == Instant(seconds: later + StoredResponse.abandonedAfter))
+        try store.finish(response: id, status: StoredResponse.carriedOut, result: "ok")
+        #expect(try store.record(F.response("d1", status: StoredResponse.carryingOut, at: 99_999), from: nil) == nil)
+        #expect(try store.retake(response: id, now: Instant(seconds: 99_999)) == nil)
+    }
+
     @Test("eight processes recording the same answer at once: one records it", arguments: StoreKind.allCases)
     func recordOnce(kind: StoreKind) throws {
         let made = try kind.make()
@@ -53,27 +76,29 @@ struct ResponseStoreConformance {
     func retakeOnce(kind: StoreKind) throws {
         let made = try kind.make()
         let id = try #require(try made.store.record(F.response("d1"), from: nil))
-        #expect(try made.store.retake(response: id) == nil)
+        #expect(try made.store.retake(response: id, now: Instant(seconds: 5000)) == nil)
         try made.store.finish(response: id, status: StoredResponse.failed, result: "no")
         let stores = try (0..<8).map { _ in try made.another() }
-        let taken = try concurrently(8) { try stores[$0].retake(response: id) }.map { try $0.get() }.compactMap { $0 }
+        let taken = try concurrently(8) { try stores[$0].retake(response: id, now: Instant(seconds: 900)) }.map { try $0.get() }.compactMap { $0 }
         #expect(taken.count == 1)
-        #expect(taken.first?.status == StoredResponse.carriedOut)
+        #expect(taken.first?.status == StoredResponse.carryingOut)
+        #expect(taken.first?.at == Instant(seconds: 900))
         #expect(taken.first?.result == "")
-        #expect(try made.store.retake(response: 999_999) == nil)
+        #expect(try made.store.retake(response: 999_999, now: Instant(seconds: 900)) == nil)
     }
 
     @Test("confirm: a response awaiting confirmation confirmed by one of eight at once", arguments: StoreKind.allCases)
     func confirmOnce(kind: StoreKind) throws {
         let made = try kind.make()
-        #expect(try made.store.confirm(deliveryID: "d1", action: "trash") == nil)
+        #expect(try made.store.confirm(deliveryID: "d1", action: "trash", now: Instant(seconds: 800)) == nil)
         _ = try made.store.record(F.response("d1", action: "trash", status: StoredResponse.awaitingConfirmation), from: nil)
         let stores = try (0..<8).map { _ in try made.another() }
-        let confirmed = try concurrently(8) { try stores[$0].confirm(deliveryID: "d1", action: "trash") }.map { try $0.get() }.compactMap { $0 }
+        let confirmed = try concurrently(8) { try stores[$0].confirm(deliveryID: "d1", action: "trash", now: Instant(seconds: 800)) }.map { try $0.get() }.compactMap { $0 }
         #expect(confirmed.count == 1)
-        #expect(confirmed.first?.status == StoredResponse.carriedOut)
+        #expect(confirmed.first?.status == StoredResponse.carryingOut)
+        #expect(confirmed.first?.at == Instant(seconds: 800), "taken when confirmed")
         #expect(confirmed.first?.action == "trash")
-        #expect(try made.store.confirm(deliveryID: "d1", action: "trash") == nil)
+        #expect(try made.store.confirm(deliveryID: "d1", action: "trash", now: Instant(seconds: 800)) == nil)
     }
 
     @Test("what a delivery id was, the badge, and chat threads", arguments: StoreKind.allCases)

@@ -8,21 +8,25 @@ public protocol ResponseStore: Sendable {
     /// Records a response and the inbound message that carried it (none for a chat click
     /// or `chime respond`), in one transaction; returns the response's id, or nil,
     /// recording the message as replayed instead, when the same action was already
-    /// recorded for the same delivery. A recorded response whose carrying out `failed` is
-    /// taken again instead (its id returned, its text, channel, responder, time and
-    /// status this response's), so that answering again tries again; once one succeeded,
-    /// answers are replays.
+    /// recorded for the same delivery. A recorded response whose carrying out `failed`, or
+    /// was cut short (still `carrying out` ``StoredResponse/abandonedAfter`` seconds after
+    /// it was taken, by this response's time), is taken again instead (its id returned,
+    /// its text, channel, responder, time and status this response's), so that answering
+    /// again tries again; once one succeeded, answers are replays.
+    /// - Throws: ``ResponseInFlight``, recording nothing, while the same action's response
+    ///   is being carried out.
     func record(_ response: StoredResponse, from inbound: InboundRecord?) throws -> Int64?
 
-    /// Takes a response whose carrying out failed to carry it out again (now `carried
-    /// out`, its result cleared) and returns it; nil when there is no such response or it
-    /// did not fail, so that two retries carry it out once.
-    func retake(response id: Int64) throws -> StoredResponse?
+    /// Takes a response whose carrying out failed or was cut short (as in
+    /// ``record(_:from:)``, by `now`) to carry it out again (now `carrying out`, taken at
+    /// `now`, its result cleared) and returns it; nil when there is no such response, so
+    /// that two retries carry it out once.
+    func retake(response id: Int64, now: Instant) throws -> StoredResponse?
 
-    /// Takes a response awaiting confirmation as confirmed (now `carried out`) and returns
-    /// it; nil when none is awaiting for that delivery and action, so that two
-    /// confirmations carry it out once.
-    func confirm(deliveryID: String, action: String) throws -> StoredResponse?
+    /// Takes a response awaiting confirmation as confirmed (now `carrying out`, taken at
+    /// `now`) and returns it; nil when none is awaiting for that delivery and action, so
+    /// that two confirmations carry it out once.
+    func confirm(deliveryID: String, action: String, now: Instant) throws -> StoredResponse?
 
     /// Sets where a recorded response stands once carried out, and what that gave.
     func finish(response id: Int64, status: String, result: String) throws

@@ -16,13 +16,22 @@ public struct StoredResponse: Hashable, Sendable {
     public var channel: String
     /// Who answered: the sender's address, or the chat user.
     public var responder: String
+    /// When it was taken: answered, confirmed, or taken again.
     public var at: Instant
-    /// `carried out`, `awaiting confirmation` for an action that needs proof first, or
-    /// `failed` when a hook failed.
+    /// `carrying out` from when it is taken (recorded, confirmed or taken again) until its
+    /// carrying out ends: then `carried out`, or `failed` when a hook failed. `awaiting
+    /// confirmation` for an action that needs proof first. One still `carrying out`
+    /// ``abandonedAfter`` seconds after it was taken was cut short (its process killed
+    /// between recording it and finishing its hooks): answering again, or `chime respond
+    /// --retry`, takes it again, as a failed one.
     public var status: String
+    public static let carryingOut = "carrying out"
     public static let carriedOut = "carried out"
     public static let awaitingConfirmation = "awaiting confirmation"
     public static let failed = "failed"
+    /// Seconds after which a response still `carrying out` is taken for cut short: ten
+    /// minutes, far beyond a hook command's run (its timeout) and the answer that follows.
+    public static let abandonedAfter: Int64 = 600
 
     /// What carrying it out gave: each hook's exit or queueing, the snooze's new fire.
     public var result: String
@@ -117,4 +126,25 @@ public struct InboundRecord: Hashable, Sendable, Encodable {
         self.detail = detail
         self.deliveryID = deliveryID
     }
+}
+
+/// Thrown by ``ResponseStore/record(_:from:)`` when the same action's response to the
+/// same delivery is being carried out now (taken less than
+/// ``StoredResponse/abandonedAfter`` seconds before). Nothing is recorded: the answer,
+/// given again later (an MTA's retry after `chime ingest` exits 75, the next `chime ingest
+/// --maildir`), is then a replay if the carrying out ended, or takes the response again
+/// if it was cut short.
+public struct ResponseInFlight: Error, Hashable, Sendable, CustomStringConvertible {
+    public var deliveryID: String
+    public var action: String
+    /// When the response being carried out was taken.
+    public var since: Instant
+
+    public init(deliveryID: String, action: String, since: Instant) {
+        self.deliveryID = deliveryID
+        self.action = action
+        self.since = since
+    }
+
+    public var description: String { "\(action) is being carried out for \(deliveryID) since \(since)" }
 }

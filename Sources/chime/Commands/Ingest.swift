@@ -13,8 +13,9 @@ extension Chime {
                 once (`chime responses`) and carried out (snooze, done, the action's hooks), or its confirmation link sent \
                 when it needs proof; the person is answered in their thread. What became of every message is listed by `chime replies`. \
                 Exits 0 when a message was handled or deliberately ignored, a reply that matched nothing included (an MTA \
-                must not bounce it); 75 when it could not be recorded now, or when the configuration or environment file \
-                cannot be used, so that an MTA pipe keeps the message and tries again later.
+                must not bounce it); 75 when it could not be recorded now (the store unavailable, or the same answer being \
+                carried out at that moment), or when the configuration or environment file cannot be used, so that an MTA \
+                pipe keeps the message and tries again later.
                 """
         )
 

@@ -15,10 +15,11 @@ extension Chime {
                 folder, --state-dir) and snoozes are scheduled as for a reply; nothing is sent to the recipient. Exits 65 \
                 when the notification was not delivered or the category has no such action; answering the same \
                 notification with the same action again is reported and not carried out twice, unless its carrying out \
-                failed: then it is carried out again. \
+                failed or was cut short: then it is carried out again. \
                 --retry RESPONSE_ID (the id `chime responses` prints first) carries out again a recorded response whose \
-                carrying out failed (a hook's exit, a timeout), with the same id, text and JSON for its hooks; one that \
-                succeeded or awaits confirmation is not. Exits 1 when carrying out fails (again).
+                carrying out failed (a hook's exit, a timeout) or was cut short (still `carrying out` ten minutes after \
+                it was taken: its process was killed), with the same id, text and JSON for its hooks; one that \
+                succeeded, is being carried out or awaits confirmation is not. Exits 1 when carrying out fails (again).
                 """
         )
 
@@ -33,7 +34,7 @@ extension Chime {
         @Option(name: .long, help: "The text of a text-input action (or the snooze's duration).")
         var text: String?
 
-        @Option(name: .long, help: ArgumentHelp("Carry out again the recorded response with this id, whose carrying out failed.", valueName: "response-id"))
+        @Option(name: .long, help: ArgumentHelp("Carry out again the recorded response with this id, whose carrying out failed or was cut short.", valueName: "response-id"))
         var retry: Int64?
 
         func validate() throws {
@@ -70,8 +71,15 @@ extension Chime {
             var response = StoredResponse(
                 deliveryID: delivered.deliveryID, identifier: request.identifier, recipient: request.recipient, action: chosen,
                 userText: text, channel: "cli", responder: ProcessInfo.processInfo.environment["USER"] ?? "cli", at: now,
-                status: StoredResponse.carriedOut)
-            guard let id = try store.record(response, from: nil) else {
+                status: StoredResponse.carryingOut)
+            let recorded: Int64?
+            do {
+                recorded = try store.record(response, from: nil)
+            } catch let inFlight as ResponseInFlight {
+                print("\(identifier): \(chosen) is being carried out (since \(inFlight.since)); not carried out twice")
+                return
+            }
+            guard let id = recorded else {
                 print("\(identifier): \(chosen) was already recorded; not carried out again")
                 return
             }
@@ -79,7 +87,7 @@ extension Chime {
             try carryOut(response, request: request, desk: desk)
         }
 
-        /// `--retry`: the failed response taken again and carried out, else why not.
+        /// `--retry`: the failed (or cut short) response taken again and carried out, else why not.
         private func again(_ id: Int64, desk: ActionDesk, store: any NotificationStore) throws {
             guard let recorded = try store.responses().first(where: { $0.id == id }) else {
                 printError("no response \(id) (chime responses lists them, each with its id first)")
@@ -89,10 +97,14 @@ extension Chime {
                 printError("response \(id): its notification \"\(recorded.identifier)\" is no longer known; it cannot be carried out")
                 throw ExitCode(65)
             }
-            guard recorded.status == StoredResponse.failed, let response = try store.retake(response: id) else {
+            guard let response = try store.retake(response: id, now: options.instant) else {
                 if recorded.status == StoredResponse.awaitingConfirmation {
                     printError("response \(id) awaits confirmation by its link; it did not fail")
                     throw ExitCode(65)
+                }
+                if recorded.status == StoredResponse.carryingOut {
+                    print("\(recorded.identifier): \(recorded.action) is being carried out (since \(recorded.at)); not carried out twice")
+                    return
                 }
                 print("\(recorded.identifier): \(recorded.action) was carried out already; not carried out again")
                 return
