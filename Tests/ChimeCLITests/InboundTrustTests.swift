@@ -184,6 +184,24 @@ struct InboundTrustTests {
         #expect(!(try ws.chime(["recipients"]).stdout.contains("undeliverable")))
     }
 
+    @Test("a bounce of a digest marks its address undeliverable as one of a single reminder does: the digest goes out over SMTP from a VERP return path of its own, and the report that comes back to it is believed")
+    func digestBounces() throws {
+        let smtp = try SMTPServer()
+        let ws = try ReplyCorpusTests.workspace(Self.configuration(smtpPort: smtp.port))
+        try ws.write("r.json", #"[{"identifier": "q1", "recipient": "bob", "content": {"title": "Quiet one", "categoryIdentifier": "shop", "interruptionLevel": "passive"}, "trigger": {"type": "timeInterval", "seconds": 60}}, {"identifier": "q2", "recipient": "bob", "content": {"title": "Quiet two", "categoryIdentifier": "shop", "interruptionLevel": "passive"}, "trigger": {"type": "timeInterval", "seconds": 60}}]"#)
+        #expect(try ws.chime(["schedule", "--json", "r.json"], now: "2026-11-21T09:00:00Z").status == 0)
+        #expect(try ws.chime(["run"], now: "2026-11-21T09:02:00Z").stdout.contains("2 kept for the digest"))
+        // bob's digest, at 07:00 in Paris the next morning.
+        let digest = try ws.chime(["digest"], now: "2026-11-22T06:00:00Z")
+        #expect(digest.stdout.contains("digest bob: 2 notifications"), "\(digest.stdout) \(digest.stderr)")
+        _ = try ws.chime(["run"], now: "2026-11-22T06:00:30Z")
+        let sent = try #require(try smtp.messages().first { ($0["to"] as? [String]) == ["bob@example.org"] }, "the digest went over SMTP")
+        let path = try #require(sent["from"] as? String)
+        #expect(path.hasPrefix("bounce+") && path.hasSuffix("@reply.example.org"), "a VERP return path: \(path)")
+        #expect(try Self.ingest(ws, Self.postfixBounce(to: path, failed: "bob@example.org")).hasPrefix("stdin: bounce: bob@example.org marked undeliverable"))
+        #expect(try ws.chime(["recipients"]).stdout.contains("bob  smtp  bob@example.org  undeliverable since"))
+    }
+
     static func postfixBounce(to: String, failed: String) -> String {
         [
             "Return-Path: <>", "Delivered-To: \(to)", "Date: Sat, 21 Nov 2026 10:00:00 +0000 (UTC)",
