@@ -82,14 +82,15 @@ public struct GroupComposer: Sendable {
         }
     }
 
-    /// The groups with their notifications numbered in order, localized, with their links.
-    func entries(_ items: [OutgoingNotification]) throws -> [(heading: String, entries: [Entry])] {
+    /// The groups with their notifications numbered in order, localized, with the links
+    /// the medium carries (a chat message's entries, their actions' only).
+    func entries(_ items: [OutgoingNotification], medium: MessageLinks.Medium) throws -> [(heading: String, entries: [Entry])] {
         var number = 0
         return try groups(items).map { group in
             (group.heading, try group.items.map { item in
                 number += 1
                 return Entry(number: number, message: try message(item, threadCount: group.items.count),
-                             links: composer.links.links(for: item), category: categories[item.request.content.categoryIdentifier])
+                             links: composer.links.links(for: item, medium: medium), category: categories[item.request.content.categoryIdentifier])
             })
         }
     }
@@ -108,7 +109,7 @@ public struct GroupComposer: Sendable {
         let subject = try subject(items, kind: kind)
         var text = subject + "\n"
         var html = "<h1>\(htmlEscaped(subject))</h1>\n"
-        for (heading, entries) in try entries(items) {
+        for (heading, entries) in try entries(items, medium: .email) {
             text += "\n\(heading)\n" + String(repeating: "=", count: min(heading.count, 60)) + "\n"
             html += "<h2>\(htmlEscaped(heading))</h2>\n<ol>\n"
             for entry in entries {
@@ -164,7 +165,7 @@ public struct GroupComposer: Sendable {
         let locale = first.recipient.locale
         let subject = try subject(items, kind: kind)
         var lines: [String] = []
-        let groups = try entries(items)
+        let groups = try entries(items, medium: .chat)
         for (heading, entries) in groups {
             // A thread's one summary is the headline already.
             if kind == .digest || groups.count > 1 { lines.append(heading) }
