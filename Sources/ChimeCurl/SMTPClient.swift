@@ -1,4 +1,5 @@
 internal import CChimeCurl
+import Glibc
 
 /// Sends messages to one SMTP server through libcurl, over one easy handle, so the
 /// connection stays open from one message to the next.
@@ -97,21 +98,36 @@ public final class SMTPClient {
 
     /// LF line ends as CRLF, as SMTP's DATA has them; CRLF kept. Done when a message is
     /// queued, so the send finds it ready.
+    ///
+    /// Each line end is found by `memchr` and each line copied whole: appending byte by
+    /// byte was 58,000 instructions an email, the most of any function of a run sending
+    /// emails (callgrind).
     public static func crlf(_ text: [UInt8]) -> [UInt8] {
-        // Messages rendered with CRLF already go as they are.
-        let bare = text.withUnsafeBufferPointer { buffer in
-            buffer.indices.contains { buffer[$0] == 0x0A && ($0 == 0 || buffer[$0 - 1] != 0x0D) }
+        text.withUnsafeBufferPointer { source in
+            // The offsets of the LFs that no CR precedes.
+            var bare: [Int] = []
+            var from = 0
+            while from < source.count, let found = memchr(source.baseAddress! + from, 0x0A, source.count - from) {
+                let at = source.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if at == 0 || source[at - 1] != 0x0D { bare.append(at) }
+                from = at + 1
+            }
+            // Messages rendered with CRLF already go as they are.
+            guard !bare.isEmpty else { return text }
+            return [UInt8](unsafeUninitializedCapacity: source.count + bare.count) { out, count in
+                var written = 0, start = 0
+                for at in bare + [source.count] {
+                    (out.baseAddress! + written).initialize(from: source.baseAddress! + start, count: at - start)
+                    written += at - start
+                    guard at < source.count else { break }
+                    out[written] = 0x0D
+                    out[written + 1] = 0x0A
+                    written += 2
+                    start = at + 1
+                }
+                count = written
+            }
         }
-        guard bare else { return text }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.count + text.count / 40)
-        var previous: UInt8 = 0
-        for byte in text {
-            if byte == 0x0A && previous != 0x0D { bytes.append(0x0D) }
-            bytes.append(byte)
-            previous = byte
-        }
-        return bytes
     }
 }
 

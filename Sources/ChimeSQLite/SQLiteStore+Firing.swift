@@ -8,8 +8,8 @@ extension SQLiteStore {
         try database.read { db in
             var found: [PendingNotification] = []
             for selection in try Self.dueSelections(db, now: now, free: { _ in "1 = 1" }, limits: limits) where found.count < limit {
-                found += try Row.fetchAll(db, sql: "SELECT * FROM pending WHERE identifier IN (\(selection.sql) LIMIT \(limit - found.count))",
-                                          arguments: selection.arguments).map(Self.pending)
+                found += try Self.pending(Row.fetchAll(db, sql: "SELECT * FROM pending WHERE identifier IN (\(selection.sql) LIMIT \(limit - found.count))",
+                                                       arguments: selection.arguments))
             }
             return found.sorted(by: Self.soonestFirst)
         }
@@ -20,11 +20,11 @@ extension SQLiteStore {
         try database.write { db in
             var claimed: [PendingNotification] = []
             for selection in try Self.dueSelections(db, now: now, free: Self.free(leaseNow: leaseNow), limits: limits) where claimed.count < limit {
-                claimed += try Row.fetchAll(db, sql: """
+                claimed += try Self.pending(Row.fetchAll(db, sql: """
                     UPDATE pending SET claimed_by = ?, claim_expires = ?
                     WHERE identifier IN (\(selection.sql) LIMIT \(limit - claimed.count))
                     RETURNING *
-                    """, arguments: [claimer.description, leaseUntil.seconds] + selection.arguments).map(Self.pending)
+                    """, arguments: [claimer.description, leaseUntil.seconds] + selection.arguments))
             }
             return claimed.sorted(by: Self.soonestFirst)
         }

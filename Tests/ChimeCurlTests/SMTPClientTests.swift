@@ -8,6 +8,27 @@ import Testing
 struct SMTPClientTests {
     private let message = "From: bot@example.org\nTo: a@example.org\nSubject: Tea\n\nThe tea is ready.\n.\nA line with a dot alone above.\n"
 
+    @Test("LF line ends become CRLF and CRLF stays, for texts of every mix of CR, LF and other bytes: the same as a byte-by-byte rewrite")
+    func crlf() {
+        func byteByByte(_ text: [UInt8]) -> [UInt8] {
+            var out: [UInt8] = [], previous: UInt8 = 0
+            for byte in text {
+                if byte == 0x0A && previous != 0x0D { out.append(0x0D) }
+                out.append(byte)
+                previous = byte
+            }
+            return out
+        }
+        #expect(SMTPClient.crlf([]) == [])
+        #expect(SMTPClient.crlf(Array("a\nb\r\nc\n".utf8)) == Array("a\r\nb\r\nc\r\n".utf8))
+        #expect(SMTPClient.crlf(Array("\n\n\r\r\n".utf8)) == Array("\r\n\r\n\r\r\n".utf8))
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<300 {
+            let text = (0..<length).map { _ in [UInt8(0x0A), 0x0D, 0x61, 0x2E][Int.random(in: 0..<4, using: &generator)] }
+            #expect(SMTPClient.crlf(text) == byteByByte(text), "\(text)")
+        }
+    }
+
     @Test("two messages over one connection, each as written (dot-stuffing undone by the server)")
     func reuse() throws {
         let server = try SMTPServer()
