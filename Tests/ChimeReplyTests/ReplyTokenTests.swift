@@ -1,10 +1,26 @@
 import ChimeCore
 @testable import ChimeReply
 import Crypto
+import Foundation
 import Testing
 
 @Suite("Reply tokens")
 struct ReplyTokenTests {
+    @Test("a generation is read as a UUID's 16 bytes exactly when Foundation's UUID reads it and writes it back the same in lower case")
+    func lowercaseUUID() {
+        for _ in 0..<200 {
+            let uuid = UUID()
+            let text = uuid.uuidString.lowercased()
+            #expect(ReplyToken.lowercaseUUID(text) == withUnsafeBytes(of: uuid.uuid) { Array($0) }, "\(text)")
+            #expect(ReplyToken.lowercaseUUID(uuid.uuidString) == nil, "upper case is not the form a store writes")
+        }
+        for text in ["", "g-a-2", "0123456789abcdef0123456789abcdef0123", "01234567-89ab-cdef-0123-456789abcdeg",
+                     "01234567-89ab-cdef-0123_456789abcdef", "01234567-89ab-cdef-0123-456789abcdef0", "01234567-89ab-cdef-0123-456789abcde"] {
+            #expect(ReplyToken.lowercaseUUID(text) == nil, "\(text)")
+            #expect(UUID(uuidString: text).map { $0.uuidString.lowercased() == text } != true)
+        }
+    }
+
     let key = SigningKey(bytes: Array("a test key, not a secret of anyone's".utf8))
     let fired = Instant(rfc3339: "2026-11-21T09:00:00Z")!
 
