@@ -39,7 +39,7 @@ extension SQLiteStore {
                     ORDER BY next_attempt, id LIMIT ?)
                 RETURNING *
                 """, arguments: [claimer.description, leaseUntil.seconds, now.seconds, leaseNow.seconds, limit])
-                .map { Self.outbox($0, history: []) }
+                .outboxDeliveries { _ in [] }
                 .sorted { $0.id < $1.id }
             guard !claimed.isEmpty else { return [] }
             var bodies: [Int64: Data] = [:]
@@ -93,7 +93,7 @@ extension SQLiteStore {
                     code: row["code"], message: row["message"]))
             }
             return try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE ? IS NULL OR state = ? ORDER BY id", arguments: arguments)
-                .map { Self.outbox($0, history: history[$0["id"]] ?? []) }
+                .outboxDeliveries { history[$0] ?? [] }
         }
     }
 
@@ -113,12 +113,22 @@ extension SQLiteStore {
         }
     }
 
-    /// A delivery from its outbox row, without its body.
-    private static func outbox(_ row: Row, history: [DeliveryAttempt]) -> OutboxDelivery {
-        OutboxDelivery(
-            id: row["id"], deliveryID: row["delivery_id"], identifier: row["identifier"], recipient: row["recipient"],
-            channel: row["channel"], address: row["address"], body: [],
-            state: DeliveryState(rawValue: row["state"]) ?? .queued, attempts: row["attempts"],
-            queuedAt: Instant(seconds: row["queued_at"]), nextAttempt: Instant(seconds: row["next_attempt"]), history: history)
+}
+
+extension [Row] {
+    /// The deliveries of outbox rows (one statement's), without their bodies, each with the
+    /// history `history` gives for its id; read by position (``ColumnPositions``).
+    fileprivate func outboxDeliveries(history: (Int64) -> [DeliveryAttempt]) -> [OutboxDelivery] {
+        guard let position = ColumnPositions(self) else { return [] }
+        let id = position["id"], deliveryID = position["delivery_id"], identifier = position["identifier"], recipient = position["recipient"]
+        let channel = position["channel"], address = position["address"], state = position["state"], attempts = position["attempts"]
+        let queuedAt = position["queued_at"], nextAttempt = position["next_attempt"]
+        return map { row in
+            OutboxDelivery(
+                id: row[id], deliveryID: row[deliveryID], identifier: row[identifier], recipient: row[recipient],
+                channel: row[channel], address: row[address], body: [],
+                state: DeliveryState(rawValue: row[state]) ?? .queued, attempts: row[attempts],
+                queuedAt: Instant(seconds: row[queuedAt]), nextAttempt: Instant(seconds: row[nextAttempt]), history: history(row[id]))
+        }
     }
 }

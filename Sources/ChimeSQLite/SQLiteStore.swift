@@ -219,18 +219,12 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
         try pending([row])[0]
     }
 
-    /// Rows of one statement selecting `pending`'s columns, decoded with each column's
-    /// position found once for all of them: GRDB's reading by name lowercases the name
-    /// and compares it with every column's, about 1,700 instructions a value read from a
-    /// `SELECT *` (callgrind; a claim reads seven a row).
+    /// Rows of one statement selecting `pending`'s columns, read by position
+    /// (``ColumnPositions``; a claim reads seven values a row).
     static func pending(_ rows: [Row]) throws -> [PendingNotification] {
-        guard let names = rows.first.map({ Array($0.columnNames) }) else { return [] }
-        func position(_ name: String) -> Int {
-            // SQLite names a table's columns as its schema wrote them.
-            names.firstIndex(of: name) ?? names.firstIndex { $0.lowercased() == name }!
-        }
-        let request = position("request"), added = position("added_at"), nextFire = position("next_fire"), anchor = position("anchor")
-        let zone = position("zone"), generation = position("generation"), firedCount = position("fired_count")
+        guard let position = ColumnPositions(rows) else { return [] }
+        let request = position["request"], added = position["added_at"], nextFire = position["next_fire"], anchor = position["anchor"]
+        let zone = position["zone"], generation = position["generation"], firedCount = position["fired_count"]
         return try rows.map { row in
             let json: String = row[request]
             var notification = PendingNotification(
