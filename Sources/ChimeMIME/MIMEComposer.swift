@@ -93,8 +93,8 @@ public enum MIMEComposer {
     /// `Name <address>` (or several, comma-separated), display names encoded, folded.
     /// `remembered`: kept for the next message with the same header (``encodedAddresses``).
     private static func addressHeader(_ name: String, _ mailboxes: String, remembered: Bool) -> String {
-        let key = name + "\u{0}" + mailboxes
-        if remembered, let known = encodedAddresses.withLock({ $0[key] }) { return known }
+        let key = remembered ? name + "\u{0}" + mailboxes : nil
+        if let key, let known = encodedAddresses.withLock({ $0[key] }) { return known }
         let text = g_string_new("\(name): ")!
         if let list = internet_address_list_parse(nil, mailboxes) {
             internet_address_list_encode(list, nil, text)
@@ -103,7 +103,7 @@ public enum MIMEComposer {
         var result = String(cString: text.pointee.str)
         g_string_free(text, 1)
         if !result.hasSuffix("\n") { result += "\n" }
-        if remembered {
+        if let key {
             encodedAddresses.withLock { known in
                 if known.count >= 1_024 { known.removeAll() }
                 known[key] = result

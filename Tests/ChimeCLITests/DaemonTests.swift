@@ -36,13 +36,15 @@ struct DaemonTests {
         }
     }
 
-    /// Requests for carol (a Maildir), titled `Reminder N`, each due `seconds(N)` from now.
-    static func schedule(_ ws: Workspace, _ numbers: ClosedRange<Int>, file: String = "batch.json", seconds: (Int) -> Int) throws -> String {
+    /// Requests for carol (a Maildir), titled `Reminder N`, each due `seconds(N)` from now
+    /// (from `now` when given: another clock's).
+    static func schedule(_ ws: Workspace, _ numbers: ClosedRange<Int>, file: String = "batch.json", now: String? = nil,
+                         seconds: (Int) -> Int) throws -> String {
         let requests = numbers.map { n in
             #"{"identifier": "r\#(n)", "recipient": "carol", "content": {"title": "Reminder \#(n)"}, "trigger": {"type": "timeInterval", "seconds": \#(seconds(n))}}"#
         }
         try ws.write(file, "[" + requests.joined(separator: ",\n") + "]")
-        let result = try ws.chime(["schedule", "--json", file])
+        let result = try ws.chime(["schedule", "--json", file], now: now)
         #expect(result.status == 0, "\(result.stderr)")
         return result.stdout
     }
@@ -108,14 +110,19 @@ struct DaemonTests {
         #expect(try ws.chime(["pending"]).stdout.split(separator: "\n").count == 150, "the held ones are still pending")
     }
 
+    /// A daemon over r1, due in an hour, once its first round is over: its next wake-up is
+    /// a minute away, and it asks the store every second meanwhile.
+    static func waitingDaemon(_ ws: Workspace) throws -> Daemon {
+        _ = try schedule(ws, 1...1, file: "later.json") { _ in 3600 }
+        let daemon = try Daemon(ws)
+        Thread.sleep(forTimeInterval: 1.5)
+        return daemon
+    }
+
     @Test("a request chime schedule adds after the daemon started, sooner than anything pending, wakes it")
     func wokenBySoonerRequest() throws {
         let ws = try Workspace()
-        // Due in an hour: the daemon's next wake-up, before the sooner one is scheduled,
-        // is a minute away.
-        _ = try Self.schedule(ws, 1...1, file: "later.json") { _ in 3600 }
-        let daemon = try Daemon(ws)
-        Thread.sleep(forTimeInterval: 1.5)
+        let daemon = try Self.waitingDaemon(ws)
         let printed = try Self.schedule(ws, 2...2, file: "sooner.json") { _ in 4 }
         let due = try Self.instant(of: "r2", in: printed)
         let arrived = try Self.wait(for: 1, in: ws, timeout: 20)
@@ -129,15 +136,10 @@ struct DaemonTests {
     @Test("a request added with its instant already past by the daemon's clock (chime schedule on a machine whose clock is behind) is fired within seconds, not at the daemon's next minute")
     func addedAlreadyDue() throws {
         let ws = try Workspace()
-        _ = try Self.schedule(ws, 1...1, file: "later.json") { _ in 3600 }
-        let daemon = try Daemon(ws)
-        // The daemon's first round is over once it has looked at what is pending.
-        Thread.sleep(forTimeInterval: 1.5)
+        let daemon = try Self.waitingDaemon(ws)
         // Scheduled from a clock 30 s behind: due 25 s before the daemon's last round.
-        // Its next wake-up is a minute on; it asks the store every second meanwhile.
         let behind = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-30))
-        try ws.write("behind.json", #"{"identifier": "r2", "recipient": "carol", "content": {"title": "Reminder 2"}, "trigger": {"type": "timeInterval", "seconds": 5}}"#)
-        #expect(try ws.chime(["schedule", "--json", "behind.json", "--now", behind]).status == 0)
+        _ = try Self.schedule(ws, 2...2, file: "behind.json", now: behind) { _ in 5 }
         let added = Date()
         let arrived = try Self.wait(for: 1, in: ws, timeout: 30)
         #expect(daemon.stop() == 0)
