@@ -16,6 +16,20 @@ extension ActionDesk {
     @discardableResult
     public func settle(_ reply: Reply, now: Instant) throws -> Outcome? {
         guard let thread = reply.thread, let request = reply.request else { return nil }
+        // What is read and written in the store is one transaction, unless a command hook
+        // runs (the store is not held while it does); the answer is written after.
+        let commands = reply.response.flatMap { configuration.category(request.content.categoryIdentifier)?.action($0.action) }?
+            .hooks.contains { if case .command = $0.kind { true } else { false } } ?? false
+        let decide = { try decision(reply, request: request, now: now) }
+        guard let (outcome, recipient, open) = try commands ? decide() : store.together(decide) else { return nil }
+        guard let answer = outcome.answer else { return outcome }
+        try send(answer, open: open, in: thread, of: reply, for: request, recipient: recipient, now: now)
+        return outcome
+    }
+
+    /// What ``settle(_:now:)`` decides and carries out, with the recipient and, when there
+    /// is an answer to send, how many of their reminders are still open.
+    private func decision(_ reply: Reply, request: NotificationRequest, now: Instant) throws -> (Outcome, Recipient?, Int)? {
         // Read once: each reading of the recipient's settings is a store query.
         let recipient = recipient(of: request)
         let locale = recipient?.locale ?? "en"
@@ -42,12 +56,11 @@ extension ActionDesk {
         default:
             return nil
         }
-        guard let answer = outcome.answer, configuration.replies.answers else {
+        guard outcome.answer != nil, configuration.replies.answers else {
             outcome.answer = nil
-            return outcome
+            return (outcome, recipient, 0)
         }
-        try send(answer, in: thread, of: reply, for: request, recipient: recipient, now: now)
-        return outcome
+        return (outcome, recipient, try store.outstanding(recipient: request.recipient))
     }
 
     /// The replies a category takes, as its emails number them, then the built-ins.
@@ -62,14 +75,13 @@ extension ActionDesk {
 
     /// Sends an answer into the reply's thread, through the channel the reply came on:
     /// written into a Maildir at once, or queued for SMTP (sent by the next `chime run`).
-    /// Ends with how many of the recipient's reminders are still open.
-    private func send(_ answer: String, in thread: Reply.Thread, of reply: Reply, for request: NotificationRequest, recipient: Recipient?,
-                      now: Instant) throws {
+    /// Ends with how many of the recipient's reminders are still `open`.
+    private func send(_ answer: String, open: Int, in thread: Reply.Thread, of reply: Reply, for request: NotificationRequest,
+                      recipient: Recipient?, now: Instant) throws {
         guard let channel = configuration.channel(thread.channel) else { return }
         let deliveryID = reply.record.deliveryID ?? ""
         let locale = recipient?.locale ?? "en"
         var body = answer
-        let open = try store.outstanding(recipient: request.recipient)
         if open > 0 {
             body += "\n\n" + (try text("answer.outstanding", [.integer(open)], locale, fallback: "\(open) reminders still open."))
         }

@@ -19,10 +19,10 @@ public enum MachineMail: Equatable, Sendable {
     public static func classify(_ mail: ParsedMail) -> MachineMail? {
         let type = (mail.header("Content-Type") ?? "").lowercased()
         if mail.part("message/disposition-notification") != nil
-            || (type.contains("multipart/report") && type.contains("disposition-notification")) {
+            || (type.containsBytes("multipart/report") && type.containsBytes("disposition-notification")) {
             return .receipt
         }
-        if mail.part("message/delivery-status") != nil || (type.contains("multipart/report") && type.contains("delivery-status")) {
+        if mail.part("message/delivery-status") != nil || (type.containsBytes("multipart/report") && type.containsBytes("delivery-status")) {
             return .bounce(failedRecipients: failedRecipients(mail))
         }
         // Exim's plain bounces, and others, name the failed addresses in a header.
@@ -40,17 +40,18 @@ public enum MachineMail: Equatable, Sendable {
            ["bulk", "junk", "list", "auto_reply"].contains(precedence) {
             return .autoReply("Precedence: \(precedence)")
         }
-        if let from = mail.header("From")?.lowercased(), from.contains("mailer-daemon@") || from.contains("postmaster@") {
+        if let from = mail.header("From")?.lowercased(), from.containsBytes("mailer-daemon@") || from.containsBytes("postmaster@") {
             return .bounce(failedRecipients: [])
         }
-        let subject = (mail.header("Subject") ?? "").lowercased()
-        if let phrase = outOfOfficeSubjects.first(where: { subject.contains($0) }) {
+        let subject = (mail.header("Subject") ?? "").lowercased().precomposed
+        if let phrase = outOfOfficeSubjects.first(where: { subject.containsBytes($0) }) {
             return .autoReply("subject: \(phrase)")
         }
         return nil
     }
 
-    /// Out-of-office subjects in the major languages, lower-cased.
+    /// Out-of-office subjects in the major languages, lower-cased, in NFC (as the subject
+    /// is made before it is searched).
     static let outOfOfficeSubjects = [
         "out of office", "out of the office", "automatic reply", "auto-reply", "autoreply", "auto reply",
         "absence du bureau", "réponse automatique", "absent du bureau",
@@ -63,7 +64,7 @@ public enum MachineMail: Equatable, Sendable {
         "автоответ", "вне офиса", "автоматический ответ",
         "自动回复", "自動回覆", "不在办公室",
         "自動応答", "自動返信", "不在通知",
-    ]
+    ].map(\.precomposed)
 
     /// The addresses of a comma-separated list, lower case, brackets off.
     private static func addresses(_ list: String) -> [String] {

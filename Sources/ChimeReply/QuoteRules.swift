@@ -1,3 +1,4 @@
+import ChimeCore
 import Foundation
 
 /// The tables of ``QuoteLanguage`` compiled once, and the tests a reply's lines are put
@@ -32,10 +33,10 @@ struct QuoteRules: Sendable {
         fields = Set(tables.flatMap(\.fields).map { $0.lowercased() })
         separators = Set(tables.flatMap(\.separators).map { $0.lowercased() })
         forwarded = Set(tables.flatMap(\.forwarded).map { $0.lowercased() })
-        sentFromStarts = tables.flatMap(\.sentFromStarts).map { $0.lowercased() }
-        sentFromEnds = tables.flatMap(\.sentFromEnds).map { $0.lowercased() }
-        sentWithStarts = tables.flatMap(\.sentWithStarts).map { $0.lowercased() }
-        sentWithEnds = tables.flatMap(\.sentWithEnds).map { $0.lowercased() }
+        sentFromStarts = tables.flatMap(\.sentFromStarts).map { $0.lowercased().precomposed }
+        sentFromEnds = tables.flatMap(\.sentFromEnds).map { $0.lowercased().precomposed }
+        sentWithStarts = tables.flatMap(\.sentWithStarts).map { $0.lowercased().precomposed }
+        sentWithEnds = tables.flatMap(\.sentWithEnds).map { $0.lowercased().precomposed }
         outlookSignatures = Set(tables.flatMap(\.getOutlook).flatMap { line in
             ["iOS", "Android"].map { Self.signatureKey(line.replacingOccurrences(of: "{os}", with: $0)) }
         })
@@ -113,7 +114,8 @@ struct QuoteRules: Sendable {
         guard line.utf8.count <= 300 else { return false }
         // Every Outlook line names Outlook, in Latin letters.
         if Bytes.contains(line.utf8, "utlook".utf8), outlookSignatures.contains(Self.signatureKey(line)) { return true }
-        let line = ReplyText.trimmed(line).lowercased()
+        // In NFC, as the tables are: their phrases are looked for byte by byte first.
+        let line = ReplyText.trimmed(line).lowercased().precomposed
         // K-9's "Sent from my Android device with K-9 Mail. Please excuse my brevity." runs
         // longer in most languages; a line that long names its app.
         guard line.count <= 100 else { return false }
@@ -121,15 +123,21 @@ struct QuoteRules: Sendable {
         while let last = bare.last, ".!".contains(last) { bare.removeLast() }
         // A beginning is followed by a space, but in scripts without spaces between words
         // (beyond U+02FF: Hebrew "נשלח מה-iPhone", Thai, Chinese).
+        // The bytes first: a phrase that begins (ends) the line as characters begins (ends)
+        // it in NFC bytes, and comparing characters costs 20 times more.
         func starts(_ start: String) -> Bool {
-            bare.hasPrefix(start) && (start.unicodeScalars.first!.value > 0x2FF || bare.dropFirst(start.count).first == " ")
+            bare.utf8.starts(with: start.utf8) && bare.hasPrefix(start)
+                && (start.unicodeScalars.first!.value > 0x2FF || bare.dropFirst(start.count).first == " ")
+        }
+        func ends(_ end: String) -> Bool {
+            bare.utf8.count >= end.utf8.count && bare.utf8.suffix(end.utf8.count).elementsEqual(end.utf8) && bare.hasSuffix(end)
         }
         func naming() -> Bool { Self.devices.contains { line.contains($0) } }
         // The tables give a longer beginning before its shorter forms ("sent from my",
         // "sent from"): the first found is the phrase.
         let start = sentFromStarts.first(where: starts)
-        guard let phrase = start ?? sentFromEnds.first(where: { bare.hasSuffix($0) }) else {
-            return (sentWithStarts.contains(where: starts) || sentWithEnds.contains { bare.hasSuffix($0) }) && naming()
+        guard let phrase = start ?? sentFromEnds.first(where: ends) else {
+            return (sentWithStarts.contains(where: starts) || sentWithEnds.contains(where: ends)) && naming()
         }
         if naming() { return true }
         // Naming no device, a signature names it in a word or three ("Sent from my Nokia",

@@ -103,10 +103,20 @@ public struct ReplyDesk: Sendable {
         let sender = froms.count == 1 ? MailAddress.singleMailbox(froms[0]) : nil
         let messageID = MailAddress.messageIDs(mail.rawValues("Message-ID").first ?? "").first ?? ""
         var reply = Reply(record: InboundRecord(at: now, messageID: messageID, sender: sender ?? "", outcome: .noToken, detail: "", deliveryID: nil))
+        // A genuine reply (its sender the person its token was issued to) shows the
+        // address takes mail again: the mark is cleared with the reply's record, in one
+        // transaction.
+        var genuine: String?
+        func recording<T>(_ body: () throws -> T) throws -> T {
+            try store.together {
+                if let genuine { try store.clearUndeliverable([genuine]) }
+                return try body()
+            }
+        }
         func finish(_ outcome: InboundRecord.Outcome, _ detail: String) throws -> Reply {
             reply.record.outcome = outcome
             reply.record.detail = detail
-            try store.record(reply.record)
+            try recording { try store.record(reply.record) }
             return reply
         }
 
@@ -151,8 +161,7 @@ public struct ReplyDesk: Sendable {
         let references = MailAddress.messageIDs(mail.rawValues("References").first ?? mail.rawValues("In-Reply-To").first ?? "")
         reply.thread = Reply.Thread(channel: address.channel, address: address.value, subject: mail.header("Subject") ?? "",
                                     messageID: messageID, references: references)
-        // A genuine reply shows the address takes mail again.
-        try store.clearUndeliverable([sender])
+        genuine = sender
 
         let category = configuration.category(request.content.categoryIdentifier)
         let body = ReplyText.extract(ReplyText.body(of: mail), foldedMarkers: foldedMarkers)
@@ -167,7 +176,7 @@ public struct ReplyDesk: Sendable {
             status: waits ? StoredResponse.awaitingConfirmation : StoredResponse.carryingOut)
         reply.record.outcome = .responded
         reply.record.detail = match.action
-        if let id = try store.record(response, from: reply.record) {
+        if let id = try recording({ try store.record(response, from: reply.record) }) {
             reply.response = response
             reply.response?.id = id
             if waits {

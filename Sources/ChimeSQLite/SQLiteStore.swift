@@ -110,6 +110,10 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
         return notifications
     }
 
+    public func together<T>(_ body: () throws -> T) throws -> T {
+        try database.together(body)
+    }
+
     public func pending(identifier: String) throws -> PendingNotification? {
         try database.read { db in
             // Cached: a reply's snooze asks it once per reply.

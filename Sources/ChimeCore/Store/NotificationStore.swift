@@ -6,10 +6,11 @@
 /// The stores are synchronous, and stay so on purpose. Every caller runs store calls on a
 /// thread of its own, never on Swift's cooperative pool: the cron commands on their main
 /// thread, `chime serve` through its blocking pool (`blocking { … }`), the courier's and
-/// scheduler's loops on Dispatch threads. Each operation is one short transaction, so an
-/// async protocol would buy no concurrency the callers lack, and it would make every
-/// command and test async for the sake of one store. The PostgreSQL store waits for
-/// PostgresNIO's event loop on the calling thread, which is never one of those loops.
+/// scheduler's loops on Dispatch threads. Each operation is one short transaction (or
+/// joins the one ``together(_:)`` opened), so an async protocol would buy no concurrency
+/// the callers lack, and it would make every command and test async for the sake of one
+/// store. The PostgreSQL store waits for PostgresNIO's event loop on the calling thread,
+/// which is never one of those loops.
 public protocol NotificationStore: PendingStore, OutboxStore, ResponseStore, PolicyStore, BatchStore, CoordinationStore {}
 
 /// An address marked undeliverable: nothing is sent to it until the mark is cleared.

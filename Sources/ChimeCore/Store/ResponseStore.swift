@@ -1,5 +1,5 @@
 /// Replies, clicks and chat presses: what each delivery was, the responses recorded and carried out, and the inbound messages that carried them.
-public protocol ResponseStore: Sendable {
+public protocol ResponseStore: StoreTransactions {
     /// The request a delivery id belongs to, as it was when delivered (or as it is, when
     /// only its pending row still knows the id's generation; or a recipient's opt-in
     /// request); nil when none knows it.
