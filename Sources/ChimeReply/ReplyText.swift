@@ -1,3 +1,4 @@
+import ChimeCore
 import Foundation
 
 /// The part of a reply that its writer typed: quoted text, quote headers in many
@@ -279,25 +280,5 @@ public enum ReplyText {
     static func fold(_ text: String) -> String {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
             .trimmingCharacters(in: .whitespaces)
-    }
-}
-
-/// Byte-string search, for the few places that run on every line of a reply.
-enum Bytes {
-    /// Whether `needle` occurs in `haystack` (naive: both are short here).
-    static func contains<H: Collection, N: Collection>(_ haystack: H, _ needle: N) -> Bool where H.Element == UInt8, N.Element == UInt8 {
-        let hay = Array(haystack), pin = Array(needle)
-        guard !pin.isEmpty else { return true }
-        guard hay.count >= pin.count else { return false }
-        let first = pin[0]
-        for start in 0...(hay.count - pin.count) where hay[start] == first {
-            var match = true
-            for offset in 1..<pin.count where hay[start + offset] != pin[offset] {
-                match = false
-                break
-            }
-            if match { return true }
-        }
-        return false
     }
 }
