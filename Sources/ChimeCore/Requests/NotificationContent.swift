@@ -75,24 +75,31 @@ extension NotificationContent: Codable {
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        title = try c.decodeIfPresent(String.self, forKey: .title) ?? ""
-        subtitle = try c.decodeIfPresent(String.self, forKey: .subtitle) ?? ""
-        body = try c.decodeIfPresent(String.self, forKey: .body) ?? ""
-        titleLocKey = try c.decodeIfPresent(String.self, forKey: .titleLocKey)
-        titleLocArgs = try c.decodeIfPresent([String].self, forKey: .titleLocArgs) ?? []
-        bodyLocKey = try c.decodeIfPresent(String.self, forKey: .bodyLocKey)
-        bodyLocArgs = try c.decodeIfPresent([String].self, forKey: .bodyLocArgs) ?? []
-        badge = try c.decodeIfPresent(Int.self, forKey: .badge)
-        sound = try c.decodeIfPresent(String.self, forKey: .sound)
-        attachments = try c.decodeIfPresent([Attachment].self, forKey: .attachments) ?? []
-        userInfo = try c.decodeIfPresent([String: JSONValue].self, forKey: .userInfo) ?? [:]
-        categoryIdentifier = try c.decodeIfPresent(String.self, forKey: .categoryIdentifier) ?? ""
-        threadIdentifier = try c.decodeIfPresent(String.self, forKey: .threadIdentifier) ?? ""
-        summaryArgument = try c.decodeIfPresent(String.self, forKey: .summaryArgument) ?? ""
-        summaryArgumentCount = try c.decodeIfPresent(Int.self, forKey: .summaryArgumentCount) ?? 0
-        targetContentIdentifier = try c.decodeIfPresent(String.self, forKey: .targetContentIdentifier)
-        interruptionLevel = try c.decodeIfPresent(InterruptionLevel.self, forKey: .interruptionLevel) ?? .active
-        relevanceScore = try c.decodeIfPresent(Double.self, forKey: .relevanceScore) ?? 0
+        // The fields the object has, each looked up once: the store leaves out those at
+        // their default, so a stored request's content has three or four of eighteen, and
+        // asking for each of the others was a third of reading a request back.
+        for key in c.allKeys {
+            switch key {
+            case .title: title = try c.decodeIfPresent(String.self, forKey: key) ?? ""
+            case .subtitle: subtitle = try c.decodeIfPresent(String.self, forKey: key) ?? ""
+            case .body: body = try c.decodeIfPresent(String.self, forKey: key) ?? ""
+            case .titleLocKey: titleLocKey = try c.decodeIfPresent(String.self, forKey: key)
+            case .titleLocArgs: titleLocArgs = try c.decodeIfPresent([String].self, forKey: key) ?? []
+            case .bodyLocKey: bodyLocKey = try c.decodeIfPresent(String.self, forKey: key)
+            case .bodyLocArgs: bodyLocArgs = try c.decodeIfPresent([String].self, forKey: key) ?? []
+            case .badge: badge = try c.decodeIfPresent(Int.self, forKey: key)
+            case .sound: sound = try c.decodeIfPresent(String.self, forKey: key)
+            case .attachments: attachments = try c.decodeIfPresent([Attachment].self, forKey: key) ?? []
+            case .userInfo: userInfo = try c.decodeIfPresent([String: JSONValue].self, forKey: key) ?? [:]
+            case .categoryIdentifier: categoryIdentifier = try c.decodeIfPresent(String.self, forKey: key) ?? ""
+            case .threadIdentifier: threadIdentifier = try c.decodeIfPresent(String.self, forKey: key) ?? ""
+            case .summaryArgument: summaryArgument = try c.decodeIfPresent(String.self, forKey: key) ?? ""
+            case .summaryArgumentCount: summaryArgumentCount = try c.decodeIfPresent(Int.self, forKey: key) ?? 0
+            case .targetContentIdentifier: targetContentIdentifier = try c.decodeIfPresent(String.self, forKey: key)
+            case .interruptionLevel: interruptionLevel = try c.decodeIfPresent(InterruptionLevel.self, forKey: key) ?? .active
+            case .relevanceScore: relevanceScore = try c.decodeIfPresent(Double.self, forKey: key) ?? 0
+            }
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -12,10 +12,16 @@ extension NotificationRequest {
 
     /// A request as a store kept it (``storedJSON()``).
     public init(storedJSON text: String) throws {
+        self = try Self.storedDecoder.decode(NotificationRequest.self, from: Data(text.utf8))
+    }
+
+    /// One decoder for every stored request (JSONDecoder is safe to share between
+    /// threads): a store reads back thousands in a run.
+    private static let storedDecoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.userInfo[.storedJSON] = true
-        self = try decoder.decode(NotificationRequest.self, from: Data(text.utf8))
-    }
+        return decoder
+    }()
 }
 
 extension Array where Element == PendingNotification {

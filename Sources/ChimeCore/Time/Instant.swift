@@ -41,7 +41,7 @@ public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConv
     /// RFC 3339 with the given UTC offset in seconds, e.g. `2026-11-24T09:00:00+01:00`.
     public func rfc3339(offset: Int) -> String {
         let local = LocalDateTime(secondsSinceEpoch: seconds + Int64(offset))
-        guard offset != 0 else { return local.description + "Z" }
+        guard offset != 0 else { return local.text(suffix: UInt8(ascii: "Z")) }
         let sign = offset < 0 ? "-" : "+"
         let minutes = abs(offset) / 60
         return local.description + sign + String(format: "%02d:%02d", minutes / 60, minutes % 60)

@@ -55,9 +55,40 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     }
 
     /// `2026-11-21T14:00:00`.
-    public var description: String {
-        let date = "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))"
-        return "\(date)T\(Self.pad(hour, 2)):\(Self.pad(minute, 2)):\(Self.pad(second, 2))"
+    public var description: String { text(suffix: nil) }
+
+    /// ``description`` followed by `suffix` (`Z` for an instant in UTC), written in one
+    /// go: every line of a `file:` channel and every stored instant has one, and building it
+    /// from seven padded strings was a fiftieth of firing a notification.
+    func text(suffix: UInt8?) -> String {
+        guard (0...9999).contains(year), (0...99).contains(month), (0...99).contains(day), (0...99).contains(hour),
+              (0...99).contains(minute), (0...99).contains(second) else {
+            let date = "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))"
+            return "\(date)T\(Self.pad(hour, 2)):\(Self.pad(minute, 2)):\(Self.pad(second, 2))" + (suffix.map { String(UnicodeScalar($0)) } ?? "")
+        }
+        return String(unsafeUninitializedCapacity: 20) { buffer in
+            func digits(_ value: Int, _ width: Int, at start: Int) {
+                var rest = value
+                for index in (start..<start + width).reversed() {
+                    buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+            }
+            digits(year, 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            digits(month, 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            digits(day, 2, at: 8)
+            buffer[10] = UInt8(ascii: "T")
+            digits(hour, 2, at: 11)
+            buffer[13] = UInt8(ascii: ":")
+            digits(minute, 2, at: 14)
+            buffer[16] = UInt8(ascii: ":")
+            digits(second, 2, at: 17)
+            guard let suffix else { return 19 }
+            buffer[19] = suffix
+            return 20
+        }
     }
 
     public static func < (lhs: LocalDateTime, rhs: LocalDateTime) -> Bool {

@@ -46,9 +46,13 @@ public struct ChatComposer: Sendable {
             }
             while text.last?.isNewline == true { text.removeLast() }
         }
+        // The minimal context's actions are some of the category's: each composed (and its
+        // token signed) once.
+        let actions = try (category?.actions ?? []).map(action)
+        let minimalActions = (category?.minimalActions ?? []).compactMap { minimal in actions.first { $0.identifier == minimal.identifier } }
         var composed = ChatMessage(
             surfaces: surfaces, title: content.title, subtitle: content.subtitle, body: content.body, text: text, dateText: dateText,
-            actions: try (category?.actions ?? []).map(action), minimalActions: try (category?.minimalActions ?? []).map(action),
+            actions: actions, minimalActions: minimalActions,
             viewURL: links.view, words: words(locale: locale, reminder: surfaces.bodyShowsContent && !content.title.isEmpty ? content.title : surfaces.subject,
                                               view: view, confirming: category?.actions.contains { $0.options.contains(.destructive) } ?? false))
         composed.rightToLeft = LocaleFallback.direction(of: locale) == "rtl"
