@@ -7,9 +7,9 @@ extension SQLiteStore {
     public func due(now: Instant, limit: Int, limits: [String: Int]) throws -> [PendingNotification] {
         try database.read { db in
             var found: [PendingNotification] = []
-            for selection in try Self.dueSelections(db, now: now, free: { _ in "1 = 1" }, limits: limits) where found.count < limit {
-                found += try Self.pending(Row.fetchAll(db, sql: "SELECT * FROM pending WHERE identifier IN (\(selection.sql) LIMIT \(limit - found.count))",
-                                                       arguments: selection.arguments))
+            for selection in try Self.dueSelections(db, now: now, free: { _ in ("1 = 1", []) }, limits: limits) where found.count < limit {
+                found += try Self.pending(Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM pending WHERE identifier IN (\(selection.sql) LIMIT ?)"),
+                                                       arguments: selection.arguments + [limit - found.count]))
             }
             return found.sorted(by: Self.soonestFirst)
         }
@@ -17,17 +17,25 @@ extension SQLiteStore {
 
     public func claimDue(now: Instant, limit: Int, claimer: Claimer, leaseNow: Instant, leaseUntil: Instant,
                          limits: [String: Int]) throws -> [PendingNotification] {
-        try database.write { db in
-            var claimed: [PendingNotification] = []
-            for selection in try Self.dueSelections(db, now: now, free: Self.free(leaseNow: leaseNow), limits: limits) where claimed.count < limit {
-                claimed += try Self.pending(Row.fetchAll(db, sql: """
+        // The rows are read back in the transaction and their requests decoded after it:
+        // decoding is most of a claim's time, and the store's one connection is not held
+        // for it (a claim ahead would make the firing thread wait to write its marks).
+        let rows = try database.write { db in
+            var claimed: [[Row]] = []
+            var count = 0
+            for selection in try Self.dueSelections(db, now: now, free: Self.free(leaseNow: leaseNow), limits: limits) where count < limit {
+                // Every value a parameter, so that the statement is prepared once a run.
+                let rows = try Row.fetchAll(db.cachedStatement(sql: """
                     UPDATE pending SET claimed_by = ?, claim_expires = ?
-                    WHERE identifier IN (\(selection.sql) LIMIT \(limit - claimed.count))
+                    WHERE identifier IN (\(selection.sql) LIMIT ?)
                     RETURNING *
-                    """, arguments: [claimer.description, leaseUntil.seconds] + selection.arguments))
+                    """), arguments: [claimer.description, leaseUntil.seconds] + selection.arguments + [limit - count])
+                claimed.append(rows)
+                count += rows.count
             }
-            return claimed.sorted(by: Self.soonestFirst)
+            return claimed
         }
+        return try rows.flatMap(Self.pending).sorted(by: Self.soonestFirst)
     }
 
     public func hasClaimableDue(now: Instant, limits: [String: Int]) throws -> Bool {
@@ -41,11 +49,11 @@ extension SQLiteStore {
     /// The condition for a row of the named table to be free of claims: never claimed, or
     /// its claimer's lease ran out by `leaseNow`. A row marked sent by a claimer whose
     /// lease ran out waits for that mark to be settled rather than being sent again.
-    private static func free(leaseNow: Instant) -> (String) -> String {
-        { table in """
-            (\(table).claimed_by IS NULL OR (\(table).claim_expires <= \(leaseNow.seconds) AND NOT EXISTS (
+    private static func free(leaseNow: Instant) -> (String) -> (sql: String, arguments: StatementArguments) {
+        { table in ("""
+            (\(table).claimed_by IS NULL OR (\(table).claim_expires <= ? AND NOT EXISTS (
                 SELECT 1 FROM sent WHERE sent.identifier = \(table).identifier AND sent.generation = \(table).generation)))
-            """ }
+            """, [leaseNow.seconds]) }
     }
 
     public func earliestDue(after now: Instant) throws -> Instant? {
@@ -63,27 +71,35 @@ extension SQLiteStore {
     /// Subqueries selecting the identifiers of due, free notifications, soonest first:
     /// one over everything when no recipient has a pending limit; else one per due
     /// recipient, a limited one looking only at its soonest `limit` requests.
-    /// `free` gives the condition for a row of the named table to be claimable.
-    private static func dueSelections(_ db: Database, now: Instant, free: (String) -> String, limits: [String: Int]) throws
-        -> [(sql: String, arguments: StatementArguments)] {
-        // Not held by quiet hours past now (an integer, so written into the text).
-        let awake = { (table: String) in "(\(table).not_before IS NULL OR \(table).not_before <= \(now.seconds))" }
-        guard !limits.isEmpty else {
-            return [("SELECT identifier FROM pending WHERE next_fire <= ? AND \(free("pending")) AND \(awake("pending")) ORDER BY next_fire", [now.seconds])]
+    /// `free` gives the condition for a row of the named table to be claimable. Values are
+    /// parameters (the text depends only on the shape), so statements can be cached.
+    private static func dueSelections(_ db: Database, now: Instant, free: (String) -> (sql: String, arguments: StatementArguments),
+                                      limits: [String: Int]) throws -> [(sql: String, arguments: StatementArguments)] {
+        // Free, and not held by quiet hours past now.
+        func ready(_ table: String) -> (sql: String, arguments: StatementArguments) {
+            let free = free(table)
+            return ("\(free.sql) AND (\(table).not_before IS NULL OR \(table).not_before <= ?)", free.arguments + [now.seconds])
         }
-        let recipients = try String.fetchAll(db, sql: "SELECT DISTINCT recipient FROM pending WHERE next_fire <= ? AND \(free("pending")) AND \(awake("pending"))", arguments: [now.seconds])
+        let pending = ready("pending")
+        guard !limits.isEmpty else {
+            return [("SELECT identifier FROM pending WHERE next_fire <= ? AND \(pending.sql) ORDER BY next_fire", [now.seconds] + pending.arguments)]
+        }
+        let recipients = try String.fetchAll(db, sql: "SELECT DISTINCT recipient FROM pending WHERE next_fire <= ? AND \(pending.sql)",
+                                             arguments: [now.seconds] + pending.arguments)
         return recipients.sorted().map { recipient in
             guard let window = limits[recipient] else {
-                return ("SELECT identifier FROM pending WHERE recipient = ? AND next_fire <= ? AND \(free("pending")) AND \(awake("pending")) ORDER BY next_fire", [recipient, now.seconds])
+                return ("SELECT identifier FROM pending WHERE recipient = ? AND next_fire <= ? AND \(pending.sql) ORDER BY next_fire",
+                        [recipient, now.seconds] + pending.arguments)
             }
             // The window's own columns, so the condition does not reach out to the rows
             // being updated (which would make SQLite evaluate it once per row).
+            let allowed = ready("allowed")
             return ("""
                 SELECT identifier FROM (
                     SELECT identifier, generation, next_fire, claimed_by, claim_expires, not_before FROM pending WHERE recipient = ?
                     ORDER BY next_fire, identifier LIMIT ?) AS allowed
-                WHERE next_fire <= ? AND \(free("allowed")) AND \(awake("allowed")) ORDER BY next_fire
-                """, [recipient, window, now.seconds])
+                WHERE next_fire <= ? AND \(allowed.sql) ORDER BY next_fire
+                """, [recipient, window, now.seconds] + allowed.arguments)
         }
     }
 
@@ -103,10 +119,11 @@ extension SQLiteStore {
                 INSERT INTO parked (delivery_id, recipient, request, fire_date, thread) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (delivery_id) DO NOTHING
                 """)
+            let me = claimer.description
             for (mark, request) in zip(marks, requests) {
                 let delivered = mark.delivered
                 try insert.execute(arguments: [
-                    claimer.description, delivered.request.identifier, mark.notification.generation, delivered.request.recipient, request,
+                    me, delivered.request.identifier, mark.notification.generation, delivered.request.recipient, request,
                     delivered.fireDate.seconds, delivered.deliveredAt.seconds, delivered.deliveryID, delivered.coalesced, mark.next?.seconds,
                     mark.anchor.seconds, mark.route.rawValue,
                 ])
@@ -122,33 +139,36 @@ extension SQLiteStore {
 
     public func settle(claimer: Claimer) throws -> Int {
         try database.write { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT identifier, generation, next_fire, anchor FROM sent WHERE claimed_by = ? ORDER BY id",
-                                        arguments: [claimer.description])
-            guard !rows.isEmpty else { return 0 }
-            try db.execute(sql: """
+            let taken: StatementArguments = ["claimer": claimer.description]
+            let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM sent WHERE claimed_by = :claimer"), arguments: taken) ?? 0
+            guard count > 0 else { return 0 }
+            let mine = "claimed_by = :claimer"
+            try db.cachedStatement(sql: """
                 INSERT INTO delivered (identifier, recipient, request, fire_date, delivered_at, delivery_id, coalesced)
                 SELECT identifier, recipient, request, fire_date, delivered_at, delivery_id, coalesced FROM sent
-                WHERE claimed_by = ? AND route != 'suppressed' ORDER BY id
+                WHERE \(mine) AND route != 'suppressed' ORDER BY id
                 ON CONFLICT (identifier) DO UPDATE SET
                     recipient = excluded.recipient, request = excluded.request, fire_date = excluded.fire_date,
                     delivered_at = excluded.delivered_at, delivery_id = excluded.delivery_id, coalesced = excluded.coalesced
-                """, arguments: [claimer.description])
-            let move = try db.cachedStatement(sql: """
-                UPDATE pending SET next_fire = ?, anchor = ?, fired_count = fired_count + 1, claimed_by = NULL, claim_expires = NULL,
-                    not_before = NULL
-                WHERE identifier = ? AND generation = ? AND claimed_by = ?
-                """)
-            let remove = try db.cachedStatement(sql: "DELETE FROM pending WHERE identifier = ? AND generation = ? AND claimed_by = ?")
-            for row in rows {
-                let mine: StatementArguments = [row["identifier"] as String, row["generation"] as String, claimer.description]
-                if let next = row["next_fire"] as Int64? {
-                    try move.execute(arguments: [next, row["anchor"] as Int64] + mine)
-                } else {
-                    try remove.execute(arguments: mine)
-                }
-            }
-            try db.execute(sql: "DELETE FROM sent WHERE claimed_by = ?", arguments: [claimer.description])
-            return rows.count
+                """).execute(arguments: taken)
+            // Each request by its first mark (a request marked twice moved once, as the
+            // first left it), in two statements: on to its next fire, or out when it does
+            // not repeat, unless it was replaced (another generation) or taken over
+            // (another claimer) meanwhile.
+            let first = "SELECT * FROM sent WHERE id IN (SELECT MIN(id) FROM sent WHERE \(mine) GROUP BY identifier, generation)"
+            try db.cachedStatement(sql: """
+                UPDATE pending SET next_fire = s.next_fire, anchor = s.anchor, fired_count = pending.fired_count + 1,
+                    claimed_by = NULL, claim_expires = NULL, not_before = NULL
+                FROM (\(first)) AS s
+                WHERE s.next_fire IS NOT NULL AND pending.identifier = s.identifier AND pending.generation = s.generation
+                  AND pending.claimed_by = :claimer
+                """).execute(arguments: taken)
+            try db.cachedStatement(sql: """
+                DELETE FROM pending WHERE claimed_by = :claimer
+                  AND (identifier, generation) IN (SELECT identifier, generation FROM (\(first)) WHERE next_fire IS NULL)
+                """).execute(arguments: taken)
+            try db.cachedStatement(sql: "DELETE FROM sent WHERE \(mine)").execute(arguments: taken)
+            return count
         }
     }
 

@@ -269,6 +269,17 @@ extension SQLiteStore {
                 )
                 """)
         }
+        migrator.registerMigration("v14 claimed rows index") { db in
+            // Only claimed rows are ever looked up by claimer; the others, a million
+            // pending and every delivery sent, were entries under NULL that each claim and
+            // settling stepped through a deeper tree for, and each new row wrote to.
+            try db.execute(sql: """
+                DROP INDEX pending_claimed_by;
+                CREATE INDEX pending_claimed_by ON pending (claimed_by) WHERE claimed_by IS NOT NULL;
+                DROP INDEX outbox_claimed_by;
+                CREATE INDEX outbox_claimed_by ON outbox (claimed_by) WHERE claimed_by IS NOT NULL;
+                """)
+        }
         return migrator
     }
 }
