@@ -23,6 +23,11 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
             // durable across a killed process, which is what exactly-once relies on.
             try Self.useWAL(db)
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // 32 MiB of pages kept (SQLite's default is 2 MiB): firing 10,000 notifications from
+            // a store of a million read 31,000 pages from the kernel one pread at a time,
+            // the indexes of pending and delivered not fitting in 2 MiB. Only what is read
+            // is kept: a tick with nothing to do stays as small.
+            try db.execute(sql: "PRAGMA cache_size = -32768")
         }
         // A new store is made readable by its owner only: it holds the signing key, and
         // SQLite gives its -wal and -shm files the database file's mode.

@@ -46,12 +46,13 @@ extension JSONValue {
     /// Appends a JSON string literal: quotes, backslashes and control characters escaped.
     public static func writeString(_ value: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        // Most strings need no escape: copied whole.
+        // Most strings need no escape: copied whole, as one block of bytes.
         let plain = value.utf8.withContiguousStorageIfAvailable { buffer in
-            !buffer.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+            guard !buffer.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            bytes.append(contentsOf: buffer)
+            return true
         } ?? false
         if plain {
-            bytes += value.utf8
             return bytes.append(UInt8(ascii: "\""))
         }
         let hex = Array("0123456789abcdef".utf8)
