@@ -4,7 +4,13 @@ import Foundation
 public struct Configuration: Hashable, Sendable {
     public var categories: [NotificationCategory]
     public var channels: [Channel]
-    public var recipients: [Recipient]
+    public var recipients: [Recipient] {
+        didSet { recipientPositions = Self.positions(of: recipients) }
+    }
+    /// Where each recipient id first appears in ``recipients``: firing looks its recipient
+    /// up for every notification, and a search through the list made a run with many
+    /// recipients slow in proportion to their number.
+    private var recipientPositions: [String: Int] = [:]
     /// The pending limit of recipients that set none (`<recipients pendingLimit="64">`);
     /// nil: no limit, unlike iOS's 64.
     public var defaultPendingLimit: Int?
@@ -32,6 +38,11 @@ public struct Configuration: Hashable, Sendable {
         self.channels = channels
         self.recipients = recipients
         self.defaultPendingLimit = defaultPendingLimit
+        recipientPositions = Self.positions(of: recipients)
+    }
+
+    private static func positions(of recipients: [Recipient]) -> [String: Int] {
+        Dictionary(recipients.enumerated().map { ($1.id, $0) }) { first, _ in first }
     }
 
     /// The pending limit of each recipient that has one, its own or the default.
@@ -52,7 +63,7 @@ public struct Configuration: Hashable, Sendable {
     }
 
     public func recipient(_ id: String) -> Recipient? {
-        recipients.first { $0.id == id }
+        recipientPositions[id].map { recipients[$0] }
     }
 
     /// The text with every secret of the configuration blanked out. Values under three
