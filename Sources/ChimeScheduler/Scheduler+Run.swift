@@ -182,9 +182,11 @@ extension Scheduler {
         guard let home = zones.zone(recipient.timeZone) else { return "unknown time zone \"\(recipient.timeZone)\"" }
         let schedule = TriggerSchedule(request.trigger, added: notification.added, zone: zone)
         let advanced = schedule.advance(from: notification.nextFire, now: now)
+        // Made from the generation and the fire instant each time it is asked for.
+        let deliveryID = notification.deliveryID
         let delivered = DeliveredNotification(
             request: request, fireDate: advanced.latest, deliveredAt: now,
-            deliveryID: notification.deliveryID, coalesced: advanced.coalesced)
+            deliveryID: deliveryID, coalesced: advanced.coalesced)
         let category = request.content.categoryIdentifier
         let preference = recipient.preference(for: category, stored: firing.preferences[recipient.id])
         let kept: SentMark.Route
@@ -252,7 +254,7 @@ extension Scheduler {
             }
             let outgoing = OutgoingNotification(
                 request: request, recipient: recipient, address: address, channel: channel,
-                fireDate: advanced.latest, deliveryID: notification.deliveryID, coalesced: advanced.coalesced,
+                fireDate: advanced.latest, deliveryID: deliveryID, coalesced: advanced.coalesced,
                 encodedRequest: notification.encodedRequest)
             do {
                 if let transport = try firing.transports.transport(for: channel) {
@@ -284,9 +286,12 @@ extension Scheduler {
                 report.partial.append(configuration.redact("\(request.identifier): \(error)"))
             }
         }
-        var sent = Self.metadata(of: notification)
-        sent["channels"] = .string((local.map(\.0.channel.id) + queued.map(\.channel)).joined(separator: ","))
-        logger.info(local.isEmpty ? "fired, queued for sending" : "fired and delivered", metadata: sent)
+        // Its fields made only when the line is written (info is not, by default).
+        logger.info(local.isEmpty ? "fired, queued for sending" : "fired and delivered", metadata: {
+            var sent = Self.metadata(of: notification)
+            sent["channels"] = .string((local.map(\.0.channel.id) + queued.map(\.channel)).joined(separator: ","))
+            return sent
+        }())
         let mark = SentMark(notification: notification, delivered: delivered, next: advanced.next, anchor: advanced.anchor, queued: queued)
         if local.isEmpty {
             queuedOnly.append(mark)
