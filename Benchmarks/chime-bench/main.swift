@@ -127,8 +127,8 @@ let baselineMemory = median(baselineRuns.map(\.peakMiB))
 let idle = median(idleRuns.map(\.seconds))
 
 // The store as it is before firing, put back before each repeat of the 10,000-due run
-// (which fires them all), and written out to disk first so that the copy's write-back
-// does not land in the run measured.
+// (which fires them all). Every copy is written out to disk (`sync`) before a run, so
+// that its write-back does not land in the run measured.
 let store = workspace.appendingPathComponent("chime.sqlite"), before = workspace.appendingPathComponent("chime.sqlite.before")
 try FileManager.default.copyItem(at: store, to: before)
 func restoreStore() throws {
@@ -136,12 +136,12 @@ func restoreStore() throws {
         try? FileManager.default.removeItem(at: workspace.appendingPathComponent(name))
     }
     try FileManager.default.copyItem(at: before, to: store)
-    sync()
 }
 let fireRepeats = max(1, min(repeats, 5))
 var fireRuns: [Measured] = []
 for round in 0..<fireRepeats {
     if round > 0 { try restoreStore() }
+    sync()
     fireRuns.append(measure(["run", "--now", now.description]))
 }
 let fire = fireRuns.sorted { $0.seconds < $1.seconds }[fireRuns.count / 2]

@@ -18,8 +18,8 @@ extension ActionDesk {
         guard let thread = reply.thread, let request = reply.request else { return nil }
         // What is read and written in the store is one transaction, unless a command hook
         // runs (the store is not held while it does); the answer is written after.
-        let commands = reply.response.flatMap { configuration.category(request.content.categoryIdentifier)?.action($0.action) }?
-            .hooks.contains { if case .command = $0.kind { true } else { false } } ?? false
+        let action = reply.response.flatMap { configuration.category(request.content.categoryIdentifier)?.action($0.action) }
+        let commands = action?.hooks.contains(where: \.runsCommand) ?? false
         let decide = { try decision(reply, request: request, now: now) }
         guard let (outcome, recipient, open) = try commands ? decide() : store.together(decide) else { return nil }
         guard let answer = outcome.answer else { return outcome }

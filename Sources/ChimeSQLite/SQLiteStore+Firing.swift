@@ -139,35 +139,34 @@ extension SQLiteStore {
 
     public func settle(claimer: Claimer) throws -> Int {
         try database.write { db in
-            let taken: StatementArguments = ["claimer": claimer.description]
-            let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM sent WHERE claimed_by = :claimer"), arguments: taken) ?? 0
+            let mine: StatementArguments = ["claimer": claimer.description]
+            let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM sent WHERE claimed_by = :claimer"), arguments: mine) ?? 0
             guard count > 0 else { return 0 }
-            let mine = "claimed_by = :claimer"
             try db.cachedStatement(sql: """
                 INSERT INTO delivered (identifier, recipient, request, fire_date, delivered_at, delivery_id, coalesced)
                 SELECT identifier, recipient, request, fire_date, delivered_at, delivery_id, coalesced FROM sent
-                WHERE \(mine) AND route != 'suppressed' ORDER BY id
+                WHERE claimed_by = :claimer AND route != 'suppressed' ORDER BY id
                 ON CONFLICT (identifier) DO UPDATE SET
                     recipient = excluded.recipient, request = excluded.request, fire_date = excluded.fire_date,
                     delivered_at = excluded.delivered_at, delivery_id = excluded.delivery_id, coalesced = excluded.coalesced
-                """).execute(arguments: taken)
+                """).execute(arguments: mine)
             // Each request by its first mark (a request marked twice moved once, as the
             // first left it), in two statements: on to its next fire, or out when it does
             // not repeat, unless it was replaced (another generation) or taken over
             // (another claimer) meanwhile.
-            let first = "SELECT * FROM sent WHERE id IN (SELECT MIN(id) FROM sent WHERE \(mine) GROUP BY identifier, generation)"
+            let first = "SELECT * FROM sent WHERE id IN (SELECT MIN(id) FROM sent WHERE claimed_by = :claimer GROUP BY identifier, generation)"
             try db.cachedStatement(sql: """
                 UPDATE pending SET next_fire = s.next_fire, anchor = s.anchor, fired_count = pending.fired_count + 1,
                     claimed_by = NULL, claim_expires = NULL, not_before = NULL
                 FROM (\(first)) AS s
                 WHERE s.next_fire IS NOT NULL AND pending.identifier = s.identifier AND pending.generation = s.generation
                   AND pending.claimed_by = :claimer
-                """).execute(arguments: taken)
+                """).execute(arguments: mine)
             try db.cachedStatement(sql: """
                 DELETE FROM pending WHERE claimed_by = :claimer
                   AND (identifier, generation) IN (SELECT identifier, generation FROM (\(first)) WHERE next_fire IS NULL)
-                """).execute(arguments: taken)
-            try db.cachedStatement(sql: "DELETE FROM sent WHERE \(mine)").execute(arguments: taken)
+                """).execute(arguments: mine)
+            try db.cachedStatement(sql: "DELETE FROM sent WHERE claimed_by = :claimer").execute(arguments: mine)
             return count
         }
     }

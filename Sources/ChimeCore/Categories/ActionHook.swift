@@ -11,6 +11,11 @@ public struct ActionHook: Hashable, Sendable {
     }
 
     public var kind: Kind
+
+    /// Whether it runs a command (which the store must not be held for).
+    public var runsCommand: Bool {
+        if case .command = kind { true } else { false }
+    }
     /// Seconds a command may run before it is stopped (and recorded as timed out).
     public var timeout: Double
     /// The environment variables a command is given besides PATH, HOME and LANG
