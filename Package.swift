@@ -60,7 +60,8 @@ let package = Package(
         .target(name: "ChimeCurl", dependencies: ["CChimeCurl"]),
 
         // The SQLite store (GRDB): WAL, named forward-only migrations, explicit claims.
-        .target(name: "ChimeSQLite", dependencies: ["ChimeCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "ChimeSQLite", dependencies: ["ChimeCore", .product(name: "GRDB", package: "GRDB.swift"),
+                                                    .product(name: "GRDBSQLite", package: "GRDB.swift")]),
 
         // The PostgreSQL store (PostgresNIO): the same tables as SQLite's, claims that hold
         // under many workers, LISTEN/NOTIFY for sooner work.

@@ -13,12 +13,18 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
     /// The migrations opening this store ran (``StoreMigrating``).
     public let migrationsRun: [String]
 
+    /// Checkpoints the log off the writing thread (none for an in-memory store).
+    private let checkpointer: WALCheckpointer?
+
     /// Opens (creating when needed) the store at `path` and brings its schema up to date.
     /// - Throws: ``StoreFailure`` saying what is wrong and what to do.
     public init(path: String) throws {
+        let checkpointer = path == ":memory:" ? nil : WALCheckpointer(path: path)
+        self.checkpointer = checkpointer
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         configuration.prepareDatabase { db in
+            checkpointer?.watch(db)
             // WAL lets readers and one writer work together; NORMAL synchronous is
             // durable across a killed process, which is what exactly-once relies on.
             try Self.useWAL(db)
@@ -37,11 +43,16 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
         }
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
+            checkpointer?.checkpointsBetweenTransactions(of: queue)
             migrationsRun = try Self.migrator.migrate(queue)
             database = StoreConnection(queue: queue)
         } catch let error as DatabaseError {
             throw StoreFailure(error, path: path)!
         }
+    }
+
+    deinit {
+        checkpointer?.stop()
     }
 
     /// Puts the store in WAL mode (once for good: the mode is kept in the file).

@@ -65,6 +65,33 @@ struct SQLiteStoreTests {
         #expect(all.sorted() == Self.migrations.sorted())
     }
 
+    @Test("a long run of commits is checkpointed beside the writer: the file takes the pages while the store is open, the log stays bounded, and closing removes it")
+    func checkpointsBesideTheWriter() throws {
+        var store: SQLiteStore? = try self.store()
+        let fileSize = { (path: String) in ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0 }
+        // 1,000 requests of 2 KB, rewritten 30 times: 15,000 pages of log without checkpoints.
+        let filler = String(repeating: "x", count: 2000)
+        var largestLog = 0
+        for round in 0..<30 {
+            try store?.upsert((0..<1000).map { index in
+                PendingNotification(
+                    request: NotificationRequest(identifier: "r\(index)", recipient: "alice",
+                                                 content: NotificationContent(title: "\(round) \(filler)", categoryIdentifier: "reminder"),
+                                                 trigger: .timeInterval(seconds: 60, repeats: false)),
+                    added: Instant(seconds: 0), nextFire: Instant(seconds: 60), anchor: Instant(seconds: 0), zone: "UTC", generation: "g\(round)")
+            })
+            largestLog = max(largestLog, fileSize(path + "-wal"))
+        }
+        #expect(largestLog < 12_000 * 4_096, "the log grew to \(largestLog) bytes")
+        // The pages reach the database file while the store is still open.
+        let deadline = Date().addingTimeInterval(10)
+        while fileSize(path) < 2_000_000, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(fileSize(path) >= 2_000_000)
+        store = nil
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(try SQLiteStore(path: path).pending(recipient: "alice", limits: [:]).count == 1000)
+    }
+
     @Test("a store that cannot be created is an open error")
     func unwritable() {
         #expect(throws: StoreFailure.self) { try SQLiteStore(path: "/proc/chime/store.sqlite") }
