@@ -33,6 +33,21 @@ struct JSONTextTests {
         #expect(original.jsonText == text)
     }
 
+    @Test("a character to escape at any place of a long string is escaped, among ASCII and multi-byte text", arguments: ["\"", "\\", "\n", "\u{01}", "\u{1F}"])
+    func escapeAnywhere(special: String) throws {
+        for length in [7, 8, 9, 16, 23, 40] {
+            for place in 0..<length {
+                var pieces = (0..<length).map { $0 % 5 == 4 ? "é" : $0 % 7 == 6 ? "😀" : "a" }
+                pieces[place] = special
+                let string = pieces.joined()
+                let text = JSONValue.string(string).jsonText
+                #expect(!text.utf8.contains { $0 < 0x20 }, "a raw control character in \(text)")
+                #expect(try JSONDecoder().decode(JSONValue.self, from: Data("[\(text)]".utf8)) == .array([.string(string)]))
+            }
+        }
+        #expect(JSONValue.string(String(repeating: "é~ a", count: 10)).jsonText == "\"" + String(repeating: "é~ a", count: 10) + "\"")
+    }
+
     @Test("exact text: sorted keys, escapes, unescaped slashes, no NaN")
     func exact() {
         let value = JSONValue.object(["b": .array([.integer(1), .number(0.5), .number(.nan), .null]), "a": .string("x\"y\\z/\n\u{01}é")])
