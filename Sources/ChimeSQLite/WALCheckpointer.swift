@@ -105,16 +105,28 @@ final class WALCheckpointer: @unchecked Sendable { // state guarded by condition
             // has what was committed since the one before to move.
             var log = try? connection?.writeWithoutTransaction { try $0.checkpoint(.passive) }
             for _ in 0..<Self.catchingUp {
-                guard let moved = log, moved.checkpointedFrameCount < moved.walFrameCount else { break }
+                guard let moved = log, moved.checkpointedFrameCount < moved.walFrameCount, !isStopping else { break }
                 log = try? connection?.writeWithoutTransaction { try $0.checkpoint(.passive) }
             }
-            if let long = log, long.walFrameCount > Self.longestLog, let store {
+            var between = false
+            if let long = log, long.walFrameCount > Self.longestLog, let store, !isStopping {
                 log = try? store.writeWithoutTransaction { try $0.checkpoint(.passive) }
+                between = true
             }
             condition.lock()
             if let moved = log?.checkpointedFrameCount, moved >= 0 { checkpointed = moved }
+            // Commits made while it waited asked for a checkpoint of what it has just moved.
+            if between { wanted = false }
             condition.unlock()
         }
+    }
+
+    /// Whether ``stop()`` was called: the store is closing, and its close checkpoints what
+    /// is left, so a checkpoint under way does not run again.
+    private var isStopping: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopping
     }
 
     /// Stops the thread, waiting for a checkpoint it is running, and closes its connection.
