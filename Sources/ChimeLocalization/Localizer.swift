@@ -33,8 +33,13 @@ public final class Localizer: Sendable {
         let folders = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
         for locale in folders where !locale.hasPrefix(".") {
             let folder = (directory as NSString).appendingPathComponent(locale)
+            // A file the same as the built-in one (the shipped templates folder, as most
+            // deployments use it) is not parsed again: it would change nothing, and parsing
+            // the eight locales' files a second time was a tenth of the instructions of a
+            // `chime run` firing 100 notifications (callgrind: 22 of 220 million).
+            let shipped = builtIn ? BuiltInStrings.files.first { $0.locale == locale } : nil
             let stringsPath = (folder as NSString).appendingPathComponent("Localizable.strings")
-            if let data = FileManager.default.contents(atPath: stringsPath) {
+            if let data = FileManager.default.contents(atPath: stringsPath), !(shipped.map { data.elementsEqual($0.strings) } ?? false) {
                 do {
                     let file = try StringsFile(bytes: Array(data))
                     strings[locale] = strings[locale].map { $0.overlaid(by: file) } ?? file
@@ -43,7 +48,7 @@ public final class Localizer: Sendable {
                 }
             }
             let dictPath = (folder as NSString).appendingPathComponent("Localizable.stringsdict")
-            if let data = FileManager.default.contents(atPath: dictPath) {
+            if let data = FileManager.default.contents(atPath: dictPath), !(shipped.map { data.elementsEqual($0.stringsdict) } ?? false) {
                 do {
                     let file = try StringsDictFile(bytes: Array(data), path: dictPath)
                     plurals[locale] = plurals[locale].map { $0.overlaid(by: file) } ?? file

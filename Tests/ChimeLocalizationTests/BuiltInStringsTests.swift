@@ -30,4 +30,23 @@ struct BuiltInStringsTests {
             }
         }
     }
+
+    @Test("a folder with the shipped files and one changed: the changed file's strings win, the shipped ones read as built in")
+    func shippedAndChanged() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("chime-strings-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.copyItem(atPath: Self.templates, toPath: root.path)
+        let english = root.appendingPathComponent("en/Localizable.strings")
+        let text = try String(contentsOf: english, encoding: .utf8)
+        let key = try #require(text.firstMatch(of: /(?m)^"([^"]+)"\s*=/)).output.1
+        try (text + "\n\"\(key)\" = \"Changed here\";\n").write(to: english, atomically: true, encoding: .utf8)
+        let changed = try Localizer(directory: root.path)
+        let builtIn = try Localizer(directory: "/nonexistent/templates")
+        #expect(changed.string(String(key), locale: "en")?.text == "Changed here")
+        #expect(changed.string(String(key), locale: "fr")?.text == builtIn.string(String(key), locale: "fr")?.text)
+        #expect(changed.locales == builtIn.locales)
+        // A broken copy of a shipped file is still read, and refused.
+        try (text + "\n\"unterminated = \"x\";\n").write(to: english, atomically: true, encoding: .utf8)
+        #expect(throws: Localizer.LoadError.self) { try Localizer(directory: root.path) }
+    }
 }
