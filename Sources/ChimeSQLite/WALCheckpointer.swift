@@ -82,8 +82,16 @@ final class WALCheckpointer: @unchecked Sendable { // state guarded by condition
 
     private func work() {
         // Its own connection, opened by the first checkpoint: the store's is busy writing.
-        // A store that cannot be opened now is left to SQLite's checkpoint at close.
+        // Should it not open (no file descriptor left), SQLite's own automatic checkpoint
+        // is put back on the store's connection, as it was before this thread: without
+        // either, the log would grow for as long as the process writes.
         var connection = try? DatabaseQueue(path: path)
+        if connection == nil {
+            condition.lock()
+            let store = self.store
+            condition.unlock()
+            try? store?.writeWithoutTransaction { db in _ = sqlite3_wal_autocheckpoint(db.sqliteConnection, Int32(Self.threshold)) }
+        }
         while true {
             condition.lock()
             while !wanted, !stopping { condition.wait() }
