@@ -46,7 +46,11 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
             checkpointer?.checkpointsBetweenTransactions(of: queue)
             migrationsRun = try Self.migrator.migrate(queue)
             database = StoreConnection(queue: queue)
-        } catch let error as DatabaseError {
+        } catch {
+            // A migration may have written enough to start the checkpoint thread, and a
+            // store that failed to open is never deinitialized.
+            checkpointer?.stop()
+            guard let error = error as? DatabaseError else { throw error }
             throw StoreFailure(error, path: path)!
         }
     }
