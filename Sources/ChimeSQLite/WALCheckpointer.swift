@@ -56,6 +56,8 @@ final class WALCheckpointer: @unchecked Sendable { // state guarded by condition
 
     /// Installs the hook asking for checkpoints on `db`, in place of SQLite's automatic
     /// checkpoint (a connection has one WAL hook, and the automatic checkpoint is one).
+    /// The hook holds this checkpointer unretained: the store's configuration, which the
+    /// connection keeps, holds it for as long as the connection is open.
     func watch(_ db: Database) {
         sqlite3_wal_hook(db.sqliteConnection, { context, _, _, frames in
             Unmanaged<WALCheckpointer>.fromOpaque(context!).takeUnretainedValue().committed(frames: Int(frames))
@@ -114,22 +116,25 @@ final class WALCheckpointer: @unchecked Sendable { // state guarded by condition
             // last one runs on the store's connection, between its transactions, so that
             // the next one starts the log again. The writer waits for that one only, which
             // has what was committed since the one before to move.
-            var log = try? connection?.writeWithoutTransaction { try $0.checkpoint(.passive) }
+            var log = Self.passiveCheckpoint(on: connection)
             for _ in 0..<Self.catchingUp {
                 guard let moved = log, moved.checkpointedFrameCount < moved.walFrameCount, !isStopping else { break }
-                log = try? connection?.writeWithoutTransaction { try $0.checkpoint(.passive) }
+                log = Self.passiveCheckpoint(on: connection)
             }
-            var between = false
-            if let long = log, long.walFrameCount > Self.longestLog, let store, !isStopping {
-                log = try? store.writeWithoutTransaction { try $0.checkpoint(.passive) }
-                between = true
-            }
+            let between = store != nil && (log?.walFrameCount ?? 0) > Self.longestLog && !isStopping
+            if between { log = Self.passiveCheckpoint(on: store) }
             condition.lock()
             if let moved = log?.checkpointedFrameCount, moved >= 0 { checkpointed = moved }
             // Commits made while it waited asked for a checkpoint of what it has just moved.
             if between { wanted = false }
             condition.unlock()
         }
+    }
+
+    /// A passive checkpoint on `connection`: the frames in the log and those moved, nil
+    /// when it failed (another process checkpointing, say).
+    private static func passiveCheckpoint(on connection: DatabaseQueue?) -> (walFrameCount: Int, checkpointedFrameCount: Int)? {
+        try? connection?.writeWithoutTransaction { try $0.checkpoint(.passive) }
     }
 
     /// Whether ``stop()`` was called: the store is closing, and its close checkpoints what
