@@ -33,13 +33,12 @@ public struct ParsedMail: Sendable {
 
     /// The first header named `name`, compared without case.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 
     /// Every raw value (``rawHeaders``) of the headers named `name`, compared without case.
     public func rawValues(_ name: String) -> [String] {
-        let wanted = name.lowercased()
-        return rawHeaders.filter { $0.name.lowercased() == wanted }.map(\.value)
+        rawHeaders.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
     }
 
     /// The first part of a content type.
@@ -138,5 +137,15 @@ extension String {
         while let first = text.unicodeScalars.first, first == " " || first == "\t" { text = text.dropFirst() }
         while let last = text.unicodeScalars.last, last == " " || last == "\t" { text = text.dropLast() }
         return String(text)
+    }
+
+    /// Whether this string equals `other` with ASCII letters compared without case (a
+    /// header field's name is ASCII): no lowered copy of either, where `lowercased()` on
+    /// both names at every header had been most of a reply's header lookups.
+    func equalsIgnoringASCIICase(_ other: String) -> Bool {
+        guard utf8.count == other.utf8.count else { return false }
+        return zip(utf8, other.utf8).allSatisfy { a, b in
+            a == b || (a | 0x20 == b | 0x20 && (0x61...0x7A).contains(a | 0x20))
+        }
     }
 }

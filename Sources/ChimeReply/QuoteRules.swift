@@ -21,8 +21,11 @@ struct QuoteRules: Sendable {
     let sentFromEnds: [String]
     let sentWithStarts: [String]
     let sentWithEnds: [String]
-    /// Outlook mobile's signatures, each as ``signatureKey(_:)`` reads a line.
-    let outlookSignatures: Set<String>
+    /// Outlook mobile's signatures, each as ``signatureKey(_:)`` reads a line: made when a
+    /// line first names Outlook (making them was a twentieth of a one-message `chime
+    /// ingest`).
+    var outlookSignatures: Set<String> { signatures.value }
+    private let signatures: Lazily<Set<String>>
 
     init(_ tables: [QuoteLanguage]) {
         wrote = tables.filter { !$0.wrote.isEmpty }.map { table in
@@ -37,9 +40,10 @@ struct QuoteRules: Sendable {
         sentFromEnds = tables.flatMap(\.sentFromEnds).map { $0.lowercased().precomposed }
         sentWithStarts = tables.flatMap(\.sentWithStarts).map { $0.lowercased().precomposed }
         sentWithEnds = tables.flatMap(\.sentWithEnds).map { $0.lowercased().precomposed }
-        outlookSignatures = Set(tables.flatMap(\.getOutlook).flatMap { line in
-            ["iOS", "Android"].map { Self.signatureKey(line.replacingOccurrences(of: "{os}", with: $0)) }
-        })
+        let outlook = tables.flatMap(\.getOutlook)
+        signatures = Lazily {
+            Set(outlook.flatMap { line in ["iOS", "Android"].map { Self.signatureKey(line.replacingOccurrences(of: "{os}", with: $0)) } })
+        }
     }
 
     static let standard = QuoteRules(QuoteLanguage.tables)
@@ -47,6 +51,11 @@ struct QuoteRules: Sendable {
     /// How many lines from `index` (one to five, no blank line among them) make an
     /// "On … wrote:" header, or nil.
     func wroteWindow(_ lines: [String], at index: Int) -> Int? {
+        Self.mayEndWindow(lines, at: index) ? joinedWindow(lines, at: index) : nil
+    }
+
+    /// ``wroteWindow(_:at:)`` without its pre-check: each window's lines joined and tried.
+    func joinedWindow(_ lines: [String], at index: Int) -> Int? {
         var joined = ""
         for next in index..<min(index + 5, lines.count) {
             guard lines[next].utf8.count <= ReplyText.longestHeader else { return nil }
@@ -59,6 +68,19 @@ struct QuoteRules: Sendable {
             if joined.hasSuffix(">"), next + 1 < lines.count, lines[next + 1].hasPrefix("|"), isWrote(joined + ":") { return next - index + 1 }
         }
         return nil
+    }
+
+    /// Whether a window from `index` might end before a blank line: at a line whose last
+    /// byte, ASCII white space aside, is a colon, a `>` or beyond ASCII (a full-width
+    /// colon, a direction mark, white space that ``ReplyText/trimmed(_:)`` takes off). Any
+    /// other byte ends its line with neither colon nor `>`, trimmed or not. Most windows
+    /// have no such line, and are spared the joining of ``wroteWindow(_:at:)``.
+    static func mayEndWindow(_ lines: [String], at index: Int) -> Bool {
+        for line in lines[index..<min(index + 5, lines.count)] {
+            guard let last = line.utf8.last(where: { !(0x09...0x0D).contains($0) && $0 != 0x20 }) else { return false }
+            if last == UInt8(ascii: ":") || last == UInt8(ascii: ">") || last >= 0x80 { return true }
+        }
+        return false
     }
 
     /// Whether a whole window (its colon included) is an "On … wrote:" header.
@@ -89,7 +111,7 @@ struct QuoteRules: Sendable {
         let bytes = line.utf8
         guard let first = bytes.first, bytes.count <= ReplyText.longestHeader else { return false }
         if bytes.count >= 20, bytes.allSatisfy({ $0 == UInt8(ascii: "_") }) { return true }
-        let rules: Set<UInt8> = [UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "*"), UInt8(ascii: "="), UInt8(ascii: " ")]
+        let rules = Self.ruleBytes
         if rules.contains(first) {
             var inner = Substring(line)
             while let character = inner.first, character.isASCII, rules.contains(character.asciiValue!) { inner.removeFirst() }
@@ -105,6 +127,9 @@ struct QuoteRules: Sendable {
         while content.hasSuffix(":") || content.hasSuffix("：") || content.hasSuffix(" ") { content.removeLast() }
         return forwarded.contains(content)
     }
+
+    /// What a separator's rule is drawn with, around its words.
+    private static let ruleBytes: Set<UInt8> = [UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "*"), UInt8(ascii: "="), UInt8(ascii: " ")]
 
     /// A mobile client's "Sent from my iPhone", in any of the languages, as a line of its
     /// own: short, and either naming a device or an app, or without the comma and the full
@@ -125,14 +150,19 @@ struct QuoteRules: Sendable {
         // (beyond U+02FF: Hebrew "נשלח מה-iPhone", Thai, Chinese).
         // The bytes first: a phrase that begins (ends) the line as characters begins (ends)
         // it in NFC bytes, and comparing characters costs 20 times more.
+        // And their first (last) byte before that: most of the hundreds of phrases
+        // differ there, and a generic comparison of two UTF-8 views costs 100 times more.
+        let (first, last) = (bare.utf8.first, bare.utf8.last)
         func starts(_ start: String) -> Bool {
-            bare.utf8.starts(with: start.utf8) && bare.hasPrefix(start)
+            start.utf8.first == first && bare.utf8.starts(with: start.utf8) && bare.hasPrefix(start)
                 && (start.unicodeScalars.first!.value > 0x2FF || bare.dropFirst(start.count).first == " ")
         }
         func ends(_ end: String) -> Bool {
-            bare.utf8.count >= end.utf8.count && bare.utf8.suffix(end.utf8.count).elementsEqual(end.utf8) && bare.hasSuffix(end)
+            end.utf8.last == last && bare.utf8.count >= end.utf8.count && bare.utf8.suffix(end.utf8.count).elementsEqual(end.utf8)
+                && bare.hasSuffix(end)
         }
-        func naming() -> Bool { Self.devices.contains { line.contains($0) } }
+        // Both in NFC: a byte search finds what Foundation's `contains` would.
+        func naming() -> Bool { Self.devices.contains { line.containsBytes($0) } }
         // The tables give a longer beginning before its shorter forms ("sent from my",
         // "sent from"): the first found is the phrase.
         let start = sentFromStarts.first(where: starts)

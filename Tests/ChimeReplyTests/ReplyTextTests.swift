@@ -141,4 +141,58 @@ struct ReplyTextTests {
         #expect(matcher.match(text: "", subject: "Re: Shopping [3]") == ActionMatcher.Match(action: "trashAction", userText: nil))
         #expect(matcher.match(text: "\n\n", subject: "Re: Shopping") == nil)
     }
+
+    @Test("a reply's lines split at LF, CRLF and CR, multi-byte text kept whole")
+    func lineBreaks() {
+        #expect(ReplyText.lines("") == [""])
+        #expect(ReplyText.lines("ok") == ["ok"])
+        #expect(ReplyText.lines("a\nb\r\nc\rd") == ["a", "b", "c", "d"])
+        #expect(ReplyText.lines("a\r\r\nb\n\n") == ["a", "", "b", "", ""])
+        #expect(ReplyText.lines("\r\nÉté ✓\r\n日本\n") == ["", "Été ✓", "日本", ""])
+    }
+
+    /// The pre-check spares most windows the joining; it must pass every window the
+    /// joining would find: headers ending in a colon, a full-width colon or `>` above
+    /// `|` lines, behind white space (ASCII and not), direction marks and blank lines.
+    @Test("the header pre-check passes every window a header could end")
+    func headerPreCheck() {
+        let rules = QuoteRules.standard
+        let endings = [":", "：", ":\u{200F}", ": ", ":\u{A0}", ":\u{3000}", "\u{200E}:", ":\t ", ">"]
+        let heads = ["On Sat, Nov 21, 2026 at 10:00 AM Chime <bot@example.org> wrote", "Am 21.11.2026 um 10:00 schrieb Chime",
+                     "2026/11/21 Chime <bot@example.org>", "Le sam. 21 nov. 2026, Chime a écrit", "在 2026年11月21日，Chime 写道"]
+        var found = 0
+        for head in heads {
+            for ending in endings {
+                let words = (head + ending).split(separator: " ").map(String.init)
+                for wrap in [1, 2, 3] {
+                    // The header wrapped into `wrap` lines, with the person's text above and
+                    // quoted lines below.
+                    let size = (words.count + wrap - 1) / wrap
+                    let header = stride(from: 0, to: words.count, by: size).map { words[$0..<min($0 + size, words.count)].joined(separator: " ") }
+                    for above in [[], ["Done"], ["Done", ""], ["Done", "  "]] {
+                        let lines = above + header + ["| > Water the plants.", "> Reply 1 for Done"]
+                        for index in lines.indices where rules.joinedWindow(lines, at: index) != nil {
+                            found += 1
+                            #expect(QuoteRules.mayEndWindow(lines, at: index), "\(lines) at \(index)")
+                        }
+                    }
+                }
+            }
+        }
+        #expect(found > 200)
+        #expect(!QuoteRules.mayEndWindow(["Done", "", "On Sat, Nov 21, 2026 Chime wrote:"], at: 0))
+        #expect(!QuoteRules.mayEndWindow(["Thanks, see you", "tomorrow at ten"], at: 0))
+    }
+
+    /// The patterns are compiled when first tried: each must still compile.
+    @Test("every language's header patterns compile, and Outlook's signatures are made")
+    func tablesCompile() {
+        let rules = QuoteRules.standard
+        let tables = QuoteLanguage.tables.filter { !$0.wrote.isEmpty }
+        #expect(rules.wrote.count == tables.count)
+        for (compiled, table) in zip(rules.wrote, tables) {
+            #expect(compiled.patterns.expressions.count == table.wrote.count)
+        }
+        #expect(rules.outlookSignatures.count == 2 * QuoteLanguage.tables.flatMap(\.getOutlook).count)
+    }
 }
