@@ -29,7 +29,7 @@ public struct StringsFile: Hashable, Sendable {
 
     /// Parses the bytes of a `.strings` file.
     public init(bytes: [UInt8]) throws {
-        var parser = Parser(Array(Self.decode(bytes).unicodeScalars))
+        var parser = Parser(Self.decode(bytes))
         var lines: [String: Int] = [:]
         while true {
             try parser.skipTrivia()
@@ -78,12 +78,29 @@ public struct StringsFile: Hashable, Sendable {
 
     private struct Parser {
         let scalars: [Unicode.Scalar]
+        /// The text's UTF-8, and where each scalar starts in it (one more for the end):
+        /// a run of a string is decoded from its bytes at once, where appending it a
+        /// scalar at a time had been most of the parse of the built-in strings, at every
+        /// start.
+        let utf8: [UInt8]
+        let starts: [Int]
         var index = 0
         var line = 1
         var column = 1
 
-        init(_ scalars: [Unicode.Scalar]) {
-            self.scalars = scalars
+        init(_ text: String) {
+            utf8 = Array(text.utf8)
+            var scalars: [Unicode.Scalar] = [], starts: [Int] = []
+            scalars.reserveCapacity(utf8.count)
+            starts.reserveCapacity(utf8.count + 1)
+            var offset = 0
+            for scalar in text.unicodeScalars {
+                scalars.append(scalar)
+                starts.append(offset)
+                offset += UTF8.width(scalar)
+            }
+            starts.append(offset)
+            (self.scalars, self.starts) = (scalars, starts)
         }
 
         var atEnd: Bool { index >= scalars.count }
@@ -157,15 +174,16 @@ public struct StringsFile: Hashable, Sendable {
             advance()
             var text = ""
             while true {
+                // A run without quote or backslash, decoded whole.
+                let run = index
+                while index < scalars.count, scalars[index] != "\"", scalars[index] != "\\" { advance() }
+                if index > run { text += String(decoding: utf8[starts[run]..<starts[index]], as: UTF8.self) }
                 guard let scalar = current else {
                     throw ParseError(line: startLine, column: startColumn, message: "a string is never closed")
                 }
                 advance()
                 if scalar == "\"" { return text }
-                guard scalar == "\\" else {
-                    text.unicodeScalars.append(scalar)
-                    continue
-                }
+                // Else a backslash.
                 guard let escaped = current else { continue }
                 advance()
                 switch escaped {

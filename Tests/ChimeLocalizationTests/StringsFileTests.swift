@@ -23,6 +23,22 @@ struct StringsFileTests {
         #expect(file["dup"] == "second")
     }
 
+    /// Runs of one- to four-byte characters between escapes, and a string across lines:
+    /// each run comes whole, and a later error's line and column count characters.
+    @Test("multi-byte text between escapes, and the position of an error after it")
+    func runs() throws {
+        let text = "\"k\" = \"Grüße\\n日本 — \\\"ok\\\" 👍🏽\\U00E9\";\n\"l\" = \"line\none é\";\n"
+        let file = try StringsFile(bytes: Array(text.utf8))
+        #expect(file["k"] == "Grüße\n日本 — \"ok\" 👍🏽é")
+        #expect(file["l"] == "line\none é")
+        do {
+            _ = try StringsFile(bytes: Array((text + "\"m\" = \"日本\" 👍").utf8))
+            Issue.record("parsed")
+        } catch {
+            #expect("\(error)" == "4:12: expected \";\", found \"👍\"")
+        }
+    }
+
     @Test("UTF-16 with a byte-order mark, as Xcode writes it")
     func utf16() throws {
         var bytes: [UInt8] = [0xFF, 0xFE]
