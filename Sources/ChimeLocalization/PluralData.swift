@@ -1,5 +1,6 @@
 import ChimeCore
 import ChimeXML
+import Synchronization
 
 /// CLDR's cardinal plural rules for every language, read from the copy of `plurals.xml`
 /// compiled into the binary (CLDR 41; see `CLDR/LICENSE`), so nothing depends on a
@@ -18,57 +19,74 @@ public enum PluralData {
         public var decimalSamples: [String] { PluralData.samples(in: text, after: "@decimal") }
     }
 
-    /// Every language code, with its rules in CLDR's order.
-    public static var entries: [String: [Entry]] { loaded.entries }
+    /// Every language code, with its rules in CLDR's order (the whole file parsed: the
+    /// tests read every rule; ``rules(for:)`` parses only the language asked for).
+    public static var entries: [String: [Entry]] { parsed.value.entries }
 
-    /// Rules of the file that could not be read, as `locales count: reason`; empty unless
+    /// Rules of the file that could not be read, as `locale count: reason`; empty unless
     /// the data and the rule parser disagree (the tests check it is empty).
-    public static var unreadable: [String] { loaded.unreadable }
+    public static var unreadable: [String] { parsed.value.unreadable }
 
-    private static let loaded: (entries: [String: [Entry]], unreadable: [String]) = {
+    /// Each language code's rules as the file writes them (category, text), not parsed
+    /// yet: parsing every language's rules had been half the loading of the file, and a
+    /// process needs a language or two.
+    private static let groups: [String: [(count: String, text: String)]] = {
         // The file is part of the binary and its tests read every rule; a failure here
         // is a broken build, not bad input.
         // swiftlint:disable:next force_try
         let document = try! XMLDocument(bytes: PackageResources.plurals_xml, path: "plurals.xml")
-        var result: [String: [Entry]] = [:]
-        var unreadable: [String] = []
+        var result: [String: [(count: String, text: String)]] = [:]
         for plurals in document.root.children(named: "plurals") where plurals.attribute("type") == "cardinal" {
             for group in plurals.children(named: "pluralRules") {
-                let locales = group.attribute("locales") ?? ""
-                var entries: [Entry] = []
-                for element in group.children(named: "pluralRule") {
-                    do {
-                        entries.append(try entry(element))
-                    } catch {
-                        unreadable.append("\(locales) \(element.attribute("count") ?? "?"): \(error)")
-                    }
-                }
-                for locale in locales.split(separator: " ") {
-                    result[String(locale)] = entries
+                let rules = group.children(named: "pluralRule").map { ($0.attribute("count") ?? "", $0.text) }
+                for locale in (group.attribute("locales") ?? "").split(separator: " ") {
+                    result[String(locale)] = rules
                 }
             }
         }
-        return (result, unreadable)
+        return result
     }()
 
-    private static func entry(_ element: XMLElement) throws -> Entry {
-        let name = element.attribute("count") ?? ""
-        guard let category = PluralCategory(rawValue: name) else {
-            throw PluralRule.ParseError(message: "unknown plural category \"\(name)\"")
+    private static let parsed = Lazily<(entries: [String: [Entry]], unreadable: [String])> {
+        var entries: [String: [Entry]] = [:]
+        var unreadable: [String] = []
+        for (locale, rules) in groups {
+            entries[locale] = rules.compactMap { rule in
+                do {
+                    return try entry(rule)
+                } catch {
+                    unreadable.append("\(locale) \(rule.count): \(error)")
+                    return nil
+                }
+            }
         }
-        let text = element.text
-        return Entry(category: category, rule: try PluralRule(text), text: text)
+        return (entries, unreadable.sorted())
+    }
+
+    /// The rules of each language tag asked for so far.
+    private static let cache = Mutex<[String: PluralRules]>([:])
+
+    private static func entry(_ rule: (count: String, text: String)) throws -> Entry {
+        guard let category = PluralCategory(rawValue: rule.count) else {
+            throw PluralRule.ParseError(message: "unknown plural category \"\(rule.count)\"")
+        }
+        return Entry(category: category, rule: try PluralRule(rule.text), text: rule.text)
     }
 
     /// The rules of a language tag: `de-AT` uses `de`'s, `pt-PT` its own; unknown
-    /// languages have only `other`.
+    /// languages have only `other`. A rule that cannot be read is left out (the tests
+    /// check there is none).
     public static func rules(for languageTag: String) -> PluralRules {
+        if let known = cache.withLock({ $0[languageTag] }) { return known }
+        var rules = PluralRules.otherOnly
         for candidate in LocaleFallback.chain(languageTag) {
-            if let entries = entries[candidate.replacingOccurrences(of: "-", with: "_")] ?? entries[candidate] {
-                return PluralRules(entries.map { ($0.category, $0.rule) })
+            if let group = groups[candidate.replacingOccurrences(of: "-", with: "_")] ?? groups[candidate] {
+                rules = PluralRules(group.compactMap { try? entry($0) }.map { ($0.category, $0.rule) })
+                break
             }
         }
-        return .otherOnly
+        cache.withLock { $0[languageTag] = rules }
+        return rules
     }
 
     /// Expands `0~15, 100, 1000, …` and `0.0~1.5` into their numbers, keeping each
