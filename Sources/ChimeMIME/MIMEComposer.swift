@@ -72,22 +72,31 @@ public enum MIMEComposer {
     /// where the words allow (a longer word stays whole: RFC 5322 allows 998).
     static func folded(_ line: String) -> String {
         guard line.utf8.count > 78 else { return line + "\n" }
-        var out = "", current = ""
-        // The field name keeps the value's first word beside it: a fold right after the
-        // colon is legal, but leaves the name alone on its line.
-        var words = line.split(separator: " ", omittingEmptySubsequences: false)
-        if words.count > 1 { words[0...1] = [words[0] + " " + words[1]] }
-        for word in words {
-            if current.isEmpty {
-                current = String(word)
-            } else if current.utf8.count + 1 + word.utf8.count <= 78 {
-                current += " " + word
+        // By bytes: a header line here is ASCII (plain, or GMime's encoded words), and
+        // splitting it as characters had been a fifth of composing an email.
+        let words = Array(line.utf8).split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        var out: [UInt8] = []
+        out.reserveCapacity(line.utf8.count + line.utf8.count / 38 + 1)
+        // How long the line being written is.
+        var length = 0
+        for (index, word) in words.enumerated() {
+            if index == 0 {
+                out += word
+                length = word.count
+            } else if index == 1 || length + 1 + word.count <= 78 {
+                // The field name keeps the value's first word beside it: a fold right after
+                // the colon is legal, but leaves the name alone on its line.
+                out.append(UInt8(ascii: " "))
+                out += word
+                length += 1 + word.count
             } else {
-                out += current + "\n"
-                current = " " + word
+                out += [UInt8(ascii: "\n"), UInt8(ascii: " ")]
+                out += word
+                length = 1 + word.count
             }
         }
-        return out + current + "\n"
+        out.append(UInt8(ascii: "\n"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `Name <address>` (or several, comma-separated), display names encoded, folded.

@@ -1,0 +1,48 @@
+@testable import ChimeMIME
+import Testing
+
+/// A long header line folded before white space: nothing lost or added when a reader
+/// unfolds it, each line as long as the words allow and no shorter.
+@Suite struct HeaderFoldingTests {
+    static let lines: [String] = {
+        var lines = ["Subject: short", "X-Empty:", "List-Unsubscribe: <https://chime.example.org/u/" + String(repeating: "a", count: 120) + ">"]
+        // Words of 1 to 30 letters, single and double spaces, after names of several lengths.
+        var seed: UInt64 = 7
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int(seed >> 33) % bound
+        }
+        for name in ["Subject", "X-Chime-Notification-Identifier", "To"] {
+            for _ in 0..<60 {
+                var line = name + ":"
+                for _ in 0..<(1 + next(25)) {
+                    line += String(repeating: " ", count: 1 + next(4) / 3) + String(repeating: "w", count: 1 + next(30))
+                }
+                lines.append(line)
+            }
+        }
+        return lines
+    }()
+
+    @Test func foldsAsTheWordsAllow() {
+        for line in Self.lines {
+            let folded = MIMEComposer.folded(line)
+            #expect(folded.hasSuffix("\n"))
+            // Unfolding gives the line back.
+            #expect(folded.replacingOccurrences(of: "\n ", with: " ") == line + "\n", "\(line)")
+            let parts = folded.dropLast().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            #expect(parts.count == 1 || line.utf8.count > 78)
+            for (index, part) in parts.enumerated() {
+                // Over 78 only when one word (the first line: the name and its first word) is.
+                let words = part.split(separator: " ", omittingEmptySubsequences: false)
+                #expect(part.utf8.count <= 78 || words.count <= 2, "\(part)")
+                // A fold only where the next word would not have fitted.
+                if index + 1 < parts.count {
+                    let next = parts[index + 1].dropFirst().split(separator: " ", omittingEmptySubsequences: false)[0]
+                    #expect(part.utf8.count + 1 + next.utf8.count > 78, "\(part) | \(next)")
+                    #expect(parts[index + 1].hasPrefix(" "))
+                }
+            }
+        }
+    }
+}
