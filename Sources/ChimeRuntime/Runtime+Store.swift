@@ -117,21 +117,12 @@ nonisolated(unsafe) public var openedStorePath = "the store"
 
 /// Signed links made on first use, once; nil when the key cannot be read (the sending
 /// then goes on with the channel's plain envelope sender).
-final class LazyLinks: @unchecked Sendable { // guarded by lock
-    private let lock = NSLock()
-    private let make: () throws -> SignedLinks
-    private var made_: SignedLinks??
+final class LazyLinks: Sendable {
+    private let links: Lazily<SignedLinks?>
 
     init(_ make: @escaping () throws -> SignedLinks) {
-        self.make = make
+        links = Lazily { try? make() }
     }
 
-    var made: SignedLinks? {
-        lock.withLock {
-            if let made_ { return made_ }
-            let links = try? make()
-            made_ = .some(links)
-            return links
-        }
-    }
+    var made: SignedLinks? { links.value }
 }
