@@ -31,13 +31,10 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
-        // C libraries: each holds only a module map and shim.h, and exactly one Swift
-        // module imports each of them (ChimeCurl and ChimeXML respectively).
-        .systemLibrary(
-            name: "CChimeCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        // C libraries, each imported by exactly one Swift module (ChimeCurl, ChimeXML,
+        // ChimeMIME). libcurl is not linked: CChimeCurl loads it on first use (its
+        // header says why) and needs only its header (Debian's libcurl4-openssl-dev).
+        .target(name: "CChimeCurl", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(
             name: "CChimeXML2",
             pkgConfig: "libxml-2.0",

@@ -220,9 +220,9 @@ private final class Upload {
 /// One easy handle, one connection, every message in turn: the least libcurl can do.
 /// Returns the seconds of its sending loop and the CPU seconds of this thread meanwhile.
 private func bareCurlLoop(_ messages: [(to: String, bytes: [UInt8])], port: Int) throws -> (seconds: Double, cpuSeconds: Double) {
-    curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-    guard let handle = curl_easy_init() else { fatalError("curl_easy_init") }
-    defer { curl_easy_cleanup(handle) }
+    if let failure = chime_curl_start() { fatalError(String(cString: failure)) }
+    guard let handle = chime_curl_easy_init() else { fatalError("curl_easy_init") }
+    defer { chime_curl_easy_cleanup(handle) }
     let upload = Upload()
     _ = chime_curl_setopt_string(handle, CURLOPT_URL, "smtp://127.0.0.1:\(port)")
     _ = chime_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
@@ -242,13 +242,13 @@ private func bareCurlLoop(_ messages: [(to: String, bytes: [UInt8])], port: Int)
     getrusage(__rusage_who_t(1), &before)
     let start = DispatchTime.now().uptimeNanoseconds
     for message in messages {
-        let list = curl_slist_append(nil, "<\(message.to)>")
-        defer { curl_slist_free_all(list) }
+        let list = chime_curl_slist_append(nil, "<\(message.to)>")
+        defer { chime_curl_slist_free_all(list) }
         _ = chime_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, list)
         upload.bytes = message.bytes
         upload.offset = 0
         _ = chime_curl_setopt_off(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(message.bytes.count))
-        guard curl_easy_perform(handle) == CURLE_OK else { fatalError("the bare libcurl loop failed") }
+        guard chime_curl_easy_perform(handle) == CURLE_OK else { fatalError("the bare libcurl loop failed") }
     }
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     var after = rusage()

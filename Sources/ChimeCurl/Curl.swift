@@ -2,15 +2,14 @@ internal import CChimeCurl
 
 /// Process-wide libcurl facts and set-up.
 public enum Curl {
-    /// `curl_global_init` is not thread-safe and must run once before any handle exists;
-    /// a static let runs it exactly once.
-    private static let initialized: Bool = {
-        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-        return true
-    }()
-
-    static func initialize() {
-        _ = initialized
+    /// Loads libcurl on first use, once per process (see `CChimeCurl.h`: a command that
+    /// sends nothing never loads it, which spares every such start the ~30 libraries it
+    /// brings); `curl_global_init` runs there, before any handle exists.
+    /// - Throws: ``CurlError`` naming why libcurl could not be loaded.
+    static func initialize() throws {
+        if let failure = chime_curl_start() {
+            throw CurlError(code: Int(CURLE_FAILED_INIT.rawValue), message: String(cString: failure))
+        }
     }
 
     /// libcurl's version and the libraries it speaks TLS, compression and HTTP/2 with,
@@ -18,8 +17,10 @@ public enum Curl {
     /// `curl_version_info`: `curl_version()` also asks OpenLDAP for its version, which
     /// starts that library (reading its configuration) in every `chime` command, whose
     /// `--version` text is made at start: 4% of a one-message `chime ingest`.
+    /// Loads libcurl to read it; when it cannot be loaded, says why instead.
     public static var version: String {
-        guard let info = curl_version_info(CURLVERSION_SIXTH)?.pointee else { return "libcurl" }
+        if let failure = chime_curl_load() { return "libcurl not loaded (\(String(cString: failure)))" }
+        guard let info = chime_curl_version_info(CURLVERSION_SIXTH)?.pointee else { return "libcurl" }
         var parts = ["libcurl/" + String(cString: info.version)]
         if let ssl = info.ssl_version { parts.append(String(cString: ssl)) }
         if let zlib = info.libz_version { parts.append("zlib/" + String(cString: zlib)) }

@@ -32,8 +32,8 @@ public final class CurlEasy {
     /// Makes a handle with signals off (safe in threads), the error buffer set, and TLS
     /// verification left on, as libcurl has it by default.
     public init(timeouts: Timeouts = Timeouts()) throws {
-        Curl.initialize()
-        guard let handle = curl_easy_init() else {
+        try Curl.initialize()
+        guard let handle = chime_curl_easy_init() else {
             throw CurlError(code: Int(CURLE_FAILED_INIT.rawValue), message: "curl_easy_init failed")
         }
         self.handle = handle
@@ -46,7 +46,7 @@ public final class CurlEasy {
     /// Clears every option a transfer set, keeping the handle's open connections and
     /// caches, and sets the base options again: how a pooled handle starts a new transfer.
     func reset() throws {
-        curl_easy_reset(handle)
+        chime_curl_easy_reset(handle)
         try applyBaseOptions()
     }
 
@@ -58,7 +58,7 @@ public final class CurlEasy {
     }
 
     deinit {
-        curl_easy_cleanup(handle)
+        chime_curl_easy_cleanup(handle)
         errorBuffer.deallocate()
     }
 
@@ -92,7 +92,7 @@ public final class CurlEasy {
 
     func perform() throws {
         errorBuffer[0] = 0
-        try check(curl_easy_perform(handle))
+        try check(chime_curl_easy_perform(handle))
     }
 
     /// Empties the error buffer before a transfer the multi interface drives.
@@ -104,7 +104,7 @@ public final class CurlEasy {
     func check(_ code: CURLcode) throws {
         guard code != CURLE_OK else { return }
         let detail = String(cString: errorBuffer)
-        let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        let message = detail.isEmpty ? String(cString: chime_curl_easy_strerror(code)) : detail
         throw CurlError(code: Int(code.rawValue), message: message)
     }
 }

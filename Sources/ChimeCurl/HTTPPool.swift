@@ -80,8 +80,8 @@ public final class HTTPPool {
 
     /// - Parameter bodyLimit: how much of each response body is kept.
     public init(bodyLimit: Int = 4_096) throws {
-        Curl.initialize()
-        guard let multi = curl_multi_init() else {
+        try Curl.initialize()
+        guard let multi = chime_curl_multi_init() else {
             throw CurlError(code: Int(CURLE_FAILED_INIT.rawValue), message: "curl_multi_init failed")
         }
         self.multi = multi
@@ -91,10 +91,10 @@ public final class HTTPPool {
 
     deinit {
         mailSenders?.close()
-        for transfer in running.values { curl_multi_remove_handle(multi, transfer.easy.handle) }
+        for transfer in running.values { chime_curl_multi_remove_handle(multi, transfer.easy.handle) }
         running.removeAll()
         idle.removeAll()
-        curl_multi_cleanup(multi)
+        chime_curl_multi_cleanup(multi)
     }
 
     /// Transfers started and not yet collected.
@@ -106,7 +106,7 @@ public final class HTTPPool {
         if mailSenders == nil {
             nonisolated(unsafe) let multi = multi
             // Thread-safe: ends the pool's `curl_multi_poll` at once.
-            mailSenders = MailSenders { curl_multi_wakeup(multi) }
+            mailSenders = MailSenders { chime_curl_multi_wakeup(multi) }
         }
         mailSenders!.submit(mail, tag: tag)
         mailInFlight += 1
@@ -143,7 +143,7 @@ public final class HTTPPool {
             try easy.check(chime_curl_setopt_long(handle, CURLOPT_NOBODY, 1))
         }
         // An empty `Expect:` stops libcurl waiting for `100 Continue` before a body.
-        for line in request.headers + ["Expect:"] { transfer.headerList = curl_slist_append(transfer.headerList, line) }
+        for line in request.headers + ["Expect:"] { transfer.headerList = chime_curl_slist_append(transfer.headerList, line) }
         try easy.check(chime_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, transfer.headerList))
         try easy.check(chime_curl_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
             guard let data, let context else { return 0 }
@@ -168,7 +168,7 @@ public final class HTTPPool {
 
     private func add(_ transfer: Transfer) throws {
         transfer.easy.clearError()
-        guard curl_multi_add_handle(multi, transfer.easy.handle) == CURLM_OK else {
+        guard chime_curl_multi_add_handle(multi, transfer.easy.handle) == CURLM_OK else {
             transfer.release()
             idle.append(transfer.easy)
             throw CurlError(code: Int(CURLE_FAILED_INIT.rawValue), message: "curl_multi_add_handle failed")
@@ -190,14 +190,14 @@ public final class HTTPPool {
     /// returns those that finished, HTTP requests and emails.
     public func collectCompletions(waitingUpTo milliseconds: Int) -> [(tag: Int, completion: Completion)] {
         var active: Int32 = 0
-        curl_multi_perform(multi, &active)
+        chime_curl_multi_perform(multi, &active)
         var finished = drain() + drainMail()
         // A mail sender done once the wait is prepared wakes it (curl_multi_wakeup), even
         // before it starts.
         if finished.isEmpty && inFlight > 0 && (mailInFlight == 0 || mailSenders!.prepareToWait()) {
-            curl_multi_poll(multi, nil, 0, Int32(max(0, milliseconds)), nil)
+            chime_curl_multi_poll(multi, nil, 0, Int32(max(0, milliseconds)), nil)
             if mailInFlight > 0 { mailSenders!.doneWaiting() }
-            curl_multi_perform(multi, &active)
+            chime_curl_multi_perform(multi, &active)
             finished = drain() + drainMail()
         }
         return finished
@@ -222,11 +222,11 @@ public final class HTTPPool {
     private func drain() -> [(tag: Int, completion: Completion)] {
         var finished: [(tag: Int, completion: Completion)] = []
         var left: Int32 = 0
-        while let message = curl_multi_info_read(multi, &left) {
+        while let message = chime_curl_multi_info_read(multi, &left) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
                   let transfer = running.removeValue(forKey: handle) else { continue }
             let result = message.pointee.data.result
-            curl_multi_remove_handle(multi, handle)
+            chime_curl_multi_remove_handle(multi, handle)
             var error: CurlError?
             do { try transfer.easy.check(result) } catch let failure as CurlError { error = failure } catch {}
             var status = 0
@@ -276,7 +276,7 @@ private final class Transfer {
 
     func release() {
         _ = chime_curl_setopt_slist(easy.handle, CURLOPT_HTTPHEADER, nil)
-        curl_slist_free_all(headerList)
+        chime_curl_slist_free_all(headerList)
         headerList = nil
     }
 }

@@ -54,12 +54,12 @@ extension CurlEasy {
     func setEnvelope(from: String, to recipients: [String], size: Int) throws -> UnsafeMutablePointer<curl_slist>? {
         try check(chime_curl_setopt_string(handle, CURLOPT_MAIL_FROM, "<\(from)>"))
         var list: UnsafeMutablePointer<curl_slist>?
-        for recipient in recipients { list = curl_slist_append(list, "<\(recipient)>") }
+        for recipient in recipients { list = chime_curl_slist_append(list, "<\(recipient)>") }
         do {
             try check(chime_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, list))
             try check(chime_curl_setopt_off(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(size)))
         } catch {
-            curl_slist_free_all(list)
+            chime_curl_slist_free_all(list)
             throw error
         }
         return list

@@ -58,7 +58,7 @@ public final class SMTPClient {
     /// - Throws: ``Failure`` when no recipient got it.
     public func send(from: String, to recipients: [String], message: [UInt8]) throws -> Sent {
         let list = try easy.setEnvelope(from: from, to: recipients, size: message.count)
-        defer { curl_slist_free_all(list) }
+        defer { chime_curl_slist_free_all(list) }
         let (dialogue, error) = transfer(upload: MailUpload(bytes: message))
         _ = chime_curl_setopt_slist(easy.handle, CURLOPT_MAIL_RCPT, nil)
         return try Self.outcome(recipients: recipients, dialogue: dialogue, error: error, responseCode: easy.responseCode).get()
