@@ -110,14 +110,23 @@ func measure(_ arguments: [String]) -> Measured {
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
-// Nothing due: an instant before every pending request. The first tick loads chime.xml
-// (the store keeps no fingerprint of it yet), as the first tick after an edit does; the
-// others find it unchanged. Each of those is measured right after a baseline, so that
-// both see the same machine.
+// Nothing due: an instant before every pending request. A tick after chime.xml changed
+// loads it (the store keeps the fingerprint of the file it last loaded): each of the
+// first runs follows an edit, a comment added at the end. The others find it unchanged.
+// Each run is measured right after a baseline, so that both see the same machine.
 let idleNow = "2026-11-21T07:00:00Z"
-let firstIdle = measure(["run", "--now", idleNow])
 var baselineRuns: [Measured] = []
+var editedRuns: [Measured] = []
 var idleRuns: [Measured] = []
+let configurationFile = workspace.appendingPathComponent("chime.xml")
+for round in 0..<repeats {
+    let edit = try FileHandle(forWritingTo: configurationFile)
+    edit.seekToEndOfFile()
+    edit.write(Data("<!-- edit \(round) -->\n".utf8))
+    try edit.close()
+    baselineRuns.append(measure(["--version"]))
+    editedRuns.append(measure(["run", "--now", idleNow]))
+}
 for _ in 0..<repeats {
     baselineRuns.append(measure(["--version"]))
     idleRuns.append(measure(["run", "--now", idleNow]))
@@ -150,11 +159,11 @@ if !keep { try? FileManager.default.removeItem(at: before) }
 
 print("")
 print("chime run on \(pendingCount) pending requests in SQLite, into the file: transport (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
-print(String(format: "  baseline  chime --version         %7.1f ms   peak %6.1f MiB   (median of %d)", baseline * 1000, baselineMemory, repeats))
+print(String(format: "  baseline  chime --version         %7.1f ms   peak %6.1f MiB   (median of %d)", baseline * 1000, baselineMemory, baselineRuns.count))
 print(String(format: "  nothing due  chime run            %7.1f ms   peak %6.1f MiB   %.2f× baseline (median of %d; target ≤ 1.3×)",
              idle * 1000, median(idleRuns.map(\.peakMiB)), idle / baseline, repeats))
-print(String(format: "  the same, chime.xml just edited   %7.1f ms   peak %6.1f MiB   %.2f× baseline (once: loads the file)",
-             firstIdle.seconds * 1000, firstIdle.peakMiB, firstIdle.seconds / baseline))
+print(String(format: "  the same, chime.xml just edited   %7.1f ms   peak %6.1f MiB   %.2f× baseline (median of %d: loads the file)",
+             median(editedRuns.map(\.seconds)) * 1000, median(editedRuns.map(\.peakMiB)), median(editedRuns.map(\.seconds)) / baseline, repeats))
 print(String(format: "  %d due    chime run           %7.1f ms   peak %6.1f MiB   %.1f× baseline (median of %d, %.0f–%.0f ms; target ≤ 500 ms, < 150 MB)",
              dueCount, fire.seconds * 1000, fire.peakMiB, fire.seconds / baseline, fireRuns.count,
              (fireRuns.map(\.seconds).min() ?? 0) * 1000, (fireRuns.map(\.seconds).max() ?? 0) * 1000))
