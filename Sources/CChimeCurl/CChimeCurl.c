@@ -28,9 +28,21 @@ static struct {
     CURLMcode (*multi_setopt)(CURLM *, CURLMoption, ...);
 } curl;
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static int loaded = 0;
-static char failure[512] = "libcurl was not loaded";
+// A step done once per process, whichever thread asks first: its result is NULL when it
+// went well, else `failure`, which says why.
+struct step {
+    pthread_once_t once;
+    const char *result;
+    char failure[512];
+};
+
+static struct step loading = {PTHREAD_ONCE_INIT, NULL, ""};
+static struct step starting = {PTHREAD_ONCE_INIT, NULL, ""};
+
+static void fail(struct step *step, const char *what, const char *why) {
+    snprintf(step->failure, sizeof step->failure, "%s: %s", what, why);
+    step->result = step->failure;
+}
 
 static void load(void) {
     // The name of libcurl's ABI since 7.16 (2006), whatever its TLS library.
@@ -38,12 +50,12 @@ static void load(void) {
     void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) {
         const char *why = dlerror();
-        snprintf(failure, sizeof failure, "libcurl could not be loaded: %s", why ? why : name);
+        fail(&loading, "libcurl could not be loaded", why ? why : name);
         return;
     }
 #define RESOLVE(field, symbol)                                                                  \
     if ((*(void **)&curl.field = dlsym(library, symbol)) == NULL) {                             \
-        snprintf(failure, sizeof failure, "libcurl could not be loaded: %s has no %s", name, symbol); \
+        fail(&loading, "libcurl could not be loaded: libcurl.so.4 has no symbol", symbol);       \
         return;                                                                                 \
     }
     RESOLVE(global_init, "curl_global_init")
@@ -67,33 +79,25 @@ static void load(void) {
     RESOLVE(multi_info_read, "curl_multi_info_read")
     RESOLVE(multi_setopt, "curl_multi_setopt")
 #undef RESOLVE
-    loaded = 1;
 }
 
 const char *chime_curl_load(void) {
-    pthread_once(&once, load);
-    return loaded ? NULL : failure;
+    pthread_once(&loading.once, load);
+    return loading.result;
 }
 
-static pthread_once_t started_once = PTHREAD_ONCE_INIT;
-static char start_failure[512];
-static const char *start_result = NULL;
-
-// Not thread-safe, and needed before any handle exists: run under pthread_once. Kept
-// apart from loading: it starts OpenSSL (reading its configuration), which naming
-// libcurl's version does not need.
+// Not thread-safe, and needed before any handle exists: run once. Kept apart from
+// loading: it starts OpenSSL (reading its configuration), which naming libcurl's version
+// does not need.
 static void start(void) {
-    if ((start_result = chime_curl_load()) != NULL) return;
+    if ((starting.result = chime_curl_load()) != NULL) return;
     CURLcode code = curl.global_init(CURL_GLOBAL_DEFAULT);
-    if (code != CURLE_OK) {
-        snprintf(start_failure, sizeof start_failure, "curl_global_init failed: %s", curl.easy_strerror(code));
-        start_result = start_failure;
-    }
+    if (code != CURLE_OK) fail(&starting, "curl_global_init failed", curl.easy_strerror(code));
 }
 
 const char *chime_curl_start(void) {
-    pthread_once(&started_once, start);
-    return start_result;
+    pthread_once(&starting.once, start);
+    return starting.result;
 }
 
 curl_version_info_data *chime_curl_version_info(CURLversion age) { return chime_curl_load() ? NULL : curl.version_info(age); }
