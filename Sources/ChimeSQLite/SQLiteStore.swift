@@ -34,6 +34,13 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
             // the indexes of pending and delivered not fitting in 2 MiB. Only what is read
             // is kept: a tick with nothing to do stays as small.
             try db.execute(sql: "PRAGMA cache_size = -32768")
+            // Debian builds SQLite to zero every deleted byte (SQLITE_SECURE_DELETE), so
+            // each delivered email's body, dropped from the outbox, was written again as
+            // zeros: 22,400 page writes for 2,000 emails against 15,900 with FAST, which
+            // zeroes only pages being written anyway. A free page then keeps no more than
+            // a reader of the file finds in the rest of it: the outbox's bodies still to
+            // send, with their tokens, and every delivered request.
+            try db.execute(sql: "PRAGMA secure_delete = FAST")
         }
         // A new store is made readable by its owner only: it holds the signing key, and
         // SQLite gives its -wal and -shm files the database file's mode.
