@@ -1,5 +1,4 @@
 internal import CChimeGMime
-import Synchronization
 
 /// Builds RFC 5322 / MIME messages: `multipart/alternative` (text, then HTML),
 /// `multipart/mixed` around it for attachments.
@@ -7,7 +6,8 @@ import Synchronization
 /// Every encoding is GMime's: RFC 2047 encoded words and folding of headers, address
 /// lists, RFC 2231 parameters, quoted-printable and base64 bodies (so every line stays
 /// within 78 characters). What is written here is only the layout GMime's own writer
-/// would produce — header lines, part headers and boundaries. GMime's object model
+/// would produce — header lines, part headers and boundaries — and the one address shape
+/// GMime writes back unchanged (`MIMEComposer+Addresses.swift`). GMime's object model
 /// (a GObject per part, header and address, then a serializer) cost about 110 µs per
 /// reminder, more than all the rest of rendering; its encoders cost a tenth of that.
 public enum MIMEComposer {
@@ -98,34 +98,6 @@ public enum MIMEComposer {
         out.append(UInt8(ascii: "\n"))
         return String(decoding: out, as: UTF8.self)
     }
-
-    /// `Name <address>` (or several, comma-separated), display names encoded, folded.
-    /// `remembered`: kept for the next message with the same header (``encodedAddresses``).
-    private static func addressHeader(_ name: String, _ mailboxes: String, remembered: Bool) -> String {
-        let key = remembered ? name + "\u{0}" + mailboxes : nil
-        if let key, let known = encodedAddresses.withLock({ $0[key] }) { return known }
-        let text = g_string_new("\(name): ")!
-        if let list = internet_address_list_parse(nil, mailboxes) {
-            internet_address_list_encode(list, nil, text)
-            chime_gmime_unref(list)
-        }
-        var result = String(cString: text.pointee.str)
-        g_string_free(text, 1)
-        if !result.hasSuffix("\n") { result += "\n" }
-        if let key {
-            encodedAddresses.withLock { known in
-                if known.count >= 1_024 { known.removeAll() }
-                known[key] = result
-            }
-        }
-        return result
-    }
-
-    /// Address headers as GMime encoded them, by header name and mailboxes: the same input
-    /// gives the same bytes, and encoding one (libidn2 converting each domain, whether
-    /// ASCII or not) took 40,000 instructions, a twelfth of an email's sending, counted by
-    /// callgrind. At most 1,024, forgotten together when full.
-    private static let encodedAddresses = Mutex<[String: String]>([:])
 
     /// A `text/SUBTYPE` part in UTF-8: 7-bit as it is when it is ASCII in short lines,
     /// else in the transfer encoding GMime finds best (quoted-printable for mostly-ASCII
