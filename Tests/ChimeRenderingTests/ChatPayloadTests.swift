@@ -167,4 +167,20 @@ struct ChatPayloadTests {
         let slack = String(decoding: ChatPayload.encode(ChatPayload.body(for: .slack, try compose(.always, category: EmailComposerTests.shopping))), as: UTF8.self)
         #expect(slack.contains(#""text":"Milk — and <eggs> (mardi 24 novembre à 09:00)","type":"plain_text""#))
     }
+
+    /// What `chime run` sends (``ChatPayload/bytes(for:_:interactive:)``, the generic body
+    /// written member by member) is what the value gives, for every kind, whatever the
+    /// text holds: escapes, control characters, non-ASCII, hidden content, a text input.
+    @Test("the bytes sent are the body's value written out, for every kind", arguments: kinds)
+    func bytesAreTheValue(kind: ChannelKind) {
+        var typed = message(title: "Quote \"this\" \\ and\tthat\u{1}", body: "Line 1\nLine 2 — ünïcödé 👍 </script>")
+        typed.actions[0].placeholder = "Say \"when\""
+        for message in [typed, message(title: "Hidden", body: "Secret", previews: .never), message(title: "", body: "")] {
+            for interactive in [true, false] {
+                let bytes = ChatPayload.bytes(for: kind, message, interactive: interactive)
+                #expect(bytes == Array(ChatPayload.encode(ChatPayload.body(for: kind, message, interactive: interactive))))
+                #expect((try? JSONSerialization.jsonObject(with: Data(bytes))) is [String: Any])
+            }
+        }
+    }
 }

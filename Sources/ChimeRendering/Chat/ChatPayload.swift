@@ -25,6 +25,15 @@ public enum ChatPayload {
         Data(value.jsonBytes)
     }
 
+    /// The JSON body for a channel kind as bytes, as ``encode(_:)`` gives
+    /// ``body(for:_:interactive:)``'s, the generic one written directly.
+    public static func bytes(for kind: ChannelKind, _ message: ChatMessage, interactive: Bool = true) -> [UInt8] {
+        switch kind {
+        case .slack, .discord, .mattermost, .msteams, .telegram: body(for: kind, message, interactive: interactive).jsonBytes
+        default: genericBytes(message)
+        }
+    }
+
     /// A button's link within a platform's limit: the action's own, or, when that is too
     /// long to carry whole (a long identifier, percent-escaped), the message's short view
     /// link, whose page offers the reminder's actions; never a link cut short, which
@@ -38,34 +47,51 @@ public enum ChatPayload {
     /// The `json://` / `jsons://` body: a documented object with the surfaces, the
     /// content (only what may show), the date, the direction of the recipient's language,
     /// and both action sets. People's text is as they wrote it: the receiver escapes it
-    /// for wherever it shows it.
+    /// for wherever it shows it. (As a value, read back from ``genericBytes(_:)``, its
+    /// one definition.)
     static func generic(_ message: ChatMessage) -> JSONValue {
-        func actions(_ list: [ChatMessage.Action]) -> JSONValue {
-            .array(list.map { action in
-                var entry: [String: JSONValue] = [
-                    "identifier": .string(action.identifier), "title": .string(action.title),
-                    "options": .array(action.options.names.map(JSONValue.string)),
-                    "url": .string(action.url), "token": .string(action.token),
-                ]
-                if let placeholder = action.placeholder { entry["textInputPlaceholder"] = .string(placeholder) }
-                return .object(entry)
-            })
+        // Bytes this file wrote: always JSON, always an object.
+        (try? JSONDecoder().decode(JSONValue.self, from: Data(genericBytes(message)))) ?? .object([:])
+    }
+
+    /// The generic body's bytes, written member by member in key order (``JSONWriter``):
+    /// a `file:` line or `json://` webhook for each message, without a dictionary built
+    /// and sorted for it and each of its actions.
+    static func genericBytes(_ message: ChatMessage) -> [UInt8] {
+        func actions(_ list: [ChatMessage.Action], into json: inout JSONWriter) {
+            json.array { json in
+                for action in list {
+                    json.object { json in
+                        json.string("identifier", action.identifier)
+                        json.key("options")
+                        json.array { json in for name in action.options.names { json.string(name) } }
+                        if let placeholder = action.placeholder { json.string("textInputPlaceholder", placeholder) }
+                        json.string("title", action.title)
+                        json.string("token", action.token)
+                        json.string("url", action.url)
+                    }
+                }
+            }
         }
         let shown = message.surfaces.bodyShowsContent
-        return .object([
-            "subject": .string(message.surfaces.subject),
-            "preheader": .string(message.surfaces.preheader),
-            "notificationText": .string(message.surfaces.notificationText),
-            "title": .string(shown ? message.title : ""),
-            "subtitle": .string(shown ? message.subtitle : ""),
-            "body": .string(shown ? message.body : message.surfaces.placeholder),
-            "text": .string(message.text),
-            "contentHidden": .bool(!shown),
-            "direction": .string(message.rightToLeft ? "rtl" : "ltr"),
-            "date": .string(message.dateText),
-            "viewURL": .string(message.viewURL),
-            "actions": actions(message.actions),
-            "minimalActions": actions(message.minimalActions),
-        ])
+        var json = JSONWriter(capacity: 2_048)
+        json.object { json in
+            json.key("actions")
+            actions(message.actions, into: &json)
+            json.string("body", shown ? message.body : message.surfaces.placeholder)
+            json.bool("contentHidden", !shown)
+            json.string("date", message.dateText)
+            json.string("direction", message.rightToLeft ? "rtl" : "ltr")
+            json.key("minimalActions")
+            actions(message.minimalActions, into: &json)
+            json.string("notificationText", message.surfaces.notificationText)
+            json.string("preheader", message.surfaces.preheader)
+            json.string("subject", message.surfaces.subject)
+            json.string("subtitle", shown ? message.subtitle : "")
+            json.string("text", message.text)
+            json.string("title", shown ? message.title : "")
+            json.string("viewURL", message.viewURL)
+        }
+        return json.bytes
     }
 }

@@ -40,7 +40,7 @@ public struct TemplateRenderer: MessageRenderer {
 
     private static func body(_ message: ChatMessage, for notification: OutgoingNotification) -> [UInt8] {
         let kind = notification.channel.url.kind == .file ? .json : notification.channel.url.kind
-        return ChatPayload.body(for: kind, message, interactive: notification.channel.takesPresses).jsonBytes
+        return ChatPayload.bytes(for: kind, message, interactive: notification.channel.takesPresses)
     }
 
     private func category(of notification: OutgoingNotification) -> NotificationCategory? {
