@@ -10,14 +10,7 @@ public enum ChatPayload {
     /// - Parameter interactive: whether the platform's presses come back verified (a
     ///   Slack channel with its app's signing secret): without, buttons are links.
     public static func body(for kind: ChannelKind, _ message: ChatMessage, interactive: Bool = true) -> JSONValue {
-        switch kind {
-        case .slack: slack(message, interactive: interactive)
-        case .discord: interactive ? discordInteractive(message) : discord(message)
-        case .mattermost: mattermost(message)
-        case .msteams: teams(message)
-        case .telegram: telegram(message)
-        default: generic(message)
-        }
+        platformBody(for: kind, message, interactive: interactive) ?? generic(message)
     }
 
     /// The body as bytes: sorted keys, so the same message gives the same bytes.
@@ -28,9 +21,18 @@ public enum ChatPayload {
     /// The JSON body for a channel kind as bytes, as ``encode(_:)`` gives
     /// ``body(for:_:interactive:)``'s, the generic one written directly.
     public static func bytes(for kind: ChannelKind, _ message: ChatMessage, interactive: Bool = true) -> [UInt8] {
+        platformBody(for: kind, message, interactive: interactive)?.jsonBytes ?? genericBytes(message)
+    }
+
+    /// The body of a chat platform's own shape; nil for any other kind (the generic body).
+    private static func platformBody(for kind: ChannelKind, _ message: ChatMessage, interactive: Bool) -> JSONValue? {
         switch kind {
-        case .slack, .discord, .mattermost, .msteams, .telegram: body(for: kind, message, interactive: interactive).jsonBytes
-        default: genericBytes(message)
+        case .slack: slack(message, interactive: interactive)
+        case .discord: interactive ? discordInteractive(message) : discord(message)
+        case .mattermost: mattermost(message)
+        case .msteams: teams(message)
+        case .telegram: telegram(message)
+        default: nil
         }
     }
 
