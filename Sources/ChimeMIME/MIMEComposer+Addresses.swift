@@ -40,29 +40,35 @@ extension MIMEComposer {
     /// callgrind. At most 1,024, forgotten together when full.
     private static let encodedAddresses = Mutex<[String: String]>([:])
 
-    /// The header line for one mailbox that GMime would write back as it is, or nil for
+    /// The header for one mailbox that GMime would write back as it is, or nil for
     /// anything else (GMime then encodes it). A `Reply-To` carries each message's own
-    /// token, so the cache above never serves it, and GMime took 45,000 instructions an
-    /// email to parse and write back what is nearly always this shape (callgrind): an
-    /// `addr-spec`, or a display name of plain words before `<addr-spec>` (RFC 5322
-    /// `atext` only: no quoting, no encoded word, no IDN), on one line short enough
-    /// never to be folded. Written by hand because GMime has no cheaper call for it; a
-    /// test holds it to GMime's output for every input it takes.
+    /// token (or, without a channel `replyTo`, is not remembered), so the cache above
+    /// does not serve it, and GMime took 45,000 instructions an email to parse and write
+    /// back what is nearly always this shape (callgrind): an `addr-spec`, or a display
+    /// name of plain words before `<addr-spec>` (RFC 5322 `atext` only: no quoting, no
+    /// encoded word, no IDN). GMime keeps a lone `addr-spec` on the header's line up to
+    /// 78 bytes and folds a longer one right after the colon, the address on a line of
+    /// its own (a token's plus-address is that long); a name and address it keeps on one
+    /// line up to 77 bytes, and a longer one is left to it. Written by hand because GMime
+    /// has no cheaper call for it; a test holds it to GMime's output for every input it
+    /// takes.
     static func plainAddressHeader(_ name: String, _ mailboxes: String) -> String? {
         let bytes = Array(mailboxes.utf8)
-        guard name.utf8.count + 2 + bytes.count <= plainLineLimit, !bytes.isEmpty else { return nil }
+        guard !bytes.isEmpty else { return nil }
+        let length = name.utf8.count + 2 + bytes.count
         if bytes.last == UInt8(ascii: ">") {
-            // `Display Name <addr-spec>`
-            guard let open = bytes.firstIndex(of: UInt8(ascii: "<")), open >= 2, bytes[open - 1] == UInt8(ascii: " "),
+            // `Display Name <addr-spec>`: GMime folds it before `<` from 78 bytes already.
+            guard length < plainLineLimit, let open = bytes.firstIndex(of: UInt8(ascii: "<")), open >= 2, bytes[open - 1] == UInt8(ascii: " "),
                   isPhrase(bytes[..<(open - 1)]), isAddrSpec(bytes[(open + 1)..<(bytes.count - 1)]) else { return nil }
         } else {
             guard isAddrSpec(bytes[...]) else { return nil }
+            if length > plainLineLimit { return name + ":\n\t" + mailboxes + "\n" }
         }
         return name + ": " + mailboxes + "\n"
     }
 
-    /// The longest header line written directly: GMime folds longer ones.
-    static let plainLineLimit = 76
+    /// The longest header line GMime leaves unfolded (78 columns, RFC 5322's advice).
+    static let plainLineLimit = 78
 
     /// RFC 5322 `atext`: letters, digits and ``!#$%&'*+-/=?^_`{|}~``.
     private static func isAtext(_ byte: UInt8) -> Bool {

@@ -19,6 +19,16 @@ struct AddressHeaderTests {
         #expect(line == "Reply-To: \(mailbox)\n")
     }
 
+    @Test("a channel's replyTo with a token's 52 characters is folded after the colon, as GMime folds it")
+    func tokenPlusAddress() throws {
+        for domain in ["localhost", "reply.example.org"] {
+            let mailbox = "chime+aaytelbyzczurynt5rijsgkviv4aa2yjzhmfcttk5sim6aevkoyf4tq@" + domain
+            let line = try #require(MIMEComposer.plainAddressHeader("Reply-To", mailbox))
+            #expect(line == MIMEComposer.encodedAddressHeader("Reply-To", mailbox))
+            #expect(line == "Reply-To:\n\t\(mailbox)\n")
+        }
+    }
+
     /// Shapes GMime changes (quotes, encodes, folds, converts) or reads otherwise.
     static let encoded = [
         "J. Doe <j@example.org>", "\"Ann\" <a@example.org>", "Zoë <zoe@example.org>", "zoe@bücher.de", "a@xn--bcher-kva.de",
@@ -48,7 +58,7 @@ struct AddressHeaderTests {
         let labels = ["example", "EXAMPLE", "xn--bcher-kva", "XN--abc", "a-b", "-a", "a_b", "localhost", "b\u{FC}cher", "co", ""]
         var direct = 0
         for index in 0..<3_000 {
-            let local = (0..<(1 + next(3))).map { _ in run(next(4) == 0 ? letters : Array("abcXYZ09+-_=?'"), next(12)) }.joined(separator: ".")
+            let local = (0..<(1 + next(3))).map { _ in run(next(4) == 0 ? letters : Array("abcXYZ09+-_=?'"), next(next(8) == 0 ? 70 : 12)) }.joined(separator: ".")
             let domain = (0..<(1 + next(3))).map { _ in labels[next(labels.count)] }.joined(separator: ".")
             let address = local + "@" + domain
             let phrase = (0..<next(4)).map { _ in run(next(3) == 0 ? letters : Array("abcXYZ09'-"), 1 + next(14)) }
@@ -62,13 +72,24 @@ struct AddressHeaderTests {
         #expect(direct > 200)
     }
 
-    @Test("a line long enough to fold is left to GMime, the line before it written directly")
+    @Test("a name and address too long for one line are left to GMime, the line before it written directly")
     func foldingEdge() {
         for length in 60...90 {
             let mailbox = "Reminders <" + String(repeating: "r", count: length - 24) + "@example.org>"
             let line = MIMEComposer.addressHeader("Reply-To", mailbox, remembered: false)
             #expect(line == MIMEComposer.encodedAddressHeader("Reply-To", mailbox), "\(length)")
-            #expect((MIMEComposer.plainAddressHeader("Reply-To", mailbox) != nil) == (line.utf8.count - 1 <= MIMEComposer.plainLineLimit))
+            #expect((MIMEComposer.plainAddressHeader("Reply-To", mailbox) != nil) == (line.utf8.count - 1 < MIMEComposer.plainLineLimit))
+        }
+    }
+
+    @Test("a lone address of any length is written directly, on the header's line or folded, as GMime writes it")
+    func loneAddressLengths() throws {
+        for name in ["To", "Reply-To", "X-Long-Header-Name-For-Folding"] {
+            for length in 30...300 {
+                let mailbox = "a.b+" + String(repeating: "x", count: length - 16) + "@example.org"
+                let line = try #require(MIMEComposer.plainAddressHeader(name, mailbox))
+                #expect(line == MIMEComposer.encodedAddressHeader(name, mailbox), "\(name) \(length)")
+            }
         }
     }
 }
