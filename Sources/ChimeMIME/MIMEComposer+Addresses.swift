@@ -70,36 +70,10 @@ extension MIMEComposer {
     /// The longest header line GMime leaves unfolded (78 columns, RFC 5322's advice).
     static let plainLineLimit = 78
 
-    /// RFC 5322 `atext`: letters, digits and ``!#$%&'*+-/=?^_`{|}~``.
-    private static func isAtext(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "/"), UInt8(ascii: "="), UInt8(ascii: "?"),
-             UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"),
-             UInt8(ascii: "~"): true
-        default: false
-        }
-    }
-
-    /// Runs of `allowed` bytes joined by single `separator`s, none empty.
-    private static func isRuns(_ bytes: ArraySlice<UInt8>, of allowed: (UInt8) -> Bool, joinedBy separator: UInt8) -> Bool {
-        var previous = separator
-        for byte in bytes {
-            if byte == separator {
-                guard previous != separator else { return false }
-            } else {
-                guard allowed(byte) else { return false }
-            }
-            previous = byte
-        }
-        return previous != separator
-    }
-
     /// Words of `atext` joined by single spaces, with nothing a reader would decode as an
     /// RFC 2047 word (`=?`).
     private static func isPhrase(_ bytes: ArraySlice<UInt8>) -> Bool {
-        isRuns(bytes, of: isAtext, joinedBy: UInt8(ascii: " ")) && !containsEncodedWordStart(bytes)
+        MailAddress.isRuns(bytes, of: MailAddress.isAtext, joinedBy: UInt8(ascii: " ")) && !containsEncodedWordStart(bytes)
     }
 
     /// `dot-atom@domain`, the domain's labels letters, digits and hyphens, none an IDN's
@@ -114,8 +88,8 @@ extension MIMEComposer {
             default: false
             }
         }
-        guard isRuns(local, of: isAtext, joinedBy: UInt8(ascii: ".")), !containsEncodedWordStart(local),
-              isRuns(domain, of: isLabelByte, joinedBy: UInt8(ascii: ".")) else { return false }
+        guard MailAddress.isDotAtom(local), !containsEncodedWordStart(local),
+              MailAddress.isRuns(domain, of: isLabelByte, joinedBy: UInt8(ascii: ".")) else { return false }
         return !domain.split(separator: UInt8(ascii: ".")).contains { label in
             label.count >= 4 && label.prefix(4).map { $0 | 0x20 } == Array("xn--".utf8)
         }

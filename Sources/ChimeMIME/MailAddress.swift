@@ -56,19 +56,22 @@ public enum MailAddress {
     }
 
     /// RFC 5322 `dot-atom-text`: atext runs joined by single dots.
-    private static func isDotAtom(_ bytes: ArraySlice<UInt8>) -> Bool {
-        guard let first = bytes.first, let last = bytes.last, first != UInt8(ascii: "."), last != UInt8(ascii: ".") else { return false }
-        var previousDot = false
+    static func isDotAtom(_ bytes: ArraySlice<UInt8>) -> Bool {
+        isRuns(bytes, of: isAtext, joinedBy: UInt8(ascii: "."))
+    }
+
+    /// Runs of `allowed` bytes joined by single `separator`s, none empty.
+    static func isRuns(_ bytes: ArraySlice<UInt8>, of allowed: (UInt8) -> Bool, joinedBy separator: UInt8) -> Bool {
+        var previous = separator
         for byte in bytes {
-            if byte == UInt8(ascii: ".") {
-                if previousDot { return false }
-                previousDot = true
+            if byte == separator {
+                guard previous != separator else { return false }
             } else {
-                guard isAtext(byte) else { return false }
-                previousDot = false
+                guard allowed(byte) else { return false }
             }
+            previous = byte
         }
-        return true
+        return previous != separator
     }
 
     /// `[` dtext `]` (printable ASCII but `[`, `]` and `\`).
