@@ -116,21 +116,24 @@ func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 // Each run is measured right after a baseline, so that both see the same machine.
 let idleNow = "2026-11-21T07:00:00Z"
 var baselineRuns: [Measured] = []
-var editedRuns: [Measured] = []
-var idleRuns: [Measured] = []
+/// `repeats` idle ticks, each after `before` (given the round) and a baseline run.
+@MainActor func idleTicks(before: ((Int) throws -> Void)? = nil) throws -> [Measured] {
+    var runs: [Measured] = []
+    for round in 0..<repeats {
+        try before?(round)
+        baselineRuns.append(measure(["--version"]))
+        runs.append(measure(["run", "--now", idleNow]))
+    }
+    return runs
+}
 let configurationFile = workspace.appendingPathComponent("chime.xml")
-for round in 0..<repeats {
+let editedRuns = try idleTicks { round in
     let edit = try FileHandle(forWritingTo: configurationFile)
     edit.seekToEndOfFile()
     edit.write(Data("<!-- edit \(round) -->\n".utf8))
     try edit.close()
-    baselineRuns.append(measure(["--version"]))
-    editedRuns.append(measure(["run", "--now", idleNow]))
 }
-for _ in 0..<repeats {
-    baselineRuns.append(measure(["--version"]))
-    idleRuns.append(measure(["run", "--now", idleNow]))
-}
+let idleRuns = try idleTicks()
 let baseline = median(baselineRuns.map(\.seconds))
 let baselineMemory = median(baselineRuns.map(\.peakMiB))
 let idle = median(idleRuns.map(\.seconds))
