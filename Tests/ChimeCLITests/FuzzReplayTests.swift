@@ -9,7 +9,7 @@ struct FuzzReplayTests {
     static let fuzz = ChimeProcess.executable.deletingLastPathComponent().appendingPathComponent("chime-fuzz").path
     static let folder = ChimeProcess.repositoryRoot.appendingPathComponent("Tests/Fuzz")
 
-    @Test("every seed and every regression of each parser (XML configuration, strings, stringsdict, request JSON, mail, Authentication-Results, chat callbacks) is read without a crash, each within two seconds", arguments: ["corpus", "regressions"])
+    @Test("every seed and every regression of each parser (XML configuration, strings, stringsdict, request JSON, mail, Authentication-Results, chat callbacks, environment files, stored requests) is read without a crash, each within two seconds", arguments: ["corpus", "regressions"])
     func replay(_ corpus: String) throws {
         let result = try ChimeProcess.runProgram(Self.fuzz, ["replay", Self.folder.appendingPathComponent(corpus).path], timeout: 300)
         #expect(result.status == 0, "\(result.stdout) \(result.stderr.suffix(2000))")

@@ -26,6 +26,9 @@ enum FuzzTarget: String, CaseIterable {
     case chat
     /// The environment file of `--env-file` (secrets for every entry point).
     case envfile
+    /// A request as the store reads it back: whatever the hand-written reader accepts,
+    /// JSONDecoder (the definition) must read as the same request.
+    case stored
 
     func run(_ bytes: [UInt8]) {
         switch self {
@@ -49,6 +52,11 @@ enum FuzzTarget: String, CaseIterable {
             _ = ChatCallback.telegram(bytes)
         case .envfile:
             _ = try? EnvironmentFile(text: String(decoding: bytes, as: UTF8.self), path: "fuzz.env")
+        case .stored:
+            let text = String(decoding: bytes, as: UTF8.self)
+            if let read = NotificationRequest.readStored(text) {
+                precondition(read == (try? NotificationRequest.decodeStored(text)), "the stored-request reader and JSONDecoder read \(text) differently")
+            }
         }
     }
 

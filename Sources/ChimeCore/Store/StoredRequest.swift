@@ -10,9 +10,19 @@ extension NotificationRequest {
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
-    /// A request as a store kept it (``storedJSON()``).
+    /// A request as a store kept it (``storedJSON()``): read by ``readStored(_:)`` when
+    /// it has the shape the store writes, else by JSONDecoder, which decides.
     public init(storedJSON text: String) throws {
-        self = try Self.storedDecoder.decode(NotificationRequest.self, from: Data(text.utf8))
+        if let request = Self.readStored(text) {
+            self = request
+        } else {
+            self = try Self.decodeStored(text)
+        }
+    }
+
+    /// JSONDecoder's reading of a stored request, the definition ``readStored(_:)`` keeps to.
+    package static func decodeStored(_ text: String) throws -> NotificationRequest {
+        try storedDecoder.decode(NotificationRequest.self, from: Data(text.utf8))
     }
 
     /// One decoder for every stored request (JSONDecoder is safe to share between
