@@ -6,9 +6,10 @@
 // The Codable conformances stay the one definition of a request's JSON: this reader takes
 // only the plain shapes they write, and says "not mine" (nil) at anything else — an
 // unknown or repeated field, a number with a fraction in userInfo, a lone surrogate, text
-// that is not UTF-8 — so that JSONDecoder reads it and decides, error included. Tests hold
-// the two to the same value for every shape the store writes, and a fuzz target for any
-// bytes the reader accepts.
+// that is not UTF-8 — so that JSONDecoder reads it and decides, error included. A field
+// added to those types and not to the key lists below is such an unknown field: read, more
+// slowly, by JSONDecoder. Tests hold the two to the same value for every shape the store
+// writes, and a fuzz target for any bytes the reader accepts.
 
 extension NotificationRequest {
     /// The request in JSON as the store writes it (``storedJSON()``), read without
@@ -62,6 +63,8 @@ struct StoredRequestReader {
         return NotificationRequest(identifier: identifier, recipient: recipient, content: content, trigger: trigger)
     }
 
+    // The field names each object may have: a name's position is the number `fields`
+    // hands its reader, and its bit in `seen`.
     private static let requestKeys: [StaticString] = ["identifier", "recipient", "content", "trigger"]
 
     private static let contentKeys: [StaticString] = [
