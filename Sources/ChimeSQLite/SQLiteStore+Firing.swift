@@ -109,7 +109,21 @@ extension SQLiteStore {
 
     public func markSent(_ marks: [SentMark], claimer: Claimer) throws {
         guard !marks.isEmpty else { return }
-        let requests = try marks.map { try $0.notification.encodedRequest ?? $0.delivered.request.storedJSON() }
+        let me = claimer.description
+        // Each mark's values made before the store's one connection is taken: the thread
+        // claiming the next batch waits for it meanwhile (6,800 instructions a mark).
+        let rows = try marks.map { mark -> (sent: StatementArguments, parked: StatementArguments?) in
+            let delivered = mark.delivered
+            let request = try mark.notification.encodedRequest ?? delivered.request.storedJSON()
+            let sent: StatementArguments = [
+                me, delivered.request.identifier, mark.notification.generation, delivered.request.recipient, request,
+                delivered.fireDate.seconds, delivered.deliveredAt.seconds, delivered.deliveryID, delivered.coalesced, mark.next?.seconds,
+                mark.anchor.seconds, mark.route.rawValue,
+            ]
+            guard mark.route == .digest || mark.route == .grouped else { return (sent, nil) }
+            return (sent, [delivered.deliveryID, delivered.request.recipient, request, delivered.fireDate.seconds,
+                           mark.route == .grouped ? delivered.request.content.threadIdentifier : nil])
+        }
         try database.write { db in
             let insert = try db.cachedStatement(sql: """
                 INSERT INTO sent (claimed_by, identifier, generation, recipient, request, fire_date, delivered_at, delivery_id, coalesced, next_fire, anchor, route)
@@ -119,19 +133,12 @@ extension SQLiteStore {
                 INSERT INTO parked (delivery_id, recipient, request, fire_date, thread) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (delivery_id) DO NOTHING
                 """)
-            let me = claimer.description
-            for (mark, request) in zip(marks, requests) {
-                let delivered = mark.delivered
-                try insert.execute(arguments: [
-                    me, delivered.request.identifier, mark.notification.generation, delivered.request.recipient, request,
-                    delivered.fireDate.seconds, delivered.deliveredAt.seconds, delivered.deliveryID, delivered.coalesced, mark.next?.seconds,
-                    mark.anchor.seconds, mark.route.rawValue,
-                ])
-                if mark.route == .digest || mark.route == .grouped {
-                    try park.execute(arguments: [delivered.deliveryID, delivered.request.recipient, request, delivered.fireDate.seconds,
-                                                 mark.route == .grouped ? delivered.request.content.threadIdentifier : nil])
-                }
-                try Self.enqueue(mark.queued, deliveryID: delivered.deliveryID, identifier: delivered.request.identifier,
+            for index in marks.indices {
+                try insert.execute(arguments: rows[index].sent)
+                if let parked = rows[index].parked { try park.execute(arguments: parked) }
+                guard !marks[index].queued.isEmpty else { continue }
+                let delivered = marks[index].delivered
+                try Self.enqueue(marks[index].queued, deliveryID: delivered.deliveryID, identifier: delivered.request.identifier,
                                  recipient: delivered.request.recipient, at: delivered.deliveredAt, in: db)
             }
         }
