@@ -10,6 +10,11 @@ public struct NotificationContent: Hashable, Sendable {
         public var identifier: String
         public var path: String
 
+        /// The synthesized keys, named so that the store's reader can list them.
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case identifier, path
+        }
+
         public init(identifier: String, path: String) {
             self.identifier = identifier
             self.path = path
@@ -66,7 +71,7 @@ public struct NotificationContent: Hashable, Sendable {
 }
 
 extension NotificationContent: Codable {
-    private enum CodingKeys: String, CodingKey, CaseIterable {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case title, subtitle, body, titleLocKey, titleLocArgs, bodyLocKey, bodyLocArgs, badge, sound, attachments,
              userInfo, categoryIdentifier, threadIdentifier, summaryArgument, summaryArgumentCount,
              targetContentIdentifier, interruptionLevel, relevanceScore

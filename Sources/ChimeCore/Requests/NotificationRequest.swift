@@ -9,7 +9,7 @@ public struct NotificationRequest: Hashable, Sendable, Codable {
     public var content: NotificationContent
     public var trigger: NotificationTrigger
 
-    private enum CodingKeys: String, CodingKey, CaseIterable {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case identifier, recipient, content, trigger
     }
 

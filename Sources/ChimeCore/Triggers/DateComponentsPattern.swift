@@ -27,7 +27,7 @@ public struct DateComponentsPattern: Hashable, Sendable, Codable {
         self.weekdayOrdinal = weekdayOrdinal
     }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case year, month, day, hour, minute, second, weekday, weekdayOrdinal
     }
 

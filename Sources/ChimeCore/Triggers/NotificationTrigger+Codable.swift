@@ -1,9 +1,9 @@
 extension NotificationTrigger: Codable {
-    private enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case type, seconds, repeats, dateComponents, timeZone, fireDate, repeatInterval
     }
 
-    private enum Kind: String, Codable {
+    enum Kind: String, Codable, CaseIterable {
         case timeInterval, calendar, date
 
         /// The fields a trigger of this kind may have.
