@@ -61,8 +61,7 @@ extension StoredRequestReader {
     mutating func object(depth: Int) throws(NotStoredShape) -> [String: JSONValue] {
         var object: [String: JSONValue] = [:]
         try members(UInt8(ascii: "{"), UInt8(ascii: "}")) { (reader: inout StoredRequestReader) throws(NotStoredShape) in
-            reader.skipSpace()
-            guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "\"") else { throw NotStoredShape() }
+            try reader.toName()
             let name = try reader.decodeString()
             try reader.expect(UInt8(ascii: ":"))
             let value = try reader.value(depth: depth)
@@ -82,8 +81,7 @@ extension StoredRequestReader {
                               _ field: (inout StoredRequestReader, Key) throws(NotStoredShape) -> Void) throws(NotStoredShape) -> UInt32 {
         var seen: UInt32 = 0
         try members(UInt8(ascii: "{"), UInt8(ascii: "}")) { (reader: inout StoredRequestReader) throws(NotStoredShape) in
-            reader.skipSpace()
-            guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "\"") else { throw NotStoredShape() }
+            try reader.toName()
             // A field name of the store has no escape.
             let (range, closed) = try reader.plainRun()
             guard closed, let (position, key) = names.find(reader.bytes[range]), seen & 1 << position == 0 else {
@@ -94,6 +92,12 @@ extension StoredRequestReader {
             try field(&reader, key)
         }
         return seen
+    }
+
+    /// Moves to the opening quote of a field's name.
+    private mutating func toName() throws(NotStoredShape) {
+        skipSpace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw NotStoredShape() }
     }
 
     /// Each element of an array, read by `element`.
