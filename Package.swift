@@ -205,7 +205,7 @@ let package = Package(
         .testTarget(name: "ChimeLocalizationTests", dependencies: ["ChimeLocalization"]),
         .testTarget(name: "ChimeMIMETests", dependencies: ["ChimeMIME", "ChimeTestSupport"]),
         .testTarget(name: "ChimeRenderingTests", dependencies: ["ChimeRendering", "ChimeMIME", "ChimeTestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite"]),
+        .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ChimePostgresTests", dependencies: ["ChimePostgres", "ChimeCore", "ChimeTestSupport"]),
         // One specification of the store protocols, run against every store.
         .testTarget(name: "ChimeStoreConformanceTests", dependencies: ["ChimeCore", "ChimeSQLite", "ChimePostgres", "ChimeTestSupport"]),

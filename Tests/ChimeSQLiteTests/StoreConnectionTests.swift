@@ -1,0 +1,47 @@
+import ChimeCore
+@testable import ChimeSQLite
+import Foundation
+import GRDB
+import Testing
+
+/// The store's one connection: its transactions, and what guards them.
+@Suite("The SQLite store's connection")
+struct StoreConnectionTests {
+    private let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-connection-\(UUID().uuidString)")
+
+    private func store() throws -> SQLiteStore {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return try SQLiteStore(path: directory.appendingPathComponent("chime.sqlite").path)
+    }
+
+    private func pending(_ identifier: String) -> PendingNotification {
+        PendingNotification(
+            request: NotificationRequest(identifier: identifier, recipient: "alice",
+                                         content: NotificationContent(title: identifier, categoryIdentifier: "reminder"),
+                                         trigger: .timeInterval(seconds: 60, repeats: false)),
+            added: Instant(seconds: 0), nextFire: Instant(seconds: 60), anchor: Instant(seconds: 0), zone: "UTC", generation: "g-\(identifier)")
+    }
+
+    @Test("once SQLite has rolled the transaction of together back by itself, nothing after it in the body runs outside of it, even when the body catches the error")
+    func abortedTogether() throws {
+        let store = try self.store()
+        let identifiers = { Set(try store.pending(recipient: nil, limits: [:]).map(\.request.identifier)) }
+        var caught: [any Error] = []
+        #expect(throws: (any Error).self) {
+            try store.together {
+                try store.upsert([pending("rolled back")])
+                // What SQLite does by itself on a full disk or an I/O error.
+                try store.database.read { db in try db.execute(sql: "ROLLBACK") }
+                // The body catches the store's errors and goes on, as a reply's handling may.
+                do { try store.upsert([pending("after")]) } catch { caught.append(error) }
+                do { _ = try store.pending(identifier: "rolled back") } catch { caught.append(error) }
+            }
+        }
+        #expect(caught.count == 2)
+        #expect(caught.allSatisfy { ($0 as? DatabaseError)?.resultCode == .SQLITE_ABORT })
+        #expect(try identifiers().isEmpty)
+        // The connection is usable afterwards.
+        try store.together { try store.upsert([pending("later")]) }
+        #expect(try identifiers() == ["later"])
+    }
+}
