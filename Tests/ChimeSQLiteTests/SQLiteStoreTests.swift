@@ -20,9 +20,10 @@ struct SQLiteStoreTests {
         "v1 pending and delivered notifications", "v2 sent marks", "v3 outbox and attempts", "v4 replies", "v5 carrying out",
         "v6 chat threads", "v7 delivery policy", "v8 thread groups", "v9 recipient settings", "v10 opt-in", "v11 waiting groups index",
         "v12 quiet-hours hold index", "v13 idempotency keys", "v14 claimed rows index",
+        "v15 delivered by recipient, with delivery ids",
     ]
 
-    @Test("the file is in WAL mode, with the migrations recorded, the next-fire index, and claimers indexed for claimed rows only")
+    @Test("the file is in WAL mode, with the migrations recorded, the next-fire index, claimers indexed for claimed rows only, and delivered rows by recipient with their ids")
     func schema() throws {
         _ = try store()
         let process = Process()
@@ -35,6 +36,8 @@ struct SQLiteStoreTests {
             print(",".join(sorted(r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'pending_%'"))))
             print(db.execute("SELECT sql FROM sqlite_master WHERE name = 'pending_claimed_by'").fetchone()[0])
             print(db.execute("SELECT sql FROM sqlite_master WHERE name = 'outbox_claimed_by'").fetchone()[0])
+            print(",".join(sorted(r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'delivered'"))))
+            print(db.execute("SELECT sql FROM sqlite_master WHERE name = 'delivered_recipient_ids'").fetchone()[0])
             """, path]
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -45,6 +48,9 @@ struct SQLiteStoreTests {
             "wal", Self.migrations.joined(separator: ","), "pending_claimed_by,pending_next_fire,pending_not_before,pending_recipient",
             "CREATE INDEX pending_claimed_by ON pending (claimed_by) WHERE claimed_by IS NOT NULL",
             "CREATE INDEX outbox_claimed_by ON outbox (claimed_by) WHERE claimed_by IS NOT NULL",
+            // The recipient's delivery ids in the index: counting what is still open reads no row.
+            "delivered_delivery,delivered_recipient_ids,sqlite_autoindex_delivered_1",
+            "CREATE INDEX delivered_recipient_ids ON delivered (recipient, delivered_at, delivery_id)",
         ])
     }
 
