@@ -98,47 +98,6 @@ struct SQLiteStoreTests {
         #expect(try SQLiteStore(path: path).pending(recipient: "alice", limits: [:]).count == 1000)
     }
 
-    @Test("a write that fails midway leaves none of its rows, inside together (where the writes around it commit) or not; an error out of together undoes everything")
-    func failedWriteInsideTogether() throws {
-        let store = try self.store()
-        func pending(_ identifier: String, _ userInfo: [String: JSONValue] = [:]) -> PendingNotification {
-            var content = NotificationContent(title: identifier, categoryIdentifier: "reminder")
-            content.userInfo = userInfo
-            return PendingNotification(
-                request: NotificationRequest(identifier: identifier, recipient: "alice", content: content,
-                                             trigger: .timeInterval(seconds: 60, repeats: false)),
-                added: Instant(seconds: 0), nextFire: Instant(seconds: 60), anchor: Instant(seconds: 0), zone: "UTC", generation: "g-\(identifier)")
-        }
-        let identifiers = { Set(try store.pending(recipient: nil, limits: [:]).map(\.request.identifier)) }
-        try store.together {
-            try store.upsert([pending("before")])
-            // "half" is written, then "broken" cannot be encoded (JSON has no NaN): the
-            // upsert throws, and "half" must go with it.
-            #expect(throws: EncodingError.self) { try store.upsert([pending("half"), pending("broken", ["x": .number(.nan)])]) }
-            // Twice, so that the savepoint is taken again after one was rolled back.
-            #expect(throws: EncodingError.self) { try store.upsert([pending("half again"), pending("broken", ["x": .number(.nan)])]) }
-            try store.upsert([pending("after")])
-            #expect(try identifiers() == ["before", "after"])
-        }
-        #expect(try identifiers() == ["before", "after"])
-
-        struct Stop: Error {}
-        #expect(throws: Stop.self) {
-            try store.together {
-                try store.upsert([pending("undone")])
-                throw Stop()
-            }
-        }
-        #expect(try identifiers() == ["before", "after"])
-        // And outside of together, the same failing write is one transaction rolled back.
-        #expect(throws: EncodingError.self) { try store.upsert([pending("half"), pending("broken", ["x": .number(.nan)])]) }
-        #expect(try identifiers() == ["before", "after"])
-        // The connection is usable after all three, outside together and in it.
-        try store.upsert([pending("later")])
-        try store.together { try store.upsert([pending("last")]) }
-        #expect(try identifiers() == ["before", "after", "later", "last"])
-    }
-
     @Test("a store that cannot be created is an open error")
     func unwritable() {
         #expect(throws: StoreFailure.self) { try SQLiteStore(path: "/proc/chime/store.sqlite") }

@@ -22,6 +22,43 @@ struct StoreConnectionTests {
             added: Instant(seconds: 0), nextFire: Instant(seconds: 60), anchor: Instant(seconds: 0), zone: "UTC", generation: "g-\(identifier)")
     }
 
+    @Test("a write that fails midway leaves none of its rows, inside together (where the writes around it commit) or not; an error out of together undoes everything")
+    func failedWrites() throws {
+        let store = try self.store()
+        let connection = store.database
+        try connection.write { db in try db.execute(sql: "CREATE TABLE scratch (x TEXT NOT NULL)") }
+        struct Midway: Error {}
+        func write(_ values: [String], failing: Bool = false) throws {
+            try connection.write { db in
+                for value in values { try db.execute(sql: "INSERT INTO scratch (x) VALUES (?)", arguments: [value]) }
+                if failing { throw Midway() }
+            }
+        }
+        let rows = { try connection.read { db in Set(try String.fetchAll(db, sql: "SELECT x FROM scratch")) } }
+        try connection.together {
+            try write(["before"])
+            #expect(throws: Midway.self) { try write(["half", "done"], failing: true) }
+            // Twice, so that the savepoint is taken again after one was rolled back to.
+            #expect(throws: Midway.self) { try write(["half again"], failing: true) }
+            try write(["after"])
+            #expect(try rows() == ["before", "after"])
+        }
+        #expect(try rows() == ["before", "after"])
+        // Outside of together, one transaction rolled back.
+        #expect(throws: Midway.self) { try write(["alone"], failing: true) }
+        #expect(throws: Midway.self) {
+            try connection.together {
+                try write(["undone"])
+                throw Midway()
+            }
+        }
+        #expect(try rows() == ["before", "after"])
+        // The connection is usable after all three, outside together and in it.
+        try write(["later"])
+        try connection.together { try write(["last"]) }
+        #expect(try rows() == ["before", "after", "later", "last"])
+    }
+
     @Test("once SQLite has rolled the transaction of together back by itself, nothing after it in the body runs outside of it, even when the body catches the error")
     func abortedTogether() throws {
         let store = try self.store()
