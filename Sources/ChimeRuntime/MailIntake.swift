@@ -89,7 +89,11 @@ public struct MailIntake: Sendable {
         do {
             let outcome = try actions.settle(reply, now: now)
             if let status = outcome?.status, !status.isEmpty { line += " (\(status))" }
-            if let answer = outcome?.answer { line += " — answered: " + answer.replacingOccurrences(of: "\n", with: " ") }
+            // One line: each line feed a space. Byte by byte (Foundation's
+            // `replacingOccurrences` bridged the answer, 18,000 instructions a reply).
+            if let answer = outcome?.answer {
+                line += " — answered: " + String(decoding: answer.utf8.map { $0 == 0x0A ? 0x20 : $0 }, as: UTF8.self)
+            }
         } catch {
             printError("\(name): recorded, but carrying it out failed: \(reader.configuration.redact("\(error)"))")
         }
