@@ -71,10 +71,40 @@ struct StringsFileTests {
         #expect(try StringFormat.format(format, arguments) == expected)
     }
 
+    @Test("text around the specifiers is copied as it is, in any script, and the specifiers read whatever follows them", arguments: [
+        ("é %@ ü", ["ß"], "é ß ü"),
+        ("%@👍%d👍🏽", ["a", 2], "a👍2👍🏽"),
+        ("日本 %1$@ と %2$@。", ["x", "y"], "日本 x と y。"),
+        ("%%%@%%", ["z"], "%z%"),
+        ("ends with %", [], "ends with %"),
+        ("%5d|%-3@|%.2ld|%'d", ["7", "ab", "9", 12], "7|ab|9|12"),
+        ("%x %X %o %u", [255, 255, 8, -1], "ff FF 10 18446744073709551615"),
+        ("%10$@", ["1", "2", "3", "4", "5", "6", "7", "8", "9", "ten"], "ten"),
+        ("", [], ""),
+        ("no specifier, ünïcödé", [], "no specifier, ünïcödé"),
+    ] as [(String, [FormatArgument], String)])
+    func formatText(format: String, arguments: [FormatArgument], expected: String) throws {
+        #expect(try StringFormat.format(format, arguments) == expected)
+    }
+
+    @Test("a variable is the closure's text for its argument, positional or not, beside other specifiers")
+    func formatVariables() throws {
+        let variable: (String, FormatArgument) -> String = { name, argument in "<\(name) \(argument.textValue)>" }
+        #expect(try StringFormat.format("%#@items@ left", [3], variable: variable) == "<items 3> left")
+        #expect(try StringFormat.format("%1$#@n@ und %2$@ %%", [1, "b"], variable: variable) == "<n 1> und b %")
+        #expect(try StringFormat.format("ü%#@ä@ü", ["x"], variable: variable) == "ü<ä x>ü")
+        #expect(throws: StringFormat.Failure.self) { try StringFormat.format("%#@items@", [3]) }
+        // A name never closed (a typo in a strings file) runs to the end: it read past
+        // the text, a crash, before.
+        #expect(try StringFormat.format("left: %#@items", [3], variable: variable) == "left: <items 3>")
+    }
+
     @Test("a missing argument or a word for %d is an error, never a crash")
     func formatErrors() {
         #expect(throws: StringFormat.Failure.self) { try StringFormat.format("%@ and %@", ["one"]) }
         #expect(throws: StringFormat.Failure.self) { try StringFormat.format("%d", ["many"]) }
+        #expect(throws: StringFormat.Failure.self) { try StringFormat.format("%é", ["a"]) }
+        #expect(throws: StringFormat.Failure.self) { try StringFormat.format("%0$@", ["a"]) }
     }
 
     private let stringsdict = """
