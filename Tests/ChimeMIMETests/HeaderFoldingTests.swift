@@ -45,4 +45,26 @@ import Testing
             }
         }
     }
+
+    @Test("a folded header reads back unfolded, the fold's white space kept, in ASCII or beyond, a broken sequence replaced as before")
+    func readsUnfolded() throws {
+        var message = Array("""
+            From: a@example.org\r
+            To: b@example.org\r
+            Subject: first part\r
+             second part\r
+            X-Tab:  a\r
+            \tb \r
+            X-Raw: Grüße\r
+             an alle\r
+            X-Broken: x
+            """.utf8)
+        // A UTF-8 sequence cut by a fold: each half replaced, the fold's space between.
+        message += [0xC3, 0x0D, 0x0A, 0x20, 0xA9] + Array("\r\n\r\nbody\r\n".utf8)
+        let mail = try #require(ParsedMail(bytes: message))
+        #expect(mail.rawValues("Subject") == ["first part second part"])
+        #expect(mail.rawValues("X-Tab") == ["a\tb"])
+        #expect(mail.rawValues("X-Raw") == ["Grüße an alle"])
+        #expect(mail.rawValues("X-Broken") == ["x\u{FFFD} \u{FFFD}"])
+    }
 }
