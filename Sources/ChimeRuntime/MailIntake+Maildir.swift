@@ -1,3 +1,4 @@
+import ChimeCore
 import Foundation
 
 extension MailIntake {
@@ -55,7 +56,8 @@ extension MailIntake {
             }
             try publish()
             for name in handled {
-                let seen = name.contains(":2,") ? name : name + ":2,S"
+                // Searched as bytes: Foundation's `contains` bridged each name.
+                let seen = Bytes.contains(name.utf8, ":2,".utf8) ? name : name + ":2,S"
                 if rename(new + "/" + name, cur + "/" + seen) != 0 {
                     printError("\(new)/\(name): handled, but could not be moved to cur/")
                     throw RuntimeFailure(75)

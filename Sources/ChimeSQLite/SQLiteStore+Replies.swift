@@ -35,17 +35,21 @@ extension SQLiteStore {
         return try json.map(NotificationRequest.init(storedJSON:))
     }
 
+    /// The statement ``record(_:from:)`` inserts a response with, its text made once: it
+    /// is the statement cache's key, built and hashed for each reply otherwise.
+    private static let recordResponse = """
+        INSERT INTO response (delivery_id, identifier, recipient, action, user_text, channel, responder, at, status)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (delivery_id, action) DO UPDATE SET
+            user_text = excluded.user_text, channel = excluded.channel, responder = excluded.responder,
+            at = excluded.at, status = excluded.status, result = ''
+        WHERE \(takenAgain("response", now: "excluded.at"))
+        """
+
     public func record(_ response: StoredResponse, from inbound: InboundRecord?) throws -> Int64? {
         try database.write { db in
             // A response whose carrying out failed or was cut short is taken again, as this
             // answer gives it; any other stays as it is, and the answer is a replay.
-            try db.cachedStatement(sql: """
-                INSERT INTO response (delivery_id, identifier, recipient, action, user_text, channel, responder, at, status)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (delivery_id, action) DO UPDATE SET
-                    user_text = excluded.user_text, channel = excluded.channel, responder = excluded.responder,
-                    at = excluded.at, status = excluded.status, result = ''
-                WHERE \(Self.takenAgain("response", now: "excluded.at"))
-                """).execute(arguments: [
+            try db.cachedStatement(sql: Self.recordResponse).execute(arguments: [
                     response.deliveryID, response.identifier, response.recipient, response.action, response.userText,
                     response.channel, response.responder, response.at.seconds, response.status,
                 ])
