@@ -63,16 +63,19 @@ struct StoreConnection: Sendable {
                 try? db.cachedStatement(sql: "RELEASE SAVEPOINT chime").execute()
             }
         }
-        return try queue.writeWithoutTransaction { db in try Self.transaction(db, "BEGIN IMMEDIATE TRANSACTION", updates) }
+        return try immediate(updates)
     }
 
     /// Runs `body`, whose reads and writes of this connection (on this thread) make one
     /// write transaction: one lock, one commit. Nested, it joins the open one.
     func together<T>(_ body: () throws -> T) throws -> T {
         if try joined() != nil { return try body() }
-        return try queue.writeWithoutTransaction { db in
-            try Self.transaction(db, "BEGIN IMMEDIATE TRANSACTION") { db in try Self.$open.withValue(Open(db, on: queue)) { try body() } }
-        }
+        return try immediate { db in try Self.$open.withValue(Open(db, on: queue)) { try body() } }
+    }
+
+    /// `body` in an immediate (write) transaction of its own, as GRDB's `write` begins one.
+    private func immediate<T>(_ body: (Database) throws -> T) throws -> T {
+        try queue.writeWithoutTransaction { db in try Self.transaction(db, "BEGIN IMMEDIATE TRANSACTION", body) }
     }
 
     /// `body` in a transaction begun by `begin`: committed when it returns, rolled back
