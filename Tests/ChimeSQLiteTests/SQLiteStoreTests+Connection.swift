@@ -4,16 +4,9 @@ import Foundation
 import GRDB
 import Testing
 
-/// The store's one connection: its transactions, and what guards them.
-@Suite("The SQLite store's connection")
-struct StoreConnectionTests {
-    private let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-connection-\(UUID().uuidString)")
-
-    private func store() throws -> SQLiteStore {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return try SQLiteStore(path: directory.appendingPathComponent("chime.sqlite").path)
-    }
-
+/// The store's one connection: its transactions, and what guards them (in the SQLite
+/// store's suite, with its temporary store).
+extension SQLiteStoreTests {
     private func pending(_ identifier: String) -> PendingNotification {
         PendingNotification(
             request: NotificationRequest(identifier: identifier, recipient: "alice",

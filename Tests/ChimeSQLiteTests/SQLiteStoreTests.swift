@@ -11,7 +11,8 @@ struct SQLiteStoreTests {
 
     private var path: String { directory.appendingPathComponent("chime.sqlite").path }
 
-    private func store() throws -> SQLiteStore {
+    /// A new store in a folder of this test's own (the connection's tests share it).
+    func store() throws -> SQLiteStore {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return try SQLiteStore(path: path)
     }
