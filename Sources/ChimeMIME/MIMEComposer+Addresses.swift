@@ -90,9 +90,16 @@ extension MIMEComposer {
         }
         guard MailAddress.isDotAtom(local), !containsEncodedWordStart(local),
               MailAddress.isRuns(domain, of: isLabelByte, joinedBy: UInt8(ascii: ".")) else { return false }
-        return !domain.split(separator: UInt8(ascii: ".")).contains { label in
-            label.count >= 4 && label.prefix(4).map { $0 | 0x20 } == Array("xn--".utf8)
+        // No label starting `xn--` in any case, looked for in place: splitting the domain
+        // into arrays was 2,500 instructions an address (callgrind).
+        var label = domain.startIndex
+        while label < domain.endIndex {
+            let end = domain[label...].firstIndex(of: UInt8(ascii: ".")) ?? domain.endIndex
+            if end - label >= 4, domain[label] | 0x20 == UInt8(ascii: "x"), domain[label + 1] | 0x20 == UInt8(ascii: "n"),
+               domain[label + 2] == UInt8(ascii: "-"), domain[label + 3] == UInt8(ascii: "-") { return false }
+            label = end + 1
         }
+        return true
     }
 
     private static func containsEncodedWordStart(_ bytes: ArraySlice<UInt8>) -> Bool {

@@ -57,4 +57,34 @@ struct ReplyTokenTests {
         let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 * 37 + 11) }
         #expect(Base32.decode(Base32.encode(bytes)[...]) == bytes)
     }
+
+    @Test("a signing key's tags are swift-crypto's HMAC-SHA256, keys shorter and longer than a block, messages of any length")
+    func tagsAreHMAC() {
+        var random = SystemRandomNumberGenerator()
+        for keyLength in [0, 1, 31, 32, 33, 63, 64, 65, 100, 128, 200] {
+            let key = (0..<keyLength).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let signing = SigningKey(bytes: key)
+            for messageLength in [0, 1, 40, 55, 56, 63, 64, 65, 119, 120, 200] {
+                let message = (0..<messageLength).map { _ in UInt8.random(in: 0...255, using: &random) }
+                let expected = Array(HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: key)))
+                // Twice: a tag leaves the key's states as they were.
+                #expect(signing.authenticationCode(for: message) == expected)
+                #expect(signing.authenticationCode(for: message) == expected)
+            }
+        }
+        // RFC 4231, test case 2: key "Jefe".
+        let tag = SigningKey(bytes: Array("Jefe".utf8)).authenticationCode(for: Array("what do ya want for nothing?".utf8))
+        #expect(tag.map { String(format: "%02x", $0) }.joined() == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+    }
+
+    @Test("base32 is RFC 4648's alphabet in lower case, without padding")
+    func base32Vectors() {
+        // RFC 4648, section 10, with the padding left out.
+        let vectors = ["": "", "f": "my", "fo": "mzxq", "foo": "mzxw6", "foob": "mzxw6yq", "fooba": "mzxw6ytb", "foobar": "mzxw6ytboi"]
+        for (plain, encoded) in vectors {
+            #expect(Base32.encode(Array(plain.utf8)) == encoded)
+        }
+        #expect(Base32.encode([0xFF, 0xFF, 0xFF, 0xFF, 0xFF]) == "77777777")
+        #expect(Base32.encode([0, 0, 0, 0, 0]) == "aaaaaaaa")
+    }
 }
