@@ -64,4 +64,22 @@ struct DayAndWeekdayTests {
             }
         }
     }
+
+    @Test("RFC 5322 dates are Foundation's \"EEE, d MMM yyyy HH:mm:ss Z\" in POSIX English",
+          arguments: ["UTC", "Asia/Kolkata", "Asia/Kathmandu", "Europe/Paris", "America/St_Johns", "Pacific/Kiritimati"])
+    func rfc5322(zoneName: String) throws {
+        let zone = try #require(TimeZone(identifier: zoneName))
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "EEE, d MMM yyyy HH:mm:ss Z"
+        var generator = SplitMix(seed: UInt64(zoneName.utf8.count))
+        // From 1970 to 2100, and the first and last second of a few years.
+        let instants = (0..<400).map { _ in Int64(generator.next() % 4_102_444_800) }
+            + [0, 946_684_799, 946_684_800, 1_798_761_599, 4_102_444_799]
+        for seconds in instants {
+            let instant = Instant(seconds: seconds)
+            #expect(instant.rfc5322(in: zone) == formatter.string(from: instant.date), "\(seconds)")
+        }
+    }
 }

@@ -116,4 +116,19 @@ struct EmailComposerTests {
             }
         }
     }
+
+    @Test("a link's text is percent-encoded as Foundation encodes it, all but RFC 3986's unreserved characters")
+    func percentEncoding() {
+        #expect(percentEncoded("Re: Caf\u{E9} & ~x_y.z-0") == "Re%3A%20Caf%C3%A9%20%26%20~x_y.z-0")
+        var unreserved = CharacterSet(charactersIn: "-._~")
+        unreserved.formUnion(CharacterSet(charactersIn: "a"..."z"))
+        unreserved.formUnion(CharacterSet(charactersIn: "A"..."Z"))
+        unreserved.formUnion(CharacterSet(charactersIn: "0"..."9"))
+        var generator = SplitMix(seed: 5)
+        let pool = Array("aZ09-._~ :/?#[]@!$&'()*+,;=%\"<>\\^`{|}\u{7F}\u{0}\né€😀")
+        for _ in 0..<200 {
+            let text = String((0..<Int(generator.next() % 20)).map { _ in pool[Int(generator.next() % UInt64(pool.count))] })
+            #expect(percentEncoded(text) == text.addingPercentEncoding(withAllowedCharacters: unreserved), "\(text)")
+        }
+    }
 }

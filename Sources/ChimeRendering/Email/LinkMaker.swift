@@ -125,7 +125,8 @@ public struct UnsignedLinks: LinkMaker {
 /// set gives the same text at three times the cost (3.0 µs against 0.9 for a subject
 /// line, measured), and every email calls this several times.
 public func percentEncoded(_ text: String) -> String {
-    let hex = Array("0123456789ABCDEF".utf8)
+    // An upper-case hex digit (RFC 3986 prefers them).
+    func hex(_ value: UInt8) -> UInt8 { value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10 }
     var result: [UInt8] = []
     result.reserveCapacity(text.utf8.count * 3)
     for byte in text.utf8 {
@@ -134,7 +135,10 @@ public func percentEncoded(_ text: String) -> String {
              UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
             result.append(byte)
         default:
-            result += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            // Byte by byte: an array literal here was an allocation for each byte escaped.
+            result.append(UInt8(ascii: "%"))
+            result.append(hex(byte >> 4))
+            result.append(hex(byte & 0x0F))
         }
     }
     return String(decoding: result, as: UTF8.self)
