@@ -88,7 +88,7 @@ let package = Package(
         ),
 
         // MIME messages through GMime: the only module that imports CChimeGMime.
-        .target(name: "ChimeMIME", dependencies: ["CChimeGMime"]),
+        .target(name: "ChimeMIME", dependencies: ["ChimeCore", "CChimeGMime"]),
 
         // Rendering: hidden previews applied, chat payloads per platform, and (to come)
         // the templates and the MIME email.

@@ -1,4 +1,5 @@
 internal import CChimeGMime
+import ChimeCore
 
 /// Builds RFC 5322 / MIME messages: `multipart/alternative` (text, then HTML),
 /// `multipart/mixed` around it for attachments.
@@ -58,9 +59,10 @@ public enum MIMEComposer {
     }
 
     /// Printable ASCII (tabs too) holding nothing a reader would take for an encoded word.
-    /// Read from the string's own storage (``withStoredUTF8(_:_:)``).
+    /// Read from the string's own storage (``Swift/String/withStoredUTF8(_:)``): over
+    /// an email's headers, reading `utf8` as a collection was 10,000 instructions.
     static func isPlain(_ value: String) -> Bool {
-        withStoredUTF8(value) { utf8 in
+        value.withStoredUTF8 { utf8 in
             var previous: UInt8 = 0
             for byte in utf8 {
                 guard (byte >= 0x20 && byte < 0x7F) || byte == 0x09 else { return false }
@@ -69,14 +71,6 @@ public enum MIMEComposer {
             }
             return true
         }
-    }
-
-    /// `body` over the UTF-8 of `text` in the string's own storage. Reading a header's
-    /// bytes through `utf8` as a collection cost 10 or more instructions a byte, which
-    /// over an email's headers was 14,000 instructions (callgrind); from the buffer, a few.
-    private static func withStoredUTF8<T>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
-        var text = text
-        return text.withUTF8(body)
     }
 
     /// A header line folded before white space so that lines keep within 78 columns
@@ -229,7 +223,7 @@ public enum MIMEComposer {
 
     /// A header name as RFC 5322 allows it (printable ASCII but `:`); anything else is dropped.
     private static func sanitizedName(_ name: String) -> String {
-        if withStoredUTF8(name, { $0.allSatisfy { $0 > 32 && $0 < 127 && $0 != 0x3A } }) { return name }
+        if name.withStoredUTF8({ $0.allSatisfy { $0 > 32 && $0 < 127 && $0 != 0x3A } }) { return name }
         return String(name.unicodeScalars.filter { $0.value > 32 && $0.value < 127 && $0 != ":" })
     }
 

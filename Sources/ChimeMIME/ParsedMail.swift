@@ -1,4 +1,5 @@
 internal import CChimeGMime
+import ChimeCore
 
 /// A message read back by GMime's parser: its headers decoded, each leaf part decoded,
 /// and every problem the parser noticed on the way.
@@ -161,10 +162,18 @@ extension String {
     /// Whether this string equals `other` with ASCII letters compared without case (a
     /// header field's name is ASCII): no lowered copy of either, where `lowercased()` on
     /// both names at every header had been most of a reply's header lookups.
+    ///
+    /// Compared in the strings' own storage: zipping their `utf8` views was a quarter of
+    /// looking a header up, 55 million instructions over 3,000 replies (callgrind).
     func equalsIgnoringASCIICase(_ other: String) -> Bool {
+        // The lengths first: most names differ in theirs, and are not opened at all.
         guard utf8.count == other.utf8.count else { return false }
-        return zip(utf8, other.utf8).allSatisfy { a, b in
-            a == b || (a | 0x20 == b | 0x20 && (0x61...0x7A).contains(a | 0x20))
+        return withStoredUTF8 { a in
+            other.withStoredUTF8 { b in
+                zip(a, b).allSatisfy { a, b in
+                    a == b || (a | 0x20 == b | 0x20 && (0x61...0x7A).contains(a | 0x20))
+                }
+            }
         }
     }
 }

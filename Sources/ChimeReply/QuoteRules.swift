@@ -234,7 +234,7 @@ struct QuoteRules: Sendable {
     static func withoutDirectionMarks(_ line: String) -> String {
         // Every mark is a three-byte sequence starting E2 80/81 or D8 9C: most lines
         // have neither lead byte and are returned as they are.
-        guard line.utf8.contains(where: { $0 == 0xE2 || $0 == 0xD8 }) else { return line }
+        guard line.withStoredUTF8({ $0.contains { $0 == 0xE2 || $0 == 0xD8 } }) else { return line }
         var result = line
         result.removeAll { directionMarks.contains($0) }
         return result

@@ -33,10 +33,10 @@ public enum ReplyText {
             guard !foldedMarkers.isEmpty, line.utf8.count >= shortest, line.utf8.count <= longestHeader else { return false }
             // An ASCII line folds to its lower case (it has no accents nor wide forms), and
             // holds no marker that folds to more than ASCII: bytes, spared Foundation.
-            if line.utf8.allSatisfy({ $0 < 0x80 }) {
-                let lowered = line.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-                return foldedMarkers.contains { Bytes.contains(lowered, $0.utf8) }
+            let lowered = line.withStoredUTF8 { utf8 in
+                utf8.allSatisfy { $0 < 0x80 } ? utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } : nil
             }
+            if let lowered { return foldedMarkers.contains { Bytes.contains(lowered, $0.utf8) } }
             let folded = fold(line)
             return foldedMarkers.contains { Bytes.contains(folded.utf8, $0.utf8) }
         }
@@ -226,6 +226,7 @@ public enum ReplyText {
     /// Without white space at either end (Swift's own test, not Foundation's: this runs
     /// on every line).
     static func trimmed(_ line: String) -> String {
+        if line.withStoredUTF8({ !$0.isEmpty && isVisibleASCII($0[0]) && isVisibleASCII($0[$0.count - 1]) }) { return line }
         guard let first = line.firstIndex(where: { !$0.isWhitespace || $0.isNewline }) else { return "" }
         let last = line.lastIndex(where: { !$0.isWhitespace || $0.isNewline })!
         return first == line.startIndex && last == line.index(before: line.endIndex) ? line : String(line[first...last])
@@ -233,13 +234,26 @@ public enum ReplyText {
 
     /// Without white space at its end.
     static func trimmedEnd(_ line: String) -> String {
+        if line.withStoredUTF8({ !$0.isEmpty && isVisibleASCII($0[$0.count - 1]) }) { return line }
         guard let last = line.lastIndex(where: { !$0.isWhitespace || $0.isNewline }) else { return "" }
         return last == line.index(before: line.endIndex) ? line : String(line[...last])
     }
 
     /// Whether a line holds only white space.
     static func isBlank(_ line: String) -> Bool {
-        line.allSatisfy { $0.isWhitespace && !$0.isNewline }
+        if line.withStoredUTF8({ $0.contains(where: isVisibleASCII) }) { return false }
+        return line.allSatisfy { $0.isWhitespace && !$0.isNewline }
+    }
+
+    /// A byte of `!` to `~`. The Character holding it is never white space:
+    /// `Character.isWhitespace` is its first scalar's, and by Unicode's grapheme rules
+    /// (UAX #29) such a byte joins no white space before it in one Character (it is
+    /// neither a mark nor a joiner). So a line starting and ending with one needs no
+    /// trimming, and a line holding one is not blank: the test spares most lines the
+    /// grapheme breaking of a Character scan (1,400 instructions a line, 30,000 lines
+    /// over 3,000 replies; callgrind).
+    static func isVisibleASCII(_ byte: UInt8) -> Bool {
+        byte >= 0x21 && byte <= 0x7E
     }
 
     /// `format=flowed` text (RFC 3676) as its writer typed it: a line ending in a space

@@ -195,4 +195,27 @@ struct ReplyTextTests {
         }
         #expect(rules.outlookSignatures.count == 2 * QuoteLanguage.tables.flatMap(\.getOutlook).count)
     }
+
+    @Test("trimming and blank lines as Characters decide them, for lines of spaces, marks, joiners and scripts")
+    func trimmingAgreesWithCharacters() {
+        // The Character-by-Character definitions the byte test spares most lines.
+        func trimmed(_ line: String) -> String {
+            guard let first = line.firstIndex(where: { !$0.isWhitespace || $0.isNewline }) else { return "" }
+            return String(line[first...line.lastIndex(where: { !$0.isWhitespace || $0.isNewline })!])
+        }
+        func trimmedEnd(_ line: String) -> String {
+            guard let last = line.lastIndex(where: { !$0.isWhitespace || $0.isNewline }) else { return "" }
+            return String(line[...last])
+        }
+        let pieces = ["a", "Z", "!", "~", "1", " ", "\t", "\u{A0}", "\u{3000}", "\u{2003}", "\u{301}", "\u{200D}", "\u{600}", "\u{FE0F}",
+                      "é", "\u{1F44D}", "\u{1F1EB}", "\r\n", "\r", "\u{85}", "\u{2028}", "א", "\u{200F}"]
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<3_000 {
+            let line = (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            #expect(ReplyText.trimmed(line) == trimmed(line), "\(line.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(ReplyText.trimmedEnd(line) == trimmedEnd(line), "\(line.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(ReplyText.isBlank(line) == line.allSatisfy { $0.isWhitespace && !$0.isNewline },
+                    "\(line.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
 }
