@@ -103,6 +103,7 @@ struct CoalescingTests {
     @Test("on Slack too: a thread's notifications go as one post headed by the summary, listing each with its action links; the digest goes there as well")
     func chatGroupAndDigest() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-group-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
         let certificate = try ScriptServer.certificate(in: folder)
         let slack = try WebhookServer(["--cert", certificate.cert, "--key", certificate.key])
         let configuration = Self.configuration

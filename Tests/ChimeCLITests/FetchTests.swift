@@ -21,9 +21,12 @@ struct FetchTests {
 
     @Test("chime fetch acts on each unseen reply once over IMAPS, moves it, ignores machines, and takes up what a killed run left marked")
     func fetchOverIMAPS() throws {
-        let certificate = try ScriptServer.certificate(in: FileManager.default.temporaryDirectory.appendingPathComponent("chime-imap-cert-\(UUID().uuidString.prefix(8))"))
+        let certificates = FileManager.default.temporaryDirectory.appendingPathComponent("chime-imap-cert-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: certificates) }
+        let certificate = try ScriptServer.certificate(in: certificates)
         let server = try DovecotServer(certificate: certificate)
         let secret = try Self.passwordFile(server.password)
+        defer { try? FileManager.default.removeItem(at: secret) }
         let url = "imaps://\(server.user):${file:\(secret.path)}@127.0.0.1:\(server.imapsPort)/INBOX"
         let ws = try Replies.workspace(Self.configuration(#"<channel id="inbox" url="\#(url)" caFile="\#(certificate.cert)" moveTo="Chime/Handled"/>"#))
         let sent = try Replies.send(ws, ["milk", "bread", "eggs"])
@@ -71,9 +74,12 @@ struct FetchTests {
 
     @Test("chime fetch over IMAP with STARTTLS leaves handled messages flagged seen; a refused certificate, a wrong password and a wrong channel are clear errors")
     func fetchFailures() throws {
-        let certificate = try ScriptServer.certificate(in: FileManager.default.temporaryDirectory.appendingPathComponent("chime-imap-cert-\(UUID().uuidString.prefix(8))"))
+        let certificates = FileManager.default.temporaryDirectory.appendingPathComponent("chime-imap-cert-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: certificates) }
+        let certificate = try ScriptServer.certificate(in: certificates)
         let server = try DovecotServer(certificate: certificate)
         let secret = try Self.passwordFile(server.password)
+        defer { try? FileManager.default.removeItem(at: secret) }
         let url = "imap://\(server.user):${file:\(secret.path)}@127.0.0.1:\(server.imapPort)/INBOX?starttls=required"
         let good = #"<channel id="inbox" url="\#(url)" caFile="\#(certificate.cert)"/>"#
         let ws = try Replies.workspace(Self.configuration(good))

@@ -14,12 +14,15 @@ import Testing
 @Suite("Runtime: the router")
 struct RouterTests {
     let folder: URL
+    /// Removes `folder` when the test's instance goes (a struct has no `deinit`).
+    private let cleanup: FolderRemoval
     let runtime: Runtime
     let key = UUID().uuidString
     let readKey = UUID().uuidString
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-router-\(UUID().uuidString)")
+        cleanup = FolderRemoval(folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let configuration = """
             <chime version="1">
@@ -98,4 +101,10 @@ struct RouterTests {
         let store = try runtime.openStore()
         #expect(try store.pending(identifier: "dentist")?.request.content.title == "Call the dentist")
     }
+}
+
+private final class FolderRemoval: Sendable {
+    let folder: URL
+    init(_ folder: URL) { self.folder = folder }
+    deinit { try? FileManager.default.removeItem(at: folder) }
 }

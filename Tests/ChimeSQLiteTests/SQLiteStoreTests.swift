@@ -6,8 +6,11 @@ import Testing
 /// What is SQLite's own: the file, its mode, its migrations. What every store does is
 /// specified once in ChimeStoreConformanceTests.
 @Suite("The SQLite store")
-struct SQLiteStoreTests {
+final class SQLiteStoreTests {
     private let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-sqlite-\(UUID().uuidString)")
+
+    /// Each test's folder goes with it (a class, for this).
+    deinit { try? FileManager.default.removeItem(at: directory) }
 
     private var path: String { directory.appendingPathComponent("chime.sqlite").path }
 
