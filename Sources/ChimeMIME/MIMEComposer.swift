@@ -186,8 +186,7 @@ public enum MIMEComposer {
     private static func encoded(_ bytes: [UInt8], _ encoding: GMimeContentEncoding, after head: String) -> String {
         var state = GMimeEncoding()
         g_mime_encoding_init_encode(&state, encoding)
-        var head = head
-        return head.withUTF8 { head in
+        return head.withStoredUTF8 { head in
             // The encoder's bound, and a line break.
             let capacity = head.count + g_mime_encoding_outlen(&state, bytes.count) + 4 + 1
             return String(unsafeUninitializedCapacity: capacity) { output in

@@ -1,3 +1,4 @@
+import ChimeCore
 import Synchronization
 
 /// A template rendered once for one *shape* of message — the same category, locale and
@@ -79,8 +80,7 @@ struct CompiledShape: Sendable {
     /// Bytes are read from the string's own storage: through `utf8` as a collection, the
     /// search for a character to escape was 10,000 instructions an email (callgrind).
     static func htmlEscaped(_ text: String) -> String {
-        var storage = text
-        return storage.withUTF8 { utf8 in
+        text.withStoredUTF8 { utf8 in
             guard utf8.contains(where: isEscaped) else { return text }
             // In ASCII (but CR LF) every byte is a Character of its own.
             guard utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return escapedByCharacter(text) }
