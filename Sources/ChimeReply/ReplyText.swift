@@ -203,8 +203,7 @@ public enum ReplyText {
     /// The text's lines, split at LF, CRLF and CR (by bytes: Foundation's replacing
     /// before a split had cost a third of the time of a reply of many short lines).
     static func lines(_ text: String) -> [String] {
-        var text = text
-        return text.withUTF8 { bytes in
+        text.withStoredUTF8 { bytes in
             var lines: [String] = []
             var start = 0, index = 0
             while index < bytes.count {

@@ -126,8 +126,7 @@ public struct ReplyToken: Hashable, Sendable {
     /// its lowercased string was `text` again. Read here because Foundation reads a UUID
     /// with `sscanf`, 8,000 instructions each, twice an email (callgrind).
     static func lowercaseUUID(_ text: String) -> [UInt8]? {
-        var text = text
-        return text.withUTF8 { utf8 -> [UInt8]? in
+        text.withStoredUTF8 { utf8 -> [UInt8]? in
             guard utf8.count == 36 else { return nil }
             var bytes: [UInt8] = []
             bytes.reserveCapacity(16)

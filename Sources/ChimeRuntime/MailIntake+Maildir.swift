@@ -57,7 +57,7 @@ extension MailIntake {
             try publish()
             for name in handled {
                 // Searched as bytes: Foundation's `contains` bridged each name.
-                let seen = Bytes.contains(name.utf8, ":2,".utf8) ? name : name + ":2,S"
+                let seen = name.containsBytes(":2,") ? name : name + ":2,S"
                 if rename(new + "/" + name, cur + "/" + seen) != 0 {
                     printError("\(new)/\(name): handled, but could not be moved to cur/")
                     throw RuntimeFailure(75)

@@ -16,8 +16,7 @@ extension NotificationRequest {
     /// The request in JSON as the store writes it (``storedJSON()``), read without
     /// Codable; nil when the text is not in the shapes this reader knows.
     package static func readStored(_ text: String) -> NotificationRequest? {
-        var text = text
-        return text.withUTF8 { bytes in
+        text.withStoredUTF8 { bytes in
             var reader = StoredRequestReader(bytes: bytes)
             return try? reader.document()
         }

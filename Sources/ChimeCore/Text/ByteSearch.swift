@@ -38,17 +38,14 @@ extension String {
     /// equivalence, but without bridging both to UTF-16 on every call: Foundation's took
     /// 10% of `chime ingest`'s instructions in ``MachineMail``'s 40 lookups per message.
     public func containsBytes(_ other: String) -> Bool {
-        var haystack = self, needle = other
-        return haystack.withUTF8 { text in needle.withUTF8 { wanted in Bytes.find(wanted, in: text) } }
+        withStoredUTF8 { text in other.withStoredUTF8 { wanted in Bytes.find(wanted, in: text) } }
     }
 
     /// This string in NFC, at no cost when it is ASCII (as most header values are).
     public var precomposed: String {
         utf8.allSatisfy { $0 < 0x80 } ? self : precomposedStringWithCanonicalMapping
     }
-}
 
-extension String {
     /// `body` over this string's UTF-8 in the string's own storage (a native string is not
     /// copied). Reading `utf8` as a collection costs ten or more instructions a byte, which
     /// shows wherever every line or header of a message is scanned; a buffer, a few.
