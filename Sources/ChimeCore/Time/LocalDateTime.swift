@@ -67,13 +67,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
             return "\(date)T\(Self.pad(hour, 2)):\(Self.pad(minute, 2)):\(Self.pad(second, 2))" + (suffix.map { String(UnicodeScalar($0)) } ?? "")
         }
         return String(unsafeUninitializedCapacity: 20) { buffer in
-            func digits(_ value: Int, _ width: Int, at start: Int) {
-                var rest = value
-                for index in (start..<start + width).reversed() {
-                    buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    rest /= 10
-                }
-            }
+            func digits(_ value: Int, _ width: Int, at start: Int) { DecimalDigits.write(value, width: width, into: buffer, at: start) }
             digits(year, 4, at: 0)
             buffer[4] = UInt8(ascii: "-")
             digits(month, 2, at: 5)
