@@ -81,7 +81,7 @@ struct CompiledShape: Sendable {
     /// search for a character to escape was 10,000 instructions an email (callgrind).
     static func htmlEscaped(_ text: String) -> String {
         text.withStoredUTF8 { utf8 in
-            guard utf8.contains(where: isEscaped) else { return text }
+            guard utf8.contains(where: { entity($0) != nil }) else { return text }
             // In ASCII (but CR LF) every byte is a Character of its own.
             guard utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return escapedByCharacter(text) }
             var bytes: [UInt8] = []
@@ -100,12 +100,6 @@ struct CompiledShape: Sendable {
             if character.utf8.count == 1, let entity = entity(character.utf8.first!) { result += entity } else { result.append(character) }
         }
         return result
-    }
-
-    /// Whether `byte` is one of the characters written as an entity.
-    @inline(__always)
-    private static func isEscaped(_ byte: UInt8) -> Bool {
-        byte == 0x3C || byte == 0x3E || byte == 0x26 || byte == 0x22 || byte == 0x27
     }
 
     private static func entity(_ byte: UInt8) -> String? {
