@@ -1,5 +1,6 @@
 import ChimeCore
 import ChimeRuntime
+import ChimeTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -13,16 +14,15 @@ import Testing
 /// drive with curl and Python's requests.
 @Suite("Runtime: the router")
 struct RouterTests {
+    /// Each test's folder, gone with it.
+    private let scratch = TemporaryFolder("chime-router")
     let folder: URL
-    /// Removes `folder` when the test's instance goes (a struct has no `deinit`).
-    private let cleanup: FolderRemoval
     let runtime: Runtime
     let key = UUID().uuidString
     let readKey = UUID().uuidString
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-router-\(UUID().uuidString)")
-        cleanup = FolderRemoval(folder)
+        folder = scratch.url
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let configuration = """
             <chime version="1">
@@ -101,10 +101,4 @@ struct RouterTests {
         let store = try runtime.openStore()
         #expect(try store.pending(identifier: "dentist")?.request.content.title == "Call the dentist")
     }
-}
-
-private final class FolderRemoval: Sendable {
-    let folder: URL
-    init(_ folder: URL) { self.folder = folder }
-    deinit { try? FileManager.default.removeItem(at: folder) }
 }

@@ -1,16 +1,16 @@
 import ChimeCore
 import ChimeSQLite
+import ChimeTestSupport
 import Foundation
 import Testing
 
 /// What is SQLite's own: the file, its mode, its migrations. What every store does is
 /// specified once in ChimeStoreConformanceTests.
 @Suite("The SQLite store")
-final class SQLiteStoreTests {
-    private let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-sqlite-\(UUID().uuidString)")
-
-    /// Each test's folder goes with it (a class, for this).
-    deinit { try? FileManager.default.removeItem(at: directory) }
+struct SQLiteStoreTests {
+    /// Each test's folder, gone with it.
+    private let folder = TemporaryFolder("chime-sqlite")
+    private var directory: URL { folder.url }
 
     private var path: String { directory.appendingPathComponent("chime.sqlite").path }
 
