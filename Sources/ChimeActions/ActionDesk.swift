@@ -29,13 +29,15 @@ public struct ActionDesk: Sendable {
         self.stateDirectory = stateDirectory
     }
 
-    /// From now on, answers written into Maildirs wait, unsynced, for
-    /// ``publishAnswers()``: one sync for a batch of replies instead of one per answer.
+    /// From now on, answers to Maildirs are kept for ``publishAnswers()``, which writes
+    /// them: one sync for a batch of replies instead of one per answer, and the writing
+    /// on the thread that publishes.
     public func batchAnswers() {
         folders.batch()
     }
 
-    /// Makes the answers written since the last call durable and visible (`new/`).
+    /// Writes the answers kept since the last call, and makes them durable and visible
+    /// (`new/`). May run while other answers are being kept.
     public func publishAnswers() throws {
         try folders.publish()
     }
@@ -202,17 +204,24 @@ public struct ActionDesk: Sendable {
 
 /// Maildirs opened once each: their folders made once, and their file names counted in
 /// one sequence, so that two answers written in the same microsecond do not collide.
-final class MaildirFolders: @unchecked Sendable {
+final class MaildirFolders: @unchecked Sendable { // open and batching guarded by lock
     private let lock = NSLock()
     private var open: [String: MaildirFolder] = [:]
-    /// Whether answers wait under `tmp/` for ``publish()`` instead of being synced one by one.
+    /// Whether answers are kept for ``publish()`` instead of being written and synced one by one.
     private var batching = false
 
+    /// Writes an answer into the Maildir at `path`. Only finding the folder is done under
+    /// the lock: the folder takes messages from several threads at once.
     func add(_ message: [UInt8], to path: String) throws {
-        try lock.withLock {
+        let (folder, batching) = try lock.withLock {
             let folder = try open[path] ?? MaildirFolder(path: path)
             open[path] = folder
-            try batching ? folder.stage(message) : folder.add(message)
+            return (folder, self.batching)
+        }
+        if batching {
+            folder.stage(message)
+        } else {
+            try folder.add(message)
         }
     }
 
@@ -220,9 +229,9 @@ final class MaildirFolders: @unchecked Sendable {
         lock.withLock { batching = true }
     }
 
+    /// Publishes what each folder staged; the folders taken under the lock, published
+    /// outside it, while answers go on being staged.
     func publish() throws {
-        try lock.withLock {
-            for folder in open.values { try folder.publish() }
-        }
+        for folder in lock.withLock({ Array(open.values) }) { try folder.publish() }
     }
 }

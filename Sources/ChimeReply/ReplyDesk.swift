@@ -34,6 +34,30 @@ public struct Reply: Sendable {
     public var thread: Thread?
 }
 
+/// A message read by ``ReplyDesk/prepare(_:)``, for ``ReplyDesk/handle(_:now:)-(PreparedMessage,_)``.
+public struct PreparedMessage: Sendable {
+    /// Its size in bytes.
+    let size: Int
+    /// The message parsed; nil when it is too large to read or not an RFC 5322 message.
+    let mail: ParsedMail?
+    /// What kind of machine wrote it, or nil for a person.
+    var machine: MachineMail?
+    /// The token-shaped candidates it carries (``ReplyDesk/candidates(_:)``).
+    var candidates: [Substring] = []
+    /// A person's new text, read when there are candidates; else read when needed.
+    var text: String?
+
+    init(size: Int, mail: ParsedMail?) {
+        self.size = size
+        self.mail = mail
+    }
+
+    /// A message over `<replies maxMessageSize>`, left unread: recorded as too large.
+    public static func unread(size: Int) -> PreparedMessage {
+        PreparedMessage(size: size, mail: nil)
+    }
+}
+
 /// Takes inbound email and turns each message into a response, or into a record of why
 /// not: machines are ignored, tokens checked (signature, expiry, sender), the person's
 /// new text read and matched to an action of the category, and each action taken at most
@@ -87,13 +111,36 @@ public struct ReplyDesk: Sendable {
     ///   should try again).
     @discardableResult
     public func handle(_ bytes: [UInt8], now: Instant) throws -> Reply {
-        Self.counted(try take(bytes, now: now))
+        try handle(prepare(bytes), now: now)
+    }
+
+    /// Handles a message ``prepare(_:)`` read, and records what became of it.
+    /// - Throws: only when the store cannot be written.
+    @discardableResult
+    public func handle(_ message: PreparedMessage, now: Instant) throws -> Reply {
+        Self.counted(try take(message, now: now))
+    }
+
+    /// Reads a message as far as it can be read without the store: parsed, told from a
+    /// machine's, and, when it may be a person's reply (it carries a token-shaped
+    /// address or reference), its new text taken out of the quote. Safe on any thread:
+    /// `chime ingest` reads messages ahead of the thread that records them.
+    public func prepare(_ bytes: [UInt8]) -> PreparedMessage {
+        guard bytes.count <= configuration.replies.maxMessageSize else { return PreparedMessage(size: bytes.count, mail: nil) }
+        guard let mail = ParsedMail(bytes: bytes), !mail.rawValues("From").isEmpty else { return PreparedMessage(size: bytes.count, mail: nil) }
+        var message = PreparedMessage(size: bytes.count, mail: mail)
+        message.machine = MachineMail.classify(mail)
+        message.candidates = candidates(mail)
+        if message.machine == nil, !message.candidates.isEmpty {
+            message.text = ReplyText.extract(ReplyText.body(of: mail), foldedMarkers: foldedMarkers)
+        }
+        return message
     }
 
     /// What ``handle(_:now:)`` does, uncounted.
-    private func take(_ bytes: [UInt8], now: Instant) throws -> Reply {
-        guard bytes.count <= configuration.replies.maxMessageSize else { return try recordTooLarge(size: bytes.count, now: now) }
-        guard let mail = ParsedMail(bytes: bytes), !mail.rawValues("From").isEmpty else {
+    private func take(_ message: PreparedMessage, now: Instant) throws -> Reply {
+        guard message.size <= configuration.replies.maxMessageSize else { return try recordTooLarge(size: message.size, now: now) }
+        guard let mail = message.mail else {
             let record = InboundRecord(at: now, messageID: "", sender: "", outcome: .unreadable, detail: "not an RFC 5322 message", deliveryID: nil)
             try store.record(record)
             return Reply(record: record)
@@ -120,7 +167,7 @@ public struct ReplyDesk: Sendable {
             return reply
         }
 
-        switch MachineMail.classify(mail) {
+        switch message.machine {
         case .autoReply(let why)?: return try finish(.autoReply, why)
         case .receipt?: return try finish(.receipt, "a read receipt")
         case .bounce(let failed)?: return try finish(.bounce, try bounced(failed, mail: mail, now: now))
@@ -131,7 +178,7 @@ public struct ReplyDesk: Sendable {
         // answers. The first that is ours and verifies wins; else the first refusal says why.
         var refusal: TokenChecker.Refusal?
         var found: (token: ReplyToken, request: NotificationRequest, text: Substring)?
-        for candidate in candidates(mail) {
+        for candidate in message.candidates {
             switch try tokens.check(candidate, now: now, for: .reply) {
             case .good(let token, let request, _)?: found = (token, request, candidate)
             case .refused(let why)?: refusal = refusal ?? why
@@ -164,7 +211,7 @@ public struct ReplyDesk: Sendable {
         genuine = sender
 
         let category = configuration.category(request.content.categoryIdentifier)
-        let body = ReplyText.extract(ReplyText.body(of: mail), foldedMarkers: foldedMarkers)
+        let body = message.text ?? ReplyText.extract(ReplyText.body(of: mail), foldedMarkers: foldedMarkers)
         guard let match = matcher(for: request).match(text: body, subject: mail.header("Subject") ?? "") else {
             return try finish(.unmatched, body.isEmpty ? "(empty reply)" : String(body.prefix(200)))
         }
@@ -187,11 +234,6 @@ public struct ReplyDesk: Sendable {
             reply.record.outcome = .replayed
         }
         return reply
-    }
-
-    /// Records a message over `<replies maxMessageSize>`, read no further.
-    public func tooLarge(size: Int, now: Instant) throws -> Reply {
-        Self.counted(try recordTooLarge(size: size, now: now))
     }
 
     private func recordTooLarge(size: Int, now: Instant) throws -> Reply {

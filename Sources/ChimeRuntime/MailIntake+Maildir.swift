@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeReply
 import Foundation
 
 extension MailIntake {
@@ -8,13 +9,18 @@ extension MailIntake {
     /// Takes every message in a Maildir's `new/`, printing a line for each in the
     /// Maildir's order, and moves each to `cur/` once handled.
     ///
-    /// Replies are taken in batches, by as many workers as there are cores (the store
-    /// takes one write at a time; reading a reply is most of the work). The answers of a
-    /// batch are synced to disk at once, then its replies moved to `cur/`. A run that dies
-    /// leaves the batch's replies in `new/`, and the next takes them again: recorded once,
-    /// answered as replays.
+    /// Three steps run at once, on batches of messages: while one thread records and
+    /// carries out the replies of a batch, one at a time and in the Maildir's order, the
+    /// other cores read the next batch's messages as far as they can be read without the
+    /// store (``ReplyDesk/prepare(_:)``), and a thread of its own finishes the batch before:
+    /// its answers written and synced to disk at once, then its replies moved to `cur/`.
+    /// (Workers that each took a reply from end to end spent as much time handing the
+    /// store to one another as they saved: 1.78 s for 5,000 replies on two cores against
+    /// 1.92 s on one.) A run that dies leaves the replies of the batches not yet finished
+    /// in `new/`, and the next takes them again: recorded once, answered as replays.
     /// - Throws: `RuntimeFailure(66)` when there is no such Maildir; `RuntimeFailure(75)` when a reply
-    ///   could not be recorded now (those handled before it are kept handled).
+    ///   could not be recorded now (those handled before it are kept handled), or its
+    ///   answers not written.
     public func takeMaildir(_ maildir: String) throws {
         let new = maildir + "/new", cur = maildir + "/cur"
         let names: [String]
@@ -26,45 +32,114 @@ extension MailIntake {
         }
         try FileManager.default.createDirectory(atPath: cur, withIntermediateDirectories: true)
         batch()
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4))
-        for start in stride(from: 0, to: names.count, by: Self.batchSize) {
-            let batch = Array(names[start..<min(start + Self.batchSize, names.count)])
-            let outcomes = Outcomes(count: batch.count)
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                for index in stride(from: worker, to: batch.count, by: workers) {
-                    // A message gone since the listing is left alone; one over the size
-                    // limit is recorded without being read.
-                    guard let (size, bytes) = Self.readMessage(new + "/" + batch[index], limit: reader.configuration.replies.maxMessageSize) else { continue }
-                    do {
-                        outcomes.set(index, .success(try take(bytes, size: size, named: batch[index])))
-                    } catch {
-                        outcomes.set(index, .failure(error))
-                        return
+        let batches = stride(from: 0, to: names.count, by: Self.batchSize).map { Array(names[$0..<min($0 + Self.batchSize, names.count)]) }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let finisher = Finisher()
+        var failure: (any Error)?
+        // The first batch is read by every core, there being nothing else to do yet.
+        var ahead = batches.first.map { ReadAhead(reading: $0, in: new, by: cores, of: self) }
+        for (number, batch) in batches.enumerated() {
+            // A batch whose answers could not be written stops the run.
+            guard let read = ahead, finisher.failure == nil else { break }
+            let messages = read.messages()
+            ahead = number + 1 < batches.count
+                ? ReadAhead(reading: batches[number + 1], in: new, by: max(1, cores - 1), of: self, waiting: false) : nil
+            var handled: [(name: String, line: String)] = []
+            // A message gone since the listing is left alone.
+            for (name, message) in zip(batch, messages) {
+                guard let message else { continue }
+                do {
+                    handled.append((name, try take(message, named: name)))
+                } catch {
+                    // Whatever was handled is kept handled, even past a failure.
+                    failure = error
+                    break
+                }
+            }
+            let moved = handled.map(\.name)
+            finisher.finish(printing: handled.map(\.line)) { [self] in
+                try publish()
+                for name in moved {
+                    // Searched as bytes: Foundation's `contains` bridged each name.
+                    let seen = name.containsBytes(":2,") ? name : name + ":2,S"
+                    if rename(new + "/" + name, cur + "/" + seen) != 0 {
+                        printError("\(new)/\(name): handled, but could not be moved to cur/")
+                        throw RuntimeFailure(75)
                     }
                 }
             }
-            // Whatever was handled is kept handled, even past a failure.
-            var handled: [String] = [], failure: (any Error)?
-            for (name, result) in zip(batch, outcomes.results) {
-                switch result {
-                case .success(let line)?:
-                    print(line)
-                    handled.append(name)
-                case .failure(let error)?: failure = failure ?? error
-                case nil: break
-                }
-            }
-            try publish()
-            for name in handled {
-                // Searched as bytes: Foundation's `contains` bridged each name.
-                let seen = name.containsBytes(":2,") ? name : name + ":2,S"
-                if rename(new + "/" + name, cur + "/" + seen) != 0 {
-                    printError("\(new)/\(name): handled, but could not be moved to cur/")
-                    throw RuntimeFailure(75)
-                }
-            }
-            if let failure { throw failure }
+            if failure != nil { break }
         }
+        _ = ahead?.messages()
+        if let error = finisher.wait() ?? failure { throw error }
+    }
+}
+
+/// The messages of a batch, read ahead (``MailIntake/prepare(_:size:)``) by `workers`
+/// threads: on the calling thread and others until they are read, or (not `waiting`) on
+/// others while the caller goes on.
+private final class ReadAhead: @unchecked Sendable { // read guarded by lock; done by group
+    private let lock = NSLock()
+    private let group = DispatchGroup()
+    private var read: [PreparedMessage?]
+
+    init(reading names: [String], in folder: String, by workers: Int, of intake: MailIntake, waiting: Bool = true) {
+        read = Array(repeating: nil, count: names.count)
+        let limit = intake.reader.configuration.replies.maxMessageSize
+        let work: @Sendable () -> Void = { [self] in
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                for index in stride(from: worker, to: names.count, by: workers) {
+                    // Nil when gone since the listing; over the size limit, left unread.
+                    guard let (size, bytes) = MailIntake.readMessage(folder + "/" + names[index], limit: limit) else { continue }
+                    let message = intake.prepare(bytes, size: size)
+                    lock.withLock { read[index] = message }
+                }
+            }
+        }
+        if waiting {
+            work()
+        } else {
+            DispatchQueue.global().async(group: group, execute: work)
+        }
+    }
+
+    /// Each message of the batch, in order, once all are read; nil for one gone.
+    func messages() -> [PreparedMessage?] {
+        group.wait()
+        return lock.withLock { read }
+    }
+}
+
+/// Finishes batches one after another on a thread of its own, while the next is taken.
+/// After a batch's finishing fails, the later batches' lines are still printed (their
+/// replies were recorded and carried out), and nothing more is finished: their replies
+/// stay in `new/`.
+private final class Finisher: @unchecked Sendable { // failed guarded by lock
+    private let queue = DispatchQueue(label: "chime.ingest.finish")
+    private let lock = NSLock()
+    private var failed: (any Error)?
+
+    /// The first failure of a batch's finishing so far.
+    var failure: (any Error)? { lock.withLock { failed } }
+
+    /// Prints a batch's lines, then runs `body` unless a batch before it failed; after
+    /// the batches before it.
+    func finish(printing lines: [String], _ body: @escaping @Sendable () throws -> Void) {
+        queue.async { [self] in
+            for line in lines { print(line) }
+            guard failure == nil else { return }
+            do {
+                try body()
+            } catch {
+                lock.withLock { failed = error }
+            }
+        }
+    }
+
+    /// Waits for every batch to be finished; the first failure.
+    func wait() -> (any Error)? {
+        queue.sync {}
+        return failure
     }
 }
 
@@ -92,20 +167,4 @@ extension MailIntake {
         bytes.removeLast(size - done)
         return (size, bytes)
     }
-}
-
-/// What became of each message of a batch, filled in by several workers.
-private final class Outcomes: @unchecked Sendable { // guarded by lock
-    private let lock = NSLock()
-    private var stored: [Result<String, any Error>?]
-
-    init(count: Int) {
-        stored = Array(repeating: nil, count: count)
-    }
-
-    func set(_ index: Int, _ result: Result<String, any Error>) {
-        lock.withLock { stored[index] = result }
-    }
-
-    var results: [Result<String, any Error>?] { lock.withLock { stored } }
 }

@@ -71,13 +71,23 @@ public struct MailIntake: Sendable {
     /// - Throws: `RuntimeFailure(75)` when it could not be recorded now: the message must be
     ///   kept for another try.
     public func take(_ bytes: [UInt8]?, size: Int, named name: String) throws -> String {
+        try take(prepare(bytes, size: size), named: name)
+    }
+
+    /// A message of `size` bytes read as far as it can be without the store
+    /// (``ReplyDesk/prepare(_:)``), or left unread (`bytes` nil, or over the limit).
+    /// Safe on any thread.
+    func prepare(_ bytes: [UInt8]?, size: Int) -> PreparedMessage {
+        guard let bytes, size <= reader.configuration.replies.maxMessageSize else { return .unread(size: size) }
+        return reader.prepare(bytes)
+    }
+
+    /// Takes a message ``prepare(_:size:)`` read.
+    /// - Throws: `RuntimeFailure(75)` when it could not be recorded now.
+    func take(_ message: PreparedMessage, named name: String) throws -> String {
         let reply: Reply
         do {
-            if let bytes, size <= reader.configuration.replies.maxMessageSize {
-                reply = try reader.handle(bytes, now: now)
-            } else {
-                reply = try reader.tooLarge(size: size, now: now)
-            }
+            reply = try reader.handle(message, now: now)
         } catch {
             printError("\(name): not recorded, try again later: \(error)")
             throw RuntimeFailure(75)

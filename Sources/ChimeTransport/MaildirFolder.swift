@@ -2,12 +2,19 @@ import Foundation
 
 /// A Maildir written the standard way: each message written and synced under `tmp/`,
 /// then renamed into `new/`, so a reader never sees a partial message.
-public final class MaildirFolder {
+///
+/// Several threads may ``add(_:)``, ``stage(_:)`` and ``publish()`` at once: only the counter
+/// of names and the list of staged messages are taken under a lock, never a file written
+/// under it.
+public final class MaildirFolder: @unchecked Sendable { // counter and staged guarded by lock
     public let root: URL
     private let host: String
+    private let lock = NSLock()
+    /// Held by a ``publish()`` from start to end: one at a time.
+    private let publishing = NSLock()
     private var counter = 0
-    /// Messages written under `tmp/` and not yet synced and moved into `new/`.
-    private var staged: [String] = []
+    /// Messages staged (each with its name) and not yet written, synced and moved into `new/`.
+    private var staged: [(name: String, message: [UInt8])] = []
     /// The names of the messages in `cur/` (a reader moved them there, adding `:2,` and
     /// flags), listed once, on the first ``add(_:name:)``.
     private lazy var readNames: Set<String> = {
@@ -57,33 +64,48 @@ public final class MaildirFolder {
         return true
     }
 
-    /// Writes one message under `tmp/` without syncing it: many are made durable at once
-    /// by ``publish()``, which a reader sees them after. For batches, where a sync per
-    /// message would cost more than everything else.
-    public func stage(_ message: [UInt8]) throws {
+    /// Keeps one message for ``publish()``, which writes it under `tmp/` with the others
+    /// kept, makes them durable at once and moves them into `new/`. For batches, where a
+    /// sync per message would cost more than everything else, and where the writing is
+    /// better done on another thread than the one making the messages.
+    public func stage(_ message: [UInt8]) {
         let name = uniqueName()
-        try FileWriter.write(message, to: tmpPath + "/" + name, sync: false)
-        staged.append(name)
+        lock.withLock { staged.append((name, message)) }
     }
 
-    /// Syncs the file system the staged messages are on (one `syncfs`), then renames
-    /// each into `new/`.
+    /// Writes the messages staged so far under `tmp/`, syncs the file system they are on
+    /// (one `syncfs`), then renames each into `new/`. Messages staged meanwhile wait for
+    /// the next publish; those a failure left unmoved are kept for it too.
     public func publish() throws {
-        guard !staged.isEmpty else { return }
-        let tmp = tmpPath
-        let descriptor = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw TransportError.system("open \(tmp)") }
-        defer { close(descriptor) }
-        if chime_syncfs(descriptor) != 0 { throw TransportError.system("sync \(tmp)") }
-        for (index, name) in staged.enumerated() {
-            let final = root.path + "/new/" + name
-            guard rename(tmp + "/" + name, final) == 0 else {
-                let error = TransportError.system("rename into \(final)")
-                staged.removeFirst(index)
+        try publishing.withLock {
+            let batch = lock.withLock {
+                defer { staged.removeAll() }
+                return staged
+            }
+            guard !batch.isEmpty else { return }
+            let tmp = tmpPath
+            var begun = 0, moved = 0
+            do {
+                for (name, message) in batch {
+                    begun += 1
+                    try FileWriter.write(message, to: tmp + "/" + name, sync: false)
+                }
+                let descriptor = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                guard descriptor >= 0 else { throw TransportError.system("open \(tmp)") }
+                defer { close(descriptor) }
+                if chime_syncfs(descriptor) != 0 { throw TransportError.system("sync \(tmp)") }
+                for (name, _) in batch {
+                    let final = root.path + "/new/" + name
+                    guard rename(tmp + "/" + name, final) == 0 else { throw TransportError.system("rename into \(final)") }
+                    moved += 1
+                }
+            } catch {
+                // What is left under tmp/ is written again (its name is created exclusively).
+                for (name, _) in batch[moved..<begun] { unlink(tmp + "/" + name) }
+                lock.withLock { staged.insert(contentsOf: batch[moved...], at: 0) }
                 throw error
             }
         }
-        staged.removeAll()
     }
 
     private var tmpPath: String { root.path + "/tmp" }
@@ -92,8 +114,11 @@ public final class MaildirFolder {
     private func uniqueName() -> String {
         var now = timeval()
         gettimeofday(&now, nil)
-        counter += 1
-        return "\(now.tv_sec).M\(now.tv_usec)P\(getpid())Q\(counter).\(host)"
+        let count = lock.withLock {
+            counter += 1
+            return counter
+        }
+        return "\(now.tv_sec).M\(now.tv_usec)P\(getpid())Q\(count).\(host)"
     }
 }
 

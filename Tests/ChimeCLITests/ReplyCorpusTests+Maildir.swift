@@ -1,0 +1,73 @@
+import ChimeTestSupport
+import Foundation
+import Testing
+
+extension ReplyCorpusTests {
+    /// More replies than one batch of `chime ingest --maildir` (500): the next batch is read
+    /// while one is recorded, and the one before finished (its answers written, its replies
+    /// moved) meanwhile. What a user sees must be as if each were taken in turn.
+    @Test("1,100 replies in a Maildir (three batches, read ahead and finished while the next is taken): one line each in the Maildir's order, each answered once in its thread, the open count exact in that order, every reply moved to cur/ and every answer in new/")
+    func maildirBatches() throws {
+        let count = 1_100
+        let ws = try Self.workspace()
+        let identifiers = (0..<count).map { String(format: "r%04d", $0) }
+        let sent = try Self.send(ws, identifiers, category: "plain")
+        #expect(sent.count == count)
+        let replies = ws.url.appendingPathComponent("replies")
+        for folder in ["new", "cur", "tmp"] {
+            try FileManager.default.createDirectory(at: replies.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        // Every 10th from someone else (refused, not answered), every 25th an
+        // out-of-office (ignored); the others choose the category's one action.
+        enum Kind { case answer, forged, away }
+        func kind(_ index: Int) -> Kind { index % 10 == 3 ? .forged : index % 25 == 7 ? .away : .answer }
+        for (index, identifier) in identifiers.enumerated() {
+            let reply: String
+            switch kind(index) {
+            case .answer: reply = Self.reply(sent[identifier]!, headers: ["References: <\(identifier)@example.org>"], body: "1")
+            case .forged: reply = Self.reply(sent[identifier]!, from: "mallory@example.org", body: "1")
+            case .away: reply = Self.reply(sent[identifier]!, headers: ["Auto-Submitted: auto-replied"], body: "I am away.")
+            }
+            try Data(reply.utf8).write(to: replies.appendingPathComponent("new/\(identifier).test:2,"))
+        }
+        let outbox = ws.url.appendingPathComponent("outbox/new")
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: outbox.path))
+
+        let ingest = try ws.chime(["ingest", "--maildir", "replies"], now: "2026-11-21T10:00:00Z")
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        let lines = ingest.stdout.split(separator: "\n")
+        #expect(lines.map { String($0.prefix(5)) } == identifiers, "one line per reply, in the Maildir's order")
+        let expected = identifiers.indices.map { index in
+            switch kind(index) {
+            case .answer: "responded: seen (carried out)"
+            case .forged: "forged-sender"
+            case .away: "auto-reply"
+            }
+        }
+        let outcomes = lines.map { line in String(line.drop { $0 != " " }.dropFirst().prefix { $0 != "—" }).trimmingCharacters(in: .whitespaces) }
+        let wrong = zip(identifiers, zip(expected, outcomes)).filter { !$1.1.hasPrefix($1.0) }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+
+        #expect(try FileManager.default.contentsOfDirectory(atPath: replies.appendingPathComponent("new").path).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: replies.appendingPathComponent("cur").path).count == count)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: ws.path("outbox/tmp")).isEmpty, "no answer left unpublished")
+        // Each answer names the reply it answers in its References.
+        var answers: [String: [String]] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: outbox.path) where !before.contains(name) {
+            let text = try String(contentsOf: outbox.appendingPathComponent(name), encoding: .utf8)
+            let answered = text.firstMatch(of: /<(r\d{4})@example.org>/).map { String($0.output.1) } ?? "?"
+            answers[answered, default: []].append(text)
+        }
+        let answered = identifiers.indices.filter { kind($0) == .answer }.map { identifiers[$0] }
+        #expect(answers.keys.sorted() == answered, "an answer to each reply that chose an action, and to no other")
+        #expect(answers.values.allSatisfy { $0.count == 1 }, "each answered once")
+        // Taken in the Maildir's order, the k-th carried-out reply leaves count - k open.
+        var wrongCounts: [String] = []
+        for (k, identifier) in answered.enumerated() {
+            let open = count - (k + 1)
+            let says = open == 1 ? "1 reminder is still open." : "\(open) reminders are still open."
+            if !(answers[identifier]?.first?.contains(says) ?? false) { wrongCounts.append("\(identifier): not \"\(says)\"") }
+        }
+        #expect(wrongCounts.count == 0, "first wrong: \(wrongCounts.prefix(3))")
+    }
+}
