@@ -45,9 +45,17 @@ extension MailIntake {
             ahead = number + 1 < batches.count
                 ? ReadAhead(reading: batches[number + 1], in: new, by: max(1, cores - 1), of: self, waiting: false) : nil
             var handled: [(name: String, line: String)] = []
-            // A message gone since the listing is left alone.
-            for (name, message) in zip(batch, messages) {
-                guard let message else { continue }
+            for (name, read) in zip(batch, messages) {
+                let message: PreparedMessage
+                switch read {
+                case .prepared(let prepared)?: message = prepared
+                // Past the batch's budget: read now, on this thread.
+                case .later?:
+                    guard let (size, bytes) = Self.readMessage(new + "/" + name, limit: reader.configuration.replies.maxMessageSize) else { continue }
+                    message = prepare(bytes, size: size)
+                // Gone since the listing: left alone.
+                case nil: continue
+                }
                 do {
                     handled.append((name, try take(message, named: name)))
                 } catch {
@@ -78,10 +86,24 @@ extension MailIntake {
 /// The messages of a batch, read ahead (``MailIntake/prepare(_:size:)``) by `workers`
 /// threads: on the calling thread and others until they are read, or (not `waiting`) on
 /// others while the caller goes on.
-private final class ReadAhead: @unchecked Sendable { // read guarded by lock; done by group
+///
+/// What a batch keeps read is bounded by ``budget`` bytes of messages: past it (a Maildir
+/// of large messages, up to `<replies maxMessageSize>` each), a message is left to be read
+/// when its turn comes, so that no more than about two batches' budgets are held at once.
+private final class ReadAhead: @unchecked Sendable { // read and kept guarded by lock; done by group
+    /// A message of the batch: prepared, or to be read when taken.
+    enum Read {
+        case prepared(PreparedMessage)
+        case later
+    }
+
+    /// Bytes of messages one batch keeps prepared.
+    static let budget = 16 << 20
+
     private let lock = NSLock()
     private let group = DispatchGroup()
-    private var read: [PreparedMessage?]
+    private var read: [Read?]
+    private var kept = 0
 
     init(reading names: [String], in folder: String, by workers: Int, of intake: MailIntake, waiting: Bool = true) {
         read = Array(repeating: nil, count: names.count)
@@ -91,7 +113,12 @@ private final class ReadAhead: @unchecked Sendable { // read guarded by lock; do
                 for index in stride(from: worker, to: names.count, by: workers) {
                     // Nil when gone since the listing; over the size limit, left unread.
                     guard let (size, bytes) = MailIntake.readMessage(folder + "/" + names[index], limit: limit) else { continue }
-                    let message = intake.prepare(bytes, size: size)
+                    let fits = lock.withLock {
+                        guard kept + (bytes?.count ?? 0) <= Self.budget else { return false }
+                        kept += bytes?.count ?? 0
+                        return true
+                    }
+                    let message: Read = fits ? .prepared(intake.prepare(bytes, size: size)) : .later
                     lock.withLock { read[index] = message }
                 }
             }
@@ -104,7 +131,7 @@ private final class ReadAhead: @unchecked Sendable { // read guarded by lock; do
     }
 
     /// Each message of the batch, in order, once all are read; nil for one gone.
-    func messages() -> [PreparedMessage?] {
+    func messages() -> [Read?] {
         group.wait()
         return lock.withLock { read }
     }

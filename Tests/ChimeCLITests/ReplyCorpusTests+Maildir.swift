@@ -3,20 +3,39 @@ import Foundation
 import Testing
 
 extension ReplyCorpusTests {
+    /// A workspace that sent `count` reminders of the `plain` category to Alice (named
+    /// `r0000`…, in order), and an empty Maildir `replies` for her replies to them.
+    static func maildirOfReplies(_ count: Int) throws -> (Workspace, [String], [String: Sent], URL) {
+        let ws = try workspace()
+        let identifiers = (0..<count).map { String(format: "r%04d", $0) }
+        let sent = try send(ws, identifiers, category: "plain")
+        #expect(sent.count == count)
+        let replies = ws.url.appendingPathComponent("replies")
+        for folder in ["new", "cur", "tmp"] {
+            try FileManager.default.createDirectory(at: replies.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        return (ws, identifiers, sent, replies)
+    }
+
+    /// Runs `chime ingest --maildir replies`, which must print one line per reply in the
+    /// Maildir's order; its lines, and the answers it wrote (names in `outbox/new`).
+    static func ingestMaildir(_ ws: Workspace, _ identifiers: [String]) throws -> (lines: [Substring], answers: [String]) {
+        let outbox = ws.url.appendingPathComponent("outbox/new")
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: outbox.path))
+        let ingest = try ws.chime(["ingest", "--maildir", "replies"], now: "2026-11-21T10:00:00Z")
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        let lines = ingest.stdout.split(separator: "\n")
+        #expect(lines.map { String($0.prefix(5)) } == identifiers, "one line per reply, in the Maildir's order")
+        return (lines, try FileManager.default.contentsOfDirectory(atPath: outbox.path).filter { !before.contains($0) })
+    }
+
     /// More replies than one batch of `chime ingest --maildir` (500): the next batch is read
     /// while one is recorded, and the one before finished (its answers written, its replies
     /// moved) meanwhile. What a user sees must be as if each were taken in turn.
     @Test("1,100 replies in a Maildir (three batches, read ahead and finished while the next is taken): one line each in the Maildir's order, each answered once in its thread, the open count exact in that order, every reply moved to cur/ and every answer in new/")
     func maildirBatches() throws {
         let count = 1_100
-        let ws = try Self.workspace()
-        let identifiers = (0..<count).map { String(format: "r%04d", $0) }
-        let sent = try Self.send(ws, identifiers, category: "plain")
-        #expect(sent.count == count)
-        let replies = ws.url.appendingPathComponent("replies")
-        for folder in ["new", "cur", "tmp"] {
-            try FileManager.default.createDirectory(at: replies.appendingPathComponent(folder), withIntermediateDirectories: true)
-        }
+        let (ws, identifiers, sent, replies) = try Self.maildirOfReplies(count)
         // Every 10th from someone else (refused, not answered), every 25th an
         // out-of-office (ignored); the others choose the category's one action.
         enum Kind { case answer, forged, away }
@@ -30,13 +49,7 @@ extension ReplyCorpusTests {
             }
             try Data(reply.utf8).write(to: replies.appendingPathComponent("new/\(identifier).test:2,"))
         }
-        let outbox = ws.url.appendingPathComponent("outbox/new")
-        let before = Set(try FileManager.default.contentsOfDirectory(atPath: outbox.path))
-
-        let ingest = try ws.chime(["ingest", "--maildir", "replies"], now: "2026-11-21T10:00:00Z")
-        #expect(ingest.status == 0, "\(ingest.stderr)")
-        let lines = ingest.stdout.split(separator: "\n")
-        #expect(lines.map { String($0.prefix(5)) } == identifiers, "one line per reply, in the Maildir's order")
+        let (lines, newAnswers) = try Self.ingestMaildir(ws, identifiers)
         let expected = identifiers.indices.map { index in
             switch kind(index) {
             case .answer: "responded: seen (carried out)"
@@ -53,8 +66,8 @@ extension ReplyCorpusTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: ws.path("outbox/tmp")).isEmpty, "no answer left unpublished")
         // Each answer names the reply it answers in its References.
         var answers: [String: [String]] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: outbox.path) where !before.contains(name) {
-            let text = try String(contentsOf: outbox.appendingPathComponent(name), encoding: .utf8)
+        for name in newAnswers {
+            let text = try String(contentsOf: ws.url.appendingPathComponent("outbox/new/" + name), encoding: .utf8)
             let answered = text.firstMatch(of: /<(r\d{4})@example.org>/).map { String($0.output.1) } ?? "?"
             answers[answered, default: []].append(text)
         }
@@ -69,5 +82,27 @@ extension ReplyCorpusTests {
             if !(answers[identifier]?.first?.contains(says) ?? false) { wrongCounts.append("\(identifier): not \"\(says)\"") }
         }
         #expect(wrongCounts.count == 0, "first wrong: \(wrongCounts.prefix(3))")
+    }
+
+    /// A batch's messages are read ahead only up to a budget of bytes (16 MiB); the rest
+    /// are read when their turn comes. Large replies are all taken just the same.
+    @Test("24 replies of 1 MiB each in a Maildir (more than a batch keeps read ahead): each recorded and answered once, in the Maildir's order")
+    func maildirLargeReplies() throws {
+        let count = 24
+        let (ws, identifiers, sent, replies) = try Self.maildirOfReplies(count)
+        // A photo attached to each: 1 MiB of base64 after the typed answer.
+        let line = String(repeating: "QUJD", count: 19) + "\r\n"
+        let attachment = String(repeating: line, count: (1 << 20) / line.utf8.count)
+        for identifier in identifiers {
+            let reply = Self.reply(sent[identifier]!, headers: [], body: "")
+                .replacingOccurrences(of: "Content-Type: text/plain; charset=utf-8", with: #"Content-Type: multipart/mixed; boundary="b1""#)
+                + ["--b1", "Content-Type: text/plain; charset=utf-8", "", "1", "--b1", "Content-Type: image/jpeg",
+                   "Content-Transfer-Encoding: base64", "", attachment + "--b1--", ""].joined(separator: "\r\n")
+            try Data(reply.utf8).write(to: replies.appendingPathComponent("new/\(identifier).test:2,"))
+        }
+        let (lines, answers) = try Self.ingestMaildir(ws, identifiers)
+        #expect(lines.allSatisfy { $0.contains(": responded: seen (carried out)") }, "\(lines.first { !$0.contains("responded") } ?? "")")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: replies.appendingPathComponent("cur").path).count == count)
+        #expect(answers.count == count, "one answer each")
     }
 }
