@@ -36,10 +36,16 @@ public struct ActionDesk: Sendable {
         folders.batch()
     }
 
-    /// Writes the answers kept since the last call, and makes them durable and visible
+    /// Takes out the answers kept so far, for ``publishAnswers(_:)``: those kept after
+    /// wait for the next take.
+    public func takeAnswers() -> KeptAnswers {
+        folders.takeStaged()
+    }
+
+    /// Writes answers taken out by ``takeAnswers()``, and makes them durable and visible
     /// (`new/`). May run while other answers are being kept.
-    public func publishAnswers() throws {
-        try folders.publish()
+    public func publishAnswers(_ answers: KeptAnswers) throws {
+        try folders.publish(answers)
     }
 
     /// The response action a name stands for: one of the request's category's action
@@ -229,9 +235,19 @@ final class MaildirFolders: @unchecked Sendable { // open and batching guarded b
         lock.withLock { batching = true }
     }
 
-    /// Publishes what each folder staged; the folders taken under the lock, published
-    /// outside it, while answers go on being staged.
-    func publish() throws {
-        for folder in lock.withLock({ Array(open.values) }) { try folder.publish() }
+    /// What each folder staged so far, taken out.
+    func takeStaged() -> KeptAnswers {
+        KeptAnswers(folders: lock.withLock { Array(open.values) }.map { ($0, $0.takeStaged()) })
     }
+
+    /// Publishes what was taken out, folder by folder, outside the lock, while answers go
+    /// on being staged.
+    func publish(_ answers: KeptAnswers) throws {
+        for (folder, staged) in answers.folders { try folder.publish(staged) }
+    }
+}
+
+/// Answers kept for Maildirs and taken out together (``ActionDesk/takeAnswers()``).
+public struct KeptAnswers: Sendable {
+    let folders: [(MaildirFolder, MaildirFolder.Staged)]
 }

@@ -64,13 +64,15 @@ extension MailIntake {
                     break
                 }
             }
-            let moved = handled.map(\.name)
+            // This batch's answers only: the next batch's are published with it.
+            let (moved, answers) = (handled.map(\.name), actions.takeAnswers())
             finisher.finish(printing: handled.map(\.line)) { [self] in
-                try publish()
+                try publish(answers)
                 for name in moved {
                     // Searched as bytes: Foundation's `contains` bridged each name.
                     let seen = name.containsBytes(":2,") ? name : name + ":2,S"
-                    if rename(new + "/" + name, cur + "/" + seen) != 0 {
+                    // One moved meanwhile by someone else is theirs now.
+                    if rename(new + "/" + name, cur + "/" + seen) != 0, errno != ENOENT {
                         printError("\(new)/\(name): handled, but could not be moved to cur/")
                         throw RuntimeFailure(75)
                     }
@@ -137,12 +139,16 @@ private final class ReadAhead: @unchecked Sendable { // read and kept guarded by
     }
 }
 
-/// Finishes batches one after another on a thread of its own, while the next is taken.
-/// After a batch's finishing fails, the later batches' lines are still printed (their
-/// replies were recorded and carried out), and nothing more is finished: their replies
-/// stay in `new/`.
+/// Finishes batches one after another on a thread of its own, while the next is taken;
+/// a batch is handed over only once the one before is finished, so that no more than one
+/// batch waits (its answers in memory) and a failure stops the run a batch later at most.
+/// After a batch's finishing fails, the later batch's lines are still printed (its replies
+/// were recorded and carried out), and nothing more is finished: its replies stay in
+/// `new/`, taken again by the next run, which answers them as replays.
 private final class Finisher: @unchecked Sendable { // failed guarded by lock
     private let queue = DispatchQueue(label: "chime.ingest.finish")
+    /// Taken by a batch handed over, given back once it is finished.
+    private let slot = DispatchSemaphore(value: 1)
     private let lock = NSLock()
     private var failed: (any Error)?
 
@@ -152,7 +158,9 @@ private final class Finisher: @unchecked Sendable { // failed guarded by lock
     /// Prints a batch's lines, then runs `body` unless a batch before it failed; after
     /// the batches before it.
     func finish(printing lines: [String], _ body: @escaping @Sendable () throws -> Void) {
+        slot.wait()
         queue.async { [self] in
+            defer { slot.signal() }
             for line in lines { print(line) }
             guard failure == nil else { return }
             do {

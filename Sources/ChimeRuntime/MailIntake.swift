@@ -27,17 +27,17 @@ public struct MailIntake: Sendable {
         now = runtime.instant
     }
 
-    /// Answers wait for ``publish()`` from now on (see ``ActionDesk/batchAnswers()``).
+    /// Answers wait for ``publish(_:)`` from now on (see ``ActionDesk/batchAnswers()``).
     /// For ``takeMaildir(_:)``.
     public func batch() {
         actions.batchAnswers()
     }
 
-    /// Makes the answers of the messages taken so far durable and visible.
+    /// Makes answers taken out (``ActionDesk/takeAnswers()``) durable and visible.
     /// - Throws: `RuntimeFailure(75)` when they cannot be written.
-    public func publish() throws {
+    public func publish(_ answers: KeptAnswers) throws {
         do {
-            try actions.publishAnswers()
+            try actions.publishAnswers(answers)
         } catch {
             printError("answers could not be written, try again later: \(error)")
             throw RuntimeFailure(75)

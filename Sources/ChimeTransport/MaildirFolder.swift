@@ -3,9 +3,9 @@ import Foundation
 /// A Maildir written the standard way: each message written and synced under `tmp/`,
 /// then renamed into `new/`, so a reader never sees a partial message.
 ///
-/// Several threads may ``add(_:)``, ``stage(_:)`` and ``publish()`` at once: only the counter
-/// of names and the list of staged messages are taken under a lock, never a file written
-/// under it.
+/// Several threads may ``add(_:)``, ``stage(_:)`` and ``publish(_:)`` at once (``add(_:name:)``
+/// from one thread only): only the counter of names and the list of staged messages are
+/// taken under a lock, never a file written under it.
 public final class MaildirFolder: @unchecked Sendable { // counter and staged guarded by lock
     public let root: URL
     private let host: String
@@ -73,15 +73,31 @@ public final class MaildirFolder: @unchecked Sendable { // counter and staged gu
         lock.withLock { staged.append((name, message)) }
     }
 
+    /// Messages staged and taken out together, for ``publish(_:)``.
+    public struct Staged: @unchecked Sendable { // an array of values, never shared mutably
+        fileprivate let messages: [(name: String, message: [UInt8])]
+    }
+
+    /// Takes out the messages staged so far: those staged after wait for the next take.
+    public func takeStaged() -> Staged {
+        Staged(messages: lock.withLock {
+            defer { staged.removeAll() }
+            return staged
+        })
+    }
+
     /// Writes the messages staged so far under `tmp/`, syncs the file system they are on
-    /// (one `syncfs`), then renames each into `new/`. Messages staged meanwhile wait for
-    /// the next publish; those a failure left unmoved are kept for it too.
+    /// (one `syncfs`), then renames each into `new/`.
     public func publish() throws {
+        try publish(takeStaged())
+    }
+
+    /// Writes messages taken out by ``takeStaged()`` under `tmp/`, syncs the file system
+    /// (one `syncfs`), then renames each into `new/`. Those a failure left unmoved go back
+    /// to be staged.
+    public func publish(_ taken: Staged) throws {
         try publishing.withLock {
-            let batch = lock.withLock {
-                defer { staged.removeAll() }
-                return staged
-            }
+            let batch = taken.messages
             guard !batch.isEmpty else { return }
             let tmp = tmpPath
             var begun = 0, moved = 0
