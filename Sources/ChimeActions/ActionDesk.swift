@@ -29,7 +29,7 @@ public struct ActionDesk: Sendable {
         self.stateDirectory = stateDirectory
     }
 
-    /// From now on, answers to Maildirs are kept for ``publishAnswers()``, which writes
+    /// From now on, answers to Maildirs are kept for ``publishAnswers(_:)``, which writes
     /// them: one sync for a batch of replies instead of one per answer, and the writing
     /// on the thread that publishes.
     public func batchAnswers() {
@@ -213,7 +213,7 @@ public struct ActionDesk: Sendable {
 final class MaildirFolders: @unchecked Sendable { // open and batching guarded by lock
     private let lock = NSLock()
     private var open: [String: MaildirFolder] = [:]
-    /// Whether answers are kept for ``publish()`` instead of being written and synced one by one.
+    /// Whether answers are kept for ``publish(_:)`` instead of being written and synced one by one.
     private var batching = false
 
     /// Writes an answer into the Maildir at `path`. Only finding the folder is done under

@@ -52,7 +52,8 @@ public struct PreparedMessage: Sendable {
         self.mail = mail
     }
 
-    /// A message over `<replies maxMessageSize>`, left unread: recorded as too large.
+    /// A message read no further than its size: recorded as too large when over
+    /// `<replies maxMessageSize>`, else as unreadable.
     public static func unread(size: Int) -> PreparedMessage {
         PreparedMessage(size: size, mail: nil)
     }
@@ -126,15 +127,20 @@ public struct ReplyDesk: Sendable {
     /// address or reference), its new text taken out of the quote. Safe on any thread:
     /// `chime ingest` reads messages ahead of the thread that records them.
     public func prepare(_ bytes: [UInt8]) -> PreparedMessage {
-        guard bytes.count <= configuration.replies.maxMessageSize else { return PreparedMessage(size: bytes.count, mail: nil) }
-        guard let mail = ParsedMail(bytes: bytes), !mail.rawValues("From").isEmpty else { return PreparedMessage(size: bytes.count, mail: nil) }
+        // Too large, or not a message: recorded by its size alone.
+        guard bytes.count <= configuration.replies.maxMessageSize, let mail = ParsedMail(bytes: bytes), !mail.rawValues("From").isEmpty else {
+            return .unread(size: bytes.count)
+        }
         var message = PreparedMessage(size: bytes.count, mail: mail)
         message.machine = MachineMail.classify(mail)
         message.candidates = candidates(mail)
-        if message.machine == nil, !message.candidates.isEmpty {
-            message.text = ReplyText.extract(ReplyText.body(of: mail), foldedMarkers: foldedMarkers)
-        }
+        if message.machine == nil, !message.candidates.isEmpty { message.text = newText(of: mail) }
         return message
+    }
+
+    /// What the person wrote: the reply's text without the quote, signature and markers.
+    private func newText(of mail: ParsedMail) -> String {
+        ReplyText.extract(ReplyText.body(of: mail), foldedMarkers: foldedMarkers)
     }
 
     /// What ``handle(_:now:)`` does, uncounted.
@@ -211,7 +217,7 @@ public struct ReplyDesk: Sendable {
         genuine = sender
 
         let category = configuration.category(request.content.categoryIdentifier)
-        let body = message.text ?? ReplyText.extract(ReplyText.body(of: mail), foldedMarkers: foldedMarkers)
+        let body = message.text ?? newText(of: mail)
         guard let match = matcher(for: request).match(text: body, subject: mail.header("Subject") ?? "") else {
             return try finish(.unmatched, body.isEmpty ? "(empty reply)" : String(body.prefix(200)))
         }

@@ -75,11 +75,10 @@ public struct MailIntake: Sendable {
     }
 
     /// A message of `size` bytes read as far as it can be without the store
-    /// (``ReplyDesk/prepare(_:)``), or left unread (`bytes` nil, or over the limit).
-    /// Safe on any thread.
+    /// (``ReplyDesk/prepare(_:)``, which leaves one over the limit unread), or left unread
+    /// (`bytes` nil). Safe on any thread.
     func prepare(_ bytes: [UInt8]?, size: Int) -> PreparedMessage {
-        guard let bytes, size <= reader.configuration.replies.maxMessageSize else { return .unread(size: size) }
-        return reader.prepare(bytes)
+        bytes.map(reader.prepare) ?? .unread(size: size)
     }
 
     /// Takes a message ``prepare(_:size:)`` read.

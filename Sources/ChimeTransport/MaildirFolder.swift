@@ -10,7 +10,7 @@ public final class MaildirFolder: @unchecked Sendable { // counter and staged gu
     public let root: URL
     private let host: String
     private let lock = NSLock()
-    /// Held by a ``publish()`` from start to end: one at a time.
+    /// Held by a ``publish(_:)`` from start to end: one at a time.
     private let publishing = NSLock()
     private var counter = 0
     /// Messages staged (each with its name) and not yet written, synced and moved into `new/`.
@@ -64,7 +64,7 @@ public final class MaildirFolder: @unchecked Sendable { // counter and staged gu
         return true
     }
 
-    /// Keeps one message for ``publish()``, which writes it under `tmp/` with the others
+    /// Keeps one message for ``publish(_:)``, which writes it under `tmp/` with the others
     /// kept, makes them durable at once and moves them into `new/`. For batches, where a
     /// sync per message would cost more than everything else, and where the writing is
     /// better done on another thread than the one making the messages.
@@ -84,12 +84,6 @@ public final class MaildirFolder: @unchecked Sendable { // counter and staged gu
             defer { staged.removeAll() }
             return staged
         })
-    }
-
-    /// Writes the messages staged so far under `tmp/`, syncs the file system they are on
-    /// (one `syncfs`), then renames each into `new/`.
-    public func publish() throws {
-        try publish(takeStaged())
     }
 
     /// Writes messages taken out by ``takeStaged()`` under `tmp/`, syncs the file system
