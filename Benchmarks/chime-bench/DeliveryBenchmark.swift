@@ -50,6 +50,13 @@ func smtpBenchmark(count: Int, options: [String]) throws {
     print("filling the store: \(count) due …")
     try fillStore(path: folder.appendingPathComponent("chime.sqlite").path, count: count, due: count, recipients: recipients.map(\.0), now: benchNow)
     setenv("CHIME_TEMPLATES", repositoryRoot.appendingPathComponent("templates").path, 1)
+    // CHIME_BENCH_KEEP=FOLDER keeps a copy of the workspace as it is before the run, for
+    // profiling `chime run --now <the printed instant>` alone against a server of one's own.
+    if let keep = ProcessInfo.processInfo.environment["CHIME_BENCH_KEEP"] {
+        try? FileManager.default.removeItem(atPath: keep)
+        try FileManager.default.copyItem(at: folder, to: URL(fileURLWithPath: keep))
+        print("workspace kept: \(keep) (chime run --now \(benchNow.description); its channel names port \(port))")
+    }
     let run = measure(chime, ["run", "--now", benchNow.description], in: folder)
     guard run.output == "fired \(count), delivered \(count)" else {
         print("chime run said: \(run.output.prefix(500))")

@@ -67,6 +67,9 @@ public final class HTTPPool {
         case http(Response)
         /// The server took the message for some recipients, or nobody got it.
         case mail(Result<SMTPClient.Sent, SMTPClient.Failure>)
+        /// The email was not tried: a message before it found its server could not be
+        /// reached.
+        case mailNotTried
     }
 
     private let multi: UnsafeMutableRawPointer
@@ -100,15 +103,18 @@ public final class HTTPPool {
     /// Transfers started and not yet collected.
     public var inFlight: Int { running.count + mailInFlight }
 
-    /// Starts sending an email on a thread of its own (``MailSenders`` says why); how it
-    /// went comes back from ``collectCompletions(waitingUpTo:)`` with `tag`.
-    public func start(_ mail: MailRequest, tag: Int) {
+    /// Starts sending an email on a thread of its own (``MailSenders`` says why), over at
+    /// most `connections` to its server at once: beyond them it waits for one to be done
+    /// with the message before (``Completion/mailNotTried`` if the server turned out
+    /// unreachable meanwhile). How it went comes back from
+    /// ``collectCompletions(waitingUpTo:)`` with `tag`.
+    public func start(_ mail: MailRequest, tag: Int, connections: Int = .max) {
         if mailSenders == nil {
             nonisolated(unsafe) let multi = multi
             // Thread-safe: ends the pool's `curl_multi_poll` at once.
             mailSenders = MailSenders { chime_curl_multi_wakeup(multi) }
         }
-        mailSenders!.submit(mail, tag: tag)
+        mailSenders!.submit(mail, tag: tag, connections: connections)
         mailInFlight += 1
     }
 
@@ -216,7 +222,7 @@ public final class HTTPPool {
         guard mailInFlight > 0 else { return [] }
         let done = mailSenders!.takeFinished()
         mailInFlight -= done.count
-        return done.map { ($0.tag, .mail($0.outcome)) }
+        return done.map { ($0.tag, $0.outcome.map { .mail($0) } ?? .mailNotTried) }
     }
 
     private func drain() -> [(tag: Int, completion: Completion)] {

@@ -9,14 +9,27 @@ import Foundation
 /// every version so far), which blocks the whole multi handle, so one relay's latency
 /// would be paid once per message whatever the concurrency. A thread per message in
 /// flight pays it once per message per connection. A thread is started when a message
-/// finds none waiting, so there are as many as messages were ever in flight at once.
+/// finds none waiting, so there are as many as messages were ever sent at once.
+///
+/// A server takes at most its `connections` at once; its messages beyond them wait in
+/// its queue here, and a thread done with one of its messages takes up the next at once,
+/// over the same connection. The pool is woken only once that queue is down to one
+/// message per connection (or a thread goes idle): a message handed from the pool's
+/// thread to a sender's and its end handed back cost two wakeups each, which were as
+/// much CPU as the rest of the courier's work per email (perf, `chime-bench --smtp`).
 final class MailSenders: @unchecked Sendable { // every field under `condition`
     typealias Outcome = Result<SMTPClient.Sent, SMTPClient.Failure>
 
     private let condition = NSCondition()
     /// Threads waiting for a message, the last to finish last.
     private var idle: [Sender] = []
-    private var finished: [(tag: Int, outcome: Outcome)] = []
+    /// Messages done since the last take; a nil outcome: not tried, its server could not
+    /// be reached by the message before it.
+    private var finished: [(tag: Int, outcome: Outcome?)] = []
+    /// Per server: the threads sending to it now, and the messages waiting for one.
+    private var servers: [String: ServerQueue] = [:]
+    /// Servers a message found it could not reach: their later messages are not tried.
+    private var unreachable: Set<String> = []
     private var threads = 0
     private var closed = false
     /// The pool is about to wait or waiting: a message done wakes it (else it finds the
@@ -30,10 +43,25 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
     }
 
     /// Hands a message to a waiting thread that has a connection to its server, else to
-    /// one with none yet, else to any waiting one, else to a new thread.
-    func submit(_ mail: MailRequest, tag: Int) {
+    /// one with none yet, else to any waiting one, else to a new thread; when its server
+    /// has `connections` threads sending already, it waits in the server's queue.
+    func submit(_ mail: MailRequest, tag: Int, connections: Int) {
         let job = Job(tag: tag, mail: mail, key: Self.key(mail.server))
         condition.lock()
+        guard !unreachable.contains(job.key) else {
+            finished.append((tag, nil))
+            condition.unlock()
+            return
+        }
+        var server = servers[job.key] ?? ServerQueue()
+        guard server.sending < max(1, connections) else {
+            server.waiting.append(job)
+            servers[job.key] = server
+            condition.unlock()
+            return
+        }
+        server.sending += 1
+        servers[job.key] = server
         let chosen = idle.lastIndex { $0.servers.contains(job.key) } ?? idle.lastIndex { $0.servers.isEmpty } ?? idle.indices.last
         let sender = chosen.map { idle.remove(at: $0) }
         if sender == nil { threads += 1 }
@@ -48,8 +76,8 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
         }
     }
 
-    /// The messages done since the last call.
-    func takeFinished() -> [(tag: Int, outcome: Outcome)] {
+    /// The messages done since the last call (a nil outcome: not tried).
+    func takeFinished() -> [(tag: Int, outcome: Outcome?)] {
         condition.lock()
         defer { condition.unlock() }
         let done = finished
@@ -84,10 +112,12 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
         condition.unlock()
     }
 
-    /// One thread: sends what it is given, each message over its client for that server.
+    /// One thread: sends what it is given, each message over its client for that server,
+    /// then the messages waiting for that server, if any.
     private func run(_ sender: Sender) {
         var clients: [String: SMTPClient] = [:]
-        while let job = sender.take() {
+        var given = sender.take()
+        while let job = given {
             let outcome = send(job, clients: &clients)
             condition.lock()
             finished.append((job.tag, outcome))
@@ -96,12 +126,28 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
                 condition.unlock()
                 break
             }
-            idle.append(sender)
-            if pollWaiting {
+            var server = servers[job.key]!
+            // The server cannot be reached: the messages waiting for it go back untried,
+            // and so do those given later (the pool's caller may still be handing them).
+            if case .failure(let failure) = outcome, failure.unreachable {
+                unreachable.insert(job.key)
+                finished += server.waiting.map { ($0.tag, nil) }
+                server.waiting = []
+            }
+            let next = server.waiting.isEmpty ? nil : server.waiting.removeFirst()
+            if next == nil {
+                server.sending -= 1
+                idle.append(sender)
+            }
+            // Woken while one message per connection still waits, the pool hands out more
+            // before this server's connections run out of them.
+            if pollWaiting && server.waiting.count <= server.sending {
                 pollWaiting = false
                 wake()
             }
+            servers[job.key] = server.sending == 0 ? nil : server
             condition.unlock()
+            given = next ?? sender.take()
         }
         clients.removeAll()
         condition.lock()
@@ -136,6 +182,13 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
         let tag: Int
         let mail: MailRequest
         let key: String
+    }
+
+    /// One server's threads sending now, and its messages waiting for one, oldest first
+    /// (a few: the caller keeps at most a handful ahead of the connections).
+    private struct ServerQueue {
+        var sending = 0
+        var waiting: [Job] = []
     }
 
     /// One sender thread's mailbox: the message it is given (nil: stop).

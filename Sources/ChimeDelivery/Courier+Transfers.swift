@@ -6,10 +6,11 @@ extension Courier {
     /// Sends webhooks and emails many at once through one multi handle: per channel at
     /// most its concurrency in flight and no faster than its rate; over all channels at
     /// most the configured concurrency. An email channel keeps one connection per message
-    /// in flight, each reused from one message to the next. A recipient's emails go one
-    /// at a time, in the order they were queued. A 429 pauses its channel for the time
-    /// asked and puts the delivery back in line when that is within the channel's
-    /// `maxWait`.
+    /// being sent, each reused from one message to the next, and (without a rate) a few
+    /// more messages waiting in the pool for the next free one (``Line/window``). A
+    /// recipient's emails go one at a time, in the order they were queued. A 429 pauses
+    /// its channel for the time asked and puts the delivery back in line when that is
+    /// within the channel's `maxWait`.
     ///
     /// A webhook's mark is written as soon as its answer comes (answers that come
     /// together, in one transaction), before anything more starts. Emails' marks wait to
@@ -43,7 +44,7 @@ extension Courier {
             for line in order {
                 guard !unreachable.contains(line.channel.id) else { continue }
                 waiting = waiting || line.waiting.hasReady
-                while line.waiting.hasReady, line.inFlight < line.channel.policy.concurrency, pool.inFlight < configuration.concurrency {
+                while line.waiting.hasReady, line.inFlight < line.window, pool.inFlight - queuedAhead(order) < configuration.concurrency {
                     if let gate = line.pace.notBefore, gate > .now {
                         soonest = min(soonest ?? gate, gate)
                         break
@@ -78,6 +79,10 @@ extension Courier {
                 switch completion {
                 case .http(let response): verdict = Verdict(response)
                 case .mail(let result): verdict = Verdict(result, address: entry.address)
+                case .mailNotTried:
+                    // Its server was found unreachable: it waits for a later run, unmarked.
+                    line.waiting.done(entry, again: true)
+                    continue
                 }
                 if verdict.unreachable { unreachable.insert(entry.channel) }
                 if let seconds = verdict.wait { line.pace.pause(seconds) }
@@ -97,7 +102,8 @@ extension Courier {
     private func start(_ entry: OutboxDelivery, on line: Line, pool: HTTPPool, tag: Int) throws {
         if let server = line.mailServer {
             pool.start(MailRequest(server: server, from: envelopeSender(entry, line: line),
-                                       recipients: [entry.address], message: entry.body), tag: tag)
+                                   recipients: [entry.address], message: entry.body),
+                       tag: tag, connections: line.channel.policy.concurrency)
         } else {
             try pool.start(line.channel.webhookRequest(body: entry.body, idempotencyKey: entry.idempotencyKey), tag: tag)
         }
@@ -112,9 +118,21 @@ extension Courier {
         return line.returnPathParts.joined(separator: token)
     }
 
+    /// The emails handed to the pool that wait there for a connection: in flight for the
+    /// backlog's count, not for the concurrency's.
+    private func queuedAhead(_ lines: [Line]) -> Int {
+        lines.reduce(0) { $0 + max(0, $1.inFlight - $1.channel.policy.concurrency) }
+    }
+
     /// One channel's deliveries waiting to go, and how fast they may. A class: the loop
     /// changes it in place, many times per message.
     private final class Line {
+        /// How many emails an email channel without a rate hands the pool beyond its
+        /// connections, so each connection takes up its next message without waiting for
+        /// this loop (``HTTPPool/start(_:tag:connections:)``). Few: what is in flight
+        /// counts towards ``DeliveryMarks/backlog``.
+        static let emailsAhead = 8
+
         let channel: Channel
         /// The server of an email channel (worked out once); nil for a webhook.
         let mailServer: MailServer?
@@ -122,12 +140,17 @@ extension Courier {
         let returnPathParts: [String]
         var waiting: DeliveryQueue
         var inFlight = 0
+        /// At most this many in flight: the channel's concurrency, and for an email channel
+        /// without a rate, ``emailsAhead`` more waiting in the pool for a connection (a rate
+        /// paces when messages start, which a queue would bunch up).
+        let window: Int
         var pace = Pace()
 
         init(channel: Channel) {
             self.channel = channel
             let email = channel.url.kind.isEmail
             mailServer = email ? channel.mailServer : nil
+            window = channel.policy.concurrency + (email && channel.policy.rate == nil ? Self.emailsAhead : 0)
             returnPathParts = channel.returnPathParts
             // Emails to one address go one at a time, in order (an answer in a thread
             // after the message it answers); webhooks all at once.

@@ -88,6 +88,10 @@ class Handler(BaseHTTPRequestHandler):
             self.connection.close()
             return
         data = text.encode()
+        # The end is before the answer goes: once it is written, the client may start its
+        # next request before this thread is scheduled again, and an end taken then
+        # would count the two as in flight at once.
+        ended = time.time()
         self.send_response(status)
         for name, value in headers.items():
             self.send_header(name, value)
@@ -95,12 +99,12 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
-        self.record(body, status, started)
+        self.record(body, status, started, ended)
 
-    def record(self, body, status, started):
+    def record(self, body, status, started, ended=None):
         line = json.dumps({
             "path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()},
-            "body": body.decode("utf-8", "replace"), "status": status, "start": started, "end": time.time(),
+            "body": body.decode("utf-8", "replace"), "status": status, "start": started, "end": ended or time.time(),
             "peer": self.client_address[1],
         })
         with lock:
