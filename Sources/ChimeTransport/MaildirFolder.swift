@@ -87,8 +87,10 @@ public final class MaildirFolder: @unchecked Sendable { // counter and staged gu
     }
 
     /// Writes messages taken out by ``takeStaged()`` under `tmp/`, syncs the file system
-    /// (one `syncfs`), then renames each into `new/`. Those a failure left unmoved go back
-    /// to be staged.
+    /// (one `syncfs`), then renames each into `new/` and syncs `new/`, so that once it
+    /// returns they are there even after a power loss (what the caller does next, such as
+    /// moving the replies they answer to `cur/`, cannot outlast them). Those a failure
+    /// left unmoved go back to be staged.
     public func publish(_ taken: Staged) throws {
         try publishing.withLock {
             let batch = taken.messages
@@ -109,6 +111,10 @@ public final class MaildirFolder: @unchecked Sendable { // counter and staged gu
                     guard rename(tmp + "/" + name, final) == 0 else { throw TransportError.system("rename into \(final)") }
                     moved += 1
                 }
+                let new = open(root.path + "/new", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                guard new >= 0 else { throw TransportError.system("open \(root.path)/new") }
+                defer { close(new) }
+                if fsync(new) != 0 { throw TransportError.system("sync \(root.path)/new") }
             } catch {
                 // What is left under tmp/ is written again (its name is created exclusively).
                 for (name, _) in batch[moved..<begun] { unlink(tmp + "/" + name) }
