@@ -104,17 +104,17 @@ public final class HTTPPool {
     public var inFlight: Int { running.count + mailInFlight }
 
     /// Starts sending an email on a thread of its own (``MailSenders`` says why), over at
-    /// most `connections` to its server at once: beyond them it waits for one to be done
-    /// with the message before (``Completion/mailNotTried`` if the server turned out
-    /// unreachable meanwhile). How it went comes back from
-    /// ``collectCompletions(waitingUpTo:)`` with `tag`.
-    public func start(_ mail: MailRequest, tag: Int, connections: Int = .max) {
+    /// most `connections` to its server at once among the emails of its `queue` (one
+    /// channel's): beyond them it waits for one to be done with the email before
+    /// (``Completion/mailNotTried`` if the server turned out unreachable meanwhile). How it
+    /// went comes back from ``collectCompletions(waitingUpTo:)`` with `tag`.
+    public func start(_ mail: MailRequest, tag: Int, connections: Int = .max, queue: String = "") {
         if mailSenders == nil {
             nonisolated(unsafe) let multi = multi
             // Thread-safe: ends the pool's `curl_multi_poll` at once.
             mailSenders = MailSenders { chime_curl_multi_wakeup(multi) }
         }
-        mailSenders!.submit(mail, tag: tag, connections: connections)
+        mailSenders!.submit(mail, tag: tag, connections: connections, queue: queue)
         mailInFlight += 1
     }
 

@@ -11,9 +11,10 @@ import Foundation
 /// flight pays it once per message per connection. A thread is started when a message
 /// finds none waiting, so there are as many as messages were ever sent at once.
 ///
-/// A server takes at most its `connections` at once; its messages beyond them wait in
-/// its queue here, and a thread done with one of its messages takes up the next at once,
-/// over the same connection. The pool is woken only once that queue is down to one
+/// A queue (one channel's messages to one server) takes at most its `connections` at
+/// once; its messages beyond them wait in it here, and a thread done with one of its
+/// messages takes up the next at once, over the same connection. Two channels sharing a
+/// server share its connections' reuse, not their count. The pool is woken only once that queue is down to one
 /// message per connection (or a thread goes idle): a message handed from the pool's
 /// thread to a sender's and its end handed back cost two wakeups each, which were as
 /// much CPU as the rest of the courier's work per email (perf, `chime-bench --smtp`).
@@ -26,8 +27,8 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
     /// Messages done since the last take; a nil outcome: not tried, its server could not
     /// be reached by the message before it.
     private var finished: [(tag: Int, outcome: Outcome?)] = []
-    /// Per server: the threads sending to it now, and the messages waiting for one.
-    private var servers: [String: ServerQueue] = [:]
+    /// Per queue: the threads sending its messages now, and those waiting for one.
+    private var queues: [String: Queue] = [:]
     /// Servers a message found it could not reach: their later messages are not tried.
     private var unreachable: Set<String> = []
     private var threads = 0
@@ -43,25 +44,26 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
     }
 
     /// Hands a message to a waiting thread that has a connection to its server, else to
-    /// one with none yet, else to any waiting one, else to a new thread; when its server
-    /// has `connections` threads sending already, it waits in the server's queue.
-    func submit(_ mail: MailRequest, tag: Int, connections: Int) {
-        let job = Job(tag: tag, mail: mail, key: Self.key(mail.server))
+    /// one with none yet, else to any waiting one, else to a new thread; when its queue
+    /// (`queue` and its server) has `connections` threads sending already, it waits there.
+    func submit(_ mail: MailRequest, tag: Int, connections: Int, queue: String) {
+        let key = Self.key(mail.server)
+        let job = Job(tag: tag, mail: mail, key: key, queue: queue + "\u{0}" + key)
         condition.lock()
         guard !unreachable.contains(job.key) else {
             finished.append((tag, nil))
             condition.unlock()
             return
         }
-        var server = servers[job.key] ?? ServerQueue()
-        guard server.sending < max(1, connections) else {
-            server.waiting.append(job)
-            servers[job.key] = server
+        var line = queues[job.queue] ?? Queue()
+        guard line.sending < max(1, connections) else {
+            line.waiting.append(job)
+            queues[job.queue] = line
             condition.unlock()
             return
         }
-        server.sending += 1
-        servers[job.key] = server
+        line.sending += 1
+        queues[job.queue] = line
         let chosen = idle.lastIndex { $0.servers.contains(job.key) } ?? idle.lastIndex { $0.servers.isEmpty } ?? idle.indices.last
         let sender = chosen.map { idle.remove(at: $0) }
         if sender == nil { threads += 1 }
@@ -113,7 +115,7 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
     }
 
     /// One thread: sends what it is given, each message over its client for that server,
-    /// then the messages waiting for that server, if any.
+    /// then the messages waiting in that message's queue, if any.
     private func run(_ sender: Sender) {
         var clients: [String: SMTPClient] = [:]
         var given = sender.take()
@@ -126,26 +128,27 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
                 condition.unlock()
                 break
             }
-            var server = servers[job.key]!
+            var line = queues[job.queue]!
             // The server cannot be reached: the messages waiting for it go back untried,
+            // in this queue and (as their threads find it) in any other to that server,
             // and so do those given later (the pool's caller may still be handing them).
-            if case .failure(let failure) = outcome, failure.unreachable {
-                unreachable.insert(job.key)
-                finished += server.waiting.map { ($0.tag, nil) }
-                server.waiting = []
+            if case .failure(let failure) = outcome, failure.unreachable { unreachable.insert(job.key) }
+            if unreachable.contains(job.key) {
+                finished += line.waiting.map { ($0.tag, nil) }
+                line.waiting = []
             }
-            let next = server.waiting.isEmpty ? nil : server.waiting.removeFirst()
+            let next = line.waiting.isEmpty ? nil : line.waiting.removeFirst()
             if next == nil {
-                server.sending -= 1
+                line.sending -= 1
                 idle.append(sender)
             }
             // Woken while one message per connection still waits, the pool hands out more
-            // before this server's connections run out of them.
-            if pollWaiting && server.waiting.count <= server.sending {
+            // before this queue's connections run out of them.
+            if pollWaiting && line.waiting.count <= line.sending {
                 pollWaiting = false
                 wake()
             }
-            servers[job.key] = server.sending == 0 ? nil : server
+            queues[job.queue] = line.sending == 0 ? nil : line
             condition.unlock()
             given = next ?? sender.take()
         }
@@ -181,12 +184,15 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
     private struct Job {
         let tag: Int
         let mail: MailRequest
+        /// Its server (``key(_:)``).
         let key: String
+        /// Its queue: the caller's name for it, and the server's key.
+        let queue: String
     }
 
-    /// One server's threads sending now, and its messages waiting for one, oldest first
+    /// One queue's threads sending now, and its messages waiting for one, oldest first
     /// (a few: the caller keeps at most a handful ahead of the connections).
-    private struct ServerQueue {
+    private struct Queue {
         var sending = 0
         var waiting: [Job] = []
     }

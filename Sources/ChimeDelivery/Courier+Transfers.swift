@@ -80,7 +80,9 @@ extension Courier {
                 case .http(let response): verdict = Verdict(response)
                 case .mail(let result): verdict = Verdict(result, address: entry.address)
                 case .mailNotTried:
-                    // Its server was found unreachable: it waits for a later run, unmarked.
+                    // Its server was found unreachable (maybe by another channel's email):
+                    // it waits for a later run, unmarked, with the rest of its channel.
+                    unreachable.insert(entry.channel)
                     line.waiting.done(entry, again: true)
                     continue
                 }
@@ -103,7 +105,7 @@ extension Courier {
         if let server = line.mailServer {
             pool.start(MailRequest(server: server, from: envelopeSender(entry, line: line),
                                    recipients: [entry.address], message: entry.body),
-                       tag: tag, connections: line.channel.policy.concurrency)
+                       tag: tag, connections: line.channel.policy.concurrency, queue: line.channel.id)
         } else {
             try pool.start(line.channel.webhookRequest(body: entry.body, idempotencyKey: entry.idempotencyKey), tag: tag)
         }

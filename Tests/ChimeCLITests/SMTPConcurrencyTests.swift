@@ -43,27 +43,45 @@ struct SMTPConcurrencyTests {
     @Test("a relay that cannot be reached: a message tried on each connection at most, the others left untried for the next run, which sends each once")
     func unreachableRelay() throws {
         let people = (1...12).map { "p\($0)" }
-        // Nothing listens on port 9 (discard) here: every connection is refused at once.
-        let configuration = { (port: Int) in DeliveryTests.configuration(
-            channels: [#"<channel id="mail" url="smtp://127.0.0.1:\#(port)" from="bot@example.org" concurrency="2"/>"#],
-            recipients: people.map { ($0, "mail", "\($0)@example.org") }) }
-        let ws = try Workspace(configuration: configuration(9))
-        try DeliveryTests.schedule(ws, people.map { ("m-\($0)", $0) })
-        let run = try ws.chime(["run", "--json"], now: "2026-11-21T09:05:00Z")
-        #expect(run.status == 75, "\(run.stdout) \(run.stderr)")
-        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
         // One message tried on each connection at most (the second connection's may come
         // after the first was refused, and then is not tried either); the others, whether
         // they waited in line for a connection or had not been handed out, are not tried.
+        try unreachableThenBack(people: people, tried: 1...2) { port in DeliveryTests.configuration(
+            channels: [#"<channel id="mail" url="smtp://127.0.0.1:\#(port)" from="bot@example.org" concurrency="2"/>"#],
+            recipients: people.map { ($0, "mail", "\($0)@example.org") }) }
+    }
+
+    @Test("two channels on one unreachable relay: the run ends, their messages left for the next run, which sends each once")
+    func twoChannelsOneUnreachableRelay() throws {
+        let people = (1...8).map { "p\($0)" }
+        // Two channels that differ only by their From share the relay's connections; one
+        // email in flight over all channels, so b's first is handed out only once a's was
+        // refused, and none of b's is tried.
+        try unreachableThenBack(people: people, tried: 1...1) { port in DeliveryTests.configuration(
+            channels: [#"<channel id="a" url="smtp://127.0.0.1:\#(port)" from="a@example.org" concurrency="1"/>"#,
+                       #"<channel id="b" url="smtp://127.0.0.1:\#(port)" from="b@example.org" concurrency="1"/>"#],
+            recipients: people.enumerated().map { ($1, $0 % 2 == 0 ? "a" : "b", "\($1)@example.org") })
+            .replacingOccurrences(of: "<channels>", with: #"<channels concurrency="1">"#) }
+    }
+
+    /// One message for each of `people`, run with `configuration` for a relay that cannot
+    /// be reached: the run ends (exit 75), `tried` of them tried and the others deferred,
+    /// untried. Then the relay is back: the next run (after the tried ones' backoff, 30 s
+    /// at most) sends every message once.
+    private func unreachableThenBack(people: [String], tried expected: ClosedRange<Int>, configuration: (Int) -> String) throws {
+        // Nothing listens on port 9 (discard) here: every connection is refused at once.
+        let ws = try Workspace(configuration: configuration(9))
+        try DeliveryTests.schedule(ws, people.map { ("m-\($0)", $0) })
+        let run = try ws.chime(["run", "--json"], now: "2026-11-21T09:05:00Z", timeout: 30)
+        #expect(run.status == 75, "\(run.stdout) \(run.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
         let tried = (summary["retrying"] as? [String])?.count ?? -1
-        #expect((1...2).contains(tried), "\(summary)")
+        #expect(expected.contains(tried), "\(summary)")
         #expect(summary["deferred"] as? Int == people.count - tried && summary["delivered"] as? Int == 0, "\(summary)")
         let attempts = try DeliveryTests.deliveries(ws).values.map { $0["attempts"] as? Int ?? -1 }
         #expect(attempts.sorted() == Array(repeating: 0, count: people.count - tried) + Array(repeating: 1, count: tried),
                 "attempts per delivery: \(attempts.sorted())")
 
-        // The relay is back: the next run (after the two's backoff, 30 s at most) sends
-        // every message once.
         let server = try SMTPServer([])
         try ws.write("chime.xml", configuration(server.port))
         let again = try ws.chime(["run"], now: "2026-11-21T09:06:00Z")
@@ -71,5 +89,30 @@ struct SMTPConcurrencyTests {
         let messages = try server.messages()
         #expect(messages.count == people.count && Set(messages.compactMap { $0["to"] as? [String] }.map { $0.joined() }).count == people.count,
                 "each message accepted once: \(messages.count)")
+    }
+
+    @Test("two channels on one relay: each keeps to its own concurrency, whatever the other's")
+    func twoChannelsOneRelay() throws {
+        // Each DATA answered after 50 ms, so messages overlap when they may.
+        let server = try SMTPServer(["--delay", "0.05"])
+        let people = (1...12).map { "p\($0)" }
+        let ws = try Workspace(configuration: DeliveryTests.configuration(
+            channels: [#"<channel id="one" url="smtp://127.0.0.1:\#(server.port)" from="one@example.org" concurrency="1"/>"#,
+                       #"<channel id="four" url="smtp://127.0.0.1:\#(server.port)" from="four@example.org" concurrency="4"/>"#],
+            recipients: people.enumerated().map { ($1, $0 % 2 == 0 ? "one" : "four", "\($1)@example.org") }))
+        try DeliveryTests.schedule(ws, (1...4).flatMap { n in people.map { ("m\(n)-\($0)", $0) } })
+        let run = try ws.chime(["run"], now: "2026-11-21T09:05:00Z")
+        #expect(run.status == 0, "\(run.stderr)")
+        let messages = try server.messages()
+        #expect(messages.count == 4 * people.count, "each message accepted once: \(messages.count)")
+        /// The most of one sender's messages whose DATA was being answered at one moment.
+        func mostAtOnce(_ from: String) -> Int {
+            // The envelope sender is a bounce address; the header's From tells the channels apart.
+            let spans = messages.filter { ($0["data"] as! String).split(separator: "\r\n").contains("From: \(from)") }
+                .map { ($0["start"] as! Double, $0["end"] as! Double) }
+            return spans.map { span in spans.filter { $0.0 <= span.0 && span.0 < $0.1 }.count }.max() ?? 0
+        }
+        #expect(mostAtOnce("one@example.org") == 1, "the channel of concurrency 1 on one connection at a time")
+        #expect((2...4).contains(mostAtOnce("four@example.org")), "the channel of concurrency 4 on several, at most four")
     }
 }

@@ -1,7 +1,8 @@
 """A scriptable SMTP server for Chime's tests (Debian's python3-aiosmtpd).
 
 Listens on 127.0.0.1 with an ephemeral port, prints "port N" once ready, then writes
-one JSON line per accepted message to --log (envelope and data). Options:
+one JSON line per accepted message to --log (envelope, data, and when its DATA came
+and was answered: "start" and "end", seconds since the epoch). Options:
   --cert FILE --key FILE   offer STARTTLS with this certificate (and require it)
   --implicit-tls           with --cert: TLS from the first byte instead (smtps://)
   --user U --password P    require AUTH (PLAIN/LOGIN) with these credentials
@@ -14,7 +15,7 @@ one JSON line per accepted message to --log (envelope and data). Options:
   --answer-delay SECONDS   wait this long before answering each EHLO, MAIL, RCPT, end of
                            DATA, RSET and NOOP: a relay far away (benchmarks)
 """
-import argparse, asyncio, json, socket, ssl, sys
+import argparse, asyncio, json, socket, ssl, sys, time
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
@@ -68,6 +69,7 @@ class Handler:
 
     async def handle_DATA(self, server, session, envelope):
         self.datas += 1
+        started = time.time()
         if options.delay or options.answer_delay:
             await asyncio.sleep(options.delay + options.answer_delay)
         first = options.drop_data + options.tempfail
@@ -83,6 +85,7 @@ class Handler:
                 "data": envelope.content.decode("utf-8", "replace"),
                 "tls": session.ssl is not None or server.transport.get_extra_info("ssl_object") is not None,
                 "peer": session.peer[1], "user": options.user if session.authenticated else None,
+                "start": started, "end": time.time(),
             }) + "\n")
         return "250 OK: queued"
 
