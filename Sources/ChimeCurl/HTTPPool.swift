@@ -104,11 +104,11 @@ public final class HTTPPool {
     public var inFlight: Int { running.count + mailInFlight }
 
     /// Starts sending an email on a thread of its own (``MailSenders`` says why), over at
-    /// most `connections` to its server at once among the emails of its `queue` (one
-    /// channel's): beyond them it waits for one to be done with the email before
+    /// most `connections` at once among the emails of its `queue` (one channel's, all to
+    /// its one server): beyond them it waits for one to be done with the email before
     /// (``Completion/mailNotTried`` if the server turned out unreachable meanwhile). How it
     /// went comes back from ``collectCompletions(waitingUpTo:)`` with `tag`.
-    public func start(_ mail: MailRequest, tag: Int, connections: Int = .max, queue: String = "") {
+    public func start(_ mail: MailRequest, tag: Int, connections: Int, queue: String) {
         if mailSenders == nil {
             nonisolated(unsafe) let multi = multi
             // Thread-safe: ends the pool's `curl_multi_poll` at once.

@@ -11,13 +11,14 @@ import Foundation
 /// flight pays it once per message per connection. A thread is started when a message
 /// finds none waiting, so there are as many as messages were ever sent at once.
 ///
-/// A queue (one channel's messages to one server) takes at most its `connections` at
-/// once; its messages beyond them wait in it here, and a thread done with one of its
-/// messages takes up the next at once, over the same connection. Two channels sharing a
-/// server share its connections' reuse, not their count. The pool is woken only once that queue is down to one
-/// message per connection (or a thread goes idle): a message handed from the pool's
-/// thread to a sender's and its end handed back cost two wakeups each, which were as
-/// much CPU as the rest of the courier's work per email (perf, `chime-bench --smtp`).
+/// A queue (one channel's messages, all to its one server) takes at most its
+/// `connections` at once; its messages beyond them wait in it here, and a thread done with
+/// one of its messages takes up the next at once, over the same connection. Two channels
+/// on one server share its connections' reuse, not their count. The pool is woken only
+/// once that queue is down to one message per connection (or a thread goes idle): a
+/// message handed from the pool's thread to a sender's and its end handed back cost two
+/// wakeups each, which were as much CPU as the rest of the courier's work per email (perf,
+/// `chime-bench --smtp`).
 final class MailSenders: @unchecked Sendable { // every field under `condition`
     typealias Outcome = Result<SMTPClient.Sent, SMTPClient.Failure>
 
@@ -27,7 +28,7 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
     /// Messages done since the last take; a nil outcome: not tried, its server could not
     /// be reached by the message before it.
     private var finished: [(tag: Int, outcome: Outcome?)] = []
-    /// Per queue: the threads sending its messages now, and those waiting for one.
+    /// By name: the threads sending each queue's messages now, and those waiting for one.
     private var queues: [String: Queue] = [:]
     /// Servers a message found it could not reach: their later messages are not tried.
     private var unreachable: Set<String> = []
@@ -44,26 +45,25 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
     }
 
     /// Hands a message to a waiting thread that has a connection to its server, else to
-    /// one with none yet, else to any waiting one, else to a new thread; when its queue
-    /// (`queue` and its server) has `connections` threads sending already, it waits there.
-    func submit(_ mail: MailRequest, tag: Int, connections: Int, queue: String) {
-        let key = Self.key(mail.server)
-        let job = Job(tag: tag, mail: mail, key: key, queue: queue + "\u{0}" + key)
+    /// one with none yet, else to any waiting one, else to a new thread; when the queue it
+    /// goes in (`name`) has `connections` threads sending already, it waits there.
+    func submit(_ mail: MailRequest, tag: Int, connections: Int, queue name: String) {
+        let job = Job(tag: tag, mail: mail, key: Self.key(mail.server), queue: name)
         condition.lock()
         guard !unreachable.contains(job.key) else {
             finished.append((tag, nil))
             condition.unlock()
             return
         }
-        var line = queues[job.queue] ?? Queue()
-        guard line.sending < max(1, connections) else {
-            line.waiting.append(job)
-            queues[job.queue] = line
+        var queue = queues[name] ?? Queue()
+        guard queue.sending < max(1, connections) else {
+            queue.waiting.append(job)
+            queues[name] = queue
             condition.unlock()
             return
         }
-        line.sending += 1
-        queues[job.queue] = line
+        queue.sending += 1
+        queues[name] = queue
         let chosen = idle.lastIndex { $0.servers.contains(job.key) } ?? idle.lastIndex { $0.servers.isEmpty } ?? idle.indices.last
         let sender = chosen.map { idle.remove(at: $0) }
         if sender == nil { threads += 1 }
@@ -128,27 +128,27 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
                 condition.unlock()
                 break
             }
-            var line = queues[job.queue]!
+            var queue = queues[job.queue]!
             // The server cannot be reached: the messages waiting for it go back untried,
             // in this queue and (as their threads find it) in any other to that server,
             // and so do those given later (the pool's caller may still be handing them).
             if case .failure(let failure) = outcome, failure.unreachable { unreachable.insert(job.key) }
             if unreachable.contains(job.key) {
-                finished += line.waiting.map { ($0.tag, nil) }
-                line.waiting = []
+                finished += queue.waiting.map { ($0.tag, nil) }
+                queue.waiting = []
             }
-            let next = line.waiting.isEmpty ? nil : line.waiting.removeFirst()
+            let next = queue.waiting.isEmpty ? nil : queue.waiting.removeFirst()
             if next == nil {
-                line.sending -= 1
+                queue.sending -= 1
                 idle.append(sender)
             }
             // Woken while one message per connection still waits, the pool hands out more
             // before this queue's connections run out of them.
-            if pollWaiting && line.waiting.count <= line.sending {
+            if pollWaiting && queue.waiting.count <= queue.sending {
                 pollWaiting = false
                 wake()
             }
-            queues[job.queue] = line.sending == 0 ? nil : line
+            queues[job.queue] = queue.sending == 0 ? nil : queue
             condition.unlock()
             given = next ?? sender.take()
         }
@@ -186,7 +186,7 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
         let mail: MailRequest
         /// Its server (``key(_:)``).
         let key: String
-        /// Its queue: the caller's name for it, and the server's key.
+        /// The name of its queue (its channel's id).
         let queue: String
     }
 
