@@ -7,12 +7,13 @@ import Testing
 /// the right number of attempts, as `chime deliveries --json` shows them.
 @Suite("Delivery over SMTP and webhooks", .serialized)
 struct DeliveryTests {
-    /// A configuration with these channels, and one recipient per (id, channel, address).
-    static func configuration(channels: [String], recipients: [(String, String, String)]) -> String {
+    /// A configuration with these channels (at most `concurrency` deliveries in flight over
+    /// all of them, when given), and one recipient per (id, channel, address).
+    static func configuration(channels: [String], concurrency: Int? = nil, recipients: [(String, String, String)]) -> String {
         """
         <chime version="1">
           <categories><category identifier="reminder"><action identifier="done" title="Done"/></category></categories>
-          <channels>
+          <channels\(concurrency.map { #" concurrency="\#($0)""# } ?? "")>
             \(channels.joined(separator: "\n    "))
           </channels>
           <recipients>

@@ -60,8 +60,7 @@ struct SMTPConcurrencyTests {
         try unreachableThenBack(people: people, tried: 1...1) { port in DeliveryTests.configuration(
             channels: [#"<channel id="a" url="smtp://127.0.0.1:\#(port)" from="a@example.org" concurrency="1"/>"#,
                        #"<channel id="b" url="smtp://127.0.0.1:\#(port)" from="b@example.org" concurrency="1"/>"#],
-            recipients: people.enumerated().map { ($1, $0 % 2 == 0 ? "a" : "b", "\($1)@example.org") })
-            .replacingOccurrences(of: "<channels>", with: #"<channels concurrency="1">"#) }
+            concurrency: 1, recipients: people.enumerated().map { ($1, $0 % 2 == 0 ? "a" : "b", "\($1)@example.org") }) }
     }
 
     /// One message for each of `people`, run with `configuration` for a relay that cannot
@@ -108,8 +107,8 @@ struct SMTPConcurrencyTests {
         /// The most of one sender's messages whose DATA was being answered at one moment.
         func mostAtOnce(_ from: String) -> Int {
             // The envelope sender is a bounce address; the header's From tells the channels apart.
-            let spans = messages.filter { ($0["data"] as! String).split(separator: "\r\n").contains("From: \(from)") }
-                .map { ($0["start"] as! Double, $0["end"] as! Double) }
+            let spans = messages.filter { ($0["data"] as? String ?? "").split(separator: "\r\n").contains("From: \(from)") }
+                .map { ($0["start"] as? Double ?? 0, $0["end"] as? Double ?? 0) }
             return spans.map { span in spans.filter { $0.0 <= span.0 && span.0 < $0.1 }.count }.max() ?? 0
         }
         #expect(mostAtOnce("one@example.org") == 1, "the channel of concurrency 1 on one connection at a time")
