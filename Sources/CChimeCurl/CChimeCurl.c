@@ -15,6 +15,8 @@ static struct {
     const char *(*easy_strerror)(CURLcode);
     CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
     CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    CURLcode (*easy_send)(CURL *, const void *, size_t, size_t *);
+    CURLcode (*easy_recv)(CURL *, void *, size_t, size_t *);
     struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
     void (*slist_free_all)(struct curl_slist *);
     CURLM *(*multi_init)(void);
@@ -67,6 +69,8 @@ static void load(void) {
     RESOLVE(easy_strerror, "curl_easy_strerror")
     RESOLVE(easy_setopt, "curl_easy_setopt")
     RESOLVE(easy_getinfo, "curl_easy_getinfo")
+    RESOLVE(easy_send, "curl_easy_send")
+    RESOLVE(easy_recv, "curl_easy_recv")
     RESOLVE(slist_append, "curl_slist_append")
     RESOLVE(slist_free_all, "curl_slist_free_all")
     RESOLVE(multi_init, "curl_multi_init")
@@ -106,6 +110,8 @@ CURL *chime_curl_easy_init(void) { return chime_curl_start() ? NULL : curl.easy_
 void chime_curl_easy_cleanup(CURL *handle) { curl.easy_cleanup(handle); }
 void chime_curl_easy_reset(CURL *handle) { curl.easy_reset(handle); }
 CURLcode chime_curl_easy_perform(CURL *handle) { return curl.easy_perform(handle); }
+CURLcode chime_curl_easy_send(CURL *handle, const void *buffer, size_t length, size_t *sent) { return curl.easy_send(handle, buffer, length, sent); }
+CURLcode chime_curl_easy_recv(CURL *handle, void *buffer, size_t length, size_t *received) { return curl.easy_recv(handle, buffer, length, received); }
 const char *chime_curl_easy_strerror(CURLcode code) { return chime_curl_load() ? "libcurl is not loaded" : curl.easy_strerror(code); }
 
 struct curl_slist *chime_curl_slist_append(struct curl_slist *list, const char *text) {
@@ -142,5 +148,6 @@ CURLcode chime_curl_setopt_debug_callback(CURL *handle, CURLoption option, chime
 CURLcode chime_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) { return curl.easy_getinfo(handle, info, value); }
 CURLcode chime_curl_getinfo_string(CURL *handle, CURLINFO info, char **value) { return curl.easy_getinfo(handle, info, value); }
 CURLcode chime_curl_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value) { return curl.easy_getinfo(handle, info, value); }
+CURLcode chime_curl_getinfo_socket(CURL *handle, CURLINFO info, curl_socket_t *value) { return curl.easy_getinfo(handle, info, value); }
 
 CURLMcode chime_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) { return curl.multi_setopt(multi, option, value); }

@@ -1,8 +1,9 @@
 internal import CChimeCurl
 
 /// The protocol lines of one SMTP or IMAP transfer, in order: (sent by us, text), as
-/// libcurl's debug callback shows them; our own lines other than RCPT are kept empty.
-/// How a reply's own words reach an error message.
+/// libcurl's debug callback shows them; our own lines other than EHLO are kept empty.
+/// How a reply's own words reach an error message, and how an SMTP server's extensions
+/// are known (``SMTPConnection``).
 final class Dialogue {
     var lines: [(out: Bool, text: String)] = []
 
@@ -21,9 +22,9 @@ extension CurlEasy {
             guard let data, let context, type == CURLINFO_HEADER_IN || type == CURLINFO_HEADER_OUT else { return 0 }
             let bytes = UnsafeRawBufferPointer(start: data, count: size)
             let out = type == CURLINFO_HEADER_OUT
-            // Of our own lines only RCPT's words are read (``refusals()``); the others
-            // (MAIL FROM, DATA…) are kept as empty lines, not made into strings.
-            let kept = !out || (size >= 4 && bytes[0] & 0xDF == 0x52 && bytes[1] & 0xDF == 0x43 && bytes[2] & 0xDF == 0x50 && bytes[3] & 0xDF == 0x54)
+            // Of our own lines only EHLO is read (where the server's extensions start); the
+            // others (AUTH with its credentials, LOGIN…) are kept as empty lines.
+            let kept = !out || (size >= 4 && bytes[0] == 0x45 && bytes[1] == 0x48 && bytes[2] == 0x4C && bytes[3] == 0x4F)
             let text = kept ? String(decoding: bytes, as: UTF8.self) : ""
             Unmanaged<Dialogue>.fromOpaque(context).takeUnretainedValue().lines.append((out, text))
             return 0
@@ -41,9 +42,12 @@ extension CurlEasy {
 }
 
 extension String {
+    /// Without its CR and LF at the end. ("\r\n" is one `Character`, which neither "\r"
+    /// nor "\n" equals: compared with them, a CRLF stayed, and an extension named last on
+    /// its line was not known.)
     func trimmingLineEnd() -> String {
-        var text = self
-        while text.last == "\n" || text.last == "\r" { text.removeLast() }
-        return text
+        var text = Substring(self)
+        while let last = text.utf8.last, last == 0x0A || last == 0x0D { text = Substring(text.utf8.dropLast()) }
+        return String(text)
     }
 }

@@ -4,12 +4,13 @@ import Foundation
 /// from one message to the next; what they send is collected with the pool's other
 /// transfers (``HTTPPool/collectCompletions(waitingUpTo:)``).
 ///
-/// Why not the multi handle itself: libcurl's SMTP waits for the reply to the end of the
-/// data inside its "done" phase (`smtp_done` → `smtp_block_statemach` in lib/smtp.c, in
-/// every version so far), which blocks the whole multi handle, so one relay's latency
-/// would be paid once per message whatever the concurrency. A thread per message in
-/// flight pays it once per message per connection. A thread is started when a message
-/// finds none waiting, so there are as many as messages were ever sent at once.
+/// Why not the multi handle itself: each message's transaction is spoken over its
+/// connection by ``SMTPClient``, which waits for each reply on that connection (libcurl's
+/// own SMTP, used before, waited too: for the reply to the end of the data, inside its
+/// "done" phase, `smtp_done` → `smtp_block_statemach` in lib/smtp.c, which blocked a
+/// whole multi handle). A thread per message in flight pays a relay's latency once per
+/// message per connection. A thread is started when a message finds none waiting, so
+/// there are as many as messages were ever sent at once.
 ///
 /// A queue (one channel's messages, all to its one server) takes at most its
 /// `connections` at once; its messages beyond them wait in it here, and a thread done with

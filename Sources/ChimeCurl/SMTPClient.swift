@@ -1,12 +1,12 @@
 internal import CChimeCurl
 import Glibc
 
-/// Sends messages to one SMTP server through libcurl, over one easy handle, so the
-/// connection stays open from one message to the next.
+/// Sends messages to one SMTP server over one connection, kept open from one message to
+/// the next: libcurl connects, upgrades to TLS and logs in, and each message's transaction
+/// is spoken by ``SMTPConnection``, pipelined when the server offers it (RFC 2920).
 ///
-/// TLS and credentials are the ``MailServer``'s. Each recipient's RCPT reply is read from
-/// the protocol lines, so a message refused for one recipient still goes to the others
-/// and the refusal is known.
+/// TLS and credentials are the ``MailServer``'s. Each recipient's RCPT reply is read, so a
+/// message refused for one recipient still goes to the others and the refusal is known.
 public final class SMTPClient {
     /// A recipient the server refused at RCPT, with its reply.
     public struct Refusal: Hashable, Sendable {
@@ -19,7 +19,7 @@ public final class SMTPClient {
     public struct Sent: Sendable {
         public var accepted: [String]
         public var refused: [Refusal]
-        /// The reply to DATA, e.g. `250 OK: queued as 1234`.
+        /// The reply to the end of the data, e.g. `250 OK: queued as 1234`.
         public var reply: String
     }
 
@@ -38,13 +38,18 @@ public final class SMTPClient {
         public var description: String { message }
     }
 
-    private let easy: CurlEasy
+    private let server: MailServer
+    private var connection: SMTPConnection?
 
-    /// Sets up the handle once: the server, TLS, credentials, and the callbacks every
-    /// message goes through. Each ``send(from:to:message:)`` sets only its envelope.
-    public init(_ settings: MailServer) throws {
-        easy = try CurlEasy(timeouts: settings.timeouts)
-        try easy.setUpMail(settings)
+    /// Keeps the server's settings; the connection is made by the first message.
+    /// - Throws: ``CurlError`` when libcurl cannot be loaded.
+    public init(_ server: MailServer) throws {
+        try Curl.initialize()
+        self.server = server
+    }
+
+    deinit {
+        connection?.quit()
     }
 
     /// Sends one message (LF or CRLF line ends) from `from` to each of `to`.
@@ -55,45 +60,84 @@ public final class SMTPClient {
 
     /// Sends one message's bytes, with CRLF line ends (``crlf(_:)``, done when it was
     /// queued), from `from` to each of `to`.
+    ///
+    /// A connection kept from an earlier message that turns out closed before the server
+    /// took any of this one (it closed an idle connection, or said `421` first) is
+    /// replaced by a new one, once.
     /// - Throws: ``Failure`` when no recipient got it.
     public func send(from: String, to recipients: [String], message: [UInt8]) throws -> Sent {
-        let list = try easy.setEnvelope(from: from, to: recipients, size: message.count)
-        defer { chime_curl_slist_free_all(list) }
-        let (dialogue, error) = transfer(upload: MailUpload(bytes: message))
-        _ = chime_curl_setopt_slist(easy.handle, CURLOPT_MAIL_RCPT, nil)
-        return try Self.outcome(recipients: recipients, dialogue: dialogue, error: error, responseCode: easy.responseCode).get()
+        let commands = try Self.envelope(from: from, to: recipients)
+        let deadline = Deadline(milliseconds: server.timeouts.total)
+        while true {
+            let kept = connection != nil
+            let connection = try self.connection ?? connect()
+            self.connection = connection
+            let transaction = SMTPTransaction(connection: connection, recipients: recipients, deadline: deadline)
+            do {
+                return try transaction.run(commands(connection.extensions, message.count), message: message)
+            } catch let interrupted as SMTPTransaction.Interrupted {
+                self.connection = nil
+                if kept && interrupted.beforeData { continue }
+                throw interrupted.failure
+            }
+        }
     }
 
     /// Connects, greets, upgrades to TLS and logs in as a send would, then asks `NOOP`:
     /// whether the server can be reached and takes the credentials. Returns its reply.
     /// - Throws: ``Failure`` when it cannot.
     public func probe() throws -> String {
-        let handle = easy.handle
-        try easy.check(chime_curl_setopt_long(handle, CURLOPT_UPLOAD, 0))
-        try easy.check(chime_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, "NOOP"))
-        defer {
-            _ = chime_curl_setopt_long(handle, CURLOPT_UPLOAD, 1)
-            _ = chime_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, nil)
+        let connection = try self.connection ?? connect()
+        self.connection = connection
+        let deadline = Deadline(milliseconds: server.timeouts.total)
+        do {
+            try connection.write(Array("NOOP\r\n".utf8), until: deadline)
+            let reply = try connection.reply(until: deadline)
+            guard reply.positive else {
+                throw Failure(temporary: reply.code < 500, code: reply.code, message: "NOOP refused (server: \(reply.line))", refused: [])
+            }
+            return reply.line
+        } catch let broken as SMTPConnection.Broken {
+            self.connection = nil
+            throw Failure(temporary: true, code: 0, message: broken.message, refused: [])
         }
-        let (dialogue, error) = transfer(upload: nil)
-        let lastReply = dialogue.lastReply
-        if let error { throw Self.failure(error, responseCode: easy.responseCode, lastReply: lastReply, refused: []) }
-        return lastReply
     }
 
-    /// Runs one transfer on the handle, with the dialogue recorded.
-    private func transfer(upload: MailUpload?) -> (Dialogue, CurlError?) {
-        let handle = easy.handle
-        let dialogue = Dialogue()
-        var failure: CurlError?
-        withExtendedLifetime(upload) {
-            _ = chime_curl_setopt_pointer(handle, CURLOPT_READDATA, upload.map { Unmanaged.passUnretained($0).toOpaque() })
-            easy.recording(dialogue) {
-                do { try easy.perform() } catch let error as CurlError { failure = error } catch {}
-            }
-            _ = chime_curl_setopt_pointer(handle, CURLOPT_READDATA, nil)
+    private func connect() throws(Failure) -> SMTPConnection {
+        do {
+            return try SMTPConnection(server)
+        } catch {
+            throw Self.failure(error.error, responseCode: error.code, lastReply: error.lastReply)
         }
-        return (dialogue, failure)
+    }
+
+    /// The envelope's commands, made once the server's extensions are known: MAIL FROM
+    /// (with the message's SIZE, and SMTPUTF8 for an address beyond ASCII, when offered),
+    /// each RCPT TO, DATA.
+    /// - Throws: ``Failure`` (not temporary) for no recipient, or an address with a line
+    ///   break or other control character, which would write a command of its own.
+    static func envelope(from: String, to recipients: [String]) throws(Failure) -> (SMTPConnection.Extensions, Int) -> [String] {
+        guard !recipients.isEmpty else { throw Failure(temporary: false, code: 0, message: "a message with no recipient", refused: []) }
+        for address in [from] + recipients where address.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+            throw Failure(temporary: false, code: 0, message: "the address \(address.debugDescription) has a control character", refused: [])
+        }
+        let wide = ([from] + recipients).contains { $0.utf8.contains { $0 >= 0x80 } }
+        return { extensions, size in
+            var mail = "MAIL FROM:<\(from)>"
+            if extensions.size { mail += " SIZE=\(size)" }
+            if wide && extensions.smtpUTF8 { mail += " SMTPUTF8" }
+            return [mail] + recipients.map { "RCPT TO:<\($0)>" } + ["DATA"]
+        }
+    }
+
+    /// A failed connection, classified: 4xx replies and lost connections are temporary;
+    /// 5xx replies and TLS or login refusals are not.
+    static func failure(_ error: CurlError, responseCode: Int, lastReply: String) -> Failure {
+        // A 354 (go ahead) or 250 as the last reply: the final answer never came.
+        let code = responseCode < 400 ? 0 : responseCode
+        let temporary = code >= 500 ? false : code >= 400 ? true : !error.isPermanent
+        let reply = lastReply.isEmpty ? "" : " (server: \(lastReply))"
+        return Failure(temporary: temporary, code: code, message: error.message + reply, refused: [], unreachable: error.isUnreachable)
     }
 
     /// LF line ends as CRLF, as SMTP's DATA has them; CRLF kept. Done when a message is
@@ -128,34 +172,5 @@ public final class SMTPClient {
                 count = written
             }
         }
-    }
-}
-
-extension Dialogue {
-    /// Each refused RCPT with its reply.
-    func refusals() -> [SMTPClient.Refusal] {
-        var refused: [SMTPClient.Refusal] = []
-        var pending: String?
-        for line in lines {
-            let text = line.text.trimmingLineEnd()
-            if line.out {
-                pending = text.uppercased().hasPrefix("RCPT TO:") ? String(text.dropFirst(8)).trimmingAngles() : nil
-                continue
-            }
-            // A reply's last line has a space after its code ("250 OK"; "250-…" goes on).
-            guard let code = Int(text.prefix(3)), text.count < 4 || text[text.index(text.startIndex, offsetBy: 3)] == " " else { continue }
-            if let recipient = pending, code >= 400 { refused.append(.init(recipient: recipient, code: code, reply: text)) }
-            pending = nil
-        }
-        return refused
-    }
-}
-
-extension String {
-    fileprivate func trimmingAngles() -> String {
-        var text = Substring(self)
-        if text.first == "<" { text = text.dropFirst() }
-        if let close = text.firstIndex(of: ">") { text = text[..<close] }
-        return String(text)
     }
 }

@@ -1,12 +1,18 @@
-import ChimeCurl
+@testable import ChimeCurl
 import ChimeTestSupport
 import Foundation
 import Testing
 
-/// Against a real SMTP server (aiosmtpd) started by each test on 127.0.0.1.
+/// Against a real SMTP server (aiosmtpd, or Postfix's smtp-sink) started by each test on
+/// 127.0.0.1; aiosmtpd offering PIPELINING or not (`pipelining`), since the client speaks
+/// to each its own way.
 @Suite("SMTP through libcurl")
 struct SMTPClientTests {
-    private let message = "From: bot@example.org\nTo: a@example.org\nSubject: Tea\n\nThe tea is ready.\n.\nA line with a dot alone above.\n"
+    private let message = "From: bot@example.org\nTo: a@example.org\nSubject: Tea\n\nThe tea is ready.\n.\nA line with a dot alone above.\n..and one with two.\n"
+
+    private func server(_ arguments: [String] = [], pipelining: Bool, folder: URL? = nil) throws -> SMTPServer {
+        try SMTPServer(arguments + (pipelining ? ["--pipelining"] : []), folder: folder)
+    }
 
     @Test("LF line ends become CRLF and CRLF stays, for texts of every mix of CR, LF and other bytes: the same as a byte-by-byte rewrite")
     func crlf() {
@@ -29,9 +35,9 @@ struct SMTPClientTests {
         }
     }
 
-    @Test("two messages over one connection, each as written (dot-stuffing undone by the server)")
-    func reuse() throws {
-        let server = try SMTPServer()
+    @Test("two messages over one connection, each as written (dot-stuffing undone by the server); MAIL, RCPT and DATA sent together when the server offers PIPELINING", arguments: [false, true])
+    func reuse(pipelining: Bool) throws {
+        let server = try server(pipelining: pipelining)
         let client = try SMTPClient(.init(url: "smtp://127.0.0.1:\(server.port)"))
         let first = try client.send(from: "bot@example.org", to: ["a@example.org"], message: message)
         _ = try client.send(from: "bot@example.org", to: ["b@example.org"], message: message)
@@ -41,20 +47,24 @@ struct SMTPClientTests {
         #expect(received.count == 2)
         #expect(received.map { $0["to"] as? [String] } == [["a@example.org"], ["b@example.org"]])
         #expect((received[0]["data"] as? String)?.replacingOccurrences(of: "\r\n", with: "\n") == message)
-        // The same client port: libcurl kept the connection open.
+        // The same client port: the connection was kept open.
         #expect(received[0]["peer"] as? Int == received[1]["peer"] as? Int)
+        // Each RCPT came with its MAIL, not after MAIL's reply, only when offered.
+        #expect(received.map { $0["pipelined"] as? Bool } == [pipelining, pipelining])
     }
 
-    @Test("STARTTLS required, verified against the test's own CA, with AUTH")
-    func startTLSAndAuth() throws {
+    @Test("STARTTLS required, verified against the test's own CA, with AUTH", arguments: [false, true])
+    func startTLSAndAuth(pipelining: Bool) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-smtp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let certificate = try SMTPServer.certificate(in: folder)
-        let server = try SMTPServer(["--cert", certificate.cert, "--key", certificate.key, "--user", "bot", "--password", "s3cret-pw"], folder: folder)
+        let server = try server(["--cert", certificate.cert, "--key", certificate.key, "--user", "bot", "--password", "s3cret-pw"],
+                                pipelining: pipelining, folder: folder)
         let url = "smtp://127.0.0.1:\(server.port)"
         let client = try SMTPClient(.init(url: url, username: "bot", password: "s3cret-pw", startTLS: .required, caFile: certificate.cert))
         #expect(try client.send(from: "bot@example.org", to: ["a@example.org"], message: message).accepted == ["a@example.org"])
         #expect(try server.messages().first?["tls"] as? Bool == true)
+        #expect(try server.messages().first?["pipelined"] as? Bool == pipelining)
 
         // A wrong password is refused for good, and never shows in the error.
         let wrong = try SMTPClient(.init(url: url, username: "bot", password: "wrong-pw-123", startTLS: .required, caFile: certificate.cert))
@@ -62,6 +72,8 @@ struct SMTPClientTests {
         #expect(refused?.temporary == false)
         #expect(refused?.code == 535)
         #expect(refused?.message.contains("wrong-pw-123") == false)
+        // The server's words end the message, without their line end.
+        #expect(refused?.message.hasSuffix("(server: 535 5.7.8 Authentication credentials invalid)") == true, "\(refused?.message ?? "")")
 
         // The system's CAs do not know the test's certificate: refused, not retried.
         let unverified = try SMTPClient(.init(url: url, username: "bot", password: "s3cret-pw", startTLS: .required))
@@ -70,9 +82,9 @@ struct SMTPClientTests {
         #expect(try server.messages().count == 1)
     }
 
-    @Test("one refused recipient: the others get the message, the refusal is known")
-    func refusedRecipient() throws {
-        let server = try SMTPServer(["--refuse", "gone@example.org"])
+    @Test("one refused recipient: the others get the message, the refusal is known", arguments: [false, true])
+    func refusedRecipient(pipelining: Bool) throws {
+        let server = try server(["--refuse", "gone@example.org"], pipelining: pipelining)
         let client = try SMTPClient(.init(url: "smtp://127.0.0.1:\(server.port)"))
         let sent = try client.send(from: "bot@example.org", to: ["a@example.org", "gone@example.org", "b@example.org"], message: message)
         #expect(sent.accepted == ["a@example.org", "b@example.org"])
@@ -81,9 +93,9 @@ struct SMTPClientTests {
         #expect(try server.messages().first?["to"] as? [String] == ["a@example.org", "b@example.org"])
     }
 
-    @Test("4xx, a dropped connection and nobody listening are temporary; the next try goes through")
-    func temporary() throws {
-        let server = try SMTPServer(["--tempfail", "1", "--drop-data", "1"])
+    @Test("4xx, a dropped connection and nobody listening are temporary; the next try goes through", arguments: [false, true])
+    func temporary(pipelining: Bool) throws {
+        let server = try server(["--tempfail", "1", "--drop-data", "1"], pipelining: pipelining)
         let client = try SMTPClient(.init(url: "smtp://127.0.0.1:\(server.port)", timeouts: .init(connect: 2_000, total: 10_000)))
         let dropped = #expect(throws: SMTPClient.Failure.self) { try client.send(from: "bot@example.org", to: ["a@example.org"], message: message) }
         #expect(dropped?.temporary == true)
@@ -99,5 +111,89 @@ struct SMTPClientTests {
         let unreachable = #expect(throws: SMTPClient.Failure.self) { try nobody.send(from: "bot@example.org", to: ["a@example.org"], message: message) }
         #expect(unreachable?.temporary == true)
         #expect(unreachable?.code == 0)
+    }
+
+    @Test("every recipient refused: permanent, nothing sent, and the next message goes through on the same connection", arguments: [false, true])
+    func everyRecipientRefused(pipelining: Bool) throws {
+        let server = try server(["--refuse", "gone@example.org", "--refuse", "left@example.org"], pipelining: pipelining)
+        let client = try SMTPClient(.init(url: "smtp://127.0.0.1:\(server.port)"))
+        let failure = #expect(throws: SMTPClient.Failure.self) {
+            try client.send(from: "bot@example.org", to: ["gone@example.org", "left@example.org"], message: message)
+        }
+        #expect(failure?.temporary == false)
+        #expect(failure?.code == 550)
+        #expect(failure?.refused.map(\.recipient) == ["gone@example.org", "left@example.org"])
+        #expect(try client.send(from: "bot@example.org", to: ["a@example.org"], message: message).accepted == ["a@example.org"])
+        let received = try server.messages()
+        #expect(received.map { $0["to"] as? [String] } == [["a@example.org"]])
+    }
+
+    @Test("a kept connection the server closed while idle is replaced once, and the message goes", arguments: [false, true])
+    func idleClosed(pipelining: Bool) throws {
+        let server = try server(["--idle-timeout", "0.5"], pipelining: pipelining)
+        let client = try SMTPClient(.init(url: "smtp://127.0.0.1:\(server.port)"))
+        _ = try client.send(from: "bot@example.org", to: ["a@example.org"], message: message)
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(try client.send(from: "bot@example.org", to: ["b@example.org"], message: message).accepted == ["b@example.org"])
+        let received = try server.messages()
+        #expect(received.map { $0["to"] as? [String] } == [["a@example.org"], ["b@example.org"]])
+        #expect(received[0]["peer"] as? Int != received[1]["peer"] as? Int)
+    }
+
+    @Test("an address with a line break writes no command of its own: refused for good before anything is sent")
+    func addressInjection() throws {
+        let server = try server(pipelining: true)
+        let client = try SMTPClient(.init(url: "smtp://127.0.0.1:\(server.port)"))
+        for (from, to) in [("bot@example.org", "a@example.org>\r\nRCPT TO:<evil@example.org"), ("bot@example.org>\nRSET", "a@example.org")] {
+            let failure = #expect(throws: SMTPClient.Failure.self) { try client.send(from: from, to: [to], message: message) }
+            #expect(failure?.temporary == false)
+        }
+        #expect(try client.send(from: "bot@example.org", to: ["a@example.org"], message: message).accepted == ["a@example.org"])
+        #expect(try server.messages().map { $0["to"] as? [String] } == [["a@example.org"]])
+    }
+
+    @Test("the message's size goes with MAIL when the server takes SIZE (aiosmtpd offers it)")
+    func size() throws {
+        let server = try server(pipelining: true)
+        let client = try SMTPClient(.init(url: "smtp://127.0.0.1:\(server.port)"))
+        let bytes = SMTPClient.crlf(Array(message.utf8))
+        _ = try client.send(from: "bot@example.org", to: ["a@example.org"], message: bytes)
+        #expect(try server.messages().first?["mail_options"] as? [String] == ["SIZE=\(bytes.count)"])
+    }
+
+    @Test("Postfix's smtp-sink, which offers PIPELINING: messages with dot lines arrive whole, over one connection")
+    func postfixSink() throws {
+        let sink = try SMTPSink()
+        let client = try SMTPClient(.init(url: "smtp://127.0.0.1:\(sink.port)"))
+        for recipient in ["a@example.org", "b@example.org", "c@example.org"] {
+            #expect(try client.send(from: "bot@example.org", to: [recipient, "d@example.org"], message: message).accepted == [recipient, "d@example.org"])
+        }
+        let received = try sink.messages()
+        #expect(received.count == 3)
+        for dump in received {
+            // smtp-sink ends its dump with a line of its own.
+            #expect(dump.replacingOccurrences(of: "\r\n", with: "\n").hasSuffix(message + "\n"), "\(dump)")
+        }
+    }
+
+    @Test("DATA's bytes: a line starting with a dot gets one more, and the data ends CRLF . CRLF; the same as a line-by-line rewrite")
+    func dotStuffing() {
+        func lineByLine(_ text: [UInt8]) -> [UInt8] {
+            var out: [UInt8] = [], atLineStart = true
+            for byte in text {
+                if atLineStart && byte == 0x2E { out.append(0x2E) }
+                out.append(byte)
+                atLineStart = byte == 0x0A
+            }
+            if !out.isEmpty && !(out.count >= 2 && out.suffix(2) == [0x0D, 0x0A]) { out += [0x0D, 0x0A] }
+            return out + [0x2E, 0x0D, 0x0A]
+        }
+        #expect(SMTPTransaction.dataBlock(Array("a\r\n.\r\n..b\r\n".utf8)) == Array("a\r\n..\r\n...b\r\n.\r\n".utf8))
+        #expect(SMTPTransaction.dataBlock(Array(".".utf8)) == Array("..\r\n.\r\n".utf8))
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<300 {
+            let text = SMTPClient.crlf((0..<length).map { _ in [UInt8(0x0A), 0x2E, 0x61, 0x0D][Int.random(in: 0..<4, using: &generator)] })
+            #expect(SMTPTransaction.dataBlock(text) == lineByLine(text), "\(text)")
+        }
     }
 }

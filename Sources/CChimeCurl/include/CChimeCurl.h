@@ -10,7 +10,7 @@
 // their first transfer (`chime --version` too, to name it). The header gives the types
 // and constants; every call goes through the `chime_curl_` functions below, which reach
 // libcurl through `dlopen` and `dlsym`. No library does this for us: it is a table of
-// the twenty functions Chime calls.
+// the twenty-two functions Chime calls.
 
 #include <curl/curl.h>
 
@@ -32,6 +32,10 @@ void chime_curl_easy_cleanup(CURL *handle);
 void chime_curl_easy_reset(CURL *handle);
 CURLcode chime_curl_easy_perform(CURL *handle);
 const char *chime_curl_easy_strerror(CURLcode code);
+/// On a connection made with CURLOPT_CONNECT_ONLY: write or read bytes as they can go
+/// now (CURLE_AGAIN when none can), through TLS when the connection has it.
+CURLcode chime_curl_easy_send(CURL *handle, const void *buffer, size_t length, size_t *sent);
+CURLcode chime_curl_easy_recv(CURL *handle, void *buffer, size_t length, size_t *received);
 
 struct curl_slist *chime_curl_slist_append(struct curl_slist *list, const char *text);
 void chime_curl_slist_free_all(struct curl_slist *list);
@@ -78,6 +82,8 @@ CURLcode chime_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode chime_curl_getinfo_string(CURL *handle, CURLINFO info, char **value);
 /// Information of type curl_off_t (CURLINFO_SIZE_DOWNLOAD_T, CURLINFO_TOTAL_TIME_T...).
 CURLcode chime_curl_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
+/// Information of type curl_socket_t (CURLINFO_ACTIVESOCKET).
+CURLcode chime_curl_getinfo_socket(CURL *handle, CURLINFO info, curl_socket_t *value);
 
 /// curl_multi_setopt: options that take a `long` (CURLMOPT_PIPELINING,
 /// CURLMOPT_MAX_TOTAL_CONNECTIONS...).

@@ -14,6 +14,9 @@ and was answered: "start" and "end", seconds since the epoch). Options:
   --drop-every N           close the connection in the middle of every Nth DATA
   --answer-delay SECONDS   wait this long before answering each EHLO, MAIL, RCPT, end of
                            DATA, RSET and NOOP: a relay far away (benchmarks)
+  --pipelining             offer PIPELINING (RFC 2920); each message's log line then says
+                           whether its RCPT had come with its MAIL ("pipelined")
+  --idle-timeout SECONDS   close a connection idle this long (aiosmtpd's default: 300)
 """
 import argparse, asyncio, json, socket, ssl, sys, time
 
@@ -34,6 +37,8 @@ parser.add_argument("--delay", type=float, default=0)
 parser.add_argument("--tempfail-every", type=int, default=0)
 parser.add_argument("--drop-every", type=int, default=0)
 parser.add_argument("--answer-delay", type=float, default=0)
+parser.add_argument("--pipelining", action="store_true")
+parser.add_argument("--idle-timeout", type=float, default=300)
 options = parser.parse_args()
 
 
@@ -44,12 +49,16 @@ class Handler:
     async def handle_EHLO(self, server, session, envelope, hostname, responses):
         await asyncio.sleep(options.answer_delay)
         session.host_name = hostname
+        if options.pipelining:
+            responses.insert(len(responses) - 1, "250-PIPELINING")
         return responses
 
     async def handle_MAIL(self, server, session, envelope, address, mail_options):
         await asyncio.sleep(options.answer_delay)
         envelope.mail_from = address
         envelope.mail_options.extend(mail_options)
+        # The commands after MAIL already read by the server's stream: sent with it.
+        session.pipelined = bool(server._reader._buffer)
         return "250 OK"
 
     async def handle_RSET(self, server, session, envelope):
@@ -85,7 +94,8 @@ class Handler:
                 "data": envelope.content.decode("utf-8", "replace"),
                 "tls": session.ssl is not None or server.transport.get_extra_info("ssl_object") is not None,
                 "peer": session.peer[1], "user": options.user if session.authenticated else None,
-                "start": started, "end": time.time(),
+                "start": started, "end": time.time(), "pipelined": getattr(session, "pipelined", False),
+                "mail_options": envelope.mail_options,
             }) + "\n")
         return "250 OK: queued"
 
@@ -101,7 +111,7 @@ with socket.socket() as probe:
     probe.bind(("127.0.0.1", 0))
     port = probe.getsockname()[1]
 
-settings, implicit = {}, None
+settings, implicit = {"timeout": options.idle_timeout}, None
 if options.cert:
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(options.cert, options.key)

@@ -1,0 +1,141 @@
+import Glibc
+
+/// One message's transaction over an ``SMTPConnection`` (RFC 5321 §3.3): MAIL, each RCPT
+/// and DATA, all written at once when the server offers PIPELINING (RFC 2920) or one at a
+/// time when not; then the data, dot-stuffed; every reply read in its turn.
+struct SMTPTransaction {
+    typealias Failure = SMTPClient.Failure
+
+    let connection: SMTPConnection
+    let recipients: [String]
+    let deadline: Deadline
+
+    /// The connection is unusable now (lost, timed out, or the server said 421).
+    struct Interrupted: Error {
+        var failure: Failure
+        /// None of the message's data was written and the connection was found closed (or
+        /// closing): nothing can have been delivered, so a new connection may try again.
+        var beforeData: Bool
+    }
+
+    /// Runs the transaction: `commands` are MAIL, one RCPT per recipient, DATA.
+    /// - Throws: ``Failure`` when no recipient got the message and the connection is fine
+    ///   for the next; ``Interrupted`` when it is not.
+    func run(_ commands: [String], message: [UInt8]) throws -> SMTPClient.Sent {
+        var dataSent = false
+        do {
+            let replies = try envelope(commands)
+            let mail = replies[0]
+            guard mail.positive else {
+                try endUnaccepted(replies, pipelined: connection.extensions.pipelining)
+                throw refusal(mail, of: "MAIL FROM", refused: [])
+            }
+            var accepted: [String] = [], refused: [SMTPClient.Refusal] = []
+            for (recipient, reply) in zip(recipients, replies.dropFirst()) {
+                if reply.positive { accepted.append(recipient) } else { refused.append(.init(recipient: recipient, code: reply.code, reply: reply.line)) }
+            }
+            guard !accepted.isEmpty else {
+                try endUnaccepted(replies, pipelined: connection.extensions.pipelining)
+                try reset()
+                // Worth another try when any recipient's refusal was temporary.
+                let worst = refused.first { $0.code < 500 } ?? refused.last!
+                throw Failure(temporary: worst.code < 500, code: worst.code, message: "every recipient refused (server: \(worst.reply))", refused: refused)
+            }
+            let data = replies[commands.count - 1]
+            guard data.code == 354 else {
+                try reset()
+                throw refusal(data, of: "DATA", refused: refused)
+            }
+            dataSent = true
+            try connection.write(Self.dataBlock(message), until: deadline)
+            let end = try connection.reply(until: deadline)
+            try closing(end, dataSent: true)
+            guard end.positive else { throw refusal(end, of: "the message", refused: refused) }
+            return SMTPClient.Sent(accepted: accepted, refused: refused, reply: end.line)
+        } catch let broken as SMTPConnection.Broken {
+            throw Interrupted(failure: Failure(temporary: true, code: 0, message: broken.message, refused: []), beforeData: !dataSent && broken.lost)
+        }
+    }
+
+    /// The envelope's replies: MAIL's, then each RCPT's, then DATA's. Without pipelining
+    /// each command waits for the reply before it, and those after a refused MAIL, or
+    /// DATA after every RCPT refused, are not sent (their replies are missing).
+    private func envelope(_ commands: [String]) throws -> [SMTPConnection.Reply] {
+        var replies: [SMTPConnection.Reply] = []
+        replies.reserveCapacity(commands.count)
+        if connection.extensions.pipelining {
+            var group: [UInt8] = []
+            for command in commands { group += command.utf8; group += [0x0D, 0x0A] }
+            try connection.write(group, until: deadline)
+            for _ in commands {
+                replies.append(try connection.reply(until: deadline))
+                try closing(replies.last!, dataSent: false)
+            }
+            return replies
+        }
+        for command in commands {
+            try connection.write(Array(command.utf8) + [0x0D, 0x0A], until: deadline)
+            replies.append(try connection.reply(until: deadline))
+            try closing(replies.last!, dataSent: false)
+            if !replies[0].positive { break }
+            if replies.count == commands.count - 1 && !replies.dropFirst().contains(where: \.positive) { break }
+        }
+        return replies
+    }
+
+    /// A pipelined DATA that the server went ahead with (354) although nobody was
+    /// accepted gets its data ended at once, empty, as RFC 2920 §3.1 says.
+    private func endUnaccepted(_ replies: [SMTPConnection.Reply], pipelined: Bool) throws {
+        guard pipelined, replies.count == recipients.count + 2, replies.last!.code == 354 else { return }
+        try connection.write(Array(".\r\n".utf8), until: deadline)
+        try closing(try connection.reply(until: deadline), dataSent: true)
+    }
+
+    /// Ends a transaction that MAIL opened and that goes no further (RSET), so the next
+    /// message starts clean.
+    private func reset() throws {
+        try connection.write(Array("RSET\r\n".utf8), until: deadline)
+        let reply = try connection.reply(until: deadline)
+        try closing(reply, dataSent: false)
+        guard reply.positive else {
+            throw Interrupted(failure: Failure(temporary: true, code: reply.code, message: "RSET refused (server: \(reply.line))", refused: []),
+                              beforeData: false)
+        }
+    }
+
+    /// A 421: the server is closing the connection.
+    private func closing(_ reply: SMTPConnection.Reply, dataSent: Bool) throws {
+        guard reply.code == 421 else { return }
+        throw Interrupted(failure: Failure(temporary: true, code: 421, message: "the server is closing the connection (server: \(reply.line))", refused: []),
+                          beforeData: !dataSent)
+    }
+
+    private func refusal(_ reply: SMTPConnection.Reply, of what: String, refused: [SMTPClient.Refusal]) -> Failure {
+        Failure(temporary: reply.code < 500, code: reply.code, message: "\(what) refused (server: \(reply.line))", refused: refused)
+    }
+
+    /// The message as DATA sends it (RFC 5321 §4.5.2): a line starting with "." gets one
+    /// more, and the data ends with CRLF "." CRLF. `message` has CRLF line ends.
+    static func dataBlock(_ message: [UInt8]) -> [UInt8] {
+        var block: [UInt8] = []
+        block.reserveCapacity(message.count + 8)
+        message.withUnsafeBufferPointer { source in
+            var start = 0, lineStart = 0
+            while lineStart < source.count {
+                if source[lineStart] == 0x2E {
+                    block.append(contentsOf: source[start..<lineStart])
+                    block.append(0x2E)
+                    start = lineStart
+                }
+                guard let found = memchr(source.baseAddress! + lineStart, 0x0A, source.count - lineStart) else { break }
+                lineStart = source.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+            }
+            block.append(contentsOf: source[start...])
+        }
+        if !(block.count >= 2 && block[block.count - 2] == 0x0D && block[block.count - 1] == 0x0A) && !block.isEmpty {
+            block += [0x0D, 0x0A]
+        }
+        block += [0x2E, 0x0D, 0x0A]
+        return block
+    }
+}
