@@ -116,16 +116,26 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
     }
 
     /// One thread: sends what it is given, each message over its client for that server,
-    /// then the messages waiting in that message's queue, if any.
+    /// then the messages waiting in that message's queue, if any. The queue's next
+    /// message is taken before the one in hand is sent, so that its envelope goes with
+    /// that one's data (``SMTPClient/send(from:to:message:then:)``).
     private func run(_ sender: Sender) {
         var clients: [String: SMTPClient] = [:]
         var given = sender.take()
         while let job = given {
-            let outcome = send(job, clients: &clients)
+            condition.lock()
+            var following: Job?
+            if !closed, !unreachable.contains(job.key), var queue = queues[job.queue], !queue.waiting.isEmpty {
+                following = queue.waiting.removeFirst()
+                queues[job.queue] = queue
+            }
+            condition.unlock()
+            let outcome = send(job, then: following?.mail, clients: &clients)
             condition.lock()
             finished.append((job.tag, outcome))
             sender.servers.insert(job.key)
             if closed {
+                if let following { finished.append((following.tag, nil)) }
                 condition.unlock()
                 break
             }
@@ -135,10 +145,11 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
             // and so do those given later (the pool's caller may still be handing them).
             if case .failure(let failure) = outcome, failure.unreachable { unreachable.insert(job.key) }
             if unreachable.contains(job.key) {
-                finished += queue.waiting.map { ($0.tag, nil) }
+                finished += ([following].compactMap { $0 } + queue.waiting).map { ($0.tag, nil) }
+                following = nil
                 queue.waiting = []
             }
-            let next = queue.waiting.isEmpty ? nil : queue.waiting.removeFirst()
+            let next = following ?? (queue.waiting.isEmpty ? nil : queue.waiting.removeFirst())
             if next == nil {
                 queue.sending -= 1
                 idle.append(sender)
@@ -160,12 +171,13 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
         condition.unlock()
     }
 
-    private func send(_ job: Job, clients: inout [String: SMTPClient]) -> Outcome {
+    private func send(_ job: Job, then following: MailRequest?, clients: inout [String: SMTPClient]) -> Outcome {
         let mail = job.mail
         do {
             let client = try clients[job.key] ?? SMTPClient(mail.server)
             clients[job.key] = client
-            return .success(try client.send(from: mail.from, to: mail.recipients, message: mail.message))
+            let next = following.map { SMTPClient.Envelope(from: $0.from, recipients: $0.recipients, size: $0.message.count) }
+            return .success(try client.send(from: mail.from, to: mail.recipients, message: mail.message, then: next))
         } catch let failure as SMTPClient.Failure {
             return .failure(failure)
         } catch let error as CurlError {

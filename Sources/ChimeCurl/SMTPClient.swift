@@ -38,8 +38,25 @@ public final class SMTPClient {
         public var description: String { message }
     }
 
+    /// Whom a message is from and to, and its size: what its envelope says.
+    public struct Envelope: Sendable {
+        public var from: String
+        public var recipients: [String]
+        public var size: Int
+
+        public init(from: String, recipients: [String], size: Int) {
+            self.from = from
+            self.recipients = recipients
+            self.size = size
+        }
+    }
+
     private let server: MailServer
     private var connection: SMTPConnection?
+    /// The envelope written with the last message's data, and its replies: the next
+    /// ``send(from:to:message:then:)`` must be for it. The server may be waiting for its
+    /// data (354), so the connection can only be dropped, not used otherwise, until then.
+    private var prepared: (commands: [String], replies: [SMTPConnection.Reply])?
 
     /// Keeps the server's settings; the connection is made by the first message.
     /// - Throws: ``CurlError`` when libcurl cannot be loaded.
@@ -49,7 +66,10 @@ public final class SMTPClient {
     }
 
     deinit {
-        connection?.quit()
+        // With a next message's envelope written and its DATA answered, a QUIT would be
+        // read as that message's data: the connection is only closed, and the server
+        // drops the transaction.
+        if prepared == nil { connection?.quit() }
     }
 
     /// Sends one message (LF or CRLF line ends) from `from` to each of `to`.
@@ -61,20 +81,44 @@ public final class SMTPClient {
     /// Sends one message's bytes, with CRLF line ends (``crlf(_:)``, done when it was
     /// queued), from `from` to each of `to`.
     ///
+    /// With `next`, the message that will be sent next over this client, and a server
+    /// offering PIPELINING, that message's envelope is written with this one's data, and
+    /// its replies read with this one's: the next call must then be for it (otherwise the
+    /// connection is dropped, and the server drops that envelope).
+    ///
     /// A connection kept from an earlier message that turns out closed before the server
     /// took any of this one (it closed an idle connection, or said `421` first) is
     /// replaced by a new one, once.
     /// - Throws: ``Failure`` when no recipient got it.
-    public func send(from: String, to recipients: [String], message: [UInt8]) throws -> Sent {
+    public func send(from: String, to recipients: [String], message: [UInt8], then next: Envelope? = nil) throws -> Sent {
         let commands = try Self.envelope(from: from, to: recipients)
+        let following = next.flatMap { next in (try? Self.envelope(from: next.from, to: next.recipients)).map { ($0, next.size) } }
         let deadline = Deadline(milliseconds: server.timeouts.total)
         while true {
-            let kept = connection != nil
+            var kept = connection != nil
+            var ready: [SMTPConnection.Reply]?
+            if let prepared, let connection {
+                self.prepared = nil
+                if prepared.commands == commands(connection.extensions, message.count) {
+                    ready = prepared.replies
+                } else {
+                    self.connection = nil
+                    kept = false
+                }
+            }
             let connection = try self.connection ?? connect()
             self.connection = connection
+            let extensions = connection.extensions
+            let written = extensions.pipelining ? following.map { $0.0(extensions, $0.1) } : nil
             let transaction = SMTPTransaction(connection: connection, recipients: recipients, deadline: deadline)
             do {
-                return try transaction.run(commands(connection.extensions, message.count), message: message)
+                let finished = try transaction.run(commands(extensions, message.count), message: message, ready: ready, following: written)
+                if !finished.usable {
+                    self.connection = nil
+                } else if let written, let replies = finished.following {
+                    prepared = (written, replies)
+                }
+                return try finished.result.get()
             } catch let interrupted as SMTPTransaction.Interrupted {
                 self.connection = nil
                 if kept && interrupted.beforeData { continue }
@@ -87,6 +131,10 @@ public final class SMTPClient {
     /// whether the server can be reached and takes the credentials. Returns its reply.
     /// - Throws: ``Failure`` when it cannot.
     public func probe() throws -> String {
+        if prepared != nil {
+            prepared = nil
+            connection = nil
+        }
         let connection = try self.connection ?? connect()
         self.connection = connection
         let deadline = Deadline(milliseconds: server.timeouts.total)

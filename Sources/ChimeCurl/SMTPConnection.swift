@@ -9,9 +9,10 @@ import Glibc
 /// message and waits for its reply before the next (MAIL, each RCPT, DATA, the data: four
 /// round trips for one recipient), and has no PIPELINING (RFC 2920). With a server
 /// offering it, ``SMTPClient`` sends MAIL, the RCPTs and DATA together and reads their
-/// replies together: two round trips a message. On loopback each round trip is a wakeup
-/// of each side, most of the CPU a message costs its sender; against a relay 25 ms away it
-/// halves the time a message holds its connection.
+/// replies together, and writes the next message's envelope with this one's data: one
+/// round trip a message. On loopback each round trip is a wakeup of each side, most of
+/// the CPU a message costs its sender; against a relay far away it is most of the time a
+/// message holds its connection.
 ///
 /// What comes from the server is bounded: a reply line of at most 4,096 bytes, a reply of
 /// at most 128 lines, each found by one scan of the bytes read.

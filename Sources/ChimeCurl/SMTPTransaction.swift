@@ -18,40 +18,72 @@ struct SMTPTransaction {
         var beforeData: Bool
     }
 
+    /// How a transaction ended, when the connection lasted that long.
+    struct Finished {
+        var result: Result<SMTPClient.Sent, Failure>
+        /// The replies to `following`'s envelope, when it was written with the data.
+        var following: [SMTPConnection.Reply]?
+        /// False: the connection broke or is closing after this message's end was known.
+        var usable: Bool
+    }
+
     /// Runs the transaction: `commands` are MAIL, one RCPT per recipient, DATA.
-    /// - Throws: ``Failure`` when no recipient got the message and the connection is fine
-    ///   for the next; ``Interrupted`` when it is not.
-    func run(_ commands: [String], message: [UInt8]) throws -> SMTPClient.Sent {
+    /// - Parameters:
+    ///   - ready: the replies to `commands`, when they were written with the message
+    ///     before's data (its `following`) and read then.
+    ///   - following: the next message's envelope, written with this one's data when the
+    ///     server offers PIPELINING (RFC 2920 allows the data first in a group): one round
+    ///     trip a message rather than two, when messages follow one another.
+    /// - Throws: ``Interrupted`` when the connection broke before this message's end was
+    ///   known.
+    func run(_ commands: [String], message: [UInt8], ready: [SMTPConnection.Reply]? = nil, following: [String]? = nil) throws -> Finished {
         var dataSent = false
+        func ended(_ failure: Failure) -> Finished { Finished(result: .failure(failure), following: nil, usable: true) }
         do {
-            let replies = try envelope(commands)
+            let pipelined = ready != nil || connection.extensions.pipelining
+            let replies = try ready ?? envelope(commands)
             let mail = replies[0]
             guard mail.positive else {
-                try endUnaccepted(replies, pipelined: connection.extensions.pipelining)
-                throw refusal(mail, of: "MAIL FROM", refused: [])
+                try endUnaccepted(replies, pipelined: pipelined)
+                return ended(refusal(mail, of: "MAIL FROM", refused: []))
             }
             var accepted: [String] = [], refused: [SMTPClient.Refusal] = []
             for (recipient, reply) in zip(recipients, replies.dropFirst()) {
                 if reply.positive { accepted.append(recipient) } else { refused.append(.init(recipient: recipient, code: reply.code, reply: reply.line)) }
             }
             guard !accepted.isEmpty else {
-                try endUnaccepted(replies, pipelined: connection.extensions.pipelining)
+                try endUnaccepted(replies, pipelined: pipelined)
                 try reset()
                 // Worth another try when any recipient's refusal was temporary.
                 let worst = refused.first { $0.code < 500 } ?? refused.last!
-                throw Failure(temporary: worst.code < 500, code: worst.code, message: "every recipient refused (server: \(worst.reply))", refused: refused)
+                return ended(Failure(temporary: worst.code < 500, code: worst.code, message: "every recipient refused (server: \(worst.reply))", refused: refused))
             }
             let data = replies[commands.count - 1]
             guard data.code == 354 else {
                 try reset()
-                throw refusal(data, of: "DATA", refused: refused)
+                return ended(refusal(data, of: "DATA", refused: refused))
             }
             dataSent = true
-            try connection.write(Self.dataBlock(message), until: deadline)
+            var block = Self.dataBlock(message)
+            for command in following ?? [] { block += command.utf8; block += [0x0D, 0x0A] }
+            try connection.write(block, until: deadline)
             let end = try connection.reply(until: deadline)
             try closing(end, dataSent: true)
-            guard end.positive else { throw refusal(end, of: "the message", refused: refused) }
-            return SMTPClient.Sent(accepted: accepted, refused: refused, reply: end.line)
+            let result: Result<SMTPClient.Sent, Failure> = end.positive
+                ? .success(SMTPClient.Sent(accepted: accepted, refused: refused, reply: end.line))
+                : .failure(refusal(end, of: "the message", refused: refused))
+            guard let following else { return Finished(result: result, following: nil, usable: true) }
+            // This message's end is known; the next one's envelope may still break.
+            do {
+                var replies: [SMTPConnection.Reply] = []
+                for _ in following {
+                    replies.append(try connection.reply(until: deadline))
+                    if replies.last!.code == 421 { return Finished(result: result, following: nil, usable: false) }
+                }
+                return Finished(result: result, following: replies, usable: true)
+            } catch {
+                return Finished(result: result, following: nil, usable: false)
+            }
         } catch let broken as SMTPConnection.Broken {
             throw Interrupted(failure: Failure(temporary: true, code: 0, message: broken.message, refused: []), beforeData: !dataSent && broken.lost)
         }

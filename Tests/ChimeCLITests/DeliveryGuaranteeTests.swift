@@ -7,11 +7,12 @@ import Testing
 /// `check --probe` telling what answers.
 @Suite("Delivery guarantees", .serialized)
 struct DeliveryGuaranteeTests {
-    @Test("SIGKILL at random moments across 50 runs, four connections at once: every reminder accepted at least once, resent only for a crash (at most 64 per killed run, as the README says), resends with the same Message-ID")
-    func killedRuns() throws {
+    @Test("SIGKILL at random moments across 50 runs, four connections at once: every reminder accepted at least once, resent only for a crash (at most 64 per killed run, as the README says), resends with the same Message-ID; with a relay offering PIPELINING or not", arguments: [false, true])
+    func killedRuns(pipelining: Bool) throws {
         // Flaky: the first DATAs dropped or deferred, each answered after a short wait
-        // so kills land while messages are in flight.
-        let server = try SMTPServer(["--drop-data", "3", "--tempfail", "5", "--delay", "0.01"])
+        // so kills land while messages are in flight (with pipelining, often with the
+        // next message's envelope already written and its DATA answered).
+        let server = try SMTPServer(["--drop-data", "3", "--tempfail", "5", "--delay", "0.01"] + (pipelining ? ["--pipelining"] : []))
         // Four recipients over four connections at once: kills land with several
         // messages in flight and marks waiting to be written together.
         let people = ["ann", "bob", "cat", "dan"]

@@ -6,10 +6,10 @@ import Testing
 /// messages in the order they were queued.
 @Suite("SMTP concurrency", .serialized)
 struct SMTPConcurrencyTests {
-    @Test("concurrency 4: up to four connections, each taking several messages; each recipient's messages in the order queued")
-    func connectionsAndOrder() throws {
+    @Test("concurrency 4: up to four connections, each taking several messages; each recipient's messages in the order queued; with a relay offering PIPELINING or not", arguments: [false, true])
+    func connectionsAndOrder(pipelining: Bool) throws {
         // Each DATA answered after 50 ms, so messages overlap when they can.
-        let server = try SMTPServer(["--delay", "0.05"])
+        let server = try SMTPServer(["--delay", "0.05"] + (pipelining ? ["--pipelining"] : []))
         let people = ["ann", "bob", "cat", "dan", "eve"]
         let ws = try Workspace(configuration: DeliveryTests.configuration(
             channels: [#"<channel id="mail" url="smtp://127.0.0.1:\#(server.port)" from="bot@example.org" concurrency="4"/>"#],
@@ -25,6 +25,9 @@ struct SMTPConcurrencyTests {
         let connections = Set(messages.map { $0["peer"] as! Int })
         #expect((2...4).contains(connections.count), "several connections, never more than the concurrency: \(connections.count)")
         #expect(messages.count > connections.count, "connections reused")
+        // Pipelined, a connection's later messages had their envelope written with the
+        // data of the one before.
+        #expect(messages.filter { $0["pipelined"] as? Bool == true }.count == (pipelining ? count : 0))
 
         // Per address, the server's order is the outbox's (the order they were queued).
         let deliveries = try DeliveryTests.deliveries(ws)

@@ -196,4 +196,39 @@ struct SMTPClientTests {
             #expect(SMTPTransaction.dataBlock(text) == lineByLine(text), "\(text)")
         }
     }
+
+    @Test("the next message's envelope written with the data: each arrives whole, once, over one connection; a 451 for one leaves the next one's envelope good")
+    func envelopeAhead() throws {
+        let server = try server(["--tempfail", "1"], pipelining: true)
+        let client = try SMTPClient(.init(url: "smtp://127.0.0.1:\(server.port)"))
+        let bytes = SMTPClient.crlf(Array(message.utf8))
+        func envelope(_ to: String) -> SMTPClient.Envelope { .init(from: "bot@example.org", recipients: [to], size: bytes.count) }
+        let deferred = #expect(throws: SMTPClient.Failure.self) {
+            try client.send(from: "bot@example.org", to: ["a@example.org"], message: bytes, then: envelope("b@example.org"))
+        }
+        #expect(deferred?.code == 451)
+        #expect(try client.send(from: "bot@example.org", to: ["b@example.org"], message: bytes, then: envelope("c@example.org")).accepted == ["b@example.org"])
+        #expect(try client.send(from: "bot@example.org", to: ["c@example.org"], message: bytes).accepted == ["c@example.org"])
+        let received = try server.messages()
+        #expect(received.map { $0["to"] as? [String] } == [["b@example.org"], ["c@example.org"]])
+        #expect(Set(received.map { $0["peer"] as? Int }).count == 1)
+        #expect(received.allSatisfy { ($0["data"] as? String)?.replacingOccurrences(of: "\r\n", with: "\n") == message })
+    }
+
+    @Test("an envelope written ahead and then not used (another message came, or the client went): the server gets no message for it, empty or otherwise")
+    func envelopeAheadUnused() throws {
+        let server = try server(pipelining: true)
+        let bytes = SMTPClient.crlf(Array(message.utf8))
+        let ahead = SMTPClient.Envelope(from: "bot@example.org", recipients: ["b@example.org"], size: bytes.count)
+        do {
+            let client = try SMTPClient(.init(url: "smtp://127.0.0.1:\(server.port)"))
+            _ = try client.send(from: "bot@example.org", to: ["a@example.org"], message: bytes, then: ahead)
+            // Not b: the connection that waits for b's data is dropped, c goes on a new one.
+            #expect(try client.send(from: "bot@example.org", to: ["c@example.org"], message: bytes, then: ahead).accepted == ["c@example.org"])
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        let received = try server.messages()
+        #expect(received.map { $0["to"] as? [String] } == [["a@example.org"], ["c@example.org"]])
+        #expect(received.allSatisfy { ($0["data"] as? String)?.replacingOccurrences(of: "\r\n", with: "\n") == message })
+    }
 }
