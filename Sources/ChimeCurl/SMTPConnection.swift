@@ -141,7 +141,7 @@ final class SMTPConnection {
     }
 
     /// The offset of the next LF at or after `position`, looked for only in bytes not
-    /// looked at before.
+    /// looked at before (those before `scanned`).
     private var scanned = 0
     private func nextLineEnd() -> Int? {
         let from = max(position, scanned)
@@ -149,7 +149,7 @@ final class SMTPConnection {
         let found = input.withUnsafeBytes { bytes -> Int? in
             memchr(bytes.baseAddress! + from, 0x0A, bytes.count - from).map { bytes.baseAddress!.distance(to: UnsafeRawPointer($0)) }
         }
-        scanned = found ?? input.count
+        scanned = found.map { $0 + 1 } ?? input.count
         return found
     }
 
@@ -157,7 +157,7 @@ final class SMTPConnection {
     private func fill(until deadline: Deadline, nothingRead: Bool) throws(Broken) {
         if position > 0 {
             input.removeFirst(position)
-            scanned -= position
+            scanned = max(0, scanned - position)
             position = 0
         }
         while true {

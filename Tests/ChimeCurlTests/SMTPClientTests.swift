@@ -231,4 +231,14 @@ struct SMTPClientTests {
         #expect(received.map { $0["to"] as? [String] } == [["a@example.org"], ["c@example.org"]])
         #expect(received.allSatisfy { ($0["data"] as? String)?.replacingOccurrences(of: "\r\n", with: "\n") == message })
     }
+
+    @Test("a relay's reply too long or of too many lines is refused as soon as it is, not read whole", arguments: ["long", "lines"])
+    func hostileReply(shape: String) throws {
+        let server = try server(["--hostile-mail", shape], pipelining: true)
+        let client = try SMTPClient(.init(url: "smtp://127.0.0.1:\(server.port)", timeouts: .init(connect: 2_000, total: 10_000)))
+        let failure = #expect(throws: SMTPClient.Failure.self) { try client.send(from: "bot@example.org", to: ["a@example.org"], message: message) }
+        #expect(failure?.temporary == true)
+        #expect(failure?.message == (shape == "long" ? "the server sent a line longer than 4096 bytes" : "the server's reply ran past 128 lines"))
+        #expect(try server.messages().isEmpty)
+    }
 }

@@ -17,6 +17,8 @@ and was answered: "start" and "end", seconds since the epoch). Options:
   --pipelining             offer PIPELINING (RFC 2920); each message's log line then says
                            whether its RCPT had come with its MAIL ("pipelined")
   --idle-timeout SECONDS   close a connection idle this long (aiosmtpd's default: 300)
+  --hostile-mail WHAT      answer MAIL with a reply no client should take whole: "long"
+                           (one line of 100,000 bytes) or "lines" (1,000 lines)
 """
 import argparse, asyncio, json, socket, ssl, sys, time
 
@@ -39,6 +41,7 @@ parser.add_argument("--drop-every", type=int, default=0)
 parser.add_argument("--answer-delay", type=float, default=0)
 parser.add_argument("--pipelining", action="store_true")
 parser.add_argument("--idle-timeout", type=float, default=300)
+parser.add_argument("--hostile-mail", choices=["long", "lines"])
 options = parser.parse_args()
 
 
@@ -59,6 +62,10 @@ class Handler:
         envelope.mail_options.extend(mail_options)
         # The commands after MAIL already read by the server's stream: sent with it.
         session.pipelined = bool(server._reader._buffer)
+        if options.hostile_mail == "long":
+            return "250 " + "x" * 100_000
+        if options.hostile_mail == "lines":
+            return "250-x\r\n" * 1_000 + "250 OK"
         return "250 OK"
 
     async def handle_RSET(self, server, session, envelope):
