@@ -191,7 +191,7 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
     /// What tells two servers apart for a connection's reuse.
     private static func key(_ server: MailServer) -> String {
         [server.url, server.username ?? "", server.password ?? "", server.caFile ?? "",
-         "\(server.verifyTLS)", "\(server.startTLS == .required)"].joined(separator: "\u{0}")
+         "\(server.verifyTLS)", "\(server.startTLS == .required)", "\(server.pipelining)"].joined(separator: "\u{0}")
     }
 
     private struct Job {

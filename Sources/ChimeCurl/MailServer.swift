@@ -23,9 +23,12 @@ public struct MailServer: Sendable {
     public var caFile: String?
     public var verifyTLS: Bool
     public var timeouts: CurlEasy.Timeouts
+    /// SMTP: pipeline commands when the server offers PIPELINING (``SMTPClient``); false
+    /// sends one at a time whatever it offers.
+    public var pipelining: Bool
 
     public init(url: String, username: String? = nil, password: String? = nil, startTLS: StartTLS = .whenOffered,
-                caFile: String? = nil, verifyTLS: Bool = true, timeouts: CurlEasy.Timeouts = .init()) {
+                caFile: String? = nil, verifyTLS: Bool = true, timeouts: CurlEasy.Timeouts = .init(), pipelining: Bool = true) {
         self.url = url
         self.username = username
         self.password = password
@@ -33,6 +36,7 @@ public struct MailServer: Sendable {
         self.caFile = caFile
         self.verifyTLS = verifyTLS
         self.timeouts = timeouts
+        self.pipelining = pipelining
     }
 }
 

@@ -73,7 +73,9 @@ final class SMTPConnection {
         var socket = curl_socket_t(-1)
         _ = chime_curl_getinfo_socket(easy.handle, CURLINFO_ACTIVESOCKET, &socket)
         self.socket = socket
-        extensions = Self.extensions(dialogue)
+        var extensions = Self.extensions(dialogue)
+        extensions.pipelining = extensions.pipelining && server.pipelining
+        self.extensions = extensions
     }
 
     private static func curlError(_ error: any Error) -> CurlError {

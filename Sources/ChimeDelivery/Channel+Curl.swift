@@ -15,7 +15,7 @@ extension Channel {
         return MailServer(
             url: "\(url.kind.rawValue)://\(host):\(port)", username: url.user, password: url.password,
             startTLS: url.startTLS == .required ? .required : .whenOffered,
-            caFile: caFile, verifyTLS: !url.insecure, timeouts: timeouts)
+            caFile: caFile, verifyTLS: !url.insecure, timeouts: timeouts, pipelining: url.pipelining)
     }
 
     /// The POST of a webhook payload. Generic webhooks also get an `Idempotency-Key`, the

@@ -40,7 +40,10 @@ struct ChannelURLTests {
         ("slack://hooks.slack.com", "a slack:// URL needs the path the platform gave, as in slack://hooks.slack.com/services/T000/B000/XXXX"),
         ("maildir:", "a maildir: URL needs a path, as in maildir:./outbox"),
         ("smtp://mail.example.org?starttls=maybe", "starttls must be required or opportunistic"),
-        ("smtp://mail.example.org?relay=yes", "unknown option \"relay\" for a smtp:// URL (known: starttls, insecure)"),
+        ("smtp://mail.example.org?relay=yes", "unknown option \"relay\" for a smtp:// URL (known: starttls, pipelining, insecure)"),
+        ("smtps://mail.example.org?pipelining=no", "pipelining must be true or false"),
+        ("smtps://mail.example.org?size=1", "unknown option \"size\" for a smtps:// URL (known: pipelining, insecure)"),
+        ("imap://imap.example.org/INBOX?pipelining=false", "unknown option \"pipelining\" for a imap:// URL (known: starttls, insecure)"),
         ("jsons://h.example.org/x?insecure=yes", "insecure must be true or false"),
         ("imaps://imap.example.org/INBOX?folder=x", "unknown option \"folder\" for a imaps:// URL (known: insecure)"),
         ("https://chat.example.org/hooks/KEY", "this https:// URL is no platform's known webhook host: write mattermost:// for Mattermost (its host is yours), jsons:// for a generic JSON webhook, or the platform's kind (slack, discord, mattermost, msteams, telegram, json, jsons) in place of https"),
@@ -49,6 +52,13 @@ struct ChannelURLTests {
     ])
     func refused(text: String, message: String) {
         #expect(throws: ChannelURL.ParseError(message: message)) { try ChannelURL(parsing: text) }
+    }
+
+    @Test("SMTP pipelines unless ?pipelining=false")
+    func pipelining() throws {
+        #expect(try ChannelURL(parsing: "smtp://mail.example.org").pipelining)
+        #expect(try !ChannelURL(parsing: "smtp://mail.example.org?pipelining=false").pipelining)
+        #expect(try ChannelURL(parsing: "smtps://mail.example.org?pipelining=true").pipelining)
     }
 
     @Test("a secret URL's scheme is not quoted")

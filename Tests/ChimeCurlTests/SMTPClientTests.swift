@@ -241,4 +241,16 @@ struct SMTPClientTests {
         #expect(failure?.message == (shape == "long" ? "the server sent a line longer than 4096 bytes" : "the server's reply ran past 128 lines"))
         #expect(try server.messages().isEmpty)
     }
+
+    @Test("pipelining turned off (?pipelining=false): one command at a time though the server offers it")
+    func pipeliningOff() throws {
+        let server = try server(pipelining: true)
+        let client = try SMTPClient(.init(url: "smtp://127.0.0.1:\(server.port)", pipelining: false))
+        let bytes = SMTPClient.crlf(Array(message.utf8))
+        for to in ["a@example.org", "b@example.org"] {
+            let next = SMTPClient.Envelope(from: "bot@example.org", recipients: ["b@example.org"], size: bytes.count)
+            #expect(try client.send(from: "bot@example.org", to: [to], message: bytes, then: to == "a@example.org" ? next : nil).accepted == [to])
+        }
+        #expect(try server.messages().map { $0["pipelined"] as? Bool } == [false, false])
+    }
 }

@@ -36,6 +36,9 @@ public struct ChannelURL: Hashable, Sendable, CustomStringConvertible {
     public var startTLS: StartTLS
     /// Skip TLS certificate verification. For tests against self-signed servers only.
     public var insecure: Bool
+    /// For `smtp://` and `smtps://`: pipeline commands (RFC 2920) when the server offers
+    /// it (the default); `?pipelining=false` sends one command at a time whatever it offers.
+    public var pipelining = true
 
     /// Parses and checks a channel URL.
     /// - Parameters:
@@ -99,6 +102,7 @@ public struct ChannelURL: Hashable, Sendable, CustomStringConvertible {
         self.path = components.path
         var startTLS = StartTLS.opportunistic
         var insecure = false
+        var pipelining = true
         var passedOn: [URLQueryItem] = []
         for item in components.queryItems ?? [] {
             switch item.name {
@@ -112,16 +116,23 @@ public struct ChannelURL: Hashable, Sendable, CustomStringConvertible {
                     throw ParseError(message: "starttls must be required or opportunistic")
                 }
                 startTLS = mode
+            case "pipelining" where kind.isEmail:
+                guard let value = item.value, let flag = Bool(value) else {
+                    throw ParseError(message: "pipelining must be true or false")
+                }
+                pipelining = flag
             default:
                 if kind.isEmail || kind.isInbound {
                     let name = isSecret ? "" : " \"\(item.name)\""
-                    throw ParseError(message: "unknown option\(name) for a \(scheme):// URL (known: \(kind.upgradesWithSTARTTLS ? "starttls, insecure" : "insecure"))")
+                    let known = (kind.upgradesWithSTARTTLS ? ["starttls"] : []) + (kind.isEmail ? ["pipelining"] : []) + ["insecure"]
+                    throw ParseError(message: "unknown option\(name) for a \(scheme):// URL (known: \(known.joined(separator: ", ")))")
                 }
                 passedOn.append(item)
             }
         }
         self.startTLS = startTLS
         self.insecure = insecure
+        self.pipelining = pipelining
         self.endpointQuery = passedOn
         if kind.isWebhook && kind != .json && kind != .jsons && (path.isEmpty || path == "/") {
             throw ParseError(message: "a \(scheme):// URL needs the path the platform gave, as in \(scheme)://\(Self.exampleHost(kind))")
