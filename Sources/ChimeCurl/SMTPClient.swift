@@ -38,6 +38,7 @@ public final class SMTPClient {
         public var description: String { message }
     }
 
+
     /// Whom a message is from and to, and its size: what its envelope says.
     public struct Envelope: Sendable {
         public var from: String
@@ -91,28 +92,30 @@ public final class SMTPClient {
     /// replaced by a new one, once.
     /// - Throws: ``Failure`` when no recipient got it.
     public func send(from: String, to recipients: [String], message: [UInt8], then next: Envelope? = nil) throws -> Sent {
-        let commands = try Self.envelope(from: from, to: recipients)
-        let following = next.flatMap { next in (try? Self.envelope(from: next.from, to: next.recipients)).map { ($0, next.size) } }
+        try Self.check(from: from, to: recipients)
+        // A next message whose envelope would be refused goes alone, and is refused then.
+        let next = next.flatMap { next in (try? Self.check(from: next.from, to: next.recipients)).map { next } }
         let deadline = Deadline(milliseconds: server.timeouts.total)
         while true {
             var kept = connection != nil
             var ready: [SMTPConnection.Reply]?
             if let prepared, let connection {
                 self.prepared = nil
-                if prepared.commands == commands(connection.extensions, message.count) {
+                if prepared.commands == Self.commands(from: from, to: recipients, size: message.count, connection.extensions) {
                     ready = prepared.replies
                 } else {
                     self.connection = nil
                     kept = false
                 }
             }
-            let connection = try self.connection ?? connect()
+            let connection = try self.connection ?? SMTPConnection(server)
             self.connection = connection
             let extensions = connection.extensions
-            let written = extensions.pipelining ? following.map { $0.0(extensions, $0.1) } : nil
+            let commands = Self.commands(from: from, to: recipients, size: message.count, extensions)
+            let written = extensions.pipelining ? next.map { Self.commands(from: $0.from, to: $0.recipients, size: $0.size, extensions) } : nil
             let transaction = SMTPTransaction(connection: connection, recipients: recipients, deadline: deadline)
             do {
-                let finished = try transaction.run(commands(extensions, message.count), message: message, ready: ready, following: written)
+                let finished = try transaction.run(commands, message: message, ready: ready, following: written)
                 if !finished.usable {
                     self.connection = nil
                 } else if let written, let replies = finished.following {
@@ -135,57 +138,37 @@ public final class SMTPClient {
             prepared = nil
             connection = nil
         }
-        let connection = try self.connection ?? connect()
+        let connection = try self.connection ?? SMTPConnection(server)
         self.connection = connection
         let deadline = Deadline(milliseconds: server.timeouts.total)
         do {
-            try connection.write(Array("NOOP\r\n".utf8), until: deadline)
+            try connection.write(commands: ["NOOP"], until: deadline)
             let reply = try connection.reply(until: deadline)
-            guard reply.positive else {
-                throw Failure(temporary: reply.code < 500, code: reply.code, message: "NOOP refused (server: \(reply.line))", refused: [])
-            }
+            guard reply.positive else { throw Failure(refusing: reply, of: "NOOP", refused: []) }
             return reply.line
         } catch let broken as SMTPConnection.Broken {
             self.connection = nil
-            throw Failure(temporary: true, code: 0, message: broken.message, refused: [])
+            throw Failure(broken)
         }
     }
 
-    private func connect() throws(Failure) -> SMTPConnection {
-        do {
-            return try SMTPConnection(server)
-        } catch {
-            throw Self.failure(error.error, responseCode: error.code, lastReply: error.lastReply)
-        }
-    }
-
-    /// The envelope's commands, made once the server's extensions are known: MAIL FROM
-    /// (with the message's SIZE, and SMTPUTF8 for an address beyond ASCII, when offered),
-    /// each RCPT TO, DATA.
     /// - Throws: ``Failure`` (not temporary) for no recipient, or an address with a line
     ///   break or other control character, which would write a command of its own.
-    static func envelope(from: String, to recipients: [String]) throws(Failure) -> (SMTPConnection.Extensions, Int) -> [String] {
+    static func check(from: String, to recipients: [String]) throws(Failure) {
         guard !recipients.isEmpty else { throw Failure(temporary: false, code: 0, message: "a message with no recipient", refused: []) }
         for address in [from] + recipients where address.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
             throw Failure(temporary: false, code: 0, message: "the address \(address.debugDescription) has a control character", refused: [])
         }
-        let wide = ([from] + recipients).contains { $0.utf8.contains { $0 >= 0x80 } }
-        return { extensions, size in
-            var mail = "MAIL FROM:<\(from)>"
-            if extensions.size { mail += " SIZE=\(size)" }
-            if wide && extensions.smtpUTF8 { mail += " SMTPUTF8" }
-            return [mail] + recipients.map { "RCPT TO:<\($0)>" } + ["DATA"]
-        }
     }
 
-    /// A failed connection, classified: 4xx replies and lost connections are temporary;
-    /// 5xx replies and TLS or login refusals are not.
-    static func failure(_ error: CurlError, responseCode: Int, lastReply: String) -> Failure {
-        // A 354 (go ahead) or 250 as the last reply: the final answer never came.
-        let code = responseCode < 400 ? 0 : responseCode
-        let temporary = code >= 500 ? false : code >= 400 ? true : !error.isPermanent
-        let reply = lastReply.isEmpty ? "" : " (server: \(lastReply))"
-        return Failure(temporary: temporary, code: code, message: error.message + reply, refused: [], unreachable: error.isUnreachable)
+    /// An envelope's commands (addresses ``check(from:to:)``ed) for a server with these
+    /// extensions: MAIL FROM (with the message's SIZE, and SMTPUTF8 for an address beyond
+    /// ASCII, when offered), each RCPT TO, DATA.
+    static func commands(from: String, to recipients: [String], size: Int, _ extensions: SMTPConnection.Extensions) -> [String] {
+        var mail = "MAIL FROM:<\(from)>"
+        if extensions.size { mail += " SIZE=\(size)" }
+        if extensions.smtpUTF8 && ([from] + recipients).contains(where: { $0.utf8.contains { $0 >= 0x80 } }) { mail += " SMTPUTF8" }
+        return [mail] + recipients.map { "RCPT TO:<\($0)>" } + ["DATA"]
     }
 
     /// LF line ends as CRLF, as SMTP's DATA has them; CRLF kept. Done when a message is
@@ -220,5 +203,28 @@ public final class SMTPClient {
                 count = written
             }
         }
+    }
+}
+
+extension SMTPClient.Failure {
+    /// A reply refusing `what` (a command, "every recipient", "the message"): 4xx is worth
+    /// another try, 5xx is not.
+    init(refusing reply: SMTPConnection.Reply, of what: String, refused: [SMTPClient.Refusal]) {
+        self.init(temporary: reply.code < 500, code: reply.code, message: "\(what) refused (server: \(reply.line))", refused: refused)
+    }
+
+    /// A connection lost or timed out before the answer came: worth another try.
+    init(_ broken: SMTPConnection.Broken) {
+        self.init(temporary: true, code: 0, message: broken.message, refused: [])
+    }
+
+    /// A connection libcurl could not make, classified: 4xx replies and lost connections
+    /// are temporary; 5xx replies and TLS or login refusals are not.
+    init(connecting error: CurlError, responseCode: Int, lastReply: String) {
+        // A reply below 400 as the last (a greeting, EHLO's 250): no refusal.
+        let code = responseCode < 400 ? 0 : responseCode
+        let reply = lastReply.isEmpty ? "" : " (server: \(lastReply))"
+        self.init(temporary: code >= 500 ? false : code >= 400 ? true : !error.isPermanent, code: code, message: error.message + reply,
+                  refused: [], unreachable: error.isUnreachable)
     }
 }

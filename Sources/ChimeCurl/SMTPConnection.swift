@@ -45,19 +45,22 @@ final class SMTPConnection {
     private var input: [UInt8] = []
     /// Where the next reply line starts in `input`.
     private var position = 0
+    /// How far `input` has been looked through for a line end.
+    private var scanned = 0
     private var scratch = [UInt8](repeating: 0, count: 16_384)
 
     static let longestLine = 4_096
     static let mostLines = 128
 
     /// Connects to `server` as a transfer would, up to and including its login.
-    /// - Throws: libcurl's error, with the server's last line and reply code.
-    init(_ server: MailServer) throws(ConnectFailure) {
+    /// - Throws: ``SMTPClient/Failure`` with libcurl's words, the server's last line and
+    ///   its reply code.
+    init(_ server: MailServer) throws(SMTPClient.Failure) {
         let easy: CurlEasy
         do {
             easy = try CurlEasy(timeouts: server.timeouts)
         } catch {
-            throw ConnectFailure(error: Self.curlError(error), lastReply: "", code: 0)
+            throw .init(connecting: Self.curlError(error), responseCode: 0, lastReply: "")
         }
         let dialogue = Dialogue()
         do {
@@ -67,7 +70,7 @@ final class SMTPConnection {
             try easy.recordDialogues()
             try easy.recording(dialogue) { try easy.perform() }
         } catch {
-            throw ConnectFailure(error: Self.curlError(error), lastReply: dialogue.lastReply, code: easy.responseCode)
+            throw .init(connecting: Self.curlError(error), responseCode: easy.responseCode, lastReply: dialogue.lastReply)
         }
         self.easy = easy
         var socket = curl_socket_t(-1)
@@ -82,19 +85,27 @@ final class SMTPConnection {
         error as? CurlError ?? CurlError(code: Int(CURLE_FAILED_INIT.rawValue), message: "\(error)")
     }
 
-    /// Why no session could be had.
-    struct ConnectFailure: Error {
-        var error: CurlError
-        var lastReply: String
-        var code: Int
-    }
-
     /// Says goodbye (`QUIT`, its reply awaited a second at most); libcurl closes the
     /// connection with the handle.
     func quit() {
         let deadline = Deadline(milliseconds: 1_000)
-        _ = try? write(Array("QUIT\r\n".utf8), until: deadline)
+        _ = try? write(commands: ["QUIT"], until: deadline)
         _ = try? reply(until: deadline)
+    }
+
+    /// Commands as they are written: each followed by CRLF.
+    static func lines(_ commands: [String]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for command in commands {
+            bytes += command.utf8
+            bytes += [0x0D, 0x0A]
+        }
+        return bytes
+    }
+
+    /// Writes `commands` (``lines(_:)``) at once.
+    func write(commands: [String], until deadline: Deadline) throws(Broken) {
+        try write(Self.lines(commands), until: deadline)
     }
 
     /// Writes every byte, waiting for the connection to take them.
@@ -144,7 +155,6 @@ final class SMTPConnection {
 
     /// The offset of the next LF at or after `position`, looked for only in bytes not
     /// looked at before (those before `scanned`).
-    private var scanned = 0
     private func nextLineEnd() -> Int? {
         let from = max(position, scanned)
         guard from < input.count else { return nil }
@@ -217,21 +227,19 @@ final class SMTPConnection {
     }
 }
 
-/// A moment by which something must be done, on the monotonic clock.
+/// A moment by which something must be done, and the time it was set for (for an error
+/// message).
 struct Deadline {
     let milliseconds: Int
-    private let end: Int
+    private let end: ContinuousClock.Instant
 
     init(milliseconds: Int) {
         self.milliseconds = milliseconds
-        end = Self.now() + milliseconds
+        end = .now + .milliseconds(milliseconds)
     }
 
-    var millisecondsLeft: Int { end - Self.now() }
-
-    private static func now() -> Int {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return time.tv_sec * 1_000 + time.tv_nsec / 1_000_000
+    var millisecondsLeft: Int {
+        let left = (end - .now).components
+        return Int(left.seconds) * 1_000 + Int(left.attoseconds / 1_000_000_000_000_000)
     }
 }

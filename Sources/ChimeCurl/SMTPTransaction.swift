@@ -40,38 +40,35 @@ struct SMTPTransaction {
         var dataSent = false
         func ended(_ failure: Failure) -> Finished { Finished(result: .failure(failure), following: nil, usable: true) }
         do {
-            let pipelined = ready != nil || connection.extensions.pipelining
             let replies = try ready ?? envelope(commands)
             let mail = replies[0]
             guard mail.positive else {
-                try endUnaccepted(replies, pipelined: pipelined)
-                return ended(refusal(mail, of: "MAIL FROM", refused: []))
+                try endUnaccepted(replies)
+                return ended(Failure(refusing: mail, of: "MAIL FROM", refused: []))
             }
             var accepted: [String] = [], refused: [SMTPClient.Refusal] = []
             for (recipient, reply) in zip(recipients, replies.dropFirst()) {
                 if reply.positive { accepted.append(recipient) } else { refused.append(.init(recipient: recipient, code: reply.code, reply: reply.line)) }
             }
             guard !accepted.isEmpty else {
-                try endUnaccepted(replies, pipelined: pipelined)
+                try endUnaccepted(replies)
                 try reset()
                 // Worth another try when any recipient's refusal was temporary.
                 let worst = refused.first { $0.code < 500 } ?? refused.last!
-                return ended(Failure(temporary: worst.code < 500, code: worst.code, message: "every recipient refused (server: \(worst.reply))", refused: refused))
+                return ended(Failure(refusing: .init(code: worst.code, line: worst.reply), of: "every recipient", refused: refused))
             }
             let data = replies[commands.count - 1]
             guard data.code == 354 else {
                 try reset()
-                return ended(refusal(data, of: "DATA", refused: refused))
+                return ended(Failure(refusing: data, of: "DATA", refused: refused))
             }
             dataSent = true
-            var block = Self.dataBlock(message)
-            for command in following ?? [] { block += command.utf8; block += [0x0D, 0x0A] }
-            try connection.write(block, until: deadline)
+            try connection.write(Self.dataBlock(message) + SMTPConnection.lines(following ?? []), until: deadline)
             let end = try connection.reply(until: deadline)
             try closing(end, dataSent: true)
             let result: Result<SMTPClient.Sent, Failure> = end.positive
                 ? .success(SMTPClient.Sent(accepted: accepted, refused: refused, reply: end.line))
-                : .failure(refusal(end, of: "the message", refused: refused))
+                : .failure(Failure(refusing: end, of: "the message", refused: refused))
             guard let following else { return Finished(result: result, following: nil, usable: true) }
             // This message's end is known; the next one's envelope may still break.
             do {
@@ -85,7 +82,7 @@ struct SMTPTransaction {
                 return Finished(result: result, following: nil, usable: false)
             }
         } catch let broken as SMTPConnection.Broken {
-            throw Interrupted(failure: Failure(temporary: true, code: 0, message: broken.message, refused: []), beforeData: !dataSent && broken.lost)
+            throw Interrupted(failure: Failure(broken), beforeData: !dataSent && broken.lost)
         }
     }
 
@@ -96,9 +93,7 @@ struct SMTPTransaction {
         var replies: [SMTPConnection.Reply] = []
         replies.reserveCapacity(commands.count)
         if connection.extensions.pipelining {
-            var group: [UInt8] = []
-            for command in commands { group += command.utf8; group += [0x0D, 0x0A] }
-            try connection.write(group, until: deadline)
+            try connection.write(commands: commands, until: deadline)
             for _ in commands {
                 replies.append(try connection.reply(until: deadline))
                 try closing(replies.last!, dataSent: false)
@@ -106,7 +101,7 @@ struct SMTPTransaction {
             return replies
         }
         for command in commands {
-            try connection.write(Array(command.utf8) + [0x0D, 0x0A], until: deadline)
+            try connection.write(commands: [command], until: deadline)
             replies.append(try connection.reply(until: deadline))
             try closing(replies.last!, dataSent: false)
             if !replies[0].positive { break }
@@ -116,22 +111,25 @@ struct SMTPTransaction {
     }
 
     /// A pipelined DATA that the server went ahead with (354) although nobody was
-    /// accepted gets its data ended at once, empty, as RFC 2920 §3.1 says.
-    private func endUnaccepted(_ replies: [SMTPConnection.Reply], pipelined: Bool) throws {
-        guard pipelined, replies.count == recipients.count + 2, replies.last!.code == 354 else { return }
-        try connection.write(Array(".\r\n".utf8), until: deadline)
+    /// accepted gets its data ended at once, empty, as RFC 2920 §3.1 says. (Without
+    /// pipelining, DATA is not sent then: its reply is missing.)
+    private func endUnaccepted(_ replies: [SMTPConnection.Reply]) throws {
+        guard replies.count == recipients.count + 2, replies.last!.code == 354 else { return }
+        try connection.write(commands: ["."], until: deadline)
         try closing(try connection.reply(until: deadline), dataSent: true)
     }
 
     /// Ends a transaction that MAIL opened and that goes no further (RSET), so the next
     /// message starts clean.
     private func reset() throws {
-        try connection.write(Array("RSET\r\n".utf8), until: deadline)
+        try connection.write(commands: ["RSET"], until: deadline)
         let reply = try connection.reply(until: deadline)
         try closing(reply, dataSent: false)
         guard reply.positive else {
-            throw Interrupted(failure: Failure(temporary: true, code: reply.code, message: "RSET refused (server: \(reply.line))", refused: []),
-                              beforeData: false)
+            // The connection's state is not known: it goes, and the message is tried again.
+            var failure = Failure(refusing: reply, of: "RSET", refused: [])
+            failure.temporary = true
+            throw Interrupted(failure: failure, beforeData: false)
         }
     }
 
@@ -140,10 +138,6 @@ struct SMTPTransaction {
         guard reply.code == 421 else { return }
         throw Interrupted(failure: Failure(temporary: true, code: 421, message: "the server is closing the connection (server: \(reply.line))", refused: []),
                           beforeData: !dataSent)
-    }
-
-    private func refusal(_ reply: SMTPConnection.Reply, of what: String, refused: [SMTPClient.Refusal]) -> Failure {
-        Failure(temporary: reply.code < 500, code: reply.code, message: "\(what) refused (server: \(reply.line))", refused: refused)
     }
 
     /// The message as DATA sends it (RFC 5321 §4.5.2): a line starting with "." gets one
