@@ -109,73 +109,92 @@ extension SQLiteStore {
 
     public func markSent(_ marks: [SentMark], claimer: Claimer) throws {
         guard !marks.isEmpty else { return }
-        let me = claimer.description
-        // Each mark's values made before the store's one connection is taken: the thread
-        // claiming the next batch waits for it meanwhile (6,800 instructions a mark).
-        let rows = try marks.map { mark -> (sent: StatementArguments, parked: StatementArguments?) in
-            let delivered = mark.delivered
-            let request = try mark.notification.encodedRequest ?? delivered.request.storedJSON()
-            let sent: StatementArguments = [
-                me, delivered.request.identifier, mark.notification.generation, delivered.request.recipient, request,
-                delivered.fireDate.seconds, delivered.deliveredAt.seconds, delivered.deliveryID, delivered.coalesced, mark.next?.seconds,
-                mark.anchor.seconds, mark.route.rawValue,
-            ]
-            guard mark.route == .digest || mark.route == .grouped else { return (sent, nil) }
-            return (sent, [delivered.deliveryID, delivered.request.recipient, request, delivered.fireDate.seconds,
-                           mark.route == .grouped ? delivered.request.content.threadIdentifier : nil])
-        }
-        try database.write { db in
-            let insert = try db.cachedStatement(sql: """
-                INSERT INTO sent (claimed_by, identifier, generation, recipient, request, fire_date, delivered_at, delivery_id, coalesced, next_fire, anchor, route)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            let park = try db.cachedStatement(sql: """
-                INSERT INTO parked (delivery_id, recipient, request, fire_date, thread) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (delivery_id) DO NOTHING
-                """)
-            for index in marks.indices {
-                try insert.execute(arguments: rows[index].sent)
-                if let parked = rows[index].parked { try park.execute(arguments: parked) }
-                guard !marks[index].queued.isEmpty else { continue }
-                let delivered = marks[index].delivered
-                try Self.enqueue(marks[index].queued, deliveryID: delivered.deliveryID, identifier: delivered.request.identifier,
-                                 recipient: delivered.request.recipient, at: delivered.deliveredAt, in: db)
-            }
-        }
+        let rows = try Self.markRows(marks, claimer: claimer)
+        try database.write { db in try Self.write(marks, rows: rows, in: db) }
     }
 
     public func settle(claimer: Claimer) throws -> Int {
+        try database.write { db in try Self.settle(claimer: claimer, in: db) }
+    }
+
+    public func markSentAndSettle(_ marks: [SentMark], claimer: Claimer) throws {
+        let rows = try Self.markRows(marks, claimer: claimer)
         try database.write { db in
-            let mine: StatementArguments = ["claimer": claimer.description]
-            let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM sent WHERE claimed_by = :claimer"), arguments: mine) ?? 0
-            guard count > 0 else { return 0 }
-            try db.cachedStatement(sql: """
-                INSERT INTO delivered (identifier, recipient, request, fire_date, delivered_at, delivery_id, coalesced)
-                SELECT identifier, recipient, request, fire_date, delivered_at, delivery_id, coalesced FROM sent
-                WHERE claimed_by = :claimer AND route != 'suppressed' ORDER BY id
-                ON CONFLICT (identifier) DO UPDATE SET
-                    recipient = excluded.recipient, request = excluded.request, fire_date = excluded.fire_date,
-                    delivered_at = excluded.delivered_at, delivery_id = excluded.delivery_id, coalesced = excluded.coalesced
-                """).execute(arguments: mine)
-            // Each request by its first mark (a request marked twice moved once, as the
-            // first left it), in two statements: on to its next fire, or out when it does
-            // not repeat, unless it was replaced (another generation) or taken over
-            // (another claimer) meanwhile.
-            let first = "SELECT * FROM sent WHERE id IN (SELECT MIN(id) FROM sent WHERE claimed_by = :claimer GROUP BY identifier, generation)"
-            try db.cachedStatement(sql: """
-                UPDATE pending SET next_fire = s.next_fire, anchor = s.anchor, fired_count = pending.fired_count + 1,
-                    claimed_by = NULL, claim_expires = NULL, not_before = NULL
-                FROM (\(first)) AS s
-                WHERE s.next_fire IS NOT NULL AND pending.identifier = s.identifier AND pending.generation = s.generation
-                  AND pending.claimed_by = :claimer
-                """).execute(arguments: mine)
-            try db.cachedStatement(sql: """
-                DELETE FROM pending WHERE claimed_by = :claimer
-                  AND (identifier, generation) IN (SELECT identifier, generation FROM (\(first)) WHERE next_fire IS NULL)
-                """).execute(arguments: mine)
-            try db.cachedStatement(sql: "DELETE FROM sent WHERE claimed_by = :claimer").execute(arguments: mine)
-            return count
+            try Self.write(marks, rows: rows, in: db)
+            _ = try Self.settle(claimer: claimer, in: db)
         }
+    }
+
+    /// The values of each mark's row in `sent`, and in `parked` for one kept for a digest or
+    /// its thread; made before the store's one connection is taken: the thread claiming the
+    /// next batch waits for it meanwhile (6,800 instructions a mark).
+    private static func markRows(_ marks: [SentMark], claimer: Claimer) throws -> [(sent: [BoundValue], parked: [BoundValue]?)] {
+        let me = claimer.description
+        return try marks.map { mark -> (sent: [BoundValue], parked: [BoundValue]?) in
+            let delivered = mark.delivered
+            let request = try mark.notification.encodedRequest ?? delivered.request.storedJSON()
+            let sent: [BoundValue] = [
+                .text(me), .text(delivered.request.identifier), .text(mark.notification.generation), .text(delivered.request.recipient),
+                .text(request), .integer(delivered.fireDate.seconds), .integer(delivered.deliveredAt.seconds), .text(delivered.deliveryID),
+                .integer(delivered.coalesced), .integer(mark.next?.seconds), .integer(mark.anchor.seconds), .text(mark.route.rawValue),
+            ]
+            guard mark.route == .digest || mark.route == .grouped else { return (sent, nil) }
+            return (sent, [.text(delivered.deliveryID), .text(delivered.request.recipient), .text(request), .integer(delivered.fireDate.seconds),
+                           .text(mark.route == .grouped ? delivered.request.content.threadIdentifier : nil)])
+        }
+    }
+
+    /// Writes the marks' rows, and queues the deliveries of each, in the caller's transaction.
+    private static func write(_ marks: [SentMark], rows: [(sent: [BoundValue], parked: [BoundValue]?)], in db: Database) throws {
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO sent (claimed_by, identifier, generation, recipient, request, fire_date, delivered_at, delivery_id, coalesced, next_fire, anchor, route)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let park = try db.cachedStatement(sql: """
+            INSERT INTO parked (delivery_id, recipient, request, fire_date, thread) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (delivery_id) DO NOTHING
+            """)
+        for index in marks.indices {
+            try insert.run(rows[index].sent, in: db)
+            if let parked = rows[index].parked { try park.run(parked, in: db) }
+            guard !marks[index].queued.isEmpty else { continue }
+            let delivered = marks[index].delivered
+            try Self.enqueue(marks[index].queued, deliveryID: delivered.deliveryID, identifier: delivered.request.identifier,
+                             recipient: delivered.request.recipient, at: delivered.deliveredAt, in: db)
+        }
+    }
+
+    /// Settles the claimer's marks in the caller's transaction (``settle(claimer:)``).
+    private static func settle(claimer: Claimer, in db: Database) throws -> Int {
+        let mine: StatementArguments = ["claimer": claimer.description]
+        let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM sent WHERE claimed_by = :claimer"), arguments: mine) ?? 0
+        guard count > 0 else { return 0 }
+        try db.cachedStatement(sql: """
+            INSERT INTO delivered (identifier, recipient, request, fire_date, delivered_at, delivery_id, coalesced)
+            SELECT identifier, recipient, request, fire_date, delivered_at, delivery_id, coalesced FROM sent
+            WHERE claimed_by = :claimer AND route != 'suppressed' ORDER BY id
+            ON CONFLICT (identifier) DO UPDATE SET
+                recipient = excluded.recipient, request = excluded.request, fire_date = excluded.fire_date,
+                delivered_at = excluded.delivered_at, delivery_id = excluded.delivery_id, coalesced = excluded.coalesced
+            """).execute(arguments: mine)
+        // Each request by its first mark (a request marked twice moved once, as the
+        // first left it), in two statements: on to its next fire, or out when it does
+        // not repeat, unless it was replaced (another generation) or taken over
+        // (another claimer) meanwhile.
+        let first = "SELECT * FROM sent WHERE id IN (SELECT MIN(id) FROM sent WHERE claimed_by = :claimer GROUP BY identifier, generation)"
+        try db.cachedStatement(sql: """
+            UPDATE pending SET next_fire = s.next_fire, anchor = s.anchor, fired_count = pending.fired_count + 1,
+                claimed_by = NULL, claim_expires = NULL, not_before = NULL
+            FROM (\(first)) AS s
+            WHERE s.next_fire IS NOT NULL AND pending.identifier = s.identifier AND pending.generation = s.generation
+              AND pending.claimed_by = :claimer
+            """).execute(arguments: mine)
+        try db.cachedStatement(sql: """
+            DELETE FROM pending WHERE claimed_by = :claimer
+              AND (identifier, generation) IN (SELECT identifier, generation FROM (\(first)) WHERE next_fire IS NULL)
+            """).execute(arguments: mine)
+        try db.cachedStatement(sql: "DELETE FROM sent WHERE claimed_by = :claimer").execute(arguments: mine)
+        return count
     }
 
     public func claimers() throws -> [(claimer: Claimer, leaseEnds: Instant?)] {

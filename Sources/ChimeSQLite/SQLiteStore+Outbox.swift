@@ -17,10 +17,9 @@ extension SQLiteStore {
             """)
         let body = try db.cachedStatement(sql: "INSERT INTO outbox_body (outbox_id, body) VALUES (?, ?)")
         for delivery in queued {
-            try insert.execute(arguments: [
-                deliveryID, identifier, recipient, delivery.channel, delivery.address, at.seconds, at.seconds,
-            ])
-            if db.changesCount > 0 { try body.execute(arguments: [db.lastInsertedRowID, Data(delivery.body)]) }
+            try insert.run([.text(deliveryID), .text(identifier), .text(recipient), .text(delivery.channel), .text(delivery.address),
+                            .integer(at.seconds), .integer(at.seconds)], in: db)
+            if db.changesCount > 0 { try body.run([.integer(db.lastInsertedRowID), .blob(delivery.body)], in: db) }
         }
     }
 
@@ -31,30 +30,35 @@ extension SQLiteStore {
         }
         guard anything else { return [] }
         return try database.write { db in
-            var claimed = try Row.fetchAll(db, sql: """
+            var claimed: [OutboxDelivery] = []
+            let claim = try db.cachedStatement(sql: """
                 UPDATE outbox SET claimed_by = ?, claim_expires = ?
                 WHERE id IN (
                     SELECT id FROM outbox WHERE state = 'queued' AND next_attempt <= ?
                     AND (claimed_by IS NULL OR claim_expires <= ?)
                     ORDER BY next_attempt, id LIMIT ?)
-                RETURNING *
-                """, arguments: [claimer.description, leaseUntil.seconds, now.seconds, leaseNow.seconds, limit])
-                .outboxDeliveries { _ in [] }
-                .sorted { $0.id < $1.id }
-            guard !claimed.isEmpty else { return [] }
-            var bodies: [Int64: Data] = [:]
-            let marks = Array(repeating: "?", count: claimed.count).joined(separator: ",")
-            for row in try Row.fetchAll(db, sql: "SELECT outbox_id, body FROM outbox_body WHERE outbox_id IN (\(marks))",
-                                        arguments: StatementArguments(claimed.map(\.id))) {
-                bodies[row["outbox_id"]] = row["body"]
+                RETURNING id, delivery_id, identifier, recipient, channel, address, state, attempts, queued_at, next_attempt
+                """)
+            try claim.run([.text(claimer.description), .integer(leaseUntil.seconds), .integer(now.seconds), .integer(leaseNow.seconds),
+                           .integer(limit)], in: db) { row in
+                claimed.append(OutboxDelivery(
+                    id: row.integer(0), deliveryID: row.text(1), identifier: row.text(2), recipient: row.text(3),
+                    channel: row.text(4), address: row.text(5), body: [],
+                    state: DeliveryState(rawValue: row.text(6)) ?? .queued, attempts: Int(row.integer(7)),
+                    queuedAt: Instant(seconds: row.integer(8)), nextAttempt: Instant(seconds: row.integer(9)), history: []))
             }
-            for index in claimed.indices { claimed[index].body = [UInt8](bodies[claimed[index].id] ?? Data()) }
+            claimed.sort { $0.id < $1.id }
+            let body = try db.cachedStatement(sql: "SELECT body FROM outbox_body WHERE outbox_id = ?")
+            for index in claimed.indices {
+                try body.run([.integer(claimed[index].id)], in: db) { claimed[index].body = $0.blob(0) }
+            }
             return claimed
         }
     }
 
     public func record(_ records: [AttemptRecord], claimer: Claimer) throws {
         guard !records.isEmpty else { return }
+        let me = claimer.description
         try database.write { db in
             let attempt = try db.cachedStatement(sql: "INSERT INTO attempt (outbox_id, at, outcome, code, message) VALUES (?, ?, ?, ?, ?)")
             // Only the claimer's own claim is updated: one whose lease ran out and was
@@ -67,14 +71,11 @@ extension SQLiteStore {
                 """)
             let dropBody = try db.cachedStatement(sql: "DELETE FROM outbox_body WHERE outbox_id = ?")
             for record in records {
-                try attempt.execute(arguments: [
-                    record.id, record.attempt.at.seconds, record.attempt.outcome.rawValue, record.attempt.code, record.attempt.message,
-                ])
-                try update.execute(arguments: [
-                    record.state.rawValue, record.countsAsAttempt ? 1 : 0, record.nextAttempt?.seconds,
-                    record.keepClaim, record.keepClaim, record.id, claimer.description,
-                ])
-                if record.state == .delivered && db.changesCount > 0 { try dropBody.execute(arguments: [record.id]) }
+                try attempt.run([.integer(record.id), .integer(record.attempt.at.seconds), .text(record.attempt.outcome.rawValue),
+                                 .integer(record.attempt.code), .text(record.attempt.message)], in: db)
+                try update.run([.text(record.state.rawValue), .integer(record.countsAsAttempt ? 1 : 0), .integer(record.nextAttempt?.seconds),
+                                .boolean(record.keepClaim), .boolean(record.keepClaim), .integer(record.id), .text(me)], in: db)
+                if record.state == .delivered && db.changesCount > 0 { try dropBody.run([.integer(record.id)], in: db) }
             }
         }
     }

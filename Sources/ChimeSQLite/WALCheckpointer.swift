@@ -6,7 +6,7 @@ import GRDBSQLite
 /// writing does not wait for the disk.
 ///
 /// SQLite checkpoints by itself at the end of the commit that takes the log past 1,000
-/// pages, on the committing thread, and a checkpoint syncs both the log and the database
+/// pages (`threshold` here), on the committing thread, and a checkpoint syncs both the log and the database
 /// file. Firing 10,000 notifications into `file:` from a million pending on ext4, that
 /// was 28 `fdatasync` calls, 174 ms of the firing thread's 1,100 (`strace -T`). Here the
 /// commit only tells this thread, which runs passive checkpoints (ones that never hold up
@@ -23,10 +23,16 @@ import GRDBSQLite
 /// connection to close checkpoints what is left. Written by hand: GRDB runs checkpoints
 /// when asked, not in the background.
 final class WALCheckpointer: @unchecked Sendable { // state guarded by condition
-    /// SQLite's own threshold (`wal_autocheckpoint`): pages of the log not yet checkpointed.
-    static let threshold = 1000
-    /// The frames past which the log is made to start again (the writer waiting for it).
-    static let longestLog = 8 * threshold
+    /// Pages of the log not yet checkpointed that ask for a checkpoint: 4,000 (16 MiB),
+    /// four times SQLite's own `wal_autocheckpoint`. A checkpoint moves each page once
+    /// however often it was written since the last, and a run writes the same pages over
+    /// and over (the outbox's, its indexes', the pages its delivered bodies free and the
+    /// next ones take): sending 5,000 emails, 12 checkpoints instead of 25, 5,500 `pread`s
+    /// instead of 9,600 and 14% fewer `pwrite`s, all threads together (`strace -c`).
+    static let threshold = 4_000
+    /// The frames past which the log is made to start again (the writer waiting for it):
+    /// 32 MiB at most on disk.
+    static let longestLog = 8_000
     /// Passive checkpoints run after the first when it left pages behind.
     static let catchingUp = 2
 

@@ -127,10 +127,15 @@ extension Scheduler {
                     if let heldRetry { try store.postpone(notification, until: now + heldRetry, claimer: claimer) }
                 }
             }
-            // The delivered marks still waiting go with the queued ones, in one transaction;
-            // when it fails, the batch's end above writes the delivered ones alone.
-            try delivered.flush(alongside: queuedOnly) { try store.markSent($0, claimer: claimer) }
-            try store.settle(claimer: claimer)
+            // The delivered marks still waiting go with the queued ones, settled with the
+            // batch's earlier ones in the same transaction; when it fails, the batch's end
+            // above writes the delivered ones alone.
+            var marked = false
+            try delivered.flush(alongside: queuedOnly) {
+                try store.markSentAndSettle($0, claimer: claimer)
+                marked = true
+            }
+            if !marked { try store.settle(claimer: claimer) }
             settled = true
             batches.settled()
             // With pending limits, settling lets later requests into a window: claim

@@ -66,6 +66,24 @@ struct OutboxStoreConformance {
         #expect(try store.deliveries(state: .failed).map(\.id) == [c.id])
     }
 
+    @Test("values come back as written: an empty body, a body with NUL and non-UTF-8 bytes, an address beyond ASCII, an empty attempt message", arguments: StoreKind.allCases)
+    func valuesKept(kind: StoreKind) throws {
+        let store = try kind.make().store
+        let odd: [UInt8] = [0x41, 0x00, 0xFF, 0x0D, 0x0A]
+        try store.enqueue([QueuedDelivery(channel: "mail", address: "zoë@exämple.org", body: []),
+                           QueuedDelivery(channel: "mail", address: "b@example.org", body: odd)],
+                          deliveryID: "d1", identifier: "a", recipient: "alice", at: Instant(seconds: 500))
+        let claimed = try claim(store)
+        #expect(claimed.map(\.address) == ["zoë@exämple.org", "b@example.org"])
+        #expect(claimed.map(\.body) == [[], odd])
+        try store.record([AttemptRecord(id: claimed[0].id, attempt: DeliveryAttempt(at: Instant(seconds: 1000), outcome: .temporary, code: 0, message: ""),
+                                        state: .queued, nextAttempt: Instant(seconds: 2000), countsAsAttempt: true, keepClaim: false)],
+                         claimer: F.me)
+        let history = try store.deliveries(state: .queued).first { $0.id == claimed[0].id }?.history
+        #expect(history?.map(\.message) == [""])
+        #expect(history?.map(\.code) == [0])
+    }
+
     @Test("retry queues failed deliveries again, all or none", arguments: StoreKind.allCases)
     func retry(kind: StoreKind) throws {
         let store = try kind.make().store

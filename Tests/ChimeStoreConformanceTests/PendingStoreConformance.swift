@@ -64,6 +64,21 @@ struct PendingStoreConformance {
         #expect(try F.claim(store, now: 2000, claimer: F.other).map(\.request.identifier) == ["again"])
     }
 
+    @Test("marked and settled in one call, with a mark written earlier in the batch: both delivered, moved on or out, nothing left to settle", arguments: StoreKind.allCases)
+    func markAndSettleTogether(kind: StoreKind) throws {
+        let store = try kind.make().store
+        try store.upsert([F.pending("once", fires: 100), F.pending("again", fires: 200, repeats: true)])
+        let claimed = try F.claim(store)
+        try store.markSent([F.mark(claimed[0], at: 1000)], claimer: F.me)
+        try store.markSentAndSettle([F.mark(claimed[1], at: 1000, next: 2000, queued: [F.mail("a@example.org")])], claimer: F.me)
+        #expect(try store.settle(claimer: F.me) == 0)
+        #expect(try store.pending(identifier: "once") == nil)
+        #expect(try store.pending(identifier: "again")?.nextFire == Instant(seconds: 2000))
+        #expect(Set(try store.delivered(recipient: nil).map(\.request.identifier)) == ["once", "again"])
+        #expect(try store.deliveries(state: .queued).map(\.address) == ["a@example.org"])
+        #expect(try store.claimers().isEmpty)
+    }
+
     @Test("an expired lease lets another claimer take the row, with the same delivery id; the first can no longer move it", arguments: StoreKind.allCases)
     func leases(kind: StoreKind) throws {
         let store = try kind.make().store

@@ -56,6 +56,11 @@ public protocol PendingStore: Sendable {
     @discardableResult
     func settle(claimer: Claimer) throws -> Int
 
+    /// ``markSent(_:claimer:)`` and then ``settle(claimer:)``, the end of a batch: in one
+    /// transaction where the store can (SQLite: the marks' rows are then never written
+    /// to its log, being settled before the commit).
+    func markSentAndSettle(_ marks: [SentMark], claimer: Claimer) throws
+
     /// The claimers holding notifications or unsettled marks now, each with the end of its
     /// latest lease (nil when it holds only marks).
     func claimers() throws -> [(claimer: Claimer, leaseEnds: Instant?)]
@@ -88,4 +93,11 @@ public protocol PendingStore: Sendable {
 
     /// Stores recomputed fire instants and the recipient's new zone, in one transaction.
     func moveRecipient(_ recipient: String, to zone: String, updated: [PendingNotification]) throws
+}
+
+extension PendingStore {
+    public func markSentAndSettle(_ marks: [SentMark], claimer: Claimer) throws {
+        try markSent(marks, claimer: claimer)
+        try settle(claimer: claimer)
+    }
 }
