@@ -70,10 +70,13 @@ struct PendingStoreConformance {
         try store.upsert([F.pending("once", fires: 100), F.pending("again", fires: 200, repeats: true)])
         let claimed = try F.claim(store)
         try store.markSent([F.mark(claimed[0], at: 1000)], claimer: F.me)
-        try store.markSentAndSettle([F.mark(claimed[1], at: 1000, next: 2000, queued: [F.mail("a@example.org")])], claimer: F.me)
+        // Marked twice: moved once, as its first mark left it.
+        try store.markSentAndSettle([F.mark(claimed[1], at: 1000, next: 2000, queued: [F.mail("a@example.org")]),
+                                     F.mark(claimed[1], at: 1000, next: 3000)], claimer: F.me)
         #expect(try store.settle(claimer: F.me) == 0)
         #expect(try store.pending(identifier: "once") == nil)
         #expect(try store.pending(identifier: "again")?.nextFire == Instant(seconds: 2000))
+        #expect(try store.pending(identifier: "again")?.firedCount == 1)
         #expect(Set(try store.delivered(recipient: nil).map(\.request.identifier)) == ["once", "again"])
         #expect(try store.deliveries(state: .queued).map(\.address) == ["a@example.org"])
         #expect(try store.claimers().isEmpty)
