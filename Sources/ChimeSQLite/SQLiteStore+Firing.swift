@@ -121,7 +121,8 @@ extension SQLiteStore {
     /// would make of them, in the same transaction as the marks written earlier in the
     /// batch, which are settled first (a request marked twice is moved once, by its first
     /// mark). A `sent` row written and deleted in one transaction never reached the log,
-    /// but its insert, the settling's join and its delete were a third of the batch's end.
+    /// but its insert, the settling's join and its delete still cost their CPU: sending
+    /// 5,000 emails, `chime run` took 498–536 ms of CPU without them against 556–562 ms.
     public func markSentAndSettle(_ marks: [SentMark], claimer: Claimer) throws {
         let me = claimer.description
         let rows = try Self.markRows(marks)
