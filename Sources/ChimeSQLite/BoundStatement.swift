@@ -21,8 +21,8 @@ extension Statement {
     /// Written by hand for the statements run once per message sent (marking, queueing,
     /// recording its attempt): GRDB's `execute(arguments:)` boxes each value twice on
     /// the way (its `StatementArguments`, then a `DatabaseValue`), which with its
-    /// bookkeeping was about a tenth of a delivered email's CPU, more than the SQLite
-    /// work of those statements (perf, `chime-bench --smtp`). The statement is left reset
+    /// bookkeeping and its copies of rows was about a tenth of a delivered email's CPU
+    /// (perf, `chime-bench --smtp`). The statement is left reset
     /// with its bindings cleared, as GRDB expects a cached statement to be found; errors
     /// are GRDB's `DatabaseError`, as its own execution throws them.
     func run(_ values: [BoundValue], in db: Database) throws {
@@ -81,10 +81,7 @@ struct SQLiteRow {
 
     func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
-    func optionalInteger(_ column: Int32) -> Int64? {
-        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, column)
-    }
-
+    /// The column's text; read before its length, as SQLite asks.
     func text(_ column: Int32) -> String {
         guard let start = sqlite3_column_text(handle, column) else { return "" }
         return String(decoding: UnsafeBufferPointer(start: start, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
