@@ -57,8 +57,8 @@ public protocol PendingStore: Sendable {
     func settle(claimer: Claimer) throws -> Int
 
     /// ``markSent(_:claimer:)`` and then ``settle(claimer:)``, the end of a batch: in one
-    /// transaction where the store can (SQLite: the marks' rows are then never written
-    /// to its log, being settled before the commit).
+    /// transaction where the store can (SQLite's settles these marks as it writes them,
+    /// without a row in `sent`); PostgreSQL's runs the two.
     func markSentAndSettle(_ marks: [SentMark], claimer: Claimer) throws
 
     /// The claimers holding notifications or unsettled marks now, each with the end of its
