@@ -38,9 +38,8 @@ public final class SMTPClient {
         public var description: String { message }
     }
 
-
     /// Whom a message is from and to, and its size: what its envelope says.
-    public struct Envelope: Sendable {
+    public struct Envelope: Hashable, Sendable {
         public var from: String
         public var recipients: [String]
         public var size: Int
@@ -57,7 +56,7 @@ public final class SMTPClient {
     /// The envelope written with the last message's data, and its replies: the next
     /// ``send(from:to:message:then:)`` must be for it. The server may be waiting for its
     /// data (354), so the connection can only be dropped, not used otherwise, until then.
-    private var prepared: (commands: [String], replies: [SMTPConnection.Reply])?
+    private var prepared: (envelope: Envelope, replies: [SMTPConnection.Reply])?
 
     /// Keeps the server's settings; the connection is made by the first message.
     /// - Throws: ``CurlError`` when libcurl cannot be loaded.
@@ -93,33 +92,34 @@ public final class SMTPClient {
     /// - Throws: ``Failure`` when no recipient got it.
     public func send(from: String, to recipients: [String], message: [UInt8], then next: Envelope? = nil) throws -> Sent {
         try Self.check(from: from, to: recipients)
+        let envelope = Envelope(from: from, recipients: recipients, size: message.count)
         // A next message whose envelope would be refused goes alone, and is refused then.
         let next = next.flatMap { next in (try? Self.check(from: next.from, to: next.recipients)).map { next } }
         let deadline = Deadline(milliseconds: server.timeouts.total)
         while true {
             var kept = connection != nil
             var ready: [SMTPConnection.Reply]?
-            if let prepared, let connection {
+            if let prepared {
                 self.prepared = nil
-                if prepared.commands == Self.commands(from: from, to: recipients, size: message.count, connection.extensions) {
+                if prepared.envelope == envelope {
                     ready = prepared.replies
                 } else {
-                    self.connection = nil
+                    connection = nil
                     kept = false
                 }
             }
             let connection = try self.connection ?? SMTPConnection(server)
             self.connection = connection
             let extensions = connection.extensions
-            let commands = Self.commands(from: from, to: recipients, size: message.count, extensions)
-            let written = extensions.pipelining ? next.map { Self.commands(from: $0.from, to: $0.recipients, size: $0.size, extensions) } : nil
+            let following = extensions.pipelining ? next : nil
             let transaction = SMTPTransaction(connection: connection, recipients: recipients, deadline: deadline)
             do {
-                let finished = try transaction.run(commands, message: message, ready: ready, following: written)
+                let finished = try transaction.run(Self.commands(envelope, extensions), message: message, ready: ready,
+                                                   following: following.map { Self.commands($0, extensions) })
                 if !finished.usable {
                     self.connection = nil
-                } else if let written, let replies = finished.following {
-                    prepared = (written, replies)
+                } else if let following, let replies = finished.following {
+                    prepared = (following, replies)
                 }
                 return try finished.result.get()
             } catch let interrupted as SMTPTransaction.Interrupted {
@@ -164,11 +164,13 @@ public final class SMTPClient {
     /// An envelope's commands (addresses ``check(from:to:)``ed) for a server with these
     /// extensions: MAIL FROM (with the message's SIZE, and SMTPUTF8 for an address beyond
     /// ASCII, when offered), each RCPT TO, DATA.
-    static func commands(from: String, to recipients: [String], size: Int, _ extensions: SMTPConnection.Extensions) -> [String] {
-        var mail = "MAIL FROM:<\(from)>"
-        if extensions.size { mail += " SIZE=\(size)" }
-        if extensions.smtpUTF8 && ([from] + recipients).contains(where: { $0.utf8.contains { $0 >= 0x80 } }) { mail += " SMTPUTF8" }
-        return [mail] + recipients.map { "RCPT TO:<\($0)>" } + ["DATA"]
+    static func commands(_ envelope: Envelope, _ extensions: SMTPConnection.Extensions) -> [String] {
+        var mail = "MAIL FROM:<\(envelope.from)>"
+        if extensions.size { mail += " SIZE=\(envelope.size)" }
+        if extensions.smtpUTF8 && ([envelope.from] + envelope.recipients).contains(where: { $0.utf8.contains { $0 >= 0x80 } }) {
+            mail += " SMTPUTF8"
+        }
+        return [mail] + envelope.recipients.map { "RCPT TO:<\($0)>" } + ["DATA"]
     }
 
     /// LF line ends as CRLF, as SMTP's DATA has them; CRLF kept. Done when a message is

@@ -37,16 +37,10 @@ extension SQLiteStore {
                     SELECT id FROM outbox WHERE state = 'queued' AND next_attempt <= ?
                     AND (claimed_by IS NULL OR claim_expires <= ?)
                     ORDER BY next_attempt, id LIMIT ?)
-                RETURNING id, delivery_id, identifier, recipient, channel, address, state, attempts, queued_at, next_attempt
+                RETURNING \(Self.outboxColumns)
                 """)
             try claim.run([.text(claimer.description), .integer(leaseUntil.seconds), .integer(now.seconds), .integer(leaseNow.seconds),
-                           .integer(limit)], in: db) { row in
-                claimed.append(OutboxDelivery(
-                    id: row.integer(0), deliveryID: row.text(1), identifier: row.text(2), recipient: row.text(3),
-                    channel: row.text(4), address: row.text(5), body: [],
-                    state: DeliveryState(rawValue: row.text(6)) ?? .queued, attempts: Int(row.integer(7)),
-                    queuedAt: Instant(seconds: row.integer(8)), nextAttempt: Instant(seconds: row.integer(9)), history: []))
-            }
+                           .integer(limit)], in: db) { claimed.append(Self.outboxDelivery($0, history: [])) }
             claimed.sort { $0.id < $1.id }
             let body = try db.cachedStatement(sql: "SELECT body FROM outbox_body WHERE outbox_id = ?")
             for index in claimed.indices {
@@ -93,9 +87,26 @@ extension SQLiteStore {
                     at: Instant(seconds: row["at"]), outcome: DeliveryAttempt.Outcome(rawValue: row["outcome"]) ?? .temporary,
                     code: row["code"], message: row["message"]))
             }
-            return try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE ? IS NULL OR state = ? ORDER BY id", arguments: arguments)
-                .outboxDeliveries { history[$0] ?? [] }
+            var deliveries: [OutboxDelivery] = []
+            try db.makeStatement(sql: "SELECT \(Self.outboxColumns) FROM outbox WHERE ? IS NULL OR state = ? ORDER BY id")
+                .run([.text(state?.rawValue), .text(state?.rawValue)], in: db) { row in
+                    deliveries.append(Self.outboxDelivery(row, history: history[row.integer(0)] ?? []))
+                }
+            return deliveries
         }
+    }
+
+    /// The columns of an outbox row that make an ``OutboxDelivery`` (its body aside), in
+    /// the order ``outboxDelivery(_:history:)`` reads them.
+    private static let outboxColumns = "id, delivery_id, identifier, recipient, channel, address, state, attempts, queued_at, next_attempt"
+
+    /// The delivery of a row of ``outboxColumns``, without its body.
+    private static func outboxDelivery(_ row: SQLiteRow, history: [DeliveryAttempt]) -> OutboxDelivery {
+        OutboxDelivery(
+            id: row.integer(0), deliveryID: row.text(1), identifier: row.text(2), recipient: row.text(3),
+            channel: row.text(4), address: row.text(5), body: [],
+            state: DeliveryState(rawValue: row.text(6)) ?? .queued, attempts: Int(row.integer(7)),
+            queuedAt: Instant(seconds: row.integer(8)), nextAttempt: Instant(seconds: row.integer(9)), history: history)
     }
 
     public func retry(_ ids: [Int64]?, now: Instant) throws -> (queued: [Int64], notFailed: [Int64]) {
@@ -111,25 +122,6 @@ extension SQLiteStore {
                 """)
             for id in selected { try queue.execute(arguments: [now.seconds, now.seconds, id]) }
             return (selected, [])
-        }
-    }
-
-}
-
-extension [Row] {
-    /// The deliveries of outbox rows (one statement's), without their bodies, each with the
-    /// history `history` gives for its id; read by position (``ColumnPositions``).
-    fileprivate func outboxDeliveries(history: (Int64) -> [DeliveryAttempt]) -> [OutboxDelivery] {
-        guard let position = ColumnPositions(self) else { return [] }
-        let id = position["id"], deliveryID = position["delivery_id"], identifier = position["identifier"], recipient = position["recipient"]
-        let channel = position["channel"], address = position["address"], state = position["state"], attempts = position["attempts"]
-        let queuedAt = position["queued_at"], nextAttempt = position["next_attempt"]
-        return map { row in
-            OutboxDelivery(
-                id: row[id], deliveryID: row[deliveryID], identifier: row[identifier], recipient: row[recipient],
-                channel: row[channel], address: row[address], body: [],
-                state: DeliveryState(rawValue: row[state]) ?? .queued, attempts: row[attempts],
-                queuedAt: Instant(seconds: row[queuedAt]), nextAttempt: Instant(seconds: row[nextAttempt]), history: history(row[id]))
         }
     }
 }

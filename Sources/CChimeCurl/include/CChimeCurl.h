@@ -68,11 +68,12 @@ CURLcode chime_curl_setopt_slist(CURL *handle, CURLoption option, struct curl_sl
 /// CURLOPT_WRITEFUNCTION / CURLOPT_HEADERFUNCTION: receive bytes from the transfer.
 typedef size_t (*chime_curl_write_callback)(char *data, size_t size, size_t count, void *context);
 CURLcode chime_curl_setopt_write_callback(CURL *handle, CURLoption option, chime_curl_write_callback value);
-/// CURLOPT_READFUNCTION: supply bytes to an upload (an SMTP message, a POST body).
+/// CURLOPT_READFUNCTION: supply bytes to an upload (the SMTP messages of chime-bench's bare
+/// libcurl loop, its baseline; Chime speaks SMTP itself, SMTPConnection).
 typedef size_t (*chime_curl_read_callback)(char *buffer, size_t size, size_t count, void *context);
 CURLcode chime_curl_setopt_read_callback(CURL *handle, CURLoption option, chime_curl_read_callback value);
 /// CURLOPT_DEBUGFUNCTION: sees the protocol lines sent and received (with
-/// CURLOPT_VERBOSE), which is how each SMTP RCPT's own reply is known.
+/// CURLOPT_VERBOSE), which is how an SMTP server's extensions and last reply are known.
 typedef int (*chime_curl_debug_callback)(CURL *handle, curl_infotype type, char *data, size_t size, void *context);
 CURLcode chime_curl_setopt_debug_callback(CURL *handle, CURLoption option, chime_curl_debug_callback value);
 
