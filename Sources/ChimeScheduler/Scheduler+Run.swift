@@ -6,6 +6,17 @@ import Foundation
 import Logging
 
 extension Scheduler {
+    /// Messages for the network written to the outbox together, in one transaction with
+    /// their notifications' marks, rather than a batch's all at its end: the courier,
+    /// sending beside the firing thread, has the first ones sooner, and waits for the
+    /// store's one connection (to mark what it sent) a transaction of 64 rather than one
+    /// of 500. With the 500 written at the end, the sending thread stood idle about 12 ms
+    /// in every 37 while the firing thread wrote them (`perf record -e sched:sched_switch`),
+    /// and sending 5,000 to smtp-sink took 0.547 s against 0.411 s now (8 alternating runs;
+    /// 0.615 s against 0.553 s with a core kept busy). Only messages that wait to be sent
+    /// count: the marks of notifications kept for a digest or turned off wait for the end.
+    static let queuedTogether = 64
+
     /// What one `chime run` did.
     public struct RunReport: Sendable {
         /// Notifications delivered (one per request occurrence, whatever its addresses).
@@ -116,15 +127,24 @@ extension Scheduler {
                     _ = try? store.settle(claimer: claimer)
                 }
             }
-            // Marks of notifications only queued (nothing sent yet) are written together
-            // at the end of the batch; a run dying before then has sent none of them.
+            // Marks of notifications only queued (nothing sent yet) are written together,
+            // once ``queuedTogether`` messages for the network wait among them, and at the
+            // end of the batch; a run dying before they are written has sent none of them.
             var queuedOnly: [SentMark] = []
+            var messagesWaiting = 0
             for notification in claimed {
+                let marksBefore = queuedOnly.count
                 if let reason = try fire(notification, firing: &firing!, delivered: &delivered, queuedOnly: &queuedOnly, report: &report) {
                     report.held.append(configuration.redact("\(notification.request.identifier): \(reason)"))
                     count(.held)
                     logger.info("held: \(configuration.redact(reason))", metadata: Self.metadata(of: notification))
                     if let heldRetry { try store.postpone(notification, until: now + heldRetry, claimer: claimer) }
+                }
+                if queuedOnly.count > marksBefore { messagesWaiting += queuedOnly[marksBefore...].reduce(0) { $0 + $1.queued.count } }
+                if messagesWaiting >= Self.queuedTogether {
+                    try delivered.flush(alongside: queuedOnly) { try store.markSentAndSettle($0, claimer: claimer) }
+                    queuedOnly = []
+                    messagesWaiting = 0
                 }
             }
             // The delivered marks still waiting go with the queued ones, settled with the

@@ -43,6 +43,48 @@ struct SMTPConcurrencyTests {
         }
     }
 
+    @Test("emails go out while their batch is still firing: with the firing held up after 100 of them (its next notification goes to a file: channel that is a FIFO nobody reads yet), the relay has already taken the first 64")
+    func sendingBesideFiring() throws {
+        let server = try SMTPServer()
+        let ws = try Workspace(configuration: DeliveryTests.configuration(
+            channels: [#"<channel id="mail" url="smtp://127.0.0.1:\#(server.port)" from="bot@example.org" concurrency="1"/>"#],
+            recipients: [("ann", "mail", "ann@example.org")]))
+        // The configuration above with a second channel and recipient: the FIFO's writer
+        // blocks in open(2) until a reader comes, holding up the firing thread there.
+        let fifo = ws.path("held.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        try ws.write("chime.xml", try ws.read("chime.xml")
+            .replacingOccurrences(of: "</channels>", with: #"<channel id="pipe" url="file:\#(fifo)"/></channels>"#)
+            .replacingOccurrences(of: "</recipients>", with: #"<recipient id="zed" timeZone="UTC"><address channel="pipe">zed</address></recipient></recipients>"#))
+        try DeliveryTests.schedule(ws, (1...100).map { ("m\($0)", "ann") })
+        // Due a minute after the 100 emails, so fired after them, in the same batch of 500.
+        try ws.write("last.json", #"[{"identifier": "last", "recipient": "zed", "content": {"title": "last", "body": "Tea"}, "trigger": {"type": "timeInterval", "seconds": 120}}]"#)
+        #expect(try ws.chime(["schedule", "--json", "last.json"], now: "2026-11-21T09:00:00Z").status == 0)
+
+        let run = try ChimeProcess.start(["run", "--now", "2026-11-21T09:05:00Z"], in: ws.url)
+        let deadline = Date().addingTimeInterval(30)
+        while server.logCount() < 64 && run.isRunning && Date() < deadline { usleep(10_000) }
+        let whileHeld = server.logCount()
+        // Let the firing go on: read the FIFO's one line (opened without blocking, so a
+        // run that died does not hang the test), then the run ends.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        var line = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while !line.contains(UInt8(ascii: "\n")) && run.isRunning && Date() < deadline + 30 {
+            let count = read(reader, &buffer, buffer.count)
+            if count > 0 { line += buffer[0..<count] } else { usleep(10_000) }
+        }
+        close(reader)
+        run.waitUntilExit()
+
+        #expect(whileHeld >= 64, "emails the relay took while the firing was held: \(whileHeld)")
+        #expect(run.terminationStatus == 0)
+        #expect(String(decoding: line, as: UTF8.self).contains(#""identifier":"last""#))
+        let copies = try server.messageIDsBySubject()
+        #expect(copies.count == 100 && copies.values.allSatisfy { $0.count == 1 }, "each of the 100 once: \(copies.count)")
+    }
+
     @Test("a relay that cannot be reached: a message tried on each connection at most, the others left untried for the next run, which sends each once")
     func unreachableRelay() throws {
         let people = (1...12).map { "p\($0)" }
