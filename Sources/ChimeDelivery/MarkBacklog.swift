@@ -41,8 +41,8 @@ public struct MarkBacklog<Mark> {
     /// wrote none of them), so that a caller giving up still writes them.
     public mutating func flush(alongside others: [Mark] = [], _ write: ([Mark]) throws -> Void) rethrows {
         guard !marks.isEmpty || !others.isEmpty else { return }
-        // Handed over as they are when there is nothing to join (the end of a batch of
-        // emails only queued): joining copies every mark, a generic copy here.
+        // Handed over as they are when there is nothing to join (marks of emails only
+        // queued): joining copies every mark, a generic copy here.
         try write(marks.isEmpty ? others : others.isEmpty ? marks : marks + others)
         marks = []
         oldest = nil

@@ -17,6 +17,25 @@ extension Scheduler {
     /// count: the marks of notifications kept for a digest or turned off wait for the end.
     static let queuedTogether = 64
 
+    /// Marks of notifications only queued (nothing sent yet), with how many messages for
+    /// the network wait among them.
+    struct QueuedMarks {
+        private(set) var marks: [SentMark] = []
+        /// The messages the marks queue, counted as they come (``queuedTogether``).
+        private(set) var messages = 0
+
+        mutating func append(_ mark: SentMark) {
+            marks.append(mark)
+            messages += mark.queued.count
+        }
+
+        /// The marks, handed over and forgotten.
+        mutating func take() -> [SentMark] {
+            defer { self = QueuedMarks() }
+            return marks
+        }
+    }
+
     /// What one `chime run` did.
     public struct RunReport: Sendable {
         /// Notifications delivered (one per request occurrence, whatever its addresses).
@@ -130,32 +149,28 @@ extension Scheduler {
             // Marks of notifications only queued (nothing sent yet) are written together,
             // once ``queuedTogether`` messages for the network wait among them, and at the
             // end of the batch; a run dying before they are written has sent none of them.
-            var queuedOnly: [SentMark] = []
-            var messagesWaiting = 0
+            var queuedOnly = QueuedMarks()
+            // The marks waiting, delivered and queued, written and settled with the batch's
+            // earlier ones in one transaction; whether there were any. When it fails, the
+            // batch's end above writes the delivered ones alone.
+            func writeMarks() throws -> Bool {
+                var wrote = false
+                try delivered.flush(alongside: queuedOnly.take()) {
+                    try store.markSentAndSettle($0, claimer: claimer)
+                    wrote = true
+                }
+                return wrote
+            }
             for notification in claimed {
-                let marksBefore = queuedOnly.count
                 if let reason = try fire(notification, firing: &firing!, delivered: &delivered, queuedOnly: &queuedOnly, report: &report) {
                     report.held.append(configuration.redact("\(notification.request.identifier): \(reason)"))
                     count(.held)
                     logger.info("held: \(configuration.redact(reason))", metadata: Self.metadata(of: notification))
                     if let heldRetry { try store.postpone(notification, until: now + heldRetry, claimer: claimer) }
                 }
-                if queuedOnly.count > marksBefore { messagesWaiting += queuedOnly[marksBefore...].reduce(0) { $0 + $1.queued.count } }
-                if messagesWaiting >= Self.queuedTogether {
-                    try delivered.flush(alongside: queuedOnly) { try store.markSentAndSettle($0, claimer: claimer) }
-                    queuedOnly = []
-                    messagesWaiting = 0
-                }
+                if queuedOnly.messages >= Self.queuedTogether { _ = try writeMarks() }
             }
-            // The delivered marks still waiting go with the queued ones, settled with the
-            // batch's earlier ones in the same transaction; when it fails, the batch's end
-            // above writes the delivered ones alone.
-            var marked = false
-            try delivered.flush(alongside: queuedOnly) {
-                try store.markSentAndSettle($0, claimer: claimer)
-                marked = true
-            }
-            if !marked { try store.settle(claimer: claimer) }
+            if try !writeMarks() { try store.settle(claimer: claimer) }
             settled = true
             batches.settled()
             // With pending limits, settling lets later requests into a window: claim
@@ -197,7 +212,7 @@ extension Scheduler {
     /// Delivers one claimed notification to every address of its recipient and marks it
     /// sent; returns why it was held instead (nothing sent to anyone).
     private func fire(_ notification: PendingNotification, firing: inout Firing, delivered backlog: inout MarkBacklog<SentMark>,
-                      queuedOnly: inout [SentMark], report: inout RunReport) throws -> String? {
+                      queuedOnly: inout QueuedMarks, report: inout RunReport) throws -> String? {
         let (now, claimer, zones) = (firing.now, firing.claimer, firing.zones)
         let request = notification.request
         guard let recipient = configuration.recipient(request.recipient) else {
