@@ -195,7 +195,7 @@ let package = Package(
         ),
 
         // What several test targets share: the strict email parser, a seeded generator.
-        .target(name: "ChimeTestSupport", path: "Tests/ChimeTestSupport", exclude: ["Servers"]),
+        .target(name: "ChimeTestSupport", dependencies: ["ChimeCore"], path: "Tests/ChimeTestSupport", exclude: ["Servers"]),
 
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTestSupport"]),
         .testTarget(name: "ChimeXMLTests", dependencies: ["ChimeXML"]),

@@ -184,28 +184,10 @@ public enum MIMEComposer {
     }
 
     private static let boundaryAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
-    private static let boundaryBits = Mutex(SplitMix64(seed: {
+    private static let boundaryBits = Mutex(SplitMix(seed: {
         var system = SystemRandomNumberGenerator()
         return system.next()
     }()))
-
-    /// Sebastiano Vigna's SplitMix64: a 64-bit state stepped by a constant and mixed.
-    /// Written by hand: the standard library's generators are the system's only.
-    private struct SplitMix64 {
-        var state: UInt64
-
-        init(seed: UInt64) {
-            state = seed
-        }
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// `head`, then `bytes` through one of GMime's encoders, ending with a line break
     /// (when there are any). The encoder writes straight into the string's storage: into

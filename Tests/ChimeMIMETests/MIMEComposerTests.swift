@@ -1,3 +1,4 @@
+import ChimeCore
 import ChimeMIME
 import ChimeTestSupport
 import Foundation

@@ -1,3 +1,4 @@
+import ChimeCore
 import ChimeRendering
 import ChimeTestSupport
 import Foundation
