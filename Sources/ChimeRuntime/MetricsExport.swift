@@ -45,7 +45,9 @@ struct MetricsExport: Sendable {
         let now = clock()
         let gauges = try store.gauges(now: now)
         func set(_ name: String, _ help: String, _ value: Int) {
-            registry.makeGauge(name: name, help: help).set(Int64(value))
+            // Each name whole, as the contract gives it (a unit, where there is one,
+            // already at its end).
+            registry.makeGauge(descriptor: MetricNameDescriptor(metricName: name, unitName: "", helpText: help)).set(Int64(value))
         }
         set("chime_pending", "Requests scheduled and not yet fired.", gauges.pending)
         set("chime_pending_overdue", "Pending requests whose instant has passed (nothing firing them?).", gauges.overdue)
