@@ -1,3 +1,4 @@
+import ChimeTestSupport
 import Foundation
 
 /// The real `chime` executable, run as a user would run it.
@@ -45,8 +46,7 @@ struct ChimeProcess {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         if let output {
-            FileManager.default.createFile(atPath: output.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: output)
+            let handle = try FileHandle.creatingEmpty(at: output)
             process.standardOutput = handle
             if withErrors { process.standardError = handle }
         }
@@ -69,14 +69,12 @@ struct ChimeProcess {
         let process = make(arguments, in: directory, environment: environment, program: program)
         let outURL = FileManager.default.temporaryDirectory.appendingPathComponent("chime-out-\(UUID().uuidString)")
         let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("chime-err-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outURL)
             try? FileManager.default.removeItem(at: errURL)
         }
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
+        let out = try FileHandle.creatingEmpty(at: outURL)
+        let err = try FileHandle.creatingEmpty(at: errURL)
         process.standardOutput = out
         process.standardError = err
         process.standardInput = try input.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice

@@ -261,7 +261,7 @@ struct DeployTests {
         let text = root.place(try String(contentsOf: Self.deploy.appendingPathComponent("postfix/master.cf"), encoding: .utf8))
         let entry = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: " ")
         #expect(entry.hasPrefix("chime     unix  -       n       n       -       10      pipe"))
-        let argv = String(try #require(entry.range(of: "argv=")).map { entry[$0.upperBound...] }!)
+        let argv = String(entry[try #require(entry.range(of: "argv=")).upperBound...])
         // pipe(8): words split on spaces, a { } group is one argument.
         var arguments: [String] = []
         var rest = Substring(argv)

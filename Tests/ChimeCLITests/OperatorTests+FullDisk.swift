@@ -1,3 +1,4 @@
+import ChimeTestSupport
 import Foundation
 import Testing
 
@@ -16,8 +17,7 @@ extension OperatorTests {
         #expect(try ws.chime(["schedule", "--id", "a", "--to", "alice", "--title", "Tea", "--in", "1h"] + store).status == 0)
         // The rest of the disk filled, as a full /var would be.
         let filler = disk.appendingPathComponent("filler")
-        FileManager.default.createFile(atPath: filler.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: filler)
+        let handle = try FileHandle.creatingEmpty(at: filler)
         let block = Data(count: 4096)
         while (try? handle.write(contentsOf: block)) != nil {}
         try handle.close()

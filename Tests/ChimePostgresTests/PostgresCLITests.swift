@@ -37,10 +37,8 @@ struct PostgresCLITests {
         environment.removeValue(forKey: "CHIME_STORE")
         process.environment = environment
         let out = folder.appendingPathComponent("out-\(UUID().uuidString)"), err = folder.appendingPathComponent("err-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
+        process.standardOutput = try FileHandle.creatingEmpty(at: out)
+        process.standardError = try FileHandle.creatingEmpty(at: err)
         process.standardInput = FileHandle.nullDevice
         try process.run()
         return (process, out, err)

@@ -1,3 +1,4 @@
+import ChimeTestSupport
 import Foundation
 import Testing
 
@@ -28,8 +29,7 @@ struct MigrationRaceTests {
                 process.currentDirectoryURL = folder
                 process.standardOutput = FileHandle.nullDevice
                 let errors = folder.appendingPathComponent("err-\(index)")
-                FileManager.default.createFile(atPath: errors.path, contents: nil)
-                process.standardError = try FileHandle(forWritingTo: errors)
+                process.standardError = try FileHandle.creatingEmpty(at: errors)
                 return (process, errors)
             }
             for (process, _) in processes { try process.run() }

@@ -71,7 +71,7 @@ extension SQLiteStoreTests {
         #expect(caught.allSatisfy { ($0 as? DatabaseError)?.resultCode == .SQLITE_ABORT })
         #expect(try identifiers().isEmpty)
         // The connection is usable afterwards.
-        try store.together { try store.upsert([pending("later")]) }
+        _ = try store.together { try store.upsert([pending("later")]) }
         #expect(try identifiers() == ["later"])
     }
 }

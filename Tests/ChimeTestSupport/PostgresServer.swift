@@ -138,9 +138,8 @@ public final class PostgresServer: @unchecked Sendable { // immutable after init
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: "/")
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("chime-pg-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
-        let handle = try FileHandle(forWritingTo: output)
+        let handle = try FileHandle.creatingEmpty(at: output)
         process.standardOutput = handle
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
