@@ -46,7 +46,10 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
             // 64 KiB: settling a batch of 500 moves rows on hundreds of pages, and firing
             // 10,000 into `file:` wrote 13 MB to 19 such files, 5,800 `pwrite`s, each
             // file deleted at the statement's end. A statement's journal is at most the
-            // pages it changes; none outlives its statement.
+            // pages it changes, and Chime's statements change at most a batch's rows (a
+            // `DELETE` of every row, as `chime cancel --all` runs, needs none: a million
+            // pending cancelled at a peak of 64 MiB, 61 before); none outlives its
+            // statement. SQLite's sorter spills to files whatever this says.
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         // A new store is made readable by its owner only: it holds the signing key, and
