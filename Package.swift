@@ -194,7 +194,8 @@ let package = Package(
             exclude: ["corpus", "regressions"]
         ),
 
-        // What several test targets share: the strict email parser, a seeded generator.
+        // What several test targets share: the strict email parser, the real servers they
+        // start, what they draw from a seeded generator, files for a child process's output.
         .target(name: "ChimeTestSupport", dependencies: ["ChimeCore"], path: "Tests/ChimeTestSupport", exclude: ["Servers"]),
 
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTestSupport"]),

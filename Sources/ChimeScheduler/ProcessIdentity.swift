@@ -37,8 +37,7 @@ enum ProcessIdentity {
         }
         var buffer = [CChar](repeating: 0, count: 256)
         gethostname(&buffer, buffer.count - 1) // the last byte stays 0: a name cut short still ends
-        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return name.replacingOccurrences(of: ":", with: "_")
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }.replacingOccurrences(of: ":", with: "_")
     }()
 
     /// Whether a claimer of this worker's name (its host, or `$CHIME_WORKER_ID`) is known
