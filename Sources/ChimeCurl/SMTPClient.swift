@@ -111,21 +111,34 @@ public final class SMTPClient {
             let connection = try self.connection ?? SMTPConnection(server)
             self.connection = connection
             let extensions = connection.extensions
-            let following = extensions.pipelining ? next : nil
-            let transaction = SMTPTransaction(connection: connection, recipients: recipients, deadline: deadline)
+            let written = try Self.written(envelope, extensions)
+            // A next message with an address this server cannot be given goes alone.
+            let following = extensions.pipelining ? next.flatMap { next in
+                (try? Self.written(next, extensions)).flatMap { $0.refused.isEmpty ? (envelope: next, commands: $0.commands) : nil }
+            } : nil
+            let transaction = SMTPTransaction(connection: connection, recipients: written.recipients, deadline: deadline)
             do {
-                let finished = try transaction.run(Self.commands(envelope, extensions), message: message, ready: ready,
-                                                   following: following.map { Self.commands($0, extensions) })
+                let finished = try transaction.run(written.commands, message: message, ready: ready, following: following?.commands)
                 if !finished.usable {
                     self.connection = nil
                 } else if let following, let replies = finished.following {
-                    prepared = (following, replies)
+                    prepared = (following.envelope, replies)
                 }
-                return try finished.result.get()
+                return try finished.result.map { sent in
+                    var sent = sent
+                    sent.refused += written.refused
+                    return sent
+                }.mapError { failure in
+                    var failure = failure
+                    failure.refused += written.refused
+                    return failure
+                }.get()
             } catch let interrupted as SMTPTransaction.Interrupted {
                 self.connection = nil
                 if kept && interrupted.beforeData { continue }
-                throw interrupted.failure
+                var failure = interrupted.failure
+                failure.refused += written.refused
+                throw failure
             }
         }
     }
@@ -159,18 +172,6 @@ public final class SMTPClient {
         for address in [from] + recipients where address.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
             throw Failure(temporary: false, code: 0, message: "the address \(address.debugDescription) has a control character", refused: [])
         }
-    }
-
-    /// An envelope's commands (addresses ``check(from:to:)``ed) for a server with these
-    /// extensions: MAIL FROM (with the message's SIZE, and SMTPUTF8 for an address beyond
-    /// ASCII, when offered), each RCPT TO, DATA.
-    static func commands(_ envelope: Envelope, _ extensions: SMTPConnection.Extensions) -> [String] {
-        var mail = "MAIL FROM:<\(envelope.from)>"
-        if extensions.size { mail += " SIZE=\(envelope.size)" }
-        if extensions.smtpUTF8 && ([envelope.from] + envelope.recipients).contains(where: { $0.utf8.contains { $0 >= 0x80 } }) {
-            mail += " SMTPUTF8"
-        }
-        return [mail] + envelope.recipients.map { "RCPT TO:<\($0)>" } + ["DATA"]
     }
 
     /// LF line ends as CRLF, as SMTP's DATA has them; CRLF kept. Done when a message is

@@ -78,7 +78,7 @@ extension Courier {
                 let verdict: Verdict
                 switch completion {
                 case .http(let response): verdict = Verdict(response)
-                case .mail(let result): verdict = Verdict(result, address: entry.address)
+                case .mail(let result): verdict = Verdict(result, address: entry.envelopeAddress)
                 case .mailNotTried:
                     // Its server was found unreachable (maybe by another channel's email):
                     // it waits for a later run, unmarked, with the rest of its channel.
@@ -104,7 +104,7 @@ extension Courier {
     private func start(_ entry: OutboxDelivery, on line: Line, pool: HTTPPool, tag: Int) throws {
         if let server = line.mailServer {
             pool.start(MailRequest(server: server, from: envelopeSender(entry, line: line),
-                                   recipients: [entry.address], message: entry.body),
+                                   recipients: [entry.envelopeAddress], message: entry.body),
                        tag: tag, connections: line.channel.policy.concurrency, queue: line.channel.id)
         } else {
             try pool.start(line.channel.webhookRequest(body: entry.body, idempotencyKey: entry.idempotencyKey), tag: tag)

@@ -95,6 +95,33 @@ struct DeliveryTests {
         #expect(Self.outcomes(state["g"]) == ["permanent", "permanent"])
     }
 
+    @Test("SMTP: an address written with its name goes to the address alone; an internationalized domain in its ASCII form; a local part beyond ASCII, to a relay without SMTPUTF8, fails for good and is listed")
+    func smtpAddressForms() throws {
+        let server = try SMTPServer()
+        let ws = try Workspace(configuration: Self.configuration(
+            channels: [#"<channel id="mail" url="smtp://127.0.0.1:\#(server.port)" from="Chime &lt;bot@example.org&gt;"/>"#],
+            recipients: [("ann", "mail", "Ann Example &lt;ann@example.org&gt;"), ("ida", "mail", "Ida &lt;ida@bücher.example&gt;"),
+                         ("jo", "mail", "Jörg &lt;jörg@bücher.example&gt;")]))
+        try Self.schedule(ws, [("a", "ann"), ("i", "ida"), ("j", "jo")])
+
+        let run = try ws.chime(["run"], now: "2026-11-21T09:05:00Z")
+        #expect(run.status == 69, "a delivery gave up: \(run.stderr)")
+        #expect(run.stdout == "fired 3, delivered 2, 1 failed\n")
+        let messages = try server.messages()
+        #expect(Set(messages.compactMap { $0["to"] as? [String] }) == [["ann@example.org"], ["ida@xn--bcher-kva.example"]])
+        // The header keeps the name, its domain in ASCII too: the message is ASCII throughout.
+        let ida = messages.first { $0["to"] as? [String] == ["ida@xn--bcher-kva.example"] }?["data"] as? String ?? ""
+        #expect(ida.contains("\r\nTo: Ida <ida@xn--bcher-kva.example>\r\n"), "\(ida.prefix(400))")
+        #expect(ida.utf8.allSatisfy { $0 < 0x80 })
+        let state = try Self.deliveries(ws)
+        #expect(state["a"]?["state"] as? String == "delivered")
+        #expect(state["i"]?["state"] as? String == "delivered")
+        #expect(state["j"]?["state"] as? String == "failed")
+        #expect((state["j"]?["history"] as? [[String: Any]])?.first?["code"] as? Int == 553)
+        let failed = try ws.chime(["failed"]).stdout
+        #expect(failed.contains("553 5.6.7 not sent: the server does not offer SMTPUTF8 (RFC 6531)"), "\(failed)")
+    }
+
     @Test("SMTP: a connection dropped mid-DATA is temporary; maxAttempts gives up; retry --all starts a fresh budget")
     func smtpDropAndExhaust() throws {
         let server = try SMTPServer(["--drop-data", "1", "--tempfail", "2"])

@@ -61,6 +61,8 @@ public struct OutboxDelivery: Hashable, Sendable {
     public var identifier: String
     public var recipient: String
     public var channel: String
+    /// The address as the configuration writes it: for email, `alice@example.org` or
+    /// `Alice <alice@example.org>` (``envelopeAddress`` is the address alone).
     public var address: String
     /// What is sent, when the delivery was claimed to be sent; empty in listings (and
     /// dropped from the store once delivered: it keeps the record, not the bytes).
@@ -92,6 +94,10 @@ public struct OutboxDelivery: Hashable, Sendable {
 
     /// The last attempt, when there was one.
     public var lastAttempt: DeliveryAttempt? { history.last }
+
+    /// An email's address alone, as its envelope names it (`RCPT TO`) and its server's
+    /// replies name it back: `alice@example.org` for `Alice <alice@example.org>`.
+    public var envelopeAddress: String { Mailbox.address(of: address) }
 }
 
 /// One attempt at a claimed delivery and where the delivery stands after it, as the

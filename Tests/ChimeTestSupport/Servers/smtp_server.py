@@ -17,6 +17,8 @@ and was answered: "start" and "end", seconds since the epoch). Options:
   --pipelining             offer PIPELINING (RFC 2920); each message's log line then says
                            whether its RCPT had come with its MAIL ("pipelined")
   --idle-timeout SECONDS   close a connection idle this long (aiosmtpd's default: 300)
+  --smtputf8               offer SMTPUTF8 (RFC 6531); without it, aiosmtpd takes commands
+                           in ASCII only
   --hostile-mail WHAT      answer MAIL with a reply no client should take whole: "long"
                            (one line of 100,000 bytes) or "lines" (1,000 lines)
 """
@@ -41,6 +43,7 @@ parser.add_argument("--drop-every", type=int, default=0)
 parser.add_argument("--answer-delay", type=float, default=0)
 parser.add_argument("--pipelining", action="store_true")
 parser.add_argument("--idle-timeout", type=float, default=300)
+parser.add_argument("--smtputf8", action="store_true")
 parser.add_argument("--hostile-mail", choices=["long", "lines"])
 options = parser.parse_args()
 
@@ -118,7 +121,7 @@ with socket.socket() as probe:
     probe.bind(("127.0.0.1", 0))
     port = probe.getsockname()[1]
 
-settings, implicit = {"timeout": options.idle_timeout}, None
+settings, implicit = {"timeout": options.idle_timeout, "enable_SMTPUTF8": options.smtputf8}, None
 if options.cert:
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(options.cert, options.key)
