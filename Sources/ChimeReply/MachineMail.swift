@@ -68,7 +68,7 @@ public enum MachineMail: Equatable, Sendable {
 
     /// The addresses of a comma-separated list, lower case, brackets off.
     private static func addresses(_ list: String) -> [String] {
-        list.split(separator: ",").map { Mailbox.address(of: String($0)).lowercased() }.filter { $0.contains("@") }
+        list.split(separator: ",").map { Mailbox.key(of: String($0)) }.filter { $0.contains("@") }
     }
 
     /// The recipients a delivery report says failed for good (RFC 3464: per-recipient
@@ -87,7 +87,7 @@ public enum MachineMail: Equatable, Sendable {
                 switch parts[0].lowercased() {
                 case "final-recipient", "original-recipient":
                     if recipient == nil || parts[0].lowercased() == "final-recipient" {
-                        recipient = parts[1].split(separator: ";", maxSplits: 1).last.map { Mailbox.address(of: $0.trimmingCharacters(in: .whitespaces)).lowercased() }
+                        recipient = parts[1].split(separator: ";", maxSplits: 1).last.map { Mailbox.key(of: $0.trimmingCharacters(in: .whitespaces)) }
                     }
                 case "action": action = parts[1].lowercased()
                 case "status": status = parts[1]

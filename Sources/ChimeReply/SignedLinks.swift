@@ -24,6 +24,6 @@ public struct SignedLinks: LinkMaker {
     public func bounceToken(deliveryID: String, recipient: String, address: String, now: Instant) -> String {
         let (generation, fire) = PendingNotification.parts(ofDelivery: deliveryID)
         let carried = fire > 0 && generation.utf8.count <= 36 ? deliveryID : ".0"
-        return ReplyToken(deliveryID: carried, fireDate: now).signed(for: recipient, purpose: .bounce(Mailbox.address(of: address).lowercased()), key: key)
+        return ReplyToken(deliveryID: carried, fireDate: now).signed(for: recipient, purpose: .bounce(Mailbox.key(of: address)), key: key)
     }
 }

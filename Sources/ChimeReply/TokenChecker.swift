@@ -78,7 +78,7 @@ public struct TokenChecker: Sendable {
         guard let (token, payload, tag) = ReplyToken.read(candidate), now <= token.expires else { return [] }
         return addresses.filter { address in
             configuration.recipients.contains { recipient in
-                recipient.addresses.contains { Mailbox.address(of: $0.value).lowercased() == address }
+                recipient.addresses.contains { Mailbox.key(of: $0.value) == address }
                     && ReplyToken.signatureMatches(payload: payload, tag: tag, recipient: recipient.id, purpose: .bounce(address), key: key)
             }
         }

@@ -288,7 +288,7 @@ extension Scheduler {
         let undeliverable = firing.undeliverable
         for address in recipient.addresses {
             guard let channel = configuration.channel(address.channel) else { continue }
-            if channel.url.kind.isEmail, !undeliverable.isEmpty, undeliverable.contains(Mailbox.address(of: address.value).lowercased()) {
+            if channel.url.kind.isEmail, !undeliverable.isEmpty, undeliverable.contains(Mailbox.key(of: address.value)) {
                 bounced += 1
                 continue
             }

@@ -76,7 +76,7 @@ struct APIRecipientSettings: Encodable, Sendable {
 
     static func markKey(_ address: Recipient.Address, configuration: Configuration) -> String? {
         guard configuration.channel(address.channel)?.url.kind.isEmail == true else { return nil }
-        return Mailbox.address(of: address.value).lowercased()
+        return Mailbox.key(of: address.value)
     }
 
     /// The parts a `PUT` names in `{"reset": [...]}`.

@@ -184,6 +184,33 @@ struct InboundTrustTests {
         #expect(!(try ws.chime(["recipients"]).stdout.contains("undeliverable")))
     }
 
+    @Test("an internationalized domain is one address in either form: the email goes to its ASCII form, a reply from it is genuine, a bounce naming it marks the address as configured, and --clear takes either form")
+    func internationalizedDomain() throws {
+        let smtp = try SMTPServer()
+        let configuration = Self.configuration(smtpPort: smtp.port).replacingOccurrences(of: ">carol@example.org<", with: ">Ida &lt;ida@Bücher.example&gt;<")
+        let ws = try ReplyCorpusTests.workspace(configuration)
+        try ws.write("r.json", #"[{"identifier": "c1", "recipient": "carol", "content": {"title": "Shopping", "categoryIdentifier": "shop"}, "trigger": {"type": "timeInterval", "seconds": 60}}]"#)
+        #expect(try ws.chime(["schedule", "--json", "r.json"], now: "2026-11-21T09:00:00Z").status == 0)
+        let run = try ws.chime(["run"], now: "2026-11-21T09:02:00Z")
+        #expect(run.stdout == "fired 1, delivered 1\n", "\(run.stderr)")
+        let message = try #require(try smtp.messages().first)
+        #expect(message["to"] as? [String] == ["ida@xn--bcher-kva.example"])
+        let data = message["data"] as? String ?? ""
+        #expect(data.contains("\r\nTo: Ida <ida@xn--bcher-kva.example>\r\n"), "\(data.prefix(300))")
+        let path = message["from"] as? String ?? ""
+
+        // A reply as a mail client without SMTPUTF8 writes it: the domain in ASCII.
+        let token = try #require(data.firstMatch(of: /Reply-To:\s+bot\+([a-z2-7]+)@/)).output.1
+        let reply = ReplyCorpusTests.reply(.init(deliveryID: "", token: String(token)), from: "ida@xn--bcher-kva.example", body: "1")
+        #expect(try Self.ingest(ws, reply).contains("responded: justInform"))
+
+        #expect(try Self.ingest(ws, Self.postfixBounce(to: path, failed: "ida@xn--bcher-kva.example"))
+            .hasPrefix("stdin: bounce: ida@xn--bcher-kva.example marked undeliverable"))
+        let listed = try ws.chime(["recipients"]).stdout
+        #expect(listed.contains("carol  smtp  Ida <ida@Bücher.example>  undeliverable since"), "\(listed)")
+        #expect(try ws.chime(["recipients", "--clear", "IDA@bücher.example"]).stdout == "cleared ida@xn--bcher-kva.example: mail goes to it again\n")
+    }
+
     @Test("a bounce of a digest marks its address undeliverable as one of a single reminder does: the digest goes out over SMTP from a VERP return path of its own, and the report that comes back to it is believed")
     func digestBounces() throws {
         let smtp = try SMTPServer()

@@ -43,7 +43,7 @@ public struct Channel: Hashable, Sendable {
 
     /// The address messages come from: the `from` mailbox's address (`chime@localhost`
     /// when there is none), SMTP's envelope sender and the default reply address.
-    public var envelopeFrom: String { Mailbox.address(of: from ?? "chime@localhost") }
+    public var envelopeFrom: String { Mailbox.envelopeAddress(of: from ?? "chime@localhost") }
 
     /// Whether presses on this channel's buttons come back verified: a Slack channel needs
     /// its app's signing secret (`secret`), a Discord channel its application's public

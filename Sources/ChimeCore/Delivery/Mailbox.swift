@@ -22,10 +22,46 @@ public enum Mailbox {
         return domain.isEmpty ? "chime.invalid" : domain
     }
 
+    /// The address alone as an SMTP envelope names it: its domain, when beyond ASCII, in
+    /// its ASCII form (IDNA), which every relay takes, with or without SMTPUTF8: a relay
+    /// that offers it may pass the message to one that does not. A local part beyond ASCII
+    /// is left to the relay (RFC 6531). An address whose domain is no internationalized
+    /// domain name (``isValid(_:)`` refuses it) is left as it is.
+    public static func envelopeAddress(of mailbox: String) -> String {
+        let address = address(of: mailbox)
+        guard !isASCII(address), let at = address.utf8.lastIndex(of: UInt8(ascii: "@")),
+              let domain = asciiDomain(address[address.utf8.index(after: at)...]) else { return address }
+        return address[..<at] + "@" + domain
+    }
+
+    /// An address as addresses are compared (a reply's sender, a bounce's recipient, an
+    /// address marked undeliverable): alone, in lower case, its domain in ASCII; so
+    /// `Ida <Ida@Bücher.example>` and `ida@xn--bcher-kva.example` are the same person.
+    public static func key(of mailbox: String) -> String {
+        envelopeAddress(of: mailbox).lowercased()
+    }
+
+    /// `domain` in its ASCII form (IDNA: UTS #46 processing, which maps case and width),
+    /// as it is when already ASCII; nil when it is no internationalized domain name.
+    /// Foundation's (`URLComponents`, over ICU), which writes what it cannot convert
+    /// percent-encoded instead.
+    static func asciiDomain(_ domain: Substring) -> String? {
+        guard !isASCII(domain) else { return String(domain) }
+        var components = URLComponents()
+        components.host = String(domain)
+        guard let ascii = components.encodedHost, isASCII(ascii), !ascii.contains("%") else { return nil }
+        return ascii
+    }
+
+    private static func isASCII(_ text: some StringProtocol) -> Bool {
+        text.utf8.allSatisfy { $0 < 0x80 }
+    }
+
     /// Whether `text` is one RFC 5322 mailbox: `local@domain`, or `Display Name
     /// <local@domain>` (a display name of words or a quoted string). The local part is a
     /// dot-atom or a quoted string, the domain a dot-atom or an address literal; UTF-8
-    /// (RFC 6531) is taken in both.
+    /// (RFC 6531) is taken in both, a domain beyond ASCII when it is an internationalized
+    /// domain name (``envelopeAddress(of:)``).
     public static func isValid(_ text: String) -> Bool {
         let trimmed = Substring(text).trimmingBlanks
         if let open = trimmed.lastIndex(of: "<") {
@@ -43,7 +79,7 @@ public enum Mailbox {
         let localOK = local.count >= 2 && local.first == "\"" && local.last == "\"" ? !local.dropFirst().dropLast().contains("\"")
             : isDotAtom(local)
         let domainOK = domain.first == "[" ? domain.last == "]" && domain.count > 2 && !domain.dropFirst().dropLast().contains(where: { "[]\\ ".contains($0) })
-            : isDotAtom(domain)
+            : isDotAtom(domain) && asciiDomain(domain) != nil
         return localOK && domainOK
     }
 

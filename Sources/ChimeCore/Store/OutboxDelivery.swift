@@ -96,8 +96,9 @@ public struct OutboxDelivery: Hashable, Sendable {
     public var lastAttempt: DeliveryAttempt? { history.last }
 
     /// An email's address alone, as its envelope names it (`RCPT TO`) and its server's
-    /// replies name it back: `alice@example.org` for `Alice <alice@example.org>`.
-    public var envelopeAddress: String { Mailbox.address(of: address) }
+    /// replies name it back: `alice@example.org` for `Alice <alice@example.org>`
+    /// (``Mailbox/envelopeAddress(of:)``).
+    public var envelopeAddress: String { Mailbox.envelopeAddress(of: address) }
 }
 
 /// One attempt at a claimed delivery and where the delivery stands after it, as the

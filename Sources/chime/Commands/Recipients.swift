@@ -35,7 +35,7 @@ extension Chime {
             let configuration = try options.runtime.loadConfiguration()
             let store = try options.runtime.openStore()
             if let clear {
-                let address = Mailbox.address(of: clear).lowercased()
+                let address = Mailbox.key(of: clear)
                 guard !(try store.clearUndeliverable([address])).isEmpty else {
                     printError("\(printable(address)) is not marked undeliverable")
                     throw ExitCode(65)
@@ -48,13 +48,13 @@ extension Chime {
             for recipient in configuration.recipients {
                 for address in recipient.addresses {
                     let email = configuration.channel(address.channel)?.url.kind.isEmail ?? false
-                    let key = Mailbox.address(of: address.value).lowercased()
+                    let key = Mailbox.key(of: address.value)
                     lines.append(Line(recipient: recipient.id, channel: address.channel, address: address.value,
                                       undeliverable: email ? marks[key] : nil))
                 }
             }
             for recipient in configuration.recipients {
-                for address in recipient.addresses { marks[Mailbox.address(of: address.value).lowercased()] = nil }
+                for address in recipient.addresses { marks[Mailbox.key(of: address.value)] = nil }
             }
             lines += marks.values.sorted { $0.address < $1.address }.map { Line(recipient: "-", channel: "-", address: $0.address, undeliverable: $0) }
             if json {
