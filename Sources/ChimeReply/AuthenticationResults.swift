@@ -1,3 +1,4 @@
+import ChimeCore
 import ChimeMIME
 
 /// What the receiving mail servers say of a message: `Authentication-Results` (RFC 8601)
@@ -57,14 +58,14 @@ public struct AuthenticationResults: Equatable, Sendable {
     /// it, or DKIM signed for it.
     public static func prove(_ sender: String, in mail: ParsedMail, trusted: [String]) -> Bool {
         guard !trusted.isEmpty, let at = sender.lastIndex(of: "@") else { return false }
-        let domain = sender[sender.index(after: at)...].lowercased()
+        let domain = Mailbox.domainKey(sender[sender.index(after: at)...])
         let trustedIDs = Set(trusted.map { $0.lowercased() })
         for raw in mail.rawValues("Authentication-Results") {
             guard let header = AuthenticationResults(raw), trustedIDs.contains(header.authservID) else { continue }
             for result in header.results where result.result == "pass" {
                 switch result.method {
-                case "dmarc" where result.properties["header.from"]?.lowercased() == domain: return true
-                case "dkim" where result.properties["header.d"]?.lowercased() == domain: return true
+                case "dmarc" where result.properties["header.from"].map(Mailbox.domainKey) == domain: return true
+                case "dkim" where result.properties["header.d"].map(Mailbox.domainKey) == domain: return true
                 default: continue
                 }
             }

@@ -203,6 +203,10 @@ struct InboundTrustTests {
         let token = try #require(data.firstMatch(of: /Reply-To:\s+bot\+([a-z2-7]+)@/)).output.1
         let reply = ReplyCorpusTests.reply(.init(deliveryID: "", token: String(token)), from: "ida@xn--bcher-kva.example", body: "1")
         #expect(try Self.ingest(ws, reply).contains("responded: justInform"))
+        // One in Unicode (an SMTPUTF8 message), its domain proven by DKIM under its ASCII form.
+        let proven = ReplyCorpusTests.reply(.init(deliveryID: "", token: String(token)), from: "ida@bücher.example",
+                                            headers: ["Authentication-Results: mx.example.org; dkim=pass header.d=xn--bcher-kva.example"], body: "Archive")
+        #expect(try Self.ingest(ws, proven).contains("responded: archive (carried out)"))
 
         #expect(try Self.ingest(ws, Self.postfixBounce(to: path, failed: "ida@xn--bcher-kva.example"))
             .hasPrefix("stdin: bounce: ida@xn--bcher-kva.example marked undeliverable"))

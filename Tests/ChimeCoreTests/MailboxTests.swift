@@ -18,6 +18,8 @@ struct MailboxTests {
         let forms = ["Ida <Ida@Bücher.example>", "ida@xn--bcher-kva.example", "IDA@XN--BCHER-KVA.EXAMPLE", "ida@bücher.example"]
         #expect(Set(forms.map(Mailbox.key(of:))) == ["ida@xn--bcher-kva.example"])
         #expect(Mailbox.key(of: "ida@bucher.example") != Mailbox.key(of: "ida@bücher.example"))
+        #expect(Mailbox.domainKey("Bücher.Example") == "xn--bcher-kva.example")
+        #expect(Mailbox.domainKey("XN--BCHER-KVA.example") == "xn--bcher-kva.example")
     }
 
     @Test("a domain beyond ASCII that is no internationalized domain name is not an address")

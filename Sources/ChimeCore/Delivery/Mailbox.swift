@@ -41,6 +41,12 @@ public enum Mailbox {
         envelopeAddress(of: mailbox).lowercased()
     }
 
+    /// A domain as domains are compared (an address's against an Authentication-Results
+    /// header's): in lower case, in its ASCII form.
+    public static func domainKey(_ domain: some StringProtocol) -> String {
+        (asciiDomain(Substring(domain)) ?? String(domain)).lowercased()
+    }
+
     /// `domain` in its ASCII form (IDNA: UTS #46 processing, which maps case and width),
     /// as it is when already ASCII; nil when it is no internationalized domain name.
     /// Foundation's (`URLComponents`, over ICU), which writes what it cannot convert
