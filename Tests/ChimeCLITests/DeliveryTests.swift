@@ -95,11 +95,11 @@ struct DeliveryTests {
         #expect(Self.outcomes(state["g"]) == ["permanent", "permanent"])
     }
 
-    @Test("SMTP: an address written with its name goes to the address alone; an internationalized domain in its ASCII form; a local part beyond ASCII, to a relay without SMTPUTF8, fails for good and is listed")
+    @Test("SMTP: an address written with its name goes to the address alone, a return path too; an internationalized domain in its ASCII form; a local part beyond ASCII, to a relay without SMTPUTF8, fails for good and is listed")
     func smtpAddressForms() throws {
         let server = try SMTPServer()
         let ws = try Workspace(configuration: Self.configuration(
-            channels: [#"<channel id="mail" url="smtp://127.0.0.1:\#(server.port)" from="Chime &lt;bot@example.org&gt;"/>"#],
+            channels: [#"<channel id="mail" url="smtp://127.0.0.1:\#(server.port)" from="Chime &lt;bot@example.org&gt;" replyTo="Chime Replies &lt;bot+{token}@reply.example.org&gt;" returnPath="Bounces &lt;bounce+{token}@reply.example.org&gt;"/>"#],
             recipients: [("ann", "mail", "Ann Example &lt;ann@example.org&gt;"), ("ida", "mail", "Ida &lt;ida@bücher.example&gt;"),
                          ("jo", "mail", "Jörg &lt;jörg@bücher.example&gt;")]))
         try Self.schedule(ws, [("a", "ann"), ("i", "ida"), ("j", "jo")])
@@ -109,9 +109,11 @@ struct DeliveryTests {
         #expect(run.stdout == "fired 3, delivered 2, 1 failed\n")
         let messages = try server.messages()
         #expect(Set(messages.compactMap { $0["to"] as? [String] }) == [["ann@example.org"], ["ida@xn--bcher-kva.example"]])
+        #expect(messages.allSatisfy { ($0["from"] as? String)?.wholeMatch(of: /bounce\+[a-z2-7]{30,56}@reply\.example\.org/) != nil }, "\(messages.map { $0["from"] })")
         // The header keeps the name, its domain in ASCII too: the message is ASCII throughout.
         let ida = messages.first { $0["to"] as? [String] == ["ida@xn--bcher-kva.example"] }?["data"] as? String ?? ""
         #expect(ida.contains("\r\nTo: Ida <ida@xn--bcher-kva.example>\r\n"), "\(ida.prefix(400))")
+        #expect(ida.contains(/\r\nReply-To: Chime Replies\r\n\t<bot\+[a-z2-7]+@reply\.example\.org>\r\n/), "\(ida.prefix(400))")
         #expect(ida.utf8.allSatisfy { $0 < 0x80 })
         let state = try Self.deliveries(ws)
         #expect(state["a"]?["state"] as? String == "delivered")

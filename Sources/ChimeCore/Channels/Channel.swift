@@ -83,10 +83,11 @@ public struct Channel: Hashable, Sendable {
         return "bounce+{token}@" + (replyDomain.flatMap { $0 == "chime.invalid" ? nil : $0 } ?? Mailbox.domain(of: envelopeFrom))
     }
 
-    /// ``returnPath`` (or ``defaultReturnPath``) cut at its `{token}`s: the envelope sender
-    /// of a message carrying the VERP token `t` is these parts joined by `t`. Cut once
-    /// per channel by the courier, not once per message.
+    /// ``returnPath`` (or ``defaultReturnPath``) as an envelope names it (the address
+    /// alone, its domain in ASCII: ``Mailbox/envelopeAddress(of:)``), cut at its
+    /// `{token}`s: the envelope sender of a message carrying the VERP token `t` is these
+    /// parts joined by `t`. Cut once per channel by the courier, not once per message.
     public var returnPathParts: [String] {
-        (returnPath ?? defaultReturnPath).components(separatedBy: "{token}")
+        Mailbox.envelopeAddress(of: returnPath ?? defaultReturnPath).components(separatedBy: "{token}")
     }
 }
