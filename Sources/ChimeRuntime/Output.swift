@@ -1,10 +1,12 @@
 import ChimeCore
 import Foundation
 
-/// Every diagnostic as `path:line:col: error: message`, on standard error.
+/// Every diagnostic as `path:line:col: error: message`, on standard error, one line
+/// each: a value it quotes is ``printable(_:)`` (a configuration's line break, or a
+/// request's, shows as `\u{d}\u{a}`).
 public func printDiagnostics(_ diagnostics: [Diagnostic]) {
     guard !diagnostics.isEmpty else { return }
-    let text = diagnostics.map(\.description).joined(separator: "\n") + "\n"
+    let text = diagnostics.map { printable($0.description) }.joined(separator: "\n") + "\n"
     FileHandle.standardError.write(Data(text.utf8))
 }
 

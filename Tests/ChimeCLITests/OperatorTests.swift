@@ -107,6 +107,12 @@ struct OperatorTests {
             (#"replyTo="bot+{token}@reply.example.org""#, #"replyTo="bot+{token} at reply""#),
             (#"<address channel="mail">alice@example.org</address>"#, #"<address channel="mail">alice at example.org</address>"#),
             (#"<address channel="mail">alice@example.org</address>"#, #"<address channel="mail">Alice &lt;alice@&gt;</address>"#),
+            // What would have written a header of its own, or an empty one.
+            (#"<address channel="mail">alice@example.org</address>"#, #"<address channel="mail">"a&#13;&#10;Bcc: evil@evil.example&#13;&#10;x"@example.org</address>"#),
+            (#"from="Reminders &lt;bot@example.org&gt;""#, #"from="&quot;bot&#13;&#10;Bcc: evil@evil.example&quot;@example.org""#),
+            (#"<address channel="mail">alice@example.org</address>"#, #"<address channel="mail">alice@[127.0.0.1&#13;&#10;X-Evil: yes]</address>"#),
+            (#"from="Reminders &lt;bot@example.org&gt;""#, #"from="Reminders [bot] &lt;bot@example.org&gt;""#),
+            (#"<address channel="mail">alice@example.org</address>"#, #"<address channel="mail">Alice (work &lt;alice@example.org&gt;</address>"#),
         ] {
             try ws.write("chime.xml", good.replacingOccurrences(of: broken, with: attribute))
             let check = try ws.chime(["check"])
@@ -116,6 +122,20 @@ struct OperatorTests {
         try ws.write("chime.xml", good.replacingOccurrences(of: #"from="Reminders &lt;bot@example.org&gt;""#, with: #"from="chime at ops""#))
         let check = try ws.chime(["check"])
         #expect(check.stderr.contains("chime.xml:6:"), "the channel's line: \(check.stderr)")
+
+        // {token} where the reader of replies and bounces would never find it.
+        for placed in ["bot-{token}@reply.example.org", "{token}@reply.example.org", "bot@{token}.example.org", "bot+{token}+{token}@reply.example.org"] {
+            try ws.write("chime.xml", good.replacingOccurrences(of: #"replyTo="bot+{token}@reply.example.org""#, with: #"replyTo="\#(placed)""#))
+            let check = try ws.chime(["check"])
+            #expect(check.status == 65, "\(placed)")
+            #expect(check.stderr.contains("puts {token} where replies and bounces cannot be read back by it: write it once, as local+{token}@domain"), "\(placed): \(check.stderr)")
+        }
+        // Names as RFC 5322 writes them pass.
+        for name in [#""Reminders [bot]" &lt;bot@example.org&gt;"#, "Reminders (ops) &lt;bot@example.org&gt;", "John Q. Public &lt;bot@example.org&gt;",
+                     #""Al \"The Boss\" Ice" &lt;bot@example.org&gt;"#] {
+            try ws.write("chime.xml", good.replacingOccurrences(of: #"from="Reminders &lt;bot@example.org&gt;""#, with: "from=\"\(name.replacingOccurrences(of: "\"", with: "&quot;"))\""))
+            #expect(try ws.chime(["check"]).status == 0, "\(name)")
+        }
     }
 
     @Test("chime check says when <replies linkBase> is missing, since every link would lead to chime.invalid; the example configuration sets it")

@@ -29,4 +29,27 @@ struct MailboxTests {
         #expect(!Mailbox.isValid("a@-ü.example"))
         #expect(!Mailbox.isValid("a@ü-.example"))
     }
+
+    /// Mailboxes `chime check` takes: names as words, quoted strings and comments; local
+    /// parts quoted; address literals.
+    static let valid = [
+        "bot@example.org", "Reminders <bot@example.org>", #""Reminders [bot]" <bot@example.org>"#, "Ann (work) <a@example.org>",
+        "John Q. Public <j@example.org>", #""Doe, John" <j@example.org>"#, #""Al \"The Boss\" Ice" <a@example.org>"#,
+        #""a" "b" <a@example.org>"#, #""john doe"@example.org"#, #""a@b"@example.org"#, "a@[127.0.0.1]", "a@[IPv6:::1]",
+        "Zoë <zoë@bücher.example>", "<bot@example.org>",
+    ]
+
+    /// And those it refuses: each would have written a header of its own (a control
+    /// character), or made GMime write the header empty (a name it cannot read back).
+    static let invalid = [
+        "\"a\r\nBcc: evil@evil.example\r\nx\"@example.org", "\"a\tb\"@example.org", "alice@[1.2.3.4\r\nX-Evil: yes]", "a@[1.2 3.4]",
+        #""a\"@example.org"#, #""a"b"@example.org"#, "Reminders [bot] <bot@example.org>", #"Alice\ Smith <a@example.org>"#,
+        "Alice] <a@example.org>", "Alice (work <a@example.org>", "Alice) <a@example.org>", #""a\" <a@example.org>"#,
+        "Al\u{0}ice <a@example.org>", "Alice: <a@example.org>",
+    ]
+
+    @Test("mailboxes by RFC 5322 and 5321: quoted strings and comments closed, no special outside them, no control character in an address", arguments: valid + invalid)
+    func validity(_ mailbox: String) {
+        #expect(Mailbox.isValid(mailbox) == Self.valid.contains(mailbox), "\(mailbox.debugDescription)")
+    }
 }

@@ -1,3 +1,4 @@
+import ChimeCore
 @testable import ChimeMIME
 import Testing
 
@@ -26,6 +27,27 @@ struct AddressHeaderTests {
             let line = try #require(MIMEComposer.plainAddressHeader("Reply-To", mailbox))
             #expect(line == MIMEComposer.encodedAddressHeader("Reply-To", mailbox))
             #expect(line == "Reply-To:\n\t\(mailbox)\n")
+        }
+    }
+
+    @Test("every mailbox chime check takes, GMime writes with its address; every name it refuses, GMime could not read (the header came out empty)")
+    func checkAgreesWithGMime() {
+        let valid = [
+            "Reminders <bot@example.org>", #""Reminders [bot]" <bot@example.org>"#, "Ann (work) <a@example.org>", "John Q. Public <j@example.org>",
+            #""Doe, John" <j@example.org>"#, #""Al \"The Boss\" Ice" <a@example.org>"#, #""a" "b" <a@example.org>"#, "O'Brien & Co <o@example.org>",
+            #""john doe"@example.org"#, "a@[127.0.0.1]",
+        ]
+        let unreadable = ["Reminders [bot] <bot@example.org>", #"Alice\ Smith <a@example.org>"#, "Alice] <a@example.org>",
+                          "Alice (work <a@example.org>", "Alice) <a@example.org>", #""a\" <a@example.org>"#]
+        for mailbox in valid {
+            #expect(Mailbox.isValid(mailbox), "\(mailbox)")
+            let header = MIMEComposer.encodedAddressHeader("To", mailbox)
+            #expect(header.contains(Mailbox.address(of: mailbox).replacingOccurrences(of: #"\""#, with: "\"")) || header.contains("@"), "\(mailbox): \(header)")
+            #expect(header != "To: \n", "\(mailbox)")
+        }
+        for mailbox in unreadable {
+            #expect(!Mailbox.isValid(mailbox), "\(mailbox)")
+            #expect(MIMEComposer.encodedAddressHeader("To", mailbox) == "To: \n", "GMime reads \(mailbox) now: chime check may take it")
         }
     }
 

@@ -91,9 +91,15 @@ extension Configuration {
             }
             // Each address attribute must be a mailbox, or mail goes out with an empty header.
             for (attribute, value) in [("from", channel.from), ("replyTo", channel.replyTo), ("returnPath", channel.returnPath)] {
-                guard let value, !Mailbox.isValid(value.replacingOccurrences(of: "{token}", with: "t")) else { continue }
-                problems.append(.init(.channel(i), attribute: attribute,
-                                      "channel \"\(channel.id)\": \(attribute) \"\(value)\" is not an email address (write bot@example.org or Name <bot@example.org>)"))
+                guard let value else { continue }
+                if !Mailbox.isValid(value.replacingOccurrences(of: "{token}", with: "t")) {
+                    problems.append(.init(.channel(i), attribute: attribute,
+                                          "channel \"\(channel.id)\": \(attribute) \"\(value)\" is not an email address (write bot@example.org or Name <bot@example.org>)"))
+                } else if value.contains("{token}"), !Self.isPlusToken(Mailbox.address(of: value)) {
+                    // Replies and bounces find their token only as a plus-address.
+                    problems.append(.init(.channel(i), attribute: attribute,
+                                          "channel \"\(channel.id)\": \(attribute) \"\(value)\" puts {token} where replies and bounces cannot be read back by it: write it once, as local+{token}@domain (e.g. bot+{token}@example.org)"))
+                }
             }
             if !channel.url.kind.isEmail, channel.from != nil || channel.replyTo != nil {
                 problems.append(.init(.channel(i), "from and replyTo apply to email channels only, and \"\(channel.id)\" is \(channel.url.kind.rawValue)"))
@@ -113,6 +119,16 @@ extension Configuration {
             }
         }
         return problems
+    }
+
+    /// Whether `address` holds `{token}` once, as a plus-address: `local+{token}@domain`,
+    /// the local part before it ending in a letter, digit, `.`, `_`, `%` or `-` (what the
+    /// reader of replies and bounces looks for before a `+`).
+    static func isPlusToken(_ address: String) -> Bool {
+        guard address.components(separatedBy: "{token}").count == 2,
+              let marker = address.range(of: "+{token}@"), marker.lowerBound > address.startIndex else { return false }
+        let before = address[address.index(before: marker.lowerBound)]
+        return before.isASCII && (before.isLetter || before.isNumber || "._%-".contains(before))
     }
 
     /// The fewest characters a channel's `secret` may have: a shorter one can be guessed

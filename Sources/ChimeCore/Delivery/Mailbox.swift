@@ -78,15 +78,40 @@ public enum Mailbox {
         return isAddrSpec(trimmed)
     }
 
-    /// `local@domain` by RFC 5322's addr-spec.
+    /// `local@domain` as SMTP takes it (RFC 5321 §4.1.2, with RFC 6531's UTF-8): the
+    /// local part a dot-atom or a quoted string, the domain a dot-atom or an address
+    /// literal. No control character anywhere: one would end the header or the command
+    /// it is written in.
     static func isAddrSpec(_ spec: Substring) -> Bool {
         guard let at = spec.lastIndex(of: "@") else { return false }
         let local = spec[..<at], domain = spec[spec.index(after: at)...]
-        let localOK = local.count >= 2 && local.first == "\"" && local.last == "\"" ? !local.dropFirst().dropLast().contains("\"")
-            : isDotAtom(local)
-        let domainOK = domain.first == "[" ? domain.last == "]" && domain.count > 2 && !domain.dropFirst().dropLast().contains(where: { "[]\\ ".contains($0) })
+        let localOK = local.first == "\"" ? isQuotedString(local.unicodeScalars) : isDotAtom(local)
+        let domainOK = domain.first == "[" ? domain.last == "]" && domain.count > 2
+            && domain.dropFirst().dropLast().unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) && !"[]\\".unicodeScalars.contains($0) }
             : isDotAtom(domain) && asciiDomain(domain) != nil
         return localOK && domainOK
+    }
+
+    /// One whole quoted string: printable characters (or UTF-8 beyond ASCII) between two
+    /// quotes, a quote or a backslash inside only after a backslash.
+    static func isQuotedString(_ scalars: Substring.UnicodeScalarView) -> Bool {
+        guard scalars.count >= 2, scalars.first == "\"", scalars.last == "\"" else { return false }
+        var escaped = false
+        for scalar in scalars.dropFirst().dropLast() {
+            guard !isControl(scalar) else { return false }
+            if escaped {
+                escaped = false
+            } else if scalar == "\\" {
+                escaped = true
+            } else if scalar == "\"" {
+                return false
+            }
+        }
+        return !escaped
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value == 0x7F
     }
 
     /// Atoms joined by single dots; an atom is RFC 5322's atext or any non-ASCII character.
@@ -97,11 +122,32 @@ public enum Mailbox {
         }
     }
 
-    /// A phrase before `<…>`: words, or one quoted string; empty is allowed.
+    /// A phrase before `<…>` (empty is allowed): words, quoted strings and comments, as
+    /// GMime reads them back. Outside quotes, none of RFC 5322's specials but the dot
+    /// (`John Q. Public`), and no backslash; quotes and parentheses closed; no control
+    /// character but white space. Anything else made GMime write the header empty.
     static func isDisplayName(_ name: Substring) -> Bool {
-        let trimmed = name.trimmingBlanks
-        if trimmed.first == "\"" { return trimmed.count >= 2 && trimmed.last == "\"" }
-        return !trimmed.contains(where: { "<>@,;:\"".contains($0) })
+        var quoted = false, escaped = false, comments = 0
+        for scalar in name.unicodeScalars {
+            if escaped {
+                escaped = false
+                guard !isControl(scalar) else { return false }
+                continue
+            }
+            if isControl(scalar), scalar != "\t", scalar != "\n", scalar != "\r" { return false }
+            switch scalar {
+            case "\\" where quoted || comments > 0: escaped = true
+            case "\"" where comments == 0: quoted.toggle()
+            case "(" where !quoted: comments += 1
+            case ")" where !quoted:
+                guard comments > 0 else { return false }
+                comments -= 1
+            case "<", ">", "@", ",", ";", ":", "[", "]", "\\":
+                guard quoted || comments > 0 else { return false }
+            default: break
+            }
+        }
+        return !quoted && !escaped && comments == 0
     }
 }
 
