@@ -176,7 +176,7 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
         do {
             let client = try clients[job.key] ?? SMTPClient(mail.server)
             clients[job.key] = client
-            let next = following.map { SMTPClient.Envelope(from: $0.from, recipients: $0.recipients, size: $0.message.count) }
+            let next = following.map { SMTPClient.Envelope(from: $0.from, recipients: $0.recipients, message: $0.message) }
             return .success(try client.send(from: mail.from, to: mail.recipients, message: mail.message, then: next))
         } catch let failure as SMTPClient.Failure {
             return .failure(failure)

@@ -38,16 +38,25 @@ public final class SMTPClient {
         public var description: String { message }
     }
 
-    /// Whom a message is from and to, and its size: what its envelope says.
+    /// Whom a message is from and to, its size, and whether its header is UTF-8: what its
+    /// envelope says.
     public struct Envelope: Hashable, Sendable {
         public var from: String
         public var recipients: [String]
         public var size: Int
+        /// A byte beyond ASCII in the message's header (RFC 6532): it needs SMTPUTF8 too.
+        public var utf8Header: Bool
 
-        public init(from: String, recipients: [String], size: Int) {
+        public init(from: String, recipients: [String], size: Int, utf8Header: Bool = false) {
             self.from = from
             self.recipients = recipients
             self.size = size
+            self.utf8Header = utf8Header
+        }
+
+        /// The envelope of `message` (CRLF line ends), from `from` to each of `to`.
+        public init(from: String, recipients: [String], message: [UInt8]) {
+            self.init(from: from, recipients: recipients, size: message.count, utf8Header: SMTPClient.hasUTF8Header(message))
         }
     }
 
@@ -92,7 +101,7 @@ public final class SMTPClient {
     /// - Throws: ``Failure`` when no recipient got it.
     public func send(from: String, to recipients: [String], message: [UInt8], then next: Envelope? = nil) throws -> Sent {
         try Self.check(from: from, to: recipients)
-        let envelope = Envelope(from: from, recipients: recipients, size: message.count)
+        let envelope = Envelope(from: from, recipients: recipients, message: message)
         // A next message whose envelope would be refused goes alone, and is refused then.
         let next = next.flatMap { next in (try? Self.check(from: next.from, to: next.recipients)).map { next } }
         let deadline = Deadline(milliseconds: server.timeouts.total)

@@ -307,7 +307,7 @@ struct InboundTrustTests {
         #expect(try Self.ingest(ws, ReplyCorpusTests.reply(sent, body: "1")).hasPrefix("stdin: responded"), "a small one still acts")
     }
 
-    @Test("the store is made readable by its owner only; human output escapes control characters a reply carried")
+    @Test("the store is made readable by its owner only; human output escapes control characters a reply or a request carried")
     func storeAndOutput() throws {
         let (ws, sent) = try Self.workspace()
         // The -wal and -shm files (there while a process has the store open) take the same mode.
@@ -318,6 +318,11 @@ struct InboundTrustTests {
         let responses = try ws.chime(["responses"]).stdout
         #expect(!responses.contains("\u{1B}") && responses.contains("\\u{1b}]0;pwned\\u{7}\\u{1b}[2J what?"), "\(responses)")
         #expect(try ws.chime(["responses", "--json"]).stdout.contains("\\u001b]0;pwned"), "JSON keeps the text, JSON-escaped")
+        // A request's identifier, as chime schedule says what it scheduled.
+        try ws.write("e.json", #"{"identifier": "e\u001b[31mRED\r\nfake", "recipient": "alice", "content": {"title": "T"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        let scheduled = try ws.chime(["schedule", "--json", "e.json"])
+        #expect(scheduled.status == 0, "\(scheduled.stderr)")
+        #expect(scheduled.stdout.hasPrefix("scheduled e\\u{1b}[31mRED\\u{d}\\u{a}fake: fires "), "\(scheduled.stdout)")
     }
 
     @Test("chime check refuses an empty or short channel secret and a short CHIME_SECRET_KEY, without printing either")

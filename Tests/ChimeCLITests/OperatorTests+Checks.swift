@@ -103,6 +103,15 @@ extension OperatorTests {
         let field = try ws.chime(["schedule", "--json", "r.json"])
         #expect(field.status == 65)
         #expect(field.stderr.hasPrefix("\(try Self.place(of: #""bagde""#, in: unknown, file: "r.json")): error: at [1].content.bagde: unknown field"), "\(field.stderr)")
+
+        // A NUL would end the Subject GMime writes, and the identifier in every listing.
+        for (text, said) in [(#""content": {"title": "a\u0000b"}"#, "content.title has a NUL character (U+0000)"),
+                             (#""content": {"title": "a", "bodyLocArgs": ["\u0000"]}"#, "content.bodyLocArgs has a NUL character (U+0000)")] {
+            try ws.write("r.json", #"{"identifier": "n", "recipient": "alice", \#(text), "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+            let nul = try ws.chime(["schedule", "--json", "r.json"])
+            #expect(nul.status == 65)
+            #expect(nul.stderr.contains(said), "\(nul.stderr)")
+        }
         #expect(try ws.chime(["pending"]).stdout.isEmpty, "nothing was scheduled")
     }
 }

@@ -191,6 +191,41 @@ struct SMTPClientTests {
         #expect(Set(received.map { $0["peer"] as? Int }).count == 1)
     }
 
+    @Test("a header beyond ASCII (a from with such a local part): refused for good by a server without SMTPUTF8, sent with SMTPUTF8 to one offering it; a body beyond ASCII asks for nothing")
+    func utf8Header() throws {
+        let header = SMTPClient.crlf(Array("From: B\u{F8}t <b\u{F8}t@example.org>\nTo: a@example.org\nSubject: x\n\nTea.\n".utf8))
+        let body = SMTPClient.crlf(Array("From: bot@example.org\nTo: a@example.org\nSubject: x\n\nT\u{E9}.\n".utf8))
+        let plain = try server(pipelining: true), offering = try server(["--smtputf8"], pipelining: true)
+        let refusing = try SMTPClient(.init(url: "smtp://127.0.0.1:\(plain.port)"))
+        let failure = #expect(throws: SMTPClient.Failure.self) { try refusing.send(from: "bounce@example.org", to: ["a@example.org"], message: header) }
+        #expect(failure?.temporary == false)
+        #expect(failure?.refused.first?.code == 553)
+        #expect(failure?.refused.first?.reply.contains("which the message's header needs") == true, "\(failure?.refused ?? [])")
+        #expect(try refusing.send(from: "bounce@example.org", to: ["a@example.org"], message: body).accepted == ["a@example.org"])
+        let taking = try SMTPClient(.init(url: "smtp://127.0.0.1:\(offering.port)"))
+        for message in [header, body] { _ = try taking.send(from: "bounce@example.org", to: ["a@example.org"], message: message) }
+        #expect(try plain.messages().map { ($0["mail_options"] as? [String])?.contains("SMTPUTF8") } == [false])
+        #expect(try offering.messages().map { ($0["mail_options"] as? [String])?.contains("SMTPUTF8") } == [true, false])
+    }
+
+    @Test("a header beyond ASCII is found wherever it is before the first empty line, and nowhere after: the same as a byte-by-byte look")
+    func utf8HeaderScan() {
+        func byteByByte(_ message: [UInt8]) -> Bool {
+            var previous: [UInt8] = []
+            for byte in message {
+                if previous.suffix(3) == [0x0D, 0x0A, 0x0D] && byte == 0x0A { return false }
+                if byte >= 0x80 { return true }
+                previous.append(byte)
+            }
+            return false
+        }
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<200 {
+            let message = (0..<length).map { _ in [UInt8(0x0D), 0x0A, 0x61, 0xC3, 0x61, 0x61][Int.random(in: 0..<6, using: &generator)] }
+            #expect(SMTPClient.hasUTF8Header(message) == byteByByte(message), "\(message)")
+        }
+    }
+
     @Test("addresses beyond ASCII to a server offering SMTPUTF8: they go as UTF-8, with SMTPUTF8 on MAIL; an envelope all ASCII asks for nothing")
     func internationalizedWithSMTPUTF8() throws {
         let server = try server(["--smtputf8"], pipelining: true)

@@ -1,7 +1,7 @@
 import ChimeCore
 import ChimeLocalization
 import ChimeMIME
-import ChimeRendering
+@testable import ChimeRendering
 import ChimeTestSupport
 import Foundation
 import Testing
@@ -37,6 +37,13 @@ struct EmailComposerTests {
 
     private func composer() throws -> EmailComposer {
         EmailComposer(localizer: try Localizer(directory: Self.templates), templates: try TemplateSet(directory: Self.templates))
+    }
+
+    @Test("List-Id's namespace is the sending domain, or localhost for an address literal (RFC 2919 takes only a domain name)")
+    func listIdNamespace() {
+        func listID(_ domain: String) -> String? { EmailComposer.listHeaders(domain: domain, unsubscribe: "u").first { $0.name == "List-Id" }?.value }
+        #expect(listID("example.org") == "Chime reminders <reminders.example.org>")
+        #expect(listID("[127.0.0.1]") == "Chime reminders <reminders.localhost>")
     }
 
     @Test("every locale and previews setting gives a message Python's strict parser accepts", arguments: ["en", "fr", "de", "es", "ru", "pl", "ar", "ja"])

@@ -66,6 +66,12 @@ public struct NotificationContent: Hashable, Sendable {
         if summaryArgumentCount < 0 {
             return "content.summaryArgumentCount must not be negative"
         }
+        // A NUL ends a C string: GMime wrote the Subject up to it and no further.
+        let texts = [("title", title), ("subtitle", subtitle), ("body", body), ("threadIdentifier", threadIdentifier),
+                     ("summaryArgument", summaryArgument)] + titleLocArgs.map { ("titleLocArgs", $0) } + bodyLocArgs.map { ("bodyLocArgs", $0) }
+        if let (field, _) = texts.first(where: { $0.1.utf8.contains(0) }) {
+            return "content.\(field) has a NUL character (U+0000), which no email header or chat message carries"
+        }
         return nil
     }
 }

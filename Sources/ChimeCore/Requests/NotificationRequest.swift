@@ -33,6 +33,7 @@ public struct NotificationRequest: Hashable, Sendable, Codable {
     public func problems(in configuration: Configuration) -> [String] {
         var problems: [String] = []
         if identifier.isEmpty { problems.append("identifier must not be empty") }
+        if identifier.utf8.contains(0) { problems.append("identifier has a NUL character (U+0000)") }
         if configuration.recipient(recipient) == nil {
             problems.append("unknown recipient \"\(recipient)\"")
         }

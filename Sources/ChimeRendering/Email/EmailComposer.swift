@@ -145,7 +145,9 @@ public struct EmailComposer: Sendable {
     /// one-click unsubscribe (RFC 8058).
     static func listHeaders(domain: String, unsubscribe: String) -> [(name: String, value: String)] {
         quietHeaders() + [
-            ("List-Id", "Chime reminders <reminders.\(domain)>"),
+            // A list-id's namespace is a domain name (RFC 2919), `localhost` for none: not an
+            // address literal.
+            ("List-Id", "Chime reminders <reminders.\(domain.hasPrefix("[") ? "localhost" : domain)>"),
             ("List-Unsubscribe", "<\(unsubscribe)>"),
             ("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"),
         ]

@@ -84,7 +84,7 @@ extension Chime {
             print(summary)
             let problems = report.held.map { "held \($0)" } + report.partial.map { "partly sent \($0)" }
                 + delivery.retrying.map { "will retry \($0)" } + delivery.failed.map { "failed \($0)" }
-            if !problems.isEmpty { printError(problems.joined(separator: "\n")) }
+            if !problems.isEmpty { printError(problems.map(printable).joined(separator: "\n")) }
             try Self.exit(report)
         }
 

@@ -96,16 +96,16 @@ extension Chime {
             do {
                 report = try scheduler.schedule(requests, now: options.instant)
             } catch let error as SchedulingError {
-                printError(error.problems.map { "\(source): error: \($0)" }.joined(separator: "\n"))
+                printError(error.problems.map { printable("\(source): error: \($0)") }.joined(separator: "\n"))
                 throw ExitCode(65)
             }
             let replaced = Set(report.replaced)
             for added in report.added {
                 let verb = replaced.contains(added.identifier) ? "replaced" : "scheduled"
-                print("\(verb) \(added.identifier): fires \(added.firstFire.rfc3339(in: added.zone))")
+                print(printable("\(verb) \(added.identifier): fires \(added.firstFire.rfc3339(in: added.zone))"))
             }
             if !report.setAside.isEmpty {
-                print("set aside (beyond the recipient's pending limit; kept, fires when within it): \(report.setAside.joined(separator: " "))")
+                print(printable("set aside (beyond the recipient's pending limit; kept, fires when within it): \(report.setAside.joined(separator: " "))"))
             }
         }
 
