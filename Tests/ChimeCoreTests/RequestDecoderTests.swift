@@ -53,6 +53,23 @@ struct RequestDecoderTests {
         }
     }
 
+    @Test("a lone UTF-16 surrogate, or \\u with a sign, is refused at its place; a pair reads as its one character")
+    func surrogates() throws {
+        func failure(_ json: String) -> RequestDecoder.Failure? {
+            do { _ = try RequestDecoder.decode(Data(json.utf8)) } catch { return error }
+            return nil
+        }
+        let head = #"{"identifier": "a", "recipient": "alice","# + "\n" + #" "content": {"title": "x"#
+        let tail = #"y"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#
+        let high = failure(head + #"\ud800"# + tail)
+        #expect(high?.message.hasPrefix("not valid JSON: a lone high surrogate \\ud800") == true, "\(String(describing: high))")
+        #expect(high?.line == 2 && high?.column == 25, "\(String(describing: high))")
+        #expect(failure(head + #"\udc00"# + tail)?.message.hasPrefix("not valid JSON: a lone low surrogate \\udc00") == true)
+        #expect(failure(head + #"\ud83d\u0041"# + tail)?.message.contains("lone high surrogate") == true)
+        #expect(failure(head + #"\u+041"# + tail)?.message == "not valid JSON: \\u must be followed by four hexadecimal digits")
+        #expect(try RequestDecoder.decode(Data((head + #"\ud83d\ude00"# + tail).utf8)).first?.content.title == "x\u{1F600}y")
+    }
+
     @Test("arrays and objects nested past 64 levels are refused at the bracket that goes too deep, never handed to Foundation's decoder (which crashes on Linux working out where 512 levels are); brackets inside strings do not count")
     func nesting() throws {
         let deep = #"{"identifier": "a", "recipient": "alice", "userInfo":"# + "\n" + String(repeating: "[", count: 600) + "\n\n" + String(repeating: "]", count: 600) + "}"

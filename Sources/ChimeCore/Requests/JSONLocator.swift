@@ -144,8 +144,20 @@ struct JSONLocator {
                 let escaped = bytes[index + 1]
                 if escaped == UInt8(ascii: "u") {
                     let hex = bytes[min(index + 2, bytes.count)..<min(index + 6, bytes.count)]
-                    guard hex.count == 4, let code = UInt32(String(decoding: hex, as: UTF8.self), radix: 16) else {
+                    guard var code = Self.hexValue(hex) else {
                         throw failure("\\u must be followed by four hexadecimal digits")
+                    }
+                    // A character beyond U+FFFF is two escapes, a high surrogate then a low
+                    // one; either alone is no character, and Foundation refuses the text.
+                    if (0xDC00...0xDFFF).contains(code) { throw failure("a lone low surrogate \\u\(String(decoding: hex, as: UTF8.self)) (no character)") }
+                    if (0xD800...0xDBFF).contains(code) {
+                        let low = bytes[min(index + 6, bytes.count)..<min(index + 12, bytes.count)]
+                        guard low.count == 6, low.first == UInt8(ascii: "\\"), low.dropFirst().first == UInt8(ascii: "u"),
+                              let second = Self.hexValue(low.dropFirst(2)), (0xDC00...0xDFFF).contains(second) else {
+                            throw failure("a lone high surrogate \\u\(String(decoding: hex, as: UTF8.self)) (no character: a low one, \\uDC00 to \\uDFFF, must follow)")
+                        }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (second - 0xDC00)
+                        index += 6
                     }
                     text += Array(String(Unicode.Scalar(code).map(Character.init) ?? "\u{FFFD}").utf8)
                     index += 6
@@ -165,6 +177,15 @@ struct JSONLocator {
             break
         }
         throw SyntaxError(offset: start, message: "a string that never ends (no closing \")")
+    }
+
+    /// Four hexadecimal digits' value (`UInt32(_:radix:)` would take a sign too).
+    private static func hexValue(_ digits: ArraySlice<UInt8>) -> UInt32? {
+        guard digits.count == 4 else { return nil }
+        return digits.reduce(UInt32?.some(0)) { value, digit in
+            guard let value, let nibble = UInt32(exactly: Character(Unicode.Scalar(digit)).hexDigitValue ?? -1) else { return nil }
+            return value << 4 | nibble
+        }
     }
 
     private static let escapes: [UInt8: UInt8] = [
