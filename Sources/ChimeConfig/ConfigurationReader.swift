@@ -91,8 +91,16 @@ struct ConfigurationReader {
         replies.trustedAuthServIDs = (value(element, "trustedAuthServID") ?? "").split(whereSeparator: \.isWhitespace).map { $0.lowercased() }
         if let seconds = duration(element, "snooze") { replies.snooze = Int64(seconds.rounded(.up)) }
         if let seconds = duration(element, "unmatchedEvery") { replies.unmatchedEvery = Int64(seconds.rounded(.up)) }
-        if let base = value(element, "linkBase") {
-            replies.linkBase = base.hasSuffix("/") ? String(base.dropLast()) : base
+        if let resolved = resolved(element, "linkBase") {
+            let base = resolved.text
+            // Written into headers (List-Unsubscribe) and pages as it is: an absolute http(s)
+            // URL with nothing a header or an attribute would end at.
+            if let url = URL(string: base), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false,
+               !base.contains(where: { $0.isWhitespace || "\"<>\\^`{|}".contains($0) }) {
+                replies.linkBase = base.hasSuffix("/") ? String(base.dropLast()) : base
+            } else {
+                report(element, "linkBase", "linkBase must be an absolute http or https URL such as https://chime.example.org, not \(resolved.shown)")
+            }
         }
         if element.attribute("answers") != nil { replies.answers = flag(element, "answers") }
         if let bytes = size(element, "maxMessageSize") { replies.maxMessageSize = bytes }
@@ -329,6 +337,12 @@ struct ConfigurationReader {
         guard let count = parts.first.flatMap({ Double($0) }), count > 0, count.isFinite, let per else {
             let shown = value.shown
             report(element, name, "\(name) must be a number of requests such as 4/s, 30/min or 100/h, not \(shown)")
+            return nil
+        }
+        // Slower than one an hour would hold a run for more than an hour between two
+        // requests (and 1e-21/s overflowed the clock).
+        guard count / per >= 1.0 / 3_600 else {
+            report(element, name, "\(name) \(value.shown) is slower than 1/h: a run would wait more than an hour between two requests")
             return nil
         }
         return count / per

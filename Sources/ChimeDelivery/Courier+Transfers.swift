@@ -42,7 +42,7 @@ extension Courier {
             var soonest: ContinuousClock.Instant?
             var waiting = false
             for line in order {
-                guard !unreachable.contains(line.channel.id) else { continue }
+                guard !unreachable.contains(line.channel.id), !line.waitsPastRun else { continue }
                 waiting = waiting || line.waiting.hasReady
                 while line.waiting.hasReady, line.inFlight < line.window, pool.inFlight - queuedAhead(order) < configuration.concurrency {
                     if let gate = line.pace.notBefore, gate > .now {
@@ -87,7 +87,11 @@ extension Courier {
                     continue
                 }
                 if verdict.unreachable { unreachable.insert(entry.channel) }
-                if let seconds = verdict.wait { line.pace.pause(seconds) }
+                // A server asking to wait longer than the channel's maxWait has the rest of
+                // the channel wait for a later run, rather than hold this one that long.
+                if let seconds = verdict.wait {
+                    if seconds > line.channel.policy.maxWait { line.waitsPastRun = true } else { line.pace.pause(seconds) }
+                }
                 let (record, again) = settlement(entry, verdict, policy: line.channel.policy)
                 line.waiting.done(entry, again: again)
                 // A webhook's mark goes now; an email's may wait for others.
@@ -98,6 +102,7 @@ extension Courier {
         }
         try writeMarks()
         report.deferred += order.filter { unreachable.contains($0.channel.id) }.reduce(0) { $0 + $1.waiting.remaining }
+        report.waitingPastRun += order.filter { $0.waitsPastRun && !unreachable.contains($0.channel.id) }.reduce(0) { $0 + $1.waiting.remaining }
     }
 
     /// Starts one delivery on its channel: an email to its one address, or a webhook.
@@ -147,6 +152,9 @@ extension Courier {
         /// paces when messages start, which a queue would bunch up).
         let window: Int
         var pace = Pace()
+        /// Its server asked to wait longer than the channel's `maxWait`: what is left waits
+        /// for a later run.
+        var waitsPastRun = false
 
         init(channel: Channel) {
             self.channel = channel

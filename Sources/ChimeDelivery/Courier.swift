@@ -18,6 +18,9 @@ public final class Courier {
         public var failed: [String] = []
         /// Deliveries left untried because their channel could not be reached this run.
         public var deferred = 0
+        /// Deliveries left untried because their channel's server asked to wait longer than
+        /// its `maxWait` (a 429's `Retry-After`, a drained rate-limit bucket).
+        public var waitingPastRun = 0
 
         public init() {}
     }

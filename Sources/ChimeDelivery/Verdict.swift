@@ -34,7 +34,7 @@ struct Verdict {
             message = "HTTP \(code)"
             // Discord says when a bucket is empty; wait before the next request.
             if response.headers["x-ratelimit-remaining"] == "0" {
-                wait = response.headers["x-ratelimit-reset-after"].flatMap(Double.init)
+                wait = response.headers["x-ratelimit-reset-after"].flatMap(Self.serverSeconds)
             }
         case 429:
             outcome = .rateLimited
@@ -60,11 +60,21 @@ struct Verdict {
     /// `X-RateLimit-Reset-After`.
     static func retryAfter(_ headers: [String: String], now: Date) -> Double? {
         if let value = headers["retry-after"] {
-            if let seconds = Double(value), seconds >= 0 { return seconds }
-            if let date = httpDate(value) { return max(0, date.timeIntervalSince(now)) }
+            if let seconds = serverSeconds(value) { return seconds }
+            if let date = httpDate(value) { return min(max(0, date.timeIntervalSince(now)), longestWait) }
         }
-        if let value = headers["x-ratelimit-reset-after"], let seconds = Double(value), seconds >= 0 { return seconds }
-        return nil
+        return headers["x-ratelimit-reset-after"].flatMap(serverSeconds)
+    }
+
+    /// The longest wait a server's header is taken for: a year. Longer, and every channel's
+    /// `maxAge` gives the delivery up all the same.
+    static let longestWait: Double = 366 * 86_400
+
+    /// Seconds a server's header asks to wait: a number, not negative, finite (a `1e30` or
+    /// an `inf` overflowed the clock and stopped the run), at most ``longestWait``.
+    static func serverSeconds(_ text: String) -> Double? {
+        guard let seconds = Double(text), seconds >= 0, seconds.isFinite else { return nil }
+        return min(seconds, longestWait)
     }
 
     /// An IMF-fixdate (RFC 9110 §5.6.7), the form servers send.

@@ -219,6 +219,36 @@ struct DeliveryTests {
         #expect(body?["title"] as? String == "flaky")
     }
 
+    @Test("a server asking to wait absurdly long or forever (Retry-After 1e30 or inf, a bucket drained for 1e30 s) neither stops nor holds the run: the 429s give up or retry later, the drained channel's next delivery waits for a later run; a rate slower than 1/h is refused")
+    func absurdWaits() throws {
+        let server = try WebhookServer()
+        let base = "json://127.0.0.1:\(server.port)"
+        let ws = try Workspace(configuration: Self.configuration(
+            channels: [#"<channel id="huge" url="\#(base)/ratelimit/1/1e30"/>"#, #"<channel id="forever" url="\#(base)/ratelimit/1/inf"/>"#,
+                       #"<channel id="drained" url="\#(base)/drained/1e30" concurrency="1"/>"#],
+            recipients: [("h", "huge", ""), ("f", "forever", ""), ("d1", "drained", ""), ("d2", "drained", "")]))
+        try Self.schedule(ws, [("h", "h"), ("f", "f"), ("d1", "d1"), ("d2", "d2")])
+        let started = Date()
+        let run = try ws.chime(["run"], now: "2026-11-21T09:05:00Z")
+        #expect(Date().timeIntervalSince(started) < 30, "the run did not wait for the servers")
+        #expect(run.status == 69, "\(run.stdout) \(run.stderr)")
+        #expect(run.stdout == "fired 4, delivered 1, 1 to retry, 1 not tried (the server asked to wait past this run), 1 failed\n", "\(run.stderr)")
+        #expect(run.stderr.contains("failed h to huge"), "\(run.stderr)")
+        #expect(run.stderr.contains("gave up: still rate-limited"), "\(run.stderr)")
+        let state = try Self.deliveries(ws)
+        #expect(state["f"]?["state"] as? String == "queued")
+        #expect([state["d1"]?["state"] as? String, state["d2"]?["state"] as? String].compactMap { $0 }.sorted() == ["delivered", "queued"])
+        // The one not tried goes with the next run, unclaimed.
+        let next = try ws.chime(["run"], now: "2026-11-21T09:06:00Z")
+        #expect(next.stdout == "fired 0, delivered 2\n", "\(next.stdout) \(next.stderr)")
+        #expect(try Self.deliveries(ws).values.filter { $0["state"] as? String == "delivered" }.count == 3)
+
+        try ws.write("chime.xml", Self.configuration(channels: [#"<channel id="slow" url="\#(base)/ok" rate="0.5/h"/>"#], recipients: [("s", "slow", "")]))
+        let check = try ws.chime(["check"])
+        #expect(check.status == 65)
+        #expect(check.stderr.contains(#"rate "0.5/h" is slower than 1/h"#), "\(check.stderr)")
+    }
+
     @Test("webhooks go out many at once within the channel's concurrency, and no faster than its rate")
     func concurrencyAndRate() throws {
         let server = try WebhookServer()

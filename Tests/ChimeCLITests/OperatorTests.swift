@@ -130,6 +130,13 @@ struct OperatorTests {
             #expect(check.status == 65, "\(placed)")
             #expect(check.stderr.contains("puts {token} where replies and bounces cannot be read back by it: write it once, as local+{token}@domain"), "\(placed): \(check.stderr)")
         }
+        // A linkBase goes into headers and pages as it is: an absolute http(s) URL only.
+        for base in ["", "javascript:alert(1)", "http://x y/", "https://chime.example.org/&quot;&gt;&lt;b&gt;", "/chime/links"] {
+            try ws.write("chime.xml", good.replacingOccurrences(of: #"linkBase="https://reminders.example.org/chime/links""#, with: #"linkBase="\#(base)""#))
+            let check = try ws.chime(["check"])
+            #expect(check.status == 65, "\(base)")
+            #expect(check.stderr.contains(/chime\.xml:\d+:\d+: error: linkBase must be an absolute http or https URL/), "\(base): \(check.stderr)")
+        }
         // Names as RFC 5322 writes them pass.
         for name in [#""Reminders [bot]" &lt;bot@example.org&gt;"#, "Reminders (ops) &lt;bot@example.org&gt;", "John Q. Public &lt;bot@example.org&gt;",
                      #""Al \"The Boss\" Ice" &lt;bot@example.org&gt;"#] {

@@ -61,6 +61,19 @@ struct ScheduleCommandTests {
         try ws.chime(["schedule", "--id", "d", "--to", "alice", "--title", "Reminder", "--in", "1h"], now: "2026-11-21T09:00:00Z")
         #expect(try ws.chime(["cancel", "--all"]).stdout == "cancelled 1\n")
         #expect(try ws.chime(["cancel"]).status == 64)
+        // What it echoes of a typed identifier cannot drive the terminal.
+        #expect(try ws.chime(["cancel", "e\u{1B}[31mRED"]).stderr == "not pending: e\\u{1b}[31mRED\n")
+        #expect(try ws.chime(["next", "e\u{7}"]).stderr == "no pending request \"e\\u{7}\"\n")
+    }
+
+    @Test("chime next --count is at most 100000 (all are worked out before the first is printed: 2^31 ran out of memory)")
+    func nextCount() throws {
+        let ws = try Workspace()
+        try ws.chime(["schedule", "--id", "r", "--to", "alice", "--title", "Reminder", "--in", "1m", "--repeats"], now: "2026-11-21T09:00:00Z")
+        #expect(try ws.chime(["next", "r", "--count", "3"]).stdout.split(separator: "\n").count == 3)
+        let huge = try ws.chime(["next", "r", "--count", "2147483647"])
+        #expect(huge.status == 64)
+        #expect(huge.stderr.contains("--count must be at most 100000"), "\(huge.stderr)")
     }
 
     @Test("beyond a pending limit the later requests are set aside, reported and listed, and fire once within it")

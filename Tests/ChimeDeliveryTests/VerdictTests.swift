@@ -45,6 +45,12 @@ struct VerdictTests {
         #expect(Verdict(response(429, ["retry-after": "soon"]), now: now).wait == nil)
         #expect(Verdict(response(204, ["x-ratelimit-remaining": "0", "x-ratelimit-reset-after": "1.5"])).wait == 1.5)
         #expect(Verdict(response(204, ["x-ratelimit-remaining": "3", "x-ratelimit-reset-after": "1.5"])).wait == nil)
+        // What a server cannot mean: infinite is no wait given, a huge one a year at most.
+        for header in ["inf", "nan", "-1", "1e400"] {
+            #expect(Verdict(response(429, ["retry-after": header]), now: now).wait == nil, "\(header)")
+        }
+        #expect(Verdict(response(429, ["retry-after": "1e30"]), now: now).wait == Verdict.longestWait)
+        #expect(Verdict(response(204, ["x-ratelimit-remaining": "0", "x-ratelimit-reset-after": "1e30"])).wait == Verdict.longestWait)
     }
 
     @Test("a refusal's body is kept on one line and cut")

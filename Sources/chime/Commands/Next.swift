@@ -14,7 +14,7 @@ extension Chime {
         @Argument(help: "A pending request's identifier.")
         var identifier: String
 
-        @Option(name: .long, help: "How many instants.")
+        @Option(name: .long, help: "How many instants (at most 100000).")
         var count = 1
 
         @Flag(name: .long, help: "Print a JSON array of instants.")
@@ -22,12 +22,14 @@ extension Chime {
 
         func validate() throws {
             guard count > 0 else { throw ValidationError("--count must be at least 1") }
+            // All are worked out before the first is printed: 2^31 took 32 GiB.
+            guard count <= 100_000 else { throw ValidationError("--count must be at most 100000") }
         }
 
         func run() throws {
             let scheduler = try options.runtime.openScheduler()
             guard let instants = try scheduler.upcoming(identifier, count: count, now: options.instant) else {
-                printError("no pending request \"\(identifier)\"")
+                printError(printable("no pending request \"\(identifier)\""))
                 throw ExitCode(65)
             }
             if json {

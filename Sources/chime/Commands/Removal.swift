@@ -49,6 +49,6 @@ struct Removal: ParsableArguments {
         let removed = try one(store, identifiers)
         print("\(verb) \(removed.count)")
         let absent = identifiers.filter { !removed.contains($0) }
-        if !absent.isEmpty { printError("\(missing): \(absent.joined(separator: " "))") }
+        if !absent.isEmpty { printError(printable("\(missing): \(absent.joined(separator: " "))")) }
     }
 }

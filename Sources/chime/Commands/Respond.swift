@@ -57,14 +57,14 @@ extension Chime {
             }
             let (identifier, action) = (identifier ?? "", action ?? "")
             guard let delivered = try store.delivered(recipient: nil).first(where: { $0.request.identifier == identifier }) else {
-                printError("no delivered notification \"\(identifier)\"")
+                printError(printable("no delivered notification \"\(identifier)\""))
                 throw ExitCode(65)
             }
             let request = delivered.request
             guard let chosen = desk.action(named: action, in: request) else {
                 let category = configuration.category(request.content.categoryIdentifier)
                 let known = (category?.actions.map(\.identifier) ?? []) + BuiltInAction.allCases.map(\.shortName)
-                printError("\"\(request.content.categoryIdentifier)\" has no action \"\(action)\"; one of: \(known.joined(separator: ", "))")
+                printError(printable("\"\(request.content.categoryIdentifier)\" has no action \"\(action)\"; one of: \(known.joined(separator: ", "))"))
                 throw ExitCode(65)
             }
             let now = options.instant
@@ -76,11 +76,11 @@ extension Chime {
             do {
                 recorded = try store.record(response, from: nil)
             } catch let inFlight as ResponseInFlight {
-                print("\(identifier): \(chosen) is being carried out (since \(inFlight.since)); not carried out twice")
+                print(printable("\(identifier): \(chosen) is being carried out (since \(inFlight.since)); not carried out twice"))
                 return
             }
             guard let id = recorded else {
-                print("\(identifier): \(chosen) was already recorded; not carried out again")
+                print(printable("\(identifier): \(chosen) was already recorded; not carried out again"))
                 return
             }
             response.id = id
@@ -90,23 +90,23 @@ extension Chime {
         /// `--retry`: the failed (or cut short) response taken again and carried out, else why not.
         private func again(_ id: Int64, desk: ActionDesk, store: any NotificationStore) throws {
             guard let recorded = try store.responses().first(where: { $0.id == id }) else {
-                printError("no response \(id) (chime responses lists them, each with its id first)")
+                printError(printable("no response \(id) (chime responses lists them, each with its id first)"))
                 throw ExitCode(65)
             }
             guard let request = try store.request(ofDelivery: recorded.deliveryID) else {
-                printError("response \(id): its notification \"\(recorded.identifier)\" is no longer known; it cannot be carried out")
+                printError(printable("response \(id): its notification \"\(recorded.identifier)\" is no longer known; it cannot be carried out"))
                 throw ExitCode(65)
             }
             guard let response = try store.retake(response: id, now: options.instant) else {
                 if recorded.status == StoredResponse.awaitingConfirmation {
-                    printError("response \(id) awaits confirmation by its link; it did not fail")
+                    printError(printable("response \(id) awaits confirmation by its link; it did not fail"))
                     throw ExitCode(65)
                 }
                 if recorded.status == StoredResponse.carryingOut {
-                    print("\(recorded.identifier): \(recorded.action) is being carried out (since \(recorded.at)); not carried out twice")
+                    print(printable("\(recorded.identifier): \(recorded.action) is being carried out (since \(recorded.at)); not carried out twice"))
                     return
                 }
-                print("\(recorded.identifier): \(recorded.action) was carried out already; not carried out again")
+                print(printable("\(recorded.identifier): \(recorded.action) was carried out already; not carried out again"))
                 return
             }
             try carryOut(response, request: request, desk: desk)
@@ -115,7 +115,7 @@ extension Chime {
         /// Carries a recorded response out and says how it went: exits 1 when it failed.
         private func carryOut(_ response: StoredResponse, request: NotificationRequest, desk: ActionDesk) throws {
             let outcome = try desk.carryOut(response, request: request, now: options.instant)
-            print("\(response.identifier): \(response.action) \(outcome.status)\(outcome.result.isEmpty ? "" : ": " + outcome.result)")
+            print(printable("\(response.identifier): \(response.action) \(outcome.status)\(outcome.result.isEmpty ? "" : ": " + outcome.result)"))
             if outcome.status == StoredResponse.failed { throw ExitCode(1) }
         }
     }

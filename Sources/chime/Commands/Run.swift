@@ -61,10 +61,11 @@ extension Chime {
             }
             var summary = "fired \(report.fired)"
             let delivery = report.delivery
-            if delivery.delivered > 0 || !delivery.retrying.isEmpty || !delivery.failed.isEmpty || delivery.deferred > 0 {
+            if delivery.delivered > 0 || !delivery.retrying.isEmpty || !delivery.failed.isEmpty || delivery.deferred + delivery.waitingPastRun > 0 {
                 summary += ", delivered \(delivery.delivered)"
                 if !delivery.retrying.isEmpty { summary += ", \(delivery.retrying.count) to retry" }
                 if delivery.deferred > 0 { summary += ", \(delivery.deferred) not tried (server unreachable)" }
+                if delivery.waitingPastRun > 0 { summary += ", \(delivery.waitingPastRun) not tried (the server asked to wait past this run)" }
                 if !delivery.failed.isEmpty { summary += ", \(delivery.failed.count) failed" }
             }
             if report.digested > 0 { summary += ", \(report.digested) kept for the digest" }
@@ -92,7 +93,7 @@ extension Chime {
         static func exit(_ report: Scheduler.RunReport) throws {
             let delivery = report.delivery
             if !delivery.failed.isEmpty { throw ExitCode(69) }
-            if !report.held.isEmpty || !report.partial.isEmpty || !delivery.retrying.isEmpty || delivery.deferred > 0 { throw ExitCode(75) }
+            if !report.held.isEmpty || !report.partial.isEmpty || !delivery.retrying.isEmpty || delivery.deferred + delivery.waitingPastRun > 0 { throw ExitCode(75) }
         }
     }
 }

@@ -24,7 +24,8 @@ struct RunSummary: Encodable {
     var retrying: [String]
     /// Deliveries that gave up this run (`chime failed` lists them all).
     var failed: [String]
-    /// Deliveries left untried, their server unreachable.
+    /// Deliveries left untried for a later run: their server unreachable, or asking to
+    /// wait longer than the channel's `maxWait`.
     var deferred: Int
     var coalesced: Int
     var recovered: Int
@@ -46,7 +47,7 @@ struct RunSummary: Encodable {
         partial = report.partial
         retrying = delivery.retrying
         failed = delivery.failed
-        deferred = delivery.deferred
+        deferred = delivery.deferred + delivery.waitingPastRun
         coalesced = report.coalesced
         recovered = report.recovered
         moved = report.moved

@@ -9,6 +9,8 @@ start and end times, and the client's port (one port, one connection). The path 
   /ratelimit/N/SECONDS         429 with Retry-After: SECONDS to the first N, then 200
   /ratelimit-date/N/SECONDS    the same with Retry-After as an HTTP date
   /discord/N/SECONDS           429 with X-RateLimit-Reset-After (Discord's header) only
+  /drained/SECONDS             200 with X-RateLimit-Remaining: 0 and X-RateLimit-Reset-After:
+                               SECONDS (a Discord bucket emptied by this request)
   /slow/SECONDS                wait, then 200
   /reset/N                     close the connection without an answer, N times, then 200
 GET answers from --files DIR: the file at the request's path (without its query) under
@@ -79,6 +81,8 @@ class Handler(BaseHTTPRequestHandler):
                 headers["Retry-After"] = email.utils.formatdate(time.time() + wait + 1, usegmt=True)
             else:
                 headers["X-RateLimit-Reset-After"] = parts[2]
+        elif kind == "drained":
+            headers["X-RateLimit-Remaining"], headers["X-RateLimit-Reset-After"] = "0", parts[1]
         elif kind == "slow":
             time.sleep(float(parts[1]))
         elif kind == "reset" and count <= int(parts[1]):
