@@ -14,6 +14,13 @@ extension PostgresStore {
         }
     }
 
+    public func hasDigest(recipient: String, slot: Instant) throws -> Bool {
+        try read { session in
+            try await session.value("SELECT EXISTS (SELECT 1 FROM batch WHERE recipient = \(recipient) AND slot = \(slot.seconds) AND thread = '')",
+                                    as: Bool.self) ?? false
+        }
+    }
+
     /// Exactly once: the batch row is inserted with `ON CONFLICT DO NOTHING` against its
     /// id and the unique (recipient, slot) of digests, so of two runs starting one digest
     /// or one group at once, the second waits for the first's insert and then inserts

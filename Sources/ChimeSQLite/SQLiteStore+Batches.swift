@@ -26,6 +26,13 @@ extension SQLiteStore {
         }
     }
 
+    public func hasDigest(recipient: String, slot: Instant) throws -> Bool {
+        try database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM batch WHERE recipient = ? AND slot = ? AND thread = '')",
+                              arguments: [recipient, slot.seconds]) ?? false
+        }
+    }
+
     public func waitingGroups() throws -> [WaitingGroup] {
         try database.read { db in
             var groups: [WaitingGroup] = []

@@ -28,15 +28,19 @@ extension Scheduler {
         var report = DigestReport()
         let claimer = ProcessIdentity.current
         let recipients = configuration.recipients.filter { only == nil || $0.id == only }
+        let zones = ZoneCache()
         if dryRun {
+            // Due as the real run would send it: something kept, and its slot not sent yet.
             for recipient in recipients {
+                guard let zone = zones.zone(recipient.timeZone) else { continue }
+                let slot = DeliveryRoute.lastSlot(minute: recipient.digestAt, atOrBefore: now, zone: zone)
+                guard try !store.hasDigest(recipient: recipient.id, slot: slot) else { continue }
                 let items = try store.parked(recipient: recipient.id)
                 if !items.isEmpty { report.due.append((recipient.id, items)) }
             }
             return report
         }
         let transports = TransportFactory(renderer: renderer)
-        let zones = ZoneCache()
         var result = BatchResult()
         try finishUnfinished(.digest, only: only, now: now, claimer: claimer, transports: transports, into: &result)
         report.recovered = result.sent.count

@@ -135,9 +135,11 @@ struct PolicyTests {
 
         // The digest is daily at 07:00 local: 06:00Z after the change. 05:59Z is 06:59 CET
         // (07:59 by the summer offset): the slot is still the 24th's, which went with nothing.
-        let dry = try ws.chime(["digest", "--dry-run"], now: "2026-10-25T05:59:00Z")
-        #expect(dry.stdout.contains("alice: 2 notifications") && dry.stdout.contains("bob: 1 notification"), "\(dry.stdout)")
+        // A dry run says what the real one would send then: nothing yet, and at 06:00Z both.
+        #expect(try ws.chime(["digest", "--dry-run"], now: "2026-10-25T05:59:00Z").stdout == "0 digests due\n")
         #expect(try ws.chime(["digest"], now: "2026-10-25T05:59:00Z").stdout == "sent 0 digests\n")
+        let dry = try ws.chime(["digest", "--dry-run"], now: "2026-10-25T06:00:00Z")
+        #expect(dry.stdout.contains("alice: 2 notifications") && dry.stdout.contains("bob: 1 notification"), "\(dry.stdout)")
         let morning = try ws.chime(["digest"], now: "2026-10-25T06:00:00Z")
         #expect(morning.stdout == "digest alice: 2 notifications\ndigest bob: 1 notification\nsent 2 digests\n", "\(morning.stdout)")
         let before = try Self.outbox(ws)
@@ -153,6 +155,7 @@ struct PolicyTests {
         #expect(bob.hasPrefix("Ваша сводка: 1 напоминание\n"), "\(bob)")
         // Once: the same slot again, and the next hour, send nothing more.
         #expect(try ws.chime(["digest"], now: "2026-10-25T06:00:30Z").stdout == "sent 0 digests\n")
+        #expect(try ws.chime(["digest", "--dry-run"], now: "2026-10-25T06:00:30Z").stdout == "0 digests due\n")
         #expect(try ws.chime(["digest"], now: "2026-10-25T07:00:00Z").stdout == "sent 0 digests\n")
         #expect(try Self.outbox(ws).count == before.count)
     }

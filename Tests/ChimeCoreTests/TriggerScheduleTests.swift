@@ -19,6 +19,15 @@ struct TriggerScheduleTests {
         #expect(s.next(after: instant("2026-11-21T09:31:00Z"))?.description == "2026-11-21T09:40:17Z")
     }
 
+    @Test("no occurrence past 9999-12-31T23:59:59Z, which RFC 3339 cannot write: a time interval reaching beyond never fires, a repeating one stops before it")
+    func lastInstant() {
+        #expect(schedule(.timeInterval(seconds: 3e11, repeats: false), added: "2026-11-21T09:00:00Z").first == nil)
+        let yearly = schedule(.timeInterval(seconds: 365 * 86_400, repeats: true), added: "9998-06-01T00:00:00Z")
+        #expect(yearly.first?.description == "9999-06-01T00:00:00Z")
+        #expect(yearly.next(after: instant("9999-06-01T00:00:00Z")) == nil)
+        #expect(schedule(.timeInterval(seconds: 60, repeats: false), added: "9999-12-31T23:58:59Z").first == .latest)
+    }
+
     @Test("a repeating interval under 60 s is refused; 60 s is accepted")
     func minimumInterval() {
         #expect(NotificationTrigger.timeInterval(seconds: 59, repeats: true).problem == "a repeating time interval must be at least 60 seconds, not 59")

@@ -24,6 +24,7 @@ struct BatchStoreConformance {
         let made = try kind.make()
         _ = try park(made.store)
         #expect(try made.store.parked(recipient: "alice").map(\.request.identifier) == ["a", "b"])
+        #expect(try !made.store.hasDigest(recipient: "alice", slot: Instant(seconds: 3600)))
         #expect(try made.store.parked(recipient: "bob").isEmpty)
         let stores = try (0..<8).map { _ in try made.another() }
         let batches = try concurrently(8) { index in
@@ -38,6 +39,10 @@ struct BatchStoreConformance {
                                           claimer: F.me, at: Instant(seconds: 2001)) == nil)
         #expect(try made.store.unfinishedBatches(digests: true).map(\.id) == ["digest-alice-1"])
         #expect(try made.store.unfinishedBatches(digests: false).isEmpty)
+        // Started, its slot has its digest; another slot, another recipient, or a thread's group do not count.
+        #expect(try made.store.hasDigest(recipient: "alice", slot: Instant(seconds: 3600)))
+        #expect(try !made.store.hasDigest(recipient: "alice", slot: Instant(seconds: 7200)))
+        #expect(try !made.store.hasDigest(recipient: "bob", slot: Instant(seconds: 3600)))
     }
 
     @Test("a thread's notifications wait as a group, taken by its batch", arguments: StoreKind.allCases)

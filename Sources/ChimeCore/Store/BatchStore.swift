@@ -9,6 +9,10 @@ public protocol BatchStore: Sendable {
     /// (sent, or being sent by another run).
     func claimBatch(id: String, recipient: String, thread: String?, slot: Instant, claimer: Claimer, at: Instant) throws -> MessageBatch?
 
+    /// Whether the recipient's digest for `slot` was started (sent, or being sent): what
+    /// `chime digest --dry-run` asks before listing one as due.
+    func hasDigest(recipient: String, slot: Instant) throws -> Bool
+
     /// Threads with notifications waiting to go out together, the earliest first.
     func waitingGroups() throws -> [WaitingGroup]
 

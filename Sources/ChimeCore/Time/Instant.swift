@@ -20,6 +20,9 @@ public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConv
 
     public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.seconds < rhs.seconds }
 
+    /// 9999-12-31T23:59:59Z: the last instant RFC 3339 writes with four digits of year.
+    public static let latest = Instant(seconds: 253_402_300_799)
+
     public static func + (lhs: Instant, rhs: Int64) -> Instant { Instant(seconds: lhs.seconds + rhs) }
 
     public init(from decoder: any Decoder) throws {

@@ -23,7 +23,19 @@ public struct TriggerSchedule: Sendable {
 
     /// The first fire instant. A UILocalNotification `fireDate` already past fires at
     /// once, as on iOS; the other forms fire strictly after `added`.
-    public var first: Instant? {
+    public var first: Instant? { Self.representable(unboundedFirst) }
+
+    /// The first occurrence strictly after `instant` (for a repeating trigger), or nil.
+    public func next(after instant: Instant) -> Instant? { Self.representable(unboundedNext(after: instant)) }
+
+    /// `instant`, when RFC 3339 can write it (year 9999 at most, as `--now` takes): a
+    /// time interval of 3·10¹¹ seconds fired in year 11532, which every listing then
+    /// printed in a form no reader takes back. Later is never.
+    private static func representable(_ instant: Instant?) -> Instant? {
+        instant.flatMap { $0 <= .latest ? $0 : nil }
+    }
+
+    private var unboundedFirst: Instant? {
         switch trigger {
         case .timeInterval(let seconds, _):
             return occurrence(interval: seconds, index: 1)
@@ -34,8 +46,7 @@ public struct TriggerSchedule: Sendable {
         }
     }
 
-    /// The first occurrence strictly after `instant` (for a repeating trigger), or nil.
-    public func next(after instant: Instant) -> Instant? {
+    private func unboundedNext(after instant: Instant) -> Instant? {
         guard trigger.repeats else { return nil }
         switch trigger {
         case .timeInterval(let seconds, _):
