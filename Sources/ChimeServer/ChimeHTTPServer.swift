@@ -49,7 +49,7 @@ public struct ChimeHTTPServer: Sendable {
         var logger = Logger(label: "chime.serve")
         logger.logLevel = .warning
         return Application(
-            router: router(), configuration: .init(address: .hostname(host, port: port), serverName: "chime"),
+            responder: HeadAsGet(base: router().buildResponder()), configuration: .init(address: .hostname(host, port: port), serverName: "chime"),
             onServerRunning: { channel in onRunning(channel.localAddress?.port ?? port) }, logger: logger)
     }
 
@@ -57,6 +57,7 @@ public struct ChimeHTTPServer: Sendable {
         let router = Router()
         // First, so that it sees every route added after it, and requests no route takes.
         router.add(middleware: AccessRecorder())
+        router.add(middleware: APINotFound())
         router.get("/health") { _, _ in "ok\n" }
         if let metrics {
             router.get("/metrics") { _, _ in

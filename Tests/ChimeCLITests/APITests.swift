@@ -67,6 +67,15 @@ struct APITests {
         #expect(request?["added"] as? String == listed?.first?["added"] as? String)
         #expect(request?["setAside"] as? Bool == false)
         #expect(try server.request("GET", "/v1/requests/a1", headers: write).status == 200, "write includes read")
+        // HEAD as GET without the body; a path no route takes answers in the API's JSON.
+        let head = try server.request("HEAD", "/v1/requests/a1", headers: read)
+        #expect(head.status == 200 && head.body.isEmpty, "\(head.status) \(head.body)")
+        #expect(try server.request("HEAD", "/health").status == 200)
+        for path in ["/v1/requests/", "/v1/requests/a1/extra", "/v1/nothing"] {
+            let unknown = try server.request("GET", path, headers: read)
+            #expect(unknown.status == 404, "\(path)")
+            #expect(Self.error(unknown.body)?["code"] as? String == "not_found", "\(path): \(unknown.body)")
+        }
 
         let forbidden = try server.request("DELETE", "/v1/requests/a1", headers: read)
         #expect(forbidden.status == 403)
