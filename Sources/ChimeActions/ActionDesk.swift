@@ -126,7 +126,8 @@ public struct ActionDesk: Sendable {
         let target = request.content.targetContentIdentifier
         switch BuiltInAction(rawValue: response.action) {
         case .snooze?:
-            let seconds = response.userText.flatMap { SnoozeText.seconds($0, now: now, zone: zone) } ?? configuration.replies.snooze
+            let asked = response.userText.flatMap { SnoozeText.seconds($0, now: now, zone: zone) }
+            let seconds = asked ?? configuration.replies.snooze
             let until = now + seconds
             var again = request
             again.trigger = .timeInterval(seconds: Double(seconds), repeats: false)
@@ -135,6 +136,11 @@ public struct ActionDesk: Sendable {
             try store.upsert([PendingNotification(request: again, added: now, nextFire: until, anchor: now, zone: "UTC",
                                                   generation: UUID().uuidString.lowercased())])
             outcome.result = "\(again.identifier) fires at \(until.rfc3339(in: zone))"
+            // A text that names no time Chime reads (or one past a thousand years) is not
+            // taken silently: the record says the default stood in for it.
+            if asked == nil, let text = response.userText, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                outcome.result += " (the default snooze: \"\(text.prefix(64))\" names no time Chime reads)"
+            }
             let when = DateText.dayAndTime(until, locale: locale, zone: zone)
             outcome.answer = try text("answer.snoozed", [.string(when)], locale, fallback: "Snoozed until \(when).")
         case .done?:

@@ -117,12 +117,15 @@ struct CarryingOutTests {
         #expect(try Self.responses(ws).map { $0["result"] as! String }.first?.hasPrefix("a fires at 2026-11-21T13:00:00+01:00") == true)
     }
 
-    @Test("a snooze too long to count is read as no duration (the configured one), not a crash")
+    @Test("a snooze too long to count is read as no duration (the configured one), not a crash, and the record says so")
     func absurdSnooze() throws {
         let ws = try Self.workspace()
         let sent = try ReplyCorpusTests.send(ws, ["a"], category: "shop")["a"]!
         let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent, body: "snooze 99999999999999 weeks"))
         #expect(printed.contains("Snoozed until Saturday, November 21 at 11:45."), "\(printed)")
+        // Not silently: the record says the default stood in for the text.
+        let result = try Self.responses(ws).map { $0["result"] as! String }.first ?? ""
+        #expect(result.hasSuffix(#"(the default snooze: "99999999999999 weeks" names no time Chime reads)"#), "\(result)")
     }
 
     @Test("done cancels the rest of a repeating request; dismiss and OK are recorded; a French recipient is answered in French")
@@ -166,6 +169,11 @@ struct CarryingOutTests {
         #expect(hookInput?["status"] as? String == "carried out")
         let again = try ws.chime(["respond", "other", "trashAction"], now: "2026-11-21T10:02:00Z")
         #expect(again.stdout.contains("already recorded; not carried out again"))
+        // An action it does not have: refused with the ones it has (confirm is an opt-in's only).
+        let unknown = try ws.chime(["respond", "other", "confirm"], now: "2026-11-21T10:02:00Z")
+        #expect(unknown.status == 65)
+        #expect(unknown.stderr.contains("has no action \"confirm\"; one of: ") && !unknown.stderr.contains(", confirm"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("snooze"), "\(unknown.stderr)")
         #expect(try String(contentsOf: ws.url.appendingPathComponent("hook-ran.txt"), encoding: .utf8) == "ran\n", "the command ran once")
 
         // The POST goes out with the next run, signed with the channel's key.

@@ -63,7 +63,9 @@ extension Chime {
             let request = delivered.request
             guard let chosen = desk.action(named: action, in: request) else {
                 let category = configuration.category(request.content.categoryIdentifier)
-                let known = (category?.actions.map(\.identifier) ?? []) + BuiltInAction.allCases.map(\.shortName)
+                // The built-in actions this request takes: confirm belongs to opt-in requests only.
+                let builtIn = BuiltInAction.allCases.filter { desk.action(named: $0.rawValue, in: request) != nil }
+                let known = (category?.actions.map(\.identifier) ?? []) + builtIn.map(\.shortName)
                 printError(printable("\"\(request.content.categoryIdentifier)\" has no action \"\(action)\"; one of: \(known.joined(separator: ", "))"))
                 throw ExitCode(65)
             }
