@@ -112,6 +112,12 @@ extension OperatorTests {
             #expect(nul.status == 65)
             #expect(nul.stderr.contains(said), "\(nul.stderr)")
         }
+        // A file that cannot be read says why: 66, as sysexits' "cannot open input".
+        let absent = try ws.chime(["schedule", "--json", "nope.json"])
+        #expect(absent.status == 66 && absent.stderr == "nope.json: error: no such file\n", "\(absent.stderr)")
+        let folder = try ws.chime(["schedule", "--json", "."])
+        #expect(folder.status == 66 && folder.stderr == ".: error: a directory, not a file\n", "\(folder.stderr)")
+        #expect(try ws.chime(["preview", "--json", ".", "--channel", "log"]).stderr == ".: error: a directory, not a file\n")
         #expect(try ws.chime(["pending"]).stdout.isEmpty, "nothing was scheduled")
     }
 }

@@ -11,7 +11,9 @@ public struct QuietHours: Hashable, Sendable {
 
     /// Reads `HH:MM-HH:MM` (or with an en dash); nil for anything else, or an empty window.
     public init?(parsing text: String) {
-        let parts = text.replacingOccurrences(of: "–", with: "-").split(separator: "-").map { $0.trimmingCharacters(in: .whitespaces) }
+        // Empty parts kept: "-22:00-07:00" is not 22:00-07:00.
+        let parts = text.replacingOccurrences(of: "–", with: "-").split(separator: "-", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
         guard parts.count == 2, let start = Self.minutes(parts[0]), let end = Self.minutes(parts[1]), start != end else { return nil }
         self.init(start: start, end: end)
     }
@@ -19,7 +21,7 @@ public struct QuietHours: Hashable, Sendable {
     /// `HH:MM` as minutes after midnight.
     public static func minutes(_ text: String) -> Int? {
         let parts = text.split(separator: ":")
-        guard parts.count == 2, parts.allSatisfy({ $0.count == 2 }), let hour = Int(parts[0]), let minute = Int(parts[1]),
+        guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy({ $0.isASCII && $0.isNumber }) }), let hour = Int(parts[0]), let minute = Int(parts[1]),
               (0..<24).contains(hour), (0..<60).contains(minute) else { return nil }
         return hour * 60 + minute
     }

@@ -95,15 +95,7 @@ extension Chime {
                 throw ExitCode(65)
             }
             let path = json ?? "-"
-            let data: Data
-            if path == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
-            } else if let contents = FileManager.default.contents(atPath: path) {
-                data = contents
-            } else {
-                printError("\(path): error: no such file")
-                throw ExitCode(66)
-            }
+            let data = try readInputFile(path)
             do {
                 guard let first = try RequestDecoder.decode(data).first else {
                     printError("\(path): error: no request")

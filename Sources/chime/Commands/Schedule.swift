@@ -114,15 +114,7 @@ extension Chime {
 
         private func readRequests() throws -> [NotificationRequest] {
             guard let json else { return [try flagRequest()] }
-            let data: Data
-            if json == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
-            } else if let contents = FileManager.default.contents(atPath: json) {
-                data = contents
-            } else {
-                printError("\(json): error: no such file")
-                throw ExitCode(66)
-            }
+            let data = try readInputFile(json)
             do {
                 return try RequestDecoder.decode(data)
             } catch {
