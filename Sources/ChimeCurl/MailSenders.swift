@@ -49,7 +49,8 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
     /// one with none yet, else to any waiting one, else to a new thread; when the queue it
     /// goes in (`name`) has `connections` threads sending already, it waits there.
     func submit(_ mail: MailRequest, tag: Int, connections: Int, queue name: String) {
-        let job = Job(tag: tag, mail: mail, key: Self.key(mail.server), queue: name)
+        let job = Job(tag: tag, mail: mail, envelope: SMTPClient.Envelope(from: mail.from, recipients: mail.recipients, message: mail.message),
+                      key: Self.key(mail.server), queue: name)
         condition.lock()
         guard !unreachable.contains(job.key) else {
             finished.append((tag, nil))
@@ -130,7 +131,7 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
                 queues[job.queue] = queue
             }
             condition.unlock()
-            let outcome = send(job, then: following?.mail, clients: &clients)
+            let outcome = send(job, then: following?.envelope, clients: &clients)
             condition.lock()
             finished.append((job.tag, outcome))
             sender.servers.insert(job.key)
@@ -171,13 +172,12 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
         condition.unlock()
     }
 
-    private func send(_ job: Job, then following: MailRequest?, clients: inout [String: SMTPClient]) -> Outcome {
+    private func send(_ job: Job, then next: SMTPClient.Envelope?, clients: inout [String: SMTPClient]) -> Outcome {
         let mail = job.mail
         do {
             let client = try clients[job.key] ?? SMTPClient(mail.server)
             clients[job.key] = client
-            let next = following.map { SMTPClient.Envelope(from: $0.from, recipients: $0.recipients, message: $0.message) }
-            return .success(try client.send(from: mail.from, to: mail.recipients, message: mail.message, then: next))
+            return .success(try client.send(job.envelope, message: mail.message, then: next))
         } catch let failure as SMTPClient.Failure {
             return .failure(failure)
         } catch let error as CurlError {
@@ -197,6 +197,9 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
     private struct Job {
         let tag: Int
         let mail: MailRequest
+        /// Its envelope, made once: it is asked for again when the job before it writes
+        /// it ahead (pipelining).
+        let envelope: SMTPClient.Envelope
         /// Its server (``key(_:)``).
         let key: String
         /// The name of its queue (its channel's id).

@@ -78,3 +78,20 @@ extension SMTPClient {
         return written
     }
 }
+
+/// What a send ends with, success or failure: both name the recipients refused.
+protocol NamingRefusals {
+    var refused: [SMTPClient.Refusal] { get set }
+}
+
+extension NamingRefusals {
+    /// The same, `more` refused besides (those left out of the envelope).
+    func adding(_ more: [SMTPClient.Refusal]) -> Self {
+        var copy = self
+        copy.refused += more
+        return copy
+    }
+}
+
+extension SMTPClient.Sent: NamingRefusals {}
+extension SMTPClient.Failure: NamingRefusals {}

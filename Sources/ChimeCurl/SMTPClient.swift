@@ -100,8 +100,13 @@ public final class SMTPClient {
     /// replaced by a new one, once.
     /// - Throws: ``Failure`` when no recipient got it.
     public func send(from: String, to recipients: [String], message: [UInt8], then next: Envelope? = nil) throws -> Sent {
-        try Self.check(from: from, to: recipients)
-        let envelope = Envelope(from: from, recipients: recipients, message: message)
+        try send(Envelope(from: from, recipients: recipients, message: message), message: message, then: next)
+    }
+
+    /// ``send(from:to:message:then:)`` with the message's envelope made already (its
+    /// header looked at once, whether it goes first or as another's `next`).
+    public func send(_ envelope: Envelope, message: [UInt8], then next: Envelope? = nil) throws -> Sent {
+        try Self.check(from: envelope.from, to: envelope.recipients)
         // A next message whose envelope would be refused goes alone, and is refused then.
         let next = next.flatMap { next in (try? Self.check(from: next.from, to: next.recipients)).map { next } }
         let deadline = Deadline(milliseconds: server.timeouts.total)
@@ -133,21 +138,12 @@ public final class SMTPClient {
                 } else if let following, let replies = finished.following {
                     prepared = (following.envelope, replies)
                 }
-                return try finished.result.map { sent in
-                    var sent = sent
-                    sent.refused += written.refused
-                    return sent
-                }.mapError { failure in
-                    var failure = failure
-                    failure.refused += written.refused
-                    return failure
-                }.get()
+                // The recipients refused before anything was sent are told with the server's.
+                return try finished.result.map { $0.adding(written.refused) }.mapError { $0.adding(written.refused) }.get()
             } catch let interrupted as SMTPTransaction.Interrupted {
                 self.connection = nil
                 if kept && interrupted.beforeData { continue }
-                var failure = interrupted.failure
-                failure.refused += written.refused
-                throw failure
+                throw interrupted.failure.adding(written.refused)
             }
         }
     }
