@@ -101,8 +101,13 @@ extension Courier {
             if marks.due { try writeMarks() }
         }
         try writeMarks()
-        report.deferred += order.filter { unreachable.contains($0.channel.id) }.reduce(0) { $0 + $1.waiting.remaining }
-        report.waitingPastRun += order.filter { $0.waitsPastRun && !unreachable.contains($0.channel.id) }.reduce(0) { $0 + $1.waiting.remaining }
+        for line in order {
+            if unreachable.contains(line.channel.id) {
+                report.deferred += line.waiting.remaining
+            } else if line.waitsPastRun {
+                report.waitingPastRun += line.waiting.remaining
+            }
+        }
     }
 
     /// Starts one delivery on its channel: an email to its one address, or a webhook.

@@ -22,6 +22,9 @@ public final class Courier {
         /// its `maxWait` (a 429's `Retry-After`, a drained rate-limit bucket).
         public var waitingPastRun = 0
 
+        /// Deliveries left untried for a later run, for either reason.
+        public var notTried: Int { deferred + waitingPastRun }
+
         public init() {}
     }
 

@@ -206,7 +206,8 @@ public struct ReplyDesk: Sendable {
         let addresses = (recipient?.addresses ?? []).filter { address in
             configuration.channel(address.channel)?.url.kind.isEmail ?? false
         }
-        guard let sender, let address = addresses.first(where: { Mailbox.key(of: $0.value) == Mailbox.key(of: sender) }) else {
+        let senderKey = sender.map(Mailbox.key(of:))
+        guard let sender, let address = addresses.first(where: { Mailbox.key(of: $0.value) == senderKey }) else {
             return try finish(.forgedSender, "\(sender ?? "a From: that is not one mailbox") is not \(request.recipient)'s address")
         }
         reply.request = request

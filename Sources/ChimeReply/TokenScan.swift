@@ -1,3 +1,5 @@
+import ChimeCore
+
 /// Finds reply tokens in header values by scanning bytes once: `local+TOKEN@` (a
 /// plus-address, the Reply-To or VERP return path) and `<TOKEN@` (a msg-id). Written by
 /// hand because a regular expression over an address header an attacker wrote (25,000
@@ -10,7 +12,7 @@ enum TokenScan {
     static func plusAddressed(_ text: String) -> [Substring] {
         scan(text, opener: UInt8(ascii: "+")) { bytes, at in
             // Some local part before the `+`.
-            at > 0 && isLocalPart(bytes[at - 1])
+            at > 0 && Mailbox.mayPrecedePlus(bytes[at - 1])
         }
     }
 
@@ -48,12 +50,4 @@ enum TokenScan {
         }
     }
 
-    /// What may stand just before the `+` of a plus-address.
-    static func isLocalPart(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "%"), UInt8(ascii: "-"): true
-        default: false
-        }
-    }
 }

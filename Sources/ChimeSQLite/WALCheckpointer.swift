@@ -11,11 +11,11 @@ import GRDBSQLite
 /// million pending on ext4, that was 28 `fdatasync` calls, 174 ms of the firing thread's
 /// 1,100 (`strace -T`). Here the commit only tells this thread, which runs passive
 /// checkpoints (ones that never hold up a writer or a reader) on a connection of its
-/// own; the firing thread is left 4 calls, 12 ms. Only once the log passes `longestLog` frames does the writer wait, for one
-/// checkpoint between its transactions that lets the log start again (once a 10,000-due
-/// run, 10–24 ms). Durability is unchanged: a commit is durable once in the log
-/// (`synchronous = NORMAL`, on a kill of the process as before); a checkpoint only moves
-/// pages from the log into the database file.
+/// own; the firing thread is left 4 calls, 12 ms. Only once the log passes `longestLog`
+/// frames does the writer wait, for one checkpoint between its transactions that lets
+/// the log start again (once a 10,000-due run, 10–24 ms). Durability is unchanged: a
+/// commit is durable once in the log (`synchronous = NORMAL`, on a kill of the process as
+/// before); a checkpoint only moves pages from the log into the database file.
 ///
 /// The thread is started by the first commit that needs a checkpoint, so a short command
 /// (a tick with nothing due, `chime status`) never starts it. Errors are ignored, as

@@ -28,12 +28,14 @@ extension Scheduler {
         var report = DigestReport()
         let claimer = ProcessIdentity.current
         let recipients = configuration.recipients.filter { only == nil || $0.id == only }
+        // Each recipient's slot: their last daily time (`digestAt`, in their zone) at or before now.
         let zones = ZoneCache()
+        let slots = recipients.compactMap { recipient in
+            zones.zone(recipient.timeZone).map { (recipient, DeliveryRoute.lastSlot(minute: recipient.digestAt, atOrBefore: now, zone: $0)) }
+        }
         if dryRun {
             // Due as the real run would send it: something kept, and its slot not sent yet.
-            for recipient in recipients {
-                guard let zone = zones.zone(recipient.timeZone) else { continue }
-                let slot = DeliveryRoute.lastSlot(minute: recipient.digestAt, atOrBefore: now, zone: zone)
+            for (recipient, slot) in slots {
                 guard try !store.hasDigest(recipient: recipient.id, slot: slot) else { continue }
                 let items = try store.parked(recipient: recipient.id)
                 if !items.isEmpty { report.due.append((recipient.id, items)) }
@@ -44,9 +46,7 @@ extension Scheduler {
         var result = BatchResult()
         try finishUnfinished(.digest, only: only, now: now, claimer: claimer, transports: transports, into: &result)
         report.recovered = result.sent.count
-        for recipient in recipients {
-            guard let zone = zones.zone(recipient.timeZone) else { continue }
-            let slot = DeliveryRoute.lastSlot(minute: recipient.digestAt, atOrBefore: now, zone: zone)
+        for (recipient, slot) in slots {
             try claimAndSend(id: "digest-" + Self.digestName(recipient.id, slot), recipient: recipient.id, thread: nil, slot: slot,
                              now: now, claimer: claimer, transports: transports, into: &result)
         }

@@ -114,7 +114,7 @@ extension Scheduler {
         // together. A run that ends with neither has nothing to give back.
         var ended = false
         defer {
-            if !ended || !report.held.isEmpty || report.delivery.deferred + report.delivery.waitingPastRun > 0 { _ = try? store.releaseClaims(of: claimer) }
+            if !ended || !report.held.isEmpty || report.delivery.notTried > 0 { _ = try? store.releaseClaims(of: claimer) }
         }
         var firingFinished = false
         defer {

@@ -122,13 +122,12 @@ extension Configuration {
     }
 
     /// Whether `address` holds `{token}` once, as a plus-address: `local+{token}@domain`,
-    /// the local part before it ending in a letter, digit, `.`, `_`, `%` or `-` (what the
-    /// reader of replies and bounces looks for before a `+`).
+    /// the local part before it ending as the reader of replies and bounces looks for
+    /// (``Mailbox/mayPrecedePlus(_:)``).
     static func isPlusToken(_ address: String) -> Bool {
         guard address.components(separatedBy: "{token}").count == 2,
-              let marker = address.range(of: "+{token}@"), marker.lowerBound > address.startIndex else { return false }
-        let before = address[address.index(before: marker.lowerBound)]
-        return before.isASCII && (before.isLetter || before.isNumber || "._%-".contains(before))
+              let marker = address.utf8.firstRange(of: "+{token}@".utf8), marker.lowerBound > address.utf8.startIndex else { return false }
+        return Mailbox.mayPrecedePlus(address.utf8[address.utf8.index(before: marker.lowerBound)])
     }
 
     /// The fewest characters a channel's `secret` may have: a shorter one can be guessed

@@ -59,6 +59,16 @@ public enum Mailbox {
         return ascii
     }
 
+    /// What may stand just before the `+` of a plus-address (`bot+TOKEN@…`), as the reader
+    /// of replies and bounces looks for it, and as `chime check` holds a `{token}` to.
+    public static func mayPrecedePlus(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "%"), UInt8(ascii: "-"): true
+        default: false
+        }
+    }
+
     private static func isASCII(_ text: some StringProtocol) -> Bool {
         text.utf8.allSatisfy { $0 < 0x80 }
     }

@@ -21,7 +21,8 @@ public struct QuietHours: Hashable, Sendable {
     /// `HH:MM` as minutes after midnight.
     public static func minutes(_ text: String) -> Int? {
         let parts = text.split(separator: ":")
-        guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy({ $0.isASCII && $0.isNumber }) }), let hour = Int(parts[0]), let minute = Int(parts[1]),
+        let twoDigits = { (part: Substring) in part.count == 2 && part.allSatisfy { $0.isASCII && $0.isNumber } }
+        guard parts.count == 2, parts.allSatisfy(twoDigits), let hour = Int(parts[0]), let minute = Int(parts[1]),
               (0..<24).contains(hour), (0..<60).contains(minute) else { return nil }
         return hour * 60 + minute
     }

@@ -182,10 +182,18 @@ struct JSONLocator {
     /// Four hexadecimal digits' value (`UInt32(_:radix:)` would take a sign too).
     private static func hexValue(_ digits: ArraySlice<UInt8>) -> UInt32? {
         guard digits.count == 4 else { return nil }
-        return digits.reduce(UInt32?.some(0)) { value, digit in
-            guard let value, let nibble = UInt32(exactly: Character(Unicode.Scalar(digit)).hexDigitValue ?? -1) else { return nil }
-            return value << 4 | nibble
+        var value: UInt32 = 0
+        for digit in digits {
+            let nibble: UInt8
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = digit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = digit - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = digit - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(nibble)
         }
+        return value
     }
 
     private static let escapes: [UInt8: UInt8] = [

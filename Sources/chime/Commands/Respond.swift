@@ -92,7 +92,7 @@ extension Chime {
         /// `--retry`: the failed (or cut short) response taken again and carried out, else why not.
         private func again(_ id: Int64, desk: ActionDesk, store: any NotificationStore) throws {
             guard let recorded = try store.responses().first(where: { $0.id == id }) else {
-                printError(printable("no response \(id) (chime responses lists them, each with its id first)"))
+                printError("no response \(id) (chime responses lists them, each with its id first)")
                 throw ExitCode(65)
             }
             guard let request = try store.request(ofDelivery: recorded.deliveryID) else {
@@ -101,7 +101,7 @@ extension Chime {
             }
             guard let response = try store.retake(response: id, now: options.instant) else {
                 if recorded.status == StoredResponse.awaitingConfirmation {
-                    printError(printable("response \(id) awaits confirmation by its link; it did not fail"))
+                    printError("response \(id) awaits confirmation by its link; it did not fail")
                     throw ExitCode(65)
                 }
                 if recorded.status == StoredResponse.carryingOut {

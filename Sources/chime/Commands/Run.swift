@@ -61,7 +61,7 @@ extension Chime {
             }
             var summary = "fired \(report.fired)"
             let delivery = report.delivery
-            if delivery.delivered > 0 || !delivery.retrying.isEmpty || !delivery.failed.isEmpty || delivery.deferred + delivery.waitingPastRun > 0 {
+            if delivery.delivered > 0 || !delivery.retrying.isEmpty || !delivery.failed.isEmpty || delivery.notTried > 0 {
                 summary += ", delivered \(delivery.delivered)"
                 if !delivery.retrying.isEmpty { summary += ", \(delivery.retrying.count) to retry" }
                 if delivery.deferred > 0 { summary += ", \(delivery.deferred) not tried (server unreachable)" }
@@ -93,7 +93,7 @@ extension Chime {
         static func exit(_ report: Scheduler.RunReport) throws {
             let delivery = report.delivery
             if !delivery.failed.isEmpty { throw ExitCode(69) }
-            if !report.held.isEmpty || !report.partial.isEmpty || !delivery.retrying.isEmpty || delivery.deferred + delivery.waitingPastRun > 0 { throw ExitCode(75) }
+            if !report.held.isEmpty || !report.partial.isEmpty || !delivery.retrying.isEmpty || delivery.notTried > 0 { throw ExitCode(75) }
         }
     }
 }

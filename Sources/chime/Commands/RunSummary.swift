@@ -47,7 +47,7 @@ struct RunSummary: Encodable {
         partial = report.partial
         retrying = delivery.retrying
         failed = delivery.failed
-        deferred = delivery.deferred + delivery.waitingPastRun
+        deferred = delivery.notTried
         coalesced = report.coalesced
         recovered = report.recovered
         moved = report.moved
