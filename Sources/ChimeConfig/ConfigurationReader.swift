@@ -159,8 +159,11 @@ struct ConfigurationReader {
             return nil
         }
         // What the URL holds besides where it points is secret: the password, and a
-        // webhook's path and query, which carry its token.
-        for secret in [url.password, url.kind.isWebhook ? url.path : nil] + url.endpointQuery.map(\.value) {
+        // webhook's path and query, which carry its token; and each long segment of the
+        // path on its own, as a server's error may quote a token without the rest of the
+        // path (Telegram's `bot123456:AA…`). Short ones (`api`, `webhooks`) are words.
+        let tokens = url.kind.isWebhook ? url.path.split(separator: "/").map(String.init).filter { $0.count >= Self.tokenLength } : []
+        for secret in [url.password, url.kind.isWebhook ? url.path : nil] + tokens + url.endpointQuery.map(\.value) {
             if let secret { secrets.insert(secret) }
         }
         return Channel(id: id, url: url, from: value(element, "from"), replyTo: value(element, "replyTo"), returnPath: value(element, "returnPath"),
@@ -261,6 +264,11 @@ struct ConfigurationReader {
     private mutating func value(_ element: XMLElement, _ name: String) -> String? {
         resolved(element, name)?.text
     }
+
+    /// The length from which a webhook path's segment is taken for a token: Slack's
+    /// secret part is 24 characters, Telegram's and Discord's tokens longer; the names
+    /// around them (`services`, `sendMessage`) shorter.
+    static let tokenLength = 16
 
     /// A value that is a secret however it was given: kept out of every message.
     private mutating func secret(_ element: XMLElement, _ name: String) -> String? {

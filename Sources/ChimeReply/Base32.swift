@@ -39,7 +39,11 @@ enum Base32 {
         value < 26 ? UInt8(truncatingIfNeeded: value) &+ UInt8(ascii: "a") : UInt8(truncatingIfNeeded: value - 26) &+ UInt8(ascii: "2")
     }
 
-    /// The bytes of a token, upper or lower case; nil when it holds anything else.
+    /// The bytes of a token, upper or lower case (an address's local part may have its
+    /// case changed on the way); nil when it holds anything else, or is not what
+    /// ``encode(_:)`` writes: the bits past the last byte must be fewer than a symbol's and
+    /// zero, so that a token has one spelling but for case (else the last symbol could be
+    /// any of eight).
     static func decode(_ text: Substring) -> [UInt8]? {
         var output: [UInt8] = []
         var buffer = 0, bits = 0
@@ -58,6 +62,7 @@ enum Base32 {
                 bits -= 8
             }
         }
+        guard bits < 5, buffer & ((1 << bits) - 1) == 0 else { return nil }
         return output
     }
 }

@@ -38,6 +38,9 @@ public struct ChimeHTTPServer: Sendable {
 
     var configuration: Configuration { desk.configuration }
 
+    /// How long a connection may stay silent, between requests or within one.
+    public static let idleSeconds: Int64 = 30
+
     /// Serves until SIGTERM or SIGINT; `onRunning` gets the port bound (for port 0).
     public func run(host: String, port: Int, onRunning: @escaping @Sendable (Int) -> Void) async throws {
         try await application(host: host, port: port, onRunning: onRunning).runService()
@@ -45,11 +48,17 @@ public struct ChimeHTTPServer: Sendable {
 
     /// The HTTP server as a service, for a service group with others; `onRunning` gets
     /// the port bound (for port 0). Stopped gracefully, it finishes the requests under way.
+    /// A connection that sends nothing for ``idleSeconds`` is closed: without it, a client
+    /// opening sockets and leaving them silent held one file descriptor each for good, and
+    /// a thousand of them kept everyone else out (and could crash the process when it ran
+    /// out of descriptors).
     public func application(host: String, port: Int, onRunning: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
         var logger = Logger(label: "chime.serve")
         logger.logLevel = .warning
         return Application(
-            responder: HeadAsGet(base: router().buildResponder()), configuration: .init(address: .hostname(host, port: port), serverName: "chime"),
+            responder: HeadAsGet(base: router().buildResponder()),
+            server: .http1(configuration: .init(idleTimeout: .seconds(Self.idleSeconds))),
+            configuration: .init(address: .hostname(host, port: port), serverName: "chime"),
             onServerRunning: { channel in onRunning(channel.localAddress?.port ?? port) }, logger: logger)
     }
 

@@ -69,12 +69,14 @@ struct InboundTrustTests {
         // only the first few are looked at; the genuine token, where it was delivered,
         // still answers, and a message of forged ones alone is refused as forged.
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz234567")
-        let stem = String(sent.token.dropLast(8))
+        // The last symbol kept: its bits past the last byte are zero in a token as
+        // written, and a token spelled otherwise is no token at all.
+        let stem = String(sent.token.dropLast(9)), last = sent.token.suffix(1)
         var addresses: [String] = []
         for n in 0..<20_000 {
             var tail = ""
             for place in 0..<8 { tail.append(alphabet[((n >> (place * 2)) & 31) ^ place]) }
-            addresses.append("bot+\(stem)\(tail)@reply.example.org")
+            addresses.append("bot+\(stem)\(tail)\(last)@reply.example.org")
         }
         let forged = addresses.joined(separator: ", ")
         let flooded = ReplyCorpusTests.reply(sent, headers: ["Cc: " + forged], body: "OK, got it")

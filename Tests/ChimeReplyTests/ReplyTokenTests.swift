@@ -56,6 +56,7 @@ struct ReplyTokenTests {
     func base32(length: Int) {
         let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 * 37 + 11) }
         #expect(Base32.decode(Base32.encode(bytes)[...]) == bytes)
+        #expect(Base32.decode(Base32.encode(bytes).uppercased()[...]) == bytes)
     }
 
     @Test("a signing key's tags are swift-crypto's HMAC-SHA256, keys shorter and longer than a block, messages of any length")
@@ -86,5 +87,12 @@ struct ReplyTokenTests {
         }
         #expect(Base32.encode([0xFF, 0xFF, 0xFF, 0xFF, 0xFF]) == "77777777")
         #expect(Base32.encode([0, 0, 0, 0, 0]) == "aaaaaaaa")
+        // One spelling per token but for case: "f" is "my"; the seven other last symbols
+        // that carry the same byte ("mz", …) and a symbol carrying no byte are not it.
+        #expect(Base32.decode("my"[...]) == Array("f".utf8))
+        #expect(Base32.decode("mz"[...]) == nil)
+        #expect(Base32.decode("mzxq"[...]) == Array("fo".utf8))
+        #expect(Base32.decode("mzxr"[...]) == nil)
+        #expect(Base32.decode("mzxw6a"[...]) == nil)
     }
 }
