@@ -48,7 +48,7 @@ extension Localizer {
     func duplicateKeys(templates: String) -> [Diagnostic] {
         locales.flatMap { locale in
             (stringsFile(locale)?.duplicates ?? []).map { duplicate in
-                Diagnostic(.warning, at: SourceLocation(file: "\(templates)/\(locale)/Localizable.strings", line: duplicate.line, column: duplicate.column),
+                Diagnostic(.warning, at: SourceLocation(file: "\(templates)/\(folder(of: locale))/Localizable.strings", line: duplicate.line, column: duplicate.column),
                            "\"\(duplicate.key)\" is given twice (first on line \(duplicate.firstLine)); this later one wins")
             }
         }

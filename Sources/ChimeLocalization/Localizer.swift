@@ -18,6 +18,9 @@ public final class Localizer: Sendable {
     public let fallbackLanguage: String
     private let strings: [String: StringsFile]
     private let plurals: [String: StringsDictFile]
+    /// The folder each locale was read from, where its name is not the locale's own
+    /// (`pt_BR`, `fr.lproj`).
+    private let folders: [String: String]
     /// ``chain(for:)`` of each locale asked for; every message asks several times.
     private let chains = Mutex<[String: [String]]>([:])
 
@@ -30,9 +33,14 @@ public final class Localizer: Sendable {
         var strings = builtIn ? BuiltInStrings.parsed.strings : [:]
         var plurals = builtIn ? BuiltInStrings.parsed.plurals : [:]
         var diagnostics: [Diagnostic] = []
+        var named: [String: String] = [:]
         let folders = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
-        for locale in folders where !locale.hasPrefix(".") {
-            let folder = (directory as NSString).appendingPathComponent(locale)
+        for name in folders where !name.hasPrefix(".") {
+            let folder = (directory as NSString).appendingPathComponent(name)
+            // A folder is named by its locale as recipients' are written (`pt-BR`), or as
+            // an Xcode project has it (`pt_BR`, `fr.lproj`).
+            let locale = LanguageTag.normalized(name.hasSuffix(".lproj") ? String(name.dropLast(".lproj".count)) : name)
+            if locale != name { named[locale] = name }
             // A file the same as the built-in one (the shipped templates folder, as most
             // deployments use it) is not parsed again: it would change nothing, and parsing
             // the eight locales' files a second time was a tenth of the instructions of a
@@ -58,6 +66,7 @@ public final class Localizer: Sendable {
             }
         }
         guard diagnostics.isEmpty else { throw LoadError(diagnostics: diagnostics) }
+        self.folders = named
         self.strings = strings
         self.plurals = plurals
         self.locales = Array(Set(strings.keys).union(plurals.keys)).sorted()
@@ -81,6 +90,9 @@ public final class Localizer: Sendable {
 
     /// A locale's own `Localizable.strings`, as read.
     func stringsFile(_ locale: String) -> StringsFile? { strings[locale] }
+
+    /// The name of the folder a locale's files were read from.
+    func folder(of locale: String) -> String { folders[locale] ?? locale }
 
     /// Whether any locale has this key: then a configuration value naming it is localized.
     public func isKey(_ value: String) -> Bool {

@@ -1,3 +1,5 @@
+import ChimeCore
+
 /// Apple's `Localizable.strings`: the old-style property-list format of
 /// `"key" = "value";` pairs, with `/* */` and `//` comments, escapes (`\"`, `\\`, `\n`,
 /// `\t`, `\r`, `\U00E9`, octal), and unquoted words where Apple allows them; in UTF-8 or,
@@ -29,7 +31,13 @@ public struct StringsFile: Hashable, Sendable {
 
     /// Parses the bytes of a `.strings` file.
     public init(bytes: [UInt8]) throws {
-        var parser = Parser(Self.decode(bytes))
+        let text: String
+        do {
+            text = try TextFile.decode(bytes)
+        } catch {
+            throw ParseError(line: error.line, column: error.column, message: error.message)
+        }
+        var parser = Parser(text)
         var lines: [String: Int] = [:]
         while true {
             try parser.skipTrivia()
@@ -57,24 +65,6 @@ public struct StringsFile: Hashable, Sendable {
     }
 
     public subscript(key: String) -> String? { table[key] }
-
-    /// UTF-16 with a byte-order mark (either order), UTF-8 with or without one.
-    static func decode(_ bytes: [UInt8]) -> String {
-        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
-            let little = bytes[0] == 0xFF
-            var units: [UInt16] = []
-            var index = 2
-            while index + 1 < bytes.count {
-                let a = UInt16(bytes[index])
-                let b = UInt16(bytes[index + 1])
-                units.append(little ? a | b << 8 : a << 8 | b)
-                index += 2
-            }
-            return String(decoding: units, as: UTF16.self)
-        }
-        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
-        return String(decoding: body, as: UTF8.self)
-    }
 
     private struct Parser {
         let scalars: [Unicode.Scalar]
@@ -169,6 +159,26 @@ public struct StringsFile: Hashable, Sendable {
             return text
         }
 
+        /// A NUL would cut a message's subject short where it is sent.
+        static let noNUL = "a NUL character (\\0) cannot be sent in a message"
+
+        /// The four hexadecimal digits of a `\\U` escape.
+        private mutating func hexUnit() throws -> UInt16 {
+            var hex = ""
+            while hex.count < 4, let digit = current, digit.properties.isASCIIHexDigit {
+                hex.unicodeScalars.append(digit)
+                advance()
+            }
+            guard let unit = UInt16(hex, radix: 16) else { throw error("\\U needs four hexadecimal digits") }
+            return unit
+        }
+
+        /// A UTF-16 unit as its escape writes it: `D83D`.
+        private static func digits(_ unit: UInt16) -> String {
+            let hex = String(unit, radix: 16, uppercase: true)
+            return String(repeating: "0", count: 4 - hex.count) + hex
+        }
+
         private mutating func quoted() throws -> String {
             let (startLine, startColumn) = (line, column)
             advance()
@@ -176,7 +186,10 @@ public struct StringsFile: Hashable, Sendable {
             while true {
                 // A run without quote or backslash, decoded whole.
                 let run = index
-                while index < scalars.count, scalars[index] != "\"", scalars[index] != "\\" { advance() }
+                while index < scalars.count, scalars[index] != "\"", scalars[index] != "\\" {
+                    guard scalars[index] != "\0" else { throw error(Self.noNUL) }
+                    advance()
+                }
                 if index > run { text += String(decoding: utf8[starts[run]..<starts[index]], as: UTF8.self) }
                 guard let scalar = current else {
                     throw ParseError(line: startLine, column: startColumn, message: "a string is never closed")
@@ -195,14 +208,26 @@ public struct StringsFile: Hashable, Sendable {
                 case "f": text += "\u{0C}"
                 case "v": text += "\u{0B}"
                 case "U", "u":
-                    var hex = ""
-                    while hex.count < 4, let digit = current, digit.properties.isASCIIHexDigit {
-                        hex.unicodeScalars.append(digit)
-                        advance()
+                    let (escapeLine, escapeColumn) = (line, column - 2)
+                    let unit = try hexUnit()
+                    var value = UInt32(unit)
+                    // As in Apple's reader, \U is a UTF-16 unit: a character beyond
+                    // the first plane (an emoji) is written as two, a surrogate pair.
+                    if UTF16.isLeadSurrogate(unit) {
+                        guard current == "\\", index + 1 < scalars.count, scalars[index + 1] == "U" || scalars[index + 1] == "u" else {
+                            throw ParseError(line: escapeLine, column: escapeColumn, message: "\\U\(Self.digits(unit)) is half of a surrogate pair: the \\U of its second half must follow")
+                        }
+                        advance(); advance()
+                        let trail = try hexUnit()
+                        guard UTF16.isTrailSurrogate(trail) else {
+                            throw ParseError(line: escapeLine, column: escapeColumn, message: "\\U\(Self.digits(unit)) is half of a surrogate pair: the \\U after it must be its second half (DC00 to DFFF)")
+                        }
+                        value = 0x10000 + (UInt32(unit - 0xD800) << 10) + UInt32(trail - 0xDC00)
                     }
-                    guard let value = UInt32(hex, radix: 16), let decoded = Unicode.Scalar(value) else {
-                        throw error("\\U needs four hexadecimal digits")
+                    guard let decoded = Unicode.Scalar(value) else {
+                        throw ParseError(line: escapeLine, column: escapeColumn, message: "\\U\(Self.digits(unit)) is half of a surrogate pair without its first half")
                     }
+                    guard value != 0 else { throw ParseError(line: escapeLine, column: escapeColumn, message: Self.noNUL) }
                     text.unicodeScalars.append(decoded)
                 case "0"..."7":
                     var octal = String(Character(escaped))
@@ -210,7 +235,9 @@ public struct StringsFile: Hashable, Sendable {
                         octal.unicodeScalars.append(digit)
                         advance()
                     }
-                    text.unicodeScalars.append(Unicode.Scalar(UInt8(UInt32(octal, radix: 8)! & 0xFF)))
+                    let byte = UInt8(UInt32(octal, radix: 8)! & 0xFF)
+                    guard byte != 0 else { throw ParseError(line: line, column: column - octal.count - 1, message: Self.noNUL) }
+                    text.unicodeScalars.append(Unicode.Scalar(byte))
                 default:
                     text.unicodeScalars.append(escaped)
                 }

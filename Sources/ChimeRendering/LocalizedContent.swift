@@ -10,7 +10,12 @@ public struct LocalizedContent: Sendable {
     public struct MissingKey: Error, CustomStringConvertible {
         public var field: String
         public var key: String
-        public var description: String { "\(field) \"\(key)\" is in no locale of the templates, and the request has no literal text for it" }
+        /// The recipient's locale, and the locales of the templates looked in for it.
+        public var locale: String
+        public var lookedIn: [String]
+        public var description: String {
+            "\(field) \"\(key)\" is in no strings read for the recipient's locale \(locale) (looked in: \(lookedIn.joined(separator: ", "))); give a literal text to fall back on, or add the key"
+        }
     }
 
     public var title: String
@@ -24,7 +29,7 @@ public struct LocalizedContent: Sendable {
             guard let key else { return literal }
             let values = args.map(FormatArgument.string)
             if let text = try localizer.formatted(key, values, locale: locale) { return text }
-            guard !literal.isEmpty else { throw MissingKey(field: field, key: key) }
+            guard !literal.isEmpty else { throw MissingKey(field: field, key: key, locale: locale, lookedIn: localizer.chain(for: locale)) }
             return literal
         }
         title = try resolve("titleLocKey", content.titleLocKey, content.titleLocArgs, content.title)

@@ -16,9 +16,10 @@ public struct MailIntake: Sendable {
 
     public init(_ runtime: Runtime, configuration: Configuration, store: any NotificationStore) throws {
         do {
-            (reader, actions) = try runtime.replyDesks(configuration: configuration, store: store)
+            (reader, actions) = try runtime.replyDesks(configuration: configuration, store: store, failureCode: 75)
         } catch is RuntimeFailure {
-            // Said already (a key too short): kept by the MTA until it is mended.
+            // Said already (a key too short, strings that cannot be read): kept by the
+            // MTA until it is mended.
             throw RuntimeFailure(75)
         } catch {
             printError("cannot read the signing key: \(error)")

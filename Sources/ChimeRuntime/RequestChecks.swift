@@ -9,10 +9,11 @@ public enum RequestChecks {
     /// The requests with their attachments resolved from `base`, and what refuses them
     /// (attachments, then localization keys): what `chime schedule` and the HTTP API check
     /// before the scheduler's own rules.
-    public static func requestProblems(_ requests: [NotificationRequest], base: String, templatesPath: String) -> (requests: [NotificationRequest], problems: [String]) {
+    public static func requestProblems(_ requests: [NotificationRequest], base: String, templatesPath: String,
+                                       configuration: Configuration) -> (requests: [NotificationRequest], problems: [String]) {
         let (resolved, problems) = resolvingAttachments(requests, base: base)
         guard problems.isEmpty else { return (resolved, problems) }
-        return (resolved, localizationProblems(resolved, templatesPath: templatesPath))
+        return (resolved, localizationProblems(resolved, templatesPath: templatesPath, configuration: configuration))
     }
 
     public static func resolvingAttachments(_ requests: [NotificationRequest], base: String) -> (requests: [NotificationRequest], problems: [String]) {
@@ -33,7 +34,13 @@ public enum RequestChecks {
         return (resolved, problems)
     }
 
-    public static func localizationProblems(_ requests: [NotificationRequest], templatesPath: String) -> [String] {
+    /// Keys to localize that a request's recipient would not get: each request is
+    /// localized as it will be when it fires, in its recipient's locale, so that a key
+    /// missing from that locale's chain, or arguments that do not fit the key's format
+    /// (`%d` given a word), refuse it now rather than hold it at every run. A request for
+    /// a recipient the configuration does not name (which the scheduler refuses) is
+    /// only asked to have its keys in some locale.
+    public static func localizationProblems(_ requests: [NotificationRequest], templatesPath: String, configuration: Configuration) -> [String] {
         let keyed = requests.filter { $0.content.titleLocKey != nil || $0.content.bodyLocKey != nil }
         guard !keyed.isEmpty else { return [] }
         let localizer: Localizer
@@ -46,6 +53,14 @@ public enum RequestChecks {
         }
         var problems: [String] = []
         for request in keyed {
+            if let locale = configuration.recipient(request.recipient)?.locale {
+                do {
+                    _ = try LocalizedContent(request.content, localizer: localizer, locale: locale)
+                } catch {
+                    problems.append("request \"\(request.identifier)\": \(error)")
+                }
+                continue
+            }
             for (field, key, literal) in [("titleLocKey", request.content.titleLocKey, request.content.title),
                                           ("bodyLocKey", request.content.bodyLocKey, request.content.body)] {
                 if let key, literal.isEmpty, !localizer.isKey(key) {

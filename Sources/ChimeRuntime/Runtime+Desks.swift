@@ -10,28 +10,44 @@ extension Runtime {
     /// The desk that reads replies, with the templates' translations of action titles, of
     /// the built-in snooze and done, and of the "reply above this line" marker; and the desk
     /// that carries out what they ask and answers.
-    public func replyDesks(configuration: Configuration, store: any NotificationStore) throws -> (ReplyDesk, ActionDesk) {
-        let localizer = try? Localizer(directory: templatesPath)
-        let locales = localizer?.locales ?? []
+    /// - Parameter failureCode: the exit code when the templates folder's strings cannot
+    ///   be read (said on standard error, file by file): without them a reply in French
+    ///   would be read as no answer at all, so nothing is read until they are mended.
+    public func replyDesks(configuration: Configuration, store: any NotificationStore, failureCode: Int32) throws -> (ReplyDesk, ActionDesk) {
+        let localizer = try localizer(failureCode: failureCode)
+        let locales = localizer.locales
         let titles: (String) -> [String] = { title in
-            [title] + locales.compactMap { localizer?.localized(title, locale: $0) }
+            [title] + locales.map { localizer.localized(title, locale: $0) }
         }
         var builtIns: [BuiltInAction: [String]] = [:]
         for builtIn in BuiltInAction.allCases {
-            builtIns[builtIn] = locales.compactMap { localizer?.word(for: builtIn, locale: $0) }
+            builtIns[builtIn] = locales.compactMap { localizer.word(for: builtIn, locale: $0) }
         }
-        let markers = ["Reply above this line to answer."] + locales.compactMap { localizer?.string("ui.replyAbove", locale: $0)?.text }
+        let markers = ["Reply above this line to answer."] + locales.compactMap { localizer.string("ui.replyAbove", locale: $0)?.text }
         let reader = ReplyDesk(configuration: configuration, store: store,
                                key: try signingKey(store),
                                titles: titles, builtIns: builtIns, markers: markers)
         return (reader, ActionDesk(configuration: configuration, store: store, localizer: localizer, stateDirectory: statePath))
     }
 
-    /// The desk that carries responses out, with the templates' strings (none: English),
-    /// running hooks in the state folder.
-    public func actionDesk(configuration: Configuration, store: any NotificationStore) -> ActionDesk {
-        ActionDesk(configuration: configuration, store: store, localizer: try? Localizer(directory: templatesPath),
-                   stateDirectory: statePath)
+    /// The desk that carries responses out, with the templates' strings, running hooks in
+    /// the state folder.
+    /// - Throws: ``RuntimeFailure`` 65 when the templates' strings cannot be read.
+    public func actionDesk(configuration: Configuration, store: any NotificationStore) throws -> ActionDesk {
+        ActionDesk(configuration: configuration, store: store, localizer: try localizer(failureCode: 65), stateDirectory: statePath)
+    }
+
+    /// The templates folder's strings over the built-in ones.
+    /// - Throws: ``RuntimeFailure`` with `failureCode` when a file in it is not valid,
+    ///   each such file said on standard error with its line and column.
+    func localizer(failureCode: Int32) throws -> Localizer {
+        do {
+            return try Localizer(directory: templatesPath)
+        } catch let error as Localizer.LoadError {
+            printDiagnostics(error.diagnostics)
+            printError("chime: the templates' strings cannot be read; mend them (chime check shows the same)")
+            throw RuntimeFailure(failureCode)
+        }
     }
 
     /// The key that signs tokens and links: `$CHIME_SECRET_KEY`, else the store's.

@@ -20,7 +20,7 @@ extension Runtime {
         let configuration = try loadConfiguration()
         let store = try openStore()
         // The reply desk's matchers read what people type in chat threads.
-        let (reader, actions) = try replyDesks(configuration: configuration, store: store)
+        let (reader, actions) = try replyDesks(configuration: configuration, store: store, failureCode: 65)
         // With --now, the clock starts there and runs on (replays, tests).
         var clock: @Sendable () -> Instant = { Instant(Date()) }
         if let now {
@@ -94,10 +94,11 @@ extension Runtime {
     /// force, all or none.
     func apiScheduling(_ desks: DeskHolder, store: any NotificationStore, clock: @escaping @Sendable () -> Instant) -> APIScheduling {
         APIScheduling { requests in
+            let configuration = desks.current.configuration
             let (resolved, problems) = RequestChecks.requestProblems(requests, base: FileManager.default.currentDirectoryPath,
-                                                                     templatesPath: templatesPath)
+                                                                     templatesPath: templatesPath, configuration: configuration)
             guard problems.isEmpty else { throw APIScheduling.Refusal(problems) }
-            let scheduler = try scheduler(configuration: desks.current.configuration, store: store)
+            let scheduler = try scheduler(configuration: configuration, store: store)
             do {
                 return try scheduler.schedule(resolved, now: clock()).added.map {
                     APIScheduling.Scheduled(identifier: $0.identifier, nextTriggerDate: $0.firstFire.rfc3339(in: $0.zone))
@@ -117,7 +118,7 @@ extension Runtime {
         source.setEventHandler {
             do {
                 let configuration = try loadConfiguration()
-                let (reader, actions) = try replyDesks(configuration: configuration, store: store)
+                let (reader, actions) = try replyDesks(configuration: configuration, store: store, failureCode: 65)
                 desks.replace(with: ClickDesk(reader: reader, actions: actions))
                 Logger(label: "chime.serve").notice("configuration reloaded: \(configuration.summary)")
             } catch {

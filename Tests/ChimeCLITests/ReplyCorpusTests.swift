@@ -278,4 +278,30 @@ extension ReplyCorpusTests {
         #expect(response?["channel"] as? String == "mail")
         #expect(response?["identifier"] as? String == "a")
     }
+
+    @Test("strings that cannot be read keep a reply for later (75, which an MTA retries), said at their file, line and column, as chime check says them, with a template that is not UTF-8; mended, the reply is read")
+    func unreadableStrings() throws {
+        let ws = try Workspace(configuration: Self.configuration)
+        try FileManager.default.createDirectory(atPath: ws.path("templates/it"), withIntermediateDirectories: true)
+        let sent = try Self.send(ws, ["a"])["a"]!
+        try ws.write("templates/it/Localizable.strings", #""Hello" = "Ciao""#)
+        let reply = Self.reply(sent, body: "OK, got it")
+        let kept = try Self.ingest(ws, reply)
+        #expect(kept.status == 75)
+        #expect(kept.stderr.contains("templates/it/Localizable.strings:1:17: error: expected \";\""), "\(kept.stderr)")
+        #expect(kept.stdout.isEmpty)
+        #expect(try ws.chime(["check"]).status == 65)
+
+        try ws.write("templates/it/Localizable.strings", #""Hello" = "Ciao";"#)
+        try FileManager.default.createDirectory(atPath: ws.path("templates/mustache"), withIntermediateDirectories: true)
+        try Data(Array("Titre\n\nR".utf8) + [0xE9] + Array("sum\u{E9}: {{title}}\n".utf8)).write(to: URL(fileURLWithPath: ws.path("templates/mustache/email.text.mustache")))
+        let check = try ws.chime(["check"])
+        #expect(check.status == 65)
+        #expect(check.stderr.contains("templates/mustache/email.text.mustache:3:2: error: not UTF-8 text here"), "\(check.stderr)")
+        try FileManager.default.removeItem(atPath: ws.path("templates/mustache"))
+
+        let read = try Self.ingest(ws, reply)
+        #expect(read.status == 0)
+        #expect(read.stdout.hasPrefix("stdin: responded: justInform"), "\(read.stdout)")
+    }
 }

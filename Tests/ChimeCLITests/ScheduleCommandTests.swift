@@ -235,7 +235,22 @@ struct ScheduleCommandTests {
         try ws.write("unknown.json", request("a", key: "tea.nope", title: ""))
         let refused = try ws.chime(["schedule", "--json", "unknown.json"], now: "2026-11-21T09:00:00Z")
         #expect(refused.status == 65)
-        #expect(refused.stderr == "unknown.json: error: request \"a\": titleLocKey \"tea.nope\" is in no locale of templates (give a literal text to fall back on, or add the key)\n")
+        #expect(refused.stderr == "unknown.json: error: request \"a\": titleLocKey \"tea.nope\" is in no strings read for the recipient's locale en (looked in: en); give a literal text to fall back on, or add the key\n")
+        #expect(try ws.chime(["pending"]).stdout.isEmpty)
+
+        // A key only French has, for an English recipient; arguments that do not fit the
+        // key's format: each would only be held at every run, so each is refused now.
+        try FileManager.default.createDirectory(atPath: ws.path("templates/fr"), withIntermediateDirectories: true)
+        try ws.write("templates/fr/Localizable.strings", #""tea.fr" = "Le thé est prêt";"#)
+        try ws.write("templates/en/Localizable.strings", #""tea.title" = "Tea is ready"; "tea.cups" = "%d cups of tea";"#)
+        try ws.write("french.json", request("d", key: "tea.fr", title: ""))
+        let french = try ws.chime(["schedule", "--json", "french.json"], now: "2026-11-21T09:00:00Z")
+        #expect(french.status == 65)
+        #expect(french.stderr.contains(#"titleLocKey "tea.fr" is in no strings read for the recipient's locale en (looked in: en)"#))
+        try ws.write("cups.json", #"{"identifier": "e", "recipient": "carol", "content": {"titleLocKey": "tea.cups", "titleLocArgs": ["many"], "body": "Now"}, "trigger": {"type": "timeInterval", "seconds": 60, "repeats": false}}"#)
+        let cups = try ws.chime(["schedule", "--json", "cups.json"], now: "2026-11-21T09:00:00Z")
+        #expect(cups.status == 65)
+        #expect(cups.stderr == "cups.json: error: request \"e\": %d needs a number, and argument 1 is \"many\"\n")
         #expect(try ws.chime(["pending"]).stdout.isEmpty)
 
         try ws.write("known.json", "[" + request("b", key: "tea.title", title: "") + "," + request("c", key: "tea.nope", title: "Literal tea") + "]")

@@ -46,6 +46,43 @@ struct StringsFileTests {
         #expect(try StringsFile(bytes: bytes)["k"] == "Grüße")
     }
 
+    @Test("a locale's folder named as Xcode names it: pt_BR, fr.lproj")
+    func xcodeFolders() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("chime-folders-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for (folder, text) in [("pt_BR", #""k" = "Olá";"#), ("it.lproj", #""k" = "Ciao";"#)] {
+            try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: root + "/" + folder + "/Localizable.strings"))
+        }
+        let localizer = try Localizer(directory: root)
+        #expect(localizer.string("k", locale: "pt-BR")?.text == "Olá")
+        #expect(localizer.string("k", locale: "it-CH")?.text == "Ciao")
+    }
+
+    @Test("an emoji written as Apple writes it, a surrogate pair of \\U escapes")
+    func surrogatePairs() throws {
+        #expect(try StringsFile(bytes: Array(#""k" = "ok \UD83D\UDE00!";"#.utf8))["k"] == "ok 😀!")
+    }
+
+    @Test("bytes that are not text, a NUL and half a surrogate pair are errors at their line and column", arguments: [
+        (Array("\"a\" = \"b\";\n\"c\" = \"caf".utf8) + [0xE9] + Array("\";".utf8), "2:11: not UTF-8 text here (a byte of another encoding, such as Latin-1?); save the file as UTF-8"),
+        (Array("\"a\" = \"b\\0c\";".utf8), "1:9: a NUL character (\\0) cannot be sent in a message"),
+        (Array("\"a\" = \"b\\U0000\";".utf8), "1:9: a NUL character (\\0) cannot be sent in a message"),
+        (Array("\"a\" = \"b".utf8) + [0] + Array("\";".utf8), "1:9: a NUL character (\\0) cannot be sent in a message"),
+        (Array("\"a\" = \"\\UD83D\";".utf8), "1:8: \\UD83D is half of a surrogate pair: the \\U of its second half must follow"),
+        (Array("\"a\" = \"\\UDE00\";".utf8), "1:8: \\UDE00 is half of a surrogate pair without its first half"),
+        ([0xFF, 0xFE, 0x22, 0x00, 0x00, 0xD8, 0x22, 0x00], "1:2: not UTF-16 text here (half of a surrogate pair); save the file as UTF-8 or UTF-16"),
+        ([0xFF, 0xFE, 0x22, 0x00, 0x61], "1:2: the file ends in half a UTF-16 character (an odd number of bytes)"),
+    ] as [([UInt8], String)])
+    func notText(bytes: [UInt8], message: String) {
+        do {
+            _ = try StringsFile(bytes: bytes)
+            Issue.record("parsed")
+        } catch {
+            #expect("\(error)" == message)
+        }
+    }
+
     @Test("errors give line and column", arguments: [
         ("\"a\" = \"b\"\n\"c\" = \"d\";", "2:1: expected \";\", found \"\"\""),
         ("\"a\" = \"b;", "1:7: a string is never closed"),
@@ -77,7 +114,11 @@ struct StringsFileTests {
         ("日本 %1$@ と %2$@。", ["x", "y"], "日本 x と y。"),
         ("%%%@%%", ["z"], "%z%"),
         ("ends with %", [], "ends with %"),
-        ("%5d|%-3@|%.2ld|%'d", ["7", "ab", "9", 12], "7|ab|9|12"),
+        // Flags, width and precision as iOS applies them: a clock's "%02d:%02d".
+        ("%5d|%-3@|%.2ld|%'d", ["7", "ab", "9", 12], "    7|ab |09|12"),
+        ("%02d:%02d", [9, 5], "09:05"),
+        ("[%+d] [%-4d] [%#x] [%5@]", [42, 42, 255, "ab"], "[+42] [42  ] [0xff] [   ab]"),
+        ("%.2f € · %f · %.1e · %g", ["3.14159", 2, "1234.5", "0.5"], "3.14 € · 2.000000 · 1.2e+03 · 0.5"),
         ("%x %X %o %u", [255, 255, 8, -1], "ff FF 10 18446744073709551615"),
         ("%10$@", ["1", "2", "3", "4", "5", "6", "7", "8", "9", "ten"], "ten"),
         ("", [], ""),

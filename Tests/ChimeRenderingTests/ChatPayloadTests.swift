@@ -120,6 +120,41 @@ struct ChatPayloadTests {
         #expect((discord["content"] as? String)?.contains("\\*stars\\*") == true)
     }
 
+    @Test("a < or @ joined to a mark in one character is escaped all the same: no link, mention or tag gets through")
+    func escapingByScalar() throws {
+        let m = message(title: "Rent \u{0605}<a href=\"https://evil.example\">\u{034F}pay\u{0605}</a>\u{034F}",
+                        body: "Team \u{0605}<!channel>\u{034F} \u{0605}@here <\u{0338}")
+        let slack = try #require(try json(.slack, m)["text"] as? String)
+        #expect(!slack.contains("<!channel>") && !slack.contains("<a href"))
+        #expect(slack.contains("\u{0605}&lt;!channel&gt;\u{034F}"))
+        let telegram = try #require(try json(.telegram, m)["text"] as? String)
+        #expect(!telegram.contains("<a href") && !telegram.contains("<\u{0338}"))
+        #expect(telegram.contains("\u{0605}@\u{2060}here"))
+        let discord = try #require(try json(.discord, m)["content"] as? String)
+        #expect(discord.contains("\u{0605}\\<\\!") || discord.contains("\u{0605}\\<!"))
+        let mattermost = try #require(try json(.mattermost, m)["text"] as? String)
+        #expect(mattermost.contains("\u{0605}@\u{2060}here"))
+    }
+
+    @Test("in Discord and Mattermost markdown a web address goes as written, and still links where it points")
+    func linksKept() throws {
+        let m = message(title: "On call", body: "Rota: https://wiki.example.org/on-call_rota?week=4 and *not* this_")
+        for kind in [ChannelKind.discord, .mattermost] {
+            let payload = String(decoding: ChatPayload.encode(ChatPayload.body(for: kind, m)), as: UTF8.self)
+            #expect(payload.contains("https://wiki.example.org/on-call_rota?week=4 and \\\\*not\\\\* this\\\\_"), "\(kind): \(payload)")
+        }
+        #expect(TextLimit.linkRuns(Array("see https://a.example/x_y) [z](http://b.example)")) == IndexSet(integersIn: 4..<25).union(IndexSet(integersIn: 31..<47)))
+    }
+
+    @Test("a Discord application's link button never carries a url past 512 characters: it leads to the view page")
+    func discordInteractiveLongLink() throws {
+        var m = message(title: "t", body: "b")
+        m.actions[1].url = "https://example.org/" + String(repeating: "a", count: 600)
+        let payload = String(decoding: ChatPayload.encode(ChatPayload.discordInteractive(m)), as: UTF8.self)
+        #expect(!payload.contains(String(repeating: "a", count: 600)))
+        #expect(payload.contains("https://chime.example.org/v/1"))
+    }
+
     @Test("a shortened text never ends inside an escape", arguments: ["&", "<", "@", "*"])
     func cutBetweenEscapes(character: String) {
         let text = String(repeating: character, count: 5000)

@@ -103,6 +103,31 @@ struct EmailComposerTests {
         #expect(!html.contains("<script>"))
     }
 
+    @Test("a < with a mark joined to it is still escaped, in the compiled shape and in swift-mustache's rendering; the body's line breaks are <br>")
+    func escapedByScalar() throws {
+        let title = "\u{0605}<img src=x onerror=alert(1)>\u{034F}"
+        let body = "a \u{0605}<a href=\"https://evil.example\">pay</a>\u{034F} <\u{0338}\nsecond line\n\nfourth"
+        for compiles in [true, false] {
+            var templates = try TemplateSet(directory: Self.templates)
+            templates.compilesShapes = compiles
+            let composer = EmailComposer(localizer: try Localizer(directory: Self.templates), templates: templates)
+            let raw = MIMEComposer.compose(try composer.compose(try notification(locale: "en", previews: .always, title: title, body: body), category: Self.shopping))
+            let html = try #require(try strictlyParsed(raw)["text/html"])
+            #expect(!html.contains("<img"), "compiled: \(compiles)")
+            #expect(!html.contains("<a href=\"https://evil"), "compiled: \(compiles)")
+            #expect(html.contains("\u{0605}&lt;img src=x onerror=alert(1)&gt;\u{034F}"))
+            #expect(html.contains("&lt;\u{0338}<br>\nsecond line<br>\n<br>\nfourth"))
+            #expect(htmlEscaped("\u{0605}<b>") == "\u{0605}&lt;b&gt;")
+        }
+    }
+
+    @Test("a digest's or an opt-in's HTML says the language's direction, as the single message's does")
+    func groupDirection() throws {
+        let page = EmailComposer.htmlPage(locale: "ar-EG", title: "t", body: "")
+        #expect(page.contains(#"<html lang="ar" dir="rtl">"#))
+        #expect(EmailComposer.htmlPage(locale: "fr", title: "t", body: "").contains(#"<html lang="fr" dir="ltr">"#))
+    }
+
     @Test("compiled shapes change nothing: every locale and previews setting, random content, the same bodies as swift-mustache renders them")
     func shapesChangeNothing() throws {
         let shaped = try composer()

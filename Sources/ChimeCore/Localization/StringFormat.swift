@@ -24,10 +24,19 @@ public enum FormatArgument: Hashable, Sendable, ExpressibleByStringLiteral, Expr
         case .string(let value): Int(value.trimmingCharacters(in: .whitespaces))
         }
     }
+
+    /// The argument as a finite number: itself, or a string holding one (`2.5`).
+    public var doubleValue: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .string(let value): Double(value.trimmingCharacters(in: .whitespaces)).flatMap { $0.isFinite ? $0 : nil }
+        }
+    }
 }
 
 /// `String(format:)` for the specifiers localized iOS strings use — `%@`, `%d`, `%i`,
-/// `%u`, `%ld`, `%lld`, `%lu`, `%llu`, `%x`, `%%`, positional (`%1$@`) or not — plus the
+/// `%u`, `%ld`, `%lld`, `%lu`, `%llu`, `%x`, `%f`, `%e`, `%g`, `%%`, with their flags,
+/// width and precision (`%02d`, `%-5@`, `%.2f`), positional (`%1$@`) or not — plus the
 /// `.stringsdict` variables `%#@name@` and `%1$#@name@`, whose text a `variable` closure
 /// supplies for the argument they stand for.
 ///
@@ -77,18 +86,28 @@ public enum StringFormat {
             let argument = arguments[position - 1]
             switch specifier.conversion {
             case "@", "s":
-                return argument.textValue
+                return specifier.padded(argument.textValue)
             case "d", "i", "u", "x", "X", "o":
                 guard let value = argument.integerValue else {
                     throw Failure(message: "%\(specifier.text) needs a number, and argument \(position) is \"\(argument.textValue)\"")
                 }
-                switch specifier.conversion {
-                case "x": return String(value, radix: 16)
-                case "X": return String(value, radix: 16, uppercase: true)
-                case "o": return String(value, radix: 8)
-                case "u": return String(UInt(bitPattern: value))
-                default: return String(value)
+                if specifier.isPlain {
+                    switch specifier.conversion {
+                    case "x": return String(UInt(bitPattern: value), radix: 16)
+                    case "X": return String(UInt(bitPattern: value), radix: 16, uppercase: true)
+                    case "o": return String(UInt(bitPattern: value), radix: 8)
+                    case "u": return String(UInt(bitPattern: value))
+                    default: return String(value)
+                    }
                 }
+                // Flags, width and precision as printf applies them, through the C
+                // library with a specifier written here, never the file's own text.
+                return String(format: specifier.cFormat(length: "ll"), Int64(value))
+            case "f", "F", "e", "E", "g", "G":
+                guard let value = argument.doubleValue else {
+                    throw Failure(message: "%\(specifier.text) needs a number, and argument \(position) is \"\(argument.textValue)\"")
+                }
+                return String(format: specifier.cFormat(length: ""), value)
             default:
                 throw Failure(message: "unsupported format specifier %\(specifier.text)")
             }
@@ -137,6 +156,10 @@ public enum StringFormat {
         var position: Int?
         var conversion: Unicode.Scalar = "%"
         var variable: String?
+        /// printf's flags (`-+ 0#`), width and precision, as given.
+        var flags: [UInt8] = []
+        var width = 0
+        var precision: Int?
 
         /// Reads what follows a `%` in `bytes` from `index`:
         /// `[n$][#@name@ | flags width .precision length conversion]`, leaving `index`
@@ -159,7 +182,16 @@ public enum StringFormat {
                 // Past the closing `@`, when there is one.
                 index = min(index + 1, bytes.count)
             } else {
-                while index < bytes.count, Self.flags.contains(bytes[index]) { index += 1 }
+                while index < bytes.count, Self.flagBytes.contains(bytes[index]) {
+                    flags.append(bytes[index])
+                    index += 1
+                }
+                width = Self.number(bytes, &index)
+                if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                    index += 1
+                    precision = Self.number(bytes, &index)
+                }
+                while index < bytes.count, Self.lengths.contains(bytes[index]) { index += 1 }
                 if index < bytes.count {
                     // One scalar, however many bytes it takes.
                     let lead = bytes[index]
@@ -172,8 +204,43 @@ public enum StringFormat {
             text = String(decoding: bytes[start..<index], as: UTF8.self)
         }
 
-        /// Flags, width, precision and length: what may stand between `%` (or `n$`) and
-        /// the conversion.
-        private static let flags = Set("-+ 0#'123456789.hlqzjtL".utf8)
+        /// printf's flags; `'` (thousands, which the C locale does not group) is read
+        /// and left out.
+        private static let flagBytes = Set("-+ 0#'".utf8)
+        /// Length modifiers: the argument's size in C, which does not matter here.
+        private static let lengths = Set("hlqzjtL".utf8)
+        /// Widths and precisions past this are a typo, not a layout.
+        private static let largest = 1_000
+
+        /// Decimal digits at `index` (none: 0), at most ``largest``.
+        private static func number(_ bytes: [UInt8], _ index: inout Int) -> Int {
+            var value = 0
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+                value = min(value * 10 + Int(bytes[index] - UInt8(ascii: "0")), largest)
+                index += 1
+            }
+            return value
+        }
+
+        /// Without flags, width or precision: `%d`, `%ld`.
+        var isPlain: Bool { flags.isEmpty && width == 0 && precision == nil }
+
+        /// The C format of this specifier for one argument of `length` (`ll`, or none for
+        /// a double), written from what was read.
+        func cFormat(length: String) -> String {
+            let flagText = String(decoding: flags.filter { $0 != UInt8(ascii: "'") }, as: UTF8.self)
+            let widthText = width > 0 ? String(width) : ""
+            let precisionText = precision.map { ".\($0)" } ?? ""
+            return "%\(flagText)\(widthText)\(precisionText)\(length)\(Character(conversion))"
+        }
+
+        /// Text in a field of ``width`` characters: spaces before it, or after it with `-`.
+        func padded(_ text: String) -> String {
+            guard width > 0 else { return text }
+            let room = width - text.count
+            guard room > 0 else { return text }
+            let padding = String(repeating: " ", count: room)
+            return flags.contains(UInt8(ascii: "-")) ? text + padding : padding + text
+        }
     }
 }

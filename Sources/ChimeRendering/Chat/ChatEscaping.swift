@@ -4,7 +4,9 @@
 ///
 /// Each escape maps one character to what the platform must receive, so that
 /// ``TextLimit/fit(_:_:_:escaping:ellipsis:)`` can shorten escaped text without ever
-/// cutting an escape in two.
+/// cutting an escape in two. Within a character each scalar is looked at: a platform's
+/// parser reads scalars, and to it a `<` with a mark joined to it (U+0605 before, U+0338
+/// after: one `Character` to Swift) is still the start of markup.
 enum ChatEscaping {
     /// U+2060 WORD JOINER, invisible and never a line break: after `@` it stops every
     /// platform's mention parser (`@channel`, `@here`, `@all`, `@everyone`, `@username`)
@@ -20,11 +22,13 @@ enum ChatEscaping {
     /// Slack has no escape for `*`, `_`, `~` or backticks: the blocks carry people's text
     /// as `plain_text`, and the message's `text` is sent with `mrkdwn: false`.
     static func slack(_ character: Character) -> String {
-        switch character {
-        case "&": "&amp;"
-        case "<": "&lt;"
-        case ">": "&gt;"
-        default: String(character)
+        eachScalar(of: character) { scalar in
+            switch scalar {
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            default: nil
+            }
         }
     }
 
@@ -32,7 +36,7 @@ enum ChatEscaping {
     /// start with (`*_~`|>#[]()-`, `<` of `<@id>` and `<#id>`, `@` of `@everyone`), so
     /// `[x](https://evil.example)` shows as typed. `allowed_mentions` stops pings too.
     static func discord(_ character: Character) -> String {
-        "\\*_~`|>#[]()-<@".contains(character) ? "\\" + String(character) : String(character)
+        eachScalar(of: character) { "\\*_~`|>#[]()-<@".unicodeScalars.contains($0) ? "\\" + String($0) : nil }
     }
 
     /// Mattermost markdown (a post's text, an attachment's title and text): a backslash
@@ -40,14 +44,16 @@ enum ChatEscaping {
     /// link, and a word joiner after `@`, which Mattermost does not take as a mention
     /// (`@channel`, `@here`, `@all` would notify the whole channel).
     static func mattermostMarkdown(_ character: Character) -> String {
-        if character == "@" { return "@" + joiner }
-        return "\\*_~`|>#[]()!<-+".contains(character) ? "\\" + String(character) : String(character)
+        eachScalar(of: character) { scalar in
+            if scalar == "@" { return "@" + joiner }
+            return "\\*_~`|>#[]()!<-+".unicodeScalars.contains(scalar) ? "\\" + String(scalar) : nil
+        }
     }
 
     /// Mattermost plain text (an attachment's fallback, shown by notifications as is):
     /// mentions only.
     static func mattermostPlain(_ character: Character) -> String {
-        character == "@" ? "@" + joiner : String(character)
+        eachScalar(of: character) { $0 == "@" ? "@" + joiner : nil }
     }
 
     /// Telegram's text as the recipient reads it, before HTML escaping: a word joiner
@@ -55,9 +61,8 @@ enum ChatEscaping {
     /// right-to-left mark at the start of each line. Counted as Telegram counts its 4,096.
     static func telegramPlain(rightToLeft: Bool) -> (Character) -> String {
         { character in
-            if character == "@" { return "@" + joiner }
             if rightToLeft, character.isNewline { return String(character) + rightToLeftMark }
-            return String(character)
+            return eachScalar(of: character) { $0 == "@" ? "@" + joiner : nil }
         }
     }
 
@@ -65,5 +70,14 @@ enum ChatEscaping {
     /// mode asks, applied after ``telegramPlain(rightToLeft:)``.
     static func html(_ text: String) -> String {
         text.map(slack).joined()
+    }
+
+    /// `character` with each scalar `escape` has an escape for replaced by it.
+    private static func eachScalar(of character: Character, _ escape: (Unicode.Scalar) -> String?) -> String {
+        var escaped = ""
+        for scalar in character.unicodeScalars {
+            if let replacement = escape(scalar) { escaped += replacement } else { escaped.unicodeScalars.append(scalar) }
+        }
+        return escaped
     }
 }

@@ -6,13 +6,14 @@ extension ChatPayload {
     /// `secret`): ``discord(_:)``'s message, its actions interactive buttons (type 2;
     /// `custom_id`, at most 100 characters, the `TOKEN.N` every platform's buttons carry;
     /// label 80; a destructive action red), five to a row. A foreground action that opens
-    /// its target, and the View button, stay link buttons.
+    /// its target, and the View button, stay link buttons (url 512: a longer target leads
+    /// to the reminder's view page, as in ``discord(_:)``).
     static func discordInteractive(_ message: ChatMessage) -> JSONValue {
         guard case .object(var body) = discord(message) else { return discord(message) }
         var buttons: [JSONValue] = message.actions.prefix(NotificationCategory.maximumDefaultActions).map { action in
             let label = JSONValue.string(TextLimit.fit(action.title, 80, .scalars))
             if action.options.contains(.foreground), MessageLinks.actionLink(action.url) == nil {
-                return .object(["type": .integer(2), "style": .integer(5), "label": label, "url": .string(action.url)])
+                return .object(["type": .integer(2), "style": .integer(5), "label": label, "url": .string(link(action.url, 512, .scalars, or: message))])
             }
             return .object(["type": .integer(2), "style": .integer(action.options.contains(.destructive) ? 4 : 2), "label": label,
                             "custom_id": .string(String(action.token.prefix(100)))])

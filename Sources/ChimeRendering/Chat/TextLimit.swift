@@ -1,3 +1,5 @@
+import Foundation
+
 /// Platform limits on text, counted the way each platform counts, and truncation that
 /// never cuts a character (grapheme cluster) and ends with an ellipsis.
 public enum TextLimit {
@@ -46,22 +48,69 @@ extension TextLimit {
     ///   - text: people's text, not yet escaped.
     ///   - limit: the platform's limit, counted in `unit` on the escaped text.
     ///   - escape: one character as the platform must receive it.
+    ///   - keepingLinks: whether web addresses (``linkRuns(_:)``) go as written, for
+    ///     markdown that links them by itself: a backslash escape inside one (`a\_b`)
+    ///     is not undone there, and the link goes somewhere else.
     public static func fit(_ text: String, _ limit: Int, _ unit: Unit, escaping escape: (Character) -> String,
-                           ellipsis: String = "…") -> String {
-        let escaped = text.map(escape).joined()
+                           keepingLinks: Bool = false, ellipsis: String = "…") -> String {
+        let characters = Array(text)
+        let verbatim = keepingLinks ? linkRuns(characters) : []
+        var pieces: [String] = []
+        pieces.reserveCapacity(characters.count)
+        for (index, character) in characters.enumerated() {
+            pieces.append(verbatim.contains(index) ? String(character) : escape(character))
+        }
+        let escaped = pieces.joined()
         guard length(escaped, in: unit) > limit else { return escaped }
         let tail = ellipsis.map(escape).joined()
         let room = limit - length(tail, in: unit)
         guard room > 0 else { return "" }
         var result = ""
         var used = 0
-        for character in text {
-            let piece = escape(character)
+        for piece in pieces {
             let size = length(piece, in: unit)
             if used + size > room { break }
             result += piece
             used += size
         }
         return result + tail
+    }
+
+    /// The positions of the characters of web addresses in `characters`: from `http://`
+    /// or `https://` at the start of a word, the run of characters a link Chime makes is
+    /// written with (letters, digits and `-._~:/?#=&%+,;!$`). Anything a platform reads as
+    /// markup or a mention (`*`, `` ` ``, `|`, `<`, `>`, `@`, brackets and parentheses)
+    /// ends the run and is escaped as text.
+    static func linkRuns(_ characters: [Character]) -> IndexSet {
+        var runs = IndexSet()
+        var index = 0
+        while index < characters.count {
+            let startsWord = index == 0 || !(characters[index - 1].isLetter || characters[index - 1].isNumber)
+            guard startsWord, characters[index] == "h", let scheme = scheme(characters, at: index) else {
+                index += 1
+                continue
+            }
+            var end = index + scheme
+            while end < characters.count, isLinkCharacter(characters[end]) { end += 1 }
+            runs.insert(integersIn: index..<end)
+            index = end
+        }
+        return runs
+    }
+
+    /// The length of `http://` or `https://` when `characters` has one at `index`.
+    private static func scheme(_ characters: [Character], at index: Int) -> Int? {
+        for scheme in ["https://", "http://"] where characters.count - index >= scheme.count + 1 {
+            if zip(characters[index...], scheme).allSatisfy({ $0 == $1 }) { return scheme.count }
+        }
+        return nil
+    }
+
+    private static func isLinkCharacter(_ character: Character) -> Bool {
+        guard let ascii = character.asciiValue else { return false }
+        switch ascii {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+        default: return "-._~:/?#=&%+,;!$".utf8.contains(ascii)
+        }
     }
 }

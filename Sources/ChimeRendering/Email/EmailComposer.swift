@@ -36,6 +36,7 @@ public struct EmailComposer: Sendable {
         var values = [
             surfaces.subject, surfaces.preheader, surfaces.placeholder,
             shape.showContent ? content.title : "", shape.showContent ? content.subtitle : "", shape.showContent ? content.body : "",
+            shape.showContent ? Self.htmlLines(content.body) : "",
             message.dateText,
             links.view, links.preferences, links.unsubscribe,
         ]
@@ -84,7 +85,7 @@ public struct EmailComposer: Sendable {
         func value() -> String { next.next() ?? "" }
         var context: [String: Any] = [
             "subject": value(), "preheader": value(), "placeholder": value(),
-            "title": value(), "subtitle": value(), "body": value(), "date": value(),
+            "title": value(), "subtitle": value(), "body": value(), "bodyHTML": value(), "date": value(),
             "viewURL": value(), "preferencesURL": value(), "unsubscribeURL": value(),
             "showContent": shape.showContent,
             // Mustache takes an empty string for true: sections test these flags.
@@ -173,14 +174,22 @@ public struct EmailComposer: Sendable {
     }
 
     /// A whole HTML body of an email written in code (digests, opt-in requests): `body`
-    /// under the page's language and title.
+    /// under the page's language, its direction (Arabic right to left, as the single
+    /// message's template says) and title.
     static func htmlPage(locale: String, title: String, body: String) -> String {
         """
         <!DOCTYPE html>
-        <html lang="\(LocaleFallback.language(of: locale))"><head><meta charset="utf-8"><title>\(htmlEscaped(title))</title></head>
+        <html lang="\(htmlEscaped(LocaleFallback.language(of: locale)))" dir="\(LocaleFallback.direction(of: locale))"><head><meta charset="utf-8"><title>\(htmlEscaped(title))</title></head>
         <body>
         \(body)</body></html>
         """
+    }
+
+    /// Text for an HTML body: escaped, each line break kept as `<br>` (HTML would run the
+    /// lines together into one).
+    static func htmlLines(_ text: String) -> String {
+        let escaped = htmlEscaped(text)
+        return escaped.utf8.contains(UInt8(ascii: "\n")) ? escaped.replacingOccurrences(of: "\n", with: "<br>\n") : escaped
     }
 
     /// A reply keyword's link without its body: `mailto:` the reply address, subject

@@ -37,8 +37,16 @@ public struct GroupComposer: Sendable {
             return x != y ? x > y : (a.fireDate.seconds, a.request.identifier) < (b.fireDate.seconds, b.request.identifier)
         }
         return try byKey.values.map { $0.sorted(by: before) }.sorted { before($0[0], $1[0]) }.map { items in
-            Group(heading: try summary(of: items), items: items)
+            Group(heading: try heading(of: items), items: items)
         }
+    }
+
+    /// A group's heading: its summary where the notifications' content shows, else what
+    /// shows in its place (the category's placeholder, counted), as the entries under it
+    /// do: a summary names what the content says ("… from Matt and Anna").
+    private func heading(of items: [OutgoingNotification]) throws -> String {
+        let shown = try message(items[0], threadCount: items.count).surfaces
+        return shown.bodyShowsContent ? try summary(of: items) : shown.subject
     }
 
     /// The localized summary of notifications, with their first one's category's format:

@@ -1,3 +1,4 @@
+import ChimeCore
 import Foundation
 import Mustache
 
@@ -14,11 +15,13 @@ public struct TemplateSet: Sendable {
         case chatText = "chat.text.mustache"
     }
 
-    /// A template that does not parse, with its file.
+    /// A template that cannot be read or does not parse, with its file (and line and
+    /// column where known).
     public struct LoadError: Error, CustomStringConvertible {
         public var path: String
         public var message: String
-        public var description: String { "\(path): error: \(message)" }
+        public var position: (line: Int, column: Int)?
+        public var description: String { "\(path)\(position.map { ":\($0.line):\($0.column)" } ?? ""): error: \(message)" }
     }
 
     /// A parsed template, and whether its tags apply transforms (which rule out
@@ -28,7 +31,12 @@ public struct TemplateSet: Sendable {
         var usesTransforms: Bool
 
         init(_ text: String) throws {
-            template = try MustacheTemplate(string: text)
+            _ = ScalarHTML.registered
+            // Without a content type named, swift-mustache escapes for HTML with its own
+            // escaping: the template is given Chime's (on its first line, so that a
+            // parse error's line stays the file's).
+            let named = text.contains(/\{\{%\s*CONTENT_TYPE/)
+            template = try MustacheTemplate(string: named ? text : "{{% CONTENT_TYPE: HTML}}" + text)
             usesTransforms = text.contains(/\{\{[^}]*\(/)
         }
     }
@@ -54,7 +62,15 @@ public struct TemplateSet: Sendable {
             let files = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? []
             for file in files where file.hasSuffix(".mustache") {
                 let path = (root as NSString).appendingPathComponent(file)
-                let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw LoadError(path: path, message: "cannot be read (its permissions?)")
+                }
+                let text: String
+                do {
+                    text = try TextFile.decode(Array(data))
+                } catch {
+                    throw LoadError(path: path, message: error.message, position: (error.line, error.column))
+                }
                 do {
                     overrides[file] = try Entry(text)
                 } catch {

@@ -1,4 +1,5 @@
 import ChimeCore
+import Mustache
 import Synchronization
 
 /// A template rendered once for one *shape* of message — the same category, locale and
@@ -73,33 +74,25 @@ struct CompiledShape: Sendable {
         return result
     }
 
-    /// What swift-mustache's HTML content type does to a value (its escaping is not
-    /// public): the characters `< > & " '` as entities, compared as `Character`s as the
-    /// library does, so that a combining mark after `<` leaves it as the library leaves it.
+    /// A value made safe inside HTML: `< > & " '` as entities, byte by byte. Every one
+    /// of them is found, a `<` that begins a character with marks joined to it (`<` and
+    /// U+0338, or U+0605 and `<`) included: swift-mustache's own escaping compares whole
+    /// `Character`s and let those through as markup, so Chime's takes its place
+    /// (``ScalarHTML``) in templates too.
     ///
     /// Bytes are read from the string's own storage: through `utf8` as a collection, the
     /// search for a character to escape was 10,000 instructions an email (callgrind).
     static func htmlEscaped(_ text: String) -> String {
         text.withStoredUTF8 { utf8 in
             guard utf8.contains(where: { entity($0) != nil }) else { return text }
-            // In ASCII (but CR LF) every byte is a Character of its own.
-            guard utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return escapedByCharacter(text) }
             var bytes: [UInt8] = []
             bytes.reserveCapacity(utf8.count + 16)
+            // In UTF-8 these five bytes are only ever those five characters.
             for byte in utf8 {
                 if let entity = entity(byte) { bytes += entity.utf8 } else { bytes.append(byte) }
             }
             return String(decoding: bytes, as: UTF8.self)
         }
-    }
-
-    private static func escapedByCharacter(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count + 16)
-        for character in text {
-            if character.utf8.count == 1, let entity = entity(character.utf8.first!) { result += entity } else { result.append(character) }
-        }
-        return result
     }
 
     private static func entity(_ byte: UInt8) -> String? {
@@ -130,4 +123,17 @@ final class ShapeCache: Sendable {
 /// Text made safe inside HTML: the escaping of the email templates, for pages served.
 public func htmlEscaped(_ text: String) -> String {
     CompiledShape.htmlEscaped(text)
+}
+
+/// The `HTML` content type of Chime's templates (`{{% CONTENT_TYPE: HTML}}`, and what a
+/// template without the pragma is given): ``CompiledShape/htmlEscaped(_:)`` in place of
+/// swift-mustache's own, which leaves a `<` with a mark joined to it unescaped.
+struct ScalarHTML: MustacheContentType {
+    func escapeText(_ text: String) -> String {
+        CompiledShape.htmlEscaped(text)
+    }
+
+    /// Put in swift-mustache's registry of content types, where its parser looks the
+    /// pragma's name up, before the first template is parsed.
+    static let registered: Void = MustacheContentTypes.register(ScalarHTML(), named: "HTML")
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import ChimeCore
 import ChimeDelivery
 import ChimeLocalization
+import ChimeRendering
 import ChimeReply
 import ChimeRuntime
 import Foundation
@@ -62,6 +63,20 @@ extension Chime {
             }
         }
 
+        /// The folder's Mustache templates that `chime run` could not use (not UTF-8, not
+        /// Mustache): it would hold every message back.
+        private func templateErrors(_ path: String) -> [Diagnostic] {
+            do {
+                _ = try TemplateSet(directory: path)
+                return []
+            } catch let error as TemplateSet.LoadError {
+                let at = SourceLocation(file: error.path, line: error.position?.line ?? 0, column: error.position?.column ?? 0)
+                return [Diagnostic(.error, at: at, error.message)]
+            } catch {
+                return [Diagnostic(.error, at: SourceLocation(file: path), "\(error)")]
+            }
+        }
+
         /// Reports recipients whose language has no strings (built in or in the templates
         /// folder), and keys missing for recipients' locales in the templates folder.
         /// A folder named with --templates or $CHIME_TEMPLATES must exist; the default
@@ -77,7 +92,7 @@ extension Chime {
             do {
                 let localizer = try Localizer(directory: path) // without the folder, the built-in strings alone
                 return localizer.languageGaps(configuration, templates: path, configurationFile: options.configPath)
-                    + (present ? localizer.check(configuration, templates: path) : [])
+                    + (present ? localizer.check(configuration, templates: path) + templateErrors(path) : [])
             } catch let error as Localizer.LoadError {
                 printDiagnostics(error.diagnostics)
                 throw ExitCode(65)

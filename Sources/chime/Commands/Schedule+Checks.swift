@@ -24,11 +24,12 @@ extension Chime.Schedule {
         return resolved
     }
 
-    /// Refuses requests whose `titleLocKey` or `bodyLocKey` no locale of the templates
-    /// has, unless the request carries literal text to fall back on: such a reminder
-    /// could only be held when it fires.
-    func checkLocalizationKeys(_ requests: [NotificationRequest]) throws {
-        let problems = RequestChecks.localizationProblems(requests, templatesPath: options.templatesPath)
+    /// Refuses requests whose `titleLocKey` or `bodyLocKey` the recipient's locales of the
+    /// templates do not have (unless the request carries literal text to fall back on), or
+    /// whose arguments do not fit the key's format: such a reminder could only be held
+    /// when it fires.
+    func checkLocalizationKeys(_ requests: [NotificationRequest], configuration: Configuration) throws {
+        let problems = RequestChecks.localizationProblems(requests, templatesPath: options.templatesPath, configuration: configuration)
         guard problems.isEmpty else {
             printError(problems.map { problem in problem.hasPrefix("request ") ? "\(source): error: \(problem)" : problem }.joined(separator: "\n"))
             throw ExitCode(65)

@@ -90,8 +90,8 @@ extension Chime {
 
         func run() throws {
             let requests = try withAttachmentsResolved(try readRequests())
-            try checkLocalizationKeys(requests)
             let scheduler = try options.runtime.openScheduler()
+            try checkLocalizationKeys(requests, configuration: scheduler.configuration)
             let report: Scheduler.ScheduleReport
             do {
                 report = try scheduler.schedule(requests, now: options.instant)
