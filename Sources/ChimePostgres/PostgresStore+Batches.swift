@@ -36,6 +36,7 @@ extension PostgresStore {
             guard inserted > 0 else { return nil }
             try await session.execute("""
                 UPDATE parked SET digest = \(id) WHERE recipient = \(recipient) AND thread IS NOT DISTINCT FROM \(thread)::text AND digest IS NULL
+                    AND (\(thread != nil) OR fire_date <= \(slot.seconds))
                 """)
             return MessageBatch(id: id, recipient: recipient, thread: thread, claimer: claimer, createdAt: at,
                                 items: try await Self.items(of: id, session))

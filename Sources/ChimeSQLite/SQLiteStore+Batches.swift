@@ -19,8 +19,8 @@ extension SQLiteStore {
                 ON CONFLICT DO NOTHING
                 """, arguments: [id, recipient, thread ?? "", slot.seconds, claimer.description, at.seconds])
             guard db.changesCount > 0 else { return nil }
-            try db.execute(sql: "UPDATE parked SET digest = ? WHERE recipient = ? AND thread IS ? AND digest IS NULL",
-                           arguments: [id, recipient, thread])
+            try db.execute(sql: "UPDATE parked SET digest = ? WHERE recipient = ? AND thread IS ? AND digest IS NULL AND (? OR fire_date <= ?)",
+                           arguments: [id, recipient, thread, thread != nil, slot.seconds])
             return MessageBatch(id: id, recipient: recipient, thread: thread, claimer: claimer, createdAt: at,
                                items: try Self.items(of: id, db))
         }

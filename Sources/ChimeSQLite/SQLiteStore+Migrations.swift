@@ -345,9 +345,19 @@ struct SchemaMigrator {
         // Not `db.tableExists`, which reads and caches the whole schema: a third of the
         // time `chime run` spends opening a store when nothing is due.
         guard try Bool.fetchOne(db, sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'") != nil else {
+            // A new store is empty: tables without Chime's record are another program's.
+            if let table = try String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' LIMIT 1") {
+                throw DatabaseError(resultCode: .SQLITE_NOTADB,
+                                    message: "it holds tables (\(table)) but no record of Chime's migrations: another program's database: nothing is added to it")
+            }
             return migrations
         }
         let applied = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
+        let unknown = applied.subtracting(identifiers).sorted()
+        guard unknown.isEmpty else {
+            throw DatabaseError(resultCode: .SQLITE_NOTADB,
+                                message: "it was migrated by a newer chime (\(unknown.joined(separator: ", "))): run that version, or restore a backup this one made")
+        }
         return migrations.filter { !applied.contains($0.identifier) }
     }
 }

@@ -62,10 +62,11 @@ struct DeployTests {
 
         /// Schedules a reminder for alice (of the example configuration) due in the past,
         /// or `ahead` seconds from now.
-        func schedule(_ id: String, passive: Bool = false, ahead: Int? = nil) throws {
+        /// - Parameter ago: when it was scheduled, without `ahead` (it fires 60 s after).
+        func schedule(_ id: String, passive: Bool = false, ahead: Int? = nil, ago: TimeInterval = 600) throws {
             let json = #"{"identifier": "\#(id)", "recipient": "alice", "content": {"title": "Tea", "categoryIdentifier": "TimerFiredCategory"\#(passive ? #", "interruptionLevel": "passive""# : "")}, "trigger": {"type": "timeInterval", "seconds": \#(ahead ?? 60)}}"#
             try Data(json.utf8).write(to: state.appendingPathComponent("\(id).json"))
-            let past = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-600))
+            let past = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-ago))
             let result = try run([ChimeProcess.executable.path, "--config", url.appendingPathComponent("etc/chime/chime.xml").path,
                                   "--store", "sqlite:\(state.path)/chime.sqlite", "schedule", "--json", "\(id).json"] + (ahead == nil ? ["--now", past] : []),
                                  in: state, environment: [:])
@@ -159,7 +160,9 @@ struct DeployTests {
     func systemdUnits() throws {
         let root = try Root()
         try root.schedule("tea")
-        try root.schedule("later", passive: true)
+        // Kept for the digest two days ago: a digest holds what was kept by its day's
+        // digestAt, and the timer's digest runs now, whatever the time of day.
+        try root.schedule("later", passive: true, ago: 2 * 86_400)
         let run = try Self.start("chime-run.service", in: root)
         #expect(run.allowed.contains(run.status) && run.output.hasPrefix("fired 2, 1 kept for the digest"), "\(run.output)")
         #expect(root.outbox.count == 1)

@@ -5,8 +5,11 @@ public protocol BatchStore: Sendable {
 
     /// Starts the recipient's digest for `slot` (`thread` nil), or the message grouping a
     /// thread: records the batch `id` and takes every notification parked for it and not
-    /// in a batch yet, in one transaction. Nil when this slot already has its batch
-    /// (sent, or being sent by another run).
+    /// in a batch yet, in one transaction — for a digest, those that fired at or before
+    /// `slot`: one kept after the day's digest time waits for the next day's, even when
+    /// that time went by with no digest sent (a new store, cron not running then), rather
+    /// than going out at once, in quiet hours as like as not. Nil when this slot already
+    /// has its batch (sent, or being sent by another run).
     func claimBatch(id: String, recipient: String, thread: String?, slot: Instant, claimer: Claimer, at: Instant) throws -> MessageBatch?
 
     /// Whether the recipient's digest for `slot` was started (sent, or being sent): what

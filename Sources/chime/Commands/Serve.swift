@@ -52,6 +52,10 @@ extension Chime {
         @Flag(name: .long, help: "Serve HTTP only; leave firing, digests and fetching to cron (chime run, digest, fetch).")
         var noScheduler = false
 
+        func validate() throws {
+            guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535 (0: any free port), not \(port)") }
+        }
+
         func run() throws {
             let host = self.host
             try options.runtime.serve(host: host, port: port, scheduler: !noScheduler) { bound in
