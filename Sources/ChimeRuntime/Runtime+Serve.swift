@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeSQLite
 import ChimeScheduler
 import ChimeServer
 import Foundation
@@ -78,6 +79,9 @@ extension Runtime {
             finished.signal()
         }
         finished.wait()
+        // Closed here, not when the last reference goes, which may be after the process
+        // has exited: its log is moved into the file and the -wal and -shm files go.
+        (store as? SQLiteStore)?.close()
         if let error = failure.error {
             // NIO's bind error carries the errno's text: the usual case said plainly.
             if "\(error)".contains(String(cString: strerror(EADDRINUSE))) {

@@ -56,7 +56,7 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
         // SQLite gives its -wal and -shm files the database file's mode.
         if path != ":memory:", !FileManager.default.fileExists(atPath: path) {
             let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-            if descriptor >= 0 { close(descriptor) }
+            if descriptor >= 0 { Glibc.close(descriptor) }
         }
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
@@ -74,6 +74,16 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
 
     deinit {
         checkpointer?.stop()
+    }
+
+    /// Closes the store now rather than when the last reference goes: the last
+    /// connection to a store checkpoints its log into the file and removes the `-wal` and
+    /// `-shm` files. `chime serve` ends so, as its services may still hold the store when
+    /// the process exits (a copy of `chime.sqlite` alone then lacked what was in the log).
+    /// Using the store after it is closed throws.
+    public func close() {
+        checkpointer?.stop()
+        try? database.queue.close()
     }
 
     /// Puts the store in WAL mode (once for good: the mode is kept in the file).

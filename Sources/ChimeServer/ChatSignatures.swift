@@ -11,18 +11,31 @@ enum ChatSignature {
     /// `v0:{X-Slack-Request-Timestamp}:{body}` under the app's signing secret; the
     /// timestamp must be within five minutes of now (a replayed request is refused).
     static func slack(secret: String, timestamp: String, body: [UInt8], signature: String, now: Int64) -> Bool {
-        guard let seconds = Int64(timestamp), abs(now - seconds) <= 300 else { return false }
+        guard isFresh(timestamp, now: now) else { return false }
         let base = Array("v0:\(timestamp):".utf8) + body
         let mac = HMAC<SHA256>.authenticationCode(for: base, using: SymmetricKey(data: Array(secret.utf8)))
         return constantTimeEqual(Array(("v0=" + Hex.string(mac)).utf8), Array(signature.lowercased().utf8))
     }
 
     /// Discord's: `X-Signature-Ed25519` is the hex Ed25519 signature of
-    /// `{X-Signature-Timestamp}{body}` under the application's public key (hex).
-    static func discord(publicKey: String, timestamp: String, body: [UInt8], signature: String) -> Bool {
+    /// `{X-Signature-Timestamp}{body}` under the application's public key (hex); the
+    /// timestamp within five minutes of now, as Slack's (Discord sends each interaction
+    /// once, at once: an old one signed is a replay).
+    static func discord(publicKey: String, timestamp: String, body: [UInt8], signature: String, now: Int64) -> Bool {
+        isFresh(timestamp, now: now) && ed25519(publicKey: publicKey, message: Array(timestamp.utf8) + body, signature: signature)
+    }
+
+    /// Whether `signature` (hex) is the Ed25519 signature of `message` under `publicKey` (hex).
+    static func ed25519(publicKey: String, message: [UInt8], signature: String) -> Bool {
         guard let keyBytes = Hex.bytes(publicKey), let signatureBytes = Hex.bytes(signature),
               let key = try? Curve25519.Signing.PublicKey(rawRepresentation: keyBytes) else { return false }
-        return key.isValidSignature(signatureBytes, for: Array(timestamp.utf8) + body)
+        return key.isValidSignature(signatureBytes, for: message)
+    }
+
+    /// A callback's Unix-time stamp within five minutes of `now`, either way.
+    private static func isFresh(_ timestamp: String, now: Int64) -> Bool {
+        guard let seconds = Int64(timestamp) else { return false }
+        return abs(now - seconds) <= 300
     }
 
     /// Telegram's and Mattermost's outgoing webhooks': a secret sent as it is (Telegram's

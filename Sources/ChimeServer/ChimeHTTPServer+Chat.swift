@@ -63,7 +63,9 @@ extension ChimeHTTPServer {
         let body = try await Self.body(request)
         guard let key = secret(channel, .discord) else { return Self.text(404, "no such Discord channel") }
         guard ChatSignature.discord(publicKey: key, timestamp: request.headers[Self.name("X-Signature-Timestamp")] ?? "", body: body,
-                                    signature: request.headers[Self.name("X-Signature-Ed25519")] ?? "")
+                                    signature: request.headers[Self.name("X-Signature-Ed25519")] ?? "",
+                                    // The request's age is real time, whatever instant --now replays.
+                                    now: Int64(Date().timeIntervalSince1970))
         else { return Self.text(401, "invalid request signature") }
         switch ChatCallback.discord(body) {
         case .ping:

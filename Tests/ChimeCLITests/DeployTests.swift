@@ -154,6 +154,8 @@ struct DeployTests {
         daemon.process.terminate()
         daemon.process.waitUntilExit()
         #expect(daemon.process.terminationReason == .exit && daemon.process.terminationStatus == 0)
+        // Stopped, it closed the store: everything in the file, which a backup copies alone.
+        #expect(!FileManager.default.fileExists(atPath: root.state.appendingPathComponent("chime.sqlite-wal").path))
     }
 
     @Test("the systemd units: chime-run.service fires, chime-digest.service sends the digest, chime-serve.service answers /health; the timers start them every minute and hourly")

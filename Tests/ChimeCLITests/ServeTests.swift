@@ -245,15 +245,15 @@ struct ServeTests {
         #expect(responses.first?["actionIdentifier"] as? String == "justInform")
     }
 
-    @Test("Discord: PING answered; a signed component click acts; a bad signature is refused with 401")
+    @Test("Discord: PING answered; a signed component click acts; a bad signature, or a good one ten minutes old (a replay), is refused with 401")
     func discord() throws {
         let keys = Keys()
         let (ws, _) = try Self.workspace(keys)
         let chat = try Self.chat(ws, "list")
         let server = try Server(ws)
         defer { server.stop() }
-        func post(_ json: String, key: Curve25519.Signing.PrivateKey? = nil) throws -> (status: Int, body: String) {
-            let timestamp = String(Int(Date().timeIntervalSince1970))
+        func post(_ json: String, key: Curve25519.Signing.PrivateKey? = nil, age: Int = 0) throws -> (status: Int, body: String) {
+            let timestamp = String(Int(Date().timeIntervalSince1970) - age)
             let signature = try (key ?? keys.discord).signature(for: Array(timestamp.utf8) + Array(json.utf8))
             return try server.request("POST", "/discord/guild", headers: [
                 "X-Signature-Timestamp": timestamp, "X-Signature-Ed25519": signature.map { String(format: "%02x", $0) }.joined(),
@@ -264,6 +264,7 @@ struct ServeTests {
         #expect(try post(#"{"type":1}"#, key: Curve25519.Signing.PrivateKey()).status == 401)
         let click = #"{"type":3,"member":{"user":{"id":"77"}},"data":{"custom_id":"\#(chat.button(2))"}}"#
         #expect(try post(click, key: Curve25519.Signing.PrivateKey()).status == 401)
+        #expect(try post(click, age: 600).status == 401)
         let answer = try post(click)
         #expect(answer.status == 200 && answer.body.contains("“Delete list” received.") && answer.body.contains(#""type":4"#), "\(answer)")
         #expect(try Self.responses(ws).first?["actionIdentifier"] as? String == "trashAction")

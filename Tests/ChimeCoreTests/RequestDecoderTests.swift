@@ -53,6 +53,24 @@ struct RequestDecoderTests {
         }
     }
 
+    @Test("a field given twice in one object is refused at its second name, however deep: readers differ on which value counts")
+    func duplicateFields() throws {
+        let json = "[{\"identifier\": \"a\", \"recipient\": \"b\", \"content\": {\"title\": \"t\"}, \"trigger\": {\"type\": \"timeInterval\", \"seconds\": 60}},\n"
+            + " {\"identifier\": \"d1\", \"recipient\": \"bob\", \"content\": {\"title\": \"t\", \"userInfo\": {\"k\": 1, \"k\": 2}}, \"trigger\": {\"type\": \"timeInterval\", \"seconds\": 60}}]"
+        do {
+            _ = try RequestDecoder.decode(Data(json.utf8))
+            Issue.record("decoded")
+        } catch {
+            #expect(error.description == "at [1].content.userInfo.k: \"k\" is given twice in one object")
+            #expect((error.line, error.column) == (2, 90))
+        }
+        let top = #"{"identifier": "d1", "identifier": "d2", "recipient": "alice", "trigger": {"type": "timeInterval", "seconds": 60}}"#
+        #expect(throws: RequestDecoder.Failure.self) { try RequestDecoder.decode(Data(top.utf8)) }
+        // The same name in two objects is two fields.
+        let two = #"[{"identifier": "a", "recipient": "b", "content": {"title": "t"}, "trigger": {"type": "timeInterval", "seconds": 60}}, {"identifier": "b", "recipient": "b", "content": {"title": "t"}, "trigger": {"type": "timeInterval", "seconds": 60}}]"#
+        #expect(try RequestDecoder.decode(Data(two.utf8)).count == 2)
+    }
+
     @Test("a lone UTF-16 surrogate, or \\u with a sign, is refused at its place; a pair reads as its one character")
     func surrogates() throws {
         func failure(_ json: String) -> RequestDecoder.Failure? {

@@ -1,3 +1,4 @@
+import ChimeCore
 @testable import ChimeServer
 import Crypto
 import Foundation
@@ -31,20 +32,24 @@ struct ChatSignatureTests {
          "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00"),
     ]
 
-    @Test("Discord's Ed25519 check passes RFC 8032's vectors and refuses a flipped bit, the wrong key and bad hex")
-    func discord() {
+    @Test("Discord's Ed25519 check passes RFC 8032's vectors and refuses a flipped bit, the wrong key and bad hex; a fresh timestamp is signed with the body, an old one refused")
+    func discord() throws {
         for vector in Self.rfc8032 {
-            // Discord signs timestamp + body: the vector's message split anywhere verifies.
-            let message = String(decoding: vector.message, as: UTF8.self)
-            #expect(ChatSignature.discord(publicKey: vector.publicKey, timestamp: "", body: vector.message, signature: vector.signature))
-            #expect(ChatSignature.discord(publicKey: vector.publicKey, timestamp: message, body: [], signature: vector.signature))
+            #expect(ChatSignature.ed25519(publicKey: vector.publicKey, message: vector.message, signature: vector.signature))
             var flipped = Array(vector.signature)
             flipped[0] = flipped[0] == "e" ? "f" : "e"
-            #expect(!ChatSignature.discord(publicKey: vector.publicKey, timestamp: "", body: vector.message, signature: String(flipped)))
-            #expect(!ChatSignature.discord(publicKey: vector.publicKey, timestamp: "", body: vector.message + [0], signature: vector.signature))
+            #expect(!ChatSignature.ed25519(publicKey: vector.publicKey, message: vector.message, signature: String(flipped)))
+            #expect(!ChatSignature.ed25519(publicKey: vector.publicKey, message: vector.message + [0], signature: vector.signature))
         }
-        #expect(!ChatSignature.discord(publicKey: Self.rfc8032[1].publicKey, timestamp: "", body: [], signature: Self.rfc8032[0].signature))
-        #expect(!ChatSignature.discord(publicKey: "zz", timestamp: "", body: [], signature: Self.rfc8032[0].signature))
+        #expect(!ChatSignature.ed25519(publicKey: Self.rfc8032[1].publicKey, message: [], signature: Self.rfc8032[0].signature))
+        #expect(!ChatSignature.ed25519(publicKey: "zz", message: [], signature: Self.rfc8032[0].signature))
+        // Discord signs timestamp + body.
+        let key = Curve25519.Signing.PrivateKey()
+        let publicKey = Hex.string(key.publicKey.rawRepresentation)
+        let now: Int64 = 1_795_000_000
+        func signed(_ timestamp: Int64) throws -> String { Hex.string(try key.signature(for: Array("\(timestamp){}".utf8))) }
+        #expect(ChatSignature.discord(publicKey: publicKey, timestamp: "\(now - 60)", body: Array("{}".utf8), signature: try signed(now - 60), now: now))
+        #expect(!ChatSignature.discord(publicKey: publicKey, timestamp: "\(now - 600)", body: Array("{}".utf8), signature: try signed(now - 600), now: now))
     }
 
     @Test("Telegram's secret token compares whole")

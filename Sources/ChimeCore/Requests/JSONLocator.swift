@@ -21,6 +21,8 @@ struct JSONLocator {
     /// Where the value at `target` starts, and its field name when it is an object's.
     private var value: Int?
     private var name: Int?
+    /// The first field an object gives twice: its path and where its second name starts.
+    private var duplicate: (path: [Step], offset: Int)?
 
     private init(_ bytes: [UInt8], target: [Step]?) {
         self.bytes = bytes
@@ -44,6 +46,16 @@ struct JSONLocator {
         var locator = JSONLocator(bytes, target: path)
         try? locator.document()
         return name ? locator.name ?? locator.value : locator.value
+    }
+
+    /// The first field an object of the text gives twice (RFC 8259 leaves what it means
+    /// to the reader, and readers differ: Foundation keeps the first, many others the
+    /// last), with where its second name starts; nil when there is none, or the text is
+    /// not JSON.
+    static func duplicateField(in bytes: [UInt8]) -> (path: [Step], offset: Int)? {
+        var locator = JSONLocator(bytes, target: nil)
+        try? locator.document()
+        return locator.duplicate
     }
 
     /// The 1-based line and column of a byte offset, counting characters as Unicode
@@ -89,6 +101,7 @@ struct JSONLocator {
         index += 1
         space()
         if next(is: "}") { return }
+        var keys = Set<String>()
         while true {
             space()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
@@ -101,6 +114,7 @@ struct JSONLocator {
             space()
             path.append(.field(key))
             if path == target { name = start }
+            if !keys.insert(key).inserted, duplicate == nil { duplicate = (path, start) }
             try element()
             path.removeLast()
             space()

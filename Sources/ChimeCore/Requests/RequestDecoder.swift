@@ -37,10 +37,18 @@ public enum RequestDecoder {
             throw failure
         }
         do {
-            if trimmed.first == UInt8(ascii: "[") {
-                return try JSONDecoder().decode([NotificationRequest].self, from: data)
+            let requests = trimmed.first == UInt8(ascii: "[") ? try JSONDecoder().decode([NotificationRequest].self, from: data)
+                : [try JSONDecoder().decode(NotificationRequest.self, from: data)]
+            // A field given twice is refused: a proxy or a log reading the same text might
+            // take the other value than the one Chime would schedule.
+            if let duplicate = JSONLocator.duplicateField(in: Array(data)), case .field(let key) = duplicate.path.last {
+                var failure = Failure(path: path(duplicate.path), message: "\"\(key)\" is given twice in one object", steps: nil)
+                (failure.line, failure.column) = JSONLocator.lineAndColumn(of: duplicate.offset, in: Array(data))
+                throw failure
             }
-            return [try JSONDecoder().decode(NotificationRequest.self, from: data)]
+            return requests
+        } catch let error as Failure {
+            throw error
         } catch let error as DecodingError {
             throw located(describe(error), in: Array(data))
         } catch {
@@ -114,6 +122,15 @@ public enum RequestDecoder {
 
     private static func steps(_ keys: [any CodingKey]) -> [JSONLocator.Step] {
         keys.map { key in key.intValue.map(JSONLocator.Step.element) ?? .field(key.stringValue) }
+    }
+
+    private static func path(_ steps: [JSONLocator.Step]) -> String {
+        steps.reduce("") { path, step in
+            switch step {
+            case .element(let index): path + "[\(index)]"
+            case .field(let name): path.isEmpty ? name : path + "." + name
+            }
+        }
     }
 
     private static func path(_ keys: [any CodingKey]) -> String {

@@ -19,7 +19,7 @@ extension Chime {
                 scanners only GET); GET /p/TOKEN the preferences page, POST saves it (a form with a CSRF cookie); \
                 GET /u/TOKEN the unsubscribe button, POST unsubscribes (RFC 8058); GET /v/TOKEN the reminder whole in the \
                 recipient's language, its actions as forms (noindex, no-store); POST /slack/CHANNEL (v0 signature with the channel's secret, 5-minute window), \
-                /discord/CHANNEL (Ed25519 with the application's public key as the channel's secret; PING answered), \
+                /discord/CHANNEL (Ed25519 with the application's public key as the channel's secret, 5-minute window; PING answered), \
                 /mattermost/CHANNEL (the signed token in the button's context) and /telegram/CHANNEL \
                 (X-Telegram-Bot-Api-Secret-Token equal to the channel's secret). The HTTP API: POST /v1/requests \
                 (JSON as schedule --json, all or none; 201, 400 with the field at fault, 422 refused, 413 over 1 MiB; an \
