@@ -20,8 +20,15 @@ extension OperatorTests {
             CHIME_SECRET_KEY='\(String(repeating: "k", count: 40))'
 
             """)
+        // Made as the umask makes files, readable by everyone: chime check says so.
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: ws.path("secrets.env"))
+        let readable = try ws.chime(["--env-file", "secrets.env", "check"])
+        #expect(readable.status == 0)
+        #expect(readable.stderr.contains("secrets.env: warning: every user of this machine may read this file of secrets (mode 644): chmod 640 it"), "\(readable.stderr)")
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: ws.path("secrets.env"))
         let viaOption = try ws.chime(["--env-file", "secrets.env", "check"])
         #expect(viaOption.status == 0, "\(viaOption.stderr)")
+        #expect(!viaOption.stderr.contains("may read"), "\(viaOption.stderr)")
         let viaVariable = try ws.chime(["check"], environment: ["CHIME_ENV_FILE": ws.path("secrets.env")])
         #expect(viaVariable.status == 0, "\(viaVariable.stderr)")
         // The from address the file gave is the one that goes out.

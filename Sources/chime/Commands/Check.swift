@@ -34,6 +34,7 @@ extension Chime {
                 throw ExitCode(65)
             }
             let diagnostics = try checkLocalization(configuration) + linkBaseWarnings(configuration) + pressWarnings(configuration)
+                + environmentFileWarnings()
             printDiagnostics(diagnostics)
             if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(65) }
             print("ok: \(configuration.summary)")
@@ -43,6 +44,16 @@ extension Chime {
                 print("\(result.channel): \(result.reachable ? "reachable" : "unreachable"): \(result.detail)")
             }
             if results.contains(where: { !$0.reachable }) { throw ExitCode(69) }
+        }
+
+        /// The environment file holds the secrets: one that every user of the machine may
+        /// read is said (the README's install makes it root:chime, mode 0640).
+        private func environmentFileWarnings() -> [Diagnostic] {
+            guard let path = options.envFile ?? ProcessInfo.processInfo.environment["CHIME_ENV_FILE"], !path.isEmpty,
+                  let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int,
+                  mode & 0o004 != 0 else { return [] }
+            return [Diagnostic(.warning, at: SourceLocation(file: path),
+                               "every user of this machine may read this file of secrets (mode \(String(mode & 0o777, radix: 8))): chmod 640 it, owned by root and chime's group")]
         }
 
         /// Messages carry links (actions, preferences, unsubscribe): without a linkBase
