@@ -21,9 +21,17 @@ public final class IMAPClient {
         let segment = mailbox.addingPercentEncoding(withAllowedCharacters: unreserved) ?? mailbox
         mailboxURL = server.url + "/" + segment
         try easy.apply(server)
+        // libcurl keeps only the first 40 bytes of a reply line longer than half its
+        // buffer (16 KB by default), and the UIDs of `UID SEARCH` come on one line: with
+        // 3,000 unseen messages, most of them were never seen and cut numbers named
+        // messages that do not exist. 8 MiB (libcurl takes up to 10) holds a line of some
+        // 500,000 UIDs.
+        try easy.check(chime_curl_setopt_long(easy.handle, CURLOPT_BUFFERSIZE, Self.bufferSize))
         // The protocol lines, so that a refused command's error carries the server's words.
         try easy.recordDialogues()
     }
+
+    static let bufferSize = 8 << 20
 
     /// The UIDs of the messages matching an IMAP search, e.g. `UNSEEN`, in order.
     public func search(_ criteria: String) throws -> [UInt64] {
@@ -33,6 +41,14 @@ public final class IMAPClient {
             uids += line.dropFirst("* SEARCH".count).split(separator: " ").compactMap { UInt64($0) }
         }
         return uids.sorted()
+    }
+
+    /// The size the server gives the message with this UID (`RFC822.SIZE`), nil when it
+    /// says none: a message over the size limit is then not fetched at all.
+    public func size(uid: UInt64) throws -> Int? {
+        let reply = String(decoding: try command("UID FETCH \(uid) (RFC822.SIZE)"), as: UTF8.self)
+        guard let label = reply.range(of: "RFC822.SIZE ") else { return nil }
+        return Int(reply[label.upperBound...].prefix { $0.isASCII && $0.isNumber })
     }
 
     /// The whole message with this UID (`BODY[]`, which also sets `\Seen`).

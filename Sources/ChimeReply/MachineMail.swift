@@ -22,7 +22,7 @@ public enum MachineMail: Equatable, Sendable {
             || (type.containsBytes("multipart/report") && type.containsBytes("disposition-notification")) {
             return .receipt
         }
-        if mail.part("message/delivery-status") != nil || (type.containsBytes("multipart/report") && type.containsBytes("delivery-status")) {
+        if deliveryStatus(mail) != nil || (type.containsBytes("multipart/report") && type.containsBytes("delivery-status")) {
             return .bounce(failedRecipients: failedRecipients(mail))
         }
         // Exim's plain bounces, and others, name the failed addresses in a header.
@@ -33,10 +33,13 @@ public enum MachineMail: Equatable, Sendable {
            !submitted.isEmpty, !submitted.hasPrefix("no") {
             return .autoReply("Auto-Submitted: \(submitted)")
         }
-        for name in ["X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress-Reply"] where mail.header(name) != nil {
+        // A list's mail (RFC 3834 section 2: never answered automatically) is no person's
+        // answer to a reminder either.
+        for name in ["X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress-Reply", "List-Id"] where mail.header(name) != nil {
             return .autoReply(name)
         }
-        if let precedence = mail.header("Precedence")?.trimmingCharacters(in: .whitespaces).lowercased(),
+        // The word before any comment: `bulk (vacation)`.
+        if let precedence = mail.header("Precedence")?.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "(" }).first.map(String.init),
            ["bulk", "junk", "list", "auto_reply"].contains(precedence) {
             return .autoReply("Precedence: \(precedence)")
         }
@@ -64,7 +67,19 @@ public enum MachineMail: Equatable, Sendable {
         "автоответ", "вне офиса", "автоматический ответ",
         "自动回复", "自動回覆", "不在办公室",
         "自動応答", "自動返信", "不在通知",
+        // Phrases, not words: a reply's subject is "Re:" and the reminder's title, which
+        // may say "absent" or "vacation" in any language.
+        "automatiskt svar", "automatisk svar", "ikke på kontoret", "automaattinen vastaus",
+        "otomatik yanıt", "otomatik cevap", "ofis dışında", "automatická odpověď", "mimo kancelář",
+        "автовідповідь", "автоматична відповідь", "automatikus válasz", "házon kívül",
+        "رد تلقائي", "خارج المكتب", "תשובה אוטומטית", "מחוץ למשרד", "자동 회신", "자동 응답",
     ].map(\.precomposed)
+
+    /// A delivery report's status part: RFC 3464's, or RFC 6533's for mail with UTF-8
+    /// addresses (which Postfix and Exchange send for SMTPUTF8 mail).
+    private static func deliveryStatus(_ mail: ParsedMail) -> ParsedMail.Part? {
+        mail.part("message/delivery-status") ?? mail.part("message/global-delivery-status")
+    }
 
     /// The addresses of a comma-separated list, lower case, brackets off.
     private static func addresses(_ list: String) -> [String] {
@@ -74,7 +89,7 @@ public enum MachineMail: Equatable, Sendable {
     /// The recipients a delivery report says failed for good (RFC 3464: per-recipient
     /// groups after the per-message one, separated by blank lines), lower case.
     private static func failedRecipients(_ mail: ParsedMail) -> [String] {
-        guard let text = mail.part("message/delivery-status")?.decodedText else {
+        guard let text = deliveryStatus(mail)?.decodedText else {
             return mail.header("X-Failed-Recipients").map(addresses) ?? []
         }
         var failed: [String] = []

@@ -18,9 +18,12 @@ extension MailIntake {
         for uid in try client.search("OR UNSEEN KEYWORD \(keyword)") {
             // A server without keywords still gets its messages read, without that guard.
             try? client.mark(uid, [keyword])
-            let bytes = try client.fetch(uid: uid)
+            // Over the size limit, it is recorded as too large without being fetched.
+            let limit = reader.configuration.replies.maxMessageSize
+            let size = (try? client.size(uid: uid)) ?? nil
+            let bytes = try size.map { $0 > limit } == true ? nil : client.fetch(uid: uid)
             do {
-                say(try take(bytes, named: "\(channel.id):\(uid)"))
+                say(try take(bytes, size: bytes?.count ?? size ?? 0, named: "\(channel.id):\(uid)"))
             } catch {
                 // Left unseen, unmarked: the next run tries it again.
                 try? client.mark(uid, ["\\Seen", keyword], add: false)

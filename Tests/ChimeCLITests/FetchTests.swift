@@ -21,9 +21,8 @@ struct FetchTests {
 
     @Test("chime fetch acts on each unseen reply once over IMAPS, moves it, ignores machines, and takes up what a killed run left marked")
     func fetchOverIMAPS() throws {
-        let certificates = FileManager.default.temporaryDirectory.appendingPathComponent("chime-imap-cert-\(UUID().uuidString.prefix(8))")
+        let (certificate, certificates) = try ScriptServer.temporaryCertificate("imap")
         defer { try? FileManager.default.removeItem(at: certificates) }
-        let certificate = try ScriptServer.certificate(in: certificates)
         let server = try DovecotServer(certificate: certificate)
         let secret = try Self.passwordFile(server.password)
         defer { try? FileManager.default.removeItem(at: secret) }
@@ -74,9 +73,8 @@ struct FetchTests {
 
     @Test("chime fetch over IMAP with STARTTLS leaves handled messages flagged seen; a refused certificate, a wrong password and a wrong channel are clear errors")
     func fetchFailures() throws {
-        let certificates = FileManager.default.temporaryDirectory.appendingPathComponent("chime-imap-cert-\(UUID().uuidString.prefix(8))")
+        let (certificate, certificates) = try ScriptServer.temporaryCertificate("imap")
         defer { try? FileManager.default.removeItem(at: certificates) }
-        let certificate = try ScriptServer.certificate(in: certificates)
         let server = try DovecotServer(certificate: certificate)
         let secret = try Self.passwordFile(server.password)
         defer { try? FileManager.default.removeItem(at: secret) }
@@ -113,5 +111,15 @@ struct FetchTests {
         // No moveTo: the message stays in the INBOX, flagged seen (Maildir flag S).
         let kept = DovecotServer.messages(in: server.inbox, "cur")
         #expect(kept.count == 1 && kept[0].hasSuffix(":2,S"), "\(kept)")
+
+        // Over maxMessageSize, a message is recorded too large from the size the server
+        // gives, without its body being fetched, and flagged seen all the same.
+        try ws.write("chime.xml", Self.configuration(good).replacingOccurrences(of: "</channels>", with: "</channels>\n  <replies maxMessageSize=\"2K\"/>"))
+        try server.deliver(Replies.reply(sent["milk"]!, body: "OK, got it\n" + String(repeating: "padding line\n", count: 400)), named: "2.large")
+        let large = try ws.chime(["fetch"], now: "2026-11-21T10:01:00Z")
+        #expect(large.status == 0, "\(large.stderr)")
+        #expect(large.stdout.contains("too-large"), "\(large.stdout)")
+        #expect(DovecotServer.messages(in: server.inbox, "new").isEmpty)
+        #expect(DovecotServer.messages(in: server.inbox, "cur").filter { $0.hasSuffix(":2,S") }.count == 2)
     }
 }

@@ -1,3 +1,4 @@
+import ChimeCore
 import ChimeMIME
 @testable import ChimeReply
 import Testing
@@ -21,6 +22,8 @@ struct MachineMailTests {
         "RÉPONSE AUTOMATIQUE",
         "Respuesta automa\u{301}tica: fuera",
         "Nicht im Bu\u{308}ro: Anna Beispiel",
+        "Automatiskt svar: Inköp", "자동 회신: Shopping", "رد تلقائي: Shopping", "Automatická odpověď: Nákup",
+        "Automaattinen vastaus: Ostokset", "Otomatik yanıt: Alışveriş", "Автовідповідь: Покупки", "תשובה אוטומטית: קניות",
     ])
     func accented(subject: String) throws {
         guard case .autoReply(let why)? = MachineMail.classify(try Self.mail(subject: subject)) else {
@@ -35,5 +38,30 @@ struct MachineMailTests {
     ])
     func person(subject: String) throws {
         #expect(MachineMail.classify(try Self.mail(subject: subject)) == nil)
+    }
+
+    static func mail(headers: [String], body: [String] = ["Hello"]) throws -> ParsedMail {
+        let text = (["From: anna@example.org", "To: bot@example.org", "Subject: Re: Shopping", "MIME-Version: 1.0"] + headers + [""] + body + [""])
+            .joined(separator: "\r\n")
+        return try #require(ParsedMail(bytes: Array(text.utf8)))
+    }
+
+    @Test("a list's mail (List-Id) and Precedence with a comment are never a person's answer")
+    func listsAndPrecedence() throws {
+        let plain = "Content-Type: text/plain; charset=utf-8"
+        #expect(MachineMail.classify(try Self.mail(headers: [plain, "List-Id: <team.example.org>"])) == .autoReply("List-Id"))
+        #expect(MachineMail.classify(try Self.mail(headers: [plain, "Precedence: bulk (vacation)"])) == .autoReply("Precedence: bulk"))
+        #expect(MachineMail.classify(try Self.mail(headers: [plain, "Precedence: first-class"])) == nil)
+    }
+
+    @Test("an RFC 6533 report (message/global-delivery-status, for UTF-8 addresses) is a bounce naming its failed recipient")
+    func globalDeliveryStatus() throws {
+        let report = try Self.mail(headers: ["Content-Type: multipart/report; report-type=global-delivery-status; boundary=\"b\""], body: [
+            "--b", "Content-Type: text/plain; charset=utf-8", "", "Delivery failed.", "",
+            "--b", "Content-Type: message/global-delivery-status", "",
+            "Reporting-MTA: dns; mx.example.org", "", "Final-Recipient: utf-8; ida@bücher.example", "Action: failed", "Status: 5.1.1", "",
+            "--b--",
+        ])
+        #expect(MachineMail.classify(report) == .bounce(failedRecipients: [Mailbox.key(of: "ida@bücher.example")]))
     }
 }

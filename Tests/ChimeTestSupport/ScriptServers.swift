@@ -14,6 +14,12 @@ public class ScriptServer: @unchecked Sendable { // immutable after init
         public var key: String
     }
 
+    /// A certificate in a temporary folder of its own, which the caller removes.
+    public static func temporaryCertificate(_ label: String) throws -> (certificate: Certificate, folder: URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-\(label)-cert-\(UUID().uuidString.prefix(8))")
+        return (try certificate(in: folder), folder)
+    }
+
     public static func certificate(in folder: URL) throws -> Certificate {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let cert = folder.appendingPathComponent("cert.pem").path, key = folder.appendingPathComponent("key.pem").path
