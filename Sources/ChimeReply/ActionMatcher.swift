@@ -58,11 +58,18 @@ public struct ActionMatcher: Sendable {
     }
 
     /// The action a reply's new text chooses, or nil when it names none; `subject` is
-    /// read for a bracket tag (`Re: Shopping [2]`) when the text is empty.
-    public func match(text: String, subject: String = "") -> Match? {
+    /// read for a bracket tag (`Re: Shopping [2]`) when the text is empty, unless the
+    /// reminder's own title (`title`) carries that bracket ("Pay rent [3 days left]"):
+    /// then it is what Chime wrote, not an answer.
+    public func match(text: String, subject: String = "", title: String = "") -> Match? {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard let first = lines.firstIndex(where: { !ReplyWords.fold($0).isEmpty }) else {
-            return subjectTag(subject).flatMap { match(line: $0, rest: []) }
+        guard var first = lines.firstIndex(where: { !ReplyWords.fold($0).isEmpty }) else {
+            guard let tag = subjectTag(subject), !title.contains("[\(tag)]") else { return nil }
+            return match(line: tag, rest: [])
+        }
+        // "Hi," or "Bonjour Anna," on a line of its own: the answer is on the next one.
+        if Self.isGreeting(lines[first]), let next = lines[(first + 1)...].firstIndex(where: { !ReplyWords.fold($0).isEmpty }) {
+            first = next
         }
         return match(line: lines[first], rest: Array(lines[(first + 1)...]))
             ?? textInput.map { Match(action: $0.identifier, userText: text.trimmingCharacters(in: .whitespacesAndNewlines)) }
@@ -75,6 +82,13 @@ public struct ActionMatcher: Sendable {
             if folded == keyword.words {
                 remainder = ""
             } else if folded.hasPrefix(keyword.words + " ") {
+                // An action's name then other words is another sentence ("Delete list?
+                // No, keep it", "Done yet? Not really", "1 more thing: eggs"), unless they
+                // are thanks or please, or the action takes text (Add item: milk;
+                // snooze 2h).
+                let following = folded.dropFirst(keyword.words.count + 1)
+                let takesText = keyword.action?.textInput != nil || (keyword.builtIn == .snooze && Self.isDuration(following))
+                guard takesText || Self.onlyCourtesy(following) else { continue }
                 remainder = Self.after(keyword.words, in: line)
             } else if ReplyWords.unspaced(keyword.words), folded.hasPrefix(keyword.words) {
                 remainder = Self.after(keyword.words, in: line)
@@ -92,6 +106,43 @@ public struct ActionMatcher: Sendable {
             return Match(action: action.identifier, userText: text.isEmpty ? nil : text)
         }
         return nil
+    }
+
+    /// Words that may follow an action's name and leave the answer what it was ("2
+    /// please", "OK, got it, thanks"), in the shipped languages, folded.
+    static let courtesy: Set<String> = Set([
+        "please", "pls", "plz", "thanks", "thank you", "thx", "ty", "cheers", "very much",
+        "merci", "merci beaucoup", "svp", "stp", "s'il vous plaît", "s'il te plaît",
+        "danke", "danke schön", "bitte", "vielen dank", "gracias", "muchas gracias", "por favor",
+        "спасибо", "пожалуйста", "большое спасибо", "dziękuję", "dzięki", "proszę", "bardzo",
+        "شكرا", "من فضلك", "شكرا جزيلا", "ありがとう", "ありがとうございます", "お願いします",
+    ].flatMap { ReplyWords.fold($0).split(separator: " ").map(String.init) })
+
+    /// What a snooze's duration or time starts with: a number (`10m`, `2 hours`,
+    /// `until 15:00`); "Snooze? No thanks" asks for none.
+    static func isDuration(_ words: Substring) -> Bool {
+        let number = words.hasPrefix("until ") ? words.dropFirst(6) : words.hasPrefix("for ") ? words.dropFirst(4) : words
+        return number.first?.isNumber == true
+    }
+
+    static func onlyCourtesy(_ words: Substring) -> Bool {
+        words.split(separator: " ").allSatisfy { courtesy.contains(String($0)) }
+    }
+
+    /// Greetings that may stand alone on a reply's first line, folded.
+    static let greetings: Set<String> = Set([
+        "hi", "hello", "hey", "dear", "bonjour", "salut", "hallo", "guten tag", "hola", "buenos días",
+        "привет", "здравствуйте", "cześć", "dzień dobry", "مرحبا", "こんにちは",
+    ].map(ReplyWords.fold))
+
+    /// A first line that only greets: a greeting, perhaps a name (two words at most),
+    /// then a comma or an exclamation mark, or nothing else.
+    static func isGreeting(_ line: String) -> Bool {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let folded = ReplyWords.fold(trimmed)
+        guard let greeting = greetings.first(where: { folded == $0 || folded.hasPrefix($0 + " ") }) else { return false }
+        let after = folded.dropFirst(greeting.count).split(separator: " ")
+        return after.isEmpty || (after.count <= 2 && (trimmed.hasSuffix(",") || trimmed.hasSuffix("!") || trimmed.hasSuffix("，")))
     }
 
     /// `2` from a subject's `[2]`.

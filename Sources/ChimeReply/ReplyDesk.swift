@@ -219,7 +219,7 @@ public struct ReplyDesk: Sendable {
 
         let category = configuration.category(request.content.categoryIdentifier)
         let body = message.text ?? newText(of: mail)
-        guard let match = matcher(for: request).match(text: body, subject: mail.header("Subject") ?? "") else {
+        guard let match = matcher(for: request).match(text: body, subject: mail.header("Subject") ?? "", title: request.content.title) else {
             return try finish(.unmatched, body.isEmpty ? "(empty reply)" : String(body.prefix(200)))
         }
         let action = category?.action(match.action)

@@ -136,10 +136,36 @@ struct ReplyTextTests {
         #expect(matcher.match(text: reply) == ActionMatcher.Match(action: action, userText: text))
     }
 
-    @Test("an empty reply takes the subject's bracket tag, else matches nothing")
+    @Test("an empty reply takes the subject's bracket tag, unless the reminder's title has it; else matches nothing")
     func subjectTag() {
         #expect(matcher.match(text: "", subject: "Re: Shopping [3]") == ActionMatcher.Match(action: "trashAction", userText: nil))
         #expect(matcher.match(text: "\n\n", subject: "Re: Shopping") == nil)
+        #expect(matcher.match(text: "", subject: "Re: Backup [3]", title: "Backup [3]") == nil)
+    }
+
+    /// A category without a text-input action, whose unmatched replies stay unmatched.
+    var plainMatcher: ActionMatcher {
+        ActionMatcher(category: NotificationCategory(identifier: "plain", actions: Array(category.actions.prefix(3)))) { title in
+            ["Delete list": ["Supprimer la liste", "Liste löschen"], "OK, got it": ["OK"]][title, default: []] + [title]
+        }
+    }
+
+    @Test("an action's name followed by other words is another sentence, unless they thank or say please", arguments: [
+        ("Delete list? No! Keep it.", nil), ("Supprimer la liste ? Non surtout pas", nil), ("Liste löschen? Nein, bitte nicht!", nil),
+        ("3 bananas and 2 apples", nil), ("1 more thing: buy eggs too", nil), ("Done yet? Not really, tomorrow.", nil),
+        ("Snooze? No thanks, going now.", nil), ("Keep me posted", nil),
+        ("2 please", "editList"), ("OK, got it, thanks!", "justInform"), ("Delete list, merci beaucoup", "trashAction"),
+        ("3", "trashAction"), ("Liste löschen, bitte", "trashAction"), ("done", BuiltInAction.done.rawValue),
+    ] as [(String, String?)])
+    func notTheActionsName(reply: String, action: String?) {
+        #expect(plainMatcher.match(text: reply)?.action == action, "\(reply)")
+    }
+
+    @Test("a greeting alone on the first line is passed over for the answer below it")
+    func greetingFirst() {
+        #expect(plainMatcher.match(text: "Hi,\n\n2\n\nThanks")?.action == "editList")
+        #expect(plainMatcher.match(text: "Bonjour Anna,\n2\nMerci")?.action == "editList")
+        #expect(plainMatcher.match(text: "Hello there, I think we should talk\n2")?.action == nil)
     }
 
     @Test("a reply's lines split at LF, CRLF and CR, multi-byte text kept whole")
