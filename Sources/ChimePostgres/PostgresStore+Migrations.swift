@@ -226,13 +226,21 @@ extension PostgresStore {
         // An up-to-date store is only read: a worker's role may lack CREATE on the schema
         // (PostgreSQL 15 grants none on public), and CREATE TABLE IF NOT EXISTS checks that
         // privilege before it finds the table there.
-        if try await session.rows("SELECT to_regclass('chime_migrations') IS NOT NULL AS present").first?.get("present", as: Bool.self) == true {
-            let applied = Set(try await session.rows("SELECT name FROM chime_migrations").map { try $0.get("name", as: String.self) })
+        if let applied = try await applied(session) {
             if migrations.allSatisfy({ applied.contains($0.name) }) { return [] }
         }
         try await session.execute("SELECT pg_advisory_lock(\(migrationLock))")
         var ran: [String] = []
         do {
+            // Under the lock, where no other Chime is making its tables: a schema with
+            // tables but no record of Chime's migrations is another program's.
+            if try await applied(session) == nil,
+               let table = try await session.rows("""
+                   SELECT table_name FROM information_schema.tables
+                   WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name LIMIT 1
+                   """).first?.get("table_name", as: String.self) {
+                throw NotAChimeStore(reason: "it holds tables (\(table)) but no record of Chime's migrations: another program's database, to which nothing is added")
+            }
             try await session.execute("CREATE TABLE IF NOT EXISTS chime_migrations (name TEXT PRIMARY KEY NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
             let applied = Set(try await session.rows("SELECT name FROM chime_migrations").map { try $0.get("name", as: String.self) })
             for migration in migrations where !applied.contains(migration.name) {
@@ -251,6 +259,21 @@ extension PostgresStore {
         }
         try await session.execute("SELECT pg_advisory_unlock(\(migrationLock))")
         return ran
+    }
+
+    /// The migrations the database records, nil when it has no record of them.
+    /// - Throws: ``NotAChimeStore`` when a newer Chime migrated it (a migration this one
+    ///   does not know): an older binary must not write to it.
+    private static func applied(_ session: Session) async throws -> Set<String>? {
+        guard try await session.rows("SELECT to_regclass('chime_migrations') IS NOT NULL AS present").first?.get("present", as: Bool.self) == true else {
+            return nil
+        }
+        let applied = Set(try await session.rows("SELECT name FROM chime_migrations").map { try $0.get("name", as: String.self) })
+        let unknown = applied.subtracting(migrations.map(\.name)).sorted()
+        guard unknown.isEmpty else {
+            throw NotAChimeStore(reason: "it was migrated by a newer chime (\(unknown.joined(separator: ", "))): run that version, or restore a backup this one made")
+        }
+        return applied
     }
 
     /// The names of the migrations applied, in the order they were.

@@ -87,7 +87,7 @@ public final class PostgresStore: NotificationStore, StoreMigrating {
                      "PostgresStore called on an event loop thread, which would wait for itself")
         let outcome = Outcome<T>()
         let done = DispatchSemaphore(value: 0)
-        Task(executorPreference: StoreExecutor.shared) {
+        let task = Task(executorPreference: StoreExecutor.shared) {
             do {
                 outcome.set(.success(try await work()))
             } catch {
@@ -95,7 +95,15 @@ public final class PostgresStore: NotificationStore, StoreMigrating {
             }
             done.signal()
         }
-        done.wait()
+        // Never for good: after a restart of the server, a worker's courier once waited
+        // for a connection that never came, nothing fired or was sent again, and SIGTERM
+        // could not stop it. Past `longestWait` the call is given up (75: try again).
+        guard done.wait(timeout: .now() + .seconds(longestWait)) == .success else {
+            task.cancel()
+            throw PostgresStoreFailure(url: url, exitCode: 75,
+                                       explanation: "the server did not answer within \(longestWait) s (restarting, or locked by another client): try again later",
+                                       detail: "no answer")
+        }
         do {
             return try outcome.get()
         } catch let error as StoreCopyError {
@@ -108,6 +116,11 @@ public final class PostgresStore: NotificationStore, StoreMigrating {
             throw PostgresStoreFailure(error, url: url)
         }
     }
+
+    /// How long one call to the store may take, waiting for a connection and for locks
+    /// included: a lock held by another client is given up after 30 s
+    /// (``PostgresURL/lockTimeout``), as the SQLite store's busy timeout does.
+    static let longestWait = 120
 
     /// One statement (or several, each on its own) on a leased connection, without a
     /// transaction: for reads that one statement answers.

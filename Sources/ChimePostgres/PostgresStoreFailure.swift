@@ -66,6 +66,10 @@ public struct PostgresStoreFailure: Error, CustomStringConvertible {
             self.init(url: url, exitCode: 75, explanation: Self.unreachable(url), detail: "\(error)")
             return
         }
+        if let error = error as? NotAChimeStore {
+            self.init(url: url, exitCode: 65, explanation: "this database is not a Chime store: name another in the URL", detail: error.reason)
+            return
+        }
         if "\(type(of: error))" == "ConnectionPoolError" {
             // The pool gave up creating connections (the server went away after the first).
             self.init(url: url, exitCode: 75, explanation: Self.unreachable(url), detail: "\(error)")
@@ -118,8 +122,8 @@ public struct PostgresStoreFailure: Error, CustomStringConvertible {
             return (73, "database \"\(url.database)\" does not exist: create it (createdb \(url.database)) or name another in the URL")
         case "42501":
             return (73, "user \"\(url.user)\" may not create or change Chime's tables in \"\(url.database)\": grant it (GRANT CREATE ON SCHEMA public TO \(url.user)) or use the database's owner")
-        case "53300", "57P03", "57P01", "57P02", "40001", "40P01", "55P03":
-            return (75, "the server is busy, starting or stopping, or a transaction lost a race: try again later")
+        case "53300", "57P03", "57P01", "57P02", "40001", "40P01", "55P03", "57014":
+            return (75, "the server is busy, starting or stopping, a lock or a statement took too long, or a transaction lost a race: try again later")
         case "53100":
             return (75, "the server's disk is full: free some space, then try again (nothing already stored was lost)")
         case "53200":
@@ -132,4 +136,9 @@ public struct PostgresStoreFailure: Error, CustomStringConvertible {
             return (70, "the store failed")
         }
     }
+}
+
+/// A database Chime will not write to: another program's, or one a newer Chime migrated.
+struct NotAChimeStore: Error {
+    var reason: String
 }

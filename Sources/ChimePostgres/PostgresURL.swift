@@ -169,8 +169,17 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
             configuration = .init(host: host ?? "localhost", port: port, username: user, password: password, database: database, tls: tls)
         }
         if let connectTimeout { configuration.options.connectTimeout = .seconds(connectTimeout) }
+        configuration.options.additionalStartupParameters = Self.startupParameters
         return configuration
     }
+
+    /// A lock another client holds (a table, the migrations' advisory lock) is waited for
+    /// this long, then the statement fails with 55P03 (75: try again later); without it,
+    /// Chime waited for good, saying nothing.
+    static let lockTimeout = "30s"
+
+    /// Set on every connection as it starts.
+    static let startupParameters = [("lock_timeout", lockTimeout)]
 
     /// The configuration of one connection outside the pool (the first, which migrates).
     func connectionConfiguration() throws -> PostgresConnection.Configuration {
@@ -182,6 +191,7 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
             configuration = .init(host: host ?? "localhost", port: port, username: user, password: password, database: database, tls: tls)
         }
         if let connectTimeout { configuration.options.connectTimeout = .seconds(Int64(connectTimeout)) }
+        configuration.options.additionalStartupParameters = Self.startupParameters
         return configuration
     }
 

@@ -40,6 +40,35 @@ struct PostgresStoreTests {
         #expect(try store.cancel(["b", "zz"]) == ["b"])
     }
 
+    @Test("another program's database, or one a newer chime migrated, is refused (65) with nothing added; a statement the server cancels is a try-again (75)")
+    func notAChimeStore() throws {
+        let server = try PostgresServer.shared()
+        let other = try server.makeDatabase()
+        let otherName = String(other.split(separator: "/").last!.split(separator: "?").first!)
+        try server.psql("CREATE TABLE users (id int); INSERT INTO users VALUES (1)", database: otherName)
+        let foreign = try #require(throws: PostgresStoreFailure.self) { try PostgresStore(other) }
+        #expect(foreign.exitCode == 65)
+        #expect(foreign.description.contains("it holds tables (users) but no record of Chime's migrations"), "\(foreign)")
+        let tables = try server.psql("SELECT string_agg(table_name, ',') FROM information_schema.tables WHERE table_schema = 'public'", database: otherName)
+        #expect(tables.trimmingCharacters(in: .whitespacesAndNewlines) == "users", "\(tables)")
+
+        let newer = try server.makeDatabase()
+        let newerName = String(newer.split(separator: "/").last!.split(separator: "?").first!)
+        _ = try PostgresStore(newer)
+        try server.psql("INSERT INTO chime_migrations (name) VALUES ('v99 from the future')", database: newerName)
+        let refused = try #require(throws: PostgresStoreFailure.self) { try PostgresStore(newer) }
+        #expect(refused.exitCode == 65)
+        #expect(refused.description.contains("migrated by a newer chime (v99 from the future)"), "\(refused)")
+
+        // A statement the server's statement_timeout cancels is a try-again (75), as a
+        // lock given up is: cron and an MTA pipe try again on 75, and Postfix bounced a
+        // reply on the 70 it was.
+        try server.psql("ALTER DATABASE \(newerName) SET statement_timeout = '100ms'; DELETE FROM chime_migrations WHERE name LIKE 'v99%'", database: newerName)
+        let store = try PostgresStore(newer)
+        let canceled = try #require(throws: PostgresStoreFailure.self) { try store.read { session in try await session.execute("SELECT pg_sleep(1)") } }
+        #expect(canceled.exitCode == 75 && canceled.sqlState == "57014", "\(canceled)")
+    }
+
     @Test("a server nobody listens on: exit 75 (try again later), the password not said")
     func unreachable() throws {
         let port = LocalPort.free()
