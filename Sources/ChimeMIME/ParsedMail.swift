@@ -145,6 +145,13 @@ public struct ParsedMail: Sendable {
                 parameters[String(cString: name).lowercased()] = g_mime_param_get_value(param).map { String(cString: $0) } ?? ""
             }
         }
+        // 8-bit text that names no charset and is not UTF-8 is, in the mail that sends it,
+        // Windows-1252 (as WHATWG reads ISO-8859-1): "Terminé" from an old client, not
+        // "Termin\u{FFFD}", which matched no action and hid its quote's "a écrit".
+        if parameters["charset"] == nil, contentType.hasPrefix("text/"), String(validating: data, as: UTF8.self) == nil,
+           let latin = String(bytes: data, encoding: .windowsCP1252) {
+            text = latin
+        }
         parts.append(Part(contentType: contentType, filename: g_mime_part_get_filename(part).map { String(cString: $0) },
                           text: text, data: data, parameters: parameters))
     }

@@ -58,12 +58,16 @@ extension PostgresStore {
 
     public func earliestDue(after now: Instant) throws -> Instant? {
         try read { session in
-            // Three index lookups: pending_next_fire, pending_not_before, outbox_due.
+            // Index lookups: pending_next_fire, pending_not_before, outbox_due, and the
+            // claims (partial indexes): a dead worker's claims are free once its lease
+            // ends, and are taken up then rather than at the next minute's round.
             try await session.value("""
                 SELECT MIN(t) FROM (
                     SELECT MIN(next_fire) AS t FROM pending WHERE next_fire > \(now.seconds)
                     UNION ALL SELECT MIN(not_before) FROM pending WHERE not_before > \(now.seconds)
-                    UNION ALL SELECT MIN(next_attempt) FROM outbox WHERE state = 'queued' AND next_attempt > \(now.seconds)) AS soonest
+                    UNION ALL SELECT MIN(next_attempt) FROM outbox WHERE state = 'queued' AND next_attempt > \(now.seconds)
+                    UNION ALL SELECT MIN(claim_expires) FROM pending WHERE claimed_by IS NOT NULL AND claim_expires > \(now.seconds)
+                    UNION ALL SELECT MIN(claim_expires) FROM outbox WHERE claimed_by IS NOT NULL AND claim_expires > \(now.seconds)) AS soonest
                 """, as: Int64.self).map(Instant.init(seconds:))
         }
     }

@@ -59,13 +59,17 @@ extension SQLiteStore {
 
     public func earliestDue(after now: Instant) throws -> Instant? {
         try database.read { db in
-            // Three index lookups: pending_next_fire, pending_not_before, outbox_due.
+            // Index lookups: pending_next_fire, pending_not_before, outbox_due, and the
+            // claims (partial indexes): a dead worker's claims are free once its lease
+            // ends, and are taken up then rather than at the next minute's round.
             try Int64.fetchOne(db, sql: """
                 SELECT MIN(t) FROM (
                     SELECT MIN(next_fire) AS t FROM pending WHERE next_fire > ?
                     UNION ALL SELECT MIN(not_before) FROM pending WHERE not_before > ?
-                    UNION ALL SELECT MIN(next_attempt) FROM outbox WHERE state = 'queued' AND next_attempt > ?)
-                """, arguments: [now.seconds, now.seconds, now.seconds]).map(Instant.init(seconds:))
+                    UNION ALL SELECT MIN(next_attempt) FROM outbox WHERE state = 'queued' AND next_attempt > ?
+                    UNION ALL SELECT MIN(claim_expires) FROM pending WHERE claimed_by IS NOT NULL AND claim_expires > ?
+                    UNION ALL SELECT MIN(claim_expires) FROM outbox WHERE claimed_by IS NOT NULL AND claim_expires > ?)
+                """, arguments: [now.seconds, now.seconds, now.seconds, now.seconds, now.seconds]).map(Instant.init(seconds:))
         }
     }
 

@@ -110,4 +110,15 @@ struct MIMEComposerTests {
         while text.hasSuffix("\n") { text.removeLast() }
         return text
     }
+
+    @Test("8-bit text naming no charset, not UTF-8, is read as Windows-1252; UTF-8 without a charset stays UTF-8; a named charset is the charset's")
+    func noCharset() throws {
+        func body(_ type: String, _ bytes: [UInt8]) throws -> String? {
+            let head = "From: a@example.org\r\nSubject: x\r\nMIME-Version: 1.0\r\nContent-Type: \(type)\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
+            return try #require(ParsedMail(bytes: Array(head.utf8) + bytes)).part("text/plain")?.decodedText
+        }
+        #expect(try body("text/plain", Array("Termin".utf8) + [0xE9, 0x0D, 0x0A])?.hasPrefix("Terminé") == true)
+        #expect(try body("text/plain", Array("Terminé\r\n".utf8))?.hasPrefix("Terminé") == true)
+        #expect(try body("text/plain; charset=iso-8859-2", Array("Usu".utf8) + [0xF1, 0x0D, 0x0A])?.hasPrefix("Usuń") == true)
+    }
 }

@@ -143,7 +143,7 @@ struct PendingStoreConformance {
         #expect(try F.claim(store, now: 800, claimer: F.other).map(\.request.identifier) == ["a"])
     }
 
-    @Test("the earliest instant something falls due after a given one: a next fire, the end of a hold, a queued retry", arguments: StoreKind.allCases)
+    @Test("the earliest instant something falls due after a given one: a next fire, the end of a hold, a queued retry, a claim's lease end", arguments: StoreKind.allCases)
     func earliestDue(kind: StoreKind) throws {
         let store = try kind.make().store
         #expect(try store.earliestDue(after: Instant(seconds: 0)) == nil)
@@ -155,6 +155,8 @@ struct PendingStoreConformance {
         let b = try #require(claimed.first { $0.request.identifier == "b" })
         try store.postpone(b, until: Instant(seconds: 500), claimer: F.me)
         #expect(try store.earliestDue(after: Instant(seconds: 250)) == Instant(seconds: 500))
+        // a's claim ends with its lease (850): a dead worker's work is free then.
+        #expect(try store.earliestDue(after: Instant(seconds: 600)) == Instant(seconds: 850))
         try store.enqueue([F.mail("a@example.org")], deliveryID: "d1", identifier: "x", recipient: "alice", at: Instant(seconds: 950))
         #expect(try store.earliestDue(after: Instant(seconds: 900)) == Instant(seconds: 950))
     }
