@@ -90,16 +90,20 @@ public enum ReplyText {
             return headsQuote(index, count)
         }
 
+        // The marker as the message shows it, not quoted: everything below it is ours. A
+        // quoted one (`> Reply above this line…`) is part of a quote like any `>` line,
+        // with the person's answer below it when they answer at the bottom.
+        func isMarker(_ index: Int) -> Bool { !isQuoted(lines[index]) && hasMarker(lines[index]) }
         // Top-posted (the usual case): everything from the first quote down is the quoted
         // message, but for answers between and below its quoted lines.
         var index = 0
-        while index < lines.count, !hasMarker(lines[index]), !startsQuote(index) { index += 1 }
+        while index < lines.count, !isMarker(index), !startsQuote(index) { index += 1 }
         let above = clean(Array(lines[..<index]), cut: index < lines.count)
         // Bottom-posted or interleaved: the person's lines between and below `>` lines,
         // up to a quoted message that is not marked with `>` (Outlook's) or the marker;
         // with what they wrote above the quote, if anything (each part cleaned of its own
         // signature: "Sent from my iPhone" above the quote goes too).
-        if index < lines.count, !hasMarker(lines[index]) {
+        if index < lines.count, !isMarker(index) {
             var below: [String] = []
             var line = index
             var quoted = false

@@ -32,6 +32,13 @@ struct ReplyTextTests {
         #expect(ReplyText.extract("3\niPhoneから送信") == "3")
         #expect(ReplyText.extract("OK\nRéponds au-dessus\nRépondez au-dessus de cette ligne.\nShopping", markers: ["Répondez au-dessus de cette ligne."]) == "OK\nRéponds au-dessus")
         #expect(ReplyText.extract("On Sat, Nov 21, 2026 Chime wrote:\n> Shopping\n> Reply 1 for OK, got it\n\n1\n") == "1")
+        // No header a client wrote above the quote, only Chime's marker, quoted: the
+        // answer below it, or between the quoted lines, is the person's.
+        let marker = ["Reply above this line to answer."]
+        #expect(ReplyText.extract("> Reply above this line to answer.\n> Shopping\n> Reply 1 for OK, got it\n\n1\n", markers: marker) == "1")
+        #expect(ReplyText.extract("> Reply above this line to answer.\n> Shopping\n2\n> Reply 1 for OK, got it\n", markers: marker) == "2")
+        #expect(ReplyText.extract("3\n\n> Reply above this line to answer.\n> Shopping\n", markers: marker) == "3")
+        #expect(ReplyText.extract("3\nReply above this line to answer.\nShopping\n2", markers: marker) == "3")
     }
 
     @Test("HTML replies: the quote containers of Gmail, Outlook, Apple Mail, Thunderbird and Yahoo are left out")
