@@ -88,6 +88,7 @@ extension QuoteLanguage {
         wrote: [
             #"^(w dniu|dnia)\s.{4,}\s(napisał|napisała|napisał\(a\)|pisze)\s?:$"#, // Thunderbird, Apple Mail
             #"^.{4,}\s(napisał|napisała|napisał\(a\)|pisze)\s?:$"#,                // Gmail: "pon., 7 kwi 2025 o 09:12 Name <addr> napisał(a):"
+            #"^wiadomość napisana przez\s.{4,}\s?:$"#,                          // Apple Mail: "Wiadomość napisana przez Name <addr> w dniu 7.04.2025, o godz. 09:12:"
         ],
         verbs: ["napisa", "pisze"],
         from: ["od"], dated: ["wysłano", "wysłane", "data"], fields: ["do", "temat", "dw"],
@@ -113,9 +114,9 @@ extension QuoteLanguage {
     static let japanese = QuoteLanguage(
         code: "ja",
         wrote: [
-            #"^.{4,}(のメッセージ|書きました|が書きました|さんは書きました)\s?[:：]$"#, // Apple Mail, Thunderbird
+            #"^.{4,}(のメッセージ|のメール|書きました|が書きました|さんは書きました)\s?[:：]$"#, // Apple Mail ("2025/04/07 9:12、Name <addr>のメール:"), Thunderbird
         ],
-        verbs: ["のメッセージ", "書きました"],
+        verbs: ["のメッセージ", "のメール", "書きました"],
         from: ["差出人", "送信者"], dated: ["送信日時", "日付", "送信日"], fields: ["宛先", "件名", "cc"],
         separators: ["元のメッセージ", "転送メッセージ", "転送されたメッセージ", "original message"],
         forwarded: ["転送されたメッセージ", "転送メッセージ"],

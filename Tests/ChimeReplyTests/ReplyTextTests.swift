@@ -14,6 +14,8 @@ struct ReplyTextTests {
         "21 нояб. 2026 г., в 10:00, Chime <bot@example.org> написал(а):",
         "在 2026年11月21日 10:00，Chime <bot@example.org> 写道：",
         "2026年11月21日(土) 10:00 Chime <bot@example.org>:のメッセージ:",
+        "2026/11/21 10:00、Chime <bot@example.org>のメール:",
+        "Wiadomość napisana przez Chime <bot@example.org> w dniu 21.11.2026, o godz. 10:00:",
         "-----Original Message-----",
         "________________________________",
         "From: Chime <bot@example.org>\nSent: Saturday, November 21, 2026 10:00 AM",
