@@ -1,3 +1,4 @@
+import ChimeCore
 import Logging
 import PostgresNIO
 
@@ -239,7 +240,7 @@ extension PostgresStore {
                    SELECT table_name FROM information_schema.tables
                    WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name LIMIT 1
                    """).first?.get("table_name", as: String.self) {
-                throw NotAChimeStore(reason: "it holds tables (\(table)) but no record of Chime's migrations: another program's database, to which nothing is added")
+                throw NotAChimeStore(reason: StoreOwnership.anotherProgram(table: table))
             }
             try await session.execute("CREATE TABLE IF NOT EXISTS chime_migrations (name TEXT PRIMARY KEY NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
             let applied = Set(try await session.rows("SELECT name FROM chime_migrations").map { try $0.get("name", as: String.self) })
@@ -269,10 +270,7 @@ extension PostgresStore {
             return nil
         }
         let applied = Set(try await session.rows("SELECT name FROM chime_migrations").map { try $0.get("name", as: String.self) })
-        let unknown = applied.subtracting(migrations.map(\.name)).sorted()
-        guard unknown.isEmpty else {
-            throw NotAChimeStore(reason: "it was migrated by a newer chime (\(unknown.joined(separator: ", "))): run that version, or restore a backup this one made")
-        }
+        if let newer = StoreOwnership.newer(applied: applied, known: migrations.map(\.name)) { throw NotAChimeStore(reason: newer) }
         return applied
     }
 

@@ -15,13 +15,14 @@ extension MailIntake {
     public func fetch(from channel: Channel, say: (String) -> Void) throws {
         let client = try IMAPClient(channel.mailServer, mailbox: channel.url.mailbox)
         let keyword = Self.fetchingKeyword
+        let limit = reader.configuration.replies.maxMessageSize
         for uid in try client.search("OR UNSEEN KEYWORD \(keyword)") {
             // A server without keywords still gets its messages read, without that guard.
             try? client.mark(uid, [keyword])
             // Over the size limit, it is recorded as too large without being fetched.
-            let limit = reader.configuration.replies.maxMessageSize
             let size = (try? client.size(uid: uid)) ?? nil
-            let bytes = try size.map { $0 > limit } == true ? nil : client.fetch(uid: uid)
+            let tooLarge = size.map { $0 > limit } ?? false
+            let bytes = tooLarge ? nil : try client.fetch(uid: uid)
             do {
                 say(try take(bytes, size: bytes?.count ?? size ?? 0, named: "\(channel.id):\(uid)"))
             } catch {

@@ -1,5 +1,4 @@
 import ChimeCore
-import ChimeSQLite
 import ChimeScheduler
 import ChimeServer
 import Foundation
@@ -81,7 +80,7 @@ extension Runtime {
         finished.wait()
         // Closed here, not when the last reference goes, which may be after the process
         // has exited: its log is moved into the file and the -wal and -shm files go.
-        (store as? SQLiteStore)?.close()
+        store.close()
         if let error = failure.error {
             // NIO's bind error carries the errno's text: the usual case said plainly.
             if "\(error)".contains(String(cString: strerror(EADDRINUSE))) {

@@ -1,3 +1,4 @@
+import ChimeCore
 import GRDB
 
 extension SQLiteStore {
@@ -347,16 +348,13 @@ struct SchemaMigrator {
         guard try Bool.fetchOne(db, sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'") != nil else {
             // A new store is empty: tables without Chime's record are another program's.
             if let table = try String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' LIMIT 1") {
-                throw DatabaseError(resultCode: .SQLITE_NOTADB,
-                                    message: "it holds tables (\(table)) but no record of Chime's migrations: another program's database: nothing is added to it")
+                throw DatabaseError(resultCode: .SQLITE_NOTADB, message: StoreOwnership.anotherProgram(table: table))
             }
             return migrations
         }
         let applied = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
-        let unknown = applied.subtracting(identifiers).sorted()
-        guard unknown.isEmpty else {
-            throw DatabaseError(resultCode: .SQLITE_NOTADB,
-                                message: "it was migrated by a newer chime (\(unknown.joined(separator: ", "))): run that version, or restore a backup this one made")
+        if let newer = StoreOwnership.newer(applied: applied, known: identifiers) {
+            throw DatabaseError(resultCode: .SQLITE_NOTADB, message: newer)
         }
         return migrations.filter { !applied.contains($0.identifier) }
     }

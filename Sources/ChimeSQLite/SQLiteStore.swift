@@ -76,11 +76,10 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
         checkpointer?.stop()
     }
 
-    /// Closes the store now rather than when the last reference goes: the last
-    /// connection to a store checkpoints its log into the file and removes the `-wal` and
-    /// `-shm` files. `chime serve` ends so, as its services may still hold the store when
-    /// the process exits (a copy of `chime.sqlite` alone then lacked what was in the log).
-    /// Using the store after it is closed throws.
+    /// Closes the store now: the last connection to a store checkpoints its log into the
+    /// file and removes the `-wal` and `-shm` files. `chime serve` ends so, as its
+    /// services may still hold the store when the process exits (a copy of `chime.sqlite`
+    /// alone then lacked what was in the log).
     public func close() {
         checkpointer?.stop()
         try? database.queue.close()

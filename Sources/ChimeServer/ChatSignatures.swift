@@ -10,7 +10,7 @@ enum ChatSignature {
     /// Slack's v0 signature: `X-Slack-Signature` is `v0=` and the hex HMAC-SHA256 of
     /// `v0:{X-Slack-Request-Timestamp}:{body}` under the app's signing secret; the
     /// timestamp must be within five minutes of now (a replayed request is refused).
-    static func slack(secret: String, timestamp: String, body: [UInt8], signature: String, now: Int64) -> Bool {
+    static func slack(secret: String, timestamp: String, body: [UInt8], signature: String, now: Int64 = realNow()) -> Bool {
         guard isFresh(timestamp, now: now) else { return false }
         let base = Array("v0:\(timestamp):".utf8) + body
         let mac = HMAC<SHA256>.authenticationCode(for: base, using: SymmetricKey(data: Array(secret.utf8)))
@@ -21,7 +21,7 @@ enum ChatSignature {
     /// `{X-Signature-Timestamp}{body}` under the application's public key (hex); the
     /// timestamp within five minutes of now, as Slack's (Discord sends each interaction
     /// once, at once: an old one signed is a replay).
-    static func discord(publicKey: String, timestamp: String, body: [UInt8], signature: String, now: Int64) -> Bool {
+    static func discord(publicKey: String, timestamp: String, body: [UInt8], signature: String, now: Int64 = realNow()) -> Bool {
         isFresh(timestamp, now: now) && ed25519(publicKey: publicKey, message: Array(timestamp.utf8) + body, signature: signature)
     }
 
@@ -31,6 +31,9 @@ enum ChatSignature {
               let key = try? Curve25519.Signing.PublicKey(rawRepresentation: keyBytes) else { return false }
         return key.isValidSignature(signatureBytes, for: message)
     }
+
+    /// The clock a callback's age is read by: real time, whatever instant `--now` replays.
+    static func realNow() -> Int64 { Int64(Date().timeIntervalSince1970) }
 
     /// A callback's Unix-time stamp within five minutes of `now`, either way.
     private static func isFresh(_ timestamp: String, now: Int64) -> Bool {

@@ -23,9 +23,7 @@ extension ChimeHTTPServer {
         let body = try await Self.body(request)
         guard let secret = secret(channel, .slack) else { return Self.text(404, "no such Slack channel") }
         guard ChatSignature.slack(secret: secret, timestamp: request.headers[Self.name("X-Slack-Request-Timestamp")] ?? "", body: body,
-                                  signature: request.headers[Self.name("X-Slack-Signature")] ?? "",
-                                  // The request's age is real time, whatever instant --now replays.
-                                  now: Int64(Date().timeIntervalSince1970))
+                                  signature: request.headers[Self.name("X-Slack-Signature")] ?? "")
         else { return Self.text(401, "bad signature") }
         switch ChatCallback.slack(body) {
         case .challenge(let challenge):
@@ -63,9 +61,7 @@ extension ChimeHTTPServer {
         let body = try await Self.body(request)
         guard let key = secret(channel, .discord) else { return Self.text(404, "no such Discord channel") }
         guard ChatSignature.discord(publicKey: key, timestamp: request.headers[Self.name("X-Signature-Timestamp")] ?? "", body: body,
-                                    signature: request.headers[Self.name("X-Signature-Ed25519")] ?? "",
-                                    // The request's age is real time, whatever instant --now replays.
-                                    now: Int64(Date().timeIntervalSince1970))
+                                    signature: request.headers[Self.name("X-Signature-Ed25519")] ?? "")
         else { return Self.text(401, "invalid request signature") }
         switch ChatCallback.discord(body) {
         case .ping:

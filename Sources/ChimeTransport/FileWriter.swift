@@ -18,13 +18,19 @@ public struct TransportError: Error, CustomStringConvertible {
 
 /// Plain POSIX writes: whole buffers, retried on short writes and EINTR.
 enum FileWriter {
-    /// Writes a new file and, unless told otherwise, syncs it to disk before returning.
+    /// Writes a new file and, unless told otherwise, syncs it to disk before returning;
+    /// when that fails (a disk full), the file it made is gone again, not left empty.
     static func write(_ bytes: [UInt8], to path: String, sync: Bool = true) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw TransportError.system("create \(path)") }
         defer { close(descriptor) }
-        try writeAll(bytes, to: descriptor, path: path)
-        if sync, fsync(descriptor) != 0 { throw TransportError.system("sync \(path)") }
+        do {
+            try writeAll(bytes, to: descriptor, path: path)
+            if sync, fsync(descriptor) != 0 { throw TransportError.system("sync \(path)") }
+        } catch {
+            unlink(path)
+            throw error
+        }
     }
 
     static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {

@@ -36,13 +36,7 @@ public final class MaildirFolder: @unchecked Sendable { // counter and staged gu
         let name = uniqueName()
         let temporary = root.appendingPathComponent("tmp").appendingPathComponent(name)
         let final = root.appendingPathComponent("new").appendingPathComponent(name)
-        do {
-            try FileWriter.write(message, to: temporary.path)
-        } catch {
-            // A disk full leaves the file made and empty: not left behind in tmp/.
-            unlink(temporary.path)
-            throw error
-        }
+        try FileWriter.write(message, to: temporary.path)
         guard rename(temporary.path, final.path) == 0 else {
             let error = TransportError.system("rename into \(final.path)")
             unlink(temporary.path)
@@ -60,8 +54,8 @@ public final class MaildirFolder: @unchecked Sendable { // counter and staged gu
         let final = root.appendingPathComponent("new").appendingPathComponent(name)
         // What a run killed while writing left under this name is its own: gone first.
         unlink(temporary.path)
-        defer { unlink(temporary.path) } // written or not (a disk full), it goes
         try FileWriter.write(message, to: temporary.path)
+        defer { unlink(temporary.path) }
         // link(2), unlike rename(2), refuses to replace a message already there.
         guard link(temporary.path, final.path) == 0 else {
             if errno == EEXIST { return false }

@@ -58,7 +58,13 @@ extension GlobalOptions {
     /// Reads the environment file, when one is named, into this process's environment.
     /// - Throws: ``ConfigurationError`` when it is missing, unreadable or malformed.
     func applyEnvironmentFile() throws {
-        guard let path = envFile ?? ProcessInfo.processInfo.environment["CHIME_ENV_FILE"], !path.isEmpty else { return }
+        guard let path = environmentFilePath else { return }
         try EnvironmentFile(path: path).apply()
+    }
+
+    /// The environment file named (`--env-file`, else `$CHIME_ENV_FILE`), if any.
+    var environmentFilePath: String? {
+        guard let path = envFile ?? ProcessInfo.processInfo.environment["CHIME_ENV_FILE"], !path.isEmpty else { return nil }
+        return path
     }
 }

@@ -134,10 +134,7 @@ public enum RequestDecoder {
     }
 
     private static func path(_ keys: [any CodingKey]) -> String {
-        keys.reduce("") { path, key in
-            if let index = key.intValue { return path + "[\(index)]" }
-            return path.isEmpty ? key.stringValue : path + "." + key.stringValue
-        }
+        path(steps(keys))
     }
 
     private static func name(of type: Any.Type) -> String {

@@ -11,7 +11,17 @@
 /// the callers lack, and it would make every command and test async for the sake of one
 /// store. The PostgreSQL store waits for PostgresNIO's event loop on the calling thread,
 /// which is never one of those loops.
-public protocol NotificationStore: PendingStore, OutboxStore, ResponseStore, PolicyStore, BatchStore, CoordinationStore {}
+public protocol NotificationStore: PendingStore, OutboxStore, ResponseStore, PolicyStore, BatchStore, CoordinationStore {
+    /// Closes the store now rather than when the last reference to it goes, which in a
+    /// daemon may be after the process has exited; using it after throws.
+    func close()
+}
+
+extension NotificationStore {
+    /// Nothing to close before exiting (the PostgreSQL store: the server keeps what was
+    /// committed).
+    public func close() {}
+}
 
 /// An address marked undeliverable: nothing is sent to it until the mark is cleared.
 public struct UndeliverableMark: Hashable, Sendable, Encodable {

@@ -19,14 +19,9 @@ public struct GroupComposer: Sendable {
         self.categories = categories
     }
 
-    /// A group of the message: one thread (or one category, for notifications in no thread).
-    struct Group {
-        var heading: String
-        var items: [OutgoingNotification]
-    }
-
-    /// The groups, in order: the most relevant first, then the earliest.
-    func groups(_ items: [OutgoingNotification]) throws -> [Group] {
+    /// The groups of the message, in order: one thread (or one category, for
+    /// notifications in no thread) each, the most relevant first, then the earliest.
+    func groups(_ items: [OutgoingNotification]) -> [[OutgoingNotification]] {
         var byKey: [String: [OutgoingNotification]] = [:]
         for item in items {
             let content = item.request.content
@@ -36,17 +31,14 @@ public struct GroupComposer: Sendable {
             let (x, y) = (a.request.content.relevanceScore, b.request.content.relevanceScore)
             return x != y ? x > y : (a.fireDate.seconds, a.request.identifier) < (b.fireDate.seconds, b.request.identifier)
         }
-        return try byKey.values.map { $0.sorted(by: before) }.sorted { before($0[0], $1[0]) }.map { items in
-            Group(heading: try heading(of: items), items: items)
-        }
+        return byKey.values.map { $0.sorted(by: before) }.sorted { before($0[0], $1[0]) }
     }
 
-    /// A group's heading: its summary where the notifications' content shows, else what
-    /// shows in its place (the category's placeholder, counted), as the entries under it
-    /// do: a summary names what the content says ("… from Matt and Anna").
-    private func heading(of items: [OutgoingNotification]) throws -> String {
-        let shown = try message(items[0], threadCount: items.count).surfaces
-        return shown.bodyShowsContent ? try summary(of: items) : shown.subject
+    /// A group's heading: its summary where the notifications' content shows (as its
+    /// first entry, `first`, shows it), else what shows in its place (the category's
+    /// placeholder, counted): a summary names what the content says ("… from Matt and Anna").
+    private func heading(of items: [OutgoingNotification], first: LocalizedMessage) throws -> String {
+        first.surfaces.bodyShowsContent ? try summary(of: items) : first.surfaces.subject
     }
 
     /// The localized summary of notifications, with their first one's category's format:
@@ -95,11 +87,12 @@ public struct GroupComposer: Sendable {
     func entries(_ items: [OutgoingNotification], medium: MessageLinks.Medium) throws -> [(heading: String, entries: [Entry])] {
         var number = 0
         return try groups(items).map { group in
-            (group.heading, try group.items.map { item in
+            let entries = try group.map { item in
                 number += 1
-                return Entry(number: number, message: try message(item, threadCount: group.items.count),
+                return Entry(number: number, message: try message(item, threadCount: group.count),
                              links: composer.links.links(for: item, medium: medium), category: categories[item.request.content.categoryIdentifier])
-            })
+            }
+            return (try heading(of: group, first: entries[0].message), entries)
         }
     }
 

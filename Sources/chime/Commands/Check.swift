@@ -49,7 +49,7 @@ extension Chime {
         /// The environment file holds the secrets: one that every user of the machine may
         /// read is said (the README's install makes it root:chime, mode 0640).
         private func environmentFileWarnings() -> [Diagnostic] {
-            guard let path = options.envFile ?? ProcessInfo.processInfo.environment["CHIME_ENV_FILE"], !path.isEmpty,
+            guard let path = options.environmentFilePath,
                   let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int,
                   mode & 0o004 != 0 else { return [] }
             return [Diagnostic(.warning, at: SourceLocation(file: path),
