@@ -9,18 +9,12 @@ extension OperatorTests {
     func fullDisk() throws {
         let ws = try Workspace()
         let disk = ws.url.appendingPathComponent("disk")
-        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
-        let mounted = try ChimeProcess.runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", disk.path])
-        try #require(mounted.status == 0, "mounting a small tmpfs needs root: \(mounted.stderr)")
+        try Self.mountSmallDisk(at: disk, size: "4m")
         defer { _ = try? ChimeProcess.runProgram("/bin/umount", [disk.path]) }
         let store = ["--store", "sqlite:\(disk.path)/chime.sqlite"]
         #expect(try ws.chime(["schedule", "--id", "a", "--to", "alice", "--title", "Tea", "--in", "1h"] + store).status == 0)
         // The rest of the disk filled, as a full /var would be.
-        let filler = disk.appendingPathComponent("filler")
-        let handle = try FileHandle.creatingEmpty(at: filler)
-        let block = Data(count: 4096)
-        while (try? handle.write(contentsOf: block)) != nil {}
-        try handle.close()
+        let filler = try Self.fill(disk)
 
         let big = (0..<200).map { #"{"identifier": "b\#($0)", "recipient": "alice", "content": {"title": "Tea", "body": "\#(String(repeating: "x", count: 2000))"}, "trigger": {"type": "timeInterval", "seconds": 3600}}"# }
         try ws.write("many.json", "[" + big.joined(separator: ",") + "]")
@@ -39,5 +33,47 @@ extension OperatorTests {
         let again = try ws.chime(["schedule", "--json", "many.json"] + store)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try ws.chime(["pending"] + store).stdout.split(separator: "\n").count == 201)
+    }
+
+    @Test("a Maildir on a full disk holds the reminders (75) and leaves no empty file in its tmp/; once space is freed, they are delivered")
+    func fullMaildir() throws {
+        let ws = try Workspace()
+        let outbox = ws.url.appendingPathComponent("outbox")
+        try Self.mountSmallDisk(at: outbox, size: "1m")
+        defer { _ = try? ChimeProcess.runProgram("/bin/umount", [outbox.path]) }
+        for folder in ["tmp", "new", "cur"] {
+            try FileManager.default.createDirectory(at: outbox.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        let requests = (0..<10).map { #"{"identifier": "m\#($0)", "recipient": "carol", "content": {"title": "Tea", "body": "\#(String(repeating: "x", count: 2000))"}, "trigger": {"type": "timeInterval", "seconds": 60}}"# }
+        try ws.write("tea.json", "[" + requests.joined(separator: ",") + "]")
+        #expect(try ws.chime(["schedule", "--json", "tea.json"], now: "2026-11-21T09:00:00Z").status == 0)
+        let filler = try Self.fill(outbox)
+
+        let held = try ws.chime(["run"], now: "2026-11-21T09:02:00Z")
+        #expect(held.status == 75, "\(held.status) \(held.stdout) \(held.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outbox.appendingPathComponent("tmp").path).isEmpty)
+
+        try FileManager.default.removeItem(at: filler)
+        let sent = try ws.chime(["run"], now: "2026-11-21T09:03:00Z")
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outbox.appendingPathComponent("new").path).count == 10)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outbox.appendingPathComponent("tmp").path).isEmpty)
+    }
+
+    /// A small tmpfs mounted at `folder` (made first), which the caller unmounts.
+    private static func mountSmallDisk(at folder: URL, size: String) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let mounted = try ChimeProcess.runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", folder.path])
+        try #require(mounted.status == 0, "mounting a small tmpfs needs root: \(mounted.stderr)")
+    }
+
+    /// The rest of the disk holding `folder` taken by one file, returned for removal.
+    private static func fill(_ folder: URL) throws -> URL {
+        let filler = folder.appendingPathComponent("filler")
+        let handle = try FileHandle.creatingEmpty(at: filler)
+        let block = Data(count: 4096)
+        while (try? handle.write(contentsOf: block)) != nil {}
+        try handle.close()
+        return filler
     }
 }
