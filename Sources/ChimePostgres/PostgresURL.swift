@@ -204,8 +204,24 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
         case .verifyCA: tls.certificateVerification = .noHostnameVerification
         case .noVerify: tls.certificateVerification = .none
         }
-        if let rootCertificates { tls.trustRoots = .file(rootCertificates) }
+        if let rootCertificates { tls.trustRoots = .certificates(try trustedRoots(rootCertificates)) }
         return tls
+    }
+
+    /// The certificates of `sslrootcert`, read at once: a file missing (66) or holding no
+    /// PEM certificate (65) is said with its path, where NIOSSL's own error, when
+    /// connecting, named neither and read as a certificate the server failed to prove.
+    private func trustedRoots(_ path: String) throws -> [NIOSSLCertificate] {
+        func failure(_ code: Int32, _ why: String) -> PostgresStoreFailure {
+            PostgresStoreFailure(url: self, exitCode: code, explanation: "sslrootcert \"\(path)\" \(why)", detail: "not connected")
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw failure(66, FileManager.default.fileExists(atPath: path) ? "cannot be read (permission denied)" : "does not exist")
+        }
+        guard let certificates = try? NIOSSLCertificate.fromPEMFile(path), !certificates.isEmpty else {
+            throw failure(65, "holds no certificate in PEM form (-----BEGIN CERTIFICATE-----)")
+        }
+        return certificates
     }
 
     private static func decode(_ text: Substring, _ what: String) throws -> String {

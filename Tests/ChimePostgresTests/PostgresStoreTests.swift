@@ -102,4 +102,40 @@ struct PostgresStoreTests {
         #expect(failure.description.contains("sslmode=disable"))
         #expect(!failure.description.contains("S3cretPass"))
     }
+
+    @Test("over TLS: verify-full with sslrootcert connects encrypted; without it the self-signed certificate is refused (73); no-verify trusts it; a missing or non-PEM sslrootcert is named (66, 65)")
+    func tls() throws {
+        let (certificate, folder) = try ScriptServer.temporaryCertificate("postgres-tls")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try PostgresServer.withTLS(certificate)
+        defer { server.stop() }
+        let base = "postgres://chime:S3cretPass@127.0.0.1:\(server.port)/postgres"
+        /// Whether the store's connection is encrypted, as the server sees it.
+        func encrypted(_ store: PostgresStore) throws -> Bool? {
+            try store.read { try await $0.rows("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()").first?[0].decode(Bool.self) }
+        }
+
+        let verified = try PostgresStore("\(base)?sslmode=verify-full&sslrootcert=\(certificate.cert)")
+        #expect(try encrypted(verified) == true)
+
+        // The system's CAs do not know a self-signed certificate.
+        let refused = try #require(throws: PostgresStoreFailure.self) { try PostgresStore("\(base)?sslmode=require&connect_timeout=5") }
+        #expect(refused.exitCode == 73)
+        #expect(refused.description.contains("sslrootcert"), "\(refused)")
+        #expect(!refused.description.contains("S3cretPass"))
+
+        let trusting = try PostgresStore("\(base)?sslmode=no-verify")
+        #expect(try encrypted(trusting) == true)
+
+        let missing = folder.appendingPathComponent("no-such-ca.pem").path
+        let absent = try #require(throws: PostgresStoreFailure.self) { try PostgresStore("\(base)?sslmode=verify-full&sslrootcert=\(missing)") }
+        #expect(absent.exitCode == 66)
+        #expect(absent.description.contains(missing) && absent.description.contains("does not exist"), "\(absent)")
+
+        // The key is no certificate.
+        let notPEM = try #require(throws: PostgresStoreFailure.self) { try PostgresStore("\(base)?sslmode=verify-full&sslrootcert=\(certificate.key)") }
+        #expect(notPEM.exitCode == 65)
+        #expect(notPEM.description.contains(certificate.key) && notPEM.description.contains("PEM"), "\(notPEM)")
+        #expect(!notPEM.description.contains("S3cretPass"))
+    }
 }

@@ -50,7 +50,19 @@ public final class PostgresServer: @unchecked Sendable { // immutable after init
         return server
     }
 
-    private init(fsync: Bool = false) throws {
+    /// A server of its own that takes TLS connections (and plain ones) with `certificate`,
+    /// as a managed PostgreSQL does; stopped by ``stop()`` or when the process exits.
+    /// - Throws: when PostgreSQL is missing or does not start.
+    public static func withTLS(_ certificate: ScriptServer.Certificate) throws -> PostgresServer {
+        let server = try PostgresServer(tls: certificate)
+        lock.withLock {
+            if durables.isEmpty { atexit { PostgresServer.lock.withLock { PostgresServer.durables }.forEach { $0.stop() } } }
+            durables.append(server)
+        }
+        return server
+    }
+
+    private init(fsync: Bool = false, tls: ScriptServer.Certificate? = nil) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binaries.appendingPathComponent("initdb").path) else {
             throw Failure("PostgreSQL 15 is not installed (\(Self.binaries.path)/initdb): run script/setup --test")
         }
@@ -59,6 +71,16 @@ public final class PostgresServer: @unchecked Sendable { // immutable after init
         if geteuid() == 0 { try Self.run("/usr/bin/chown", ["postgres:postgres", folder.path]) }
         let data = folder.appendingPathComponent("data").path
         try Self.asPostgres("initdb", ["-D", data, "-A", "trust", "-U", user, "-E", "UTF8", "--no-locale", "--no-sync"])
+        // The server reads its key only when it is the server's user's and no one else's.
+        var tlsOptions = ""
+        if let tls {
+            let cert = folder.appendingPathComponent("server.crt").path, key = folder.appendingPathComponent("server.key").path
+            try FileManager.default.copyItem(atPath: tls.cert, toPath: cert)
+            try FileManager.default.copyItem(atPath: tls.key, toPath: key)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key)
+            if geteuid() == 0 { try Self.run("/usr/bin/chown", ["postgres:postgres", cert, key]) }
+            tlsOptions = " -c ssl=on -c ssl_cert_file=\(cert) -c ssl_key_file=\(key)"
+        }
         // A port free a moment ago may be taken by the time the server binds it: try again.
         var lastError: (any Error)?
         for _ in 0..<3 {
@@ -70,7 +92,7 @@ public final class PostgresServer: @unchecked Sendable { // immutable after init
                 // wait, and every other Process's started meanwhile, would never end.
                 try Self.run("/usr/bin/python3", ["-c", "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:], close_fds=True))"]
                              + Self.postgresCommand("pg_ctl", ["-D", data, "-w", "-t", "30", "-l", folder.appendingPathComponent("log").path,
-                                                               "-o", "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=\(fsync ? "on" : "off") -c max_connections=300",
+                                                               "-o", "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=\(fsync ? "on" : "off") -c max_connections=300\(tlsOptions)",
                                                                "start"]))
                 try Self.run(Self.binaries.appendingPathComponent("pg_isready").path, ["-h", "127.0.0.1", "-p", "\(port)", "-t", "10"])
                 self.port = port
