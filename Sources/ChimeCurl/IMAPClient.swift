@@ -116,10 +116,21 @@ public final class IMAPClient {
         do {
             return try easy.recording(dialogue) { try easy.performCollecting() }
         } catch var error as CurlError {
-            let reply = dialogue.lastReply
+            let reply = Self.refusal(in: dialogue) ?? dialogue.lastReply
             if !reply.isEmpty { error.message += " (server: \(reply))" }
             throw error
         }
+    }
+
+    /// The server's last tagged `NO` or `BAD`: why a command failed. libcurl logs out
+    /// after it, so the last line was the goodbye (`A006 OK Logout completed`), which the
+    /// error quoted instead.
+    private static func refusal(in dialogue: Dialogue) -> String? {
+        dialogue.lines.last { line in
+            guard !line.out, !line.text.hasPrefix("*"), !line.text.hasPrefix("+") else { return false }
+            let words = line.text.split(separator: " ", maxSplits: 2)
+            return words.count >= 2 && (words[1] == "NO" || words[1] == "BAD")
+        }?.text.trimmingLineEnd()
     }
 
     /// An IMAP quoted string.

@@ -24,4 +24,16 @@ struct IMAPClientTests {
         let size = try #require(try client.size(uid: first))
         #expect(size == (try client.fetch(uid: first)).count)
     }
+
+    @Test("a mailbox that does not exist: the error quotes the server's refusal of SELECT, not its goodbye")
+    func missingMailbox() throws {
+        let (certificate, certificates) = try ScriptServer.temporaryCertificate("imap-missing")
+        defer { try? FileManager.default.removeItem(at: certificates) }
+        let server = try DovecotServer(certificate: certificate)
+        let client = try IMAPClient(MailServer(url: "imap://127.0.0.1:\(server.imapPort)", username: server.user, password: server.password,
+                                               caFile: certificate.cert), mailbox: "Replies")
+        let error = try #require(throws: CurlError.self) { try client.probe() }
+        #expect(error.message.contains("NO") && error.message.lowercased().contains("mailbox"), "\(error.message)")
+        #expect(!error.message.lowercased().contains("logout"), "\(error.message)")
+    }
 }
