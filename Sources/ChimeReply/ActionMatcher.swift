@@ -91,6 +91,7 @@ public struct ActionMatcher: Sendable {
                 guard takesText || Self.onlyCourtesy(following) else { continue }
                 remainder = Self.after(keyword.words, in: line)
             } else if ReplyWords.unspaced(keyword.words), folded.hasPrefix(keyword.words) {
+                guard !Self.negates(folded.dropFirst(keyword.words.count)) else { continue }
                 remainder = Self.after(keyword.words, in: line)
             } else {
                 continue
@@ -123,6 +124,17 @@ public struct ActionMatcher: Sendable {
     static func isDuration(_ words: Substring) -> Bool {
         let number = words.hasPrefix("until ") ? words.dropFirst(6) : words.hasPrefix("for ") ? words.dropFirst(4) : words
         return number.first?.isNumber == true
+    }
+
+    /// Negations that follow a verb in the languages written without spaces, where an
+    /// action's name runs into what follows it: "削除しないで" (do not delete), "完了して
+    /// いません" (not done), "削除は不要" (no need), "削除やめて" (stop), "删除不了"
+    /// (cannot delete). Such an answer is not the action: acting on it did the opposite of
+    /// what was asked.
+    static let unspacedNegations = ["ない", "ません", "なく", "不要", "やめ", "止め", "不", "没", "別", "别", "勿"]
+
+    static func negates(_ following: Substring) -> Bool {
+        unspacedNegations.contains { following.contains($0) }
     }
 
     static func onlyCourtesy(_ words: Substring) -> Bool {

@@ -155,7 +155,7 @@ struct ReplyTextTests {
     /// A category without a text-input action, whose unmatched replies stay unmatched.
     var plainMatcher: ActionMatcher {
         ActionMatcher(category: NotificationCategory(identifier: "plain", actions: Array(category.actions.prefix(3)))) { title in
-            ["Delete list": ["Supprimer la liste", "Liste löschen"], "OK, got it": ["OK"]][title, default: []] + [title]
+            ["Delete list": ["Supprimer la liste", "Liste löschen", "リストを削除", "删除列表"], "OK, got it": ["OK"]][title, default: []] + [title]
         }
     }
 
@@ -165,6 +165,11 @@ struct ReplyTextTests {
         ("Snooze? No thanks, going now.", nil), ("Keep me posted", nil),
         ("2 please", "editList"), ("OK, got it, thanks!", "justInform"), ("Delete list, merci beaucoup", "trashAction"),
         ("3", "trashAction"), ("Liste löschen, bitte", "trashAction"), ("done", BuiltInAction.done.rawValue),
+        // Written without spaces, the name runs into what follows: a negation after it
+        // (Japanese puts it after the verb) is not that action.
+        ("リストを削除しないでください", nil), ("リストを削除しないで", nil), ("リストを削除は不要です", nil), ("リストを削除していません", nil),
+        ("リストを削除やめて", nil), ("删除列表不了", nil),
+        ("リストを削除してください", "trashAction"), ("リストを削除お願いします", "trashAction"), ("删除列表吧", "trashAction"),
     ] as [(String, String?)])
     func notTheActionsName(reply: String, action: String?) {
         #expect(plainMatcher.match(text: reply)?.action == action, "\(reply)")
