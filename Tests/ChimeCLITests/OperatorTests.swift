@@ -56,13 +56,14 @@ struct OperatorTests {
         #expect(previewLine.wholeMatch(of: /List-Unsubscribe: <https:\/\/reminders\.example\.org\/chime\/links\/u\/[a-z2-7]{55}>/) != nil, "\(previewLine)")
     }
 
-    @Test("\"Every May\" fires on May 1st at 00:00, once a year, and \"2027\" on its January 1st, as the rule that finer components are at their minimum says (and Foundation reads them)")
+    @Test("\"Every May\" fires on May 1st at 00:00, once a year, and \"2027\" on its January 1st, as the rule that finer components are at their minimum says (and Foundation reads them); \"December at 9\" every day of December")
     func coarsestComponents() throws {
         let ws = try Workspace()
         try ws.write("r.json", """
             [{"identifier": "may", "recipient": "alice", "content": {"title": "Spring"}, "trigger": {"type": "calendar", "dateComponents": {"month": 5}, "timeZone": "Europe/Paris", "repeats": true}},
              {"identifier": "y", "recipient": "alice", "content": {"title": "New year"}, "trigger": {"type": "calendar", "dateComponents": {"year": 2027}, "timeZone": "UTC", "repeats": true}},
-             {"identifier": "tue", "recipient": "alice", "content": {"title": "Second Tuesday"}, "trigger": {"type": "calendar", "dateComponents": {"month": 6, "weekday": 3, "weekdayOrdinal": 2}, "timeZone": "UTC", "repeats": true}}]
+             {"identifier": "tue", "recipient": "alice", "content": {"title": "Second Tuesday"}, "trigger": {"type": "calendar", "dateComponents": {"month": 6, "weekday": 3, "weekdayOrdinal": 2}, "timeZone": "UTC", "repeats": true}},
+             {"identifier": "dec", "recipient": "alice", "content": {"title": "Advent"}, "trigger": {"type": "calendar", "dateComponents": {"month": 12, "hour": 9}, "timeZone": "Europe/Paris", "repeats": true}}]
             """)
         let scheduled = try ws.chime(["schedule", "--json", "r.json"], now: "2026-11-24T12:00:00Z")
         #expect(scheduled.status == 0, "\(scheduled.stderr)")
@@ -71,9 +72,12 @@ struct OperatorTests {
         #expect(try ws.chime(["next", "y", "--count", "3"], now: "2026-11-24T12:00:00Z").stdout == "2027-01-01T00:00:00Z\n")
         #expect(try ws.chime(["next", "tue", "--count", "2"], now: "2026-11-24T12:00:00Z").stdout
                 == "2027-06-08T00:00:00Z\n2028-06-13T00:00:00Z\n", "weekday-level components keep their own meaning")
+        // A time of day is finer than the day: every day of December at 09:00, not only the 1st.
+        #expect(try ws.chime(["next", "dec", "--count", "3"], now: "2026-11-24T12:00:00Z").stdout
+                == "2026-12-01T09:00:00+01:00\n2026-12-02T09:00:00+01:00\n2026-12-03T09:00:00+01:00\n")
         // Fired across the whole of May 2027: once.
         let run = try ws.chime(["run"], now: "2027-05-31T23:00:00Z")
-        #expect(run.stdout.hasPrefix("fired 2"), "may and the new year, once each: \(run.stdout)")
+        #expect(run.stdout.hasPrefix("fired 3"), "may and the new year, once each, and December's 31 mornings coalesced into one: \(run.stdout)")
     }
 
     @Test("Slack's, Discord's, Teams' and Telegram's URLs are taken as the platform gives them; another https:// URL is refused at its line, saying which scheme to write")

@@ -43,6 +43,15 @@ struct RequestDecoderTests {
          "at trigger.timezone: unknown field (expected one of dateComponents, repeats, timeZone, type)"),
         (#"{"identifier": "a", "recipient": "b", "extra": 1, "trigger": {"type": "timeInterval", "seconds": 60}}"#,
          "at extra: unknown field (expected one of content, identifier, recipient, trigger)"),
+        // Valid JSON whose number does not fit: Foundation said "not valid JSON", nowhere.
+        (#"{"identifier": "a", "recipient": "b", "trigger": {"type": "calendar", "dateComponents": {"hour": 9.5}, "repeats": true}}"#,
+         "at trigger.dateComponents.hour: expected a whole number, not 9.5"),
+        (#"{"identifier": "a", "recipient": "b", "content": {"badge": 1e30}, "trigger": {"type": "timeInterval", "seconds": 60}}"#,
+         "at content.badge: expected a whole number, not 1e+30"),
+        (#"{"identifier": "a", "recipient": "b", "trigger": {"type": "date", "fireDate": "2027-03-01T09:00", "repeatInterval": "daily"}}"#,
+         "at trigger.repeatInterval: expected one of minute, hour, day, week, month, year, not \"daily\""),
+        (#"{"identifier": "a", "recipient": "b", "content": {"interruptionLevel": "urgent"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#,
+         "at content.interruptionLevel: expected one of passive, active, timeSensitive, critical, not \"urgent\""),
     ])
     func errors(json: String, message: String) {
         #expect(throws: RequestDecoder.Failure.self) { try RequestDecoder.decode(Data(json.utf8)) }
@@ -51,6 +60,13 @@ struct RequestDecoderTests {
         } catch {
             #expect(error.description == message)
         }
+    }
+
+    @Test("a fraction where a whole number goes is pointed at by line and column")
+    func fractionPlace() throws {
+        let json = "{\"identifier\": \"a\", \"recipient\": \"b\",\n \"trigger\": {\"type\": \"calendar\", \"dateComponents\": {\"hour\": 9.5}}}"
+        let failure = try #require(throws: RequestDecoder.Failure.self) { try RequestDecoder.decode(Data(json.utf8)) }
+        #expect(failure.line == 2 && failure.column == 61, "\(String(describing: failure.line)):\(String(describing: failure.column))")
     }
 
     @Test("a field given twice in one object is refused at its second name, however deep: readers differ on which value counts")

@@ -3,6 +3,10 @@ public struct NotificationContent: Hashable, Sendable {
     /// The importance of a notification, as `UNNotificationInterruptionLevel`.
     public enum InterruptionLevel: String, CaseIterable, Hashable, Sendable, Codable {
         case passive, active, timeSensitive, critical
+
+        public init(from decoder: any Decoder) throws {
+            self = try decoder.decodeCase(Self.self)
+        }
     }
 
     /// A file sent with the notification.
@@ -98,14 +102,14 @@ extension NotificationContent: Codable {
             case .titleLocArgs: titleLocArgs = try c.decodeIfPresent([String].self, forKey: key) ?? []
             case .bodyLocKey: bodyLocKey = try c.decodeIfPresent(String.self, forKey: key)
             case .bodyLocArgs: bodyLocArgs = try c.decodeIfPresent([String].self, forKey: key) ?? []
-            case .badge: badge = try c.decodeIfPresent(Int.self, forKey: key)
+            case .badge: badge = try c.decodeWholeNumberIfPresent(forKey: key)
             case .sound: sound = try c.decodeIfPresent(String.self, forKey: key)
             case .attachments: attachments = try c.decodeIfPresent([Attachment].self, forKey: key) ?? []
             case .userInfo: userInfo = try c.decodeIfPresent([String: JSONValue].self, forKey: key) ?? [:]
             case .categoryIdentifier: categoryIdentifier = try c.decodeIfPresent(String.self, forKey: key) ?? ""
             case .threadIdentifier: threadIdentifier = try c.decodeIfPresent(String.self, forKey: key) ?? ""
             case .summaryArgument: summaryArgument = try c.decodeIfPresent(String.self, forKey: key) ?? ""
-            case .summaryArgumentCount: summaryArgumentCount = try c.decodeIfPresent(Int.self, forKey: key) ?? 0
+            case .summaryArgumentCount: summaryArgumentCount = try c.decodeWholeNumberIfPresent(forKey: key) ?? 0
             case .targetContentIdentifier: targetContentIdentifier = try c.decodeIfPresent(String.self, forKey: key)
             case .interruptionLevel: interruptionLevel = try c.decodeIfPresent(InterruptionLevel.self, forKey: key) ?? .active
             case .relevanceScore: relevanceScore = try c.decodeIfPresent(Double.self, forKey: key) ?? 0

@@ -28,3 +28,32 @@ extension Decoder {
         }
     }
 }
+
+extension KeyedDecodingContainer {
+    /// A whole number, refused at its field when it is not one: asked for an `Int`,
+    /// Foundation's decoder on Linux throws "not valid JSON" with no field for `9.5` or
+    /// `1e30`, and the error named neither line nor field. Read as a `Double`, then made
+    /// whole (9.0 is 9).
+    func decodeWholeNumberIfPresent(forKey key: Key) throws -> Int? {
+        guard let value = try decodeIfPresent(Double.self, forKey: key) else { return nil }
+        guard let whole = Int(exactly: value) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "expected a whole number, not \(value)")
+        }
+        return whole
+    }
+}
+
+extension Decoder {
+    /// One of an enumeration's cases by its name; another name is refused with the names
+    /// it could be (Foundation's own words were "Cannot initialize RepeatInterval from
+    /// invalid String value daily").
+    func decodeCase<T: CaseIterable & RawRepresentable>(_ type: T.Type) throws -> T where T.RawValue == String {
+        let container = try singleValueContainer()
+        let name = try container.decode(String.self)
+        guard let value = T(rawValue: name) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "expected one of \(T.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(name)\"")
+        }
+        return value
+    }
+}

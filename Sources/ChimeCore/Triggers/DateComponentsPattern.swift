@@ -35,11 +35,11 @@ public struct DateComponentsPattern: Hashable, Sendable, Codable {
         try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
-            year: try c.decodeIfPresent(Int.self, forKey: .year), month: try c.decodeIfPresent(Int.self, forKey: .month),
-            day: try c.decodeIfPresent(Int.self, forKey: .day), hour: try c.decodeIfPresent(Int.self, forKey: .hour),
-            minute: try c.decodeIfPresent(Int.self, forKey: .minute), second: try c.decodeIfPresent(Int.self, forKey: .second),
-            weekday: try c.decodeIfPresent(Int.self, forKey: .weekday),
-            weekdayOrdinal: try c.decodeIfPresent(Int.self, forKey: .weekdayOrdinal))
+            year: try c.decodeWholeNumberIfPresent(forKey: .year), month: try c.decodeWholeNumberIfPresent(forKey: .month),
+            day: try c.decodeWholeNumberIfPresent(forKey: .day), hour: try c.decodeWholeNumberIfPresent(forKey: .hour),
+            minute: try c.decodeWholeNumberIfPresent(forKey: .minute), second: try c.decodeWholeNumberIfPresent(forKey: .second),
+            weekday: try c.decodeWholeNumberIfPresent(forKey: .weekday),
+            weekdayOrdinal: try c.decodeWholeNumberIfPresent(forKey: .weekdayOrdinal))
     }
 
     /// Why the pattern can never match, or nil when it is sound.
@@ -75,8 +75,9 @@ public struct DateComponentsPattern: Hashable, Sendable, Codable {
         if let month, month != date.month { return false }
         if let day, day != date.day { return false }
         // Finer than the finest given is at its minimum, days and months too: "every May"
-        // is May 1st, "2027" its January 1st (as Foundation's nextDate reads them).
-        if day == nil, weekday == nil, weekdayOrdinal == nil {
+        // is May 1st, "2027" its January 1st (as Foundation's nextDate reads them). A time
+        // of day is finer than days: "December at 9" is every day of December at 09:00.
+        if day == nil, weekday == nil, weekdayOrdinal == nil, hour == nil, minute == nil, second == nil {
             if month != nil || year != nil, date.day != 1 { return false }
             if month == nil, year != nil, date.month != 1 { return false }
         }
