@@ -50,11 +50,18 @@ public struct SigningKey: @unchecked Sendable { // `inner` and `outer` are value
         }
     }
 
+    /// - Throws: ``TooShort`` when `$CHIME_SECRET_KEY` is set and shorter than ``shortest``.
+    public static func checkEnvironment(_ environment: [String: String]) throws {
+        if let given = environment["CHIME_SECRET_KEY"], !given.isEmpty, given.utf8.count < shortest {
+            throw TooShort(length: given.utf8.count)
+        }
+    }
+
     /// The key from `$CHIME_SECRET_KEY`, else the store's.
     /// - Throws: ``TooShort`` for a key of fewer than 32 bytes; the store's errors.
     public static func load(store: any CoordinationStore, environment: [String: String]) throws -> SigningKey {
+        try checkEnvironment(environment)
         if let given = environment["CHIME_SECRET_KEY"], !given.isEmpty {
-            guard given.utf8.count >= shortest else { throw TooShort(length: given.utf8.count) }
             return SigningKey(bytes: Array(given.utf8))
         }
         var random = SystemRandomNumberGenerator()

@@ -98,6 +98,7 @@ extension Runtime {
     /// A scheduler of a configuration read from its file over a store: what `chime run`,
     /// `chime digest` and each round of `chime serve` fire with.
     public func scheduler(configuration xml: Configuration, store: any NotificationStore) throws -> Scheduler {
+        try checkSigningKey()
         // Each recipient as they set themselves on the preferences page, over the XML.
         let configuration = xml.applying(try store.recipientSettings())
         // Read the templates only when a message is rendered: a run with nothing due, or

@@ -43,6 +43,13 @@ extension OperatorTests {
         try ws.write("short.env", "CHIME_FROM=bot@example.org\nCHIME_SECRET_KEY=short\n")
         let short = try ws.chime(["--env-file", "short.env", "check"])
         #expect(short.status == 65 && short.stderr.contains("CHIME_SECRET_KEY is 5 bytes") && !short.stderr.contains("short\n"), "\(short.stderr)")
+        // chime run with something due says so at once (65), rather than hold each message
+        // for "RuntimeFailure(exitCode: 65)" and exit 75, a timer's "try again".
+        #expect(try ws.chime(["--env-file", "secrets.env", "schedule", "--json", "r.json"], now: "2026-11-24T09:00:00Z").status == 0)
+        let shortRun = try ws.chime(["--env-file", "short.env", "run"], now: "2026-11-24T09:05:00Z")
+        #expect(shortRun.status == 65 && shortRun.stderr.contains("CHIME_SECRET_KEY is 5 bytes") && !shortRun.stdout.contains("held"),
+                "\(shortRun.status) \(shortRun.stdout) \(shortRun.stderr)")
+        #expect(try ws.chime(["--env-file", "secrets.env", "pending"]).stdout.contains("  p  alice  "), "still pending, to fire once the key is mended")
 
         try ws.write("bad.env", "CHIME_FROM=bot@example.org\nthis is not a variable\nCHIME_SECRET_KEY=\"open\n")
         let bad = try ws.chime(["--env-file", "bad.env", "pending"])
@@ -59,6 +66,16 @@ extension OperatorTests {
         try ws.write("reply.eml", "From: a@example.org\r\nSubject: Re: Shopping\r\n\r\nOK\r\n")
         let ingest = try ws.chime(["--env-file", "nowhere.env", "ingest"], input: "reply.eml")
         #expect(ingest.status == 75, "\(ingest.stderr)")
+        // So does a store it cannot open: a folder missing (73 elsewhere), another
+        // program's database (65 elsewhere), each said as everywhere.
+        let noFolder = try ws.chime(["--env-file", "secrets.env", "--store", ws.path("missing/chime.sqlite"), "ingest"], input: "reply.eml")
+        #expect(noFolder.status == 75 && noFolder.stderr.contains("missing/chime.sqlite"), "\(noFolder.status) \(noFolder.stderr)")
+        try ws.write("notes.sqlite", "a text file, not a database: something else lives at that path\n")
+        #expect(try ws.chime(["--env-file", "secrets.env", "--store", ws.path("notes.sqlite"), "pending"]).status == 65)
+        let foreign = try ws.chime(["--env-file", "secrets.env", "--store", ws.path("notes.sqlite"), "ingest"], input: "reply.eml")
+        #expect(foreign.status == 75 && foreign.stderr.contains("not a Chime store"), "\(foreign.status) \(foreign.stderr)")
+        let shortKey = try ws.chime(["--env-file", "short.env", "ingest"], input: "reply.eml")
+        #expect(shortKey.status == 75 && shortKey.stderr.contains("CHIME_SECRET_KEY is 5 bytes"), "\(shortKey.status) \(shortKey.stderr)")
     }
 
     @Test("chime serve reads its configuration again on SIGHUP: a channel added is served; a configuration with errors is refused with its diagnostics and the one before stays in force")

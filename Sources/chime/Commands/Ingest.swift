@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeCore
 import ChimeRuntime
 import Foundation
 
@@ -14,8 +15,8 @@ extension Chime {
                 when it needs proof; the person is answered in their thread. What became of every message is listed by `chime replies`. \
                 Exits 0 when a message was handled or deliberately ignored, a reply that matched nothing included (an MTA \
                 must not bounce it); 75 when it could not be recorded now (the store unavailable, or the same answer being \
-                carried out at that moment), or when the configuration or environment file cannot be used, so that an MTA \
-                pipe keeps the message and tries again later.
+                carried out at that moment), or when the configuration, the environment file or the store cannot be used \
+                (a folder missing, another program's database), so that an MTA pipe keeps the message and tries again later.
                 """
         )
 
@@ -26,12 +27,25 @@ extension Chime {
 
         func run() throws {
             let configuration = try options.runtime.loadConfiguration(failureCode: Self.setupFailureCode)
-            let intake = try MailIntake(options.runtime, configuration: configuration, store: try options.runtime.openStore())
+            let intake = try Self.intake(options, configuration: configuration)
             guard let maildir else {
                 print(try intake.takeStandardInput())
                 return
             }
             try intake.takeMaildir(maildir)
+        }
+
+        /// The intake over the store, or 75 when the store cannot be opened or the key
+        /// cannot be used (said on standard error as by any command): a folder missing,
+        /// another program's database, a mistyped `--store` in the MTA's pipe, a short
+        /// `CHIME_SECRET_KEY` are the operator's to mend, and a reply bounced on 73, 65 or
+        /// 64 was lost to its writer.
+        static func intake(_ options: GlobalOptions, configuration: Configuration) throws -> MailIntake {
+            do {
+                return try MailIntake(options.runtime, configuration: configuration, store: try options.runtime.openStore())
+            } catch is RuntimeFailure {
+                throw RuntimeFailure(setupFailureCode(.invalid))
+            }
         }
     }
 }
