@@ -1,5 +1,6 @@
 import ChimeCore
 import ChimeXML
+import Foundation
 
 /// Apple's `Localizable.stringsdict`: an XML property list whose entries give a
 /// `NSStringLocalizedFormatKey` format with `%#@variable@`s, each variable a
@@ -15,13 +16,24 @@ public struct StringsDictFile: Sendable {
         /// The entry formatted with these arguments, each variable's variant chosen by
         /// `rules` for its argument. As on Apple platforms, a `zero` variant is used for
         /// 0 in every language that has one in the file.
+        /// The plural category of an argument: a whole number's, a decimal's by CLDR's
+        /// operands ("2.5" is "other" in English and Russian, "1.0" "other" in English),
+        /// and `zero` for 0 when the entry has one; anything else "other". A decimal read
+        /// as 0 chose the variant of 0 before: "2.5 km to go" came out "You have arrived".
+        static func category(of argument: FormatArgument, rules: PluralRules, hasZero: Bool) -> PluralCategory {
+            if let count = argument.integerValue {
+                return count == 0 && hasZero ? .zero : rules.category(for: count)
+            }
+            guard let operands = PluralOperands(argument.textValue.trimmingCharacters(in: .whitespaces)) else { return .other }
+            return argument.doubleValue == 0 && hasZero ? .zero : rules.category(for: operands)
+        }
+
         public func format(_ arguments: [FormatArgument], rules: PluralRules) throws -> String {
             try StringFormat.format(format, arguments) { name, argument in
                 guard let variants = variables[name] else {
                     throw StringFormat.Failure(message: "no variable \"\(name)\" in the .stringsdict entry")
                 }
-                let count = argument.integerValue ?? 0
-                let category: PluralCategory = count == 0 && variants[.zero] != nil ? .zero : rules.category(for: count)
+                let category = Self.category(of: argument, rules: rules, hasZero: variants[.zero] != nil)
                 guard let variant = variants[category] ?? variants[.other] else {
                     throw StringFormat.Failure(message: "variable \"\(name)\" has no \"\(category.rawValue)\" nor \"other\" variant")
                 }
@@ -49,6 +61,13 @@ public struct StringsDictFile: Sendable {
             for (name, item) in try Self.pairs(value, fail: fail) {
                 if name == "NSStringLocalizedFormatKey" {
                     format = item.text
+                    continue
+                }
+                // Width variants (Xcode's "Vary by Device"), by the width of the screen
+                // they fit: a message has no screen, and takes the widest, as
+                // NSLocalizedString does when no width is asked for.
+                if name == "NSStringVariableWidthRuleType", item.name == "dict" {
+                    format = try Self.pairs(item, fail: fail).max { (Int($0.0) ?? 0) < (Int($1.0) ?? 0) }?.1.text
                     continue
                 }
                 guard item.name == "dict" else { continue }

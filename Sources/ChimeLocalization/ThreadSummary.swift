@@ -26,8 +26,19 @@ public struct ThreadSummary {
             let key = list.isEmpty ? "summary.default" : "summary.default.from"
             return try localizer.formatted(key, values, locale: locale) ?? (list.isEmpty ? "\(count) more notifications" : "\(count) more notifications from \(list)")
         }
-        return try localizer.formatted(format, values, locale: locale) ?? StringFormat.format(format, values)
+        func formatted(_ values: [FormatArgument]) throws -> String {
+            try localizer.formatted(format, values, locale: locale) ?? StringFormat.format(format, values)
+        }
+        // No summaryArgument at all: a format that names them ("… from %@") would end in
+        // "from ", so the localized default without names stands in for it.
+        if list.isEmpty, try formatted([.integer(count), .string(Self.probe)]).contains(Self.probe) {
+            return try localizer.formatted("summary.default", values, locale: locale) ?? "\(count) more notifications"
+        }
+        return try formatted(values)
     }
+
+    /// A name no summary holds, to see whether a format shows its names.
+    private static let probe = "\u{1}"
 
     /// `count` as ``text(format:count:arguments:locale:)`` takes it: the sum of the
     /// `summaryArgumentCount`s when any is set, else the number of notifications.

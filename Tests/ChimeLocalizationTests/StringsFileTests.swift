@@ -1,5 +1,5 @@
 import ChimeCore
-import ChimeLocalization
+@testable import ChimeLocalization
 import Foundation
 import Testing
 
@@ -185,6 +185,53 @@ struct StringsFileTests {
         let file = try StringsDictFile(bytes: Array(stringsdict.replacingOccurrences(of: " from ", with: " от ").utf8), path: "ru.stringsdict")
         let entry = try #require(file["reminders.more"])
         #expect(try entry.format([.integer(count), "Matt"], rules: PluralData.rules(for: "ru")) == expected)
+    }
+
+    @Test("a variant without its number leaves the arguments after it where they were: one more from Bob, not from 1")
+    func variantWithoutNumber() throws {
+        let entry = StringsDictFile.Entry(format: "%#@more@ from %@", variables: ["more": [.one: "one more reminder", .two: "two more reminders", .other: "%u more reminders"]])
+        #expect(try entry.format([1, "Bob"], rules: PluralData.rules(for: "en")) == "one more reminder from Bob")
+        #expect(try entry.format([5, "Bob"], rules: PluralData.rules(for: "en")) == "5 more reminders from Bob")
+        #expect(try entry.format([2, "Bob"], rules: PluralData.rules(for: "ar")) == "two more reminders from Bob")
+        let second = StringsDictFile.Entry(format: "%@: %#@left@ (%@)", variables: ["left": [.one: "last one", .other: "%d left, %%"]])
+        #expect(try second.format(["Milk", 1, "today"], rules: PluralData.rules(for: "en")) == "Milk: last one (today)")
+        #expect(try second.format(["Milk", 3, "today"], rules: PluralData.rules(for: "en")) == "Milk: 3 left, % (today)")
+    }
+
+    @Test("a decimal chooses its variant by CLDR's operands, not as 0", arguments: [
+        ("en", "2.5", "2.5 km to go"), ("en", "1.0", "1.0 km to go"), ("en", "1", "1 kilometre to go"), ("en", "0", "You have arrived"),
+        ("ru", "1.5", "1.5 км осталось"), ("ru", "5", "5 километров осталось"), ("fr", "1.5", "1.5 kilomètre restant"),
+    ])
+    func decimalPlurals(locale: String, value: String, expected: String) throws {
+        let variants: [String: [PluralCategory: String]] = [
+            "en": [.zero: "You have arrived", .one: "%@ kilometre to go", .other: "%@ km to go"],
+            "ru": [.zero: "Вы на месте", .one: "%@ километр остался", .few: "%@ километра осталось", .many: "%@ километров осталось", .other: "%@ км осталось"],
+            "fr": [.zero: "Vous êtes arrivé", .one: "%@ kilomètre restant", .many: "%@ kilomètres restants", .other: "%@ kilomètres restants"],
+        ]
+        let entry = StringsDictFile.Entry(format: "%#@km@", variables: ["km": variants[locale]!])
+        #expect(try entry.format([.string(value)], rules: PluralData.rules(for: locale)) == expected)
+    }
+
+    @Test("width variants (Xcode's Vary by Device) are read as the widest, the plural entries beside them as they are")
+    func widthVariants() throws {
+        let file = try StringsDictFile(bytes: Array(stringsdict.replacingOccurrences(of: "<dict>\n  <key>reminders.more</key>", with: """
+            <dict>
+              <key>welcome</key>
+              <dict>
+                <key>NSStringVariableWidthRuleType</key>
+                <dict>
+                  <key>20</key>
+                  <string>Hi</string>
+                  <key>100</key>
+                  <string>Welcome back to your reminders</string>
+                  <key>50</key>
+                  <string>Welcome back</string>
+                </dict>
+              </dict>
+              <key>reminders.more</key>
+            """).utf8), path: "en.stringsdict")
+        #expect(try file["welcome"]?.format([], rules: PluralData.rules(for: "en")) == "Welcome back to your reminders")
+        #expect(try file["reminders.more"]?.format([5, "Matt"], rules: PluralData.rules(for: "ru")) == "5 напоминаний from Matt")
     }
 
     @Test("a stringsdict without an other variant is refused at its line")

@@ -65,6 +65,15 @@ struct ThreadSummaryTests {
         #expect(try summary.text(format: "%u new from %@", count: 2, arguments: ["Ops"], locale: "en") == "2 new from Ops")
     }
 
+    @Test("without any summaryArgument, a format naming them gives way to the default, rather than end in \"from \"; one that names none stays")
+    func noArguments() throws {
+        let summary = try summary()
+        #expect(try summary.text(format: "shopping.summary", count: 3, arguments: ["", ""], locale: "en") == "3 more notifications")
+        #expect(try summary.text(format: "shopping.summary", count: 3, arguments: [], locale: "fr") == "3 autres notifications")
+        #expect(try summary.text(format: "timer.summary", count: 3, arguments: [], locale: "en") == "3 more timers")
+        #expect(try summary.text(format: "%u new", count: 2, arguments: [], locale: "en") == "2 new")
+    }
+
     @Test("the count is the sum of summaryArgumentCounts when they are set")
     func count() {
         var a = NotificationContent()

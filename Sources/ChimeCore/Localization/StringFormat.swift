@@ -68,13 +68,18 @@ public enum StringFormat {
         variable: ((String, FormatArgument) throws -> String)?
     ) throws -> String {
         guard Bytes.contains(format.utf8, Self.variableMark) else { return format }
+        // Every specifier comes out with its position written (`%2$@`), those of a variant
+        // with its variable's: a variant may leave its number out ("one more reminder
+        // from %@"), and the `%@` after it still takes the second argument, not the count.
         return try rewrite(format, percent: "%%") { specifier, position in
-            guard let name = specifier.variable else { return "%" + specifier.text }
+            guard let name = specifier.variable else { return "%\(position)$" + specifier.body }
             guard position <= arguments.count else {
                 throw Failure(message: "the format needs an argument for %#@\(name)@ at position \(position), and has \(arguments.count)")
             }
             guard let variable else { throw Failure(message: "%#@\(name)@ needs its .stringsdict entry") }
-            return try variable(name, arguments[position - 1])
+            return try rewrite(try variable(name, arguments[position - 1]), percent: "%%") { inner, _ in
+                "%\(inner.position ?? position)$" + inner.body
+            }
         }
     }
 
@@ -153,6 +158,8 @@ public enum StringFormat {
 
     private struct Specifier {
         var text = ""
+        /// The text without its position (`@` of `%2$@`).
+        var body = ""
         var position: Int?
         var conversion: Unicode.Scalar = "%"
         var variable: String?
@@ -173,6 +180,8 @@ public enum StringFormat {
                 self.position = position
                 index = digits + 1
             }
+            let afterPosition = index
+            defer { body = String(decoding: bytes[afterPosition..<index], as: UTF8.self) }
             if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "#"), bytes[index + 1] == UInt8(ascii: "@") {
                 index += 2
                 let name = index
