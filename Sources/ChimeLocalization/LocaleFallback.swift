@@ -1,18 +1,71 @@
-/// BCP 47 fallback: `de-AT` → `de`; `zh-Hant-TW` → `zh-Hant` → `zh`; then a configured
-/// fallback language (English unless set).
+import ChimeCore
+
+/// BCP 47 fallback: `de-AT` → `de`; `zh-Hant-TW` → `zh-Hant` → `zh`; with CLDR's likely
+/// scripts and parent locales, as Apple's bundles match them (`zh-TW` → `zh-Hant`,
+/// `es-MX` → `es-419`, `pt-AO` → `pt-PT`); then a configured fallback language (English
+/// unless set).
 public enum LocaleFallback {
-    /// The tag and its shorter prefixes, most specific first, then `fallback` when it is
-    /// not already among them.
+    /// The tag (written as BCP 47 writes it, `FR` → `fr`) and its shorter prefixes, most
+    /// specific first, with the forms CLDR relates to it after the tag itself, then
+    /// `fallback` when it is not already among them.
     public static func chain(_ tag: String, fallback: String? = nil) -> [String] {
-        var subtags = tag.replacingOccurrences(of: "_", with: "-").split(separator: "-").map(String.init)
+        let normalized = LanguageTag.normalized(tag)
+        var subtags = normalized.split(separator: "-").map(String.init)
         var chain: [String] = []
         while !subtags.isEmpty {
             chain.append(subtags.joined(separator: "-"))
             subtags.removeLast()
         }
+        let related = relatives(of: normalized)
+        if !related.isEmpty, !chain.isEmpty {
+            chain = [chain[0]] + related + chain.dropFirst()
+            var seen = Set<String>()
+            chain = chain.filter { seen.insert($0).inserted }
+        }
         if let fallback, !chain.contains(fallback) { chain.append(fallback) }
         return chain
     }
+
+    /// What CLDR relates to a tag besides its prefixes: the tag with its region's likely
+    /// script (`zh-TW` → `zh-Hant-TW`, `zh-Hant`), without a script it gives (`zh-Hant-HK`
+    /// → `zh-HK`), and its region's parent (`es-MX` → `es-419`).
+    private static func relatives(of tag: String) -> [String] {
+        let parts = tag.split(separator: "-").map(String.init)
+        guard let language = parts.first else { return [] }
+        let rest = parts.dropFirst().prefix { $0.count > 1 } // up to an extension
+        let script = rest.first { $0.count == 4 }
+        let region = rest.first { $0.count == 2 || ($0.count == 3 && $0.allSatisfy(\.isNumber)) }
+        var related: [String] = []
+        let likely = script ?? likelyScripts[region.map { "\(language)-\($0)" } ?? language]
+        if let region {
+            if script == nil, let likely { related.append("\(language)-\(likely)-\(region)") }
+            if script != nil { related.append("\(language)-\(region)") }
+            if let parent = parentLocales["\(language)-\(region)"] { related.append(parent) }
+        }
+        if let likely { related.append("\(language)-\(likely)") }
+        return related
+    }
+
+    /// CLDR's likely subtags (supplemental/likelySubtags.xml), the scripts of the
+    /// languages written in more than one: Chinese by region.
+    private static let likelyScripts: [String: String] = [
+        "zh": "Hans", "zh-CN": "Hans", "zh-SG": "Hans", "zh-MY": "Hans",
+        "zh-TW": "Hant", "zh-HK": "Hant", "zh-MO": "Hant",
+    ]
+
+    /// CLDR's parent locales (supplemental/supplementalData.xml, parentLocales) of the
+    /// regions whose language has a regional form of its own: Latin American Spanish,
+    /// European Portuguese.
+    private static let parentLocales: [String: String] = {
+        var parents: [String: String] = [:]
+        for region in ["AR", "BO", "BR", "BZ", "CL", "CO", "CR", "CU", "DO", "EC", "GT", "HN", "MX", "NI", "PA", "PE", "PR", "PY", "SV", "US", "UY", "VE"] {
+            parents["es-\(region)"] = "es-419"
+        }
+        for region in ["AO", "CH", "CV", "GQ", "GW", "LU", "MO", "MZ", "ST", "TL"] {
+            parents["pt-\(region)"] = "pt-PT"
+        }
+        return parents
+    }()
 
     /// A locale's language, as an HTML page's `lang` says it: `fr-CA` → `fr`.
     public static func language(of locale: String) -> String {

@@ -169,6 +169,11 @@ struct InboundTrustTests {
         #expect(try Self.ingest(ws, Self.gmailBounce(to: carolPath, failed: "carol@example.org")).hasPrefix("stdin: bounce: carol@example.org marked undeliverable"))
         let listed = try ws.chime(["recipients"]).stdout
         #expect(listed.contains("bob  smtp  bob@example.org  undeliverable since 2026-11-21T10:00:00Z (hard bounce)"), "\(listed)")
+        // As JSON, every address says undeliverable: null when it is not marked.
+        let lines = try #require(try JSONSerialization.jsonObject(with: Data(ws.chime(["recipients", "--json"]).stdout.utf8)) as? [[String: Any]])
+        #expect(lines.allSatisfy { $0.keys.contains("undeliverable") }, "\(lines)")
+        #expect(lines.contains { $0["address"] as? String == "bob@example.org" && $0["undeliverable"] is [String: Any] })
+        #expect(lines.contains { $0["undeliverable"] is NSNull })
         // Nothing more goes to bob while he is marked: his next reminder is held, not lost.
         try ws.write("n.json", #"{"identifier": "b2", "recipient": "bob", "content": {"title": "Next"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
         #expect(try ws.chime(["schedule", "--json", "n.json"], now: "2026-11-21T10:00:00Z").status == 0)

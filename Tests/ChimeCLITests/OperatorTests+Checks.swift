@@ -39,6 +39,14 @@ extension OperatorTests {
         let shown = try underscored.chime(["preview", "--json", "r.json", "--channel", "mail"], now: "2026-11-21T09:00:00Z")
         try underscored.write("preview.eml", shown.stdout)
         #expect(try Self.textPart(ofMessage: underscored.path("preview.eml")).contains("Répondez au-dessus de cette ligne."))
+        // --locale in any case, as BCP 47 reads tags.
+        let upper = try underscored.chime(["preview", "--json", "r.json", "--channel", "mail", "--locale", "FR"], now: "2026-11-21T09:00:00Z")
+        try underscored.write("upper.eml", upper.stdout)
+        #expect(try Self.textPart(ofMessage: underscored.path("upper.eml")).contains("Répondez au-dessus de cette ligne."))
+        // A key no locale has is the request's fault: 65, as chime schedule says, not 70.
+        try underscored.write("k.json", #"{"identifier": "k", "recipient": "alice", "content": {"titleLocKey": "no.such.key"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        let missing = try underscored.chime(["preview", "--json", "k.json", "--channel", "mail"], now: "2026-11-21T09:00:00Z")
+        #expect(missing.status == 65 && missing.stderr.contains("no.such.key"), "\(missing.status) \(missing.stderr)")
 
         // Swedish is a language, but chime has no strings in it: a warning, exit 0.
         let swedish = try Workspace(configuration: Self.configuration(locale: "sv-SE"))

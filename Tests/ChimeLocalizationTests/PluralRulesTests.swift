@@ -69,6 +69,6 @@ struct PluralRulesTests {
         #expect(PluralData.rules(for: "pt-PT").category(for: 0) == .other)
         #expect(PluralData.rules(for: "pt").category(for: 0) == .one)
         #expect(PluralData.rules(for: "xx").category(for: 1) == .other)
-        #expect(LocaleFallback.chain("zh-Hant-TW", fallback: "en") == ["zh-Hant-TW", "zh-Hant", "zh", "en"])
+        #expect(LocaleFallback.chain("zh-Hant-TW", fallback: "en") == ["zh-Hant-TW", "zh-TW", "zh-Hant", "zh", "en"])
     }
 }

@@ -59,6 +59,33 @@ struct StringsFileTests {
         #expect(localizer.string("k", locale: "it-CH")?.text == "Ciao")
     }
 
+    @Test("CLDR's likely scripts and parent locales, as Apple's bundles match them; a tag in any case", arguments: [
+        ("zh-TW", ["zh-TW", "zh-Hant-TW", "zh-Hant", "zh", "en"]), ("zh-CN", ["zh-CN", "zh-Hans-CN", "zh-Hans", "zh", "en"]),
+        ("zh-Hant-HK", ["zh-Hant-HK", "zh-HK", "zh-Hant", "zh", "en"]), ("zh", ["zh", "zh-Hans", "en"]),
+        ("es-MX", ["es-MX", "es-419", "es", "en"]), ("pt-AO", ["pt-AO", "pt-PT", "pt", "en"]), ("pt-BR", ["pt-BR", "pt", "en"]),
+        ("FR", ["fr", "en"]), ("Fr-ca", ["fr-CA", "fr", "en"]), ("de-AT", ["de-AT", "de", "en"]), ("en-US", ["en-US", "en"]),
+    ])
+    func fallbackChain(tag: String, chain: [String]) {
+        #expect(LocaleFallback.chain(tag, fallback: "en") == chain)
+    }
+
+    @Test("an iOS app's zh-Hans and zh-Hant folders serve zh-CN and zh-TW; es-419 serves es-MX")
+    func scriptFolders() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("chime-scripts-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for (folder, text) in [("zh-Hans.lproj", #""k" = "简体";"#), ("zh-Hant.lproj", #""k" = "繁體";"#), ("es-419", #""k" = "Latinoamérica";"#), ("es", #""k" = "España";"#)] {
+            try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: root + "/" + folder + "/Localizable.strings"))
+        }
+        let localizer = try Localizer(directory: root, builtIn: false)
+        #expect(localizer.string("k", locale: "zh-CN")?.text == "简体")
+        #expect(localizer.string("k", locale: "zh-TW")?.text == "繁體")
+        #expect(localizer.string("k", locale: "zh-HK")?.text == "繁體")
+        #expect(localizer.string("k", locale: "es-MX")?.text == "Latinoamérica")
+        #expect(localizer.string("k", locale: "es-ES")?.text == "España")
+        #expect(localizer.string("k", locale: "ZH-hant")?.text == "繁體")
+    }
+
     @Test("an emoji written as Apple writes it, a surrogate pair of \\U escapes")
     func surrogatePairs() throws {
         #expect(try StringsFile(bytes: Array(#""k" = "ok \UD83D\UDE00!";"#.utf8))["k"] == "ok 😀!")

@@ -50,13 +50,25 @@ extension Chime {
                 printError("unknown recipient \"\(request.recipient)\"")
                 throw ExitCode(65)
             }
-            if let locale { recipient.locale = locale }
+            if let locale { recipient.locale = LanguageTag.normalized(locale) }
             if let previews { recipient.showPreviews = previews }
             let address = recipient.addresses.first { $0.channel == channel.id } ?? .init(channel: channel.id)
             let notification = OutgoingNotification(
                 request: request, recipient: recipient, address: address, channel: channel,
                 fireDate: fireDate, deliveryID: "\(Self.standIn).\(fireDate.seconds)", coalesced: 0)
             let category = configuration.category(request.content.categoryIdentifier)
+            do {
+                try show(notification, category: category, configuration: configuration)
+            } catch {
+                // The request does not fit the templates (a key missing, a word for %d) or
+                // the templates cannot be read: bad input, as chime schedule says it.
+                printError("chime: error: \(error)")
+                throw ExitCode(65)
+            }
+        }
+
+        private func show(_ notification: OutgoingNotification, category: NotificationCategory?, configuration: Configuration) throws {
+            let channel = notification.channel
             let localizer = try Localizer(directory: options.templatesPath)
             let links = SignedLinks(key: previewKey(), base: configuration.replies.linkBase)
             switch channel.url.kind {
@@ -64,7 +76,7 @@ extension Chime {
                 let composer = EmailComposer(localizer: localizer, templates: try TemplateSet(directory: options.templatesPath), links: links)
                 print(MIMEComposer.compose(try composer.compose(notification, category: category)), terminator: "")
             case .file:
-                print(String(decoding: try JSONEncoder().encode(request), as: UTF8.self))
+                print(String(decoding: try JSONEncoder().encode(notification.request), as: UTF8.self))
             default:
                 let message = try ChatComposer(localizer: localizer, templates: try TemplateSet(directory: options.templatesPath), links: links)
                     .compose(notification, category: category)

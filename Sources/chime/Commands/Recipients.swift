@@ -29,6 +29,18 @@ extension Chime {
             var channel: String
             var address: String
             var undeliverable: UndeliverableMark?
+
+            // `undeliverable` is always there, null when unmarked, as --help and the
+            // API's settings say (the synthesized coding left it out).
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(recipient, forKey: .recipient)
+                try container.encode(channel, forKey: .channel)
+                try container.encode(address, forKey: .address)
+                try container.encode(undeliverable, forKey: .undeliverable)
+            }
+
+            private enum CodingKeys: String, CodingKey { case recipient, channel, address, undeliverable }
         }
 
         func run() throws {
