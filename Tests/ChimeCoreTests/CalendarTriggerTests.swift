@@ -16,6 +16,14 @@ struct CalendarTriggerTests {
     }
 
     static let cases: [Case] = [
+        Case(name: "a year 474 years ahead, as any year up to 9999: its January 1st, then none",
+             zone: "UTC", pattern: .init(year: 2500), after: "2026-11-24T12:00:00Z", expected: ["2500-01-01T00:00:00Z"]),
+        Case(name: "9999-12-31T23:00 in Kiritimati (+14:00), as a date trigger takes it",
+             zone: "Pacific/Kiritimati", pattern: .init(year: 9999, month: 12, day: 31, hour: 23), after: "2026-11-24T12:00:00Z",
+             expected: ["9999-12-31T09:00:00Z"]),
+        Case(name: "December at 9 is every day of December at 09:00",
+             zone: "Europe/Paris", pattern: .init(month: 12, hour: 9), after: "2026-11-24T12:00:00Z",
+             expected: ["2026-12-01T08:00:00Z", "2026-12-02T08:00:00Z", "2026-12-03T08:00:00Z"]),
         Case(name: "Paris: 02:30 skipped by spring-forward fires at 03:00, the first instant after the gap",
              zone: "Europe/Paris", pattern: .init(hour: 2, minute: 30), after: "2026-03-28T12:00:00Z",
              expected: ["2026-03-29T01:00:00Z", "2026-03-30T00:30:00Z"]),

@@ -18,13 +18,19 @@ public struct CalendarMatcher: Sendable {
     }
 
     /// The first matching instant strictly after `after`, or nil when there is none
-    /// within 400 years (the Gregorian calendar's full cycle).
+    /// within 400 years (the Gregorian calendar's full cycle), or in the pattern's year
+    /// when it names one (however far ahead: `{"year": 2500}` is 2500's January 1st).
     public func next(after: Instant) -> Instant? {
         // Start a day early: a wall time on the previous local day can map after `after`
         // when the zone's offset shrinks across midnight.
         let startDay = clock.local(after).floorDivided(by: 86_400) - 1
         var day = startDay
-        let lastDay = startDay + 146_097 // 400 years
+        var lastDay = startDay + 146_097 // 400 years
+        if let year = pattern.year {
+            // Only that year can match: look there, a day either side for the zone.
+            day = max(startDay, CivilCalendar.days(year: year, month: 1, day: 1) - 1)
+            lastDay = CivilCalendar.days(year: year + 1, month: 1, day: 1) + 1
+        }
         while day <= lastDay {
             guard let matching = nextMatchingDay(from: day, through: lastDay) else { return nil }
             if let found = firstTime(on: matching, after: after) { return found }
