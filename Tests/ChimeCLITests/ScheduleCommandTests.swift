@@ -124,6 +124,9 @@ struct ScheduleCommandTests {
         #expect(malformed.status == 65)
         #expect(try ws.chime(["schedule", "--json", "missing.json"]).status == 66)
         #expect(try ws.chime(["schedule", "--id", "x", "--to", "alice", "--title", "Reminder", "--at", "tomorrow"]).status == 64)
+        // Well shaped, but no such day: said as such.
+        let leap = try ws.chime(["schedule", "--id", "x", "--to", "alice", "--title", "Reminder", "--at", "2027-02-29T09:00"])
+        #expect(leap.status == 64 && leap.stderr.contains("2027-02-29 does not exist (that month has 28 days)"), "\(leap.stderr)")
     }
 
     @Test("next lists coming instants in the trigger's own offset")

@@ -50,6 +50,8 @@ struct RequestDecoderTests {
          "at content.badge: expected a whole number, not 1e+30"),
         (#"{"identifier": "a", "recipient": "b", "trigger": {"type": "date", "fireDate": "2027-03-01T09:00", "repeatInterval": "daily"}}"#,
          "at trigger.repeatInterval: expected one of minute, hour, day, week, month, year, not \"daily\""),
+        (#"{"identifier": "a", "recipient": "b", "trigger": {"type": "date", "fireDate": "2027-04-31T09:00"}}"#,
+         "at trigger.fireDate: 2027-04-31 does not exist (that month has 30 days)"),
         (#"{"identifier": "a", "recipient": "b", "content": {"interruptionLevel": "urgent"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#,
          "at content.interruptionLevel: expected one of passive, active, timeSensitive, critical, not \"urgent\""),
     ])

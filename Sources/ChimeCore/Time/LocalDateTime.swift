@@ -34,6 +34,21 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     /// Parses `YYYY-MM-DDTHH:MM[:SS]` (a space may stand for `T`). Without seconds, the
     /// time is at :00 — never at the seconds of the moment it was scheduled.
     public init?(parsing text: String) {
+        guard let fields = Self.fields(of: text), Self.impossibility(of: fields) == nil else { return nil }
+        self.init(year: fields.year, month: fields.month, day: fields.day, hour: fields.hour, minute: fields.minute, second: fields.second)
+        hasSeconds = fields.hasSeconds
+    }
+
+    /// Why `text`, shaped as a wall time, names none that exists ("2027-02-29 does not
+    /// exist"); nil when it is not so shaped, or exists.
+    public static func impossibility(in text: String) -> String? {
+        fields(of: text).flatMap(impossibility(of:))
+    }
+
+    private typealias Fields = (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, hasSeconds: Bool)
+
+    /// The numbers of `YYYY-MM-DDTHH:MM[:SS]`, whatever their ranges.
+    private static func fields(of text: String) -> Fields? {
         let parts = text.split(whereSeparator: { $0 == "T" || $0 == "t" || $0 == " " })
         guard parts.count == 2 else { return nil }
         let date = parts[0].split(separator: "-", omittingEmptySubsequences: false)
@@ -41,12 +56,20 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
         guard date.count == 3, date[0].count == 4, date[1].count == 2, date[2].count == 2,
               time.count == 2 || time.count == 3, time.allSatisfy({ $0.count == 2 }),
               let year = Int(date[0]), let month = Int(date[1]), let day = Int(date[2]),
-              let hour = Int(time[0]), let minute = Int(time[1]) else { return nil }
-        let second = time.count == 3 ? Int(time[2]) : 0
-        guard let second, (1...12).contains(month), (1...CivilCalendar.daysIn(year: year, month: month)).contains(day),
-              (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else { return nil }
-        self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-        hasSeconds = time.count == 3
+              let hour = Int(time[0]), let minute = Int(time[1]), let second = time.count == 3 ? Int(time[2]) : 0 else { return nil }
+        return (year, month, day, hour, minute, second, time.count == 3)
+    }
+
+    private static func impossibility(of f: Fields) -> String? {
+        guard (1...12).contains(f.month) else { return "there is no month \(f.month)" }
+        let days = CivilCalendar.daysIn(year: f.year, month: f.month)
+        guard (1...days).contains(f.day) else {
+            return "\(pad(f.year, 4))-\(pad(f.month, 2))-\(pad(f.day, 2)) does not exist (that month has \(days) days)"
+        }
+        guard (0...23).contains(f.hour), (0...59).contains(f.minute), (0...59).contains(f.second) else {
+            return "\(pad(f.hour, 2)):\(pad(f.minute, 2)):\(pad(f.second, 2)) is not a time of day"
+        }
+        return nil
     }
 
     /// Seconds from 1970-01-01T00:00:00 to this wall time, as if both were in UTC.

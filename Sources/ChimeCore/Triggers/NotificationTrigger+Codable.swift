@@ -38,7 +38,8 @@ extension NotificationTrigger: Codable {
         case .date:
             let text = try container.decode(String.self, forKey: .fireDate)
             guard let fireDate = LocalDateTime(parsing: text) else {
-                throw DecodingError.dataCorruptedError(forKey: .fireDate, in: container, debugDescription: "expected a local date and time such as 2026-11-21T14:00:00 (no offset: the zone is timeZone), not \"\(text)\"")
+                throw DecodingError.dataCorruptedError(forKey: .fireDate, in: container, debugDescription: LocalDateTime.impossibility(in: text)
+                    ?? "expected a local date and time such as 2026-11-21T14:00:00 (no offset: the zone is timeZone), not \"\(text)\"")
             }
             self = .date(
                 fireDate: fireDate,

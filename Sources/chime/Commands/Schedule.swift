@@ -81,7 +81,8 @@ extension Chime {
             if self.in != nil, tz != nil || floating { throw ValidationError("--tz and --floating go with --at") }
             if tz != nil, floating { throw ValidationError("give --tz or --floating, not both") }
             if let at, LocalDateTime(parsing: at) == nil {
-                throw ValidationError("--at needs a wall time such as 2026-11-24T09:00, not \"\(at)\"")
+                throw ValidationError(LocalDateTime.impossibility(in: at).map { "--at \(at): \($0)" }
+                    ?? "--at needs a wall time such as 2026-11-24T09:00, not \"\(at)\"")
             }
             if let duration = self.in, DurationText.seconds(duration) == nil {
                 throw ValidationError("--in needs a duration such as 90s, 10m, 2h, 1d or 1h30m, not \"\(duration)\"")
