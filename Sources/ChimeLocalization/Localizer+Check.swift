@@ -17,7 +17,7 @@ extension Localizer {
         var seen = Set<String>()
         keys = keys.filter { isKey($0) && seen.insert($0).inserted }
         let wanted = Array(Set(configuration.recipients.map(\.locale))).sorted()
-        return duplicateKeys(templates: templates) + gaps(keys: keys, locales: wanted).map { gap in
+        return duplicateKeys(templates: templates) + formatProblems(templates: templates) + gaps(keys: keys, locales: wanted).map { gap in
             let location = SourceLocation(file: templates + "/" + (LocaleFallback.chain(gap.locale).first { locales.contains($0) } ?? gap.locale))
             if let supplier = gap.suppliedBy {
                 return Diagnostic(.warning, at: location, "\"\(gap.key)\" is missing for \(gap.locale); \(supplier) supplies it")
@@ -42,6 +42,32 @@ extension Localizer {
     /// `sv` → `Swedish`; the code itself when Foundation has no name for it.
     private static func englishName(_ language: String) -> String {
         Locale(identifier: "en").localizedString(forLanguageCode: language) ?? language
+    }
+
+    /// An error for each string that cannot be formatted when its message is sent, which
+    /// would hold every message of its locale that uses it: a translation of one of
+    /// Chime's own strings (`ui.reply`) whose specifiers take its arguments otherwise than
+    /// the English one (`%2$u` where argument 2 is text), and a stringsdict format naming
+    /// a variable its entry lacks.
+    func formatProblems(templates: String) -> [Diagnostic] {
+        let english = BuiltInStrings.parsed.strings["en"]?.table ?? [:]
+        var problems: [Diagnostic] = []
+        for locale in locales {
+            problems += pluralsFile(locale)?.problems ?? []
+            guard let file = stringsFile(locale) else { continue }
+            for (key, line) in file.lines.sorted(by: { $0.value < $1.value }) {
+                guard let original = english[key], let translated = file[key] else { continue }
+                let wanted = StringFormat.argumentKinds(original), given = StringFormat.argumentKinds(translated)
+                for (position, number) in given.sorted(by: { $0.key < $1.key }) where wanted[position].map({ number && !$0 }) ?? true {
+                    let why = wanted[position] == nil ? "there is no argument \(position) (English: \"\(original)\")"
+                        : "argument \(position) is text, written with %@ in English (\"\(original)\")"
+                    problems.append(Diagnostic(.error, at: SourceLocation(file: "\(templates)/\(folder(of: locale))/Localizable.strings", line: line, column: 1),
+                                               "\"\(key)\" cannot be formatted: \(why)"))
+                    break
+                }
+            }
+        }
+        return problems
     }
 
     /// A warning for each key a locale's `Localizable.strings` gives twice.

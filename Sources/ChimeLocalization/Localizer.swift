@@ -91,6 +91,9 @@ public final class Localizer: Sendable {
     /// A locale's own `Localizable.strings`, as read.
     func stringsFile(_ locale: String) -> StringsFile? { strings[locale] }
 
+    /// A locale's own `Localizable.stringsdict`, as read.
+    func pluralsFile(_ locale: String) -> StringsDictFile? { plurals[locale] }
+
     /// The name of the folder a locale's files were read from.
     func folder(of locale: String) -> String { folders[locale] ?? locale }
 

@@ -43,6 +43,9 @@ public struct StringsDictFile: Sendable {
     }
 
     public internal(set) var entries: [String: Entry] = [:]
+    /// What does not stop the file being read but stops its entry being used: a
+    /// `%#@name@` of a format that the entry does not define (said by `chime check`).
+    public internal(set) var problems: [Diagnostic] = []
 
     /// Parses a `.stringsdict` file.
     /// - Throws: ``XMLError`` with the line and column of what is wrong.
@@ -82,6 +85,11 @@ public struct StringsDictFile: Sendable {
                 variables[name] = variants
             }
             guard let format else { throw fail(value, "entry \"\(key)\" has no NSStringLocalizedFormatKey") }
+            for name in StringFormat.variableNames(in: format) where variables[name] == nil {
+                let known = variables.keys.sorted().joined(separator: ", ")
+                problems.append(Diagnostic(.error, at: document.location(of: value),
+                                           "entry \"\(key)\": %#@\(name)@ names no variable of the entry\(known.isEmpty ? "" : " (it has \(known))")"))
+            }
             entries[key] = Entry(format: format, variables: variables)
         }
     }

@@ -20,6 +20,8 @@ public struct StringsFile: Hashable, Sendable {
     /// Keys given a second time, where (the later one wins): almost always a mistake,
     /// two strings wanting one key.
     public private(set) var duplicates: [Duplicate] = []
+    /// The line each key is given on (its last time), for what `chime check` says of it.
+    public private(set) var lines: [String: Int] = [:]
 
     public struct Duplicate: Hashable, Sendable {
         public var key: String
@@ -57,11 +59,11 @@ public struct StringsFile: Hashable, Sendable {
             }
             if let first = lines[key] {
                 duplicates.append(Duplicate(key: key, line: line, column: column, firstLine: first))
-            } else {
-                lines[key] = line
             }
+            lines[key] = line
             table[key] = value
         }
+        self.lines = lines
     }
 
     public subscript(key: String) -> String? { table[key] }

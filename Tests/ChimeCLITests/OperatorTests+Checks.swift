@@ -59,6 +59,38 @@ extension OperatorTests {
         try swedish.write("templates/sv/Localizable.strings", #""ui.replyAbove" = "Svara ovanför den här raden.";"# + "\n")
         let translated = try swedish.chime(["check"])
         #expect(translated.status == 0 && !translated.stderr.contains("no strings"), "\(translated.stderr)")
+
+        // What would hold every Swedish message when it is sent is an error here, at its
+        // file and line: a translation of one of chime's own strings that takes its
+        // arguments otherwise, a stringsdict format naming a variable its entry lacks.
+        try swedish.write("templates/sv/Localizable.strings", #""ui.replyAbove" = "Svara ovanför den här raden.";"# + "\n" + #""ui.reply" = "Svara %2$u för %1$@";"# + "\n")
+        try swedish.write("templates/sv/Localizable.stringsdict", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+              <key>shop.more</key>
+              <dict>
+                <key>NSStringLocalizedFormatKey</key>
+                <string>%#@mroe@ från %@</string>
+                <key>more</key>
+                <dict>
+                  <key>NSStringFormatSpecTypeKey</key>
+                  <string>NSStringPluralRuleType</string>
+                  <key>one</key>
+                  <string>en till</string>
+                  <key>other</key>
+                  <string>%u till</string>
+                </dict>
+              </dict>
+            </dict>
+            </plist>
+            """)
+        let broken = try swedish.chime(["check"])
+        #expect(broken.status == 65, "\(broken.stderr)")
+        #expect(broken.stderr.contains("sv/Localizable.strings:2:1: error: \"ui.reply\" cannot be formatted: argument 2 is text, written with %@ in English (\"Reply %1$u for %2$@\")"),
+                "\(broken.stderr)")
+        #expect(broken.stderr.contains("sv/Localizable.stringsdict:5:3: error: entry \"shop.more\": %#@mroe@ names no variable of the entry (it has more)"),
+                "\(broken.stderr)")
     }
 
     @Test("a misspelt element or attribute is refused at its line and column with the name meant (\"did you mean `textInputAction`?\"); one near no name the schema allows there gets no guess")

@@ -63,6 +63,29 @@ public enum StringFormat {
         return try substituteSpecifiers(expanded, arguments)
     }
 
+    /// The names of the `%#@name@` variables of a format, in order.
+    public static func variableNames(in format: String) -> [String] {
+        guard Bytes.contains(format.utf8, Self.variableMark) else { return [] }
+        var names: [String] = []
+        _ = try? rewrite(format, percent: "%%") { specifier, _ in
+            if let name = specifier.variable { names.append(name) }
+            return ""
+        }
+        return names
+    }
+
+    /// What each argument position of a format takes: true for a number (`%d`, `%.1f`,
+    /// a variable's count), false for text (`%@`); a position taken both ways is a number.
+    public static func argumentKinds(_ format: String) -> [Int: Bool] {
+        var kinds: [Int: Bool] = [:]
+        _ = try? rewrite(format, percent: "%%") { specifier, position in
+            let number = specifier.variable != nil || !["@", "s"].contains(specifier.conversion)
+            kinds[position] = (kinds[position] ?? false) || number
+            return ""
+        }
+        return kinds
+    }
+
     private static func substituteVariables(
         _ format: String, _ arguments: [FormatArgument],
         variable: ((String, FormatArgument) throws -> String)?
