@@ -163,7 +163,7 @@ struct MetricsTests {
     func runJSON() throws {
         let ws = try Workspace(configuration: Self.configuration)
         try ws.write("r.json", """
-            [{"identifier": "a1", "recipient": "alice", "content": {"title": "Shopping", "categoryIdentifier": "shop"}, "trigger": {"type": "timeInterval", "seconds": 60}},
+            [{"identifier": "a1", "recipient": "alice", "content": {"title": "Shopping", "categoryIdentifier": "shop"}, "trigger": {"type": "date", "fireDate": "2026-11-21T10:01:00", "timeZone": "Europe/Paris"}},
              {"identifier": "b1", "recipient": "bob", "content": {"title": "Shopping", "categoryIdentifier": "shop"}, "trigger": {"type": "timeInterval", "seconds": 60}},
              {"identifier": "c1", "recipient": "carol", "content": {"title": "Shopping", "categoryIdentifier": "shop"}, "trigger": {"type": "timeInterval", "seconds": 120}}]
             """)
@@ -171,6 +171,10 @@ struct MetricsTests {
         let dry = try ws.chime(["run", "--dry-run", "--json"], now: "2026-11-21T09:01:30Z")
         let due = try #require(try JSONSerialization.jsonObject(with: Data(dry.stdout.utf8)) as? [String: Any], "\(dry.stdout)")
         #expect((due["due"] as? [[String: Any]])?.compactMap { $0["identifier"] as? String } == ["a1", "b1"], "\(due)")
+        // Each instant in its trigger's own offset, as chime pending --json writes it.
+        let pending = try #require(try JSONSerialization.jsonObject(with: Data(ws.chime(["pending", "--json"]).stdout.utf8)) as? [[String: Any]])
+        #expect((due["due"] as? [[String: Any]])?.first?["nextTriggerDate"] as? String == pending.first { $0["identifier"] as? String == "a1" }?["nextTriggerDate"] as? String)
+        #expect((due["due"] as? [[String: Any]])?.first?["nextTriggerDate"] as? String == "2026-11-21T10:01:00+01:00", "\(due)")
 
         let run = try ws.chime(["run", "--json"], now: "2026-11-21T09:01:30Z")
         #expect(run.status == 0, "\(run.stdout) \(run.stderr)")

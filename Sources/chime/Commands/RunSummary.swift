@@ -67,7 +67,8 @@ struct DueSummary: Encodable {
     var due: [Item]
 
     init(_ due: [PendingNotification]) {
-        self.due = due.map { Item(identifier: $0.request.identifier, recipient: $0.request.recipient, nextTriggerDate: $0.nextFire.rfc3339(offset: 0)) }
+        // In the trigger's own offset, as chime pending --json and the text of --dry-run write it.
+        self.due = due.map { Item(identifier: $0.request.identifier, recipient: $0.request.recipient, nextTriggerDate: localInstant($0.nextFire, zone: $0.zone)) }
     }
 }
 
