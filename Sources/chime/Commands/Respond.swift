@@ -19,7 +19,7 @@ extension Chime {
                 --retry RESPONSE_ID (the id `chime responses` prints first) carries out again a recorded response whose \
                 carrying out failed (a hook's exit, a timeout) or was cut short (still `carrying out` ten minutes after \
                 it was taken: its process was killed), with the same id, text and JSON for its hooks; one that \
-                succeeded, is being carried out or awaits confirmation is not. Exits 1 when carrying out fails (again).
+                succeeded, is being carried out or awaits confirmation is not. Exits 75 when carrying out fails (again): try later.
                 """
         )
 
@@ -114,11 +114,13 @@ extension Chime {
             try carryOut(response, request: request, desk: desk)
         }
 
-        /// Carries a recorded response out and says how it went: exits 1 when it failed.
+        /// Carries a recorded response out and says how it went: exits 75 when it failed
+        /// (recorded; `chime respond --retry ID` tries again), a sysexits code as every
+        /// other exit of chime's, where it was 1.
         private func carryOut(_ response: StoredResponse, request: NotificationRequest, desk: ActionDesk) throws {
             let outcome = try desk.carryOut(response, request: request, now: options.instant)
             print(printable("\(response.identifier): \(response.action) \(outcome.status)\(outcome.result.isEmpty ? "" : ": " + outcome.result)"))
-            if outcome.status == StoredResponse.failed { throw ExitCode(1) }
+            if outcome.status == StoredResponse.failed { throw ExitCode(75) }
         }
     }
 }
