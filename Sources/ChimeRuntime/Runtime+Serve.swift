@@ -107,7 +107,7 @@ extension Runtime {
                     APIScheduling.Scheduled(identifier: $0.identifier, nextTriggerDate: $0.firstFire.rfc3339(in: $0.zone))
                 }
             } catch let error as SchedulingError {
-                throw APIScheduling.Refusal(error.problems)
+                throw APIScheduling.Refusal(error.problems, field: error.field)
             }
         }
     }

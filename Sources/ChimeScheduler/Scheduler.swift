@@ -55,27 +55,31 @@ public struct Scheduler {
     /// - Throws: ``SchedulingError`` naming each refused request.
     public func schedule(_ requests: [NotificationRequest], now: Instant) throws -> ScheduleReport {
         var problems: [String] = []
+        var field: String?
         var notifications: [PendingNotification] = []
         var seen = Set<String>()
         for (index, request) in requests.enumerated() {
             let label = requests.count > 1 ? "request \(index + 1) (\"\(request.identifier)\")" : "request \"\(request.identifier)\""
             var found = request.problems(in: configuration)
             if !seen.insert(request.identifier).inserted {
-                found.append("the identifier appears twice in this batch")
+                found.append(.init("the identifier appears twice in this batch", at: "identifier"))
             }
-            guard found.isEmpty, let zone = zone(for: request) else {
+            let zone = zone(for: request)
+            var first: Instant?
+            if found.isEmpty, let zone {
+                first = TriggerSchedule(request.trigger, added: now, zone: zone).first
+                if first == nil { found.append(.init("the trigger never fires after \(now)", at: "trigger")) }
+            }
+            guard found.isEmpty, let zone, let first else {
                 problems += found.map { "\(label): \($0)" }
-                continue
-            }
-            guard let first = TriggerSchedule(request.trigger, added: now, zone: zone).first else {
-                problems.append("\(label): the trigger never fires after \(now)")
+                if field == nil, let at = found.lazy.compactMap(\.field).first { field = requests.count > 1 ? "[\(index)].\(at)" : at }
                 continue
             }
             notifications.append(PendingNotification(
                 request: request, added: now, nextFire: first, anchor: now, zone: zone.identifier,
                 generation: UUID().uuidString.lowercased()))
         }
-        guard problems.isEmpty else { throw SchedulingError(problems) }
+        guard problems.isEmpty else { throw SchedulingError(problems, field: field) }
         let replaced = try store.upsert(notifications)
         let recipients = Set(requests.map(\.recipient))
         let setAside = try recipients.sorted().flatMap { recipient -> [String] in

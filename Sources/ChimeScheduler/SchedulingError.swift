@@ -2,9 +2,13 @@
 /// identifier, and what is wrong.
 public struct SchedulingError: Error, CustomStringConvertible {
     public var problems: [String]
+    /// The field at fault in the body of the first problem that names one
+    /// (`[1].recipient` in a batch), for the HTTP API's `at`.
+    public var field: String?
 
-    public init(_ problems: [String]) {
+    public init(_ problems: [String], field: String? = nil) {
         self.problems = problems
+        self.field = field
     }
 
     public var description: String { problems.joined(separator: "\n") }

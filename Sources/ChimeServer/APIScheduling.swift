@@ -20,9 +20,12 @@ public struct APIScheduling: Sendable {
     /// nothing was stored.
     public struct Refusal: Error, Sendable {
         public var problems: [String]
+        /// The field at fault, when one is (`recipient`, `[1].content.targetContentIdentifier`).
+        public var field: String?
 
-        public init(_ problems: [String]) {
+        public init(_ problems: [String], field: String? = nil) {
             self.problems = problems
+            self.field = field
         }
     }
 

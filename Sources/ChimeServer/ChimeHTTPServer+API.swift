@@ -142,7 +142,7 @@ extension ChimeHTTPServer {
             let scheduled = try await Self.blocking { try scheduling.schedule(requests) }
             return IdempotentAnswer(requestDigest: "", status: 201, body: try Self.encodedBody(["scheduled": scheduled]))
         } catch let refusal as APIScheduling.Refusal {
-            return APIError(status: 422, code: "refused", message: configuration.redact(refusal.problems.joined(separator: "\n"))).answer
+            return APIError(status: 422, code: "refused", message: configuration.redact(refusal.problems.joined(separator: "\n")), at: refusal.field).answer
         }
     }
 

@@ -159,7 +159,10 @@ struct APITests {
         #expect(refused.status == 422, "\(refused.body)")
         #expect(Self.error(refused.body)?["code"] as? String == "refused")
         #expect((Self.error(refused.body)?["message"] as? String)?.contains("mallory") == true)
+        #expect(Self.error(refused.body)?["at"] as? String == "[1].recipient", "the field at fault, as a 400 names it: \(refused.body)")
         #expect(try pending() == ["a1"])
+        let target = try post(#"{"identifier": "t1", "recipient": "alice", "content": {"title": "t", "targetContentIdentifier": "/lists/42"}, "trigger": {"type": "timeInterval", "seconds": 600}}"#, write)
+        #expect(target.status == 422 && Self.error(target.body)?["at"] as? String == "content.targetContentIdentifier", "\(target.body)")
 
         let wrongType = try post(#"[{"identifier": "c1", "recipient": "alice", "content": {"title": 7}, "trigger": {"type": "timeInterval", "seconds": 600}}]"#, write)
         #expect(wrongType.status == 400, "\(wrongType.body)")

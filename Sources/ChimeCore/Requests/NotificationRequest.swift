@@ -30,23 +30,39 @@ public struct NotificationRequest: Hashable, Sendable, Codable {
     }
 
     /// Every reason the request is refused against a configuration, each naming the field.
-    public func problems(in configuration: Configuration) -> [String] {
-        var problems: [String] = []
-        if identifier.isEmpty { problems.append("identifier must not be empty") }
-        if identifier.utf8.contains(0) { problems.append("identifier has a NUL character (U+0000)") }
+    public func problems(in configuration: Configuration) -> [RequestProblem] {
+        var problems: [RequestProblem] = []
+        if identifier.isEmpty { problems.append(.init("identifier must not be empty", at: "identifier")) }
+        if identifier.utf8.contains(0) { problems.append(.init("identifier has a NUL character (U+0000)", at: "identifier")) }
         if configuration.recipient(recipient) == nil {
-            problems.append("unknown recipient \"\(recipient)\"")
+            problems.append(.init("unknown recipient \"\(recipient)\"", at: "recipient"))
         }
         let category = content.categoryIdentifier
         if !category.isEmpty, configuration.category(category) == nil {
-            problems.append("unknown category \"\(category)\"")
+            problems.append(.init("unknown category \"\(category)\"", at: "content.categoryIdentifier"))
         }
-        if let problem = content.problem { problems.append(problem) }
-        if let target = content.targetContentIdentifier, let problem = TargetURL.problem(target) { problems.append(problem) }
-        if let problem = trigger.problem { problems.append(problem) }
+        if let problem = content.problem { problems.append(.init(problem, at: "content")) }
+        if let target = content.targetContentIdentifier, let problem = TargetURL.problem(target) {
+            problems.append(.init(problem, at: "content.targetContentIdentifier"))
+        }
+        if let problem = trigger.problem { problems.append(.init(problem, at: "trigger")) }
         if let zone = trigger.timeZone, TimeZone(identifier: zone) == nil {
-            problems.append("unknown time zone \"\(zone)\" in trigger.timeZone")
+            problems.append(.init("unknown time zone \"\(zone)\" in trigger.timeZone", at: "trigger.timeZone"))
         }
         return problems
     }
+}
+
+/// Why a well-formed request is refused, and the field at fault (`recipient`,
+/// `content.targetContentIdentifier`): the HTTP API's error says it as `at`.
+public struct RequestProblem: Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public var field: String?
+
+    public init(_ message: String, at field: String?) {
+        self.message = message
+        self.field = field
+    }
+
+    public var description: String { message }
 }
