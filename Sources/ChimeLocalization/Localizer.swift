@@ -39,7 +39,8 @@ public final class Localizer: Sendable {
             let folder = (directory as NSString).appendingPathComponent(name)
             // A folder is named by its locale as recipients' are written (`pt-BR`), or as
             // an Xcode project has it (`pt_BR`, `fr.lproj`).
-            let locale = LanguageTag.normalized(name.hasSuffix(".lproj") ? String(name.dropLast(".lproj".count)) : name)
+            let stem = name.hasSuffix(".lproj") ? String(name.dropLast(".lproj".count)) : name
+            let locale = Self.legacyFolders[stem] ?? LanguageTag.normalized(stem)
             if locale != name { named[locale] = name }
             // A file the same as the built-in one (the shipped templates folder, as most
             // deployments use it) is not parsed again: it would change nothing, and parsing
@@ -73,11 +74,19 @@ public final class Localizer: Sendable {
         self.fallbackLanguage = fallbackLanguage
     }
 
+    /// Folder names of old Xcode projects (`French.lproj`), and `Base.lproj`, Base
+    /// internationalization's: the strings every locale falls back to last.
+    static let legacyFolders = ["English": "en", "French": "fr", "German": "de", "Spanish": "es", "Italian": "it",
+                                "Japanese": "ja", "Dutch": "nl", "Base": baseLocale]
+
+    /// Where `Base.lproj`'s strings are kept: after every locale's chain.
+    static let baseLocale = "Base"
+
     /// The locales to look in for a recipient's locale, most specific first, among those
-    /// present: `de-AT` → `de-AT`, `de`, then the fallback language.
+    /// present: `de-AT` → `de-AT`, `de`, then the fallback language, then `Base.lproj`.
     public func chain(for locale: String) -> [String] {
         if let known = chains.withLock({ $0[locale] }) { return known }
-        let chain = LocaleFallback.chain(locale, fallback: fallbackLanguage).filter { locales.contains($0) }
+        let chain = (LocaleFallback.chain(locale, fallback: fallbackLanguage) + [Self.baseLocale]).filter { locales.contains($0) }
         chains.withLock { $0[locale] = chain }
         return chain
     }

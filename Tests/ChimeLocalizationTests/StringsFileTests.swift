@@ -59,6 +59,20 @@ struct StringsFileTests {
         #expect(localizer.string("k", locale: "it-CH")?.text == "Ciao")
     }
 
+    @Test("an old Xcode project's French.lproj is French; Base.lproj's strings are every locale's last fallback")
+    func legacyAndBaseFolders() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("chime-base-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for (folder, text) in [("French.lproj", #""k" = "Bonjour";"#), ("Base.lproj", #""k" = "Hello";"# + "\n" + #""only.base" = "From Base";"#)] {
+            try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: root + "/" + folder + "/Localizable.strings"))
+        }
+        let localizer = try Localizer(directory: root, builtIn: false)
+        #expect(localizer.string("k", locale: "fr-CA")?.text == "Bonjour")
+        #expect(localizer.string("k", locale: "de")?.text == "Hello")
+        #expect(localizer.string("only.base", locale: "fr")?.text == "From Base")
+    }
+
     @Test("CLDR's likely scripts and parent locales, as Apple's bundles match them; a tag in any case", arguments: [
         ("zh-TW", ["zh-TW", "zh-Hant-TW", "zh-Hant", "zh", "en"]), ("zh-CN", ["zh-CN", "zh-Hans-CN", "zh-Hans", "zh", "en"]),
         ("zh-Hant-HK", ["zh-Hant-HK", "zh-HK", "zh-Hant", "zh", "en"]), ("zh", ["zh", "zh-Hans", "en"]),
