@@ -46,14 +46,20 @@ struct StringsFileTests {
         #expect(try StringsFile(bytes: bytes)["k"] == "Grüße")
     }
 
-    @Test("a locale's folder named as Xcode names it: pt_BR, fr.lproj")
-    func xcodeFolders() throws {
+    /// A templates folder of its own: each locale folder with its Localizable.strings.
+    static func templates(_ folders: [(String, String)]) throws -> String {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("chime-folders-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        for (folder, text) in [("pt_BR", #""k" = "Olá";"#), ("it.lproj", #""k" = "Ciao";"#)] {
+        for (folder, text) in folders {
             try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
             try Data(text.utf8).write(to: URL(fileURLWithPath: root + "/" + folder + "/Localizable.strings"))
         }
+        return root
+    }
+
+    @Test("a locale's folder named as Xcode names it: pt_BR, fr.lproj")
+    func xcodeFolders() throws {
+        let root = try Self.templates([("pt_BR", #""k" = "Olá";"#), ("it.lproj", #""k" = "Ciao";"#)])
+        defer { try? FileManager.default.removeItem(atPath: root) }
         let localizer = try Localizer(directory: root)
         #expect(localizer.string("k", locale: "pt-BR")?.text == "Olá")
         #expect(localizer.string("k", locale: "it-CH")?.text == "Ciao")
@@ -61,12 +67,8 @@ struct StringsFileTests {
 
     @Test("an old Xcode project's French.lproj is French; Base.lproj's strings are every locale's last fallback")
     func legacyAndBaseFolders() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("chime-base-\(UUID().uuidString)").path
+        let root = try Self.templates([("French.lproj", #""k" = "Bonjour";"#), ("Base.lproj", #""k" = "Hello";"# + "\n" + #""only.base" = "From Base";"#)])
         defer { try? FileManager.default.removeItem(atPath: root) }
-        for (folder, text) in [("French.lproj", #""k" = "Bonjour";"#), ("Base.lproj", #""k" = "Hello";"# + "\n" + #""only.base" = "From Base";"#)] {
-            try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: root + "/" + folder + "/Localizable.strings"))
-        }
         let localizer = try Localizer(directory: root, builtIn: false)
         #expect(localizer.string("k", locale: "fr-CA")?.text == "Bonjour")
         #expect(localizer.string("k", locale: "de")?.text == "Hello")
@@ -85,12 +87,8 @@ struct StringsFileTests {
 
     @Test("an iOS app's zh-Hans and zh-Hant folders serve zh-CN and zh-TW; es-419 serves es-MX")
     func scriptFolders() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("chime-scripts-\(UUID().uuidString)").path
+        let root = try Self.templates([("zh-Hans.lproj", #""k" = "简体";"#), ("zh-Hant.lproj", #""k" = "繁體";"#), ("es-419", #""k" = "Latinoamérica";"#), ("es", #""k" = "España";"#)])
         defer { try? FileManager.default.removeItem(atPath: root) }
-        for (folder, text) in [("zh-Hans.lproj", #""k" = "简体";"#), ("zh-Hant.lproj", #""k" = "繁體";"#), ("es-419", #""k" = "Latinoamérica";"#), ("es", #""k" = "España";"#)] {
-            try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: root + "/" + folder + "/Localizable.strings"))
-        }
         let localizer = try Localizer(directory: root, builtIn: false)
         #expect(localizer.string("k", locale: "zh-CN")?.text == "简体")
         #expect(localizer.string("k", locale: "zh-TW")?.text == "繁體")
