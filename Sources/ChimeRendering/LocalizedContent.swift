@@ -33,7 +33,7 @@ public struct LocalizedContent: Sendable {
             return literal
         }
         title = try resolve("titleLocKey", content.titleLocKey, content.titleLocArgs, content.title)
-        subtitle = content.subtitle
+        subtitle = try resolve("subtitleLocKey", content.subtitleLocKey, content.subtitleLocArgs, content.subtitle)
         body = try resolve("bodyLocKey", content.bodyLocKey, content.bodyLocArgs, content.body)
     }
 }

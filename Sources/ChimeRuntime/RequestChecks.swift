@@ -41,7 +41,7 @@ public enum RequestChecks {
     /// a recipient the configuration does not name (which the scheduler refuses) is
     /// only asked to have its keys in some locale.
     public static func localizationProblems(_ requests: [NotificationRequest], templatesPath: String, configuration: Configuration) -> [String] {
-        let keyed = requests.filter { $0.content.titleLocKey != nil || $0.content.bodyLocKey != nil }
+        let keyed = requests.filter { $0.content.titleLocKey != nil || $0.content.subtitleLocKey != nil || $0.content.bodyLocKey != nil }
         guard !keyed.isEmpty else { return [] }
         let localizer: Localizer
         do {
@@ -62,6 +62,7 @@ public enum RequestChecks {
                 continue
             }
             for (field, key, literal) in [("titleLocKey", request.content.titleLocKey, request.content.title),
+                                          ("subtitleLocKey", request.content.subtitleLocKey, request.content.subtitle),
                                           ("bodyLocKey", request.content.bodyLocKey, request.content.body)] {
                 if let key, literal.isEmpty, !localizer.isKey(key) {
                     problems.append("request \"\(request.identifier)\": \(field) \"\(key)\" is in no locale of \(templatesPath) (give a literal text to fall back on, or add the key)")

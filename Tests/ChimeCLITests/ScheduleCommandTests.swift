@@ -263,5 +263,15 @@ struct ScheduleCommandTests {
             ParsedMail(bytes: Array(try ws.read("outbox/new/\($0)").utf8))?.header("Subject")
         }
         #expect(Set(subjects) == ["Tea is ready", "Literal tea"])
+
+        // subtitleLocKey (APNs' subtitle-loc-key) as the title's: checked, then rendered.
+        try ws.write("sub.json", #"{"identifier": "s", "recipient": "carol", "content": {"title": "Tea", "subtitleLocKey": "tea.nope"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        let unknownSubtitle = try ws.chime(["schedule", "--json", "sub.json"], now: "2026-11-21T09:00:00Z")
+        #expect(unknownSubtitle.status == 65 && unknownSubtitle.stderr.contains(#"subtitleLocKey "tea.nope""#), "\(unknownSubtitle.stderr)")
+        try ws.write("sub.json", #"{"identifier": "s", "recipient": "carol", "content": {"title": "Tea", "subtitleLocKey": "tea.cups", "subtitleLocArgs": ["3"]}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        #expect(try ws.chime(["schedule", "--json", "sub.json"], now: "2026-11-21T09:00:00Z").status == 0)
+        #expect(try ws.chime(["run"], now: "2026-11-21T09:02:00Z").stdout == "fired 1\n")
+        let texts = try FileManager.default.contentsOfDirectory(atPath: ws.path("outbox/new")).map { try ws.read("outbox/new/\($0)") }
+        #expect(texts.contains { $0.contains("3 cups of tea") }, "the subtitle in its recipient's words")
     }
 }

@@ -72,6 +72,8 @@ struct StoredRequestReaderTests {
         if chance() { content.body = text(&random) }
         if chance() { content.titleLocKey = optionalText(&random) }
         if chance() { content.titleLocArgs = (0..<Int(random.next() % 3)).map { _ in text(&random) } }
+        if chance() { content.subtitleLocKey = optionalText(&random) }
+        if chance() { content.subtitleLocArgs = (0..<Int(random.next() % 3)).map { _ in text(&random) } }
         if chance() { content.bodyLocKey = optionalText(&random) }
         if chance() { content.bodyLocArgs = (0..<Int(random.next() % 3)).map { _ in text(&random) } }
         if chance() { content.badge = random.maybe(0...99) }

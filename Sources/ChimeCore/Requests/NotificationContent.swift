@@ -30,6 +30,9 @@ public struct NotificationContent: Hashable, Sendable {
     public var body = ""
     public var titleLocKey: String?
     public var titleLocArgs: [String] = []
+    /// APNs' `subtitle-loc-key` and `subtitle-loc-args`, as the title's and body's.
+    public var subtitleLocKey: String?
+    public var subtitleLocArgs: [String] = []
     public var bodyLocKey: String?
     public var bodyLocArgs: [String] = []
     public var badge: Int?
@@ -72,7 +75,8 @@ public struct NotificationContent: Hashable, Sendable {
         }
         // A NUL ends a C string: GMime wrote the Subject up to it and no further.
         let texts = [("title", title), ("subtitle", subtitle), ("body", body), ("threadIdentifier", threadIdentifier),
-                     ("summaryArgument", summaryArgument)] + titleLocArgs.map { ("titleLocArgs", $0) } + bodyLocArgs.map { ("bodyLocArgs", $0) }
+                     ("summaryArgument", summaryArgument)] + titleLocArgs.map { ("titleLocArgs", $0) } + subtitleLocArgs.map { ("subtitleLocArgs", $0) }
+            + bodyLocArgs.map { ("bodyLocArgs", $0) }
         if let (field, _) = texts.first(where: { $0.1.utf8.contains(0) }) {
             return "content.\(field) has a NUL character (U+0000), which no email header or chat message carries"
         }
@@ -82,7 +86,7 @@ public struct NotificationContent: Hashable, Sendable {
 
 extension NotificationContent: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case title, subtitle, body, titleLocKey, titleLocArgs, bodyLocKey, bodyLocArgs, badge, sound, attachments,
+        case title, subtitle, body, titleLocKey, titleLocArgs, subtitleLocKey, subtitleLocArgs, bodyLocKey, bodyLocArgs, badge, sound, attachments,
              userInfo, categoryIdentifier, threadIdentifier, summaryArgument, summaryArgumentCount,
              targetContentIdentifier, interruptionLevel, relevanceScore
     }
@@ -100,6 +104,8 @@ extension NotificationContent: Codable {
             case .body: body = try c.decodeIfPresent(String.self, forKey: key) ?? ""
             case .titleLocKey: titleLocKey = try c.decodeIfPresent(String.self, forKey: key)
             case .titleLocArgs: titleLocArgs = try c.decodeIfPresent([String].self, forKey: key) ?? []
+            case .subtitleLocKey: subtitleLocKey = try c.decodeIfPresent(String.self, forKey: key)
+            case .subtitleLocArgs: subtitleLocArgs = try c.decodeIfPresent([String].self, forKey: key) ?? []
             case .bodyLocKey: bodyLocKey = try c.decodeIfPresent(String.self, forKey: key)
             case .bodyLocArgs: bodyLocArgs = try c.decodeIfPresent([String].self, forKey: key) ?? []
             case .badge: badge = try c.decodeWholeNumberIfPresent(forKey: key)
@@ -128,6 +134,8 @@ extension NotificationContent: Codable {
         try c.encode(body, forKey: .body)
         try c.encode(titleLocKey, forKey: .titleLocKey)
         try c.encode(titleLocArgs, forKey: .titleLocArgs)
+        try c.encode(subtitleLocKey, forKey: .subtitleLocKey)
+        try c.encode(subtitleLocArgs, forKey: .subtitleLocArgs)
         try c.encode(bodyLocKey, forKey: .bodyLocKey)
         try c.encode(bodyLocArgs, forKey: .bodyLocArgs)
         try c.encode(badge, forKey: .badge)
@@ -158,6 +166,8 @@ extension NotificationContent {
         if !body.isEmpty { try c.encode(body, forKey: .body) }
         try c.encodeIfPresent(titleLocKey, forKey: .titleLocKey)
         if !titleLocArgs.isEmpty { try c.encode(titleLocArgs, forKey: .titleLocArgs) }
+        try c.encodeIfPresent(subtitleLocKey, forKey: .subtitleLocKey)
+        if !subtitleLocArgs.isEmpty { try c.encode(subtitleLocArgs, forKey: .subtitleLocArgs) }
         try c.encodeIfPresent(bodyLocKey, forKey: .bodyLocKey)
         if !bodyLocArgs.isEmpty { try c.encode(bodyLocArgs, forKey: .bodyLocArgs) }
         try c.encodeIfPresent(badge, forKey: .badge)

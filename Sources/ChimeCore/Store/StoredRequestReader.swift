@@ -79,6 +79,8 @@ struct StoredRequestReader {
             case .body: content.body = try reader.string()
             case .titleLocKey: content.titleLocKey = try reader.string()
             case .titleLocArgs: content.titleLocArgs = try reader.strings()
+            case .subtitleLocKey: content.subtitleLocKey = try reader.string()
+            case .subtitleLocArgs: content.subtitleLocArgs = try reader.strings()
             case .bodyLocKey: content.bodyLocKey = try reader.string()
             case .bodyLocArgs: content.bodyLocArgs = try reader.strings()
             case .badge: content.badge = try reader.integer()
