@@ -41,6 +41,7 @@ public struct StringsFile: Hashable, Sendable {
         }
         var parser = Parser(text)
         var lines: [String: Int] = [:]
+        var firstLines: [String: Int] = [:]
         while true {
             try parser.skipTrivia()
             if parser.atEnd { break }
@@ -57,8 +58,10 @@ public struct StringsFile: Hashable, Sendable {
                 try parser.skipTrivia()
                 try parser.expect(";")
             }
-            if let first = lines[key] {
+            if let first = firstLines[key] {
                 duplicates.append(Duplicate(key: key, line: line, column: column, firstLine: first))
+            } else {
+                firstLines[key] = line
             }
             lines[key] = line
             table[key] = value

@@ -44,7 +44,7 @@ extension Scheduler {
         if let problem = try send(batch, now: now, transports: transports) {
             result.held.append(problem)
         } else if !batch.items.isEmpty {
-            result.sent.append((batch.recipient, batch.items.count))
+            result.sent.append((batch.recipient, batch.items.latestPerRequest.count))
         }
     }
 
@@ -76,11 +76,13 @@ extension Scheduler {
             return "\(batch.recipient): not in the configuration"
         }
         let kind: GroupKind = batch.thread == nil ? .digest : .thread
-        let single = kind == .thread && batch.items.count == 1
+        // The batch takes every item it holds; a replaced one is not shown.
+        let shown = batch.items.latestPerRequest
+        let single = kind == .thread && shown.count == 1
         var queued: [QueuedDelivery] = []
         for address in recipient.addresses {
             guard let channel = configuration.channel(address.channel), channel.url.kind.isEmail || channel.url.kind.sendsOverNetwork else { continue }
-            let items = batch.items.map {
+            let items = shown.map {
                 OutgoingNotification(request: $0.request, recipient: recipient, address: address, channel: channel,
                                      fireDate: $0.fireDate, deliveryID: $0.deliveryID, coalesced: 0)
             }

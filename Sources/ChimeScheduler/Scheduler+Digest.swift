@@ -37,7 +37,7 @@ extension Scheduler {
             // Due as the real run would send it: something kept, and its slot not sent yet.
             for (recipient, slot) in slots {
                 guard try !store.hasDigest(recipient: recipient.id, slot: slot) else { continue }
-                let items = try store.parked(recipient: recipient.id).filter { $0.fireDate.seconds <= slot.seconds }
+                let items = try store.parked(recipient: recipient.id).filter { $0.fireDate.seconds <= slot.seconds }.latestPerRequest
                 if !items.isEmpty { report.due.append((recipient.id, items)) }
             }
             return report

@@ -89,10 +89,10 @@ extension ChimeHTTPServer {
     /// (45 characters), one paragraph field `text` (its label the question, 45; its
     /// placeholder, 100; at most 4,000 characters, Discord's own bound).
     static func discordDialog(_ prompt: ClickDesk.TextPrompt, value: String, question: String) -> [String: Any] {
-        var field: [String: Any] = ["type": 4, "custom_id": "text", "style": 2, "label": String(question.prefix(45)),
+        var field: [String: Any] = ["type": 4, "custom_id": "text", "style": 2, "label": Self.prefix(question, 45),
                                     "required": true, "min_length": 1, "max_length": 4000]
-        if !prompt.placeholder.isEmpty { field["placeholder"] = String(prompt.placeholder.prefix(100)) }
-        return ["custom_id": value, "title": String(prompt.title.prefix(45)), "components": [["type": 1, "components": [field]]]]
+        if !prompt.placeholder.isEmpty { field["placeholder"] = Self.prefix(prompt.placeholder, 100) }
+        return ["custom_id": value, "title": Self.prefix(prompt.title, 45), "components": [["type": 1, "components": [field]]]]
     }
 
     /// Mattermost, both kinds of request: action callbacks, whose `context` (Chime's, in
@@ -119,7 +119,9 @@ extension ChimeHTTPServer {
                 try await Self.blocking { [desk] in try desk.store.rememberThread(channel: channel, thread: post, token: value, at: now) }
                 message = desk.ask(prompt, .thread)
             }
-            return Self.json(outcome.verdict.httpStatus, ["ephemeral_text": message])
+            // Always 200: Mattermost drops the body of any other status and shows its own
+            // integration error, where the person should read why ("someone else's").
+            return Self.json(200, ["ephemeral_text": message])
         case .malformed(let why):
             return Self.text(400, why)
         default:
@@ -174,7 +176,7 @@ extension ChimeHTTPServer {
                     .replacingOccurrences(of: marker, with: "<a href=\"\(htmlEscaped(link))\">\(htmlEscaped(prompt.title))</a>")
                 var reply: [String: Any] = ["force_reply": true, "selective": true]
                 // Telegram takes 1 to 64 characters.
-                if !prompt.placeholder.isEmpty { reply["input_field_placeholder"] = String(prompt.placeholder.prefix(64)) }
+                if !prompt.placeholder.isEmpty { reply["input_field_placeholder"] = Self.prefix(prompt.placeholder, 64, .utf16) }
                 return Self.json(200, [
                     "method": "sendMessage", "chat_id": chat, "parse_mode": "HTML", "text": text,
                     "reply_to_message_id": message ?? 0, "reply_markup": reply,
@@ -258,5 +260,15 @@ struct ButtonValue {
         guard let dot = value.lastIndex(of: ".") else { return nil }
         token = String(value[..<dot])
         action = String(value[value.index(after: dot)...])
+    }
+}
+
+extension ChimeHTTPServer {
+    /// The longest start of `text` of whole characters within `limit`, counted as the
+    /// platform counts (Discord in code points, Telegram in UTF-16 units): `prefix(45)`
+    /// counted characters, and a title with combining accents (e + ́, Devanagari, Thai)
+    /// went past the limit, and the platform refused the dialog.
+    static func prefix(_ text: String, _ limit: Int, _ unit: TextLimit.Unit = .scalars) -> String {
+        TextLimit.fit(text, limit, unit, ellipsis: "")
     }
 }

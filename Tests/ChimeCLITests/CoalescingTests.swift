@@ -133,4 +133,22 @@ struct CoalescingTests {
         let last = try #require(try slack.requests().compactMap { $0["body"] as? String }.last)
         #expect(last.contains("Your digest: 1 reminder") && last.contains("Title quiet"), "\(last)")
     }
+
+    @Test("a request fired again (scheduled anew under its identifier) replaces its notification in the digest, as in chime delivered: the digest holds the latest only")
+    func replacedInDigest() throws {
+        let ws = try ReplyCorpusTests.workspace(Self.configuration)
+        try ws.write("old.json", "[" + Self.request("k", to: "alice", offset: 0, thread: "other", level: "passive") + "]")
+        #expect(try ws.chime(["schedule", "--json", "old.json"], now: "2026-11-24T10:00:00Z").status == 0)
+        #expect(try ws.chime(["run"], now: "2026-11-24T11:01:00Z").stdout.contains("1 kept for the digest"))
+        try ws.write("new.json", "[" + Self.request("k", to: "alice", offset: 120, thread: "other", level: "passive")
+                      .replacingOccurrences(of: "Title k", with: "Title new") + "]")
+        #expect(try ws.chime(["schedule", "--json", "new.json"], now: "2026-11-24T11:01:10Z").status == 0)
+        #expect(try ws.chime(["run"], now: "2026-11-24T11:02:30Z").stdout.contains("1 kept for the digest"))
+        let dry = try ws.chime(["digest", "--dry-run"], now: "2026-11-25T06:00:00Z")
+        #expect(dry.stdout.contains("1 notification"), "\(dry.stdout)")
+        let digest = try ws.chime(["digest"], now: "2026-11-25T06:00:00Z")
+        #expect(digest.stdout == "digest alice: 1 notification\nsent 1 digest\n", "\(digest.stdout) \(digest.stderr)")
+        let next = try ws.chime(["digest", "--dry-run"], now: "2026-11-26T06:00:00Z").stdout
+        #expect(!next.contains("notification"), "the replaced one went with the digest: \(next)")
+    }
 }

@@ -143,7 +143,14 @@ struct ChatPayloadTests {
             let payload = String(decoding: ChatPayload.encode(ChatPayload.body(for: kind, m)), as: UTF8.self)
             #expect(payload.contains("https://wiki.example.org/on-call_rota?week=4 and \\\\*not\\\\* this\\\\_"), "\(kind): \(payload)")
         }
-        #expect(TextLimit.linkRuns(Array("see https://a.example/x_y) [z](http://b.example)")) == IndexSet(integersIn: 4..<25).union(IndexSet(integersIn: 31..<47)))
+        #expect(TextLimit.linkRuns(Array("see https://a.example/x_y) [z](http://b.example)")) == IndexSet(integersIn: 4..<26).union(IndexSet(integersIn: 31..<48)))
+        // Addresses with @, parentheses and the like go whole, unescaped: they link where they point.
+        let people = message(title: "Links", body: "Profile: https://mastodon.social/@alice Wiki: https://en.wikipedia.org/wiki/Mercury_(planet) [x](y)")
+        for kind in [ChannelKind.discord, .mattermost] {
+            let payload = String(decoding: ChatPayload.encode(ChatPayload.body(for: kind, people)), as: UTF8.self)
+            #expect(payload.contains("https://mastodon.social/@alice ") && payload.contains("https://en.wikipedia.org/wiki/Mercury_(planet) "), "\(kind): \(payload)")
+            #expect(payload.contains("\\\\[x\\\\]"), "markup outside an address is still escaped: \(kind): \(payload)")
+        }
     }
 
     @Test("a Discord application's link button never carries a url past 512 characters: it leads to the view page")

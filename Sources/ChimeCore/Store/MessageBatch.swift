@@ -12,6 +12,23 @@ public struct ParkedNotification: Sendable {
     }
 }
 
+extension Array where Element == ParkedNotification {
+    /// Each request's latest notification, in their order: one that fired again under its
+    /// identifier (a repeat, or the request scheduled anew) replaces the one before, as in
+    /// Notification Center and `chime delivered`; a digest held both ("old" beside "new",
+    /// an hourly reminder four times).
+    public var latestPerRequest: [ParkedNotification] {
+        var latest: [String: Int] = [:]
+        for (index, item) in enumerated() {
+            if let kept = latest[item.request.identifier], self[kept].fireDate.seconds > item.fireDate.seconds { continue }
+            latest[item.request.identifier] = index
+        }
+        guard latest.count < count else { return self }
+        let kept = Set(latest.values)
+        return enumerated().filter { kept.contains($0.offset) }.map(\.element)
+    }
+}
+
 /// Notifications of one recipient's thread waiting to go out together.
 public struct WaitingGroup: Sendable {
     public var recipient: String

@@ -77,10 +77,13 @@ extension TextLimit {
     }
 
     /// The positions of the characters of web addresses in `characters`: from `http://`
-    /// or `https://` at the start of a word, the run of characters a link Chime makes is
-    /// written with (letters, digits and `-._~:/?#=&%+,;!$`). Anything a platform reads as
-    /// markup or a mention (`*`, `` ` ``, `|`, `<`, `>`, `@`, brackets and parentheses)
-    /// ends the run and is escaped as text.
+    /// or `https://` at the start of a word, up to the first space or `<`, as Discord's and
+    /// Mattermost's markdown read an address (`https?://[^\s<]+`, their final character
+    /// aside). Nothing in it is escaped: an escape inside (`/\@alice`, `Mercury_\(planet\)`,
+    /// a word joiner after `@`) became part of the address, which then led elsewhere, and
+    /// an escaped `)` at its end made the platform end the address on the backslash. What
+    /// the run holds is read by the platform as the address, never as markup or a mention:
+    /// its rule takes the text from the scheme on.
     static func linkRuns(_ characters: [Character]) -> IndexSet {
         var runs = IndexSet()
         var index = 0
@@ -91,7 +94,7 @@ extension TextLimit {
                 continue
             }
             var end = index + scheme
-            while end < characters.count, isLinkCharacter(characters[end]) { end += 1 }
+            while end < characters.count, !characters[end].isWhitespace, characters[end] != "<" { end += 1 }
             runs.insert(integersIn: index..<end)
             index = end
         }
@@ -104,13 +107,5 @@ extension TextLimit {
             if zip(characters[index...], scheme).allSatisfy({ $0 == $1 }) { return scheme.count }
         }
         return nil
-    }
-
-    private static func isLinkCharacter(_ character: Character) -> Bool {
-        guard let ascii = character.asciiValue else { return false }
-        switch ascii {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
-        default: return "-._~:/?#=&%+,;!$".utf8.contains(ascii)
-        }
     }
 }
