@@ -81,7 +81,7 @@ extension Scheduler {
         let single = kind == .thread && shown.count == 1
         var queued: [QueuedDelivery] = []
         for address in recipient.addresses {
-            guard let channel = configuration.channel(address.channel), channel.url.kind.isEmail || channel.url.kind.sendsOverNetwork else { continue }
+            guard let channel = configuration.channel(address.channel), channel.takesBatches else { continue }
             let items = shown.map {
                 OutgoingNotification(request: $0.request, recipient: recipient, address: address, channel: channel,
                                      fireDate: $0.fireDate, deliveryID: $0.deliveryID, coalesced: 0)
@@ -114,4 +114,10 @@ extension Scheduler {
         }
         return [QueuedDelivery(channel: channel.id, address: address.value, body: SMTPClient.crlf(bytes))]
     }
+}
+
+extension Channel {
+    /// Whether grouped messages and digests go to it: email and chat; `file:` feeds, for
+    /// programs, take each notification as it fires.
+    var takesBatches: Bool { url.kind.isEmail || url.kind.sendsOverNetwork }
 }

@@ -189,6 +189,15 @@ extension Scheduler {
         return report
     }
 
+    /// Whether any address of the recipient takes grouped messages and digests (email,
+    /// chat): a recipient with only `file:` feeds, which take each notification as it
+    /// fires, has them sent at once; kept, they were counted as sent and went nowhere.
+    func takesBatches(_ recipient: Recipient) -> Bool {
+        recipient.addresses.contains { address in
+            configuration.channel(address.channel)?.takesBatches ?? false
+        }
+    }
+
     /// What every notification of a run is fired with, read once per run.
     struct Firing {
         let now: Instant
@@ -231,7 +240,8 @@ extension Scheduler {
         let preference = recipient.preference(for: category, stored: firing.preferences[recipient.id])
         let kept: SentMark.Route
         switch DeliveryRoute.of(level: request.content.interruptionLevel, recipient: recipient, preference: preference, at: now, zone: home) {
-        case .now where recipient.groupWait > 0 && !request.content.threadIdentifier.isEmpty && request.content.interruptionLevel != .critical:
+        case .now where recipient.groupWait > 0 && !request.content.threadIdentifier.isEmpty && request.content.interruptionLevel != .critical
+                        && takesBatches(recipient):
             kept = .grouped
             report.grouped += 1
             count(.grouped)
@@ -244,6 +254,9 @@ extension Scheduler {
             count(.held)
             logger.info("held for quiet hours until \(until)", metadata: Self.metadata(of: notification))
             return nil
+        case .digest where !takesBatches(recipient):
+            // Only `file:` feeds, which take no digest: it goes now rather than nowhere.
+            kept = .sent
         case .digest:
             kept = .digest
             report.digested += 1

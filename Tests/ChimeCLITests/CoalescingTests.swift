@@ -151,4 +151,20 @@ struct CoalescingTests {
         let next = try ws.chime(["digest", "--dry-run"], now: "2026-11-26T06:00:00Z").stdout
         #expect(!next.contains("notification"), "the replaced one went with the digest: \(next)")
     }
+
+    @Test("a recipient whose only address is a file: feed, which takes no grouped message nor digest, has those notifications written at once, not kept for nothing")
+    func feedOnlyRecipient() throws {
+        let configuration = Self.configuration
+            .replacingOccurrences(of: "</channels>", with: #"<channel id="feed" url="file:./feed.jsonl"/></channels>"#)
+            .replacingOccurrences(of: "</recipients>", with: #"<recipient id="fred" timeZone="Europe/Paris" groupWait="2m" quietHours="22:00-07:00" quietHoursMode="digest"><address channel="feed"/></recipient></recipients>"#)
+        let ws = try ReplyCorpusTests.workspace(configuration)
+        let requests = [Self.request("t1", to: "fred", offset: 0), Self.request("t2", to: "fred", offset: 10),
+                        Self.request("p1", to: "fred", offset: 20, thread: "other", level: "passive")]
+        try ws.write("requests.json", "[" + requests.joined(separator: ",") + "]")
+        #expect(try ws.chime(["schedule", "--json", "requests.json"], now: "2026-11-24T10:00:00Z").status == 0)
+        let run = try ws.chime(["run"], now: "2026-11-24T11:01:00Z")
+        #expect(run.stdout == "fired 3\n", "\(run.stdout) \(run.stderr)")
+        let lines = try ws.read("feed.jsonl").split(separator: "\n")
+        #expect(lines.count == 3, "each written as it fired: \(lines)")
+    }
 }
