@@ -84,6 +84,17 @@ struct CalendarTriggerTests {
         if test.pattern.year != nil { #expect(instants.count == test.expected.count) }
     }
 
+    @Test("counted in bulk, a long stretch counts as stepping through it does, where DST starts at midnight (Santiago) as elsewhere",
+          arguments: [("America/Santiago", "2027-09-02T00:00:00Z", "2027-09-08T00:00:00Z"), ("America/Santiago", "2027-03-30T00:00:00Z", "2027-04-06T00:00:00Z"),
+                      ("Europe/Paris", "2027-03-25T00:00:00Z", "2027-04-01T00:00:00Z")])
+    func bulkCount(zone: String, from: String, to: String) throws {
+        let matcher = CalendarMatcher(.init(second: 0), clock: ZoneClock(try #require(TimeZone(identifier: zone))))
+        let (start, end) = (try #require(Instant(rfc3339: from)), try #require(Instant(rfc3339: to)))
+        let bulk = matcher.count(after: start, through: end, stepped: 100)
+        let stepped = matcher.count(after: start, through: end, stepped: .max)
+        #expect(bulk.count == stepped.count && bulk.last == stepped.last, "\(bulk.count) against \(stepped.count)")
+    }
+
     @Test("components without seconds fire at :00")
     func secondsAtZero() throws {
         let matcher = CalendarMatcher(.init(hour: 14, minute: 5), clock: ZoneClock(TimeZone(identifier: "UTC")!))

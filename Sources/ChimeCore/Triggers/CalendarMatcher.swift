@@ -67,7 +67,11 @@ public struct CalendarMatcher: Sendable {
             let dayStart = clock.instant(local: day * 86_400)
             let dayEnd = clock.instant(local: (day + 1) * 86_400) + -1
             if pattern.matches(day: day) {
-                if clock.offset(at: dayStart.seconds) == clock.offset(at: dayEnd.seconds) {
+                // The offset the same from just before the day to its end: no change at
+                // its midnight either (Santiago springs forward at 00:00, and local
+                // midnight already has the new offset), else its gap was counted whole.
+                let offset = clock.offset(at: dayStart.seconds)
+                if clock.offset(at: dayStart.seconds - 1) == offset, offset == clock.offset(at: dayEnd.seconds) {
                     count += times.count
                     last = instant(day, times[times.count - 1])
                     cursor = dayEnd
