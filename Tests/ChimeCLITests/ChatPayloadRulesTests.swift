@@ -192,6 +192,9 @@ struct ChatPayloadRulesTests {
             if previews != "never" { #expect(header.hasPrefix("Tea & <b>cake</b>") && header.hasSuffix("…")) }
             #expect((blocks.last?["elements"] as? [Any])?.count == (previews == "never" ? 5 : 4))
         case "discord":
+            // In the body an address runs to the next space and goes unescaped, its ")" with
+            // it, as the platforms' autolink reads it; the [ ] ( before it are escaped
+            // everywhere: no link is made.
             let embed = try #require((payload["embeds"] as? [[String: Any]])?.first)
             let embedTitle = try #require(embed["title"] as? String)
             let description = embed["description"] as? String ?? ""
@@ -297,9 +300,12 @@ struct ChatPayloadRulesTests {
             #expect(!text.contains("<") && !text.contains(">") && text.contains("&lt;!channel&gt;") && text.contains("&amp;amp;"))
             #expect(try slackComplaints(ws, payload) == "")
         case "discord":
+            // In the body an address runs to the next space and goes unescaped, its ")" with
+            // it, as the platforms' autolink reads it; the [ ] ( before it are escaped
+            // everywhere: no link is made.
             let embed = try #require((payload["embeds"] as? [[String: Any]])?.first)
             for text in [payload["content"] as? String, embed["title"] as? String, embed["description"] as? String].compactMap({ $0 }) {
-                #expect(text.contains(#"\[x\]\(https://evil.example\)"#) && text.contains(#"\*bold\*"#) && text.contains(#"\_it\_"#), "\(text)")
+                #expect(text.contains(#"\[x\]\(https://evil.example"#) && text.contains(#"\*bold\*"#) && text.contains(#"\_it\_"#), "\(text)")
                 #expect(text.contains(#"\<\@U123\>"#) && text.contains(#"\@everyone"#) && text.contains(##"\# head"##))
                 #expect(!text.contains(/(^|[^\\])[\[\]*_~`<@]/), "\(text)")
             }
@@ -307,7 +313,7 @@ struct ChatPayloadRulesTests {
         case "mattermost":
             let attachment = try #require((payload["attachments"] as? [[String: Any]])?.first)
             for text in [payload["text"], attachment["title"], attachment["text"]].compactMap({ $0 as? String }) {
-                #expect(text.contains(#"\[x\]\(https://evil.example\)"#) && text.contains(#"\*bold\*"#) && text.contains(#"\~s\~"#), "\(text)")
+                #expect(text.contains(#"\[x\]\(https://evil.example"#) && text.contains(#"\*bold\*"#) && text.contains(#"\~s\~"#), "\(text)")
                 #expect(!text.contains(/(^|[^\\])[\[\]*_~`<]/), "\(text)")
             }
             for text in [payload["text"], attachment["title"], attachment["text"], attachment["fallback"]].compactMap({ $0 as? String }) {
