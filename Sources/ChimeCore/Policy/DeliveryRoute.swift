@@ -38,7 +38,20 @@ public enum DeliveryRoute: Hashable, Sendable {
         let minute = Int(clock.local(at).floorModulo(86_400) / 60)
         guard quiet.contains(minute: minute) else { return .now }
         guard recipient.quietHoursMode == .wait else { return .digest }
-        return .wait(until: Self.next(minute: quiet.end, after: at, clock: clock))
+        return .wait(until: Self.windowEnd(minute: quiet.end, after: at, clock: clock))
+    }
+
+    /// When quiet hours that end at `minute` are over, seen from `instant` inside them:
+    /// the wall clock's next reading of that minute, the second one of an hour a fall-back
+    /// repeats included (at 01:15 of the repeated hour, a window ending at 01:30 ends 15
+    /// minutes later; the first 01:30, already past, made it wait a whole day).
+    static func windowEnd(minute: Int, after instant: Instant, clock: ZoneClock) -> Instant {
+        let later = next(minute: minute, after: instant, clock: clock)
+        let intoDay = clock.local(instant).floorModulo(86_400)
+        let ahead = (Int64(minute) * 60 - intoDay).floorModulo(86_400)
+        let direct = instant + ahead
+        guard ahead > 0, clock.local(direct).floorModulo(86_400) == Int64(minute) * 60 else { return later }
+        return direct.seconds < later.seconds ? direct : later
     }
 
     /// The first instant after `instant` whose wall clock reads `minute` (after midnight),
