@@ -127,6 +127,8 @@ struct ScheduleCommandTests {
         // Well shaped, but no such day: said as such.
         let leap = try ws.chime(["schedule", "--id", "x", "--to", "alice", "--title", "Reminder", "--at", "2027-02-29T09:00"])
         #expect(leap.status == 64 && leap.stderr.contains("2027-02-29 does not exist (that month has 28 days)"), "\(leap.stderr)")
+        let negative = try ws.chime(["schedule", "--id", "x", "--to", "alice", "--title", "Reminder", "--in", "-5m"])
+        #expect(negative.status == 64 && negative.stderr.contains(#"--in needs a duration such as 90s, 10m, 2h, 1d or 1h30m, not "-5m""#), "\(negative.stderr)")
     }
 
     @Test("next lists coming instants in the trigger's own offset")

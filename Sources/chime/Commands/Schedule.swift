@@ -61,7 +61,9 @@ extension Chime {
         @Flag(name: .long, help: "--at follows the recipient's zone, wherever they are (the default).")
         var floating = false
 
-        @Option(name: .long, help: ArgumentHelp("Fire after this long, e.g. 10m.", valueName: "duration"))
+        // Taken whatever it starts with: "--in -5m" is then told what a duration is, where
+        // the parser read -5m as an option and said the value was missing.
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Fire after this long, e.g. 10m.", valueName: "duration"))
         var `in`: String?
 
         @Flag(name: .long, help: "With --in: repeat at that interval (at least 60 s).")
