@@ -34,7 +34,7 @@ extension PostgresStore: StoreCopying {
     /// check that the store is empty, every page, and the identity sequences moved past
     /// the largest id copied, committed together or not at all.
     public func writeCopy(_ body: (any StoreRowWriter) throws -> Void) throws {
-        let configuration = try url.connectionConfiguration()
+        let configuration = try url.configurations().connection
         let logger = logger
         let session = try Self.wait(url: url) {
             Session(connection: try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger), logger: logger)

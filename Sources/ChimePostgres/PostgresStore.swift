@@ -36,8 +36,7 @@ public final class PostgresStore: NotificationStore, StoreMigrating {
         let configuration: PostgresClient.Configuration
         let first: PostgresConnection.Configuration
         do {
-            configuration = try url.clientConfiguration()
-            first = try url.connectionConfiguration()
+            (configuration, first) = try url.configurations()
         } catch {
             throw PostgresStoreFailure(error, url: url)
         }

@@ -158,21 +158,6 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The pool's configuration: TLS as ``tls`` says.
-    /// - Throws: NIOSSL's error when `sslrootcert` cannot be read.
-    func clientConfiguration() throws -> PostgresClient.Configuration {
-        var configuration: PostgresClient.Configuration
-        if let socketPath {
-            configuration = .init(unixSocketPath: socketPath, username: user, password: password, database: database)
-        } else {
-            let tls: PostgresClient.Configuration.TLS = try tlsConfiguration().map { .require($0) } ?? .disable
-            configuration = .init(host: host ?? "localhost", port: port, username: user, password: password, database: database, tls: tls)
-        }
-        if let connectTimeout { configuration.options.connectTimeout = .seconds(connectTimeout) }
-        configuration.options.additionalStartupParameters = Self.startupParameters
-        return configuration
-    }
-
     /// A lock another client holds (a table, the migrations' advisory lock) is waited for
     /// this long, then the statement fails with 55P03 (75: try again later); without it,
     /// Chime waited for good, saying nothing.
@@ -181,18 +166,30 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
     /// Set on every connection as it starts.
     static let startupParameters = [("lock_timeout", lockTimeout)]
 
-    /// The configuration of one connection outside the pool (the first, which migrates).
-    func connectionConfiguration() throws -> PostgresConnection.Configuration {
-        var configuration: PostgresConnection.Configuration
+    /// The pool's configuration, and that of one connection outside it (the first, which
+    /// migrates; a copy's): TLS as ``tls`` says, `sslrootcert` read once for both.
+    /// - Throws: ``PostgresStoreFailure`` when `sslrootcert` cannot be read; NIOSSL's error
+    ///   when its context cannot be made.
+    func configurations() throws -> (client: PostgresClient.Configuration, connection: PostgresConnection.Configuration) {
+        var client: PostgresClient.Configuration
+        var connection: PostgresConnection.Configuration
         if let socketPath {
-            configuration = .init(unixSocketPath: socketPath, username: user, password: password, database: database)
+            client = .init(unixSocketPath: socketPath, username: user, password: password, database: database)
+            connection = .init(unixSocketPath: socketPath, username: user, password: password, database: database)
         } else {
-            let tls: PostgresConnection.Configuration.TLS = try tlsConfiguration().map { .require(try NIOSSLContext(configuration: $0)) } ?? .disable
-            configuration = .init(host: host ?? "localhost", port: port, username: user, password: password, database: database, tls: tls)
+            let tls = try tlsConfiguration()
+            client = .init(host: host ?? "localhost", port: port, username: user, password: password, database: database,
+                           tls: tls.map { .require($0) } ?? .disable)
+            connection = .init(host: host ?? "localhost", port: port, username: user, password: password, database: database,
+                               tls: try tls.map { .require(try NIOSSLContext(configuration: $0)) } ?? .disable)
         }
-        if let connectTimeout { configuration.options.connectTimeout = .seconds(Int64(connectTimeout)) }
-        configuration.options.additionalStartupParameters = Self.startupParameters
-        return configuration
+        if let connectTimeout {
+            client.options.connectTimeout = .seconds(connectTimeout)
+            connection.options.connectTimeout = .seconds(Int64(connectTimeout))
+        }
+        client.options.additionalStartupParameters = Self.startupParameters
+        connection.options.additionalStartupParameters = Self.startupParameters
+        return (client, connection)
     }
 
     /// NIOSSL's client configuration for ``tls``; nil for `disable`.
