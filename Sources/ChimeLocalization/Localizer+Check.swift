@@ -57,14 +57,15 @@ extension Localizer {
             guard let file = stringsFile(locale) else { continue }
             for (key, line) in file.lines.sorted(by: { $0.value < $1.value }) {
                 guard let original = english[key], let translated = file[key] else { continue }
-                let wanted = StringFormat.argumentKinds(original), given = StringFormat.argumentKinds(translated)
-                for (position, number) in given.sorted(by: { $0.key < $1.key }) where wanted[position].map({ number && !$0 }) ?? true {
-                    let why = wanted[position] == nil ? "there is no argument \(position) (English: \"\(original)\")"
-                        : "argument \(position) is text, written with %@ in English (\"\(original)\")"
-                    problems.append(Diagnostic(.error, at: SourceLocation(file: "\(templates)/\(folder(of: locale))/Localizable.strings", line: line, column: 1),
-                                               "\"\(key)\" cannot be formatted: \(why)"))
-                    break
-                }
+                let wanted = StringFormat.argumentKinds(original)
+                // The first argument the translation takes otherwise: one English has not, or
+                // a number where English gives text.
+                guard let (position, _) = StringFormat.argumentKinds(translated).sorted(by: { $0.key < $1.key })
+                    .first(where: { position, number in wanted[position].map { number && !$0 } ?? true }) else { continue }
+                let why = wanted[position] == nil ? "there is no argument \(position) (English: \"\(original)\")"
+                    : "argument \(position) is text, written with %@ in English (\"\(original)\")"
+                problems.append(Diagnostic(.error, at: SourceLocation(file: "\(templates)/\(folder(of: locale))/Localizable.strings", line: line, column: 1),
+                                           "\"\(key)\" cannot be formatted: \(why)"))
             }
         }
         return problems

@@ -13,9 +13,6 @@ public struct StringsDictFile: Sendable {
         /// Variable name → variants by category.
         public var variables: [String: [PluralCategory: String]]
 
-        /// The entry formatted with these arguments, each variable's variant chosen by
-        /// `rules` for its argument. As on Apple platforms, a `zero` variant is used for
-        /// 0 in every language that has one in the file.
         /// The plural category of an argument: a whole number's, a decimal's by CLDR's
         /// operands ("2.5" is "other" in English and Russian, "1.0" "other" in English),
         /// and `zero` for 0 when the entry has one; anything else "other". A decimal read
@@ -28,6 +25,9 @@ public struct StringsDictFile: Sendable {
             return argument.doubleValue == 0 && hasZero ? .zero : rules.category(for: operands)
         }
 
+        /// The entry formatted with these arguments, each variable's variant chosen by
+        /// `rules` for its argument. As on Apple platforms, a `zero` variant is used for
+        /// 0 in every language that has one in the file.
         public func format(_ arguments: [FormatArgument], rules: PluralRules) throws -> String {
             try StringFormat.format(format, arguments) { name, argument in
                 guard let variants = variables[name] else {

@@ -41,10 +41,12 @@ extension Scheduler {
     /// Sends a batch this run holds (nil: none), and notes in `result` what became of it.
     private func sendAndRecord(_ batch: MessageBatch?, now: Instant, transports: TransportFactory, into result: inout BatchResult) throws {
         guard let batch else { return }
-        if let problem = try send(batch, now: now, transports: transports) {
+        // The batch takes every item it holds; a replaced one is not shown.
+        let shown = batch.items.latestPerRequest
+        if let problem = try send(batch, showing: shown, now: now, transports: transports) {
             result.held.append(problem)
-        } else if !batch.items.isEmpty {
-            result.sent.append((batch.recipient, batch.items.latestPerRequest.count))
+        } else if !shown.isEmpty {
+            result.sent.append((batch.recipient, shown.count))
         }
     }
 
@@ -63,11 +65,12 @@ extension Scheduler {
         return result
     }
 
-    /// Renders and delivers one batch to each email and chat address of its recipient
+    /// Renders and delivers one batch (`shown`: its items, each request's latest) to each
+    /// email and chat address of its recipient
     /// (a thread group of one as the single message it is), then marks it sent, queuing
     /// the network deliveries in the same transaction; returns why it could not. `file:`
     /// channels, feeds for programs, take each notification as it fires and no batches.
-    private func send(_ batch: MessageBatch, now: Instant, transports: TransportFactory) throws -> String? {
+    private func send(_ batch: MessageBatch, showing shown: [ParkedNotification], now: Instant, transports: TransportFactory) throws -> String? {
         guard !batch.items.isEmpty else {
             try store.finishBatch(batch, queued: [], at: now)
             return nil
@@ -76,8 +79,6 @@ extension Scheduler {
             return "\(batch.recipient): not in the configuration"
         }
         let kind: GroupKind = batch.thread == nil ? .digest : .thread
-        // The batch takes every item it holds; a replaced one is not shown.
-        let shown = batch.items.latestPerRequest
         let single = kind == .thread && shown.count == 1
         var queued: [QueuedDelivery] = []
         for address in recipient.addresses {

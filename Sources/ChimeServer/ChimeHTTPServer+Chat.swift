@@ -95,6 +95,14 @@ extension ChimeHTTPServer {
         return ["custom_id": value, "title": Self.prefix(prompt.title, 45), "components": [["type": 1, "components": [field]]]]
     }
 
+    /// The longest start of `text` of whole characters within `limit`, counted as the
+    /// platform counts (Discord in code points, Telegram in UTF-16 units): `prefix(45)`
+    /// counted characters, and a title with combining accents (e + ́, Devanagari, Thai)
+    /// went past the limit, and the platform refused the dialog.
+    static func prefix(_ text: String, _ limit: Int, _ unit: TextLimit.Unit = .scalars) -> String {
+        TextLimit.fit(text, limit, unit, ellipsis: "")
+    }
+
     /// Mattermost, both kinds of request: action callbacks, whose `context` (Chime's, in
     /// the button) carries the token (itself an HMAC, checked in constant time) and the
     /// action's number; and the outgoing webhook's messages (form or JSON, with the
@@ -260,15 +268,5 @@ struct ButtonValue {
         guard let dot = value.lastIndex(of: ".") else { return nil }
         token = String(value[..<dot])
         action = String(value[value.index(after: dot)...])
-    }
-}
-
-extension ChimeHTTPServer {
-    /// The longest start of `text` of whole characters within `limit`, counted as the
-    /// platform counts (Discord in code points, Telegram in UTF-16 units): `prefix(45)`
-    /// counted characters, and a title with combining accents (e + ́, Devanagari, Thai)
-    /// went past the limit, and the platform refused the dialog.
-    static func prefix(_ text: String, _ limit: Int, _ unit: TextLimit.Unit = .scalars) -> String {
-        TextLimit.fit(text, limit, unit, ellipsis: "")
     }
 }

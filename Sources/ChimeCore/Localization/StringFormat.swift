@@ -65,25 +65,28 @@ public enum StringFormat {
 
     /// The names of the `%#@name@` variables of a format, in order.
     public static func variableNames(in format: String) -> [String] {
-        guard Bytes.contains(format.utf8, Self.variableMark) else { return [] }
-        var names: [String] = []
-        _ = try? rewrite(format, percent: "%%") { specifier, _ in
-            if let name = specifier.variable { names.append(name) }
-            return ""
-        }
-        return names
+        specifiers(of: format).compactMap(\.specifier.variable)
     }
 
     /// What each argument position of a format takes: true for a number (`%d`, `%.1f`,
     /// a variable's count), false for text (`%@`); a position taken both ways is a number.
     public static func argumentKinds(_ format: String) -> [Int: Bool] {
         var kinds: [Int: Bool] = [:]
-        _ = try? rewrite(format, percent: "%%") { specifier, position in
+        for (specifier, position) in specifiers(of: format) {
             let number = specifier.variable != nil || !["@", "s"].contains(specifier.conversion)
             kinds[position] = (kinds[position] ?? false) || number
-            return ""
         }
         return kinds
+    }
+
+    /// A format's specifiers (`%%` aside), each with the argument position it takes.
+    private static func specifiers(of format: String) -> [(specifier: Specifier, position: Int)] {
+        var found: [(specifier: Specifier, position: Int)] = []
+        _ = try? rewrite(format, percent: "") { specifier, position in
+            found.append((specifier, position))
+            return ""
+        }
+        return found
     }
 
     private static func substituteVariables(
