@@ -46,8 +46,7 @@ struct ConfigurationReader {
         }
         for (k, element) in (root.child(named: "api")?.children(named: "key") ?? []).enumerated() {
             elements[.apiKey(k)] = element
-            // The schema admits only the three names.
-            let scope = element.attribute("scope").flatMap(APIKey.Scope.init(name:)) ?? .read
+            let scope = choice(element, "scope", among: APIKey.Scope.allCases.map(\.name), APIKey.Scope.init(name:)) ?? .read
             configuration.apiKeys.append(APIKey(id: identifier(element, "id"), secret: secret(element, "secret") ?? "", scope: scope,
                                                 rate: positive(element, "rate")))
         }
@@ -146,7 +145,7 @@ struct ConfigurationReader {
         guard let raw = element.attribute("url") else { return nil }
         let url: ChannelURL
         do {
-            let resolved = try indirection.resolve(raw, wholeFile: false)
+            let resolved = try indirection.resolve(raw, wholeFile: false, isURL: true)
             secrets.formUnion(resolved.secrets)
             url = try ChannelURL(parsing: resolved.text, isSecret: resolved.isIndirect)
         } catch let failure as Indirection.Failure {
@@ -228,9 +227,14 @@ struct ConfigurationReader {
         if let text = value(element, "digestAt") {
             if let minute = QuietHours.minutes(text) { digestAt = minute } else { report(element, "digestAt", "digestAt must be a time such as 07:00, not \"\(text)\"") }
         }
+        // fr_FR is fr-FR; a value read through indirection is kept out of messages in
+        // the form they would quote too.
+        let locale = resolved(element, "locale")
+        let normalized = LanguageTag.normalized(locale?.text ?? "en")
+        if locale?.isIndirect == true { secrets.insert(normalized) }
         return Recipient(
             id: identifier(element, "id"),
-            locale: LanguageTag.normalized(value(element, "locale") ?? "en"), // fr_FR is fr-FR
+            locale: normalized,
             timeZone: value(element, "timeZone") ?? "UTC",
             showPreviews: choice(element, "showPreviews") ?? .always,
             authorization: choice(element, "authorization") ?? .authorized,
@@ -358,11 +362,15 @@ struct ConfigurationReader {
 
     private mutating func choice<T: RawRepresentable & CaseIterable>(_ element: XMLElement, _ name: String) -> T?
     where T.RawValue == String {
+        choice(element, name, among: T.allCases.map(\.rawValue), T.init(rawValue:))
+    }
+
+    /// One of the names `among`, as `make` reads it (the schema admits indirection too, so
+    /// a value read through it is checked here).
+    private mutating func choice<T>(_ element: XMLElement, _ name: String, among names: [String], _ make: (String) -> T?) -> T? {
         guard let value = resolved(element, name) else { return nil }
-        guard let result = T(rawValue: value.text) else {
-            let shown = value.shown
-            let allowed = T.allCases.map(\.rawValue).joined(separator: ", ")
-            report(element, name, "\(name) must be one of \(allowed), not \(shown)")
+        guard let result = make(value.text) else {
+            report(element, name, "\(name) must be one of \(names.joined(separator: ", ")), not \(value.shown)")
             return nil
         }
         return result

@@ -24,14 +24,20 @@ struct Indirection {
 
     var environment: [String: String]
 
-    /// - Parameter wholeFile: whether a value `file:/path` stands for the file's content
-    ///   (false for a channel's `url`, where `file:` is a transport).
-    func resolve(_ raw: String, wholeFile: Bool = true) throws(Failure) -> Value {
+    /// - Parameters:
+    ///   - wholeFile: whether a value `file:/path` stands for the file's content (false
+    ///     for a channel's `url`, where `file:` is a transport).
+    ///   - isURL: whether the value is a URL: a reference written between its `://` and
+    ///     the `@` that ends its user and password (`smtp://bot:${SMTP_PASSWORD}@host`) is
+    ///     percent-encoded, so that a password holding `@`, `/`, `:`, `#` or `%` stays the
+    ///     password (URLComponents decodes it again) rather than becoming part of the host.
+    func resolve(_ raw: String, wholeFile: Bool = true, isURL: Bool = false) throws(Failure) -> Value {
         if wholeFile, raw.hasPrefix("file:/") {
             let content = try read(String(raw.dropFirst("file:".count)))
             return Value(text: content, isIndirect: true, secrets: [content])
         }
         guard raw.contains("$") else { return Value(text: raw, isIndirect: false) }
+        let userInfo = isURL ? Self.userInfo(of: raw) : nil
         var result = ""
         var secrets: [String] = []
         var rest = Substring(raw)
@@ -47,7 +53,11 @@ struct Indirection {
                 }
                 let name = rest[rest.index(rest.startIndex, offsetBy: 2)..<close]
                 let value = try lookUp(String(name))
-                result += value
+                if let userInfo, userInfo.contains(dollar) {
+                    result += value.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? value
+                } else {
+                    result += value
+                }
                 secrets.append(value)
                 rest = rest[rest.index(after: close)...]
             } else {
@@ -57,6 +67,34 @@ struct Indirection {
         }
         result += rest
         return Value(text: result, isIndirect: !secrets.isEmpty, secrets: secrets)
+    }
+
+    /// RFC 3986's unreserved characters: what a value put into a URL's user information
+    /// keeps as it is.
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// The span of a URL as written, references unresolved, between its `://` and the
+    /// `@` ending its user information: the first `@`, `/`, `?` or `#` written outside a
+    /// reference must be an `@`. Nil when the URL has no `://` before any reference (the
+    /// whole URL from one variable) or no user information.
+    private static func userInfo(of raw: String) -> Range<String.Index>? {
+        guard let scheme = raw.range(of: "://"), !raw[..<scheme.lowerBound].contains("$") else { return nil }
+        var index = scheme.upperBound
+        while index < raw.endIndex {
+            let rest = raw[index...]
+            if rest.hasPrefix("$${") {
+                index = raw.index(index, offsetBy: 3)
+            } else if rest.hasPrefix("${"), let close = rest.firstIndex(of: "}") {
+                index = raw.index(after: close)
+            } else {
+                switch raw[index] {
+                case "@": return scheme.upperBound..<index
+                case "/", "?", "#": return nil
+                default: index = raw.index(after: index)
+                }
+            }
+        }
+        return nil
     }
 
     private func lookUp(_ name: String) throws(Failure) -> String {

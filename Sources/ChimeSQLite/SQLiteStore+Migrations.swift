@@ -341,17 +341,22 @@ struct SchemaMigrator {
         }
     }
 
-    /// The registered migrations `db` has not recorded, in order.
-    private func unapplied(_ db: Database) throws -> [(identifier: String, migrate: (Database) throws -> Void)] {
+    /// Whether `db` holds Chime's record of migrations (false for a new, empty store).
+    /// - Throws: when it holds none and has tables: they are another program's, and the
+    ///   file is left as it is.
+    static func recordsMigrations(_ db: Database) throws -> Bool {
         // Not `db.tableExists`, which reads and caches the whole schema: a third of the
         // time `chime run` spends opening a store when nothing is due.
-        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'") != nil else {
-            // A new store is empty: tables without Chime's record are another program's.
-            if let table = try String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' LIMIT 1") {
-                throw DatabaseError(resultCode: .SQLITE_NOTADB, message: StoreOwnership.anotherProgram(table: table))
-            }
-            return migrations
+        if try Bool.fetchOne(db, sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'") != nil { return true }
+        if let table = try String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' LIMIT 1") {
+            throw DatabaseError(resultCode: .SQLITE_NOTADB, message: StoreOwnership.anotherProgram(table: table))
         }
+        return false
+    }
+
+    /// The registered migrations `db` has not recorded, in order.
+    private func unapplied(_ db: Database) throws -> [(identifier: String, migrate: (Database) throws -> Void)] {
+        guard try Self.recordsMigrations(db) else { return migrations }
         let applied = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
         if let newer = StoreOwnership.newer(applied: applied, known: identifiers) {
             throw DatabaseError(resultCode: .SQLITE_NOTADB, message: newer)

@@ -97,6 +97,9 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
         while true {
             do {
                 if try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() == "wal" { return }
+                // Another program's database is refused before the switch, which is kept
+                // in its file.
+                _ = try SchemaMigrator.recordsMigrations(db)
                 try db.execute(sql: "PRAGMA journal_mode = WAL")
                 return
             } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_BUSY && ContinuousClock.now < deadline {

@@ -13,18 +13,25 @@ import Foundation
 /// receives it), `recipient` and `request` (the request as scheduled), keys sorted.
 public final class JSONLinesTransport: Transport {
     private let descriptor: Int32
-    private let encoder = JSONEncoder()
+    private let encoder: JSONEncoder
     private let renderer: any MessageRenderer
+
+    /// How a request the store does not hold as JSON is written: keys sorted.
+    private static func requestEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
 
     public init(path: String, renderer: any MessageRenderer) throws {
         self.renderer = renderer
+        encoder = Self.requestEncoder()
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
         descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw TransportError.system("open \(path)") }
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         try endCutLine(path: path)
     }
 
@@ -48,6 +55,17 @@ public final class JSONLinesTransport: Transport {
     }
 
     public func deliver(_ notification: OutgoingNotification) throws {
+        try FileWriter.writeAll(try Self.line(for: notification, renderer: renderer, encoder: encoder), to: descriptor,
+                                path: "the file of channel \(notification.channel.id)")
+    }
+
+    /// The line written for a notification, its newline included (what `chime preview`
+    /// shows for a `file:` channel).
+    public static func line(for notification: OutgoingNotification, renderer: any MessageRenderer) throws -> [UInt8] {
+        try line(for: notification, renderer: renderer, encoder: requestEncoder())
+    }
+
+    private static func line(for notification: OutgoingNotification, renderer: any MessageRenderer, encoder: JSONEncoder) throws -> [UInt8] {
         // Built by hand around the request's JSON, which the store already holds: encoding
         // the whole notification again was most of the cost of a run.
         let request = try notification.encodedRequest ?? String(decoding: encoder.encode(notification.request), as: UTF8.self)
@@ -71,6 +89,6 @@ public final class JSONLinesTransport: Transport {
         line += ",\"request\":".utf8
         line += request.utf8
         line += "}\n".utf8
-        try FileWriter.writeAll(line, to: descriptor, path: "the file of channel \(notification.channel.id)")
+        return line
     }
 }

@@ -50,13 +50,44 @@ struct OperatorAuditTests {
                                   ("newer.db", "INSERT INTO grdb_migrations VALUES ('v99 from the future');", "it was migrated by a newer chime (v99 from the future)")] {
             _ = try python("import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()", [ws.path(file), sql])
             let before = try python(tables, [ws.path(file)])
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: ws.path(file)))
             let refused = try ws.chime(["--store", "sqlite:\(file)", "schedule", "--id", "x", "--to", "be", "--title", "t", "--in", "1h"])
             #expect(refused.status == 65)
             #expect(refused.stderr.contains(says), "\(refused.stderr)")
             // Nothing added: no Chime table in another program's database.
             #expect(try python(tables, [ws.path(file)]) == before)
+            // Not even switched to WAL: the file is byte for byte as it was.
+            if file == "other.db" {
+                #expect(try Data(contentsOf: URL(fileURLWithPath: ws.path(file))) == bytes)
+                #expect(!FileManager.default.fileExists(atPath: ws.path("other.db-wal")))
+                #expect(try python("import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA journal_mode').fetchone()[0])", [ws.path(file)]) == "delete\n")
+            }
         }
         #expect(try python(tables, [ws.path("other.db")]) == "['users']\n")
+    }
+
+    @Test("chime preview for a file: channel prints the line chime run appends, its generic message inside")
+    func previewFileLine() throws {
+        let ws = try Workspace(configuration: """
+            <chime version="1">
+            <channels><channel id="lines" url="file:./out.jsonl"/></channels>
+            <recipients><recipient id="al" timeZone="UTC"><address channel="lines">al@example.org</address></recipient></recipients>
+            </chime>
+            """)
+        try ws.write("r.json", #"{"identifier": "p1", "recipient": "al", "content": {"title": "Tea & cake", "body": "At 4"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        let preview = try ws.chime(["preview", "--json", "r.json", "--channel", "lines"], now: "2026-11-21T09:00:00Z")
+        #expect(preview.status == 0, "\(preview.stderr)")
+        let shown = try #require(try JSONSerialization.jsonObject(with: Data(preview.stdout.utf8)) as? [String: Any], "\(preview.stdout)")
+        #expect(preview.stdout.hasSuffix("}\n") && preview.stdout.split(separator: "\n").count == 1, "one line")
+        #expect(Set(shown.keys) == ["address", "channel", "coalesced", "deliveryID", "fireDate", "identifier", "payload", "recipient", "request"])
+        #expect(shown["channel"] as? String == "lines" && shown["address"] as? String == "al@example.org")
+        #expect((shown["payload"] as? [String: Any])?["title"] as? String == "Tea & cake", "\(shown)")
+        #expect((shown["request"] as? [String: Any])?["identifier"] as? String == "p1")
+        // What chime run then writes has the same shape.
+        #expect(try ws.chime(["schedule", "--json", "r.json"], now: "2026-11-21T09:00:00Z").status == 0)
+        #expect(try ws.chime(["run"], now: "2026-11-21T09:02:00Z").status == 0)
+        let written = try #require(try JSONSerialization.jsonObject(with: Data(try ws.read("out.jsonl").utf8)) as? [String: Any])
+        #expect(Set(written.keys) == Set(shown.keys))
     }
 
     @Test("a port out of range is a usage error, not another port")

@@ -36,6 +36,24 @@ struct IndirectionTests {
         #expect(loaded.channels.first?.url.password == "s3cr3t")
     }
 
+    @Test("a user or password read into a URL keeps @ / : # % and ?: the host stays the host")
+    func userInfoEncoded() throws {
+        for password in ["k9@TOPSECRET/part", "p@SECRETHOST#x", "p@SECRET:99/x", "50%off?yes", "a b:c", "ünï"] {
+            let loaded = try load(configuration(channel: "smtp://${SMTP_USER}:${SMTP_PASSWORD}@mail.example.org:587"),
+                                  environment: ["SMTP_USER": "bot@example.org", "SMTP_PASSWORD": password])
+            let url = try #require(loaded.channels.first?.url)
+            #expect(url.host == "mail.example.org")
+            #expect(url.port == 587)
+            #expect(url.user == "bot@example.org")
+            #expect(url.password == password)
+        }
+        // Outside the user information a value goes in as it is: a host, a path, a whole URL.
+        let host = try load(configuration(channel: "smtp://bot:pw@${HOST}:25"), environment: ["HOST": "relay.example.org"])
+        #expect(host.channels.first?.url.host == "relay.example.org")
+        let whole = try load(configuration(channel: "${URL}"), environment: ["URL": "smtp://bot:p%40ss@relay.example.org"])
+        #expect(whole.channels.first?.url.password == "p@ss")
+    }
+
     @Test("a whole attribute from the environment")
     func wholeVariable() throws {
         let loaded = try load(configuration(channel: "${HOOK}", from: "${FROM}"), environment: ["HOOK": "smtps://mail.example.org", "FROM": "a@example.org"])
@@ -86,6 +104,29 @@ struct IndirectionTests {
         #expect(found.count == 2)
         #expect(!found.joined().contains("hunter2"))
         #expect(found.allSatisfy { $0.contains("(secret)") })
+        // A locale is quoted as BCP 47 writes it (lower case): that form is kept out too.
+        let locale = messages("""
+            <chime version="1"><recipients><recipient id="r" locale="${LOC}"/></recipients></chime>
+            """, environment: ["LOC": "HUNTER-VALUE"])
+        #expect(locale.count == 1)
+        #expect(!locale.joined().lowercased().contains("hunter"), "\(locale)")
+    }
+
+    @Test("an API key's scope, a preference and a quiet-hours mode may come through indirection, and are checked once read")
+    func enumeratedThroughIndirection() throws {
+        let text = """
+            <chime version="1">
+              <categories><category identifier="c"/></categories>
+              <recipients><recipient id="r" quietHoursMode="${MODE}"><category identifier="c" deliver="${DELIVER}"/></recipient></recipients>
+              <api><key id="k" secret="0123456789abcdef0123" scope="${SCOPE}"/></api>
+            </chime>
+            """
+        let loaded = try load(text, environment: ["SCOPE": "write", "MODE": "wait", "DELIVER": "quietly"])
+        #expect(loaded.apiKeys.first?.scope == .write)
+        #expect(loaded.recipients.first?.quietHoursMode == .wait)
+        #expect(loaded.recipients.first?.preferences["c"] == .quietly)
+        let wrong = messages(text, environment: ["SCOPE": "root", "MODE": "wait", "DELIVER": "quietly"])
+        #expect(wrong == ["chime.xml:4:50: error: scope must be one of read, write, admin, not the value given through indirection"], "\(wrong)")
     }
 
     @Test("a file that cannot be read is named")

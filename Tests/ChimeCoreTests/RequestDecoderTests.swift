@@ -54,6 +54,15 @@ struct RequestDecoderTests {
          "at trigger.fireDate: 2027-04-31 does not exist (that month has 30 days)"),
         (#"{"identifier": "a", "recipient": "b", "content": {"interruptionLevel": "urgent"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#,
          "at content.interruptionLevel: expected one of passive, active, timeSensitive, critical, not \"urgent\""),
+        // What Foundation's decoder takes or refuses without saying where: RFC 8259 decides.
+        (#"{"identifier": "a", "recipient": "b", "trigger": {"type": "timeInterval", "seconds": 60},}"#,
+         "not valid JSON: expected a field name in double quotes, found `}`"),
+        (#"[{"identifier": "a", "recipient": "b", "trigger": {"type": "timeInterval", "seconds": 60}},]"#,
+         "not valid JSON: expected a value (a string in double quotes, a number, true, false, null, an object or an array), found `]`"),
+        (#"{"identifier": "a", "recipient": "b", "content": {"badge": 01}, "trigger": {"type": "timeInterval", "seconds": 60}}"#,
+         "not valid JSON: a number that starts with 0 before other digits (write 1, not 01)"),
+        (#"{"identifier": "a", "recipient": "b", "trigger": {"type": "timeInterval", "seconds": 1e400}}"#,
+         "not valid JSON: a number too large to be read (beyond ±1.8e308)"),
     ])
     func errors(json: String, message: String) {
         #expect(throws: RequestDecoder.Failure.self) { try RequestDecoder.decode(Data(json.utf8)) }
@@ -62,6 +71,22 @@ struct RequestDecoderTests {
         } catch {
             #expect(error.description == message)
         }
+    }
+
+    @Test("a byte that is not UTF-8 is pointed at by line and column; 0, -0.5 and 1e3 are numbers")
+    func notUTF8() throws {
+        var bytes = Array("{\"identifier\": \"a\",\n \"recipient\": \"b".utf8)
+        bytes += [0xE9] + Array("\", \"trigger\": {\"type\": \"timeInterval\", \"seconds\": 60}}".utf8)
+        let failure = try #require(throws: RequestDecoder.Failure.self) { try RequestDecoder.decode(Data(bytes)) }
+        #expect(failure.message == "not valid JSON: a byte that is not UTF-8 (the text must be UTF-8)")
+        #expect(failure.line == 2 && failure.column == 17, "\(failure.line):\(failure.column)")
+        // Overlong and surrogate forms are not UTF-8 either; well-formed text of every length is.
+        for sequence: [UInt8] in [[0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xC3]] {
+            let text = Array(#"{"identifier": "a"#.utf8) + sequence + Array(#"", "recipient": "b", "trigger": {"type": "timeInterval", "seconds": 60}}"#.utf8)
+            #expect(throws: RequestDecoder.Failure.self) { try RequestDecoder.decode(Data(text)) }
+        }
+        let fine = #"{"identifier": "é€😀", "recipient": "b", "content": {"userInfo": {"a": 0, "b": -0.5, "c": 1e3, "d": 10}}, "trigger": {"type": "timeInterval", "seconds": 60}}"#
+        #expect(try RequestDecoder.decode(Data(fine.utf8)).first?.identifier == "é€😀")
     }
 
     @Test("a fraction where a whole number goes is pointed at by line and column")

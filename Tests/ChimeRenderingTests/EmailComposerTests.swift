@@ -103,6 +103,40 @@ struct EmailComposerTests {
         #expect(!html.contains("<script>"))
     }
 
+    @Test("an override without a content type escapes for HTML in the HTML body only; one that does not parse is named at its line and column")
+    func overrideContentTypes() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("chime-templates-\(UUID().uuidString)")
+        let folder = root.appendingPathComponent("mustache")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("shopping"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        for name in ["email.text.mustache", "email.html.mustache", "chat.text.mustache", "shopping/chat.text.mustache"] {
+            try "Custom: {{title}}\n".write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        let templates = try TemplateSet(directory: root.path)
+        let context: [String: Any] = ["title": "Tom & Jerry <x>"]
+        #expect(templates.render(.emailText, category: nil, context) == "Custom: Tom & Jerry <x>\n")
+        #expect(templates.render(.chatText, category: "shopping", context) == "Custom: Tom & Jerry <x>\n")
+        #expect(templates.render(.chatText, category: nil, context) == "Custom: Tom & Jerry <x>\n")
+        #expect(templates.render(.emailHTML, category: nil, context) == "Custom: Tom &amp; Jerry &lt;x&gt;\n")
+
+        let broken = folder.appendingPathComponent("email.text.mustache")
+        try "Hello {{/actions}}x\n".write(to: broken, atomically: true, encoding: .utf8)
+        #expect(throws: TemplateSet.LoadError.self) { try TemplateSet(directory: root.path) }
+        do {
+            _ = try TemplateSet(directory: root.path)
+        } catch let error as TemplateSet.LoadError {
+            #expect(error.description == "\(broken.path):1:10: error: this closing tag does not name the section open here ({{/name}} closes {{#name}} or {{^name}})")
+        }
+        try "Line one\n{{#actions}}\n{{title}}\n".write(to: broken, atomically: true, encoding: .utf8)
+        do {
+            _ = try TemplateSet(directory: root.path)
+        } catch let error as TemplateSet.LoadError {
+            #expect(error.description.hasPrefix("\(broken.path):"))
+            #expect(error.description.hasSuffix(": error: a section opened with {{#name}} or {{^name}} is not closed with {{/name}}"))
+            #expect(!error.description.contains("Mustache."))
+        }
+    }
+
     @Test("a < with a mark joined to it is still escaped, in the compiled shape and in swift-mustache's rendering; the body's line breaks are <br>")
     func escapedByScalar() throws {
         let title = "\u{0605}<img src=x onerror=alert(1)>\u{034F}"

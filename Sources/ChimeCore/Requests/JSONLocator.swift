@@ -48,14 +48,18 @@ struct JSONLocator {
         return name ? locator.name ?? locator.value : locator.value
     }
 
-    /// The first field an object of the text gives twice (RFC 8259 leaves what it means
-    /// to the reader, and readers differ: Foundation keeps the first, many others the
-    /// last), with where its second name starts; nil when there is none, or the text is
-    /// not JSON.
-    static func duplicateField(in bytes: [UInt8]) -> (path: [Step], offset: Int)? {
+    /// In one pass: the first syntax error of the text (nil when it is JSON), and the
+    /// first field an object of the text gives twice (RFC 8259 leaves what it means to
+    /// the reader, and readers differ: Foundation keeps the first, many others the last),
+    /// with where its second name starts.
+    static func scan(_ bytes: [UInt8]) -> (syntaxError: SyntaxError?, duplicate: (path: [Step], offset: Int)?) {
         var locator = JSONLocator(bytes, target: nil)
-        try? locator.document()
-        return locator.duplicate
+        do {
+            try locator.document()
+            return (nil, locator.duplicate)
+        } catch {
+            return (error, locator.duplicate)
+        }
     }
 
     /// The 1-based line and column of a byte offset, counting characters as Unicode
@@ -183,6 +187,13 @@ struct JSONLocator {
                 continue
             case 0..<0x20:
                 throw failure("a control character inside a string (write it as \\n, \\t or \\u00XX)")
+            case 0x80...:
+                guard let length = scalarLength(at: index) else {
+                    throw failure("a byte that is not UTF-8 (the text must be UTF-8)")
+                }
+                text += bytes[index..<index + length]
+                index += length
+                continue
             default:
                 text.append(byte)
                 index += 1
@@ -191,6 +202,26 @@ struct JSONLocator {
             break
         }
         throw SyntaxError(offset: start, message: "a string that never ends (no closing \")")
+    }
+
+    /// The length of the well-formed UTF-8 sequence starting at `offset` (the Unicode
+    /// Standard's table 3-7: no overlong forms, no surrogates, nothing past U+10FFFF);
+    /// nil when none starts there. Foundation refuses text that is not UTF-8.
+    private func scalarLength(at offset: Int) -> Int? {
+        let length: Int, second: ClosedRange<UInt8>
+        switch bytes[offset] {
+        case 0xC2...0xDF: (length, second) = (2, 0x80...0xBF)
+        case 0xE0: (length, second) = (3, 0xA0...0xBF)
+        case 0xE1...0xEC, 0xEE...0xEF: (length, second) = (3, 0x80...0xBF)
+        case 0xED: (length, second) = (3, 0x80...0x9F)
+        case 0xF0: (length, second) = (4, 0x90...0xBF)
+        case 0xF1...0xF3: (length, second) = (4, 0x80...0xBF)
+        case 0xF4: (length, second) = (4, 0x80...0x8F)
+        default: return nil
+        }
+        guard offset + length <= bytes.count, second.contains(bytes[offset + 1]),
+              bytes[offset + 2..<offset + length].allSatisfy({ (0x80...0xBF).contains($0) }) else { return nil }
+        return length
     }
 
     /// Four hexadecimal digits' value (`UInt32(_:radix:)` would take a sign too).
@@ -218,12 +249,23 @@ struct JSONLocator {
     private mutating func number() throws(SyntaxError) {
         let start = index
         _ = next(is: "-")
-        guard digits() > 0 else { throw SyntaxError(offset: start, message: "a number needs digits") }
+        let integer = index
+        let count = digits()
+        guard count > 0 else { throw SyntaxError(offset: start, message: "a number needs digits") }
+        if count > 1, bytes[integer] == UInt8(ascii: "0") {
+            throw SyntaxError(offset: start, message: "a number that starts with 0 before other digits (write 1, not 01)")
+        }
         if next(is: "."), digits() == 0 { throw failure("a number needs digits after its decimal point") }
+        var exponent = false
         if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
             index += 1
             if !next(is: "+") { _ = next(is: "-") }
             if digits() == 0 { throw failure("a number needs digits in its exponent") }
+            exponent = true
+        }
+        // Beyond a double's range (1e400, or 400 digits), which Foundation refuses.
+        if exponent || index - start > 300, !(Double(String(decoding: bytes[start..<index], as: UTF8.self))?.isFinite ?? false) {
+            throw SyntaxError(offset: start, message: "a number too large to be read (beyond ±1.8e308)")
         }
     }
 

@@ -36,24 +36,48 @@ public enum RequestDecoder {
             (failure.line, failure.column) = JSONLocator.lineAndColumn(of: offset, in: Array(data))
             throw failure
         }
+        let bytes = Array(data)
+        // RFC 8259's grammar first: Foundation's decoder takes more (a trailing comma),
+        // and says only "not valid JSON" for some of what it refuses (01, 1e400, a byte
+        // that is not UTF-8).
+        let scanned = JSONLocator.scan(bytes)
+        if let error = scanned.syntaxError { throw failure(error, in: bytes) }
         do {
             let requests = trimmed.first == UInt8(ascii: "[") ? try JSONDecoder().decode([NotificationRequest].self, from: data)
                 : [try JSONDecoder().decode(NotificationRequest.self, from: data)]
             // A field given twice is refused: a proxy or a log reading the same text might
             // take the other value than the one Chime would schedule.
-            if let duplicate = JSONLocator.duplicateField(in: Array(data)), case .field(let key) = duplicate.path.last {
-                var failure = Failure(path: path(duplicate.path), message: "\"\(key)\" is given twice in one object", steps: nil)
-                (failure.line, failure.column) = JSONLocator.lineAndColumn(of: duplicate.offset, in: Array(data))
-                throw failure
-            }
+            if let duplicate = scanned.duplicate.flatMap({ failure(duplicate: $0, in: bytes) }) { throw duplicate }
             return requests
         } catch let error as Failure {
             throw error
         } catch let error as DecodingError {
-            throw located(describe(error), in: Array(data))
+            throw located(describe(error), in: bytes)
         } catch {
-            throw located(Failure(path: "", message: "not valid JSON", steps: nil), in: Array(data))
+            throw located(Failure(path: "", message: "not valid JSON", steps: nil), in: bytes)
         }
+    }
+
+    /// The first way `bytes` is not strict JSON — RFC 8259's grammar, UTF-8, and no field
+    /// given twice in one object (readers differ on which of the two counts) — at its
+    /// line and column; nil when it is. For the other JSON bodies Chime reads.
+    public static func strictnessFailure(_ bytes: [UInt8]) -> Failure? {
+        let scanned = JSONLocator.scan(bytes)
+        if let error = scanned.syntaxError { return failure(error, in: bytes) }
+        return scanned.duplicate.flatMap { failure(duplicate: $0, in: bytes) }
+    }
+
+    private static func failure(_ error: JSONLocator.SyntaxError, in bytes: [UInt8]) -> Failure {
+        var failure = Failure(path: "", message: "not valid JSON: \(error.message)", steps: nil)
+        (failure.line, failure.column) = JSONLocator.lineAndColumn(of: error.offset, in: bytes)
+        return failure
+    }
+
+    private static func failure(duplicate: (path: [JSONLocator.Step], offset: Int), in bytes: [UInt8]) -> Failure? {
+        guard case .field(let key) = duplicate.path.last else { return nil }
+        var failure = Failure(path: path(duplicate.path), message: "\"\(key)\" is given twice in one object", steps: nil)
+        (failure.line, failure.column) = JSONLocator.lineAndColumn(of: duplicate.offset, in: bytes)
+        return failure
     }
 
     /// How deep arrays and objects may nest: a request is a few levels, its userInfo a

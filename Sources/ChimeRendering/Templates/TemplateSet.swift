@@ -30,14 +30,48 @@ public struct TemplateSet: Sendable {
         var template: MustacheTemplate
         var usesTransforms: Bool
 
-        init(_ text: String) throws {
+        /// A template that does not parse: what is wrong, at the file's line and column.
+        struct ParseFailure: Error {
+            var message: String
+            var line: Int
+            var column: Int
+        }
+
+        /// - Parameter name: the file's name, which gives the content type of a template
+        ///   that names none: HTML for `email.html.mustache`, plain text for the others
+        ///   (a text part or a chat message shows `&` as `&`, not `&amp;`).
+        init(_ text: String, name: String) throws(ParseFailure) {
             _ = ScalarHTML.registered
             // Without a content type named, swift-mustache escapes for HTML with its own
-            // escaping: the template is given Chime's (on its first line, so that a
-            // parse error's line stays the file's).
+            // escaping: the template is given Chime's, or plain text's (on its first line,
+            // so that a parse error's line stays the file's).
             let named = text.contains(/\{\{%\s*CONTENT_TYPE/)
-            template = try MustacheTemplate(string: named ? text : "{{% CONTENT_TYPE: HTML}}" + text)
+            let pragma = named ? "" : name == Name.emailHTML.rawValue ? "{{% CONTENT_TYPE: HTML}}" : "{{% CONTENT_TYPE: TEXT}}"
+            do {
+                template = try MustacheTemplate(string: pragma + text)
+            } catch let error as MustacheTemplate.ParserError {
+                let context = error.context
+                throw ParseFailure(message: Self.describe(error.error), line: context.lineNumber,
+                                   column: context.lineNumber == 1 ? max(1, context.columnNumber - pragma.count) : context.columnNumber)
+            } catch {
+                throw ParseFailure(message: "not a valid Mustache template", line: 1, column: 1)
+            }
             usesTransforms = text.contains(/\{\{[^}]*\(/)
+        }
+
+        /// swift-mustache's parse errors, as `chime check` words its messages.
+        private static func describe(_ error: any Error) -> String {
+            guard let error = error as? MustacheTemplate.Error else { return "not a valid Mustache template" }
+            return switch error {
+            case .sectionCloseNameIncorrect: "this closing tag does not name the section open here ({{/name}} closes {{#name}} or {{^name}})"
+            case .unfinishedName: "a tag without its closing }}"
+            case .expectedSectionEnd: "a section opened with {{#name}} or {{^name}} is not closed with {{/name}}"
+            case .invalidSetDelimiter: "a set-delimiter tag ({{=<% %>=}}) is not well formed"
+            case .transformAppliedToInheritanceSection: "a transform applied to an inherited section"
+            case .illegalTokenInsideInheritSection, .textInsideInheritSection: "only {{$block}} definitions may go inside {{<partial}}"
+            case .invalidConfigVariableSyntax: "a {{% pragma}} tag is not well formed"
+            case .unrecognisedConfigVariable: "an unknown pragma (the one known is {{% CONTENT_TYPE: TEXT}} or HTML)"
+            }
         }
     }
 
@@ -52,9 +86,9 @@ public struct TemplateSet: Sendable {
     /// The defaults, with the overrides found under `directory` (its `mustache` folder).
     public init(directory: String? = nil) throws {
         var defaults: [Name: Entry] = [:]
-        defaults[.emailText] = try Entry(String(decoding: PackageResources.email_text_mustache, as: UTF8.self))
-        defaults[.emailHTML] = try Entry(String(decoding: PackageResources.email_html_mustache, as: UTF8.self))
-        defaults[.chatText] = try Entry(String(decoding: PackageResources.chat_text_mustache, as: UTF8.self))
+        defaults[.emailText] = try Entry(String(decoding: PackageResources.email_text_mustache, as: UTF8.self), name: Name.emailText.rawValue)
+        defaults[.emailHTML] = try Entry(String(decoding: PackageResources.email_html_mustache, as: UTF8.self), name: Name.emailHTML.rawValue)
+        defaults[.chatText] = try Entry(String(decoding: PackageResources.chat_text_mustache, as: UTF8.self), name: Name.chatText.rawValue)
         self.defaults = defaults
         var overrides: [String: Entry] = [:]
         if let directory {
@@ -72,9 +106,9 @@ public struct TemplateSet: Sendable {
                     throw LoadError(path: path, message: error.message, position: (error.line, error.column))
                 }
                 do {
-                    overrides[file] = try Entry(text)
+                    overrides[file] = try Entry(text, name: (file as NSString).lastPathComponent)
                 } catch {
-                    throw LoadError(path: path, message: "not a valid Mustache template (\(error))")
+                    throw LoadError(path: path, message: error.message, position: (error.line, error.column))
                 }
             }
         }

@@ -5,6 +5,7 @@ import ChimeMIME
 import ChimeRendering
 import ChimeReply
 import ChimeRuntime
+import ChimeTransport
 import Foundation
 
 extension Chime {
@@ -76,7 +77,10 @@ extension Chime {
                 let composer = EmailComposer(localizer: localizer, templates: try TemplateSet(directory: options.templatesPath), links: links)
                 print(MIMEComposer.compose(try composer.compose(notification, category: category)), terminator: "")
             case .file:
-                print(String(decoding: try JSONEncoder().encode(notification.request), as: UTF8.self))
+                // The line `chime run` appends: the notification around the generic JSON message.
+                let composer = EmailComposer(localizer: localizer, templates: try TemplateSet(directory: options.templatesPath), links: links)
+                let line = try JSONLinesTransport.line(for: notification, renderer: TemplateRenderer(composer: composer, configuration: configuration))
+                print(String(decoding: line, as: UTF8.self), terminator: "")
             default:
                 let message = try ChatComposer(localizer: localizer, templates: try TemplateSet(directory: options.templatesPath), links: links)
                     .compose(notification, category: category)
