@@ -90,8 +90,13 @@ public struct ActionMatcher: Sendable {
                 let takesText = keyword.action?.textInput != nil || (keyword.builtIn == .snooze && Self.isDuration(following))
                 guard takesText || Self.onlyCourtesy(following) else { continue }
                 remainder = Self.after(keyword.words, in: line)
-            } else if ReplyWords.unspaced(keyword.words), folded.hasPrefix(keyword.words) {
-                guard !Self.negates(folded.dropFirst(keyword.words.count)) else { continue }
+            } else if folded.hasPrefix(keyword.words), ReplyWords.unspaced(keyword.words) || Self.startsUnspaced(folded.dropFirst(keyword.words.count)) {
+                // Written without spaces ("リストを削除してください", "2お願いします"), the
+                // name runs into what follows: as above, another sentence unless it is
+                // only a polite ending or thanks, or the action takes text; never a negation.
+                let following = folded.dropFirst(keyword.words.count)
+                let takesText = keyword.action?.textInput != nil
+                guard !Self.negates(following), takesText || Self.onlyUnspacedEndings(following) else { continue }
                 remainder = Self.after(keyword.words, in: line)
             } else {
                 continue
@@ -132,6 +137,33 @@ public struct ActionMatcher: Sendable {
     /// (cannot delete). Such an answer is not the action: acting on it did the opposite of
     /// what was asked.
     static let unspacedNegations = ["ない", "ません", "なく", "不要", "やめ", "止め", "不", "没", "別", "别", "勿"]
+
+    /// What may follow an action's name in the languages written without spaces and
+    /// leave the answer what it was: a verb's polite ending, please or thanks ("削除して
+    /// ください", "削除お願いします", "删除列表吧"), folded, the longest first. Anything
+    /// else makes another sentence: "完了はまだです" (not done yet), "再開日を変更して
+    /// ください" (change the restart date).
+    static let unspacedEndings: [String] = [
+        "してください", "して下さい", "しておいて", "しといて", "してくれ", "して", "しました", "します", "しましょう", "する",
+        "お願いします", "おねがいします", "お願い", "おねがい", "でお願いします", "ください", "下さい",
+        "ありがとうございます", "ありがとう", "です", "で", "ね", "よ", "済み",
+        "谢谢你", "谢谢", "謝謝", "多谢", "多謝", "麻烦了", "麻煩了", "好的", "一下", "吧", "了", "啦", "呀", "掉", "请", "請",
+    ].map(ReplyWords.fold).sorted { $0.count > $1.count }
+
+    /// Whether `following` is made only of ``unspacedEndings`` (and spaces).
+    static func onlyUnspacedEndings(_ following: Substring) -> Bool {
+        var rest = following.drop { $0 == " " }
+        while !rest.isEmpty {
+            guard let ending = unspacedEndings.first(where: { rest.hasPrefix($0) }) else { return false }
+            rest = rest.dropFirst(ending.count).drop { $0 == " " }
+        }
+        return true
+    }
+
+    /// Whether text starts with a character of a script written without spaces.
+    static func startsUnspaced(_ text: Substring) -> Bool {
+        text.unicodeScalars.first.map { $0.value >= 0x3000 } ?? false
+    }
 
     static func negates(_ following: Substring) -> Bool {
         unspacedNegations.contains { following.contains($0) }

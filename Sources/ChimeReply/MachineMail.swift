@@ -16,7 +16,10 @@ public enum MachineMail: Equatable, Sendable {
     /// What kind of machine wrote `mail`, or nil for a person. Reports come first: a
     /// delivery report carries `Auto-Submitted: auto-replied` too (Postfix's, Exim's), and
     /// must still be read as one.
-    public static func classify(_ mail: ParsedMail) -> MachineMail? {
+    /// - Parameter readingSubject: whether an out-of-office subject makes it an
+    ///   auto-reply; without it, see ``outOfOfficePhrase(in:title:)``, which leaves out
+    ///   what the reminder's own title says.
+    public static func classify(_ mail: ParsedMail, readingSubject: Bool = true) -> MachineMail? {
         let type = (mail.header("Content-Type") ?? "").lowercased()
         if mail.part("message/disposition-notification") != nil
             || (type.containsBytes("multipart/report") && type.containsBytes("disposition-notification")) {
@@ -46,11 +49,18 @@ public enum MachineMail: Equatable, Sendable {
         if let from = mail.header("From")?.lowercased(), from.containsBytes("mailer-daemon@") || from.containsBytes("postmaster@") {
             return .bounce(failedRecipients: [])
         }
-        let subject = (mail.header("Subject") ?? "").lowercased().precomposed
-        if let phrase = outOfOfficeSubjects.first(where: { subject.containsBytes($0) }) {
+        if readingSubject, let phrase = outOfOfficePhrase(in: mail.header("Subject") ?? "") {
             return .autoReply("subject: \(phrase)")
         }
         return nil
+    }
+
+    /// The out-of-office phrase a subject holds, unless the reminder's own title holds it
+    /// too: a person's "Re: Set your Out of Office" answers a reminder of that title.
+    public static func outOfOfficePhrase(in subject: String, title: String = "") -> String? {
+        let subject = subject.lowercased().precomposed
+        let title = title.lowercased().precomposed
+        return outOfOfficeSubjects.first { subject.containsBytes($0) && !title.containsBytes($0) }
     }
 
     /// Out-of-office subjects in the major languages, lower-cased, in NFC (as the subject

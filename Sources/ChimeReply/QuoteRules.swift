@@ -91,16 +91,20 @@ struct QuoteRules: Sendable {
         return wrote.contains { table in table.verbs.contains { Bytes.contains(tail, $0) } && table.patterns.matches(window) }
     }
 
-    /// Outlook's header block: `From:` (in any of the languages), then within the next six
-    /// lines a date field, or two other fields (`To:`, `Subject:`).
+    /// A quoted message's header block (in any of the languages): Outlook's, `From:` then
+    /// within the next six lines a date field, or two other fields (`To:`, `Subject:`);
+    /// or GMX's, web.de's and mail.com's, the date first (`Gesendet:`, `Sent:`), then
+    /// within the next six lines `From:` and another field.
     func isHeaderBlock(_ lines: [String], at index: Int) -> Bool {
-        guard let name = Self.fieldName(lines[index]), from.contains(name) else { return false }
-        var others = 0
+        guard let name = Self.fieldName(lines[index]) else { return false }
+        let fromFirst = from.contains(name)
+        guard fromFirst || dated.contains(name) else { return false }
+        var others = 0, sawFrom = fromFirst
         for next in (index + 1)..<min(index + 7, lines.count) {
             guard let field = Self.fieldName(lines[next]) else { continue }
-            if dated.contains(field) { return true }
-            if fields.contains(field) { others += 1 }
-            if others >= 2 { return true }
+            if fromFirst, dated.contains(field) { return true }
+            if from.contains(field) { sawFrom = true } else if fields.contains(field) { others += 1 }
+            if fromFirst ? others >= 2 : sawFrom && others >= 1 { return true }
         }
         return false
     }

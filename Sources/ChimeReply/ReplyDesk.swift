@@ -40,8 +40,11 @@ public struct PreparedMessage: Sendable {
     let size: Int
     /// The message parsed; nil when it is too large to read or not an RFC 5322 message.
     let mail: ParsedMail?
-    /// What kind of machine wrote it, or nil for a person.
+    /// What kind of machine wrote it, or nil for a person (its subject aside).
     var machine: MachineMail?
+    /// The out-of-office phrase of its subject: an auto-reply's, unless the reminder's
+    /// title says it too (known once its token is read).
+    var outOfOfficeSubject: String?
     /// The token-shaped candidates it carries (``ReplyDesk/candidates(_:)``).
     var candidates: [Substring] = []
     /// A person's new text, read when there are candidates; else read when needed.
@@ -132,7 +135,8 @@ public struct ReplyDesk: Sendable {
             return .unread(size: bytes.count)
         }
         var message = PreparedMessage(size: bytes.count, mail: mail)
-        message.machine = MachineMail.classify(mail)
+        message.machine = MachineMail.classify(mail, readingSubject: false)
+        if message.machine == nil { message.outOfOfficeSubject = MachineMail.outOfOfficePhrase(in: mail.header("Subject") ?? "") }
         message.candidates = candidates(mail)
         if message.machine == nil, !message.candidates.isEmpty { message.text = newText(of: mail) }
         return message
@@ -193,6 +197,7 @@ public struct ReplyDesk: Sendable {
             if found != nil { break }
         }
         guard let (token, request, text) = found else {
+            if let phrase = message.outOfOfficeSubject { return try finish(.autoReply, "subject: \(phrase)") }
             if let refusal {
                 reply.record.deliveryID = refusal.deliveryID
                 return try finish(refusal.outcome, refusal.detail)
@@ -200,6 +205,11 @@ public struct ReplyDesk: Sendable {
             return try finish(.noToken, "no reply token in the addresses or references")
         }
         reply.record.deliveryID = token.deliveryID
+        // An out-of-office subject, unless it is the reminder's own title's words.
+        if let phrase = message.outOfOfficeSubject,
+           MachineMail.outOfOfficePhrase(in: mail.header("Subject") ?? "", title: request.content.title) != nil {
+            return try finish(.autoReply, "subject: \(phrase)")
+        }
 
         // The sender must be the person the token was issued to.
         let recipient = configuration.recipient(request.recipient)

@@ -50,9 +50,9 @@ struct ReplyCorpusTests {
     /// Schedules one reminder per identifier, fires them, and reads each email's token.
     /// - Parameter options: global options for every `chime` run (`--config`, `--store`).
     static func send(_ ws: Workspace, _ identifiers: [String], category: String = "shoppingListReminderCategory", recipient: String = "alice",
-                     repeats: Bool = false, runMustSucceed: Bool = true, options: [String] = []) throws -> [String: Sent] {
+                     title: String = "Shopping", repeats: Bool = false, runMustSucceed: Bool = true, options: [String] = []) throws -> [String: Sent] {
         let json = identifiers.map {
-            #"{"identifier": "\#($0)", "recipient": "\#(recipient)", "content": {"title": "Shopping", "body": "Hey, you must go shopping, remember?", "categoryIdentifier": "\#(category)"}, "trigger": {"type": "timeInterval", "seconds": \#(repeats ? 3600 : 60), "repeats": \#(repeats)}}"#
+            #"{"identifier": "\#($0)", "recipient": "\#(recipient)", "content": {"title": "\#(title)", "body": "Hey, you must go shopping, remember?", "categoryIdentifier": "\#(category)"}, "trigger": {"type": "timeInterval", "seconds": \#(repeats ? 3600 : 60), "repeats": \#(repeats)}}"#
         }
         try ws.write("requests.json", "[" + json.joined(separator: ",") + "]")
         #expect(try ws.chime(["schedule", "--json", "requests.json"] + options, now: "2026-11-21T09:00:00Z").status == 0)
@@ -263,6 +263,17 @@ extension ReplyCorpusTests {
         #expect(responses.count == 2, "only the good reply and the dismiss: \(responses)")
         let outcomes = try Self.json(ws, "replies").map { $0["outcome"] as! String }
         #expect(outcomes == ["responded", "replayed", "forged-sender", "forged-token", "expired-token", "auto-reply", "auto-reply", "bounce", "unmatched", "responded"])
+    }
+
+    @Test("a person's answer to a reminder whose title says \"Out of Office\" acts; an out-of-office answering it does not")
+    func outOfOfficeTitle() throws {
+        let ws = try Self.workspace()
+        let sent = try Self.send(ws, ["o", "p"], title: "Set your Out of Office")
+        let person = try Self.ingest(ws, Self.reply(sent["o"]!, subject: "Re: Set your Out of Office", body: "1"))
+        #expect(person.stdout.hasPrefix("stdin: responded: justInform"), "\(person.stdout)")
+        let away = try Self.ingest(ws, Self.reply(sent["p"]!, subject: "Automatic reply: Set your Out of Office", body: "I am away."))
+        #expect(away.stdout.hasPrefix("stdin: auto-reply"), "\(away.stdout)")
+        #expect(try Self.json(ws, "responses").count == 1)
     }
 
     @Test("an action needing proof is recorded as awaiting confirmation; the reply keyword may be the title in another language")

@@ -26,6 +26,18 @@ struct ReplyTextTests {
         #expect(ReplyText.extract(reply) == "Milk, eggs")
     }
 
+    @Test("GMX's, web.de's and mail.com's header block, its date first, ends the new text; a reply that is only such a quote is empty")
+    func dateFirstHeaderBlock() {
+        let gmx = "Gesendet: Mittwoch, 02. Dezember 2026 um 01:37 Uhr\nVon: \"Chime\" <bot@example.org>\nAn: alice@example.org\nBetreff: Shopping\n\nShopping\nReply 1 for OK, got it"
+        #expect(ReplyText.extract("Bis morgen\n\n" + gmx) == "Bis morgen")
+        #expect(ReplyText.extract("\n\n" + gmx) == "")
+        let mailCom = "Sent: Wednesday, December 02, 2026 at 1:37 AM\nFrom: Chime <bot@example.org>\nTo: alice@example.org\nSubject: Shopping\n\nShopping"
+        #expect(ReplyText.extract(mailCom) == "")
+        // A person's own lines that look a little like it stay.
+        #expect(ReplyText.extract("Datum: morgen\nVon: Anna, mit Liebe") == "Datum: morgen\nVon: Anna, mit Liebe")
+        #expect(ReplyText.extract("Date: Friday\nTo: the shop") == "Date: Friday\nTo: the shop")
+    }
+
     @Test("signatures, sent-from lines and the marker go; a bottom-posted answer is found below the quote")
     func signaturesAndBottomPosting() {
         #expect(ReplyText.extract("2\n\nSent from my iPhone") == "2")
@@ -170,6 +182,12 @@ struct ReplyTextTests {
         ("リストを削除しないでください", nil), ("リストを削除しないで", nil), ("リストを削除は不要です", nil), ("リストを削除していません", nil),
         ("リストを削除やめて", nil), ("删除列表不了", nil),
         ("リストを削除してください", "trashAction"), ("リストを削除お願いします", "trashAction"), ("删除列表吧", "trashAction"),
+        // Nor any other words run into it: only polite endings and thanks leave it the answer.
+        ("リストを削除するかどうか迷っています", nil), ("リストを削除の日を変えて", nil), ("删除列表的时候告诉我", nil),
+        ("リストを削除しました。ありがとう", "trashAction"), ("删除列表了，谢谢", "trashAction"),
+        // The menu's number with a polite ending run into it, and in other scripts' digits.
+        ("2お願いします", "editList"), ("2です", "editList"), ("２", "editList"), ("٢", "editList"), ("२", "editList"), ("٣ من فضلك", "trashAction"),
+        ("2日後", nil),
     ] as [(String, String?)])
     func notTheActionsName(reply: String, action: String?) {
         #expect(plainMatcher.match(text: reply)?.action == action, "\(reply)")

@@ -30,7 +30,14 @@ public enum ReplyWords {
                 case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber, .otherNumber, .letterNumber:
                     if space && !text.isEmpty { text.append(" ") }
                     space = false
-                    text.unicodeScalars.append(scalar)
+                    // A digit of any script as its ASCII digit: "٢" (an Arabic keyboard's)
+                    // and "२" are the menu's 2, as "２" is by compatibility.
+                    if scalar.properties.generalCategory == .decimalNumber, !scalar.isASCII,
+                       let value = scalar.properties.numericValue, value >= 0, value <= 9 {
+                        text.unicodeScalars.append(Unicode.Scalar(UInt8(ascii: "0") + UInt8(value)))
+                    } else {
+                        text.unicodeScalars.append(scalar)
+                    }
                 default:
                     space = true
                 }
