@@ -46,13 +46,40 @@ extension PostgresStore {
         }
     }
 
+    /// One statement, as ``takeTurn(_:at:every:)``: of workers taking the key together,
+    /// one inserts the row and the others wait for it, then find it held.
+    public func takeIdempotencyKey(owner: String, key: String, digest: String, at: Instant, abandonedAfter: Int64) throws -> IdempotentAnswer? {
+        try write { session in
+            let empty = Data()
+            if try await session.value("""
+                INSERT INTO idempotency (owner, key, request_digest, status, body, created_at)
+                VALUES (\(owner), \(key), \(digest), 0, \(empty), \(at.seconds))
+                ON CONFLICT (owner, key) DO UPDATE SET request_digest = excluded.request_digest, created_at = excluded.created_at
+                WHERE idempotency.status = 0 AND idempotency.created_at <= \(at.seconds - abandonedAfter)
+                RETURNING 1
+                """, as: Int32.self) != nil {
+                return nil
+            }
+            return try await session.rows("SELECT request_digest, status, body FROM idempotency WHERE owner = \(owner) AND key = \(key)")
+                .first.map(Self.answer)
+        }
+    }
+
+    public func releaseIdempotencyKey(owner: String, key: String) throws {
+        try write { session in
+            try await session.execute("DELETE FROM idempotency WHERE owner = \(owner) AND key = \(key) AND status = 0")
+        }
+    }
+
     /// The first answer kept across workers, as ``secretKey(keeping:)`` keeps one key.
     public func keepIdempotentAnswer(_ answer: IdempotentAnswer, owner: String, key: String, at: Instant) throws -> IdempotentAnswer {
         try write { session in
             try await session.execute("""
                 INSERT INTO idempotency (owner, key, request_digest, status, body, created_at)
                 VALUES (\(owner), \(key), \(answer.requestDigest), \(answer.status), \(Data(answer.body)), \(at.seconds))
-                ON CONFLICT (owner, key) DO NOTHING
+                ON CONFLICT (owner, key) DO UPDATE SET request_digest = excluded.request_digest, status = excluded.status,
+                    body = excluded.body, created_at = excluded.created_at
+                WHERE idempotency.status = 0
                 """)
             return try await session.rows("SELECT request_digest, status, body FROM idempotency WHERE owner = \(owner) AND key = \(key)")
                 .first.map(Self.answer) ?? answer

@@ -11,11 +11,35 @@ extension SQLiteStore {
         }
     }
 
+    public func takeIdempotencyKey(owner: String, key: String, digest: String, at: Instant, abandonedAfter: Int64) throws -> IdempotentAnswer? {
+        try database.write { db in
+            // A row back: inserted, or an abandoned hold taken over.
+            if try Row.fetchOne(db, sql: """
+                INSERT INTO idempotency (owner, key, request_digest, status, body, created_at) VALUES (?, ?, ?, 0, x'', ?)
+                ON CONFLICT (owner, key) DO UPDATE SET request_digest = excluded.request_digest, created_at = excluded.created_at
+                WHERE idempotency.status = 0 AND idempotency.created_at <= ?
+                RETURNING 1
+                """, arguments: [owner, key, digest, at.seconds, at.seconds - abandonedAfter]) != nil {
+                return nil
+            }
+            return try Row.fetchOne(db, sql: "SELECT request_digest, status, body FROM idempotency WHERE owner = ? AND key = ?",
+                                    arguments: [owner, key]).map(Self.answer)
+        }
+    }
+
+    public func releaseIdempotencyKey(owner: String, key: String) throws {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM idempotency WHERE owner = ? AND key = ? AND status = 0", arguments: [owner, key])
+        }
+    }
+
     public func keepIdempotentAnswer(_ answer: IdempotentAnswer, owner: String, key: String, at: Instant) throws -> IdempotentAnswer {
         try database.write { db in
             try db.execute(sql: """
                 INSERT INTO idempotency (owner, key, request_digest, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (owner, key) DO NOTHING
+                ON CONFLICT (owner, key) DO UPDATE SET request_digest = excluded.request_digest, status = excluded.status,
+                    body = excluded.body, created_at = excluded.created_at
+                WHERE idempotency.status = 0
                 """, arguments: [owner, key, answer.requestDigest, answer.status, Data(answer.body), at.seconds])
             let kept = try Row.fetchOne(db, sql: "SELECT request_digest, status, body FROM idempotency WHERE owner = ? AND key = ?",
                                         arguments: [owner, key])

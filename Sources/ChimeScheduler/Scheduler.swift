@@ -57,11 +57,13 @@ public struct Scheduler {
         var problems: [String] = []
         var field: String?
         var notifications: [PendingNotification] = []
-        var seen = Set<String>()
+        // By their bytes, as the stores key them: "é" and "e" with a combining accent are
+        // two identifiers (Swift's `String` would take them for one).
+        var seen = Set<[UInt8]>()
         for (index, request) in requests.enumerated() {
             let label = requests.count > 1 ? "request \(index + 1) (\"\(request.identifier)\")" : "request \"\(request.identifier)\""
             var found = request.problems(in: configuration)
-            if !seen.insert(request.identifier).inserted {
+            if !seen.insert(Array(request.identifier.utf8)).inserted {
                 found.append(.init("the identifier appears twice in this batch", at: "identifier"))
             }
             let zone = zone(for: request)

@@ -32,10 +32,12 @@ struct APIPage {
         }
 
         /// Whether `self` comes after `other` in a listing sorted by seconds (newest first
-        /// when `descending`), then identifier.
+        /// when `descending`), then identifier byte by byte, as both stores sort it
+        /// (`String`'s `>` takes "é" written as e and an accent for the same as "é", and
+        /// skipped items that sorted after it).
         func follows(_ other: Key, descending: Bool) -> Bool {
             if seconds != other.seconds { return descending ? seconds < other.seconds : seconds > other.seconds }
-            return identifier > other.identifier
+            return other.identifier.utf8.lexicographicallyPrecedes(identifier.utf8)
         }
     }
 

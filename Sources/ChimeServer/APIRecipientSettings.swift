@@ -90,6 +90,12 @@ struct APIRecipientSettings: Encodable, Sendable {
     static func parts(of body: [UInt8]) throws -> RecipientPolicy.Parts {
         guard body.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return .all }
         let names = partNames.map(\.0).joined(separator: ", ")
+        // Strict JSON, as a request body is read: "reset" given twice is refused (readers
+        // differ on which counts), and so is a trailing comma.
+        if let failure = RequestDecoder.strictnessFailure(body) {
+            let location = failure.line > 0 ? " (line \(failure.line), column \(failure.column))" : ""
+            throw APIError(status: 400, code: "bad_request", message: failure.message + location, at: failure.path.isEmpty ? nil : failure.path)
+        }
         guard let object = (try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])) as? [String: Any] else {
             throw APIError(status: 400, code: "bad_request", message: "the body is empty (reset everything) or a JSON object {\"reset\": [\(names)]}")
         }

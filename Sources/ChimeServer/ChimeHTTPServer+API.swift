@@ -118,16 +118,38 @@ extension ChimeHTTPServer {
         }
         let digest = Hex.string(SHA256.hash(data: body))
         let store = desk.store
-        if let kept = try await Self.blocking({ try store.idempotentAnswer(owner: keyID, key: key) }) {
-            return Self.replay(kept, digest: digest)
+        // The key is taken before the body is scheduled: of calls with it arriving
+        // together (a client's retry after a timeout), one schedules, and the others wait
+        // for its answer and replay it.
+        let deadline = ContinuousClock.now + Self.idempotencyWait
+        while true {
+            let now = clock()
+            guard let held = try await Self.blocking({ try store.takeIdempotencyKey(owner: keyID, key: key, digest: digest, at: now,
+                                                                                   abandonedAfter: Self.abandonedIdempotencyKey) }) else { break }
+            if !held.isPending || held.requestDigest != digest { return Self.replay(held, digest: digest) }
+            guard ContinuousClock.now < deadline else {
+                return APIError(status: 409, code: "conflict", message: "a call with this Idempotency-Key is still being answered; send it again later").response
+            }
+            try await Task.sleep(for: .milliseconds(20))
         }
-        var answer = try await schedule(body, with: scheduling)
+        var answer: IdempotentAnswer
+        do {
+            answer = try await schedule(body, with: scheduling)
+        } catch {
+            _ = try? await Self.blocking { try store.releaseIdempotencyKey(owner: keyID, key: key) }
+            throw error
+        }
         answer.requestDigest = digest
         let now = clock()
         let kept = try await Self.blocking { [answer] in try store.keepIdempotentAnswer(answer, owner: keyID, key: key, at: now) }
-        // Another call with the key answered first: its answer is the one.
+        // Another call with the key answered first (this one's hold was taken over as
+        // abandoned): its answer is the one.
         return kept == answer ? Self.answer(answer) : Self.replay(kept, digest: digest)
     }
+
+    /// How long a call waits for another with its `Idempotency-Key` to be answered, and
+    /// after how many seconds a key taken and never answered (its process died) is free.
+    static let idempotencyWait = Duration.seconds(30), abandonedIdempotencyKey: Int64 = 60
 
     /// The answer to a body of requests, as it is kept for its `Idempotency-Key`.
     func schedule(_ body: [UInt8], with scheduling: APIScheduling) async throws -> IdempotentAnswer {

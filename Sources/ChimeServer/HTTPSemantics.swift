@@ -13,7 +13,10 @@ struct HeadAsGet<Base: HTTPResponder>: HTTPResponder {
         var get = request.head
         get.method = .get
         var response = try await base.respond(to: Request(head: get, body: request.body), context: context)
+        // The GET's Content-Length stays: the size a monitor reads, without the bytes.
+        let length = response.body.contentLength
         response.body = .init()
+        if let length { response.headers[.contentLength] = String(length) }
         return response
     }
 }

@@ -214,7 +214,7 @@ struct APIRecipientSettingsTests {
 
         // PUT refuses what is not a reset, changing nothing.
         for (body, at) in [(#"{"reset": ["everything"]}"#, "reset[0]"), (#"{"reset": "settings"}"#, "reset"), (#"{"undo": []}"#, "undo"),
-                           ("[1]", nil), ("{", nil)] {
+                           ("[1]", nil), ("{", nil), (#"{"reset": [], "reset": ["preferences"]}"#, "reset"), (#"{"reset": ["settings"],}"#, nil)] {
             let refused = try Self.exchange(server.port, "PUT", "/v1/recipients/alice/settings", headers: admin, body: body)
             #expect(refused.status == 400, "\(body)")
             #expect(APITests.error(refused.body)?["code"] as? String == "bad_request")

@@ -45,6 +45,31 @@ struct CoordinationStoreConformance {
         #expect(try made.store.idempotentAnswer(owner: "frontend", key: "k1") == nil, "keys are scoped by their owner")
     }
 
+    @Test("of eight calls taking an Idempotency-Key together, one takes it; the others see it held until its answer is kept; an abandoned hold is taken again", arguments: StoreKind.allCases)
+    func idempotencyKeys(kind: StoreKind) throws {
+        let made = try kind.make()
+        let stores = try (0..<8).map { _ in try made.another() }
+        let taken = try concurrently(8) { index in
+            try stores[index].takeIdempotencyKey(owner: "backend", key: "k2", digest: "d", at: Instant(seconds: 100), abandonedAfter: 60)
+        }.map { try $0.get() }
+        #expect(taken.filter { $0 == nil }.count == 1, "\(taken)")
+        #expect(taken.compactMap { $0 }.allSatisfy { $0 == .pending(digest: "d") })
+        let answer = IdempotentAnswer(requestDigest: "d", status: 201, body: Array("{}".utf8))
+        #expect(try made.store.keepIdempotentAnswer(answer, owner: "backend", key: "k2", at: Instant(seconds: 101)) == answer)
+        #expect(try made.store.takeIdempotencyKey(owner: "backend", key: "k2", digest: "d", at: Instant(seconds: 102), abandonedAfter: 60) == answer)
+        try made.store.releaseIdempotencyKey(owner: "backend", key: "k2")
+        #expect(try made.store.idempotentAnswer(owner: "backend", key: "k2") == answer, "a kept answer is not given back")
+        #expect(try made.store.takeIdempotencyKey(owner: "backend", key: "k2", digest: "d", at: Instant(seconds: 1_000), abandonedAfter: 60) == answer)
+
+        // A hold given back is free at once; one never answered, after abandonedAfter.
+        #expect(try made.store.takeIdempotencyKey(owner: "backend", key: "k3", digest: "d", at: Instant(seconds: 100), abandonedAfter: 60) == nil)
+        try made.store.releaseIdempotencyKey(owner: "backend", key: "k3")
+        #expect(try made.store.takeIdempotencyKey(owner: "backend", key: "k3", digest: "e", at: Instant(seconds: 101), abandonedAfter: 60) == nil)
+        #expect(try made.store.takeIdempotencyKey(owner: "backend", key: "k3", digest: "f", at: Instant(seconds: 160), abandonedAfter: 60) == .pending(digest: "e"))
+        #expect(try made.store.takeIdempotencyKey(owner: "backend", key: "k3", digest: "f", at: Instant(seconds: 161), abandonedAfter: 60) == nil)
+        #expect(try made.store.idempotentAnswer(owner: "backend", key: "k3") == .pending(digest: "f"))
+    }
+
     @Test("gauges count what waits and what failed, with the oldest instants", arguments: StoreKind.allCases)
     func gauges(kind: StoreKind) throws {
         let store = try kind.make().store

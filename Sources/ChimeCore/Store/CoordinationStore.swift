@@ -9,12 +9,26 @@ public protocol CoordinationStore: Sendable {
     func takeTurn(_ name: String, at: Instant, every seconds: Int64) throws -> Bool
 
     /// The first answer given to an HTTP API call with this `Idempotency-Key` (scoped by
-    /// `owner`, the API key's id), or nil.
+    /// `owner`, the API key's id), or nil; ``IdempotentAnswer/isPending`` while the call
+    /// that took the key is being answered.
     func idempotentAnswer(owner: String, key: String) throws -> IdempotentAnswer?
 
-    /// Keeps `answer` as the one to replay for `owner`'s `key`, unless one is already
-    /// kept; returns the one kept (the first).
+    /// Takes `owner`'s `key` for a call about to be answered (its body's `digest`), unless
+    /// another call holds it: nil when this call took it, and then answers and keeps its
+    /// answer (``keepIdempotentAnswer(_:owner:key:at:)``) or gives the key back
+    /// (``releaseIdempotencyKey(owner:key:)``); else what is kept, the first answer or
+    /// one ``IdempotentAnswer/isPending`` while the other call is answered. A key taken
+    /// at least `abandonedAfter` seconds before `at` and neither kept nor given back (its
+    /// process died) is taken again. One statement: of calls arriving together, one takes it.
+    func takeIdempotencyKey(owner: String, key: String, digest: String, at: Instant, abandonedAfter: Int64) throws -> IdempotentAnswer?
+
+    /// Keeps `answer` as the one to replay for `owner`'s `key`, in place of the call's hold
+    /// on it, unless an answer is already kept; returns the one kept (the first).
     func keepIdempotentAnswer(_ answer: IdempotentAnswer, owner: String, key: String, at: Instant) throws -> IdempotentAnswer
+
+    /// Gives back a key taken by a call that could not be answered, so that its retry
+    /// takes it again; a kept answer stays.
+    func releaseIdempotencyKey(owner: String, key: String) throws
 
     /// Counts of what waits and what failed, as of `now`, read in one transaction.
     func gauges(now: Instant) throws -> StoreGauges

@@ -6,6 +6,14 @@ public struct IdempotentAnswer: Hashable, Sendable {
     public var status: Int
     public var body: [UInt8]
 
+    /// Status 0: the hold of a call still being answered (``CoordinationStore/takeIdempotencyKey(owner:key:digest:at:abandonedAfter:)``).
+    public var isPending: Bool { status == 0 }
+
+    /// The hold of a call with a body of `digest`, kept until its answer replaces it.
+    public static func pending(digest: String) -> IdempotentAnswer {
+        IdempotentAnswer(requestDigest: digest, status: 0, body: [])
+    }
+
     public init(requestDigest: String, status: Int, body: [UInt8]) {
         self.requestDigest = requestDigest
         self.status = status

@@ -64,6 +64,41 @@ check(first.status_code == 201 and again.status_code == 201 and again.content ==
 check(again.headers.get("Idempotent-Replayed") == "true", "marked as replayed")
 check(requests.post(base + "/v1/requests", json=request("flow-9", 900), headers=key).status_code == 409, "another body: 409")
 
+# Eight calls with one Idempotency-Key at once, as a client retrying after a timeout
+# sends them: one schedules, the seven others replay its answer.
+import threading
+raced = []
+def race():
+    raced.append(requests.post(base + "/v1/requests", json=request("flow-race", 900), headers={**write, "Idempotency-Key": "flow-race-1"}))
+threads = [threading.Thread(target=race) for _ in range(8)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+check(all(r.status_code == 201 for r in raced), "eight answers 201: %s" % [r.status_code for r in raced])
+check(len([r for r in raced if r.headers.get("Idempotent-Replayed") != "true"]) == 1, "one scheduled, seven replayed")
+check(len(set(r.content for r in raced)) == 1, "the same answer to all")
+
+# Paging goes by the identifiers' bytes, as the store sorts them: "é" written two ways
+# (precomposed, and e with a combining accent) are two items, each on some page.
+spellings = ["page-e", "page-e\u0301", "page-f", "page-\u00e9"]
+dated = [{"identifier": i, "recipient": "alice", "content": {"title": "T"},
+          "trigger": {"type": "date", "fireDate": "2035-01-01T00:00:00", "timeZone": "UTC"}} for i in spellings]
+posted = requests.post(base + "/v1/requests", json=dated, headers=write)
+check(posted.status_code == 201, "four identifiers, one instant: %s" % posted.text)
+paged, url = [], base + "/v1/pending?limit=1"
+while url:
+    page = requests.get(url, headers=read).json()
+    paged += [item["identifier"] for item in page["items"]]
+    url = base + "/v1/pending?limit=1&cursor=" + page["next"] if page["next"] else None
+check(all(i in paged for i in spellings) and len(paged) == len(set(paged)), "every item once: %r" % paged)
+
+# HEAD: the GET's headers, its Content-Length among them, without the body.
+document = requests.get(base + "/v1/openapi.json")
+head = requests.head(base + "/v1/openapi.json")
+check(head.status_code == 200 and head.content == b"" and head.headers.get("Content-Length") == str(len(document.content)),
+      "HEAD's Content-Length is the GET's: %s" % head.headers.get("Content-Length"))
+
 # Delete.
 check(requests.delete(base + "/v1/requests/flow-1", headers=read).status_code == 403, "read key deleting: 403")
 check(requests.delete(base + "/v1/requests/flow-1", headers=write).status_code == 204, "deleted: 204")
