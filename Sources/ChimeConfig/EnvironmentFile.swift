@@ -1,5 +1,6 @@
 import ChimeCore
 import Foundation
+import Synchronization
 
 /// A file of `NAME=value` lines, as systemd's `EnvironmentFile=` reads them: the secrets
 /// (`CHIME_SECRET_KEY`, what `${NAME}` in chime.xml names) that every entry point of a
@@ -108,12 +109,24 @@ public struct EnvironmentFile: Sendable {
 
     /// Sets each variable in this process's environment where the environment does not
     /// already name it (what a unit or a shell sets explicitly wins); of a name the file
-    /// repeats, the last value.
+    /// repeats, the last value. A file applied again (`chime serve` on SIGHUP, after a
+    /// secret was rotated) replaces what an earlier one set, and takes away what it set
+    /// and no longer names; what the process started with still wins.
     public func apply() {
         var last: [String: String] = [:]
         for (name, value) in variables { last[name] = value }
-        for (name, value) in last where getenv(name) == nil {
-            setenv(name, value, 0)
+        Self.fromFile.withLock { fromFile in
+            for name in fromFile where last[name] == nil {
+                unsetenv(name)
+                fromFile.remove(name)
+            }
+            for (name, value) in last where fromFile.contains(name) || getenv(name) == nil {
+                setenv(name, value, 1)
+                fromFile.insert(name)
+            }
         }
     }
+
+    /// The names an environment file set in this process (not the ones it started with).
+    private static let fromFile = Mutex<Set<String>>([])
 }

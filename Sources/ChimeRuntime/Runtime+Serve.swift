@@ -1,3 +1,4 @@
+import ChimeConfig
 import ChimeCore
 import ChimeScheduler
 import ChimeServer
@@ -112,14 +113,23 @@ extension Runtime {
         }
     }
 
-    /// On SIGHUP, reads the configuration again and puts it in force for the requests
-    /// that follow; a configuration with errors is refused (its diagnostics printed)
-    /// and the one in force stays.
+    /// On SIGHUP, reads the environment file and the configuration again and puts them
+    /// in force for the requests that follow (a rotated API key or chat secret: the old
+    /// one stops working); a configuration with errors is refused (its diagnostics
+    /// printed) and the one in force stays.
     private func reloadOnHangup(_ desks: DeskHolder, store: any NotificationStore) -> any DispatchSourceSignal {
         signal(SIGHUP, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "chime.serve.reload"))
         source.setEventHandler {
             do {
+                if let environmentFile {
+                    do {
+                        try EnvironmentFile(path: environmentFile).apply()
+                    } catch let error as ConfigurationError {
+                        printDiagnostics(error.diagnostics)
+                        throw error
+                    }
+                }
                 let configuration = try loadConfiguration()
                 let (reader, actions) = try replyDesks(configuration: configuration, store: store, failureCode: 65)
                 desks.replace(with: ClickDesk(reader: reader, actions: actions))

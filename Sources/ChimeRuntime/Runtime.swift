@@ -19,15 +19,19 @@ public struct Runtime: Sendable {
     public var statePath: String
     /// The instant to pretend it is (`--now`), or nil for the clock.
     public var now: Instant?
+    /// The environment file (`--env-file`, `$CHIME_ENV_FILE`), read again with the
+    /// configuration when `chime serve` reloads.
+    public var environmentFile: String?
 
     public init(configPath: String, configSource: String = "--config", storeURL: String, templatesPath: String, statePath: String,
-                now: Instant? = nil) {
+                now: Instant? = nil, environmentFile: String? = nil) {
         self.configPath = configPath
         self.configSource = configSource
         self.storeURL = storeURL
         self.templatesPath = templatesPath
         self.statePath = statePath
         self.now = now
+        self.environmentFile = environmentFile
     }
 
     /// ``now``, or the clock's instant.

@@ -78,7 +78,7 @@ struct GlobalOptions: ParsableArguments {
     /// Chime assembled from what these options name.
     var runtime: Runtime {
         Runtime(configPath: configPath, configSource: configSource, storeURL: storeURL, templatesPath: templatesPath,
-                statePath: statePath, now: now.flatMap(Instant.init(rfc3339:)))
+                statePath: statePath, now: now.flatMap(Instant.init(rfc3339:)), environmentFile: environmentFilePath)
     }
 
     func validate() throws {

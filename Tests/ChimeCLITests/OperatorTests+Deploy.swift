@@ -107,4 +107,28 @@ extension OperatorTests {
         #expect(server.process.isRunning)
         #expect(try server.request("POST", "/slack/team", body: Array("payload=x".utf8)).status == 401, "the channel loaded before is still served")
     }
+
+    @Test("on SIGHUP chime serve reads its environment file again with the configuration: a rotated API key works at once and the old one stops")
+    func reloadRotatesSecrets() throws {
+        let configuration = Self.configuration.replacingOccurrences(of: "</recipients>", with: #"</recipients><api><key id="k" secret="${READ_KEY}" scope="read"/></api>"#)
+        let ws = try Workspace(configuration: configuration)
+        let old = String(repeating: "o", count: 24), new = String(repeating: "n", count: 24)
+        try ws.write("secrets.env", "READ_KEY=\(old)\n")
+        let server = try ServeTests.Server(ws, ["--env-file", ws.path("secrets.env")])
+        defer { server.stop() }
+        func status(_ key: String) throws -> Int {
+            try server.request("GET", "/v1/pending", headers: ["Authorization": "Bearer \(key)"]).status
+        }
+        #expect(try status(old) == 200)
+        #expect(try status(new) == 401)
+        try ws.write("secrets.env", "READ_KEY=\(new)\n")
+        kill(server.process.processIdentifier, SIGHUP)
+        var rotated = 0
+        for _ in 0..<100 where rotated != 200 {
+            Thread.sleep(forTimeInterval: 0.05)
+            rotated = try status(new)
+        }
+        #expect(rotated == 200, "the new key works once reloaded")
+        #expect(try status(old) == 401, "the old key stops")
+    }
 }

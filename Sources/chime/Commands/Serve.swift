@@ -34,7 +34,7 @@ extension Chime {
                 for a scope too small, 429 with Retry-After beyond the key's rate, errors as {"error": {"code", "message", "at"}} (README, "HTTP API"); GET \
                 /v1/openapi.json, without a key, the OpenAPI 3.1 document of all of it. Every callback is verified before it is \
                 parsed and answered at once; the action is carried out after. Stops on SIGTERM or SIGINT; on SIGHUP reads \
-                the configuration again and serves with it (one with errors is refused, and the one before stays). \
+                the environment file and the configuration again and serves with them (one with errors is refused, and the one before stays). \
                 Prints "listening on http://HOST:PORT" once bound (--port 0 takes a free port). GET /metrics answers in \
                 Prometheus' text format (README, "Watching Chime"); each request is logged at info by its route's \
                 template (/a/:token/:action), never by its path.
