@@ -2,11 +2,27 @@ import ChimeCore
 import Foundation
 
 /// How long a reply's `snooze` asks for: `10m`, `1h30m`, `2 hours`, `15 min`, `3 days`,
-/// or a time of day (`15:00`, the next one in the recipient's zone).
+/// in the shipped languages too (`2 Stunden`, `2 heures`, `2 часа`, `2時間`), or a time
+/// of day (`15:00`, the next one in the recipient's zone).
 enum SnoozeText {
     // Built once: a regex literal is built anew each time it is evaluated.
     nonisolated(unsafe) static let clock = /(\d{1,2})[:h.](\d{2})/
-    nonisolated(unsafe) static let spelled = /(\d+)\s*([a-z]+)/
+    nonisolated(unsafe) static let spelled = /(\d+)\s*(\p{L}+)/
+
+    /// The start of each unit's words, lower case, and DurationText's letter for it.
+    static let units: [(prefix: String, letter: String)] = [
+        ("sec", "s"), ("sek", "s"), ("seg", "s"), ("сек", "s"), ("秒", "s"),
+        ("min", "m"), ("мин", "m"), ("分", "m"),
+        ("hour", "h"), ("hr", "h"), ("stund", "h"), ("heure", "h"), ("hora", "h"), ("ora", "h"), ("ore", "h"), ("uur", "h"), ("час", "h"),
+        ("godz", "h"), ("ساع", "h"), ("時間", "h"), ("小时", "h"), ("小時", "h"), ("시간", "h"),
+        ("day", "d"), ("tag", "d"), ("jour", "d"), ("día", "d"), ("dia", "d"), ("giorn", "d"), ("dag", "d"), ("дн", "d"), ("ден", "d"),
+        ("день", "d"), ("dni", "d"), ("dzie", "d"), ("يوم", "d"), ("أيام", "d"), ("日", "d"), ("天", "d"), ("일", "d"),
+        ("week", "w"), ("woche", "w"), ("semaine", "w"), ("semana", "w"), ("settiman", "w"), ("недел", "w"), ("tydz", "w"), ("tygod", "w"),
+        ("أسبوع", "w"), ("週", "w"), ("周", "w"), ("주", "w"),
+    ]
+
+    /// "until" and "for" before a time or a duration, in the shipped languages.
+    static let leading = ["until ", "for ", "bis ", "für ", "jusqu'à ", "jusqu’à ", "pendant ", "hasta ", "durante ", "до ", "на ", "do ", "na "]
 
     /// The longest text read as a duration: anything longer names none (and is not run
     /// through the patterns at all).
@@ -14,8 +30,8 @@ enum SnoozeText {
 
     static func seconds(_ text: String, now: Instant, zone: TimeZone) -> Int64? {
         guard text.utf8.count <= longest else { return nil }
-        let words = text.lowercased().trimmingCharacters(in: .whitespacesAndNewlines)
-            .replacingOccurrences(of: "until ", with: "").replacingOccurrences(of: "for ", with: "")
+        var words = text.lowercased().trimmingCharacters(in: .whitespacesAndNewlines)
+        if let word = leading.first(where: { words.hasPrefix($0) }) { words = String(words.dropFirst(word.count)) }
         guard !words.isEmpty else { return nil }
         if let match = words.wholeMatch(of: clock), let hour = Int(match.output.1), let minute = Int(match.output.2),
            hour < 24, minute < 60 {
@@ -32,7 +48,6 @@ enum SnoozeText {
         // "2 hours", "15 min", "3 days": a number and a spelled-out unit, read as
         // DurationText's `2h` (with its bounds: a reply is untrusted text).
         guard let match = words.wholeMatch(of: spelled) else { return nil }
-        let units: [(prefix: String, letter: String)] = [("sec", "s"), ("min", "m"), ("hour", "h"), ("hr", "h"), ("day", "d"), ("week", "w")]
         guard let unit = units.first(where: { match.output.2.hasPrefix($0.prefix) }) else { return nil }
         return DurationText.seconds("\(match.output.1)\(unit.letter)")
     }

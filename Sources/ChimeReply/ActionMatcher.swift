@@ -95,7 +95,7 @@ public struct ActionMatcher: Sendable {
                 // name runs into what follows: as above, another sentence unless it is
                 // only a polite ending or thanks, or the action takes text; never a negation.
                 let following = folded.dropFirst(keyword.words.count)
-                let takesText = keyword.action?.textInput != nil
+                let takesText = keyword.action?.textInput != nil || (keyword.builtIn == .snooze && Self.isDuration(following))
                 guard !Self.negates(following), takesText || Self.onlyUnspacedEndings(following) else { continue }
                 remainder = Self.after(keyword.words, in: line)
             } else {
@@ -127,9 +127,15 @@ public struct ActionMatcher: Sendable {
     /// What a snooze's duration or time starts with: a number (`10m`, `2 hours`,
     /// `until 15:00`); "Snooze? No thanks" asks for none.
     static func isDuration(_ words: Substring) -> Bool {
-        let number = words.hasPrefix("until ") ? words.dropFirst(6) : words.hasPrefix("for ") ? words.dropFirst(4) : words
+        var number = words
+        if let space = words.firstIndex(of: " "), durationLeads.contains(String(words[..<space])) {
+            number = words[words.index(after: space)...]
+        }
         return number.first?.isNumber == true
     }
+
+    /// "until" and "for" before a snooze's time or duration, in the shipped languages, folded.
+    static let durationLeads: Set<String> = Set(["until", "for", "bis", "für", "pendant", "hasta", "durante", "до", "на", "do", "na"].map(ReplyWords.fold))
 
     /// Negations that follow a verb in the languages written without spaces, where an
     /// action's name runs into what follows it: "削除しないで" (do not delete), "完了して

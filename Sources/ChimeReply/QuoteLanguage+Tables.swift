@@ -19,6 +19,7 @@ extension QuoteLanguage {
             #"^[^:]{1,200}\(\s?[^()\s]+@[^()\s]+\s?\)\s?wrote\s?:$"#, // "Name (addr) wrote:"
             #"^quoting\s.{1,300}:$"#,                   // Horde IMP: "Quoting Name <addr>:"
             #"^.{4,}\swrote\s?:$"#,                    // Thunderbird and Apple Mail in languages they leave in English
+            #"^.{1,200}\swrote on\s.{4,160}:$"#,        // Lotus Notes: "Name <addr> wrote on 12/02/2026 01:37:12 AM:"
         ],
         verbs: ["wrote", "quoting"],
         from: ["from"], dated: ["sent", "date"], fields: ["to", "subject", "cc"],

@@ -13,8 +13,25 @@ extension ReplyText {
                 ? unflowed(text, deleteSpace: plain.parameters["delsp"]?.lowercased() == "yes") : text
         }
         if let html = mail.parts.first(where: { $0.contentType == "text/html" && $0.filename == nil }) {
+            // A charset named only by the page's own <meta> (Outlook's Shift_JIS and
+            // windows-1251 pages): the bytes as they came, read in it.
+            if html.parameters["charset"] == nil, String(validating: html.data, as: UTF8.self) == nil, let charset = metaCharset(html.data) {
+                return HTMLText.text(of: html.data, encoding: charset)
+            }
             return HTMLText.text(of: html.text.map { Array($0.utf8) } ?? html.data)
         }
         return ""
+    }
+
+    /// The charset an HTML page names in its first 2 KB (`<meta charset="…">` or
+    /// `content="text/html; charset=…"`), as a name of letters, digits and `-_.:`.
+    static func metaCharset(_ html: [UInt8]) -> String? {
+        let head = html.prefix(2048).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        let key = Array("charset=".utf8)
+        guard let start = head.indices.first(where: { head[$0...].starts(with: key) }) else { return nil }
+        let name = head[(start + key.count)...].drop { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") || $0 == 0x20 }
+            .prefix { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || [UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: ":")].contains($0) }
+        guard (1...40).contains(name.count) else { return nil }
+        return String(decoding: name, as: UTF8.self)
     }
 }

@@ -17,12 +17,13 @@ internal import CChimeXML2
 /// `messageReplySection`. Structure is read before any text rule: these need no
 /// language.
 public enum HTMLText {
-    public static func text(of html: [UInt8]) -> String {
+    /// - Parameter encoding: the charset the bytes are in (as libxml2 and iconv name it).
+    public static func text(of html: [UInt8], encoding: String = "UTF-8") -> String {
         XMLLibrary.initialize()
         let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue)
         let document = html.withUnsafeBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                htmlReadMemory($0, Int32(buffer.count), nil, "UTF-8", options)
+                htmlReadMemory($0, Int32(buffer.count), nil, encoding, options)
             }
         }
         guard let document else { return "" }

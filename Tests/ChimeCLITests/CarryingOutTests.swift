@@ -117,6 +117,19 @@ struct CarryingOutTests {
         #expect(try Self.responses(ws).map { $0["result"] as! String }.first?.hasPrefix("a fires at 2026-11-21T13:00:00+01:00") == true)
     }
 
+    @Test("a snooze's duration or time in the shipped languages' words: 2 Stunden, 2 heures, 2 часа, 2時間 run into the word, bis 15:00")
+    func localizedSnooze() throws {
+        let ws = try Self.workspace()
+        let sent = try ReplyCorpusTests.send(ws, ["a", "b", "c", "d", "e"], category: "shop")
+        for (id, body) in [("a", "Schlummern 2 Stunden"), ("b", "Snooze 2 heures"), ("c", "snooze 2 часа"), ("d", "スヌーズ2時間"), ("e", "Schlummern bis 15:00")] {
+            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent[id]!, body: body))
+            #expect(printed.contains("responded: chime.snooze (carried out)"), "\(body): \(printed)")
+        }
+        let pending = Dictionary(uniqueKeysWithValues: try Self.pending(ws).map { ($0["identifier"] as? String ?? "", $0["nextTriggerDate"] as? String ?? "") })
+        #expect(pending == ["a": "2026-11-21T12:00:00Z", "b": "2026-11-21T12:00:00Z", "c": "2026-11-21T12:00:00Z", "d": "2026-11-21T12:00:00Z",
+                            "e": "2026-11-21T14:00:00Z"], "two hours after 10:00 UTC; 15:00 in Paris")
+    }
+
     @Test("a snooze too long to count is read as no duration (the configured one), not a crash, and the record says so")
     func absurdSnooze() throws {
         let ws = try Self.workspace()

@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeMIME
 @testable import ChimeReply
 import ChimeXML
 import Testing
@@ -19,6 +20,7 @@ struct ReplyTextTests {
         "-----Original Message-----",
         "________________________________",
         "From: Chime <bot@example.org>\nSent: Saturday, November 21, 2026 10:00 AM",
+        "Chime <bot@example.org> wrote on 11/21/2026 10:00:12 AM:",
         "De : Chime <bot@example.org>\nEnvoyé : samedi 21 novembre 2026 10:00",
     ])
     func quoteHeaders(header: String) {
@@ -36,6 +38,19 @@ struct ReplyTextTests {
         // A person's own lines that look a little like it stay.
         #expect(ReplyText.extract("Datum: morgen\nVon: Anna, mit Liebe") == "Datum: morgen\nVon: Anna, mit Liebe")
         #expect(ReplyText.extract("Date: Friday\nTo: the shop") == "Date: Friday\nTo: the shop")
+    }
+
+    @Test("an HTML-only reply whose charset only its <meta> names is read in that charset")
+    func metaCharset() throws {
+        // "Удалить список" in windows-1251, the part's Content-Type naming no charset.
+        let words: [UInt8] = [211, 228, 224, 235, 232, 242, 252, 32, 241, 239, 232, 241, 238, 234]
+        let head = "From: alice@example.org\r\nTo: bot@example.org\r\nSubject: Re: Shopping\r\nMIME-Version: 1.0\r\nContent-Type: text/html\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
+        let page = Array(#"<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1251"></head><body><div>"#.utf8)
+            + words + Array("</div></body></html>\r\n".utf8)
+        let mail = try #require(ParsedMail(bytes: Array(head.utf8) + page))
+        #expect(ReplyText.body(of: mail) == "Удалить список")
+        #expect(ReplyText.metaCharset(Array(#"<meta charset='Shift_JIS'>"#.utf8)) == "shift_jis")
+        #expect(ReplyText.metaCharset(Array("<p>no charset</p>".utf8)) == nil)
     }
 
     @Test("signatures, sent-from lines and the marker go; a bottom-posted answer is found below the quote")
