@@ -88,9 +88,19 @@ extension Courier {
                 }
                 if verdict.unreachable { unreachable.insert(entry.channel) }
                 // A server asking to wait longer than the channel's maxWait has the rest of
-                // the channel wait for a later run, rather than hold this one that long.
-                if let seconds = verdict.wait {
-                    if seconds > line.channel.policy.maxWait { line.waitsPastRun = true } else { line.pace.pause(seconds) }
+                // the channel wait for a later run, rather than hold this one that long; so
+                // does one asking again and again: a channel waits out at most maxWait in a
+                // run, over all its 429s (each counted as a second at least), where a server
+                // answering 429 with `Retry-After: 1` to every try kept the run going until
+                // maxAge, a day.
+                // (A drained bucket's wait comes with a delivery, and pauses the same.)
+                if let seconds = verdict.wait ?? (verdict.outcome == .rateLimited ? 0 : nil) {
+                    if verdict.outcome == .rateLimited { line.waited += max(1, seconds) }
+                    if seconds > line.channel.policy.maxWait || line.waited > line.channel.policy.maxWait {
+                        line.waitsPastRun = true
+                    } else if seconds > 0 {
+                        line.pace.pause(seconds)
+                    }
                 }
                 let (record, again) = settlement(entry, verdict, policy: line.channel.policy)
                 line.waiting.done(entry, again: again)
@@ -157,9 +167,11 @@ extension Courier {
         /// paces when messages start, which a queue would bunch up).
         let window: Int
         var pace = Pace()
-        /// Its server asked to wait longer than the channel's `maxWait`: what is left waits
-        /// for a later run.
+        /// Its server asked to wait longer than the channel's `maxWait`, at once or over
+        /// several 429s: what is left waits for a later run.
         var waitsPastRun = false
+        /// Seconds its server's 429s asked this run to wait, each counted as one at least.
+        var waited = 0.0
 
         init(channel: Channel) {
             self.channel = channel

@@ -55,9 +55,27 @@ public enum MIMEComposer {
     /// else in RFC 2047 words (a line break in a value is encoded, never a new header);
     /// folded at white space only, at 78 columns where it can be.
     static func textHeader(_ name: String, _ value: String) -> String {
-        let line = "\(sanitizedName(name)): " + (isPlain(value) ? value : taken(g_mime_utils_header_encode_text(nil, value, "utf-8")))
+        let plain = isPlain(value) && !hasUnfoldableWord(value)
+        let line = "\(sanitizedName(name)): " + (plain ? value : taken(g_mime_utils_header_encode_text(nil, value, "utf-8")))
         return folded(line)
     }
+
+    /// Whether a word of `value` is too long for any fold to bring its line within RFC
+    /// 5322's 998 characters (a title that is one long URL): such a value goes in RFC
+    /// 2047 words, which GMime splits; relays refuse longer lines ("500 Line too long").
+    static func hasUnfoldableWord(_ value: String) -> Bool {
+        guard value.utf8.count > longestWord else { return false }
+        var run = 0
+        for byte in value.utf8 {
+            run = byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") ? 0 : run + 1
+            if run > longestWord { return true }
+        }
+        return false
+    }
+
+    /// The longest word a header keeps as it is: with the field's name before it on its
+    /// line, well within 998 characters.
+    static let longestWord = 900
 
     /// Printable ASCII (tabs too) holding nothing a reader would take for an encoded word.
     /// Read from the string's own storage (``Swift/String/withStoredUTF8(_:)``): over
@@ -126,7 +144,10 @@ public enum MIMEComposer {
             ? attachment.contentType.lowercased() : "application/octet-stream"
         let disposition = g_mime_content_disposition_new()!
         g_mime_content_disposition_set_disposition(disposition, "attachment")
-        g_mime_content_disposition_set_parameter(disposition, "filename", attachment.filename)
+        // Control characters (a line break would end the header and start another, or the
+        // part's body) never reach the header: a file may be named anything on Linux.
+        let name = String(String.UnicodeScalarView(attachment.filename.unicodeScalars.map { $0.properties.generalCategory == .control ? "_" : $0 }))
+        g_mime_content_disposition_set_parameter(disposition, "filename", name)
         let encodedDisposition = taken(g_mime_content_disposition_encode(disposition, nil))
         chime_gmime_unref(disposition)
         return Part(text: encoded(attachment.data, GMIME_CONTENT_ENCODING_BASE64,

@@ -15,6 +15,8 @@ extension Scheduler {
         public var due: [(recipient: String, items: [ParkedNotification])] = []
         /// Recipients whose digest could not go (why), kept for the next run.
         public var held: [String] = []
+        /// What became of the digests' deliveries over SMTP and webhooks this run.
+        public var delivery = Courier.Report()
     }
 
     /// Sends every recipient's digest whose daily time (`digestAt`, in their zone) has
@@ -56,7 +58,7 @@ extension Scheduler {
             let courier = Courier(configuration: configuration, store: store)
             courier.lease = lease
             courier.returnPathToken = returnPathToken
-            _ = try courier.deliver(now: now, claimer: claimer, clock: { Instant(Date()) })
+            report.delivery = try courier.deliver(now: now, claimer: claimer, clock: { Instant(Date()) })
         }
         return report
     }

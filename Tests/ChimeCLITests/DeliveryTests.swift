@@ -254,6 +254,47 @@ struct DeliveryTests {
         #expect(check.stderr.contains(#"rate "0.5/h" is slower than 1/h"#), "\(check.stderr)")
     }
 
+    @Test("chime digest says what became of its digests' emails and exits as chime run: 69 when one gave up, 75 when one waits for a retry")
+    func digestDeliveryOutcome() throws {
+        let server = try SMTPServer(["--tempfail", "1", "--refuse", "gone@example.org"])
+        let ws = try Workspace(configuration: Self.configuration(
+            channels: [#"<channel id="mail" url="smtp://127.0.0.1:\#(server.port)" from="Chime &lt;bot@example.org&gt;"/>"#],
+            recipients: [("ann", "mail", "ann@example.org"), ("gus", "mail", "gone@example.org")])
+            .replacingOccurrences(of: #"timeZone="UTC""#, with: #"timeZone="UTC" authorization="provisional""#))
+        try Self.schedule(ws, [("a", "ann"), ("g", "gus")])
+        #expect(try ws.chime(["run"], now: "2026-11-21T09:05:00Z").stdout.contains("2 kept for the digest"))
+        let digest = try ws.chime(["digest"], now: "2026-11-22T07:05:00Z")
+        #expect(digest.status == 69, "a digest's email gave up: \(digest.stdout) \(digest.stderr)")
+        #expect(digest.stdout.contains("sent 2 digests, 1 to retry, 1 failed"), "\(digest.stdout)")
+        #expect(digest.stderr.contains("failed") && digest.stderr.contains("550 5.1.1 No such user here"), "\(digest.stderr)")
+        #expect(digest.stderr.contains("will retry") && digest.stderr.contains("451"), "\(digest.stderr)")
+        // The retry, later, delivers; nothing waits: 0.
+        let again = try ws.chime(["run"], now: "2026-11-22T07:10:00Z")
+        #expect(again.status == 0, "\(again.stdout) \(again.stderr)")
+        #expect(try server.messages().count == 1)
+    }
+
+    @Test("a server answering 429 to every try, each wait within maxWait, holds the run no longer than maxWait in all: the rest waits for a later run (75)")
+    func endless429() throws {
+        let server = try WebhookServer()
+        let base = "json://127.0.0.1:\(server.port)"
+        let ws = try Workspace(configuration: Self.configuration(
+            channels: [#"<channel id="always" url="\#(base)/ratelimit/100000/1" maxWait="3s"/>"#, #"<channel id="zero" url="\#(base)/ratelimit/100000/0" maxWait="3s"/>"#],
+            recipients: [("a", "always", ""), ("z", "zero", "")]))
+        try Self.schedule(ws, [("a", "a"), ("z", "z")])
+        let started = Date()
+        let run = try ws.chime(["run"], now: "2026-11-21T09:05:00Z")
+        #expect(Date().timeIntervalSince(started) < 15, "the run ended, where it went on for maxAge (a day)")
+        #expect(run.status == 75, "\(run.stdout) \(run.stderr)")
+        #expect(run.stdout.contains("2 not tried (the server asked to wait past this run)"), "\(run.stdout)")
+        let requests = try server.requests()
+        #expect(requests.filter { ($0["path"] as! String) == "/ratelimit/100000/1" }.count <= 4, "a second a try, 3 s in all")
+        #expect(requests.filter { ($0["path"] as! String) == "/ratelimit/100000/0" }.count <= 4, "Retry-After: 0 counted as a second")
+        // The next run tries again.
+        _ = try ws.chime(["run"], now: "2026-11-21T09:06:00Z")
+        #expect(try server.requests().count > requests.count)
+    }
+
     @Test("webhooks go out many at once within the channel's concurrency, and no faster than its rate")
     func concurrencyAndRate() throws {
         let server = try WebhookServer()

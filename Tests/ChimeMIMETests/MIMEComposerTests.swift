@@ -44,6 +44,33 @@ struct MIMEComposerTests {
         #expect(Int(parsed["longest"] ?? "999") ?? 999 <= 78)
     }
 
+    @Test("an attachment's name with control characters cannot start a header or a body: they go as _")
+    func attachmentNameInjection() throws {
+        let composed = MIMEComposer.compose(message(attachments: [.init(filename: "a.txt\r\nX-Injected: yes\r\n\r\nINJECTED BODY\r\n\t\u{1}.txt",
+                                                                        contentType: "text/plain", data: Array("hello".utf8))]))
+        #expect(!composed.contains("\nX-Injected"), "\(composed)")
+        let parsed = try #require(ParsedMail(bytes: Array(composed.utf8)))
+        let part = try #require(parsed.parts.first { $0.filename != nil })
+        #expect(part.filename == "a.txt__X-Injected: yes____INJECTED BODY____.txt")
+        #expect(part.data == Array("hello".utf8))
+        #expect(try strictlyParsed(composed)["error"] == nil)
+    }
+
+    @Test("a title that is one word longer than a line may be goes in encoded words: no line over RFC 5322's 998 characters")
+    func longWordSubject() throws {
+        var long = message()
+        long.subject = "See https://example.org/" + String(repeating: "a", count: 1_125)
+        let composed = MIMEComposer.compose(long)
+        let header = composed.components(separatedBy: "\n\n")[0]
+        #expect(header.split(separator: "\n").allSatisfy { $0.utf8.count <= 998 }, "a header line over 998")
+        let parsed = try #require(ParsedMail(bytes: Array(composed.utf8)))
+        #expect(parsed.header("Subject") == long.subject, "the title reads back whole")
+        // A subject of ordinary words is left as it is.
+        var short = message()
+        short.subject = "Water the plants"
+        #expect(MIMEComposer.compose(short).contains("\nSubject: Water the plants\n"))
+    }
+
     @Test("a plain text message stays one part")
     func plain() throws {
         let parsed = try strictlyParsed(MIMEComposer.compose(message(html: nil)))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChimeRuntime
 import ChimeCore
+import ChimeScheduler
 
 extension Chime {
     struct Digest: ParsableCommand {
@@ -16,7 +17,8 @@ extension Chime {
                 notification is in one digest only, even when runs overlap or one is killed \
                 (the next run finishes it, replacing rather than repeating it); nothing is sent \
                 to a recipient with nothing kept. Exits 75 when a digest could not go (kept for \
-                the next run).
+                the next run) or its delivery waits for a later run (a server unreachable, a \
+                temporary refusal), 69 when its delivery gave up.
                 """
         )
 
@@ -41,8 +43,10 @@ extension Chime {
                 let digests = dryRun
                     ? report.due.map { DigestSummary.Digest(recipient: $0.recipient, notifications: $0.items.count, identifiers: $0.items.map(\.request.identifier)) }
                     : report.sent.map { DigestSummary.Digest(recipient: $0.recipient, notifications: $0.count) }
-                try printJSON(DigestSummary(digests: digests, recovered: report.recovered, held: report.held))
-                if !report.held.isEmpty && !dryRun { throw ExitCode(75) }
+                let delivery = report.delivery
+                try printJSON(DigestSummary(digests: digests, recovered: report.recovered, held: report.held,
+                                            retrying: delivery.retrying, failed: delivery.failed, deferred: delivery.notTried))
+                if !dryRun { try Self.exit(report) }
                 return
             }
             if dryRun {
@@ -61,11 +65,22 @@ extension Chime {
             }
             var summary = "sent \(report.sent.count) digest\(report.sent.count == 1 ? "" : "s")"
             if report.recovered > 0 { summary += ", finished \(report.recovered) of an interrupted run" }
+            let delivery = report.delivery
+            if !delivery.retrying.isEmpty { summary += ", \(delivery.retrying.count) to retry" }
+            if delivery.notTried > 0 { summary += ", \(delivery.notTried) not tried" }
+            if !delivery.failed.isEmpty { summary += ", \(delivery.failed.count) failed" }
             print(summary)
-            if !report.held.isEmpty {
-                printError(report.held.map { "held \($0)" }.joined(separator: "\n"))
-                throw ExitCode(75)
-            }
+            let problems = report.held.map { "held \($0)" } + delivery.retrying.map { "will retry \($0)" } + delivery.failed.map { "failed \($0)" }
+            if !problems.isEmpty { printError(problems.map(printable).joined(separator: "\n")) }
+            try Self.exit(report)
+        }
+
+        /// As `chime run`: 69 when a digest's delivery gave up, 75 when a digest or its
+        /// delivery waits for a later run.
+        static func exit(_ report: Scheduler.DigestReport) throws {
+            let delivery = report.delivery
+            if !delivery.failed.isEmpty { throw ExitCode(69) }
+            if !report.held.isEmpty || !delivery.retrying.isEmpty || delivery.notTried > 0 { throw ExitCode(75) }
         }
     }
 }

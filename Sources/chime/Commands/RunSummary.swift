@@ -87,4 +87,10 @@ struct DigestSummary: Encodable {
     var recovered: Int
     /// Digests that could not go, each with why: kept for the next run.
     var held: [String]
+    /// Deliveries of digests that failed for now, each with why and when it is tried again.
+    var retrying: [String] = []
+    /// Deliveries of digests that gave up this run.
+    var failed: [String] = []
+    /// Deliveries of digests left untried for a later run (their server unreachable).
+    var deferred = 0
 }
