@@ -54,7 +54,8 @@ public final class PostgresStore: NotificationStore, StoreMigrating {
                 throw error
             }
         }
-        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        client = PostgresClient(configuration: configuration,
+                                backgroundLogger: Logger(label: logger.label) { _ in PoolLog(base: logger.handler) })
         running = Task(executorPreference: StoreExecutor.shared) { [client] in await client.run() }
     }
 
@@ -170,5 +171,39 @@ private final class Outcome<T: Sendable>: @unchecked Sendable { // guarded by lo
 
     func get() throws -> T {
         try lock.withLock { result! }.get()
+    }
+}
+
+/// PostgresNIO's background log, less its warning that a call came before the pool's
+/// `run()`: the pool is started as the store opens, on a task of its own, which a busy
+/// machine may start a moment after the first call leases (the call waits for it and is
+/// served). The warning went to standard error in 4 runs of `chime pending` in 250, and
+/// cron mails what lands there. Written by hand: swift-log filters by level only.
+struct PoolLog: LogHandler {
+    var base: any LogHandler
+
+    func log(event: LogEvent) {
+        if event.level == .warning, event.message.description.hasPrefix("Trying to lease connection from `PostgresClient`, but") { return }
+        base.log(event: event)
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { base[metadataKey: key] }
+        set { base[metadataKey: key] = newValue }
+    }
+
+    var metadata: Logger.Metadata {
+        get { base.metadata }
+        set { base.metadata = newValue }
+    }
+
+    var logLevel: Logger.Level {
+        get { base.logLevel }
+        set { base.logLevel = newValue }
+    }
+
+    var metadataProvider: Logger.MetadataProvider? {
+        get { base.metadataProvider }
+        set { base.metadataProvider = newValue }
     }
 }

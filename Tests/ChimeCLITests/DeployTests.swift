@@ -194,6 +194,15 @@ struct DeployTests {
         #expect(try String(contentsOf: URL(string: "http://127.0.0.1:\(port)/health")!, encoding: .utf8) == "ok\n")
     }
 
+    @Test("each unit running chime serve gives SIGTERM longer than a store call's longest wait (120 s) before systemd kills it")
+    func stopTimeout() throws {
+        for unit in ["chime-serve@.service", "chime-serve.service", "chime-daemon.service"] {
+            let text = try String(contentsOf: Self.deploy.appendingPathComponent("systemd/\(unit)"), encoding: .utf8)
+            let value = text.split(separator: "\n").first { $0.hasPrefix("TimeoutStopSec=") }.flatMap { Int($0.dropFirst("TimeoutStopSec=".count)) }
+            #expect((value ?? 90) > 120, "\(unit): TimeoutStopSec \(value.map(String.init) ?? "unset (90 s)")")
+        }
+    }
+
     @Test("systemd-analyze verify accepts every unit and timer, and security rates each service OK (under 2.0 of 10), sandboxed as the issue asks; sysusers.d makes the chime user")
     func systemdAnalyze() throws {
         let root = try Root()
