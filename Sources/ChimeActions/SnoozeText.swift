@@ -21,8 +21,6 @@ enum SnoozeText {
         ("أسبوع", "w"), ("週", "w"), ("周", "w"), ("주", "w"),
     ]
 
-    /// "until" and "for" before a time or a duration, in the shipped languages.
-    static let leading = ["until ", "for ", "bis ", "für ", "jusqu'à ", "jusqu’à ", "pendant ", "hasta ", "durante ", "до ", "на ", "do ", "na "]
 
     /// The longest text read as a duration: anything longer names none (and is not run
     /// through the patterns at all).
@@ -31,7 +29,7 @@ enum SnoozeText {
     static func seconds(_ text: String, now: Instant, zone: TimeZone) -> Int64? {
         guard text.utf8.count <= longest else { return nil }
         var words = text.lowercased().trimmingCharacters(in: .whitespacesAndNewlines)
-        if let word = leading.first(where: { words.hasPrefix($0) }) { words = String(words.dropFirst(word.count)) }
+        if let word = ReplyWords.snoozeLeads.first(where: { words.hasPrefix($0 + " ") }) { words = String(words.dropFirst(word.count + 1)) }
         guard !words.isEmpty else { return nil }
         if let match = words.wholeMatch(of: clock), let hour = Int(match.output.1), let minute = Int(match.output.2),
            hour < 24, minute < 60 {

@@ -41,8 +41,7 @@ extension PostgresStore {
 
     public func idempotentAnswer(owner: String, key: String) throws -> IdempotentAnswer? {
         try read { session in
-            try await session.rows("SELECT request_digest, status, body FROM idempotency WHERE owner = \(owner) AND key = \(key)")
-                .first.map(Self.answer)
+            try await Self.kept(session, owner: owner, key: key)
         }
     }
 
@@ -60,8 +59,7 @@ extension PostgresStore {
                 """, as: Int32.self) != nil {
                 return nil
             }
-            return try await session.rows("SELECT request_digest, status, body FROM idempotency WHERE owner = \(owner) AND key = \(key)")
-                .first.map(Self.answer)
+            return try await Self.kept(session, owner: owner, key: key)
         }
     }
 
@@ -81,9 +79,14 @@ extension PostgresStore {
                     body = excluded.body, created_at = excluded.created_at
                 WHERE idempotency.status = 0
                 """)
-            return try await session.rows("SELECT request_digest, status, body FROM idempotency WHERE owner = \(owner) AND key = \(key)")
-                .first.map(Self.answer) ?? answer
+            return try await Self.kept(session, owner: owner, key: key) ?? answer
         }
+    }
+
+    /// What is kept for `owner`'s `key`: an answer, a hold, or nothing.
+    private static func kept(_ session: Session, owner: String, key: String) async throws -> IdempotentAnswer? {
+        try await session.rows("SELECT request_digest, status, body FROM idempotency WHERE owner = \(owner) AND key = \(key)")
+            .first.map(answer)
     }
 
     private static func answer(_ row: PostgresRandomAccessRow) throws -> IdempotentAnswer {

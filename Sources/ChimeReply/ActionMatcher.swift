@@ -18,6 +18,12 @@ public struct ActionMatcher: Sendable {
         var words: String
         var action: NotificationAction?
         var builtIn: BuiltInAction?
+
+        /// Whether what follows the name is the action's text: a text-input action's, or
+        /// snooze's duration.
+        func takesText(_ following: Substring) -> Bool {
+            action?.textInput != nil || (builtIn == .snooze && ActionMatcher.isDuration(following))
+        }
     }
 
     let keywords: [Keyword]
@@ -87,16 +93,14 @@ public struct ActionMatcher: Sendable {
                 // are thanks or please, or the action takes text (Add item: milk;
                 // snooze 2h).
                 let following = folded.dropFirst(keyword.words.count + 1)
-                let takesText = keyword.action?.textInput != nil || (keyword.builtIn == .snooze && Self.isDuration(following))
-                guard takesText || Self.onlyCourtesy(following) else { continue }
+                guard keyword.takesText(following) || Self.onlyCourtesy(following) else { continue }
                 remainder = Self.after(keyword.words, in: line)
             } else if folded.hasPrefix(keyword.words), ReplyWords.unspaced(keyword.words) || Self.startsUnspaced(folded.dropFirst(keyword.words.count)) {
                 // Written without spaces ("リストを削除してください", "2お願いします"), the
                 // name runs into what follows: as above, another sentence unless it is
                 // only a polite ending or thanks, or the action takes text; never a negation.
                 let following = folded.dropFirst(keyword.words.count)
-                let takesText = keyword.action?.textInput != nil || (keyword.builtIn == .snooze && Self.isDuration(following))
-                guard !Self.negates(following), takesText || Self.onlyUnspacedEndings(following) else { continue }
+                guard !Self.negates(following), keyword.takesText(following) || Self.onlyUnspacedEndings(following) else { continue }
                 remainder = Self.after(keyword.words, in: line)
             } else {
                 continue
@@ -134,8 +138,8 @@ public struct ActionMatcher: Sendable {
         return number.first?.isNumber == true
     }
 
-    /// "until" and "for" before a snooze's time or duration, in the shipped languages, folded.
-    static let durationLeads: Set<String> = Set(["until", "for", "bis", "für", "pendant", "hasta", "durante", "до", "на", "do", "na"].map(ReplyWords.fold))
+    /// ``ReplyWords/snoozeLeads``, folded.
+    static let durationLeads = Set(ReplyWords.snoozeLeads.map(ReplyWords.fold))
 
     /// Negations that follow a verb in the languages written without spaces, where an
     /// action's name runs into what follows it: "削除しないで" (do not delete), "完了して

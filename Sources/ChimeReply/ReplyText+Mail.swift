@@ -27,9 +27,8 @@ extension ReplyText {
     /// `content="text/html; charset=…"`), as a name of letters, digits and `-_.:`.
     static func metaCharset(_ html: [UInt8]) -> String? {
         let head = html.prefix(2048).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-        let key = Array("charset=".utf8)
-        guard let start = head.indices.first(where: { head[$0...].starts(with: key) }) else { return nil }
-        let name = head[(start + key.count)...].drop { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") || $0 == 0x20 }
+        guard let key = head.firstRange(of: Array("charset=".utf8)) else { return nil }
+        let name = head[key.upperBound...].drop { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") || $0 == 0x20 }
             .prefix { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || [UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: ":")].contains($0) }
         guard (1...40).contains(name.count) else { return nil }
         return String(decoding: name, as: UTF8.self)

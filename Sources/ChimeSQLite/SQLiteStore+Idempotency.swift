@@ -6,8 +6,7 @@ import GRDB
 extension SQLiteStore {
     public func idempotentAnswer(owner: String, key: String) throws -> IdempotentAnswer? {
         try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT request_digest, status, body FROM idempotency WHERE owner = ? AND key = ?",
-                             arguments: [owner, key]).map(Self.answer)
+            try Self.kept(db, owner: owner, key: key)
         }
     }
 
@@ -22,8 +21,7 @@ extension SQLiteStore {
                 """, arguments: [owner, key, digest, at.seconds, at.seconds - abandonedAfter]) != nil {
                 return nil
             }
-            return try Row.fetchOne(db, sql: "SELECT request_digest, status, body FROM idempotency WHERE owner = ? AND key = ?",
-                                    arguments: [owner, key]).map(Self.answer)
+            return try Self.kept(db, owner: owner, key: key)
         }
     }
 
@@ -41,10 +39,14 @@ extension SQLiteStore {
                     body = excluded.body, created_at = excluded.created_at
                 WHERE idempotency.status = 0
                 """, arguments: [owner, key, answer.requestDigest, answer.status, Data(answer.body), at.seconds])
-            let kept = try Row.fetchOne(db, sql: "SELECT request_digest, status, body FROM idempotency WHERE owner = ? AND key = ?",
-                                        arguments: [owner, key])
-            return kept.map(Self.answer) ?? answer
+            return try Self.kept(db, owner: owner, key: key) ?? answer
         }
+    }
+
+    /// What is kept for `owner`'s `key`: an answer, a hold, or nothing.
+    private static func kept(_ db: Database, owner: String, key: String) throws -> IdempotentAnswer? {
+        try Row.fetchOne(db, sql: "SELECT request_digest, status, body FROM idempotency WHERE owner = ? AND key = ?",
+                         arguments: [owner, key]).map(answer)
     }
 
     private static func answer(_ row: Row) -> IdempotentAnswer {

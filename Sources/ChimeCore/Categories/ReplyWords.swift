@@ -24,7 +24,8 @@ public enum ReplyWords {
 
         public mutating func add(_ scalars: String.UnicodeScalarView) {
             for scalar in scalars {
-                switch scalar.properties.generalCategory {
+                let category = scalar.properties.generalCategory
+                switch category {
                 case .nonspacingMark, .enclosingMark, .spacingMark:
                     continue
                 case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber, .otherNumber, .letterNumber:
@@ -32,8 +33,7 @@ public enum ReplyWords {
                     space = false
                     // A digit of any script as its ASCII digit: "٢" (an Arabic keyboard's)
                     // and "२" are the menu's 2, as "２" is by compatibility.
-                    if scalar.properties.generalCategory == .decimalNumber, !scalar.isASCII,
-                       let value = scalar.properties.numericValue, value >= 0, value <= 9 {
+                    if category == .decimalNumber, !scalar.isASCII, let value = scalar.properties.numericValue, value >= 0, value <= 9 {
                         text.unicodeScalars.append(Unicode.Scalar(UInt8(ascii: "0") + UInt8(value)))
                     } else {
                         text.unicodeScalars.append(scalar)
@@ -44,6 +44,11 @@ public enum ReplyWords {
             }
         }
     }
+
+    /// "until" and "for" before a snooze's time or duration ("snooze until 15:00",
+    /// "Schlummern bis 15:00"), in the shipped languages, lower case: what the matcher
+    /// lets come before a duration, and what the snooze reader takes off before one.
+    public static let snoozeLeads = ["until", "for", "bis", "für", "jusqu'à", "jusqu’à", "pendant", "hasta", "durante", "до", "на", "do", "na"]
 
     /// True for folded words in a script written without spaces (Chinese, Japanese),
     /// which other text may follow or precede directly.

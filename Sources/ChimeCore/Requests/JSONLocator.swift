@@ -29,17 +29,6 @@ struct JSONLocator {
         self.target = target
     }
 
-    /// The first syntax error of the text; nil when it is JSON.
-    static func syntaxError(in bytes: [UInt8]) -> SyntaxError? {
-        var locator = JSONLocator(bytes, target: nil)
-        do {
-            try locator.document()
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     /// The byte offset where the value at `path` starts (or, with `name`, its field name);
     /// nil when the text has no such value before a syntax error.
     static func offset(of path: [Step], name: Bool = false, in bytes: [UInt8]) -> Int? {

@@ -107,20 +107,11 @@ public enum RequestDecoder {
         return nil
     }
 
-    /// The failure at the line and column of its value (or field name), or of the text's
-    /// first syntax error when it is not JSON.
+    /// The failure at the line and column of its value (or field name). (Syntax errors
+    /// never get here: the text was scanned before it was decoded.)
     private static func located(_ failure: Failure, in bytes: [UInt8]) -> Failure {
         var failure = failure
-        let offset: Int?
-        if let steps = failure.steps {
-            offset = JSONLocator.offset(of: steps.path, name: steps.name, in: bytes)
-        } else if let error = JSONLocator.syntaxError(in: bytes) {
-            offset = error.offset
-            failure.message = "not valid JSON: \(error.message)"
-        } else {
-            offset = nil
-        }
-        if let offset {
+        if let steps = failure.steps, let offset = JSONLocator.offset(of: steps.path, name: steps.name, in: bytes) {
             (failure.line, failure.column) = JSONLocator.lineAndColumn(of: offset, in: bytes)
         }
         return failure

@@ -70,7 +70,7 @@ extension Chime {
             if delivery.notTried > 0 { summary += ", \(delivery.notTried) not tried" }
             if !delivery.failed.isEmpty { summary += ", \(delivery.failed.count) failed" }
             print(summary)
-            let problems = report.held.map { "held \($0)" } + delivery.retrying.map { "will retry \($0)" } + delivery.failed.map { "failed \($0)" }
+            let problems = report.held.map { "held \($0)" } + delivery.problems
             if !problems.isEmpty { printError(problems.map(printable).joined(separator: "\n")) }
             try Self.exit(report)
         }
@@ -78,9 +78,7 @@ extension Chime {
         /// As `chime run`: 69 when a digest's delivery gave up, 75 when a digest or its
         /// delivery waits for a later run.
         static func exit(_ report: Scheduler.DigestReport) throws {
-            let delivery = report.delivery
-            if !delivery.failed.isEmpty { throw ExitCode(69) }
-            if !report.held.isEmpty || !delivery.retrying.isEmpty || delivery.notTried > 0 { throw ExitCode(75) }
+            try report.delivery.exit(waiting: !report.held.isEmpty)
         }
     }
 }

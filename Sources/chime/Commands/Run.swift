@@ -83,17 +83,14 @@ extension Chime {
             if report.recovered > 0 { summary += ", took back \(report.recovered) from an interrupted run" }
             if report.moved > 0 { summary += ", moved \(report.moved) floating to a new zone" }
             print(summary)
-            let problems = report.held.map { "held \($0)" } + report.partial.map { "partly sent \($0)" }
-                + delivery.retrying.map { "will retry \($0)" } + delivery.failed.map { "failed \($0)" }
+            let problems = report.held.map { "held \($0)" } + report.partial.map { "partly sent \($0)" } + delivery.problems
             if !problems.isEmpty { printError(problems.map(printable).joined(separator: "\n")) }
             try Self.exit(report)
         }
 
         /// 69 when a delivery gave up, 75 when something waits for a later run.
         static func exit(_ report: Scheduler.RunReport) throws {
-            let delivery = report.delivery
-            if !delivery.failed.isEmpty { throw ExitCode(69) }
-            if !report.held.isEmpty || !report.partial.isEmpty || !delivery.retrying.isEmpty || delivery.notTried > 0 { throw ExitCode(75) }
+            try report.delivery.exit(waiting: !report.held.isEmpty || !report.partial.isEmpty)
         }
     }
 }
