@@ -18,13 +18,20 @@ extension ActionDesk {
         guard let thread = reply.thread, let request = reply.request else { return nil }
         // What is read and written in the store is one transaction, unless a command hook
         // runs (the store is not held while it does); the answer is written after.
-        let action = reply.response.flatMap { configuration.category(request.content.categoryIdentifier)?.action($0.action) }
-        let commands = action?.hooks.contains(where: \.runsCommand) ?? false
         let decide = { try decision(reply, request: request, now: now) }
-        guard let (outcome, recipient, open) = try commands ? decide() : store.together(decide) else { return nil }
+        guard let (outcome, recipient, open) = try runsCommand(settling: reply) ? decide() : store.together(decide) else { return nil }
         guard let answer = outcome.answer else { return outcome }
         try send(answer, open: open, in: thread, of: reply, for: request, recipient: recipient, now: now)
         return outcome
+    }
+
+    /// Whether ``settle(_:now:)`` runs a command hook for `reply`: it must then be called
+    /// outside of the store's ``StoreTransactions/together(_:)``, which must not wait for
+    /// another process.
+    public func runsCommand(settling reply: Reply) -> Bool {
+        guard let request = reply.request, let response = reply.response,
+              let action = configuration.category(request.content.categoryIdentifier)?.action(response.action) else { return false }
+        return action.hooks.contains(where: \.runsCommand)
     }
 
     /// What ``settle(_:now:)`` decides and carries out, with the recipient and, when there

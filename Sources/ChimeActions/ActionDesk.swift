@@ -256,4 +256,20 @@ final class MaildirFolders: @unchecked Sendable { // open and batching guarded b
 /// Answers kept for Maildirs and taken out together (``ActionDesk/takeAnswers()``).
 public struct KeptAnswers: Sendable {
     let folders: [(MaildirFolder, MaildirFolder.Staged)]
+
+    /// No answers.
+    public static let none = KeptAnswers(folders: [])
+
+    /// These answers, then `later`'s, each folder's published with one sync.
+    public func merging(_ later: KeptAnswers) -> KeptAnswers {
+        var folders = self.folders
+        for (folder, staged) in later.folders {
+            if let index = folders.firstIndex(where: { $0.0 === folder }) {
+                folders[index].1 = folders[index].1 + staged
+            } else {
+                folders.append((folder, staged))
+            }
+        }
+        return KeptAnswers(folders: folders)
+    }
 }

@@ -85,13 +85,24 @@ public struct MailIntake: Sendable {
     /// Takes a message ``prepare(_:size:)`` read.
     /// - Throws: `RuntimeFailure(75)` when it could not be recorded now.
     func take(_ message: PreparedMessage, named name: String) throws -> String {
-        let reply: Reply
+        settle(try record(message, named: name), named: name)
+    }
+
+    /// Reads and records a message ``prepare(_:size:)`` read: the first half of
+    /// ``take(_:named:)``, whose second is ``settle(_:named:)``.
+    /// - Throws: `RuntimeFailure(75)` when it could not be recorded now.
+    func record(_ message: PreparedMessage, named name: String) throws -> Reply {
         do {
-            reply = try reader.handle(message, now: now)
+            return try reader.handle(message, now: now)
         } catch {
             printError("\(name): not recorded, try again later: \(error)")
             throw RuntimeFailure(75)
         }
+    }
+
+    /// Carries out a reply just recorded and answers it; the line that says what became of
+    /// it. What fails here is said on standard error, not retried: the reply is recorded.
+    func settle(_ reply: Reply, named name: String) -> String {
         let record = reply.record
         var line = "\(name): \(record.outcome.rawValue)\(record.detail.isEmpty ? "" : ": " + record.detail)"
         // Recorded: what follows (hooks, the answer) is carried out once; a failure

@@ -292,6 +292,13 @@ extension SQLiteStore {
                 DROP INDEX delivered_recipient;
                 """)
         }
+        migrator.registerMigration("v16 carried-out responses index") { db in
+            // The same count asks, for each of those delivery ids, whether a response to it
+            // was carried out: with the carried-out ones alone in an index, it reads no
+            // response row (45 to 26 µs for 50 deliveries; it was a fifth of `chime ingest`'s
+            // instructions). ``outstanding(recipient:)`` names the status as this does.
+            try db.execute(sql: "CREATE INDEX response_carried_out ON response (delivery_id) WHERE status = '\(StoredResponse.carriedOut)'")
+        }
         return migrator
     }
 }

@@ -82,10 +82,12 @@ extension SQLiteStore {
 
     public func outstanding(recipient: String) throws -> Int {
         try database.read { db in
+            // The status written out, not bound, so that SQLite reads the partial index of
+            // carried-out responses (migration v16).
             try Int.fetchOne(db.cachedStatement(sql: """
                 SELECT COUNT(*) FROM delivered d WHERE d.recipient = ? AND NOT EXISTS
-                    (SELECT 1 FROM response r WHERE r.delivery_id = d.delivery_id AND r.status = ?)
-                """), arguments: [recipient, StoredResponse.carriedOut]) ?? 0
+                    (SELECT 1 FROM response r WHERE r.delivery_id = d.delivery_id AND r.status = '\(StoredResponse.carriedOut)')
+                """), arguments: [recipient]) ?? 0
         }
     }
 

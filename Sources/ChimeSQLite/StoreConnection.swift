@@ -11,8 +11,9 @@ import GRDB
 /// read-only guard is gone.
 ///
 /// Inside ``together(_:)`` every read and write of this connection made on the same
-/// thread joins the one transaction it opened: a write in a savepoint of its own (so
-/// that a write whose error is caught leaves nothing behind), a read as it is.
+/// thread joins the one transaction it opened: a write (or a nested ``together(_:)``) in
+/// a savepoint of its own (so that a write whose error is caught leaves nothing behind),
+/// a read as it is.
 ///
 /// Transactions and savepoints are begun and ended by statements compiled once a
 /// connection (see ``bracketed(_:_:_:_:undo:)``).
@@ -56,21 +57,27 @@ struct StoreConnection: Sendable {
     /// Runs `updates` in an immediate transaction (as GRDB's `write` does); inside
     /// ``together(_:)``, in a savepoint of that transaction.
     func write<T>(_ updates: (Database) throws -> T) throws -> T {
-        if let db = try joined() {
-            return try Self.bracketed(db, "SAVEPOINT chime", "RELEASE SAVEPOINT chime", updates) { db in
-                // Both fail harmlessly when SQLite already rolled the whole transaction back.
-                try? db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT chime").execute()
-                try? db.cachedStatement(sql: "RELEASE SAVEPOINT chime").execute()
-            }
-        }
+        if let db = try joined() { return try Self.savepoint(db, "chime", updates) }
         return try immediate(updates)
     }
 
     /// Runs `body`, whose reads and writes of this connection (on this thread) make one
-    /// write transaction: one lock, one commit. Nested, it joins the open one.
+    /// write transaction: one lock, one commit. Nested, it is a savepoint of the open one:
+    /// what `body` wrote is undone when it throws, and what the outer body did before it
+    /// stands (`chime ingest` takes many replies in one transaction, each in its own).
     func together<T>(_ body: () throws -> T) throws -> T {
-        if try joined() != nil { return try body() }
+        if let db = try joined() { return try Self.savepoint(db, "chime_together") { _ in try body() } }
         return try immediate { db in try Self.$open.withValue(Open(db, on: queue)) { try body() } }
+    }
+
+    /// `body` in a savepoint `name` of the open transaction: released when it returns,
+    /// rolled back to when it throws.
+    private static func savepoint<T>(_ db: Database, _ name: String, _ body: (Database) throws -> T) throws -> T {
+        try bracketed(db, "SAVEPOINT \(name)", "RELEASE SAVEPOINT \(name)", body) { db in
+            // Both fail harmlessly when SQLite already rolled the whole transaction back.
+            try? db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT \(name)").execute()
+            try? db.cachedStatement(sql: "RELEASE SAVEPOINT \(name)").execute()
+        }
     }
 
     /// `body` in an immediate (write) transaction of its own, as GRDB's `write` begins one.

@@ -76,6 +76,11 @@ public final class MaildirFolder: @unchecked Sendable { // counter and staged gu
     /// Messages staged and taken out together, for ``publish(_:)``.
     public struct Staged: @unchecked Sendable { // an array of values, never shared mutably
         fileprivate let messages: [(name: String, message: [UInt8])]
+
+        /// The messages of both, `first`'s first.
+        public static func + (first: Staged, then: Staged) -> Staged {
+            Staged(messages: first.messages + then.messages)
+        }
     }
 
     /// Takes out the messages staged so far: those staged after wait for the next take.

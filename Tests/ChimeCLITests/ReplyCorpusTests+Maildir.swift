@@ -5,8 +5,8 @@ import Testing
 extension ReplyCorpusTests {
     /// A workspace that sent `count` reminders of the `plain` category to Alice (named
     /// `r0000`…, in order), and an empty Maildir `replies` for her replies to them.
-    static func maildirOfReplies(_ count: Int) throws -> (Workspace, [String], [String: Sent], URL) {
-        let ws = try workspace()
+    static func maildirOfReplies(_ count: Int, configuration: String = configuration) throws -> (Workspace, [String], [String: Sent], URL) {
+        let ws = try workspace(configuration)
         let identifiers = (0..<count).map { String(format: "r%04d", $0) }
         let sent = try send(ws, identifiers, category: "plain")
         #expect(sent.count == count)
@@ -104,5 +104,32 @@ extension ReplyCorpusTests {
         #expect(lines.allSatisfy { $0.contains(": responded: seen (carried out)") }, "\(lines.first { !$0.contains("responded") } ?? "")")
         #expect(try FileManager.default.contentsOfDirectory(atPath: replies.appendingPathComponent("cur").path).count == count)
         #expect(answers.count == count, "one answer each")
+    }
+
+    /// Replies are recorded and carried out many to a transaction of the store; a reply
+    /// whose action runs a command must not run it while that transaction holds the store,
+    /// since the command may write to it (here: taking the store's write lock, waiting at
+    /// most 2 s for it).
+    @Test("250 replies in a Maildir, every 50th choosing an action whose command writes to the store: each command gets the store at once and succeeds, and every reply around it is carried out and answered")
+    func maildirCommandHooks() throws {
+        let count = 250
+        let writer = #"python3 -c 'import sqlite3; db = sqlite3.connect(&quot;chime.sqlite&quot;, timeout=2); db.execute(&quot;BEGIN IMMEDIATE&quot;); db.rollback()'"#
+        let configuration = Self.configuration.replacingOccurrences(of: #"<action identifier="seen" title="Seen"/>"#, with: """
+            <action identifier="seen" title="Seen"/>
+            <action identifier="log" title="Log"><hook command="\(writer)"/></action>
+            """)
+        let (ws, identifiers, sent, replies) = try Self.maildirOfReplies(count, configuration: configuration)
+        for (index, identifier) in identifiers.enumerated() {
+            let reply = Self.reply(sent[identifier]!, body: index % 50 == 25 ? "2" : "1")
+            try Data(reply.utf8).write(to: replies.appendingPathComponent("new/\(identifier).test:2,"))
+        }
+        let (lines, answers) = try Self.ingestMaildir(ws, identifiers)
+        let expected = identifiers.indices.map { $0 % 50 == 25 ? ": responded: log (carried out)" : ": responded: seen (carried out)" }
+        let wrong = zip(lines, expected).filter { !$0.contains($1) }
+        #expect(wrong.isEmpty, "\(wrong.prefix(3))")
+        #expect(answers.count == count, "one answer each")
+        let logged = try Self.json(ws, "responses").filter { $0["actionIdentifier"] as? String == "log" }
+        #expect(logged.count == 5)
+        #expect(logged.allSatisfy { ($0["result"] as? String) == "command exit 0" }, "\(logged.map { $0["result"] ?? "" })")
     }
 }

@@ -15,7 +15,7 @@ extension SQLiteStoreTests {
             added: Instant(seconds: 0), nextFire: Instant(seconds: 60), anchor: Instant(seconds: 0), zone: "UTC", generation: "g-\(identifier)")
     }
 
-    @Test("a write that fails midway leaves none of its rows, inside together (where the writes around it commit) or not; an error out of together undoes everything")
+    @Test("a write that fails midway leaves none of its rows, inside together (where the writes around it commit) or not; an error out of together undoes everything, out of a nested together all of its own")
     func failedWrites() throws {
         let store = try self.store()
         let connection = store.database
@@ -34,9 +34,19 @@ extension SQLiteStoreTests {
             // Twice, so that the savepoint is taken again after one was rolled back to.
             #expect(throws: Midway.self) { try write(["half again"], failing: true) }
             try write(["after"])
-            #expect(try rows() == ["before", "after"])
+            // A nested together (one reply of many in chime ingest's transaction): an error
+            // out of it undoes its own writes, however many, and no others.
+            #expect(throws: Midway.self) {
+                try connection.together {
+                    try write(["nested"])
+                    try write(["nested too"])
+                    throw Midway()
+                }
+            }
+            try connection.together { try write(["kept"]) }
+            #expect(try rows() == ["before", "after", "kept"])
         }
-        #expect(try rows() == ["before", "after"])
+        #expect(try rows() == ["before", "after", "kept"])
         // Outside of together, one transaction rolled back.
         #expect(throws: Midway.self) { try write(["alone"], failing: true) }
         #expect(throws: Midway.self) {
@@ -45,11 +55,11 @@ extension SQLiteStoreTests {
                 throw Midway()
             }
         }
-        #expect(try rows() == ["before", "after"])
+        #expect(try rows() == ["before", "after", "kept"])
         // The connection is usable after all three, outside together and in it.
         try write(["later"])
         try connection.together { try write(["last"]) }
-        #expect(try rows() == ["before", "after", "later", "last"])
+        #expect(try rows() == ["before", "after", "kept", "later", "last"])
     }
 
     @Test("once SQLite has rolled the transaction of together back by itself, nothing after it in the body runs outside of it, even when the body catches the error")

@@ -24,10 +24,10 @@ struct SQLiteStoreTests {
         "v1 pending and delivered notifications", "v2 sent marks", "v3 outbox and attempts", "v4 replies", "v5 carrying out",
         "v6 chat threads", "v7 delivery policy", "v8 thread groups", "v9 recipient settings", "v10 opt-in", "v11 waiting groups index",
         "v12 quiet-hours hold index", "v13 idempotency keys", "v14 claimed rows index",
-        "v15 delivered by recipient, with delivery ids",
+        "v15 delivered by recipient, with delivery ids", "v16 carried-out responses index",
     ]
 
-    @Test("the file is in WAL mode, with the migrations recorded, the next-fire index, claimers indexed for claimed rows only, and delivered rows by recipient with their ids")
+    @Test("the file is in WAL mode, with the migrations recorded, the next-fire index, claimers indexed for claimed rows only, delivered rows by recipient with their ids, and carried-out responses by delivery")
     func schema() throws {
         _ = try store()
         let process = Process()
@@ -42,6 +42,7 @@ struct SQLiteStoreTests {
             print(db.execute("SELECT sql FROM sqlite_master WHERE name = 'outbox_claimed_by'").fetchone()[0])
             print(",".join(sorted(r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'delivered'"))))
             print(db.execute("SELECT sql FROM sqlite_master WHERE name = 'delivered_recipient_ids'").fetchone()[0])
+            print(db.execute("SELECT sql FROM sqlite_master WHERE name = 'response_carried_out'").fetchone()[0])
             """, path]
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -55,6 +56,8 @@ struct SQLiteStoreTests {
             // The recipient's delivery ids in the index: counting what is still open reads no row.
             "delivered_delivery,delivered_recipient_ids,sqlite_autoindex_delivered_1",
             "CREATE INDEX delivered_recipient_ids ON delivered (recipient, delivered_at, delivery_id)",
+            // Whether a delivery's response was carried out, answered from the index alone.
+            "CREATE INDEX response_carried_out ON response (delivery_id) WHERE status = 'carried out'",
         ])
     }
 
