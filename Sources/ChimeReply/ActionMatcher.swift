@@ -194,7 +194,13 @@ public struct ActionMatcher: Sendable {
     static func isGreeting(_ line: String) -> Bool {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         let folded = ReplyWords.fold(trimmed)
-        guard let greeting = greetings.first(where: { folded == $0 || folded.hasPrefix($0 + " ") }) else { return false }
+        // Compared as bytes, the greeting then a space or the end: building `greeting + " "`
+        // for each of them and comparing Characters had made this 30,000 instructions a
+        // reply (15,000 now, most of it the folding).
+        let bytes = folded.utf8
+        guard let greeting = greetings.first(where: { greeting in
+            bytes.starts(with: greeting.utf8) && bytes.dropFirst(greeting.utf8.count).first.map { $0 == 0x20 } ?? true
+        }) else { return false }
         let after = folded.dropFirst(greeting.count).split(separator: " ")
         return after.isEmpty || (after.count <= 2 && (trimmed.hasSuffix(",") || trimmed.hasSuffix("!") || trimmed.hasSuffix("，")))
     }

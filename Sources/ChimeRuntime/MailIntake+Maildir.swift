@@ -69,7 +69,7 @@ extension MailIntake {
             while more, failure == nil {
                 // Up to `repliesPerTransaction` replies are recorded and carried out in one
                 // transaction, each in a savepoint of its own: one lock and one commit
-                // where each reply took two (a quarter of the time went to them).
+                // where each reply took two (a sixth of its time went to them: perf).
                 var taken: [(name: String, line: String)] = []
                 var commanding: (name: String, reply: Reply)?
                 do {
