@@ -202,7 +202,8 @@ extension PostgresStore {
                     FROM taken WHERE route <> 'suppressed' ORDER BY identifier, id DESC
                     ON CONFLICT (identifier) DO UPDATE SET
                         recipient = excluded.recipient, request = excluded.request, fire_date = excluded.fire_date,
-                        delivered_at = excluded.delivered_at, delivery_id = excluded.delivery_id, coalesced = excluded.coalesced
+                        delivered_at = excluded.delivered_at, delivery_id = excluded.delivery_id, coalesced = excluded.coalesced,
+                        answered = 0
                     RETURNING 1),
                 moved AS (
                     UPDATE pending SET next_fire = taken.next_fire, anchor = taken.anchor, fired_count = pending.fired_count + 1,

@@ -211,6 +211,18 @@ extension PostgresStore {
             "DROP INDEX outbox_claimed_by",
             "CREATE INDEX outbox_claimed ON outbox (claimed_by, claim_expires) WHERE claimed_by IS NOT NULL",
         ]),
+        // Each answer to a reply counts the recipient's reminders still open, and asked
+        // about each of their deliveries, however old: a delivery whose response was carried
+        // out is flagged (`finish(response:status:result:)`) and the count reads the others
+        // alone, from an index of them (SQLite's v17).
+        Migration(name: "v3 answered deliveries", statements: [
+            "ALTER TABLE delivered ADD COLUMN answered BIGINT NOT NULL DEFAULT 0",
+            """
+            UPDATE delivered SET answered = 1 WHERE EXISTS
+                (SELECT 1 FROM response r WHERE r.delivery_id = delivered.delivery_id AND r.status = '\(StoredResponse.carriedOut)')
+            """,
+            "CREATE INDEX delivered_unanswered ON delivered (recipient, delivery_id) WHERE answered = 0",
+        ]),
     ]
 
     /// The advisory lock every process takes before it looks at the migrations: "chime"

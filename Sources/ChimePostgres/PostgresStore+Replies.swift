@@ -55,13 +55,17 @@ extension PostgresStore {
     public func finish(response id: Int64, status: String, result: String) throws {
         try write { session in
             try await session.execute("UPDATE response SET status = \(status), result = \(result) WHERE id = \(id)")
+            // Carried out, the delivery is answered: `outstanding(recipient:)` skips it.
+            if status == StoredResponse.carriedOut {
+                try await session.execute("UPDATE delivered SET answered = 1 WHERE delivery_id = (SELECT delivery_id FROM response WHERE id = \(id))")
+            }
         }
     }
 
     public func outstanding(recipient: String) throws -> Int {
         try read { session in
             try await session.value("""
-                SELECT COUNT(*) FROM delivered d WHERE d.recipient = \(recipient) AND NOT EXISTS
+                SELECT COUNT(*) FROM delivered d WHERE d.recipient = \(recipient) AND d.answered = 0 AND NOT EXISTS
                     (SELECT 1 FROM response r WHERE r.delivery_id = d.delivery_id AND r.status = \(StoredResponse.carriedOut))
                 """, as: Int.self) ?? 0
         }

@@ -75,10 +75,11 @@ extension SQLiteStore {
     }
 
     /// A request delivered again (a repeating one) replaces its row in `delivered`.
+    /// A request delivered again replaces its row: a new delivery, not answered yet.
     private static let replacingDelivered = """
         ON CONFLICT (identifier) DO UPDATE SET
             recipient = excluded.recipient, request = excluded.request, fire_date = excluded.fire_date,
-            delivered_at = excluded.delivered_at, delivery_id = excluded.delivery_id, coalesced = excluded.coalesced
+            delivered_at = excluded.delivered_at, delivery_id = excluded.delivery_id, coalesced = excluded.coalesced, answered = 0
         """
 
     private struct MarkRow {

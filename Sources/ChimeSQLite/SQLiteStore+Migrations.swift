@@ -299,6 +299,18 @@ extension SQLiteStore {
             // instructions). ``outstanding(recipient:)`` names the status as this does.
             try db.execute(sql: "CREATE INDEX response_carried_out ON response (delivery_id) WHERE status = '\(StoredResponse.carriedOut)'")
         }
+        migrator.registerMigration("v17 answered deliveries") { db in
+            // That count still asked about each of the recipient's deliveries, however old:
+            // the more a recipient had answered, the longer each answer took. A delivery
+            // whose response was carried out is flagged `answered` (``finish(response:status:result:)``),
+            // and the count reads the others alone, from an index of them.
+            try db.execute(sql: """
+                ALTER TABLE delivered ADD COLUMN answered INTEGER NOT NULL DEFAULT 0;
+                UPDATE delivered SET answered = 1 WHERE EXISTS
+                    (SELECT 1 FROM response r WHERE r.delivery_id = delivered.delivery_id AND r.status = '\(StoredResponse.carriedOut)');
+                CREATE INDEX delivered_unanswered ON delivered (recipient, delivery_id) WHERE answered = 0;
+                """)
+        }
         return migrator
     }
 }

@@ -71,6 +71,11 @@ extension SQLiteStore {
     public func finish(response id: Int64, status: String, result: String) throws {
         try database.write { db in
             try db.cachedStatement(sql: "UPDATE response SET status = ?, result = ? WHERE id = ?").execute(arguments: [status, result, id])
+            // Carried out, the delivery is answered: ``outstanding(recipient:)`` skips it.
+            if status == StoredResponse.carriedOut {
+                try db.cachedStatement(sql: "UPDATE delivered SET answered = 1 WHERE delivery_id = (SELECT delivery_id FROM response WHERE id = ?)")
+                    .execute(arguments: [id])
+            }
         }
     }
 
@@ -82,10 +87,12 @@ extension SQLiteStore {
 
     public func outstanding(recipient: String) throws -> Int {
         try database.read { db in
-            // The status written out, not bound, so that SQLite reads the partial index of
-            // carried-out responses (migration v16).
+            // The deliveries not flagged answered (migration v17), each still asked about:
+            // a response carried out before its delivery's row was written (a press on a
+            // chat button before the run settled the batch) did not flag it. The status
+            // written out, not bound, so that SQLite reads the partial indexes (v16, v17).
             try Int.fetchOne(db.cachedStatement(sql: """
-                SELECT COUNT(*) FROM delivered d WHERE d.recipient = ? AND NOT EXISTS
+                SELECT COUNT(*) FROM delivered d WHERE d.recipient = ? AND d.answered = 0 AND NOT EXISTS
                     (SELECT 1 FROM response r WHERE r.delivery_id = d.delivery_id AND r.status = '\(StoredResponse.carriedOut)')
                 """), arguments: [recipient]) ?? 0
         }

@@ -121,4 +121,39 @@ struct ResponseStoreConformance {
         #expect(try store.threadToken(channel: "team", thread: "1.2") == "T2")
         #expect(try store.threadToken(channel: "other", thread: "1.2") == nil)
     }
+
+    /// Each answer to a reply says how many of the recipient's reminders are still open;
+    /// the stores keep deliveries flagged answered so as not to ask about each of them.
+    @Test("the count of reminders still open: a delivery counts until a response to it is carried out, and again once its request is delivered anew; one carried out before its delivery was settled is not counted", arguments: StoreKind.allCases)
+    func openCount(kind: StoreKind) throws {
+        let store = try kind.make().store
+        try store.upsert([F.pending("a", fires: 100, repeats: true), F.pending("b", fires: 100), F.pending("c", fires: 100)])
+        let claimed = Dictionary(uniqueKeysWithValues: try F.claim(store).map { ($0.request.identifier, $0) })
+        try store.markSent([F.mark(claimed["a"]!, at: 1000, next: 2000), F.mark(claimed["b"]!, at: 1000)], claimer: F.me)
+        try store.settle(claimer: F.me)
+        #expect(try store.outstanding(recipient: "alice") == 2)
+        // c's response carried out between its mark and the settling of its delivery.
+        try store.markSent([F.mark(claimed["c"]!, at: 1000)], claimer: F.me)
+        let early = try #require(try store.record(F.response(claimed["c"]!.deliveryID, status: StoredResponse.carryingOut), from: nil))
+        try store.finish(response: early, status: StoredResponse.carriedOut, result: "")
+        try store.settle(claimer: F.me)
+        #expect(try store.outstanding(recipient: "alice") == 2, "c answered")
+        // A response being carried out, or failed, does not answer; carried out, it does.
+        let b = try #require(try store.record(F.response(claimed["b"]!.deliveryID, status: StoredResponse.carryingOut), from: nil))
+        try store.finish(response: b, status: StoredResponse.failed, result: "")
+        #expect(try store.outstanding(recipient: "alice") == 2)
+        // b's failed response taken again and carried out; a's carried out.
+        let retaken = try #require(try store.retake(response: b, now: Instant(seconds: 600)))
+        try store.finish(response: retaken.id, status: StoredResponse.carriedOut, result: "")
+        #expect(try store.outstanding(recipient: "alice") == 1)
+        let a = try #require(try store.record(F.response(claimed["a"]!.deliveryID, status: StoredResponse.carryingOut), from: nil))
+        try store.finish(response: a, status: StoredResponse.carriedOut, result: "")
+        #expect(try store.outstanding(recipient: "alice") == 0)
+        // a fires again: a new delivery, open until it is answered.
+        let again = try F.claim(store, now: 2000, leaseNow: 2000)
+        #expect(again.map(\.request.identifier) == ["a"])
+        try store.markSent([F.mark(again[0], at: 2000, next: 3000)], claimer: F.me)
+        try store.settle(claimer: F.me)
+        #expect(try store.outstanding(recipient: "alice") == 1)
+    }
 }
