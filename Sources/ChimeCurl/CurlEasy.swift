@@ -75,17 +75,32 @@ public final class CurlEasy {
 
     /// Performs the transfer set up on the handle and returns the bytes it received.
     func performCollecting() throws -> [UInt8] {
-        let sink = ByteSink()
+        try performCollecting(limit: .max) ?? []
+    }
+
+    /// The transfer's body, or nil once it passes `limit` bytes: the transfer is then cut
+    /// there (what a server sends past the size it gave is not kept in memory).
+    func performCollecting(limit: Int) throws -> [UInt8]? {
+        let sink = ByteSink(limit: limit)
         try check(chime_curl_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
             guard let data, let context else { return 0 }
             let length = size * count
-            ByteSink.from(context).bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
+            let sink = ByteSink.from(context)
+            guard sink.bytes.count + length <= sink.limit else {
+                sink.overflowed = true
+                return 0 // libcurl stops the transfer (CURLE_WRITE_ERROR)
+            }
+            sink.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
             return length
         })
         defer { _ = chime_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, nil) }
-        try withExtendedLifetime(sink) {
-            try check(chime_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, sink.opaque))
-            try perform()
+        do {
+            try withExtendedLifetime(sink) {
+                try check(chime_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, sink.opaque))
+                try perform()
+            }
+        } catch where sink.overflowed {
+            return nil
         }
         return sink.bytes
     }
@@ -112,6 +127,13 @@ public final class CurlEasy {
 /// Collects the bytes a transfer writes; found again from libcurl's context pointer.
 final class ByteSink {
     var bytes: [UInt8] = []
+    /// Bytes kept at most; past them the transfer is cut and `overflowed` set.
+    let limit: Int
+    var overflowed = false
+
+    init(limit: Int = .max) {
+        self.limit = limit
+    }
 
     var opaque: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 

@@ -18,7 +18,7 @@ public final class IMAPClient {
         easy = try CurlEasy(timeouts: server.timeouts)
         // The mailbox is a URL path segment: everything but unreserved characters escaped.
         let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        let segment = mailbox.addingPercentEncoding(withAllowedCharacters: unreserved) ?? mailbox
+        let segment = Self.modifiedUTF7(mailbox).addingPercentEncoding(withAllowedCharacters: unreserved) ?? mailbox
         mailboxURL = server.url + "/" + segment
         try easy.apply(server)
         // libcurl keeps only the first 40 bytes of a reply line longer than half its
@@ -51,9 +51,11 @@ public final class IMAPClient {
         return Int(reply[label.upperBound...].prefix { $0.isASCII && $0.isNumber })
     }
 
-    /// The whole message with this UID (`BODY[]`, which also sets `\Seen`).
-    public func fetch(uid: UInt64) throws -> [UInt8] {
-        try transfer(url: "\(mailboxURL);UID=\(uid)", custom: nil)
+    /// The whole message with this UID (`BODY[]`, which also sets `\Seen`), or nil when it
+    /// is longer than `limit` bytes: the transfer is cut there, whatever size the server
+    /// had given (a server may send more than it said).
+    public func fetch(uid: UInt64, limit: Int = .max) throws -> [UInt8]? {
+        try transfer(url: "\(mailboxURL);UID=\(uid)", custom: nil, limit: limit)
     }
 
     /// Adds (`true`) or removes (`false`) flags or keywords, e.g. `\Seen`.
@@ -61,18 +63,68 @@ public final class IMAPClient {
         _ = try command("UID STORE \(uid) \(add ? "+" : "-")FLAGS.SILENT (\(flags.joined(separator: " ")))")
     }
 
-    /// Moves the message to another mailbox (RFC 6851 `MOVE`), creating the mailbox
-    /// when the server says it does not exist yet. A `/` in the name stands for the
-    /// server's own hierarchy delimiter (`.` on many servers), so `Chime/Handled` is a
-    /// folder inside another wherever it runs.
+    /// Moves the message to another mailbox (RFC 6851 `MOVE`; on a server without it, a
+    /// copy, then the original flagged `\Deleted` and expunged by its UID where the server
+    /// has UIDPLUS, else left flagged for the mail client), creating the mailbox when the
+    /// move fails (it may not exist yet; another process may be creating it at the same
+    /// moment, so the move is tried again whatever `CREATE` said). A `/` in the name stands
+    /// for the server's own hierarchy delimiter (`.` on many servers), so `Chime/Handled`
+    /// is a folder inside another wherever it runs. Names are sent in IMAP's modified UTF-7.
     public func move(_ uid: UInt64, to path: String) throws {
-        let mailbox = try delimiter().map { path.replacingOccurrences(of: "/", with: String($0)) } ?? path
-        do {
-            _ = try command("UID MOVE \(uid) \(Self.quoted(mailbox))")
-        } catch {
-            guard (try? command("CREATE \(Self.quoted(mailbox))")) != nil else { throw error }
-            _ = try command("UID MOVE \(uid) \(Self.quoted(mailbox))")
+        let mailbox = Self.quoted(Self.modifiedUTF7(try delimiter().map { path.replacingOccurrences(of: "/", with: String($0)) } ?? path))
+        let capabilities = try self.capabilities()
+        func attempt() throws {
+            if capabilities.contains("MOVE") {
+                _ = try command("UID MOVE \(uid) \(mailbox)")
+                return
+            }
+            _ = try command("UID COPY \(uid) \(mailbox)")
+            try mark(uid, ["\\Deleted"])
+            if capabilities.contains("UIDPLUS") { _ = try command("UID EXPUNGE \(uid)") }
         }
+        do {
+            try attempt()
+        } catch {
+            _ = try? command("CREATE \(mailbox)")
+            try attempt()
+        }
+    }
+
+    private var knownCapabilities: Set<String>?
+
+    /// What the server says it can do (`CAPABILITY`), upper case.
+    private func capabilities() throws -> Set<String> {
+        if let known = knownCapabilities { return known }
+        let reply = String(decoding: try command("CAPABILITY"), as: UTF8.self)
+        let line = reply.split(whereSeparator: \.isNewline).first { $0.hasPrefix("* CAPABILITY ") } ?? ""
+        let found = Set(line.dropFirst("* CAPABILITY ".count).split(separator: " ").map { $0.uppercased() })
+        knownCapabilities = found
+        return found
+    }
+
+    /// A mailbox name as IMAP sends it (RFC 3501, 5.1.3, "modified UTF-7"): printable
+    /// ASCII as it is, `&` as `&-`, any other run of characters as their UTF-16 in base64
+    /// (`,` for `/`, no padding) between `&` and `-`: `Antwörten` is `Antw&APY-rten`.
+    /// Written by hand: Foundation has no such encoding.
+    static func modifiedUTF7(_ name: String) -> String {
+        var encoded = ""
+        var run: [UInt8] = []
+        func endRun() {
+            guard !run.isEmpty else { return }
+            let base64 = Data(run).base64EncodedString().replacingOccurrences(of: "/", with: ",").replacingOccurrences(of: "=", with: "")
+            encoded += "&" + base64 + "-"
+            run = []
+        }
+        for scalar in name.unicodeScalars {
+            if (0x20...0x7E).contains(scalar.value) {
+                endRun()
+                encoded += scalar == "&" ? "&-" : String(scalar)
+            } else {
+                for unit in String(scalar).utf16 { run += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+            }
+        }
+        endRun()
+        return encoded
     }
 
     private var knownDelimiter: Character??
@@ -104,17 +156,18 @@ public final class IMAPClient {
     /// A custom command on the mailbox; returns the untagged lines it got back.
     private func command(_ text: String) throws -> [UInt8] {
         // libcurl URL-decodes a custom command: a literal % must reach it as %25.
-        try transfer(url: mailboxURL, custom: text.replacingOccurrences(of: "%", with: "%25"))
+        try transfer(url: mailboxURL, custom: text.replacingOccurrences(of: "%", with: "%25"), limit: .max) ?? []
     }
 
+    /// The untagged lines of a custom command, or the body of a fetch; nil past `limit`.
     /// - Throws: ``CurlError`` with the server's last line added to libcurl's words.
-    private func transfer(url: String, custom: String?) throws -> [UInt8] {
+    private func transfer(url: String, custom: String?, limit: Int) throws -> [UInt8]? {
         let handle = easy.handle
         try easy.check(chime_curl_setopt_string(handle, CURLOPT_URL, url))
         try easy.check(chime_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, custom))
         let dialogue = Dialogue()
         do {
-            return try easy.recording(dialogue) { try easy.performCollecting() }
+            return try easy.recording(dialogue) { try easy.performCollecting(limit: limit) }
         } catch var error as CurlError {
             let reply = Self.refusal(in: dialogue) ?? dialogue.lastReply
             if !reply.isEmpty { error.message += " (server: \(reply))" }

@@ -1,3 +1,4 @@
+import Foundation
 import ChimeCore
 import ChimeCurl
 import ChimeDelivery
@@ -10,21 +11,39 @@ extension MailIntake {
     /// Handles every unseen message of one mailbox, and those a killed run left marked:
     /// each taken as `chime ingest` takes one, then flagged \Seen (or moved to the
     /// channel's moveTo mailbox); `say` gets the line saying what became of it.
-    /// - Throws: ``CurlError`` when the mailbox cannot be reached; `RuntimeFailure(75)` when a
-    ///   message could not be recorded now (it is left unseen for the next time).
+    ///
+    /// One process at a time reads a mailbox: the ChimeFetching mark guards against a
+    /// run killed midway, not against another reading the same messages (every worker of
+    /// `chime serve` fetches on the minute, and cron may too), which answered each reply
+    /// twice. The mailbox is held in the store (``CoordinationStore/hold(_:at:abandonedAfter:)``);
+    /// a run that finds it held leaves it to the holder. A message handled but not moved
+    /// (a `moveTo` the server refuses) is said on standard error and the others are still
+    /// taken; the run then fails.
+    /// - Throws: ``CurlError`` when the mailbox cannot be reached, or a message could not be
+    ///   moved; `RuntimeFailure(75)` when a message could not be recorded now (it is left
+    ///   unseen for the next time).
     public func fetch(from channel: Channel, say: (String) -> Void) throws {
+        let store = actions.store
+        let hold = "fetch " + channel.id
+        guard try store.hold(hold, at: Instant(Date()), abandonedAfter: Self.fetchAbandonedAfter) else {
+            Self.logger.info("left to the process reading it", metadata: ["channel.id": .string(channel.id)])
+            return
+        }
+        defer { try? store.letGo(hold) }
         let client = try IMAPClient(channel.mailServer, mailbox: channel.url.mailbox)
         let keyword = Self.fetchingKeyword
         let limit = reader.configuration.replies.maxMessageSize
+        var notMoved: (any Error)?
         for uid in try client.search("OR UNSEEN KEYWORD \(keyword)") {
             // A server without keywords still gets its messages read, without that guard.
             try? client.mark(uid, [keyword])
-            // Over the size limit, it is recorded as too large without being fetched.
+            // Over the size limit, it is recorded as too large without being fetched, or
+            // from the bytes fetched once they pass it.
             let size = (try? client.size(uid: uid)) ?? nil
             let tooLarge = size.map { $0 > limit } ?? false
-            let bytes = tooLarge ? nil : try client.fetch(uid: uid)
+            let bytes = tooLarge ? nil : try client.fetch(uid: uid, limit: limit)
             do {
-                say(try take(bytes, size: bytes?.count ?? size ?? 0, named: "\(channel.id):\(uid)"))
+                say(try take(bytes, size: bytes?.count ?? max(size ?? 0, limit + 1), named: "\(channel.id):\(uid)"))
             } catch {
                 // Left unseen, unmarked: the next run tries it again.
                 try? client.mark(uid, ["\\Seen", keyword], add: false)
@@ -32,7 +51,18 @@ extension MailIntake {
             }
             try client.mark(uid, ["\\Seen"])
             try? client.mark(uid, [keyword], add: false)
-            if let folder = channel.moveTo { try client.move(uid, to: folder) }
+            if let folder = channel.moveTo {
+                do {
+                    try client.move(uid, to: folder)
+                } catch {
+                    printError("\(channel.id):\(uid): handled, but not moved to \(folder): \(reader.configuration.redact("\(error)"))")
+                    notMoved = notMoved ?? error
+                }
+            }
         }
+        if let notMoved { throw notMoved }
     }
+
+    /// Seconds after which a mailbox held by a process that died is read by another.
+    static let fetchAbandonedAfter: Int64 = 600
 }

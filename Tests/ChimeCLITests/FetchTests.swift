@@ -122,4 +122,78 @@ struct FetchTests {
         #expect(DovecotServer.messages(in: server.inbox, "new").isEmpty)
         #expect(DovecotServer.messages(in: server.inbox, "cur").filter { $0.hasSuffix(":2,S") }.count == 2)
     }
+
+    /// A Dovecot on IMAPS with the test's certificate, a workspace whose `inbox` channel
+    /// reads `mailbox` (as a URL path segment) with `attributes`, and reminders sent.
+    static func imapsWorkspace(mailbox: String = "INBOX", attributes: String = "", send identifiers: [String])
+        throws -> (DovecotServer, Workspace, [String: ReplyCorpusTests.Sent], cleanup: () -> Void) {
+        let (certificate, certificates) = try ScriptServer.temporaryCertificate("imap")
+        let server = try DovecotServer(certificate: certificate)
+        let secret = try Self.passwordFile(server.password)
+        let url = "imaps://\(server.user):${file:\(secret.path)}@127.0.0.1:\(server.imapsPort)/\(mailbox)"
+        let ws = try Replies.workspace(Self.configuration(#"<channel id="inbox" url="\#(url)" caFile="\#(certificate.cert)" \#(attributes)/>"#))
+        let sent = try Replies.send(ws, identifiers)
+        return (server, ws, sent, { try? FileManager.default.removeItem(at: certificates); try? FileManager.default.removeItem(at: secret) })
+    }
+
+    @Test("mailbox names in any language: replies read from Antwörten (written in the URL as it is, or percent-encoded) and moved to Erledigt/Antworten-ä, created on the way, as IMAP's modified UTF-7 names them")
+    func nonASCIIMailboxes() throws {
+        let (server, ws, sent, cleanup) = try Self.imapsWorkspace(mailbox: "Antw%C3%B6rten", attributes: #"moveTo="Erledigt/Antworten-ä""#,
+                                                                  send: ["milk", "bread"])
+        defer { cleanup() }
+        // Dovecot keeps a mailbox's modified UTF-7 name on disk (Maildir++: .Antw&APY-rten).
+        try server.deliver(Replies.reply(sent["milk"]!, body: "1"), named: "1.reply", into: "Antw&APY-rten")
+        try server.deliver(Replies.reply(sent["bread"]!, body: "1"), named: "2.reply", into: "Antw&APY-rten")
+        let fetch = try ws.chime(["fetch"], now: "2026-11-21T10:00:00Z")
+        #expect(fetch.status == 0, "\(fetch.stdout)\(fetch.stderr)")
+        #expect(fetch.stdout.split(separator: "\n").filter { $0.contains(": responded: justInform") }.count == 2, "\(fetch.stdout)")
+        let moved = server.mailbox("Erledigt.Antworten-&AOQ-")
+        #expect(DovecotServer.messages(in: moved, "cur").count + DovecotServer.messages(in: moved, "new").count == 2)
+        #expect(DovecotServer.messages(in: server.mailbox("Antw&APY-rten"), "cur").isEmpty)
+    }
+
+    @Test("a moveTo the server refuses: every waiting reply is still handled once, each one not moved said on standard error, and the run exits 69; the next run handles nothing again")
+    func refusedMove() throws {
+        // Longer than a file name may be: Dovecot cannot create it.
+        let folder = String(repeating: "x", count: 300)
+        let (server, ws, sent, cleanup) = try Self.imapsWorkspace(attributes: #"moveTo="\#(folder)""#, send: ["milk", "bread", "eggs"])
+        defer { cleanup() }
+        for (index, name) in ["milk", "bread", "eggs"].enumerated() {
+            try server.deliver(Replies.reply(sent[name]!, body: "1"), named: "\(index).reply")
+        }
+        let fetch = try ws.chime(["fetch"], now: "2026-11-21T10:00:00Z")
+        #expect(fetch.status == 69, "\(fetch.stdout)\(fetch.stderr)")
+        #expect(fetch.stdout.split(separator: "\n").filter { $0.contains(": responded: justInform") }.count == 3, "all three taken in one run: \(fetch.stdout)")
+        #expect(fetch.stderr.split(separator: "\n").filter { $0.contains("handled, but not moved to") }.count == 3, "\(fetch.stderr)")
+        let again = try ws.chime(["fetch"], now: "2026-11-21T10:01:00Z")
+        #expect(again.status == 0 && again.stdout.isEmpty, "\(again.stdout)\(again.stderr)")
+        #expect(try Replies.json(ws, "responses").count == 3)
+    }
+
+    @Test("two chime fetch at once on one mailbox (chime serve's workers each fetch on the minute): each reply is taken by one of them, once, and nobody is answered twice")
+    func concurrentFetches() throws {
+        let names = (0..<30).map { "r\($0)" }
+        let (server, ws, sent, cleanup) = try Self.imapsWorkspace(send: names)
+        defer { cleanup() }
+        for (index, name) in names.enumerated() {
+            try server.deliver(Replies.reply(sent[name]!, body: "1"), named: "\(index).reply")
+        }
+        final class Collected: @unchecked Sendable { // results guarded by lock
+            let lock = NSLock()
+            var results: [ChimeProcess.Result] = []
+        }
+        let collected = Collected(), group = DispatchGroup()
+        for _ in 0..<2 {
+            DispatchQueue.global().async(group: group) {
+                if let result = try? ws.chime(["fetch"], now: "2026-11-21T10:00:00Z") { collected.lock.withLock { collected.results.append(result) } }
+            }
+        }
+        group.wait()
+        let results = collected.results
+        #expect(results.count == 2 && results.allSatisfy { $0.status == 0 }, "\(results.map(\.stderr))")
+        let lines = results.flatMap { $0.stdout.split(separator: "\n") }
+        #expect(lines.count == 30, "\(lines.count) lines: \(lines.filter { !$0.contains("responded") }.prefix(3))")
+        #expect(lines.allSatisfy { $0.contains(": responded: justInform") }, "\(lines.filter { !$0.contains("responded") }.prefix(3))")
+        #expect(try Replies.json(ws, "replies").count == 30, "each reply recorded once")
+    }
 }

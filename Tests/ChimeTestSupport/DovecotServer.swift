@@ -105,9 +105,16 @@ public final class DovecotServer: @unchecked Sendable { // immutable after init
     /// Another mailbox of the user (Maildir++: `.Name`).
     public func mailbox(_ name: String) -> URL { inbox.appendingPathComponent("." + name) }
 
-    /// Delivers a message into the INBOX as an MTA would (new/), readable by the server.
-    public func deliver(_ message: String, named name: String = UUID().uuidString) throws {
-        let file = inbox.appendingPathComponent("new/\(name)")
+    /// Delivers a message into the INBOX (or the Maildir++ folder of another mailbox, its
+    /// name as Dovecot keeps it on disk: `Antw&APY-rten`, made when missing) as an MTA
+    /// would (new/), readable by the server.
+    public func deliver(_ message: String, named name: String = UUID().uuidString, into mailbox: String? = nil) throws {
+        let folder = mailbox.map(self.mailbox) ?? inbox
+        for sub in ["cur", "new", "tmp"] where !FileManager.default.fileExists(atPath: folder.appendingPathComponent(sub).path) {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent(sub), withIntermediateDirectories: true)
+            try Self.openUp(folder)
+        }
+        let file = folder.appendingPathComponent("new/\(name)")
         try message.write(to: file, atomically: false, encoding: .utf8)
         chmod(file.path, 0o666)
     }

@@ -44,3 +44,22 @@ public protocol CoordinationStore: Sendable {
     /// Moving a recipient and adding one to the store forget what was kept.
     func keepFollowedConfiguration(_ fingerprint: String, zones: [String: String]) throws
 }
+
+extension CoordinationStore {
+    /// Holds `name` for this process alone, across every process of the deployment,
+    /// unless another holds it: true when this call took it. A hold not given back
+    /// (``letGo(_:)``) within `abandonedAfter` seconds of `at` (its process died) is taken
+    /// again. Made of the idempotency keys' holds, which one statement takes (of callers
+    /// arriving together, one gets it), under an owner no API key can have: XML 1.0, in
+    /// which keys are configured, has no U+0001.
+    public func hold(_ name: String, at: Instant, abandonedAfter: Int64) throws -> Bool {
+        try takeIdempotencyKey(owner: Self.holdOwner, key: name, digest: "", at: at, abandonedAfter: abandonedAfter) == nil
+    }
+
+    /// Gives back a hold ``hold(_:at:abandonedAfter:)`` took.
+    public func letGo(_ name: String) throws {
+        try releaseIdempotencyKey(owner: Self.holdOwner, key: name)
+    }
+
+    private static var holdOwner: String { "\u{1}hold" }
+}

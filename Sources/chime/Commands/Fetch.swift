@@ -13,8 +13,10 @@ extension Chime {
                 Each unseen message is fetched and handled as `chime ingest` handles one (checked, recorded once, \
                 carried out, answered), then flagged \\Seen, or moved to the channel's moveTo mailbox. A message is \
                 marked ChimeFetching before it is fetched and unmarked once handled, so a run killed in between takes it \
-                up again next time. Exits 69 when a mailbox cannot be reached or refuses the credentials, 75 when a \
-                message could not be recorded now (it is left unseen for the next run).
+                up again next time; one process at a time reads a mailbox (another run finding it held leaves it alone). \
+                Mailbox names may be in any language (sent in IMAP's modified UTF-7). Exits 69 when a mailbox cannot be \
+                reached or refuses the credentials, or a handled message could not be moved to moveTo (the others are \
+                still taken); 75 when a message could not be recorded now (it is left unseen for the next run).
                 """
         )
 
