@@ -19,15 +19,17 @@ extension MailIntake {
     /// a run that finds it held leaves it to the holder. A message handled but not moved
     /// (a `moveTo` the server refuses) is said on standard error and the others are still
     /// taken; the run then fails.
+    /// - Returns: false when another process holds the mailbox (nothing was done).
     /// - Throws: ``CurlError`` when the mailbox cannot be reached, or a message could not be
     ///   moved; `RuntimeFailure(75)` when a message could not be recorded now (it is left
     ///   unseen for the next time).
-    public func fetch(from channel: Channel, say: (String) -> Void) throws {
+    @discardableResult
+    public func fetch(from channel: Channel, say: (String) -> Void) throws -> Bool {
         let store = actions.store
         let hold = "fetch " + channel.id
         guard try store.hold(hold, at: Instant(Date()), abandonedAfter: Self.fetchAbandonedAfter) else {
             Self.logger.info("left to the process reading it", metadata: ["channel.id": .string(channel.id)])
-            return
+            return false
         }
         defer { try? store.letGo(hold) }
         let client = try IMAPClient(channel.mailServer, mailbox: channel.url.mailbox)
@@ -61,8 +63,9 @@ extension MailIntake {
             }
         }
         if let notMoved { throw notMoved }
+        return true
     }
 
     /// Seconds after which a mailbox held by a process that died is read by another.
-    static let fetchAbandonedAfter: Int64 = 600
+    public static let fetchAbandonedAfter: Int64 = 600
 }

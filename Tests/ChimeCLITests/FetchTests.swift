@@ -195,5 +195,37 @@ struct FetchTests {
         #expect(lines.count == 30, "\(lines.count) lines: \(lines.filter { !$0.contains("responded") }.prefix(3))")
         #expect(lines.allSatisfy { $0.contains(": responded: justInform") }, "\(lines.filter { !$0.contains("responded") }.prefix(3))")
         #expect(try Replies.json(ws, "replies").count == 30, "each reply recorded once")
+
+    }
+
+    @Test("a chime fetch killed while it read the mailbox leaves its hold: the next run says the mailbox is being read and leaves it, exit 0; ten minutes after the hold was taken, a run takes the mailbox over")
+    func abandonedHold() throws {
+        let (server, ws, sent, cleanup) = try Self.imapsWorkspace(send: ["milk"])
+        defer { cleanup() }
+        try server.deliver(Replies.reply(sent["milk"]!, body: "1"), named: "1.reply")
+        // What a killed run leaves in the store: its hold on the channel, taken a minute ago.
+        func holdTaken(secondsAgo: Int) throws {
+            let taken = Int(Date().timeIntervalSince1970) - secondsAgo
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments = ["-c", """
+                import sqlite3, sys
+                db = sqlite3.connect(sys.argv[1])
+                db.execute("DELETE FROM idempotency")
+                db.execute("INSERT INTO idempotency VALUES (?, 'fetch inbox', '', 0, x'', ?)", ("\\x01hold", int(sys.argv[2])))
+                db.commit()
+                """, ws.path("chime.sqlite"), String(taken)]
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+        try holdTaken(secondsAgo: 60)
+        let held = try ws.chime(["fetch"], now: "2026-11-21T10:00:00Z")
+        #expect(held.status == 0 && held.stdout.isEmpty, "\(held.stdout)\(held.stderr)")
+        #expect(held.stderr.contains("inbox: being read by another chime process; left to it"), "\(held.stderr)")
+        try holdTaken(secondsAgo: 601)
+        let takenOver = try ws.chime(["fetch"], now: "2026-11-21T10:00:00Z")
+        #expect(takenOver.status == 0, "\(takenOver.stderr)")
+        #expect(takenOver.stdout.contains(": responded: justInform"), "\(takenOver.stdout)")
     }
 }

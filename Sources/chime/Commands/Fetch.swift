@@ -47,7 +47,10 @@ extension Chime {
             var unreachable = false
             for channel in channels {
                 do {
-                    try intake.fetch(from: channel) { print($0) }
+                    if try !intake.fetch(from: channel, say: { print($0) }) {
+                        // Said, so that a run by hand after a crash does not do nothing silently.
+                        printError("\(channel.id): being read by another chime process; left to it (one that died reading it is taken over after \(MailIntake.fetchAbandonedAfter / 60) minutes)")
+                    }
                 } catch let error as CurlError {
                     printError("\(channel.id): \(configuration.redact(error.description))")
                     unreachable = true
