@@ -121,21 +121,24 @@ extension Runtime {
         signal(SIGHUP, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "chime.serve.reload"))
         source.setEventHandler {
+            // Why it was refused goes in the log record (`path:line:col: error: …`), not on
+            // standard error beside it: with --log-format json, every line is a JSON object.
+            var reason: String?
             do {
-                if let environmentFile {
-                    do {
-                        try EnvironmentFile(path: environmentFile).apply()
-                    } catch let error as ConfigurationError {
-                        printDiagnostics(error.diagnostics)
-                        throw error
-                    }
+                do {
+                    if let environmentFile { try EnvironmentFile(path: environmentFile).apply() }
+                    let configuration = try ConfigurationLoader().load(bytes: ConfigurationLoader.read(path: configPath), path: configPath)
+                    let (reader, actions) = try replyDesks(configuration: configuration, store: store, failureCode: 65)
+                    desks.replace(with: ClickDesk(reader: reader, actions: actions))
+                    Logger(label: "chime.serve").notice("configuration reloaded: \(configuration.summary)")
+                } catch let error as ConfigurationError {
+                    reason = error.diagnostics.map { printable($0.description) }.joined(separator: "; ")
+                    throw error
                 }
-                let configuration = try loadConfiguration()
-                let (reader, actions) = try replyDesks(configuration: configuration, store: store, failureCode: 65)
-                desks.replace(with: ClickDesk(reader: reader, actions: actions))
-                Logger(label: "chime.serve").notice("configuration reloaded: \(configuration.summary)")
             } catch {
-                Logger(label: "chime.serve").error("configuration not reloaded; the one loaded before stays in force")
+                var metadata: Logger.Metadata = [:]
+                if let reason { metadata["reason"] = .string(reason) }
+                Logger(label: "chime.serve").error("configuration not reloaded; the one loaded before stays in force", metadata: metadata)
             }
         }
         source.resume()

@@ -59,7 +59,8 @@ public struct AccessRecorder<Context: RequestContext>: RouterMiddleware {
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let route = context.endpointPath.flatMap { $0 == "NotFound" ? nil : Self.template($0) } ?? "unmatched"
-        let method = request.method.rawValue
+        // A HEAD is routed as a GET (``HeadAsGet``), which marks it: named as it was asked.
+        let method = request.headers[HeadAsGet<Router<Context>.Responder>.marker] != nil ? "HEAD" : request.method.rawValue
         Counter(label: Self.requestsMetric, dimensions: [("route", route), ("method", method), ("status", String(status))]).increment()
         Timer(label: Self.durationMetric, dimensions: [("route", route)], preferredDisplayUnit: .seconds).recordSeconds(seconds)
         logger.info("request", metadata: [

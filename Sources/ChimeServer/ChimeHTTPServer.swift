@@ -66,8 +66,20 @@ public struct ChimeHTTPServer: Sendable {
         let router = Router()
         // First, so that it sees every route added after it, and requests no route takes.
         router.add(middleware: AccessRecorder())
-        router.add(middleware: APINotFound())
-        router.get("/health") { _, _ in "ok\n" }
+        router.add(middleware: ErrorAnswers())
+        // Alive and able to answer: the store read as any request reads it (a store that
+        // cannot be read answered 200 while every API call failed, and a container's
+        // HEALTHCHECK called it healthy).
+        router.get("/health") { _, _ in
+            let (store, now) = (desk.actions.store, clock())
+            do {
+                _ = try await Self.blocking { try store.runOutlook(now: now) }
+            } catch {
+                Logger(label: "chime.http").error("health: the store cannot be read", metadata: ["error": .string(printableError(error))])
+                return Self.text(503, "the store cannot be read")
+            }
+            return Self.text(200, "ok")
+        }
         if let metrics {
             router.get("/metrics") { _, _ in
                 Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

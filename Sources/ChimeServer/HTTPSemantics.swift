@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import Logging
 
 /// What Hummingbird's router leaves to its user, part one: a `HEAD` is answered as the
 /// `GET` of the same path would be, without the body (RFC 9110 §9.3.2: monitors and link
@@ -8,10 +9,20 @@ import Hummingbird
 struct HeadAsGet<Base: HTTPResponder>: HTTPResponder {
     let base: Base
 
+    /// Set on the GET a HEAD is answered as, so that the access log and the metrics name
+    /// the method asked (``AccessRecorder``); taken off any request that comes with it.
+    static var marker: HTTPField.Name { HTTPField.Name("chime-answering-head")! }
+
     func respond(to request: Request, context: Base.Context) async throws -> Response {
-        guard request.method == .head else { return try await base.respond(to: request, context: context) }
+        guard request.method == .head else {
+            guard request.headers[Self.marker] != nil else { return try await base.respond(to: request, context: context) }
+            var head = request.head
+            head.headerFields[Self.marker] = nil
+            return try await base.respond(to: Request(head: head, body: request.body), context: context)
+        }
         var get = request.head
         get.method = .get
+        get.headerFields[Self.marker] = "1"
         var response = try await base.respond(to: Request(head: get, body: request.body), context: context)
         // The GET's Content-Length stays: the size a monitor reads, without the bytes.
         let length = response.body.contentLength
@@ -22,8 +33,13 @@ struct HeadAsGet<Base: HTTPResponder>: HTTPResponder {
 }
 
 /// Part two: a path under `/v1/` that no route takes is answered in the API's JSON error
-/// shape, as every other API error is, rather than with an empty body.
-struct APINotFound<Context: RequestContext>: RouterMiddleware {
+/// shape, as every other API error is, rather than with an empty body; and an error no
+/// route meant to answer (the store failing) is logged at `error`, with what it was,
+/// and answered 500, in that shape under `/v1/`. (It went unlogged, and the API's 500
+/// had an empty body.)
+struct ErrorAnswers<Context: RequestContext>: RouterMiddleware {
+    let logger = Logger(label: "chime.http")
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
@@ -31,6 +47,18 @@ struct APINotFound<Context: RequestContext>: RouterMiddleware {
             let code = error.status.code
             return APIError(status: code, code: code == 404 ? "not_found" : code == 400 ? "bad_request" : "http_\(code)",
                             message: code == 404 ? "no such resource" : error.status.reasonPhrase).response
+        } catch where !(error is any HTTPResponseError) {
+            let route = context.endpointPath.flatMap { $0 == "NotFound" ? nil : AccessRecorder<Context>.template($0) } ?? "unmatched"
+            logger.error("request failed", metadata: ["http.route": .string(route), "error": .string(printableError(error))])
+            guard request.uri.path.hasPrefix("/v1/") else { throw error }
+            return APIError(status: 500, code: "internal_error", message: "the request could not be answered now; the server's log says why").response
         }
     }
+}
+
+/// An error as a log line may carry it: one line, control characters escaped, at most
+/// 1,000 characters.
+func printableError(_ error: any Error) -> String {
+    String(String(describing: error).unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }
+        .joined().prefix(1_000))
 }

@@ -97,12 +97,7 @@ extension OperatorTests {
         #expect(status == 401, "the new Slack channel is served (an unsigned press refused) once reloaded")
 
         try ws.write("chime.xml", "<chime version=\"1\"><categories>")
-        kill(server.process.processIdentifier, SIGHUP)
-        var said = ""
-        for _ in 0..<100 where !said.contains("not reloaded") {
-            Thread.sleep(forTimeInterval: 0.05)
-            said = try ws.read("serve.out")
-        }
+        let said = try server.reload(ws, until: "not reloaded")
         #expect(said.contains("chime.xml:1:") && said.contains("configuration not reloaded; the one loaded before stays in force"), "\(said)")
         #expect(server.process.isRunning)
         #expect(try server.request("POST", "/slack/team", body: Array("payload=x".utf8)).status == 401, "the channel loaded before is still served")

@@ -128,6 +128,18 @@ struct ServeTests {
             process.waitUntilExit()
         }
 
+        /// Sends SIGHUP (`systemctl reload`) and returns what the server printed once it says
+        /// `text` (5 s at most).
+        func reload(_ ws: Workspace, until text: String) throws -> String {
+            kill(process.processIdentifier, SIGHUP)
+            var said = ""
+            for _ in 0..<100 where !said.contains(text) {
+                Thread.sleep(forTimeInterval: 0.05)
+                said = try ws.read("serve.out")
+            }
+            return said
+        }
+
         func request(_ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8] = []) throws -> (status: Int, body: String) {
             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
             request.httpMethod = method

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// What an operator watching `chime serve` relies on: `/health` as a container's
+/// HEALTHCHECK reads it, the access log and the metrics naming each request as it was
+/// asked, and logs that stay one JSON object a line with `--log-format json`.
+@Suite("Operating chime serve", .serialized)
+struct ServeOperationsTests {
+    @Test("a store that can no longer be read: /health answers 503, an API call 500 as a JSON error, and the log says why at error; a HEAD is logged and counted as HEAD")
+    func brokenStore() throws {
+        let keys = APITests.Keys()
+        let ws = try APITests.workspace(keys)
+        let server = try ServeTests.Server(ws, ["--no-scheduler", "--log-level", "info"])
+        defer { server.stop() }
+        let read = ["Authorization": "Bearer " + keys.read]
+        #expect(try server.request("GET", "/health") == (200, "ok\n"))
+        #expect(try server.request("HEAD", "/health").status == 200)
+        #expect(try server.request("GET", "/v1/pending", headers: read).status == 200)
+        let metrics = try server.request("GET", "/metrics").body
+        #expect(metrics.contains(#"chime_http_requests_total{method="HEAD",route="/health",status="200"} 1"#)
+                || metrics.contains(#"chime_http_requests_total{route="/health",method="HEAD",status="200"} 1"#), "\(metrics)")
+        #expect(try ws.read("serve.out").contains("http.method=HEAD"), "the access log names the method asked")
+
+        // The file the server has open, its log and its index overwritten in place (a
+        // disk gone bad, an operator's mistake): nothing of it reads as a database.
+        for name in ["chime.sqlite", "chime.sqlite-wal", "chime.sqlite-shm"] where FileManager.default.fileExists(atPath: ws.path(name)) {
+            let handle = try FileHandle(forWritingTo: ws.url.appendingPathComponent(name))
+            let size = max(Int(try handle.seekToEnd()), 4096)
+            try handle.seek(toOffset: 0)
+            try handle.write(contentsOf: Data((0..<size).map { _ in UInt8.random(in: 0...255) }))
+            try handle.close()
+        }
+        #expect(try server.request("GET", "/health") == (503, "the store cannot be read\n"))
+        let failed = try server.request("GET", "/v1/pending", headers: read)
+        #expect(failed.status == 500)
+        #expect(APITests.error(failed.body)?["code"] as? String == "internal_error", "\(failed.body)")
+        let log = try ws.read("serve.out")
+        #expect(log.contains("error chime.http: request failed error=") && log.contains("http.route=/v1/pending"), "\(log.suffix(2_000))")
+        #expect(log.contains("health: the store cannot be read"), "\(log.suffix(2_000))")
+        #expect(!log.contains(keys.read), "no key in the log")
+    }
+
+    @Test("with --log-format json, a configuration refused on SIGHUP is one JSON record giving the reason (path:line:col), and every line of the log is JSON")
+    func jsonReload() throws {
+        let ws = try Workspace(configuration: OperatorTests.configuration)
+        let server = try ServeTests.Server(ws, ["--log-format", "json"])
+        defer { server.stop() }
+        try ws.write("chime.xml", "<chime version=\"1\"><categories>")
+        let said = try server.reload(ws, until: "not reloaded")
+        #expect(server.process.isRunning)
+        // The one line printed on standard output, to be read by whoever started it.
+        let lines = said.split(separator: "\n").filter { !$0.hasPrefix("listening on ") }
+        let records = lines.map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(records.allSatisfy { $0 != nil }, "\(lines.filter { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) == nil })")
+        let refused = records.compactMap { $0 }.first { ($0["message"] as? String)?.contains("not reloaded") ?? false }
+        #expect((refused?["reason"] as? String)?.contains("chime.xml:1:") ?? false, "\(String(describing: refused))")
+        #expect(refused?["level"] as? String == "error")
+    }
+}
