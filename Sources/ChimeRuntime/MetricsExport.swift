@@ -31,7 +31,7 @@ struct MetricsExport: Sendable {
         let late: [Duration] = [.milliseconds(500), .seconds(1), .seconds(2), .seconds(5), .seconds(10), .seconds(30), .seconds(60),
                                 .seconds(120), .seconds(300), .seconds(900), .seconds(3_600)]
         factory.durationHistogramBuckets = [Scheduler.fireDelayMetric: late, Courier.sendDelayMetric: late]
-        MetricsSystem.bootstrap(factory)
+        MetricsSystem.bootstrap(DescribedMetrics(base: factory))
         // Every route from zero, so that a rate is there before the first notification.
         for route in ["sent", "digest", "grouped", "suppressed", "held"] {
             Counter(label: Scheduler.firedMetric, dimensions: [("route", route)]).increment(by: 0)

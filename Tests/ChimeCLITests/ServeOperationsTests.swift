@@ -6,7 +6,7 @@ import Testing
 /// asked, and logs that stay one JSON object a line with `--log-format json`.
 @Suite("Operating chime serve", .serialized)
 struct ServeOperationsTests {
-    @Test("a store that can no longer be read: /health answers 503, an API call 500 as a JSON error, and the log says why at error; a HEAD is logged and counted as HEAD")
+    @Test("a store that can no longer be read: /health answers 503, an API call 500 as a JSON error, and the log says why at error; a HEAD is logged and counted as HEAD; every metric has its HELP")
     func brokenStore() throws {
         let keys = APITests.Keys()
         let ws = try APITests.workspace(keys)
@@ -20,6 +20,10 @@ struct ServeOperationsTests {
         #expect(metrics.contains(#"chime_http_requests_total{method="HEAD",route="/health",status="200"} 1"#)
                 || metrics.contains(#"chime_http_requests_total{route="/health",method="HEAD",status="200"} 1"#), "\(metrics)")
         #expect(try ws.read("serve.out").contains("http.method=HEAD"), "the access log names the method asked")
+        // Every metric described, as Prometheus's and Grafana's browsers show it.
+        let typed = metrics.split(separator: "\n").filter { $0.hasPrefix("# TYPE chime_") }.map { $0.split(separator: " ")[2] }
+        let described = Set(metrics.split(separator: "\n").filter { $0.hasPrefix("# HELP chime_") }.map { $0.split(separator: " ")[2] })
+        #expect(typed.count >= 8 && typed.allSatisfy(described.contains), "not described: \(typed.filter { !described.contains($0) })")
 
         // The file the server has open, its log and its index overwritten in place (a
         // disk gone bad, an operator's mistake): nothing of it reads as a database.
