@@ -121,23 +121,19 @@ extension Runtime {
         signal(SIGHUP, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "chime.serve.reload"))
         source.setEventHandler {
-            // Why it was refused goes in the log record (`path:line:col: error: …`), not on
-            // standard error beside it: with --log-format json, every line is a JSON object.
-            var reason: String?
             do {
-                do {
-                    if let environmentFile { try EnvironmentFile(path: environmentFile).apply() }
-                    let configuration = try ConfigurationLoader().load(bytes: ConfigurationLoader.read(path: configPath), path: configPath)
-                    let (reader, actions) = try replyDesks(configuration: configuration, store: store, failureCode: 65)
-                    desks.replace(with: ClickDesk(reader: reader, actions: actions))
-                    Logger(label: "chime.serve").notice("configuration reloaded: \(configuration.summary)")
-                } catch let error as ConfigurationError {
-                    reason = error.diagnostics.map { printable($0.description) }.joined(separator: "; ")
-                    throw error
-                }
+                if let environmentFile { try EnvironmentFile(path: environmentFile).apply() }
+                let configuration = try ConfigurationLoader().load(bytes: ConfigurationLoader.read(path: configPath), path: configPath)
+                let (reader, actions) = try replyDesks(configuration: configuration, store: store, failureCode: 65)
+                desks.replace(with: ClickDesk(reader: reader, actions: actions))
+                Logger(label: "chime.serve").notice("configuration reloaded: \(configuration.summary)")
             } catch {
+                // Why it was refused goes in the log record (`path:line:col: error: …`), not on
+                // standard error beside it: with --log-format json, every line is a JSON object.
                 var metadata: Logger.Metadata = [:]
-                if let reason { metadata["reason"] = .string(reason) }
+                if let error = error as? ConfigurationError {
+                    metadata["reason"] = .string(error.diagnostics.map { printable($0.description) }.joined(separator: "; "))
+                }
                 Logger(label: "chime.serve").error("configuration not reloaded; the one loaded before stays in force", metadata: metadata)
             }
         }

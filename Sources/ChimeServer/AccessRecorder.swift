@@ -55,10 +55,15 @@ public struct AccessRecorder<Context: RequestContext>: RouterMiddleware {
         return template + rest
     }
 
+    /// The template of the route that took the request, `unmatched` when none did.
+    static func route(of context: Context) -> String {
+        context.endpointPath.flatMap { $0 == "NotFound" ? nil : template($0) } ?? "unmatched"
+    }
+
     private func record(_ request: Request, _ context: Context, status: Int, since started: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let route = context.endpointPath.flatMap { $0 == "NotFound" ? nil : Self.template($0) } ?? "unmatched"
+        let route = Self.route(of: context)
         // A HEAD is routed as a GET (``HeadAsGet``), which marks it: named as it was asked.
         let method = request.headers[HeadAsGet<Router<Context>.Responder>.marker] != nil ? "HEAD" : request.method.rawValue
         Counter(label: Self.requestsMetric, dimensions: [("route", route), ("method", method), ("status", String(status))]).increment()

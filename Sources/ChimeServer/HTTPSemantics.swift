@@ -1,3 +1,4 @@
+import ChimeCore
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -48,17 +49,15 @@ struct ErrorAnswers<Context: RequestContext>: RouterMiddleware {
             return APIError(status: code, code: code == 404 ? "not_found" : code == 400 ? "bad_request" : "http_\(code)",
                             message: code == 404 ? "no such resource" : error.status.reasonPhrase).response
         } catch where !(error is any HTTPResponseError) {
-            let route = context.endpointPath.flatMap { $0 == "NotFound" ? nil : AccessRecorder<Context>.template($0) } ?? "unmatched"
-            logger.error("request failed", metadata: ["http.route": .string(route), "error": .string(printableError(error))])
+            logger.error("request failed", metadata: ["http.route": .string(AccessRecorder.route(of: context)), "error": .string(printableError(error))])
             guard request.uri.path.hasPrefix("/v1/") else { throw error }
             return APIError(status: 500, code: "internal_error", message: "the request could not be answered now; the server's log says why").response
         }
     }
 }
 
-/// An error as a log line may carry it: one line, control characters escaped, at most
-/// 1,000 characters.
+/// An error as a log line may carry it: ``printable(_:)`` (no control character of it
+/// reaches the log), at most 1,000 characters.
 func printableError(_ error: any Error) -> String {
-    String(String(describing: error).unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }
-        .joined().prefix(1_000))
+    String(printable(String(describing: error)).prefix(1_000))
 }

@@ -1,3 +1,4 @@
+import ChimeCore
 import ChimeRuntime
 import Testing
 

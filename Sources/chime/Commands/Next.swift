@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeCore
 import ChimeRuntime
 
 extension Chime {
