@@ -71,7 +71,7 @@ public final class IMAPClient {
     /// for the server's own hierarchy delimiter (`.` on many servers), so `Chime/Handled`
     /// is a folder inside another wherever it runs. Names are sent in IMAP's modified UTF-7.
     public func move(_ uid: UInt64, to path: String) throws {
-        let mailbox = Self.quoted(Self.modifiedUTF7(try delimiter().map { path.replacingOccurrences(of: "/", with: String($0)) } ?? path))
+        let mailbox = try Self.quoted(Self.modifiedUTF7(try delimiter().map { path.replacingOccurrences(of: "/", with: String($0)) } ?? path))
         let capabilities = try self.capabilities()
         func attempt() throws {
             if capabilities.contains("MOVE") {
@@ -186,8 +186,13 @@ public final class IMAPClient {
         }?.text.trimmingLineEnd()
     }
 
-    /// An IMAP quoted string.
-    private static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    /// An IMAP quoted string; text with a line break or another control character,
+    /// which a quoted string cannot carry (it would end the command), is refused
+    /// (`chime check` refuses such a `moveTo` before).
+    private static func quoted(_ text: String) throws -> String {
+        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw CurlError(code: Int(CURLE_BAD_FUNCTION_ARGUMENT.rawValue), message: "a mailbox name with a control character cannot be sent to an IMAP server")
+        }
+        return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 }

@@ -62,6 +62,14 @@ struct BadConfigurationTests {
         #expect(!errors.joined().contains("not-for-slack"))
     }
 
+    @Test("a moveTo with a line break (which would end chime fetch's IMAP command and start another) or naming no mailbox is refused")
+    func badMoveTo() throws {
+        #expect(try errors("bad-move-to.xml") == [
+            "3:61: channel \"inbox\": moveTo \"Done\r\na9 DELETE INBOX\" holds a control character (a line break?), which no IMAP mailbox name can",
+            #"4:63: channel "other": moveTo "" names no mailbox"#,
+        ])
+    }
+
     @Test("the XXE attempt reads nothing of /etc/passwd")
     func xxeReadsNothing() throws {
         let output = try errors("xxe.xml").joined(separator: "\n")

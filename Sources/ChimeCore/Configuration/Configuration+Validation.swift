@@ -106,6 +106,8 @@ extension Configuration {
             }
             if !channel.url.kind.isInbound, channel.moveTo != nil {
                 problems.append(.init(.channel(i), attribute: "moveTo", "moveTo applies to imap:// and imaps:// channels only, and \"\(channel.id)\" is \(channel.url.kind.rawValue)"))
+            } else if let folder = channel.moveTo, let problem = Self.mailboxNameProblem(folder) {
+                problems.append(.init(.channel(i), attribute: "moveTo", "channel \"\(channel.id)\": moveTo \"\(folder)\" \(problem)"))
             }
             if channel.url.kind != .mattermost, channel.apiToken != nil {
                 problems.append(.init(.channel(i), attribute: "apiToken", "apiToken applies to mattermost:// channels only, and \"\(channel.id)\" is \(channel.url.kind.rawValue)"))
@@ -119,6 +121,17 @@ extension Configuration {
             }
         }
         return problems
+    }
+
+    /// Why `name` cannot be an IMAP mailbox to move messages to, nil when it can: empty,
+    /// or holding a control character, which no IMAP string carries (a line break in it
+    /// would end `chime fetch`'s command and start another of the file's choosing).
+    static func mailboxNameProblem(_ name: String) -> String? {
+        if name.isEmpty || name.allSatisfy({ $0 == "/" }) { return "names no mailbox" }
+        if name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            return "holds a control character (a line break?), which no IMAP mailbox name can"
+        }
+        return nil
     }
 
     /// Whether `address` holds `{token}` once, as a plus-address: `local+{token}@domain`,
