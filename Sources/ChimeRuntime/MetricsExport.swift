@@ -4,6 +4,7 @@ import ChimeReply
 import ChimeScheduler
 import ChimeServer
 import Foundation
+import Logging
 import Metrics
 import Prometheus
 
@@ -39,24 +40,39 @@ struct MetricsExport: Sendable {
         return registry
     }()
 
-    /// The registry in Prometheus's text format, the store's gauges read now.
-    /// - Throws: the store's error, when it cannot be read.
-    func text() throws -> String {
+    /// The registry in Prometheus's text format, the store's gauges read now. A store that
+    /// cannot be read (PostgreSQL down, a broken file) does not fail the scrape:
+    /// `chime_store_up` says 0 and its gauges are left out (not their last values), the
+    /// counters still there. A scrape that failed made Prometheus's `up` 0, as if
+    /// `chime serve` itself were down, and lost every counter until the store came back.
+    func text() -> String {
         let now = clock()
-        let gauges = try store.gauges(now: now)
-        func set(_ name: String, _ help: String, _ value: Int) {
+        func gauge(_ name: String, _ help: String) -> Prometheus.Gauge {
             // Each name whole, as the contract gives it (a unit, where there is one,
             // already at its end).
-            registry.makeGauge(descriptor: MetricNameDescriptor(metricName: name, unitName: "", helpText: help)).set(Int64(value))
+            registry.makeGauge(descriptor: MetricNameDescriptor(metricName: name, unitName: "", helpText: help))
         }
-        set("chime_pending", "Requests scheduled and not yet fired.", gauges.pending)
-        set("chime_pending_overdue", "Pending requests whose instant has passed (nothing firing them?).", gauges.overdue)
-        set("chime_pending_oldest_overdue_seconds", "How long the most overdue pending request has been due; 0 when none is.",
-            gauges.oldestOverdue.map { max(0, Int(now.seconds - $0.seconds)) } ?? 0)
-        set("chime_outbox_queued", "Deliveries over the network waiting to be sent or retried.", gauges.outboxQueued)
-        set("chime_outbox_failed", "Deliveries that gave up (chime failed lists them): the dead letters.", gauges.outboxFailed)
-        set("chime_outbox_oldest_queued_age_seconds", "Age of the oldest queued delivery; 0 when none is queued.",
-            gauges.oldestQueued.map { max(0, Int(now.seconds - $0.seconds)) } ?? 0)
+        let up = gauge("chime_store_up", "1 when the store could be read for this scrape, 0 when it could not (the store's gauges are then left out).")
+        let storeGauges = [
+            gauge("chime_pending", "Requests scheduled and not yet fired."),
+            gauge("chime_pending_overdue", "Pending requests whose instant has passed (nothing firing them?)."),
+            gauge("chime_pending_oldest_overdue_seconds", "How long the most overdue pending request has been due; 0 when none is."),
+            gauge("chime_outbox_queued", "Deliveries over the network waiting to be sent or retried."),
+            gauge("chime_outbox_failed", "Deliveries that gave up (chime failed lists them): the dead letters."),
+            gauge("chime_outbox_oldest_queued_age_seconds", "Age of the oldest queued delivery; 0 when none is queued."),
+        ]
+        do {
+            let gauges = try store.gauges(now: now)
+            let values = [gauges.pending, gauges.overdue, gauges.oldestOverdue.map { max(0, Int(now.seconds - $0.seconds)) } ?? 0,
+                          gauges.outboxQueued, gauges.outboxFailed, gauges.oldestQueued.map { max(0, Int(now.seconds - $0.seconds)) } ?? 0]
+            for (gauge, value) in zip(storeGauges, values) { gauge.set(Int64(value)) }
+            up.set(Int64(1))
+        } catch {
+            storeGauges.forEach(registry.unregisterGauge)
+            up.set(Int64(0))
+            Logger(label: "chime.http").error("metrics: the store cannot be read",
+                                              metadata: ["error": .string(String(printable("\(error)").prefix(1_000)))])
+        }
         return registry.emitToString()
     }
 }

@@ -69,10 +69,11 @@ struct MetricsTests {
         let first = try Self.scrape(ws, server)
         let families = Dictionary(first.map { ($0.family, $0.type) }) { a, _ in a }
         for (name, type) in [("chime_notifications_fired", "counter"), ("chime_pending", "gauge"), ("chime_outbox_queued", "gauge"),
-                             ("chime_outbox_failed", "gauge"), ("chime_outbox_oldest_queued_age_seconds", "gauge")] {
+                             ("chime_outbox_failed", "gauge"), ("chime_outbox_oldest_queued_age_seconds", "gauge"), ("chime_store_up", "gauge")] {
             #expect(families[name] == type, "\(name) as a \(type): \(families)")
         }
         #expect(Self.value(first, "chime_pending") == 0)
+        #expect(Self.value(first, "chime_store_up") == 1)
         let waiting = Self.value(first, "chime_outbox_queued") + Self.value(first, "chime_outbox_failed")
         #expect(waiting >= 1, "the chat deliveries of the reminder wait in the outbox or failed")
         if Self.value(first, "chime_outbox_queued") > 0 {

@@ -6,7 +6,7 @@ import Testing
 /// asked, and logs that stay one JSON object a line with `--log-format json`.
 @Suite("Operating chime serve", .serialized)
 struct ServeOperationsTests {
-    @Test("a store that can no longer be read: /health answers 503, an API call 500 as a JSON error, and the log says why at error; a HEAD is logged and counted as HEAD; every metric has its HELP")
+    @Test("a store that can no longer be read: /health answers 503, an API call 500 as a JSON error, and the log says why at error; /metrics answers with chime_store_up 0 and without the store's gauges; a HEAD is logged and counted as HEAD; every metric has its HELP")
     func brokenStore() throws {
         let keys = APITests.Keys()
         let ws = try APITests.workspace(keys)
@@ -24,6 +24,7 @@ struct ServeOperationsTests {
         let typed = metrics.split(separator: "\n").filter { $0.hasPrefix("# TYPE chime_") }.map { $0.split(separator: " ")[2] }
         let described = Set(metrics.split(separator: "\n").filter { $0.hasPrefix("# HELP chime_") }.map { $0.split(separator: " ")[2] })
         #expect(typed.count >= 8 && typed.allSatisfy(described.contains), "not described: \(typed.filter { !described.contains($0) })")
+        #expect(metrics.contains("\nchime_store_up 1") && metrics.contains("\nchime_pending 0"), "\(metrics)")
 
         // The file the server has open, its log and its index overwritten in place (a
         // disk gone bad, an operator's mistake): nothing of it reads as a database.
@@ -41,6 +42,14 @@ struct ServeOperationsTests {
         let log = try ws.read("serve.out")
         #expect(log.contains("error chime.http: request failed error=") && log.contains("http.route=/v1/pending"), "\(log.suffix(2_000))")
         #expect(log.contains("health: the store cannot be read"), "\(log.suffix(2_000))")
+        // A scrape still answers, saying the store is down rather than failing (which
+        // reads as chime serve down), without the store's last figures, with the counters.
+        let scraped = try server.request("GET", "/metrics")
+        #expect(scraped.status == 200)
+        #expect(scraped.body.contains("\nchime_store_up 0"), "\(scraped.body)")
+        #expect(!scraped.body.contains("\nchime_pending ") && !scraped.body.contains("\nchime_outbox_queued "), "\(scraped.body)")
+        #expect(scraped.body.contains(#"chime_http_requests_total{"#), "\(scraped.body)")
+        #expect(try ws.read("serve.out").contains("error chime.http: metrics: the store cannot be read"))
         #expect(!log.contains(keys.read), "no key in the log")
     }
 
