@@ -45,7 +45,7 @@ extension ChimeHTTPServer {
                 try await Self.blocking { [desk] in try desk.store.rememberThread(channel: channel, thread: Self.slackThread(conversation, ts), token: value, at: now) }
                 message = desk.ask(prompt, .thread)
             }
-            return Self.json(200, ["response_type": "ephemeral", "replace_original": false, "text": message])
+            return Self.json(200, ["response_type": "ephemeral", "replace_original": false, "text": ChatAnswer.slack(message), "mrkdwn": false])
         case .malformed(let why):
             return Self.text(400, why)
         default:
@@ -73,16 +73,22 @@ extension ChimeHTTPServer {
                 // submission comes back with the button's custom_id.
                 return Self.json(200, ["type": 9, "data": Self.discordDialog(prompt, value: value, question: desk.ask(prompt, .page))])
             }
-            return Self.json(200, ["type": 4, "data": ["content": outcome.message, "flags": 64]])
+            return Self.json(200, ["type": 4, "data": Self.discordAnswer(outcome.message)])
         case .dialogText(let value, let text, let user):
             guard let button = ButtonValue(value) else { return Self.text(400, "not Chime's dialog") }
             let outcome = try await typed(text, token: button.token, action: button.action, channel: channel, user: user)
-            return Self.json(200, ["type": 4, "data": ["content": outcome.message, "flags": 64]])
+            return Self.json(200, ["type": 4, "data": Self.discordAnswer(outcome.message)])
         case .malformed(let why):
             return Self.text(400, why)
         default:
             return Self.text(400, "not an interaction")
         }
+    }
+
+    /// An ephemeral Discord message (flag 64, seen by the presser alone) answering with
+    /// `text`, which pings no one.
+    static func discordAnswer(_ text: String) -> [String: Any] {
+        ["content": ChatAnswer.discord(text), "flags": 64, "allowed_mentions": ["parse": [String]()]]
     }
 
     /// Discord's modal dialog for a text-input action's text: titled with the action
@@ -129,7 +135,7 @@ extension ChimeHTTPServer {
             }
             // Always 200: Mattermost drops the body of any other status and shows its own
             // integration error, where the person should read why ("someone else's").
-            return Self.json(200, ["ephemeral_text": message])
+            return Self.json(200, ["ephemeral_text": ChatAnswer.mattermost(message)])
         case .malformed(let why):
             return Self.text(400, why)
         default:
@@ -155,7 +161,7 @@ extension ChimeHTTPServer {
         guard let root, let value = try await Self.blocking({ [desk] in try desk.store.threadToken(channel: channel.id, thread: root) }),
               let button = ButtonValue(value) else { return Self.json(200, [:]) }
         let outcome = try await typed(text, token: button.token, action: button.action, channel: channel.id, user: user)
-        return Self.json(200, ["text": outcome.message, "response_type": "comment"])
+        return Self.json(200, ["text": ChatAnswer.mattermost(outcome.message), "response_type": "comment"])
     }
 
     /// Telegram updates: the secret token header first; a callback query's data is the
@@ -190,7 +196,7 @@ extension ChimeHTTPServer {
                     "reply_to_message_id": message ?? 0, "reply_markup": reply,
                 ])
             }
-            return Self.json(200, ["method": "answerCallbackQuery", "callback_query_id": id, "text": outcome.message])
+            return Self.json(200, ["method": "answerCallbackQuery", "callback_query_id": id, "text": ChatAnswer.telegramNotice(outcome.message)])
         case .malformed(let why):
             return Self.text(400, why)
         default:
@@ -211,7 +217,7 @@ extension ChimeHTTPServer {
         }
         guard let found else { return Self.json(200, [:]) }
         let outcome = try await typed(text, token: found.token, action: found.action, channel: channel, user: user)
-        return Self.json(200, ["method": "sendMessage", "chat_id": chat, "text": outcome.message, "reply_to_message_id": message])
+        return Self.json(200, ["method": "sendMessage", "chat_id": chat, "text": ChatAnswer.telegramMessage(outcome.message), "reply_to_message_id": message])
     }
 
     /// Runs blocking work (a store call, a libcurl request) off the server's event loops and

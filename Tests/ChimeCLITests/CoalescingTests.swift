@@ -100,16 +100,22 @@ struct CoalescingTests {
         #expect(all.count == 5, "\(all.keys.sorted())")
     }
 
-    @Test("on Slack too: a thread's notifications go as one post headed by the summary, listing each with its action links; the digest goes there as well")
-    func chatGroupAndDigest() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-group-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+    /// A workspace whose alice reads Slack alone, its webhook a real HTTPS server (its
+    /// certificate in `folder`) that keeps what it is sent.
+    static func onSlack(_ folder: URL) throws -> (Workspace, WebhookServer) {
         let certificate = try ScriptServer.certificate(in: folder)
         let slack = try WebhookServer(["--cert", certificate.cert, "--key", certificate.key])
         let configuration = Self.configuration
             .replacingOccurrences(of: "</channels>", with: #"<channel id="team" url="slack://127.0.0.1:\#(slack.port)/ok" caFile="\#(certificate.cert)"/></channels>"#)
             .replacingOccurrences(of: #"<address channel="mail">alice@example.org</address>"#, with: #"<address channel="team"/>"#)
-        let ws = try ReplyCorpusTests.workspace(configuration)
+        return (try ReplyCorpusTests.workspace(configuration), slack)
+    }
+
+    @Test("on Slack too: a thread's notifications go as one post headed by the summary, listing each with its action links; the digest goes there as well")
+    func chatGroupAndDigest() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-group-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (ws, slack) = try Self.onSlack(folder)
         var requests = (0..<5).map { Self.request("s\($0)", to: "alice", offset: 10 * $0) }
         requests.append(Self.request("quiet", to: "alice", offset: 0, thread: "other", level: "passive"))
         try ws.write("requests.json", "[" + requests.joined(separator: ",") + "]")
@@ -132,6 +138,33 @@ struct CoalescingTests {
         #expect(digest.stdout == "digest alice: 1 notification\nsent 1 digest\n", "\(digest.stdout) \(digest.stderr)")
         let last = try #require(try slack.requests().compactMap { $0["body"] as? String }.last)
         #expect(last.contains("Your digest: 1 reminder") && last.contains("Title quiet"), "\(last)")
+    }
+
+    @Test("a thread too long for one Slack post lists the reminders that fit, each whole with its links, then says how many more there are")
+    func chatGroupCutShort() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-group-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (ws, slack) = try Self.onSlack(folder)
+        let requests = (0..<40).map { Self.request("s\($0)", to: "alice", offset: 2 * $0) }
+        try ws.write("requests.json", "[" + requests.joined(separator: ",") + "]")
+        #expect(try ws.chime(["schedule", "--json", "requests.json"], now: "2026-11-24T10:00:00Z").status == 0)
+        let run = try ws.chime(["run"], now: "2026-11-24T11:02:00Z")
+        #expect(run.stdout.contains("1 thread sent as one message (40 notifications)"), "\(run.stdout) \(run.stderr)")
+        let posts = try slack.requests().compactMap { $0["body"] as? String }
+        try #require(posts.count == 1)
+        let post = try #require(try JSONSerialization.jsonObject(with: Data(posts[0].utf8)) as? [String: Any])
+        let blocks = try #require(post["blocks"] as? [[String: Any]])
+        let section = ((blocks.dropFirst().first?["text"] as? [String: Any])?["text"] as? String) ?? ""
+        #expect(section.utf16.count <= 3000)
+        let lines = section.split(separator: "\n").map(String.init)
+        let listed = lines.filter { $0.firstMatch(of: /^\d+\. Title s\d+/) != nil }.count
+        #expect(listed >= 5 && listed < 40, "\(section)")
+        // Each listed reminder with both its links, each whole: a link cut short still
+        // looks like one and leads nowhere.
+        let links = lines.filter { $0.contains("/a/") }
+        #expect(links.count == 2 * listed, "\(section)")
+        #expect(links.allSatisfy { $0.firstMatch(of: /: https?:\/\/[^ \/]+\/a\/[a-z0-9]{40,}\/[A-Za-z]+$/) != nil }, "\(links)")
+        #expect(lines.last == "… and \(40 - listed) more reminders", "\(lines.suffix(3))")
     }
 
     @Test("a request fired again (scheduled anew under its identifier) replaces its notification in the digest, as in chime delivered: the digest holds the latest only")

@@ -33,6 +33,9 @@ struct ServeTests {
               </action>
               <textInputAction identifier="addItem" title="Add item" textInputButtonTitle="Add" textInputPlaceholder="Milk, eggs…"/>
             </category>
+            <category identifier="loud">
+              <action identifier="approve" title="Approve every uploaded document and forward it to accounts payable now"/>
+            </category>
           </categories>
           <channels>
             <channel id="mail" url="maildir:./outbox" from="Chime &lt;bot@reply.example.org&gt;" replyTo="bot+{token}@reply.example.org"/>
@@ -311,6 +314,48 @@ struct ServeTests {
         #expect(Set(try Self.responses(ws).map { $0["channel"] as! String }) == ["tg", "mm"])
     }
 
+    @Test("the answer to a press quotes the reminder's and the action's titles as typed on every platform (no link, markup or mention of theirs gets through), within the platform's limit (Telegram's notice: 200)")
+    func pressAnswersInert() throws {
+        let keys = Keys()
+        let (ws, _) = try Self.workspace(keys)
+        let title = "*URGENT* <https://evil.example|Pay invoice 42> & [details](https://evil.example) @channel: the quarterly review of every vendor contract"
+        _ = try ReplyCorpusTests.send(ws, ["loud1"], category: "loud", title: title, runMustSucceed: false)
+        let button = try Self.chat(ws, "loud1").button(1)
+        let server = try Server(ws)
+        defer { server.stop() }
+        func object(_ body: String) throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], "\(body)")
+        }
+
+        let slack = try object(Self.slack(server, form: #"{"type":"block_actions","user":{"id":"U123"},"actions":[{"action_id":"a","value":"\#(button)"}]}"#,
+                                          secret: keys.slack, age: 0).body)
+        let slackText = try #require(slack["text"] as? String)
+        #expect(slackText.contains("received") && slackText.contains("&lt;https://evil.example|Pay invoice 42&gt; &amp;"), "\(slackText)")
+        #expect(!slackText.contains("<") && slack["mrkdwn"] as? Bool == false, "\(slack)")
+
+        let timestamp = String(Int(Date().timeIntervalSince1970))
+        let click = #"{"type":3,"member":{"user":{"id":"77"}},"data":{"custom_id":"\#(button)"}}"#
+        let signature = try keys.discord.signature(for: Array(timestamp.utf8) + Array(click.utf8))
+        let discord = try object(server.request("POST", "/discord/guild", headers: [
+            "X-Signature-Timestamp": timestamp, "X-Signature-Ed25519": signature.map { String(format: "%02x", $0) }.joined(),
+            "Content-Type": "application/json"], body: Array(click.utf8)).body)
+        let data = try #require(discord["data"] as? [String: Any])
+        let content = try #require(data["content"] as? String)
+        #expect(content.contains(#"\*URGENT\* \<https://evil.example|Pay invoice 42\> & \[details\]\("#) && content.contains("already done"), "\(content)")
+        #expect((data["allowed_mentions"] as? [String: Any])?["parse"] as? [String] == [], "\(data)")
+
+        let mattermost = try object(server.request("POST", "/mattermost/mm", body: Array(#"{"user_id":"u1","context":{"token":"\#(button)"}}"#.utf8)).body)
+        let ephemeral = try #require(mattermost["ephemeral_text"] as? String)
+        #expect(ephemeral.contains(#"\[details\]\("#) && ephemeral.contains("@\u{2060}channel") && !ephemeral.contains("[details](https"), "\(ephemeral)")
+
+        let update = #"{"update_id":1,"callback_query":{"id":"q1","from":{"id":42},"data":"\#(button)"}}"#
+        let telegram = try object(server.request("POST", "/telegram/tg", headers: ["X-Telegram-Bot-Api-Secret-Token": keys.telegram],
+                                                 body: Array(update.utf8)).body)
+        let notice = try #require(telegram["text"] as? String)
+        #expect(telegram["method"] as? String == "answerCallbackQuery")
+        #expect(notice.utf16.count <= 200 && notice.hasPrefix("*URGENT*") && notice.hasSuffix("…"), "\(notice.utf16.count): \(notice)")
+    }
+
     @Test("chat text input: Slack's thread of a pressed text-input button and Telegram's ForceReply prompt and replies give the action its text, through the reply matcher; someone else's text and bots are ignored")
     func chatTextInput() throws {
         let keys = Keys()
@@ -418,7 +463,9 @@ struct ServeTests {
         // for the text in its thread.
         let press = #"{"user_id":"u1","post_id":"\#(id("reminder"))","channel_id":"c1","context":{"token":"\#(chat.button(3))"}}"#
         let asked = try server.request("POST", "/mattermost/mm", body: Array(press.utf8))
-        #expect(asked.body.contains("Reply in this message’s thread with your text for “Add item” (Milk, eggs…)"), "\(asked)")
+        // As Mattermost's markdown shows it: an escaped punctuation mark as the mark.
+        func shown(_ body: String) -> String { body.replacingOccurrences(of: #"\\\\([!-/:-@\[-`{-~])"#, with: "$1", options: .regularExpression) }
+        #expect(shown(asked.body).contains("Reply in this message’s thread with your text for “Add item” (Milk, eggs…)"), "\(asked)")
         #expect(try Self.responses(ws).isEmpty)
 
         try post("reply1", root: id("reminder"))
@@ -435,7 +482,7 @@ struct ServeTests {
         #expect(failed.body.contains("Chime could not read which message this answers."), "\(failed)")
         // The person's text in the thread is the action's text, answered in the thread.
         let done = try message("reply1", text: "oat milk, 2 lemons")
-        #expect(done.body.contains("“Add item” received. (oat milk, 2 lemons)") && done.body.contains(#""response_type":"comment""#), "\(done)")
+        #expect(shown(done.body).contains("“Add item” received. (oat milk, 2 lemons)") && done.body.contains(#""response_type":"comment""#), "\(done)")
         let responses = try Self.responses(ws)
         #expect(responses.count == 1)
         #expect(responses.first?["actionIdentifier"] as? String == "addItem")

@@ -177,6 +177,22 @@ struct ChatPayloadTests {
         }
     }
 
+    @Test("blocks (a grouped message's entries) are kept whole, escaped, and followed by how many more there are when they do not all fit")
+    func blocks() {
+        let blocks = (1...10).map { "\($0). <item> \($0)\n   Done: https://x.example/a/\(String(repeating: "t", count: 40))/done" }
+        let more = { (left: Int) in "… and \(left) more" }
+        let all = TextLimit.fit(blocks: blocks, 10_000, .utf16, escaping: ChatEscaping.slack, more: more)
+        #expect(all == blocks.map { $0.replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;") }.joined(separator: "\n"))
+        let cut = TextLimit.fit(blocks: blocks, 300, .utf16, escaping: ChatEscaping.slack, more: more)
+        #expect(cut.utf16.count <= 300)
+        let kept = cut.split(separator: "\n").filter { $0.contains("/done") }
+        #expect(kept.count == 3 && kept.allSatisfy { $0.hasSuffix(String(repeating: "t", count: 40) + "/done") }, "\(cut)")
+        #expect(cut.hasSuffix("\n… and 7 more"), "\(cut)")
+        // A first block too long alone is cut as one text is, the count after it.
+        let long = TextLimit.fit(blocks: [String(repeating: "a", count: 500), "b"], 100, .utf16, escaping: ChatEscaping.slack, more: more)
+        #expect(long.utf16.count <= 100 && long.hasSuffix("…\n… and 1 more"), "\(long)")
+    }
+
     @Test("truncation keeps whole characters and ends with an ellipsis")
     func truncation() {
         let family = "👨‍👩‍👧‍👦"

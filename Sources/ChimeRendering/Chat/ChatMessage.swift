@@ -60,6 +60,11 @@ public struct ChatMessage: Sendable {
     /// them to a URL the message names (Mattermost's `integration.url`): `chime serve`'s
     /// route for the channel, not the `/a/` page.
     public var pressURL: String? = nil
+    /// A grouped message's ``text`` as its entries, one reminder each (its lines, the
+    /// heading of its group before the first), and the line saying how many the platform's
+    /// limit left out: each platform lists whole entries (``fittedText(_:_:escaping:keepingLinks:)``).
+    public var entries: [String]? = nil
+    public var moreEntries: (@Sendable (Int) -> String)? = nil
     /// Whether the recipient's language is written right to left (Arabic, Hebrew,
     /// Persian, Urdu): each platform that has a way to say so is told.
     public var rightToLeft = false
@@ -101,5 +106,15 @@ public struct ChatMessage: Sendable {
     var shownText: String {
         ([text] + actions.prefix(NotificationCategory.maximumDefaultActions).compactMap(\.textHint))
             .filter { !$0.isEmpty }.joined(separator: "\n\n")
+    }
+
+    /// ``shownText`` escaped and fitting `limit` as the platform counts it; a grouped
+    /// message's, its whole entries only (``TextLimit/fit(blocks:_:_:escaping:keepingLinks:more:)``).
+    func fittedText(_ limit: Int, _ unit: TextLimit.Unit, escaping escape: (Character) -> String = { String($0) },
+                    keepingLinks: Bool = false) -> String {
+        if let entries, let moreEntries, entries.joined(separator: "\n") == shownText {
+            return TextLimit.fit(blocks: entries, limit, unit, escaping: escape, keepingLinks: keepingLinks, more: moreEntries)
+        }
+        return TextLimit.fit(shownText, limit, unit, escaping: escape, keepingLinks: keepingLinks)
     }
 }

@@ -16,9 +16,8 @@ extension ChatPayload {
             .object(["type": .string("plain_text"), "text": .string(TextLimit.fit(text.isEmpty ? " " : text, limit, .utf16))])
         }
         var blocks: [JSONValue] = [.object(["type": .string("header"), "text": plain(message.headline, 150)])]
-        let text = message.shownText
-        if !text.isEmpty {
-            blocks.append(.object(["type": .string("section"), "text": plain(text, 3000)]))
+        if !message.shownText.isEmpty {
+            blocks.append(.object(["type": .string("section"), "text": .object(["type": .string("plain_text"), "text": .string(message.fittedText(3000, .utf16))])]))
         }
         blocks.append(.object(["type": .string("context"), "elements": .array([plain(message.dateText, 2000)])]))
         var buttons: [JSONValue] = message.actions.prefix(NotificationCategory.maximumDefaultActions).map { action in

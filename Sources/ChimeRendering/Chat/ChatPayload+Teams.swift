@@ -44,10 +44,10 @@ extension ChatPayload {
         // Shrink the text until the whole card fits, leaving room for HTTP framing; the
         // headline, already within 500, and the buttons stay.
         var limit = 20_000
-        var payload = card(TextLimit.fit(message.shownText, limit, .utf8))
+        var payload = card(message.fittedText(limit, .utf8))
         while encode(payload).count > 27_000, limit > 100 {
             limit /= 2
-            payload = card(TextLimit.fit(message.shownText, limit, .utf8))
+            payload = card(message.fittedText(limit, .utf8))
         }
         return payload
     }

@@ -41,10 +41,10 @@ extension ChatPayload {
             if !message.title.isEmpty, message.title != message.surfaces.subject {
                 hidden.append("<b>\(fitted.part(message.title, cap: 1024))</b>")
             }
-            if !message.shownText.isEmpty { hidden.append(fitted.part(message.shownText, cap: .max)) }
+            if !message.shownText.isEmpty { hidden.append(fitted.part(of: message)) }
             if !hidden.isEmpty { parts.append("<tg-spoiler>" + hidden.joined(separator: "\n\n") + "</tg-spoiler>") }
         } else {
-            if !message.shownText.isEmpty { parts.append(fitted.part(message.shownText, cap: .max)) }
+            if !message.shownText.isEmpty { parts.append(fitted.part(of: message)) }
             if !date.isEmpty { parts.append("<i>\(date)</i>") }
         }
         let text = parts.joined(separator: "\n\n")
@@ -78,10 +78,21 @@ struct TelegramText {
     /// One part, at most `cap` units and what is left, as HTML: fitted as read, then
     /// escaped.
     mutating func part(_ text: String, cap: Int) -> String {
+        part(cap: cap) { [rightToLeft] room in TextLimit.fit(text, room, .utf16, escaping: ChatEscaping.telegramPlain(rightToLeft: rightToLeft)) }
+    }
+
+    /// The message's text in what is left (``ChatMessage/fittedText(_:_:escaping:keepingLinks:)``:
+    /// a grouped message's whole entries), as HTML.
+    mutating func part(of message: ChatMessage) -> String {
+        part(cap: .max) { [rightToLeft] room in message.fittedText(room, .utf16, escaping: ChatEscaping.telegramPlain(rightToLeft: rightToLeft)) }
+    }
+
+    /// A part `fit` makes within the room given it, counted and escaped.
+    private mutating func part(cap: Int, _ fit: (Int) -> String) -> String {
         let separator = 2 + mark.utf16.count
         let room = min(cap, left - separator)
         guard room > 0 else { return "" }
-        let read = TextLimit.fit(text, room, .utf16, escaping: ChatEscaping.telegramPlain(rightToLeft: rightToLeft))
+        let read = fit(room)
         left -= separator + read.utf16.count
         return ChatEscaping.html(mark + read)
     }

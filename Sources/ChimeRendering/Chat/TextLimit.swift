@@ -76,6 +76,37 @@ extension TextLimit {
         return result + tail
     }
 
+    /// Blocks of text (a grouped message's entries, each its lines) one per line, escaped
+    /// and fitting `limit` as ``fit(_:_:_:escaping:keepingLinks:ellipsis:)`` fits one
+    /// text, but whole blocks only: when they do not all fit, as many as fit with the
+    /// line `more(count left out)` after them. A cut never falls inside a block, so no
+    /// link of one is cut short (a link cut short still looks like one, and leads
+    /// nowhere). A first block too long alone is cut as one text is.
+    public static func fit(blocks: [String], _ limit: Int, _ unit: Unit, escaping escape: (Character) -> String,
+                           keepingLinks: Bool = false, more: (Int) -> String) -> String {
+        let escaped = blocks.map { fit($0, Int.max, unit, escaping: escape, keepingLinks: keepingLinks) }
+        let whole = escaped.joined(separator: "\n")
+        guard length(whole, in: unit) > limit, !escaped.isEmpty else { return whole }
+        func moreLine(_ left: Int) -> String { String(more(left).map(escape).joined()) }
+        var kept: [String] = []
+        var used = 0
+        for (index, block) in escaped.enumerated() {
+            let left = escaped.count - index - 1
+            let size = (kept.isEmpty ? 0 : 1) + length(block, in: unit)
+            let tail = left == 0 ? 0 : 1 + length(moreLine(left), in: unit)
+            guard used + size + tail <= limit else { break }
+            kept.append(block)
+            used += size
+        }
+        let left = escaped.count - kept.count
+        if kept.isEmpty {
+            let tail = "\n" + moreLine(left - 1)
+            let first = fit(blocks[0], limit - length(tail, in: unit), unit, escaping: escape, keepingLinks: keepingLinks)
+            return left > 1 ? first + tail : first
+        }
+        return (kept + [moreLine(left)]).joined(separator: "\n")
+    }
+
     /// The positions of the characters of web addresses in `characters`: from `http://`
     /// or `https://` at the start of a word, up to the first space or `<`, as Discord's and
     /// Mattermost's markdown read an address (`https?://[^\s<]+`, their final character

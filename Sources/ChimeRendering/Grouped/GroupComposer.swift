@@ -159,18 +159,19 @@ public struct GroupComposer: Sendable {
 
     /// The chat message to one address: the subject as its headline, then each
     /// notification numbered with its date and its actions' links, a text-input action's
-    /// saying its text is typed on the page it opens (the platform's own
-    /// length limits may cut a long list short; the email lists them all).
+    /// saying its text is typed on the page it opens. A list longer than the platform
+    /// takes lists the entries that fit, whole, then says how many more there are.
     public func chat(_ items: [OutgoingNotification], kind: GroupKind) throws -> ChatMessage {
         guard let first = items.first else { throw MissingItems() }
         let locale = first.recipient.locale
         let subject = try subject(items, kind: kind)
-        var lines: [String] = []
+        var blocks: [String] = []
         let groups = try entries(items, medium: .chat)
         for (heading, entries) in groups {
-            // A thread's one summary is the headline already.
-            if kind == .digest || groups.count > 1 { lines.append(heading) }
-            for entry in entries {
+            for (index, entry) in entries.enumerated() {
+                var lines: [String] = []
+                // A thread's one summary is the headline already.
+                if index == 0, kind == .digest || groups.count > 1 { lines.append(heading) }
                 lines.append("\(entry.number). \(entry.headline) · \(entry.message.dateText)")
                 for action in entry.category?.actions ?? [] where !action.options.contains(.foreground) {
                     // A link: a text-input action's text is typed on the page it opens.
@@ -181,6 +182,7 @@ public struct GroupComposer: Sendable {
                 for choice in provisionalChoices(first.recipient, kind) {
                     lines.append("   \(title(of: choice, locale: locale)): \(entry.links.builtIn(choice.shortName))")
                 }
+                blocks.append(lines.joined(separator: "\n"))
             }
         }
         // The subject already hides what the recipient's previews hide; the list below it
@@ -189,10 +191,15 @@ public struct GroupComposer: Sendable {
         let hides = first.recipient.showPreviews == .whenAuthenticated
         let surfaces = PreviewSurfaces(title: subject, subtitle: "", body: "", showPreviews: hides ? .whenAuthenticated : .always,
                                        options: [], placeholder: subject, threadCount: items.count)
-        var message = ChatMessage(surfaces: surfaces, title: subject, subtitle: "", body: "", text: lines.joined(separator: "\n"),
+        var message = ChatMessage(surfaces: surfaces, title: subject, subtitle: "", body: "", text: blocks.joined(separator: "\n"),
                                   dateText: DateText.dayAndTime(first.fireDate, locale: locale, zone: LocalizedMessage.zone(of: first.recipient)),
                                   actions: [], minimalActions: [], viewURL: composer.links.links(for: first, medium: .chat).view)
         message.rightToLeft = LocaleFallback.direction(of: locale) == "rtl"
+        message.entries = blocks
+        let localizer = composer.localizer
+        message.moreEntries = { left in
+            ((try? localizer.formatted("chat.more", [.integer(left)], locale: locale)) ?? nil) ?? "… +\(left)"
+        }
         return message
     }
 
