@@ -2,7 +2,7 @@ import ChimeCore
 import Foundation
 
 /// Dates and times in a recipient's language and zone, through Foundation's formatters
-/// (ICU's patterns): "mardi 24 novembre à 09:00", "Tuesday, November 24 at 09:00".
+/// (ICU's patterns): "mardi 24 novembre à 09:00", "Tuesday, November 24 at 9:00 AM".
 public enum DateText {
     /// The weekday, day, month and time of an instant, in a locale and zone.
     public static func dayAndTime(_ instant: Instant, locale: String, zone: TimeZone) -> String {
@@ -31,7 +31,10 @@ public enum DateText {
                     let made = DateFormatter()
                     made.locale = Locale(identifier: locale.replacingOccurrences(of: "-", with: "_"))
                     made.timeZone = zone
-                    made.setLocalizedDateFormatFromTemplate("EEEEdMMMMHHmm")
+                    // `j`: the hour as the locale writes it, 12-hour with AM/PM in the
+                    // United States, Australia and Arabic, 24-hour in France or Britain,
+                    // as an iPhone set to the language shows it (`HH` wrote 15:05 for all).
+                    made.setLocalizedDateFormatFromTemplate("EEEEdMMMMjmm")
                     formatters[key] = made
                     return made
                 }()

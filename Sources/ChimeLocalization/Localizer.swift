@@ -125,10 +125,15 @@ public final class Localizer: Sendable {
         string(value, locale: locale)?.text ?? value
     }
 
-    /// The pluralized entry of `key` for a locale, with the plural rules to apply to it.
+    /// The pluralized entry of `key` for a locale, with the plural rules to apply to it:
+    /// the rules of the locale whose file has it, `Base.lproj`'s those of the fallback
+    /// language, the one Base holds (the project's development language: with none, every
+    /// count read as `other`, "1 items").
     public func plural(_ key: String, locale: String) -> (entry: StringsDictFile.Entry, rules: PluralRules)? {
         for candidate in chain(for: locale) {
-            if let entry = plurals[candidate]?[key] { return (entry, PluralData.rules(for: candidate)) }
+            if let entry = plurals[candidate]?[key] {
+                return (entry, PluralData.rules(for: candidate == Self.baseLocale ? fallbackLanguage : candidate))
+            }
         }
         return nil
     }

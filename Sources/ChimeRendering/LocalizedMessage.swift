@@ -16,13 +16,26 @@ struct LocalizedMessage {
     init(_ notification: OutgoingNotification, category: NotificationCategory?, localizer: Localizer, threadCount: Int) throws {
         let locale = notification.recipient.locale
         content = try LocalizedContent(notification.request.content, localizer: localizer, locale: locale)
-        let placeholder = localizer.localized(category?.hiddenPreviewsBodyPlaceholder ?? "Notification", locale: locale)
+        let placeholder = Self.placeholder(category?.hiddenPreviewsBodyPlaceholder ?? "Notification", localizer: localizer, locale: locale,
+                                           threadCount: threadCount)
         surfaces = PreviewSurfaces(
             title: content.title, subtitle: content.subtitle, body: content.body,
             showPreviews: notification.recipient.showPreviews, options: category?.options ?? [],
             placeholder: placeholder, threadCount: threadCount)
         zone = Self.zone(of: notification.recipient)
         dateText = DateText.dayAndTime(notification.fireDate, locale: locale, zone: zone)
+    }
+
+    /// The category's placeholder in a locale, `%u` left for ``PreviewSurfaces`` to fill;
+    /// a key of a `.stringsdict` (as iOS takes one: "%u hidden reminders", plural-correct)
+    /// formatted here with the count, which was sent as the raw key.
+    static func placeholder(_ value: String, localizer: Localizer, locale: String, threadCount: Int) -> String {
+        guard localizer.plural(value, locale: locale) != nil,
+              let formatted = (try? localizer.formatted(value, [.integer(threadCount)], locale: locale)) ?? nil else {
+            return localizer.localized(value, locale: locale)
+        }
+        // Filled already: a percent sign of its own stays one.
+        return formatted.replacingOccurrences(of: "%", with: "%%")
     }
 
     /// The recipient's zone; UTC when its name is unknown.

@@ -104,13 +104,16 @@ extension Scheduler {
     }
 
     /// Places an email that has a name of its own (a batch's, an opt-in request's): written
-    /// into a Maildir channel's folder under that name, once however many runs write it
-    /// (none returned); else returned, to be queued for SMTP with the store's record of it.
+    /// into a Maildir channel's folder under that name and its address's, once however
+    /// many runs write it (none returned); else returned, to be queued for SMTP with the
+    /// store's record of it. (Named by the channel alone, the message to a recipient's
+    /// second address on the same Maildir channel was taken for the first's, already
+    /// written, and never written.)
     func place(_ message: String, named name: String, channel: Channel, address: Recipient.Address,
                transports: TransportFactory) throws -> [QueuedDelivery] {
         let bytes = Array(message.utf8)
         if let folder = try transports.maildir(for: channel) {
-            _ = try folder.add(bytes, name: "\(name).\(channel.id).chime")
+            _ = try folder.add(bytes, name: "\(name).\(channel.id).\(stableHash(address.value)).chime")
             return []
         }
         return [QueuedDelivery(channel: channel.id, address: address.value, body: SMTPClient.crlf(bytes))]

@@ -97,7 +97,7 @@ struct CarryingOutTests {
         let answers = try Self.newMail(ws, since: before)
         #expect(answers.count == 1)
         let answer = answers.first ?? ""
-        #expect(Self.body(answer).contains("Snoozed until Saturday, November 21 at 13:00."), "the time in Alice's zone: \(answer)")
+        #expect(Self.body(answer).contains("Snoozed until Saturday, November 21 at 1:00\u{202F}PM."), "the time in Alice's zone: \(answer)")
         let replyID = reply.firstMatch(of: /Message-ID: <([^>]+)>/).map { String($0.output.1) } ?? "?"
         #expect(Self.header(answer, "In-Reply-To") == "<\(replyID)>", "the answer joins the thread")
         #expect(Self.header(answer, "References")?.contains("<\(sent["a"]!.messageID)>") == true)
@@ -106,7 +106,7 @@ struct CarryingOutTests {
         #expect(Self.header(answer, "To") == "alice@example.org")
 
         // Without a duration: the configured 45 minutes.
-        #expect(try Self.ingest(ws, ReplyCorpusTests.reply(sent["b"]!, body: "Snooze")).contains("Snoozed until Saturday, November 21 at 11:45."))
+        #expect(try Self.ingest(ws, ReplyCorpusTests.reply(sent["b"]!, body: "Snooze")).contains("Snoozed until Saturday, November 21 at 11:45\u{202F}AM."))
         let pending = Dictionary(uniqueKeysWithValues: try Self.pending(ws).map { ($0["identifier"] as? String ?? "", $0["nextTriggerDate"] as? String ?? "") })
         #expect(pending == ["a": "2026-11-21T12:00:00Z", "b": "2026-11-21T10:45:00Z"], "\(pending)")
 
@@ -135,7 +135,7 @@ struct CarryingOutTests {
         let ws = try Self.workspace()
         let sent = try ReplyCorpusTests.send(ws, ["a"], category: "shop")["a"]!
         let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent, body: "snooze 99999999999999 weeks"))
-        #expect(printed.contains("Snoozed until Saturday, November 21 at 11:45."), "\(printed)")
+        #expect(printed.contains("Snoozed until Saturday, November 21 at 11:45\u{202F}AM."), "\(printed)")
         // Not silently: the record says the default stood in for the text.
         let result = try Self.responses(ws).map { $0["result"] as! String }.first ?? ""
         #expect(result.hasSuffix(#"(the default snooze: "99999999999999 weeks" names no time Chime reads)"#), "\(result)")

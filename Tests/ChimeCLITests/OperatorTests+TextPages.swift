@@ -212,7 +212,7 @@ extension OperatorTests {
         let press = #"{"user_id":"u1","post_id":"reminder00000000000000000","channel_id":"c1","context":{"token":"\#(chat.button(2))"}}"#
         let mattermost = try server.request("POST", "/mattermost/mm", body: Array(press.utf8))
         let ephemeral = (try JSONSerialization.jsonObject(with: Data(mattermost.body.utf8)) as? [String: Any])?["ephemeral_text"] as? String
-        #expect(ephemeral == "Répondez dans le fil de ce message avec votre texte pour « Ajouter un article » (Lait, œufs…)", "\(mattermost)")
+        #expect(ephemeral.map(markdownShown) == "Répondez dans le fil de ce message avec votre texte pour « Ajouter un article » (Lait, œufs…)", "\(mattermost)")
 
         // Telegram: the ForceReply prompt, its link on the action's title, the placeholder in
         // the text and in the input field.

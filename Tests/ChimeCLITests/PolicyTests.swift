@@ -281,4 +281,26 @@ struct PolicyTests {
         try schedule("trial3", to: "bob", at: "2026-10-25T15:00:00")
         #expect(try ws.chime(["run"], now: "2026-10-25T14:00:00Z").stdout == "fired 1, 1 turned off\n")
     }
+
+    @Test("a recipient with two addresses on one Maildir channel gets the digest at each, and each item shows its subtitle as the single message does")
+    func digestToEachAddress() throws {
+        let configuration = Self.configuration
+            .replacingOccurrences(of: #"<recipient id="carol" timeZone="UTC" authorization="denied">"#, with: #"<recipient id="carol" timeZone="Europe/Paris">"#)
+            .replacingOccurrences(of: #"<address channel="mail">carol@example.org</address>"#,
+                                  with: #"<address channel="mail">carol@example.org</address><address channel="mail">carol@work.example.org</address>"#)
+        let ws = try ReplyCorpusTests.workspace(configuration)
+        let requests = [Self.request("one", to: "carol", at: "2026-10-24T12:00:00", level: "passive"),
+                        Self.request("two", to: "carol", at: "2026-10-24T12:00:00", level: "passive")
+                            .replacingOccurrences(of: #""body": "Body two""#, with: #""subtitle": "Dentist", "body": "Body two""#)]
+        try ws.write("requests.json", "[" + requests.joined(separator: ",") + "]")
+        #expect(try ws.chime(["schedule", "--json", "requests.json"], now: "2026-10-24T04:00:00Z").status == 0)
+        #expect(try ws.chime(["run"], now: "2026-10-24T10:00:00Z").stdout == "fired 2, 2 kept for the digest\n")
+        #expect(try ws.chime(["digest"], now: "2026-10-25T06:00:00Z").stdout == "digest carol: 2 notifications\nsent 1 digest\n")
+        let digests = try Self.outbox(ws).filter { $0.key.hasPrefix("digest-") }.values
+        #expect(digests.count == 2, "one for each address")
+        #expect(digests.contains { $0.contains("To: carol@example.org") } && digests.contains { $0.contains("To: carol@work.example.org") })
+        let text = Self.text(try #require(digests.first))
+        #expect(text.contains("Title two — Dentist — Body two"), "\(text)")
+    }
+
 }

@@ -320,7 +320,7 @@ struct ServeLinksTests {
         let someoneElse = submit.replacingOccurrences(of: #""id":"77""#, with: #""id":"78""#)
         #expect(((try post(someoneElse).body["data"] as? [String: Any])?["content"] as? String)?.contains("someone else") == true)
         let done = try post(submit)
-        #expect(((done.body["data"] as? [String: Any])?["content"] as? String)?.contains("“Add item” received. (oat milk)") == true, "\(done)")
+        #expect(((done.body["data"] as? [String: Any])?["content"] as? String).map(markdownShown)?.contains("“Add item” received. (oat milk)") == true, "\(done)")
         let responses = try ServeTests.responses(ws)
         #expect(responses.map { $0["actionIdentifier"] as? String } == ["justInform", "addItem"] && responses.last?["userText"] as? String == "oat milk",
                 "\(responses)")

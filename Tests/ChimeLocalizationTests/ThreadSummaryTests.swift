@@ -83,9 +83,11 @@ struct ThreadSummaryTests {
         #expect(ThreadSummary.count(of: [b, b]) == 2)
     }
 
-    @Test("dates in the recipient's language and zone", arguments: [
+    @Test("dates in the recipient's language and zone, the hour as the locale writes it (12-hour in the United States, 24-hour in Britain)", arguments: [
         ("fr-FR", "mardi 24 novembre à 09:00"),
-        ("en", "Tuesday, November 24 at 09:00"),
+        ("en", "Tuesday, November 24 at 9:00\u{202F}AM"),
+        ("en-US", "Tuesday, November 24 at 9:00\u{202F}AM"),
+        ("en-GB", "Tuesday 24 November at 09:00"),
         ("de", "Dienstag, 24. November um 09:00"),
     ])
     func dates(locale: String, expected: String) {

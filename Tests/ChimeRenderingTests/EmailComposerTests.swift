@@ -39,6 +39,37 @@ struct EmailComposerTests {
         EmailComposer(localizer: try Localizer(directory: Self.templates), templates: try TemplateSet(directory: Self.templates))
     }
 
+    @Test("a category's placeholder naming a .stringsdict key is formatted with the count, plural-correct, as iOS does, never sent as the key; Base.lproj's plurals follow the fallback language's rules")
+    func placeholderFromStringsdict() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-strings-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func plural(_ key: String, _ one: String, _ other: String) -> String {
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>\(key)</key><dict>
+              <key>NSStringLocalizedFormatKey</key><string>%#@n@</string>
+              <key>n</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>
+                <key>NSStringFormatValueTypeKey</key><string>u</string>
+                <key>one</key><string>\(one)</string><key>other</key><string>\(other)</string></dict>
+            </dict></dict></plist>
+            """
+        }
+        for (locale, file) in [("en", plural("ph.count", "%u hidden reminder", "%u hidden reminders")), ("Base.lproj", plural("x.base", "%u ONE", "%u OTHER"))] {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent(locale), withIntermediateDirectories: true)
+            try file.write(to: folder.appendingPathComponent(locale).appendingPathComponent("Localizable.stringsdict"), atomically: true, encoding: .utf8)
+        }
+        let localizer = try Localizer(directory: folder.path)
+        let category = NotificationCategory(identifier: Self.shopping.identifier, actions: Self.shopping.actions, hiddenPreviewsBodyPlaceholder: "ph.count")
+        let composer = EmailComposer(localizer: localizer, templates: try TemplateSet(directory: Self.templates))
+        let email = try composer.compose(try notification(locale: "en", previews: .never), category: category)
+        #expect(email.subject == "1 hidden reminder")
+        #expect(!MIMEComposer.compose(email).contains("ph.count"))
+        for locale in ["en", "fr", "ru"] {
+            #expect(try localizer.formatted("x.base", [.integer(1)], locale: locale) == "1 ONE", "\(locale)")
+            #expect(try localizer.formatted("x.base", [.integer(2)], locale: locale) == "2 OTHER", "\(locale)")
+        }
+    }
+
     @Test("List-Id's namespace is the sending domain, or localhost for an address literal (RFC 2919 takes only a domain name)")
     func listIdNamespace() {
         func listID(_ domain: String) -> String? { EmailComposer.listHeaders(domain: domain, unsubscribe: "u").first { $0.name == "List-Id" }?.value }

@@ -64,7 +64,7 @@ struct TransportTests {
         // The rendered message, as a json:// webhook receives it.
         let payload = object?["payload"] as? [String: Any]
         #expect(payload?["title"] as? String == "Übung")
-        #expect(payload?["date"] as? String == "Saturday, November 21 at 10:00")
+        #expect(payload?["date"] as? String == "Saturday, November 21 at 10:00\u{202F}AM")
         try FileManager.default.removeItem(at: directory)
     }
 

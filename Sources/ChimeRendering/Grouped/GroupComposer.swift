@@ -75,9 +75,11 @@ public struct GroupComposer: Sendable {
         var links: MessageLinks
         var category: NotificationCategory?
 
-        /// Title and body, or the placeholder when the recipient's previews hide them.
+        /// Title, subtitle and body, as the single message shows them, or the placeholder
+        /// when the recipient's previews hide them.
         var headline: String {
-            message.surfaces.bodyShowsContent ? [message.content.title, message.content.body].filter { !$0.isEmpty }.joined(separator: " — ")
+            message.surfaces.bodyShowsContent
+                ? [message.content.title, message.content.subtitle, message.content.body].filter { !$0.isEmpty }.joined(separator: " — ")
                 : message.surfaces.placeholder
         }
     }
