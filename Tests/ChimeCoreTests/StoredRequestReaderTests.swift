@@ -122,6 +122,8 @@ struct StoredRequestReaderTests {
         #"{"identifier":"r","recipient":"a","content":{"title":null,"badge":null,"userInfo":null,"titleLocArgs":null,"relevanceScore":0.25},"trigger":{"type":"timeInterval","seconds":1.5e2}}"#,
         #"{"identifier":"r","recipient":"a","content":{"userInfo":{"\u0041":[-0,{"":null}],"b":"\ud83d\ude00"},"relevanceScore":1E-2},"trigger":{"type":"timeInterval","seconds":-0.0}}"#,
         #"{"identifier":"r","recipient":"a","content":{},"trigger":{"type":"calendar","dateComponents":{},"repeats":false}}"#,
+        // Past 2^53 a Double is not every whole number: both read the digits (the fuzzer's find).
+        #"{"identifier":"r","recipient":"a","trigger":{"type":"calendar","dateComponents":{"hour":8,"weekdayOrdinal":99999999999999991},"repeats":true}}"#,
     ])
     func otherShapes(json: String) throws {
         let read = try #require(NotificationRequest.readStored(json))

@@ -32,10 +32,14 @@ extension Decoder {
 extension KeyedDecodingContainer {
     /// A whole number, refused at its field when it is not one: asked for an `Int`,
     /// Foundation's decoder on Linux throws "not valid JSON" with no field for `9.5` or
-    /// `1e30`, and the error named neither line nor field. Read as a `Double`, then made
-    /// whole (9.0 is 9).
+    /// `1e30`, and the error named neither line nor field. Read as an `Int` when it is one
+    /// (exactly: through a `Double`, 99999999999999991 was 99999999999999984, where the
+    /// store's own reader read the digits; the fuzzer found them disagreeing), else as a
+    /// `Double` made whole (9.0 is 9) or refused with its field.
     func decodeWholeNumberIfPresent(forKey key: Key) throws -> Int? {
-        guard let value = try decodeIfPresent(Double.self, forKey: key) else { return nil }
+        guard contains(key), try !decodeNil(forKey: key) else { return nil }
+        if let whole = try? decode(Int.self, forKey: key) { return whole }
+        let value = try decode(Double.self, forKey: key)
         guard let whole = Int(exactly: value) else {
             throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "expected a whole number, not \(value)")
         }
