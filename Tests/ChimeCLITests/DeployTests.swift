@@ -307,6 +307,14 @@ struct DeployTests {
         let deferred = try root.run(arguments, in: FileManager.default.temporaryDirectory, environment: [:],
                                     input: Data(reply.replacingOccurrences(of: "<r1@", with: "<r3@").utf8))
         #expect(deferred.status == 75 && deferred.output.contains("NOT_SET_ANYWHERE"), "\(deferred.status) \(deferred.output)")
+        // No state folder yet (cron and the pipe do not make it, as units do): 75 too, where
+        // cd's own failure (2) is a status Postfix bounces on.
+        try FileManager.default.removeItem(at: root.state)
+        let homeless = try root.run(arguments, in: FileManager.default.temporaryDirectory, environment: [:], input: Data(reply.utf8))
+        #expect(homeless.status == 75, "\(homeless.status) \(homeless.output)")
+        // What makes the folder for them: tmpfiles.d, mode 0700, the chime user's.
+        let tmpfiles = try String(contentsOf: Self.deploy.appendingPathComponent("systemd/chime.tmpfiles"), encoding: .utf8)
+        #expect(tmpfiles.split(separator: "\n").contains("d /var/lib/chime 0700 chime chime -"))
 
         let transport = try String(contentsOf: Self.deploy.appendingPathComponent("postfix/transport"), encoding: .utf8)
         #expect(transport.split(separator: "\n").contains { !$0.hasPrefix("#") && $0.hasSuffix(" chime:") })
@@ -333,6 +341,10 @@ struct DeployTests {
             #expect(worker["env_file"] as? String == "secrets.env", "the store's URL and its password come from the secrets file")
             #expect(((worker["depends_on"] as? [String: Any])?["db"] as? [String: Any])?["condition"] as? String == "service_healthy")
             ports.formUnion(worker["ports"] as? [String] ?? [])
+            // SIGTERM's work may wait 120 s for the store; compose's default kill comes at 10.
+            #expect(worker["stop_grace_period"] as? String == "150s")
+            // podman's OCI build drops the image's HEALTHCHECK: the service has its own.
+            #expect(((worker["healthcheck"] as? [String: Any])?["test"] as? [String])?.contains("http://127.0.0.1:8080/health") == true)
         }
         #expect(ports == ["127.0.0.1:8081:8080", "127.0.0.1:8082:8080", "127.0.0.1:8083:8080"])
         #expect(!FileManager.default.fileExists(atPath: Self.deploy.appendingPathComponent("secrets.env").path), "no secrets are committed")

@@ -99,12 +99,10 @@ extension TextLimit {
             used += size
         }
         let left = escaped.count - kept.count
-        if kept.isEmpty {
-            let tail = "\n" + moreLine(left - 1)
-            let first = fit(blocks[0], limit - length(tail, in: unit), unit, escaping: escape, keepingLinks: keepingLinks)
-            return left > 1 ? first + tail : first
-        }
-        return (kept + [moreLine(left)]).joined(separator: "\n")
+        guard kept.isEmpty else { return (kept + [moreLine(left)]).joined(separator: "\n") }
+        guard left > 1 else { return fit(blocks[0], limit, unit, escaping: escape, keepingLinks: keepingLinks) }
+        let tail = "\n" + moreLine(left - 1)
+        return fit(blocks[0], limit - length(tail, in: unit), unit, escaping: escape, keepingLinks: keepingLinks) + tail
     }
 
     /// The positions of the characters of web addresses in `characters`: from `http://`
