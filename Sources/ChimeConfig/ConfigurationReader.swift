@@ -163,7 +163,15 @@ struct ConfigurationReader {
         // path (Telegram's `bot123456:AA…`). Short ones (`api`, `webhooks`) are words.
         let tokens = url.kind.isWebhook ? url.path.split(separator: "/").map(String.init).filter { $0.count >= Self.tokenLength } : []
         for secret in [url.password, url.kind.isWebhook ? url.path : nil] + tokens + url.endpointQuery.map(\.value) {
-            if let secret { secrets.insert(secret) }
+            if let secret { secrets.formUnion(Self.echoedForms(of: secret)) }
+        }
+        // The password as the server saw it, in case its error quotes what it was sent:
+        // SMTP's AUTH PLAIN (`\0user\0password`) and LOGIN, HTTP's Basic (`user:password`).
+        if let password = url.password, !password.isEmpty {
+            let user = url.user ?? ""
+            for sent in ["\0\(user)\0\(password)", password, "\(user):\(password)"] {
+                secrets.insert(Data(sent.utf8).base64EncodedString())
+            }
         }
         return Channel(id: id, url: url, from: value(element, "from"), replyTo: value(element, "replyTo"), returnPath: value(element, "returnPath"),
                        policy: readPolicy(element, kind: url.kind), caFile: value(element, "caFile").map(resolvePath),
@@ -273,6 +281,17 @@ struct ConfigurationReader {
     /// secret part is 24 characters, Telegram's and Discord's tokens longer; the names
     /// around them (`services`, `sendMessage`) shorter.
     static let tokenLength = 16
+
+    /// A secret and the forms a server's error may quote it in: percent-encoded (a path
+    /// echoed as `%2F…`, Telegram's `bot123:AA…` as `bot123%3AAA…`) and with its slashes
+    /// escaped as JSON writers escape them (`\/`) or as HTML entities (`&#x2F;`).
+    static func echoedForms(of secret: String) -> Set<String> {
+        var forms: Set<String> = [secret, secret.replacingOccurrences(of: "/", with: "\\/"), secret.replacingOccurrences(of: "/", with: "&#x2F;")]
+        if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) {
+            forms.insert(encoded)
+        }
+        return forms
+    }
 
     /// A value that is a secret however it was given: kept out of every message.
     private mutating func secret(_ element: XMLElement, _ name: String) -> String? {

@@ -69,7 +69,7 @@ public struct Configuration: Hashable, Sendable {
     /// The text with every secret of the configuration blanked out. Values under three
     /// characters are too short to be secrets and too common to blank.
     public func redact(_ text: String) -> String {
-        redactionOrder.reduce(text) { $0.replacingOccurrences(of: $1, with: "(secret)") }
+        SignedTokens.blanked(redactionOrder.reduce(text) { $0.replacingOccurrences(of: $1, with: "(secret)") })
     }
 
     private static func redactionOrder(_ secrets: Set<String>) -> [String] {
