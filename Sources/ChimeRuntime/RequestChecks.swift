@@ -9,24 +9,42 @@ public enum RequestChecks {
     /// The requests with their attachments resolved from `base`, and what refuses them
     /// (attachments, then localization keys): what `chime schedule` and the HTTP API check
     /// before the scheduler's own rules.
-    public static func requestProblems(_ requests: [NotificationRequest], base: String, templatesPath: String,
+    /// - Parameter confined: attachments may only be files inside `base` (its symlinks and
+    ///   theirs resolved): the HTTP API's, whose callers hold a key to schedule reminders,
+    ///   not to have the files `chime serve` can read (its `chime.xml`, its environment
+    ///   file, its store) mailed to them.
+    public static func requestProblems(_ requests: [NotificationRequest], base: String, confined: Bool = false, templatesPath: String,
                                        configuration: Configuration) -> (requests: [NotificationRequest], problems: [String]) {
-        let (resolved, problems) = resolvingAttachments(requests, base: base)
+        let (resolved, problems) = resolvingAttachments(requests, base: base, confined: confined)
         guard problems.isEmpty else { return (resolved, problems) }
         return (resolved, localizationProblems(resolved, templatesPath: templatesPath, configuration: configuration))
     }
 
-    public static func resolvingAttachments(_ requests: [NotificationRequest], base: String) -> (requests: [NotificationRequest], problems: [String]) {
+    /// The requests with each attachment's path made absolute from `base` and checked;
+    /// `confined` (``requestProblems(_:base:confined:templatesPath:configuration:)``):
+    /// stored as its real path, which must lie inside `base`'s.
+    public static func resolvingAttachments(_ requests: [NotificationRequest], base: String,
+                                            confined: Bool = false) -> (requests: [NotificationRequest], problems: [String]) {
         var problems: [String] = []
+        let folder = confined ? URL(fileURLWithPath: base).resolvingSymlinksInPath().path : base
         let resolved = requests.map { request in
             var request = request
             request.content.attachments = request.content.attachments.map { attachment in
                 var attachment = attachment
+                let given = attachment.path
                 if !attachment.path.hasPrefix("/") { attachment.path = (base as NSString).appendingPathComponent(attachment.path) }
                 attachment.path = (attachment.path as NSString).standardizingPath
-                if let reason = AttachmentFile.check(attachment.path) {
-                    problems.append("request \"\(request.identifier)\": attachment \"\(attachment.identifier)\": \(attachment.path): \(reason)")
+                func refuse(_ reason: String) {
+                    problems.append("request \"\(request.identifier)\": attachment \"\(attachment.identifier)\": \(given): \(reason)")
                 }
+                if confined {
+                    attachment.path = URL(fileURLWithPath: attachment.path).resolvingSymlinksInPath().path
+                    guard attachment.path.hasPrefix(folder + "/") else {
+                        refuse("outside \(folder), the only folder the HTTP API attaches files from")
+                        return attachment
+                    }
+                }
+                if let reason = AttachmentFile.check(attachment.path) { refuse(reason) }
                 return attachment
             }
             return request

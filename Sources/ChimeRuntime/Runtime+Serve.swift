@@ -93,13 +93,14 @@ extension Runtime {
         }
     }
 
-    /// `POST /v1/requests` as `chime schedule --json -`: attachments read from the working
-    /// directory, localization keys checked, then the scheduler of the configuration in
-    /// force, all or none.
+    /// `POST /v1/requests` as `chime schedule --json -`: attachments read from the
+    /// `attachments` folder of the working directory only (``apiAttachments``), localization
+    /// keys checked, then the scheduler of the configuration in force, all or none.
     func apiScheduling(_ desks: DeskHolder, store: any NotificationStore, clock: @escaping @Sendable () -> Instant) -> APIScheduling {
         APIScheduling { requests in
             let configuration = desks.current.configuration
-            let (resolved, problems) = RequestChecks.requestProblems(requests, base: FileManager.default.currentDirectoryPath,
+            let folder = (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(Self.apiAttachments)
+            let (resolved, problems) = RequestChecks.requestProblems(requests, base: folder, confined: true,
                                                                      templatesPath: templatesPath, configuration: configuration)
             guard problems.isEmpty else { throw APIScheduling.Refusal(problems) }
             let scheduler = try scheduler(configuration: configuration, store: store)
@@ -112,6 +113,11 @@ extension Runtime {
             }
         }
     }
+
+    /// The folder of `chime serve`'s working directory that the HTTP API's requests attach
+    /// files from, and the only one: a path leading elsewhere (`/etc/passwd`, `../chime.xml`,
+    /// a symlink out of it) is refused with 422.
+    static let apiAttachments = "attachments"
 
     /// On SIGHUP, reads the environment file and the configuration again and puts them
     /// in force for the requests that follow (a rotated API key or chat secret: the old

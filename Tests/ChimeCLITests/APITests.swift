@@ -164,6 +164,23 @@ struct APITests {
         let target = try post(#"{"identifier": "t1", "recipient": "alice", "content": {"title": "t", "targetContentIdentifier": "/lists/42"}, "trigger": {"type": "timeInterval", "seconds": 600}}"#, write)
         #expect(target.status == 422 && Self.error(target.body)?["at"] as? String == "content.targetContentIdentifier", "\(target.body)")
 
+        // A key to schedule reminders is no key to the files chime serve can read: the API
+        // attaches files from its working directory's attachments/ alone, symlinks resolved.
+        try FileManager.default.createDirectory(atPath: ws.path("attachments"), withIntermediateDirectories: true)
+        try ws.write("attachments/agenda.txt", "Agenda")
+        try FileManager.default.createSymbolicLink(atPath: ws.path("attachments/key"), withDestinationPath: ws.path("write.key"))
+        func attaching(_ id: String, _ path: String) throws -> (status: Int, body: String) {
+            try post(#"{"identifier": "\#(id)", "recipient": "alice", "content": {"title": "t", "attachments": [{"identifier": "f", "path": "\#(path)"}]}, "trigger": {"type": "timeInterval", "seconds": 600}}"#, write)
+        }
+        for (id, path) in [("x1", "/etc/hostname"), ("x2", "../chime.xml"), ("x3", "../write.key"), ("x4", "key"), ("x5", ws.path("write.key"))] {
+            let outside = try attaching(id, path)
+            #expect(outside.status == 422 && (Self.error(outside.body)?["message"] as? String)?.contains("the only folder the HTTP API attaches files from") == true,
+                    "\(path): \(outside.body)")
+        }
+        #expect(try attaching("x6", "agenda.txt").status == 201)
+        #expect(try pending() == ["a1", "x6"])
+        #expect(try server.request("DELETE", "/v1/requests/x6", headers: write).status == 204)
+
         let wrongType = try post(#"[{"identifier": "c1", "recipient": "alice", "content": {"title": 7}, "trigger": {"type": "timeInterval", "seconds": 600}}]"#, write)
         #expect(wrongType.status == 400, "\(wrongType.body)")
         #expect(Self.error(wrongType.body)?["code"] as? String == "bad_request")
