@@ -190,6 +190,11 @@ public struct ChimeHTTPServer: Sendable {
         Response(status: .init(code: status), headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text + "\n")))
     }
 
+    /// A person's page is never kept by a cache on the way: an action's and an unsubscribe
+    /// page's forms carry their signed tokens, and a POST's answer may repeat the text
+    /// typed (the view and preferences pages say the same, with more headers of theirs).
+    static let pageHeaders: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
+
     static func page(_ status: Int, _ title: String, _ content: String) -> Response {
         let html = """
             <!DOCTYPE html>
@@ -197,7 +202,7 @@ public struct ChimeHTTPServer: Sendable {
             <body>\(content)</body></html>
 
             """
-        return Response(status: .init(code: status), headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: html)))
+        return Response(status: .init(code: status), headers: pageHeaders, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
     /// A page for a person: in their language (`lang`, `dir`), headed by the reminder it
@@ -212,7 +217,7 @@ public struct ChimeHTTPServer: Sendable {
             let text = page.wantsText.map(textField) ?? ""
             content += "<form method=\"post\">\(field)\(text)<button type=\"submit\">\(htmlEscaped(button))</button></form>\n"
         }
-        return Response(status: .init(code: page.verdict.httpStatus), headers: [.contentType: "text/html; charset=utf-8"],
+        return Response(status: .init(code: page.verdict.httpStatus), headers: pageHeaders,
                         body: .init(byteBuffer: ByteBuffer(string: document(locale: to.locale, title: to.reminder ?? "Chime", content))))
     }
 

@@ -194,8 +194,12 @@ struct ServeLinksTests {
         #expect(forms.count == 4, "\(page.body)")
         #expect(Set(forms).isSubset(of: Set(sent.values.flatMap(Self.paths))), "\(forms)")
         let add = try #require(forms.first { $0.hasSuffix("/" + "追加".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!) })
+        let asked = try Self.fetch(server, "GET", add)
+        #expect(asked.status == 200 && asked.headers["cache-control"] == "no-store", "an action's page carries its token: \(asked.headers)")
         let added = try Self.fetch(server, "POST", add, headers: Self.form, body: "text=%E7%89%9B%E4%B9%B3")
-        #expect(added.status == 200 && added.body.contains("品物を追加"), "\(added)")
+        #expect(added.status == 200 && added.body.contains("品物を追加") && added.headers["cache-control"] == "no-store", "\(added)")
+        let unsubscribe = try #require(Self.paths(mail).first { $0.hasPrefix("/u/") })
+        #expect(try Self.fetch(server, "GET", unsubscribe).headers["cache-control"] == "no-store")
         let responses = try ServeTests.responses(ws)
         #expect(responses.map { $0["actionIdentifier"] as? String } == ["追加"] && responses.first?["userText"] as? String == "牛乳", "\(responses)")
 
