@@ -71,7 +71,7 @@ struct MetricsExport: Sendable {
             storeGauges.forEach(registry.unregisterGauge)
             up.set(Int64(0))
             Logger(label: "chime.http").error("metrics: the store cannot be read",
-                                              metadata: ["error": .string(String(printable("\(error)").prefix(1_000)))])
+                                              metadata: ["error": .string(printableError(error))])
         }
         return registry.emitToString()
     }

@@ -55,9 +55,3 @@ struct ErrorAnswers<Context: RequestContext>: RouterMiddleware {
         }
     }
 }
-
-/// An error as a log line may carry it: ``printable(_:)`` (no control character of it
-/// reaches the log), at most 1,000 characters.
-func printableError(_ error: any Error) -> String {
-    String(printable(String(describing: error)).prefix(1_000))
-}

@@ -19,6 +19,12 @@ public func printable(_ text: String) -> String {
     return result
 }
 
+/// An error as a log line may carry it: ``printable(_:)`` (no control character of it
+/// reaches the log), at most 1,000 characters.
+public func printableError(_ error: any Error) -> String {
+    String(printable(String(describing: error)).prefix(1_000))
+}
+
 /// Whether ``printable(_:)`` changes `text`, read from its UTF-8: the C1 controls are
 /// C2 80–9F, the bidirectional marks E2 80 8E–8F, E2 80 AA–AE and E2 81 A6–A9.
 private func needsEscape(_ text: String) -> Bool {

@@ -60,14 +60,25 @@ public struct ChatMessage: Sendable {
     /// them to a URL the message names (Mattermost's `integration.url`): `chime serve`'s
     /// route for the channel, not the `/a/` page.
     public var pressURL: String? = nil
-    /// A grouped message's ``text`` as its entries, one reminder each (its lines, the
-    /// heading of its group before the first), and the line saying how many the platform's
-    /// limit left out: each platform lists whole entries (``fittedText(_:_:escaping:keepingLinks:)``).
-    public var entries: [String]? = nil
-    public var moreEntries: (@Sendable (Int) -> String)? = nil
+    /// A grouped message's ``text`` as its entries: each platform lists whole ones
+    /// (``fittedText(_:_:escaping:keepingLinks:)``).
+    public var list: List? = nil
     /// Whether the recipient's language is written right to left (Arabic, Hebrew,
     /// Persian, Urdu): each platform that has a way to say so is told.
     public var rightToLeft = false
+
+    /// The entries of a grouped message, one reminder each (its lines, the heading of its
+    /// group before the first), whose lines joined are its ``text``; and the line saying
+    /// how many of them a platform's limit left out.
+    public struct List: Sendable {
+        public var entries: [String]
+        public var more: @Sendable (Int) -> String
+
+        public init(entries: [String], more: @escaping @Sendable (Int) -> String) {
+            self.entries = entries
+            self.more = more
+        }
+    }
 
     public struct Words: Sendable {
         public var view = "View"
@@ -112,8 +123,9 @@ public struct ChatMessage: Sendable {
     /// message's, its whole entries only (``TextLimit/fit(blocks:_:_:escaping:keepingLinks:more:)``).
     func fittedText(_ limit: Int, _ unit: TextLimit.Unit, escaping escape: (Character) -> String = { String($0) },
                     keepingLinks: Bool = false) -> String {
-        if let entries, let moreEntries, entries.joined(separator: "\n") == shownText {
-            return TextLimit.fit(blocks: entries, limit, unit, escaping: escape, keepingLinks: keepingLinks, more: moreEntries)
+        // The list is the whole text when no text-input hint follows it.
+        if let list, shownText == text {
+            return TextLimit.fit(blocks: list.entries, limit, unit, escaping: escape, keepingLinks: keepingLinks, more: list.more)
         }
         return TextLimit.fit(shownText, limit, unit, escaping: escape, keepingLinks: keepingLinks)
     }

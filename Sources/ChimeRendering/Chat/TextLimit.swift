@@ -87,7 +87,7 @@ extension TextLimit {
         let escaped = blocks.map { fit($0, Int.max, unit, escaping: escape, keepingLinks: keepingLinks) }
         let whole = escaped.joined(separator: "\n")
         guard length(whole, in: unit) > limit, !escaped.isEmpty else { return whole }
-        func moreLine(_ left: Int) -> String { String(more(left).map(escape).joined()) }
+        func moreLine(_ left: Int) -> String { more(left).map(escape).joined() }
         var kept: [String] = []
         var used = 0
         for (index, block) in escaped.enumerated() {

@@ -197,9 +197,8 @@ public struct GroupComposer: Sendable {
                                   dateText: DateText.dayAndTime(first.fireDate, locale: locale, zone: LocalizedMessage.zone(of: first.recipient)),
                                   actions: [], minimalActions: [], viewURL: composer.links.links(for: first, medium: .chat).view)
         message.rightToLeft = LocaleFallback.direction(of: locale) == "rtl"
-        message.entries = blocks
         let localizer = composer.localizer
-        message.moreEntries = { left in
+        message.list = ChatMessage.List(entries: blocks) { left in
             ((try? localizer.formatted("chat.more", [.integer(left)], locale: locale)) ?? nil) ?? "… +\(left)"
         }
         return message
