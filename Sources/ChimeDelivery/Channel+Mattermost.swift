@@ -6,11 +6,6 @@ import Foundation
 /// access token): the thread a post is in. Mattermost's outgoing webhooks bring a
 /// message's `post_id` but not its `root_id`.
 extension Channel {
-    /// Why the API gave no answer.
-    public struct APIError: Error, CustomStringConvertible {
-        public var description: String
-    }
-
     /// The id of the thread's first post when post `id` is a reply in a thread; nil when
     /// it starts none. Blocks for one request.
     public func mattermostThreadRoot(ofPost id: String) throws -> String? {

@@ -102,6 +102,12 @@ extension PostgresStore {
         }
     }
 
+    public func response(deliveryID: String, action: String) throws -> StoredResponse? {
+        try read { session in
+            try await session.rows("SELECT * FROM response WHERE delivery_id = \(deliveryID) AND action = \(action)").first.map(Self.response)
+        }
+    }
+
     /// Exactly once, as ``confirm(deliveryID:action:now:)``: a conditional update from
     /// `failed`, or from `carrying out` cut short.
     public func retake(response id: Int64, now: Instant) throws -> StoredResponse? {

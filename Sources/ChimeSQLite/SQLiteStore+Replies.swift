@@ -188,6 +188,13 @@ extension SQLiteStore {
         }
     }
 
+    public func response(deliveryID: String, action: String) throws -> StoredResponse? {
+        try database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM response WHERE delivery_id = ? AND action = ?", arguments: [deliveryID, action])
+                .map(Self.response)
+        }
+    }
+
     public func retake(response id: Int64, now: Instant) throws -> StoredResponse? {
         try database.write { db in
             try db.execute(sql: "UPDATE response SET status = ?, at = ?, result = '' WHERE id = ? AND \(Self.takenAgain("response", now: "?"))",

@@ -35,10 +35,13 @@ enum ChatSignature {
     /// The clock a callback's age is read by: real time, whatever instant `--now` replays.
     static func realNow() -> Int64 { Int64(Date().timeIntervalSince1970) }
 
-    /// A callback's Unix-time stamp within five minutes of `now`, either way.
-    private static func isFresh(_ timestamp: String, now: Int64) -> Bool {
+    /// A callback's Unix-time stamp within five minutes of `now`, either way. Read before
+    /// the signature is: a stamp as far from now as an `Int64` goes is refused, not
+    /// subtracted past the type's range (which trapped and ended the server).
+    static func isFresh(_ timestamp: String, now: Int64) -> Bool {
         guard let seconds = Int64(timestamp) else { return false }
-        return abs(now - seconds) <= 300
+        let (difference, overflow) = now.subtractingReportingOverflow(seconds)
+        return !overflow && difference.magnitude <= 300
     }
 
     /// Telegram's and Mattermost's outgoing webhooks': a secret sent as it is (Telegram's

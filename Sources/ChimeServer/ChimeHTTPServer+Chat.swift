@@ -152,7 +152,7 @@ extension ChimeHTTPServer {
         guard !user.isEmpty, channel.apiToken != nil else { return Self.json(200, [:]) }
         let root: String?
         do {
-            root = try await Self.blocking { try channel.mattermostThreadRoot(ofPost: post) }
+            root = try await Self.waitingOnNetwork { try channel.mattermostThreadRoot(ofPost: post) }
         } catch {
             // The API's failure is the operator's to see, not the person's.
             Logger(label: "chime.serve").error("Mattermost's API did not say which message this answers: \(configuration.redact("\(error)"))")
@@ -161,6 +161,9 @@ extension ChimeHTTPServer {
         guard let root, let value = try await Self.blocking({ [desk] in try desk.store.threadToken(channel: channel.id, thread: root) }),
               let button = ButtonValue(value) else { return Self.json(200, [:]) }
         let outcome = try await typed(text, token: button.token, action: button.action, channel: channel.id, user: user)
+        // Someone else's message in the thread (a colleague's comment) is left alone, as in
+        // Slack: a public comment would answer each of them before the whole channel.
+        guard outcome.verdict != .forged else { return Self.json(200, [:]) }
         return Self.json(200, ["text": ChatAnswer.mattermost(outcome.message), "response_type": "comment"])
     }
 
@@ -188,6 +191,9 @@ extension ChimeHTTPServer {
                 let marker = "\u{1}"
                 let text = htmlEscaped(desk.ask(prompt, .forceReply, title: marker))
                     .replacingOccurrences(of: marker, with: "<a href=\"\(htmlEscaped(link))\">\(htmlEscaped(prompt.title))</a>")
+                // The webhook's reply carries one method: the callback query is answered
+                // beside it, or the button would show its progress until Telegram gives up.
+                if let found = configuration.channel(channel) { answerLater(id, on: found) }
                 var reply: [String: Any] = ["force_reply": true, "selective": true]
                 // Telegram takes 1 to 64 characters.
                 if !prompt.placeholder.isEmpty { reply["input_field_placeholder"] = Self.prefix(prompt.placeholder, 64, .utf16) }
@@ -202,6 +208,19 @@ extension ChimeHTTPServer {
         default:
             return Self.json(200, [:])
         }
+    }
+
+    /// Answers a Telegram callback query through the Bot API on a thread of its own; a
+    /// failure is the operator's to see, in the log.
+    func answerLater(_ query: String, on channel: Channel) {
+        let configuration = configuration
+        Thread {
+            do {
+                try channel.telegramAnswerCallbackQuery(query)
+            } catch {
+                Logger(label: "chime.serve").error("Telegram's callback query was not answered: \(configuration.redact("\(error)"))")
+            }
+        }.start()
     }
 
     /// A Telegram message that replies to one of Chime's: to the reminder itself (its
@@ -220,11 +239,19 @@ extension ChimeHTTPServer {
         return Self.json(200, ["method": "sendMessage", "chat_id": chat, "text": ChatAnswer.telegramMessage(outcome.message), "reply_to_message_id": message])
     }
 
-    /// Runs blocking work (a store call, a libcurl request) off the server's event loops and
-    /// Swift's shared threads: every route that reads or writes the store goes through it.
+    /// Runs blocking work (a store call) off the server's event loops and Swift's shared
+    /// threads: every route that reads or writes the store goes through it.
     static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    /// Runs a request to another server (which may take its whole timeout) on a thread of
+    /// its own, so that it holds none of the threads ``blocking(_:)`` shares out.
+    static func waitingOnNetwork<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
         }
     }
 

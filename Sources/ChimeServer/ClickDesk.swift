@@ -137,20 +137,40 @@ public struct ClickDesk: Sendable {
     /// The action a press names: its number in the menu (what buttons carry), else as
     /// ``ActionDesk/action(named:in:)`` reads names.
     func action(_ name: String, in request: NotificationRequest) -> String? {
-        if let number = Int(name), let actions = configuration.category(request.content.categoryIdentifier)?.actions,
+        if let number = Self.menuNumber(name), let actions = configuration.category(request.content.categoryIdentifier)?.actions,
            actions.indices.contains(number - 1) {
             return actions[number - 1].identifier
         }
         return actions.action(named: name, in: request)
     }
 
+    /// A button's action number as Chime writes it: one to three digits, from 1. Read
+    /// before the token's signature is checked (the purposes it may carry depend on the
+    /// action it names), so anything else, a sign or a number past `Int`'s range, is no
+    /// number (`Int.min - 1` had trapped and ended the server).
+    static func menuNumber(_ name: String) -> Int? {
+        let digits = name.utf8
+        guard (1...3).contains(digits.count), digits.first != UInt8(ascii: "0"),
+              digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        return Int(name)
+    }
+
     /// The purposes a link or button naming `name` may carry: that action's own token,
     /// or the confirmation link of it sent in answer to a reply.
     func purposes(pressing name: String, in request: NotificationRequest?) -> [TokenPurpose] {
         guard let request else {
-            // The notification is gone: only a name that is an identifier can be checked.
-            let identifier = BuiltInAction(identifierOrShortName: name)?.rawValue ?? name
-            return [.action(identifier), .confirm(identifier)]
+            // The notification is gone, and its category with it: the name is an
+            // identifier, or a button's number, which may name the action at that place
+            // in any category's menu (so that a genuine press on a removed reminder is told
+            // it is gone rather than taken for a forgery).
+            var identifiers = [BuiltInAction(identifierOrShortName: name)?.rawValue ?? name]
+            if let number = Self.menuNumber(name) {
+                for category in configuration.categories where category.actions.indices.contains(number - 1) {
+                    let identifier = category.actions[number - 1].identifier
+                    if !identifiers.contains(identifier) { identifiers.append(identifier) }
+                }
+            }
+            return identifiers.flatMap { [TokenPurpose.action($0), .confirm($0)] }
         }
         guard let action = action(name, in: request) else { return [] }
         return [.action(action), .confirm(action)]
@@ -167,10 +187,16 @@ public struct ClickDesk: Sendable {
     public func press(token: String, action name: String, channel: String, responder: String, chatUser: String? = nil,
                       text: TextSource = .none, now: Instant) throws -> Outcome {
         try respond(token: token, channel: channel, responder: responder, chatUser: chatUser, now: now,
-                    accepting: { purposes(pressing: name, in: $0) }) { request in
+                    accepting: { purposes(pressing: name, in: $0) }) { request, token in
             guard let action = action(name, in: request) else { return .refused(refused(.noSuchAction, request: request)) }
             guard let prompt = textPrompt(action, in: request) else { return .chosen(action, nil) }
             if case .asked = text {
+                // Its answer stands (done, under way, or waiting to be confirmed): the
+                // press is answered as any other action's press again, not asked for a
+                // text that would then be dropped.
+                if let standing = try store.response(deliveryID: token.deliveryID, action: action), !standing.isTakenAgain(at: now) {
+                    return .chosen(action, nil)
+                }
                 return .refused(Outcome(verdict: .answered, message: ask(prompt, .reply), wantsText: prompt, addressee: prompt.addressee))
             }
             let (typed, refusal) = typed(text, for: prompt)
@@ -192,10 +218,12 @@ public struct ClickDesk: Sendable {
             let actions = request.flatMap { self.configuration.category($0.content.categoryIdentifier)?.actions } ?? []
             return actions.map { .action($0.identifier) } + BuiltInAction.allCases.map { .action($0.rawValue) }
         }
-        return try respond(token: token, channel: channel, responder: responder, chatUser: chatUser, now: now, accepting: accepting) { request in
-            let pressed = name.flatMap { action($0, in: request) }
-            if let pressed, configuration.category(request.content.categoryIdentifier)?.action(pressed)?.textInput != nil {
-                return .chosen(pressed, text.trimmingCharacters(in: .whitespacesAndNewlines))
+        return try respond(token: token, channel: channel, responder: responder, chatUser: chatUser, now: now, accepting: accepting) { request, _ in
+            // A text-input action takes the text as its page's field does: trimmed, not
+            // empty, at most ``maximumTextBytes``; else the person is asked again.
+            if let pressed = name.flatMap({ action($0, in: request) }), let prompt = textPrompt(pressed, in: request) {
+                let (typed, refusal) = typed(.typed(text), for: prompt)
+                return .chosen(pressed, typed, refusingNew: refusal)
             }
             guard let match = reader.match(text, for: request) else {
                 try store.record(InboundRecord(at: now, messageID: "", sender: responder, outcome: .unmatched,
@@ -223,7 +251,7 @@ public struct ClickDesk: Sendable {
     /// confirmed) and left to carry out. A confirmation link only confirms.
     private func respond(token: String, channel: String, responder: String, chatUser: String?, now: Instant,
                          accepting: (NotificationRequest?) -> [TokenPurpose],
-                         choose: (NotificationRequest) throws -> Choice) throws -> Outcome {
+                         choose: (NotificationRequest, ReplyToken) throws -> Choice) throws -> Outcome {
         let (outcome, status) = try answer(token: token, channel: channel, responder: responder, chatUser: chatUser, now: now,
                                            accepting: accepting, choose: choose)
         // Counted as email replies are, by the way it came: a link, or the platform's kind.
@@ -236,7 +264,7 @@ public struct ClickDesk: Sendable {
     /// `confirmed`, `no-action`, `text-asked`, `used-confirmation`).
     private func answer(token: String, channel: String, responder: String, chatUser: String?, now: Instant,
                         accepting: (NotificationRequest?) -> [TokenPurpose],
-                        choose: (NotificationRequest) throws -> Choice) throws -> (Outcome, String) {
+                        choose: (NotificationRequest, ReplyToken) throws -> Choice) throws -> (Outcome, String) {
         switch try tokens.check(Substring(token.lowercased()), now: now, accepting: accepting) {
         case nil:
             return (Outcome(refused: .forged), InboundRecord.Outcome.noToken.rawValue)
@@ -259,7 +287,7 @@ public struct ClickDesk: Sendable {
     /// ``answer(token:channel:responder:chatUser:now:accepting:choose:)`` once the token is
     /// genuine: the chat user checked, the choice made, the response recorded or confirmed.
     private func answer(_ token: ReplyToken, _ request: NotificationRequest, _ purpose: TokenPurpose, channel: String, responder: String,
-                        chatUser: String?, now: Instant, choose: (NotificationRequest) throws -> Choice) throws -> (Outcome, String) {
+                        chatUser: String?, now: Instant, choose: (NotificationRequest, ReplyToken) throws -> Choice) throws -> (Outcome, String) {
         // A chat answer counts only on a channel the recipient has an address on (where
         // their messages went), and, when that address names a user, only from them.
         if let chatUser {
@@ -271,7 +299,7 @@ public struct ClickDesk: Sendable {
             }
         }
         let (action, userText, refusingNew): (String, String?, Outcome?)
-        switch try choose(request) {
+        switch try choose(request, token) {
         case .refused(let outcome):
             let status = outcome.verdict == .noSuchAction ? "no-action" : outcome.wantsText != nil ? "text-asked" : InboundRecord.Outcome.unmatched.rawValue
             return (outcome, status)

@@ -17,6 +17,10 @@ struct ResponseStoreConformance {
         #expect(other != id)
         #expect(try store.responses().map(\.action) == ["done", "later"])
         #expect(try store.responses().first?.userText == "first")
+        // Looked up by delivery and action, as a text-input button pressed again is.
+        #expect(try store.response(deliveryID: "d1", action: "done")?.userText == "first")
+        #expect(try store.response(deliveryID: "d1", action: "done")?.id == id)
+        #expect(try store.response(deliveryID: "d2", action: "done") == nil)
         #expect(try store.inbound().map(\.messageID) == ["<m1@x>", "<m2@x>"])
         #expect(try store.inbound().map(\.outcome) == [.responded, .replayed])
         try store.record(F.inbound("<m3@x>", outcome: .autoReply))

@@ -17,6 +17,10 @@ public protocol ResponseStore: StoreTransactions {
     ///   is being carried out.
     func record(_ response: StoredResponse, from inbound: InboundRecord?) throws -> Int64?
 
+    /// The response recorded for a delivery and action, or nil: a text-input action pressed
+    /// again is not asked for its text when its answer stands.
+    func response(deliveryID: String, action: String) throws -> StoredResponse?
+
     /// Takes a response whose carrying out failed or was cut short (as in
     /// ``record(_:from:)``, by `now`) to carry it out again (now `carrying out`, taken at
     /// `now`, its result cleared) and returns it; nil when there is no such response, so

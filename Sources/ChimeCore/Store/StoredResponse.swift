@@ -33,6 +33,12 @@ public struct StoredResponse: Hashable, Sendable {
     /// minutes, far beyond a hook command's run (its timeout) and the answer that follows.
     public static let abandonedAfter: Int64 = 600
 
+    /// Whether answering again at `now` takes it again (its carrying out failed, or was
+    /// cut short), as ``ResponseStore/record(_:from:)`` does; else the answer stands.
+    public func isTakenAgain(at now: Instant) -> Bool {
+        status == Self.failed || (status == Self.carryingOut && at.seconds <= now.seconds - Self.abandonedAfter)
+    }
+
     /// What carrying it out gave: each hook's exit or queueing, the snooze's new fire.
     public var result: String
 

@@ -12,13 +12,19 @@ public struct ActionsInFlight: Service {
 
     public init() {}
 
-    /// Carries `work` out on a thread of its own, counted until it returns.
+    /// Carries `work` out on a thread of its own, counted until it returns. A thread it
+    /// starts, not Dispatch's global queue: that queue runs as many blocks at once as
+    /// there are cores, and every store call of the HTTP routes
+    /// (``ChimeHTTPServer/blocking(_:)``) goes through it, so a few hooks sleeping
+    /// through their timeouts on it held every other press and `/health` behind them.
     static func start(_ work: @escaping @Sendable () -> Void) {
         running.enter()
-        DispatchQueue.global().async {
+        let thread = Thread {
             work()
             running.leave()
         }
+        thread.name = "chime-action"
+        thread.start()
     }
 
     /// Carries `work` out as ``start(_:)`` does, and waits for what it gives, off Swift's
@@ -29,13 +35,14 @@ public struct ActionsInFlight: Service {
         }
     }
 
-    /// Waits, off Swift's shared threads, until every action started has been carried out.
+    /// Waits, off Swift's shared threads and Dispatch's, until every action started has
+    /// been carried out.
     public static func finish() async {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread {
                 running.wait()
                 continuation.resume()
-            }
+            }.start()
         }
     }
 

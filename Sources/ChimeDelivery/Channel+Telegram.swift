@@ -1,0 +1,30 @@
+import ChimeCore
+import ChimeCurl
+import Foundation
+
+/// What `chime serve` asks Telegram's Bot API beside a webhook's reply, which carries one
+/// method only.
+extension Channel {
+    /// Answers a callback query (`answerCallbackQuery`, no text), which stops the
+    /// progress indicator Telegram's clients show on a pressed button until it is called:
+    /// for a text-input action's button, whose webhook reply is the ForceReply prompt.
+    /// The bot's method URL is the channel's with its last path segment (`sendMessage`)
+    /// changed. Blocks for one request.
+    public func telegramAnswerCallbackQuery(_ id: String) throws {
+        guard var components = url.endpoint.flatMap({ URLComponents(url: $0, resolvingAgainstBaseURL: false) }),
+              let method = components.path.range(of: "/", options: .backwards) else {
+            throw APIError(description: "\(self.id): no Bot API URL to answer a callback query at")
+        }
+        components.path = components.path[..<method.upperBound] + "answerCallbackQuery"
+        components.query = nil
+        let body = try JSONSerialization.data(withJSONObject: ["callback_query_id": id])
+        let request = HTTPPool.Request(url: components.url?.absoluteString ?? "", body: Array(body),
+                                       headers: ["Content-Type: application/json", "User-Agent: chime"],
+                                       timeouts: timeouts, caFile: caFile, verifyTLS: !url.insecure)
+        let response = try HTTPPool(bodyLimit: 1 << 16).perform(request)
+        if let error = response.error { throw APIError(description: "\(self.id): \(error.message)") }
+        guard (200..<300).contains(response.status) else {
+            throw APIError(description: "\(self.id): Telegram answered \(response.status) to answerCallbackQuery")
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import ChimeTestSupport
+import Crypto
+import Foundation
+import Testing
+
+/// `chime serve`'s chat callbacks against what no platform sends but anyone may: numbers
+/// past `Int64`'s range, presses on a reminder since removed or already answered, empty
+/// text, and hooks that take their whole timeout while others press.
+@Suite("chime serve: chat callbacks abused", .serialized)
+struct ServeChatAbuseTests {
+    typealias Server = ServeTests.Server
+
+    @Test("a timestamp or a button number at Int64's very end is refused (401, 'not valid', 403), and the server goes on answering")
+    func extremeNumbers() throws {
+        let keys = ServeTests.Keys()
+        let (ws, _) = try ServeTests.workspace(keys)
+        let chat = try ServeTests.chat(ws, "list")
+        let server = try Server(ws)
+        defer { server.stop() }
+        let slack = try server.request("POST", "/slack/team", headers: [
+            "X-Slack-Request-Timestamp": "-9223372036854775808", "X-Slack-Signature": "v0=00",
+            "Content-Type": "application/x-www-form-urlencoded",
+        ], body: Array("x".utf8))
+        #expect(slack.status == 401, "\(slack)")
+        let discord = try server.request("POST", "/discord/guild", headers: [
+            "X-Signature-Timestamp": "-9223372036854775000", "X-Signature-Ed25519": "00",
+        ], body: Array("{}".utf8))
+        #expect(discord.status == 401, "\(discord)")
+        // A genuine delivery id with a signature spoiled: the number is read before the
+        // signature is checked, so it must not trap either.
+        let token = String(chat.button(1).split(separator: ".")[0])
+        let spoiled = String(token.dropLast(12)) + String(repeating: "a", count: 12)
+        for value in ["\(spoiled).-9223372036854775808", "\(token).-9223372036854775808", "\(token).99999999999999999999", "\(token).+1"] {
+            let press = try server.request("POST", "/mattermost/mm", body: Array(#"{"user_id":"u1","context":{"token":"\#(value)"}}"#.utf8))
+            #expect(press.status == 200 && press.body.contains("not valid"), "\(value): \(press)")
+        }
+        #expect(try server.request("GET", "/a/\(spoiled)/-9223372036854775808").status == 403)
+        #expect(try server.request("GET", "/health").status == 200, "the server is still up")
+        #expect(try ServeTests.responses(ws).isEmpty)
+    }
+
+    @Test("a genuine button pressed on a reminder since removed is told it is gone, recorded as unknown-notification, not as a forgery")
+    func removedReminder() throws {
+        let keys = ServeTests.Keys()
+        let (ws, _) = try ServeTests.workspace(keys)
+        let chat = try ServeTests.chat(ws, "list")
+        #expect(try ws.chime(["remove-delivered", "list"]).status == 0)
+        let server = try Server(ws)
+        defer { server.stop() }
+        let payload = #"{"type":"block_actions","user":{"id":"U123"},"actions":[{"action_id":"a","value":"\#(chat.button(1))"}]}"#
+        let answer = try ServeTests.slack(server, form: payload, secret: keys.slack)
+        #expect(answer.status == 200 && answer.body.contains("no longer open to answers"), "\(answer)")
+        let outcomes = try ReplyCorpusTests.json(ws, "replies").map { $0["outcome"] as? String }
+        #expect(outcomes == ["unknown-notification"], "\(outcomes)")
+        // Someone else's number on the same token is still a forgery.
+        let forged = #"{"type":"block_actions","user":{"id":"U123"},"actions":[{"action_id":"a","value":"\#(chat.button(1).dropLast()).7"}]}"#
+        #expect(try ServeTests.slack(server, form: forged, secret: keys.slack).body.contains("This link is not valid."))
+    }
+
+    @Test("a text-input button: empty text is refused and asked for again, nothing recorded; once answered, pressing it again is 'already done', not a new prompt")
+    func textInputAgain() throws {
+        let keys = ServeTests.Keys()
+        let (ws, _) = try ServeTests.workspace(keys)
+        let chat = try ServeTests.chat(ws, "list")
+        let server = try Server(ws)
+        defer { server.stop() }
+        let secret = ["X-Telegram-Bot-Api-Secret-Token": keys.telegram]
+        let query = #"{"update_id":2,"callback_query":{"id":"q2","from":{"id":42},"data":"\#(chat.button(3))","message":{"message_id":7,"chat":{"id":42}}}}"#
+        let prompt = try server.request("POST", "/telegram/tg", headers: secret, body: Array(query.utf8))
+        #expect(prompt.body.contains(#""force_reply":true"#), "\(prompt)")
+        let token = chat.button(3).split(separator: ".")[0]
+        func reply(_ text: String, update: Int) throws -> String {
+            let json = #"{"update_id":\#(update),"message":{"message_id":\#(update + 10),"from":{"id":42},"chat":{"id":42},"text":"\#(text)","reply_to_message":{"from":{"id":7,"is_bot":true},"message_id":8,"text":"Add item: reply to this message with your text.","entities":[{"type":"text_link","offset":0,"length":8,"url":"http://127.0.0.1/a/\#(token)/3"}]}}}"#
+            return try server.request("POST", "/telegram/tg", headers: secret, body: Array(json.utf8)).body
+        }
+        let empty = try reply(" \\n\\t ", update: 3)
+        #expect(empty.contains("type your text for “Add item” first"), "\(empty)")
+        #expect(try ServeTests.responses(ws).isEmpty, "nothing recorded for empty text")
+        #expect(try reply("Milk", update: 4).contains("“Add item” received. (Milk)"))
+        // Carried out after the answer, on a thread of its own.
+        var waited = 0
+        while try ServeTests.responses(ws).first?["status"] as? String != "carried out", waited < 100 {
+            Thread.sleep(forTimeInterval: 0.05)
+            waited += 1
+        }
+        let again = try server.request("POST", "/telegram/tg", headers: secret, body: Array(query.utf8))
+        #expect(again.body.contains(#""method":"answerCallbackQuery""#) && again.body.contains("already done"), "\(again)")
+        #expect(!again.body.contains("force_reply"))
+        let responses = try ServeTests.responses(ws)
+        #expect(responses.count == 1 && responses.first?["userText"] as? String == "Milk", "\(responses)")
+    }
+
+    @Test("hooks taking their time do not hold other presses or /health: each is answered within a second while eight hooks sleep")
+    func slowHooksHoldNothing() throws {
+        let keys = ServeTests.Keys()
+        let (ws, _) = try ServeTests.workspace(keys)
+        let slow = try ws.read("chime.xml").replacingOccurrences(of: #"<hook command="echo ran >> hook-ran.txt"/>"#,
+                                                                  with: #"<hook command="sleep 6; echo ran >> hook-ran.txt" timeout="20s"/>"#)
+        try ws.write("chime.xml", slow)
+        let names = (1...8).map { "slow\($0)" }
+        _ = try ReplyCorpusTests.send(ws, names + ["quick"], category: "shop", runMustSucceed: false)
+        let server = try Server(ws)
+        defer { server.stop() }
+        func press(_ value: String) throws -> (status: Int, body: String) {
+            try server.request("POST", "/mattermost/mm", body: Array(#"{"user_id":"u1","context":{"token":"\#(value)"}}"#.utf8))
+        }
+        for name in names {
+            let button = try ServeTests.chat(ws, name).button(2), pressed = Date()
+            let answer = try press(button)
+            #expect(answer.body.contains("“Delete list” received."), "\(answer)")
+            #expect(Date().timeIntervalSince(pressed) < 1.0, "\(name) answered after \(Date().timeIntervalSince(pressed)) s")
+        }
+        let started = Date()
+        #expect(try server.request("GET", "/health").status == 200)
+        let quick = try press(try ServeTests.chat(ws, "quick").button(1))
+        let took = Date().timeIntervalSince(started)
+        #expect(quick.body.contains("“OK, got it” received."), "\(quick)")
+        #expect(took < 1.0, "answered in \(took) s while the hooks slept")
+        #expect(!FileManager.default.fileExists(atPath: ws.path("hook-ran.txt")), "the hooks were still sleeping")
+    }
+}
+
+extension ServeChatAbuseTests {
+    @Test("Telegram: a text-input button's press is answered with its ForceReply prompt, and its callback query answered through the Bot API beside it (so the button stops showing its progress)")
+    func telegramQueryAnswered() throws {
+        let keys = ServeTests.Keys()
+        let (ws, _) = try ServeTests.workspace(keys)
+        let chat = try ServeTests.chat(ws, "list")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-tg-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (api, certificate) = try WebhookServer.https(in: folder)
+        let xml = try ws.read("chime.xml").replacingOccurrences(
+            of: #"url="telegram://127.0.0.1:9/botTOKEN/sendMessage?chat_id=42""#,
+            with: #"url="telegram://127.0.0.1:\#(api.port)/ok/bot123:TOKEN/sendMessage?chat_id=42" caFile="\#(certificate.cert)""#)
+        try ws.write("chime.xml", xml)
+        let server = try Server(ws)
+        defer { server.stop() }
+        let query = #"{"update_id":2,"callback_query":{"id":"q9","from":{"id":42},"data":"\#(chat.button(3))","message":{"message_id":7,"chat":{"id":42}}}}"#
+        let prompt = try server.request("POST", "/telegram/tg", headers: ["X-Telegram-Bot-Api-Secret-Token": keys.telegram], body: Array(query.utf8))
+        #expect(prompt.body.contains(#""method":"sendMessage""#) && prompt.body.contains(#""force_reply":true"#), "\(prompt)")
+        var answered: [[String: Any]] = []
+        for _ in 0..<100 where answered.isEmpty {
+            answered = try api.requests().filter { ($0["path"] as? String)?.hasSuffix("/answerCallbackQuery") == true }
+            if answered.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        let all = try api.requests().compactMap { $0["path"] as? String }
+        #expect(answered.count == 1, "\(all)")
+        #expect(answered.first?["path"] as? String == "/ok/bot123:TOKEN/answerCallbackQuery")
+        #expect((answered.first?["body"] as? String)?.contains(#""callback_query_id":"q9""#) == true, "\(answered)")
+    }
+}
