@@ -60,6 +60,12 @@ func adversarialBenchmark(size: Int, only filter: String? = nil) throws {
         // Each quote left out becomes a '>' line; Gmail's containers are walked for answers.
         ("HTML of <blockquote>s", { reply(contentType: "text/html; charset=utf-8", body: "note x" + fill("<blockquote>a</blockquote>b", $0)) }),
         ("HTML of nested gmail_quote", { reply(contentType: "text/html; charset=utf-8", body: "note x" + fill(#"<div class="gmail_quote"><blockquote>a</blockquote>b"#, $0)) }),
+        // Unicode normalization of a subject and of a first line (Foundation's is
+        // quadratic on one long string), GMime's parameters, libxml2's attributes.
+        ("Subject: of e+U+0301, no token", { stranger("To: y@example.org").replacingOccurrences(of: "Subject: hi", with: "Subject: " + fill("e\u{301}", $0)) }),
+        ("first line of é", { reply(body: fill("é", $0)) }),
+        ("Content-Type: of parameters", { reply(contentType: "text/plain; charset=utf-8" + (0..<max(1, $0 / 9)).map { "; p\($0)=v" }.joined(), body: "note x") }),
+        ("HTML tag of attributes", { reply(contentType: "text/html; charset=utf-8", body: "<p" + (0..<max(1, $0 / 9)).map { " a\($0)=x" }.joined() + ">note x</p>") }),
         // A 'sent from' line above each run of quoted lines is asked whether it is one.
         ("body of sent-from lines over quotes", { reply(body: "note x\r\n" + fill("Sent from my iPhone\r\n> a\r\n", $0)) }),
     ]

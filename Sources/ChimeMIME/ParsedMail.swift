@@ -47,8 +47,11 @@ public struct ParsedMail: Sendable {
         parts.first { $0.contentType == contentType }
     }
 
-    /// Parses a message; nil when GMime finds no message at all.
+    /// Parses a message; nil when GMime finds no message at all, or when a
+    /// `Content-Type` or `Content-Disposition` header holds more than
+    /// ``maximumParameters`` parameters (see ``hasTooManyParameters(_:)``).
     public init?(bytes: [UInt8]) {
+        guard !Self.hasTooManyParameters(bytes) else { return nil }
         GMime.initialize()
         final class Collected { var warnings: [String] = [] }
         let collected = Collected()
@@ -71,6 +74,52 @@ public struct ParsedMail: Sendable {
         if let body = g_mime_message_get_mime_part(message) { Self.collect(body, into: &parts) }
         self.parts = parts
         warnings = collected.warnings
+    }
+
+    /// The most parameters a `Content-Type` or `Content-Disposition` header may carry: a
+    /// real one has a handful (`charset`, `boundary`, `name`, `format`, RFC 2231's pieces
+    /// of a long file name).
+    public static let maximumParameters = 100
+
+    /// Whether a `Content-Type` or `Content-Disposition` line (the message's or a part's,
+    /// with its continuation lines) holds more than ``maximumParameters`` semicolons, read
+    /// in one pass. GMime compares each parameter of such a header with every one before
+    /// it: 800 KB of `; pN=v` took 39 s, a stranger's mail with no token included. Counted
+    /// wherever such a line stands (a quoted `;` or a body line that looks like a header
+    /// counts too): only a message far past any real one is refused.
+    static func hasTooManyParameters(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            var counting = false, semicolons = 0, lineStart = 0
+            while lineStart < buffer.count {
+                var lineEnd = lineStart
+                while lineEnd < buffer.count, buffer[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+                let first = buffer[lineStart]
+                if first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+                    // A continuation: counted with its header's line.
+                } else {
+                    counting = startsWithField(buffer, at: lineStart, end: lineEnd, "content-type:")
+                        || startsWithField(buffer, at: lineStart, end: lineEnd, "content-disposition:")
+                    semicolons = 0
+                }
+                if counting {
+                    for index in lineStart..<lineEnd where buffer[index] == UInt8(ascii: ";") { semicolons += 1 }
+                    if semicolons > maximumParameters { return true }
+                }
+                lineStart = lineEnd + 1
+            }
+            return false
+        }
+    }
+
+    /// Whether the line at `start` begins with `field` (lower case ASCII), compared
+    /// without case.
+    private static func startsWithField(_ buffer: UnsafeBufferPointer<UInt8>, at start: Int, end: Int, _ field: StaticString) -> Bool {
+        guard end - start >= field.utf8CodeUnitCount else { return false }
+        let wanted = UnsafeBufferPointer(start: field.utf8Start, count: field.utf8CodeUnitCount)
+        for (offset, byte) in wanted.enumerated() where buffer[start + offset] | 0x20 != byte {
+            return false
+        }
+        return true
     }
 
     private static func headers(of object: UnsafeMutablePointer<GMimeObject>)

@@ -151,7 +151,8 @@ public struct ReplyDesk: Sendable {
     private func take(_ message: PreparedMessage, now: Instant) throws -> Reply {
         guard message.size <= configuration.replies.maxMessageSize else { return try recordTooLarge(size: message.size, now: now) }
         guard let mail = message.mail else {
-            let record = InboundRecord(at: now, messageID: "", sender: "", outcome: .unreadable, detail: "not an RFC 5322 message", deliveryID: nil)
+            let record = InboundRecord(at: now, messageID: "", sender: "", outcome: .unreadable,
+                                       detail: "not an RFC 5322 message with a From (or a MIME header of more than \(ParsedMail.maximumParameters) parameters)", deliveryID: nil)
             try store.record(record)
             return Reply(record: record)
         }

@@ -10,6 +10,8 @@ struct SourceText {
     private let scalars: [Unicode.Scalar]
     /// The index in `scalars` where each line starts; `lineStarts[0]` is line 1.
     private let lineStarts: [Int]
+    /// Each element's start tag, found once for the whole document (see ``StartTags``).
+    private let startTags = StartTags()
 
     init(_ bytes: [UInt8]) {
         let scalars = Array(String(decoding: bytes, as: UTF8.self).unicodeScalars)
@@ -21,6 +23,89 @@ struct SourceText {
         self.lineStarts = starts
     }
 
+    /// Where each element's start tag stands, by node: the document's elements in
+    /// document order are its start tags in the text's order, so both are read once, on
+    /// the first element located. Searching the text again for each element (back from
+    /// the line libxml2 gives, past its later same-named siblings on that line) took time
+    /// growing with the square of the errors: 16,000 misspelt attributes, 9 s; and a
+    /// line of many recipients put an error of each one's `<address>` at the last one's.
+    private final class StartTags {
+        var positions: [xmlNodePtr: Int]?
+    }
+
+    /// The index of `element`'s start tag, from ``StartTags``; nil when the text's tags
+    /// and the document's elements do not pair up.
+    private func indexedStartTag(of element: xmlNodePtr) -> Int? {
+        if startTags.positions == nil { startTags.positions = pairTags(in: element.pointee.doc) }
+        return startTags.positions?[element]
+    }
+
+    /// Pairs the document's elements, in document order, with the text's start tags.
+    private func pairTags(in document: xmlDocPtr?) -> [xmlNodePtr: Int] {
+        guard let document, let root = xmlDocGetRootElement(document) else { return [:] }
+        var elements: [xmlNodePtr] = []
+        var stack: [xmlNodePtr] = [root]
+        while let node = stack.popLast() {
+            elements.append(node)
+            var children: [xmlNodePtr] = []
+            var child = node.pointee.children
+            while let next = child {
+                if next.pointee.type == XML_ELEMENT_NODE { children.append(next) }
+                child = next.pointee.next
+            }
+            stack.append(contentsOf: children.reversed())
+        }
+        let tags = startTagIndices()
+        guard tags.count == elements.count else { return [:] }
+        return Dictionary(uniqueKeysWithValues: zip(elements, tags))
+    }
+
+    /// The index of every start tag in the text, in order: a `<` and a name, outside
+    /// comments, CDATA sections, processing instructions and the document type (where
+    /// XML allows no other `<`: attribute values and text escape it).
+    private func startTagIndices() -> [Int] {
+        var indices: [Int] = []
+        var i = 0
+        while i < scalars.count {
+            guard scalars[i] == "<", i + 1 < scalars.count else { i += 1; continue }
+            let next = scalars[i + 1]
+            if matches(Array("<!--".unicodeScalars), at: i) {
+                i = end(of: "-->", from: i + 4)
+            } else if matches(Array("<![CDATA[".unicodeScalars), at: i) {
+                i = end(of: "]]>", from: i + 9)
+            } else if next == "?" {
+                i = end(of: "?>", from: i + 2)
+            } else if next == "!" {
+                // <!DOCTYPE …>, with an internal subset in brackets.
+                var depth = 0
+                i += 2
+                while i < scalars.count, !(scalars[i] == ">" && depth == 0) {
+                    if scalars[i] == "[" { depth += 1 } else if scalars[i] == "]" { depth -= 1 }
+                    i += 1
+                }
+                i += 1
+            } else if next != "/" {
+                indices.append(i)
+                i += 1
+            } else {
+                i += 1
+            }
+        }
+        return indices
+    }
+
+    /// The index just past the first `terminator` at or after `start`; the text's end
+    /// when there is none.
+    private func end(of terminator: String, from start: Int) -> Int {
+        let pattern = Array(terminator.unicodeScalars)
+        var i = start
+        while i < scalars.count {
+            if matches(pattern, at: i) { return i + pattern.count }
+            i += 1
+        }
+        return scalars.count
+    }
+
     /// Line and column of an element's start tag (or of an attribute in it).
     func locate(_ node: xmlNodePtr, attribute: String? = nil) -> (line: Int, column: Int) {
         var element = node
@@ -28,6 +113,12 @@ struct SourceText {
         if node.pointee.type == XML_ATTRIBUTE_NODE, let parent = node.pointee.parent {
             attributeName = node.pointee.name.map { String(cString: $0) }
             element = parent
+        }
+        if element.pointee.type == XML_ELEMENT_NODE, let tag = indexedStartTag(of: element) {
+            if let attributeName, let found = self.attribute(attributeName, inTagAt: tag) {
+                return position(of: found)
+            }
+            return position(of: tag)
         }
         let line = Int(xmlGetLineNo(element))
         guard line > 0, let name = element.pointee.name.map({ String(cString: $0) }) else {

@@ -365,3 +365,24 @@ struct InboundTrustTests {
         #expect(!respond.timedOut && respond.stdout.contains("timed out after 1s"), "\(respond.stdout) \(respond.stderr)")
     }
 }
+
+extension InboundTrustTests {
+    @Test("mail that had parsers take time growing with the square of its size gets its plain outcome: a stranger's subject of decomposed accents, a first line of 400,000 é, 90,000 Content-Type parameters (refused as unreadable), one HTML tag of 80,000 attributes")
+    func quadraticShapes() throws {
+        let (ws, sent) = try Self.workspace()
+        let subject = ["From: x@evil.test", "To: y@example.org", "Subject: " + String(repeating: "e\u{301}", count: 400_000), "", "hello"]
+            .joined(separator: "\r\n")
+        #expect(try Self.ingest(ws, subject).hasPrefix("stdin: no-token"))
+        let accents = try Self.ingest(ws, ReplyCorpusTests.reply(sent, body: "note " + String(repeating: "é", count: 400_000)))
+        #expect(accents.hasPrefix("stdin: responded: note"), "\(accents.prefix(200))")
+        let parameters = ReplyCorpusTests.reply(sent, body: "OK, got it")
+            .replacingOccurrences(of: "Content-Type: text/plain; charset=utf-8",
+                                  with: "Content-Type: text/plain; charset=utf-8" + (0..<90_000).map { "; p\($0)=v" }.joined())
+        #expect(try Self.ingest(ws, parameters).hasPrefix("stdin: unreadable"))
+        let html = ReplyCorpusTests.reply(sent, body: "")
+            .replacingOccurrences(of: "Content-Type: text/plain; charset=utf-8", with: "Content-Type: text/html; charset=utf-8")
+            + "<p" + (0..<80_000).map { " a\($0)=x" }.joined() + ">OK, got it</p>"
+        let answered = try Self.ingest(ws, html)
+        #expect(answered.hasPrefix("stdin: responded: justInform"), "\(answered.prefix(200))")
+    }
+}

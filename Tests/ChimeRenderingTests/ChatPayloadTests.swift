@@ -242,3 +242,32 @@ struct ChatPayloadTests {
         }
     }
 }
+
+/// swift-mustache parses in time growing with a template's tags times its size, and reads
+/// sections recursively: a template past the bounds is refused, at its first line.
+@Suite("Template bounds")
+struct TemplateBoundTests {
+    func templates(_ text: String) throws -> String? {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("chime-bounds-\(UUID().uuidString)")
+        let folder = root.appendingPathComponent("mustache")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try text.write(to: folder.appendingPathComponent("chat.text.mustache"), atomically: true, encoding: .utf8)
+        do {
+            _ = try TemplateSet(directory: root.path)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test("4,000 nested sections and 20,000 tags are refused with why, not a crash or minutes of parsing; 1,000 tags are read")
+    func bounds() throws {
+        let nested = String(repeating: "{{#a}}", count: 4_000) + "x" + String(repeating: "{{/a}}", count: 4_000)
+        let refused = try templates(nested)
+        #expect(refused?.contains(":1:1: error: a template may hold at most 1000 tags") == true, "\(refused ?? "read")")
+        #expect(try templates(String(repeating: "{{a}}", count: 20_000))?.contains("at most 1000 tags ({{…}}); this one holds 20000") == true)
+        #expect(try templates(String(repeating: "x", count: 200_000))?.contains("a template may be at most 128 KB") == true)
+        #expect(try templates(String(repeating: "{{title}} ", count: 1_000)) == nil)
+    }
+}

@@ -62,6 +62,16 @@ struct XMLDocumentTests {
         #expect(document.location(of: items[2], attribute: "name").description == "test.xml:4:40")
     }
 
+    @Test("on one line, same-named elements under different parents are each located at their own start tag, past comments and CDATA holding tags")
+    func locationsOnOneLine() throws {
+        let document = try parse(#"<?xml version="1.0"?><!-- <r> --><root><r id="1"><a x="1"/></r><![CDATA[<a>]]><r id="2"><a x="2"/><a x="3"/></r></root>"#)
+        let addresses = document.root.children.flatMap(\.children)
+        let columns = addresses.map { document.location(of: $0, attribute: "x").column }
+        let text = #"<?xml version="1.0"?><!-- <r> --><root><r id="1"><a x="1"/></r><![CDATA[<a>]]><r id="2"><a x="2"/><a x="3"/></r></root>"#
+        let expected = ["x=\"1\"", "x=\"2\"", "x=\"3\""].map { text.distance(from: text.startIndex, to: text.range(of: $0)!.lowerBound) + 1 }
+        #expect(columns == expected)
+    }
+
     @Test("an external entity is refused before the file is opened")
     func externalEntity() throws {
         let secret = FileManager.default.temporaryDirectory.appendingPathComponent("chime-xxe-\(UUID().uuidString)")

@@ -15,8 +15,7 @@ public enum ReplyWords {
     /// are, is its own decomposition: Foundation's, which goes through ICU, cost 5,500
     /// instructions a call, a third of matching a reply's answer to an action (callgrind).
     static func decomposed(_ text: String) -> String {
-        let lower = text.lowercased()
-        return lower.utf8.allSatisfy { $0 < 0x80 } ? lower : lower.decomposedStringWithCompatibilityMapping
+        text.lowercased().compatibilityDecomposed
     }
 
     /// Folded text built a piece at a time.

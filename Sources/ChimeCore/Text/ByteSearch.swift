@@ -41,11 +41,6 @@ extension String {
         withStoredUTF8 { text in other.withStoredUTF8 { wanted in Bytes.find(wanted, in: text) } }
     }
 
-    /// This string in NFC, at no cost when it is ASCII (as most header values are).
-    public var precomposed: String {
-        utf8.allSatisfy { $0 < 0x80 } ? self : precomposedStringWithCanonicalMapping
-    }
-
     /// `body` over this string's UTF-8 in the string's own storage (a native string is not
     /// copied). Reading `utf8` as a collection costs ten or more instructions a byte, which
     /// shows wherever every line or header of a message is scanned; a buffer, a few.

@@ -45,6 +45,7 @@ public struct TemplateSet: Sendable {
             // Without a content type named, swift-mustache escapes for HTML with its own
             // escaping: the template is given Chime's, or plain text's (on its first line,
             // so that a parse error's line stays the file's).
+            try Self.checkBounds(text)
             let named = text.contains(/\{\{%\s*CONTENT_TYPE/)
             let pragma = named ? "" : name == Name.emailHTML.rawValue ? "{{% CONTENT_TYPE: HTML}}" : "{{% CONTENT_TYPE: TEXT}}"
             do {
@@ -57,6 +58,34 @@ public struct TemplateSet: Sendable {
                 throw ParseFailure(message: "not a valid Mustache template", line: 1, column: 1)
             }
             usesTransforms = text.contains(/\{\{[^}]*\(/)
+        }
+
+        /// The most bytes and tags a template may hold. swift-mustache's parser measures
+        /// what is left of the template at each tag, so that a template's parse takes time
+        /// growing with its tags times its size (20,000 tags: 12 s at every `chime run`),
+        /// and reads sections recursively (4,000 nested sections ended `chime check` with
+        /// a segmentation fault): bounded here, a template's parse takes milliseconds and
+        /// nests at most this many sections. Chime's own hold under 50 tags.
+        static let maximumBytes = 128 * 1024, maximumTags = 1_000
+
+        /// Refuses a template past ``maximumBytes`` or ``maximumTags`` (`{{` counted in
+        /// one pass) before swift-mustache reads it.
+        private static func checkBounds(_ text: String) throws(ParseFailure) {
+            if text.utf8.count > maximumBytes {
+                throw ParseFailure(message: "a template may be at most \(maximumBytes / 1024) KB; this one is \(text.utf8.count) bytes", line: 1, column: 1)
+            }
+            var tags = 0, previous: UInt8 = 0
+            for byte in text.utf8 {
+                if byte == UInt8(ascii: "{"), previous == UInt8(ascii: "{") {
+                    tags += 1
+                    previous = 0
+                } else {
+                    previous = byte
+                }
+            }
+            if tags > maximumTags {
+                throw ParseFailure(message: "a template may hold at most \(maximumTags) tags ({{…}}); this one holds \(tags)", line: 1, column: 1)
+            }
         }
 
         /// swift-mustache's parse errors, as `chime check` words its messages.
