@@ -128,8 +128,14 @@ public final class HTTPPool {
         try easy.check(chime_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, request.timeouts.connect))
         try easy.check(chime_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, request.timeouts.total))
         try easy.check(chime_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)))
-        // Wait for a connection that can multiplex rather than open another at once.
-        try easy.check(chime_curl_setopt_long(handle, CURLOPT_PIPEWAIT, 1))
+        // Over TLS, wait for a connection that can multiplex (HTTP/2) rather than open
+        // another at once. Plain HTTP is HTTP/1.1 here and never multiplexes: waiting
+        // there held every other transfer to the host behind a first connection that a
+        // silent server never answered, until their own timeouts ran out in the queue
+        // (reported by libcurl as a failure to resolve the host).
+        if request.url.lowercased().hasPrefix("https:") {
+            try easy.check(chime_curl_setopt_long(handle, CURLOPT_PIPEWAIT, 1))
+        }
         if let caFile = request.caFile { try easy.check(chime_curl_setopt_string(handle, CURLOPT_CAINFO, caFile)) }
         if !request.verifyTLS {
             try easy.check(chime_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 0))

@@ -227,12 +227,16 @@ extension SMTPClient.Failure {
     }
 
     /// A connection libcurl could not make, classified: 4xx replies and lost connections
-    /// are temporary; 5xx replies and TLS or login refusals are not.
+    /// are temporary; 5xx replies and TLS or login refusals are not. A server that said
+    /// nothing before the connect timeout (a firewall dropping the packets, a listener
+    /// that never greets) is unreachable, as one refusing the connection is: the run does
+    /// not wait out that timeout again for each message queued behind it.
     init(connecting error: CurlError, responseCode: Int, lastReply: String) {
         // A reply below 400 as the last (a greeting, EHLO's 250): no refusal.
         let code = responseCode < 400 ? 0 : responseCode
         let reply = lastReply.isEmpty ? "" : " (server: \(lastReply))"
+        let silent = error.code == Int(CURLE_OPERATION_TIMEDOUT.rawValue) && lastReply.isEmpty && responseCode == 0
         self.init(temporary: code >= 500 ? false : code >= 400 ? true : !error.isPermanent, code: code, message: error.message + reply,
-                  refused: [], unreachable: error.isUnreachable)
+                  refused: [], unreachable: error.isUnreachable || silent)
     }
 }

@@ -42,6 +42,18 @@ extension Runtime {
         try serverParts().server.application(host: host, port: port, onRunning: listening)
     }
 
+    /// Raises the soft limit on open files to the hard one: each connection holds a
+    /// descriptor, and a shell's soft limit of 1,024 let a few hundred slow clients use
+    /// them all, at which Dispatch's thread monitor (on Linux, reading `/proc`) traps and
+    /// ends the process, scheduler and all. Under systemd the units set both limits
+    /// (`LimitNOFILE=65536`); a reverse proxy in front limits connections per client.
+    static func raiseOpenFileLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+
     /// `chime serve`: the HTTP server (chat callbacks, signed links, the `/v1` API,
     /// `/metrics`) and, with `scheduler`, the cron work as services of one
     /// swift-service-lifecycle group; returns once SIGTERM or SIGINT has stopped it
@@ -50,6 +62,7 @@ extension Runtime {
     ///   - listening: called with the port once it is bound.
     /// - Throws: ``RuntimeFailure`` 69 (said on standard error) when it cannot serve.
     public func serve(host: String, port: Int, scheduler: Bool, listening: @escaping @Sendable (Int) -> Void) throws {
+        Self.raiseOpenFileLimit()
         let parts = try serverParts()
         let (store, desks, server) = (parts.store, parts.desks, parts.server)
         let reloading = reloadOnHangup(desks, store: store)

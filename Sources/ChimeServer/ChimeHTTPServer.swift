@@ -95,7 +95,12 @@ public struct ChimeHTTPServer: Sendable {
         }
         router.post("/a/:token/:action") { request, context in
             let (token, action) = (context.parameters.get("token") ?? "", Self.segment(context, "action"))
-            let (desk, text, now) = (desk, await Self.typedText(request), clock())
+            let (desk, now) = (desk, clock())
+            // A link that can do nothing (forged, expired, naming no action) is refused, and
+            // recorded as such, before its body is read: a body sent a byte at a time held
+            // the connection open past the idle timeout for anyone, with any token.
+            let (page, _) = try await Self.blocking { try desk.describe(token: token, action: action, now: now) }
+            let text = page.verdict == .answered ? await Self.typedText(request) : .none
             let outcome = try await Self.blocking {
                 try desk.press(token: token, action: action, channel: "link", responder: "link", text: text, now: now)
             }

@@ -45,6 +45,21 @@ struct DeliveryConnectionTests {
         #expect(try implicit.messages().count == 4)
     }
 
+    @Test("webhooks: a plain-HTTP server that answers none in time gets each delivery on a connection of its own at once, each timed out as such (none waits behind the first connection until its timeout runs out in libcurl's queue)")
+    func silentPlainHTTP() throws {
+        let server = try WebhookServer()
+        let people = (1...4).map { "p\($0)" }
+        let ws = try Workspace(configuration: DeliveryTests.configuration(
+            channels: [#"<channel id="hook" url="json://127.0.0.1:\#(server.port)/slow/4" concurrency="4" timeout="2s"/>"#],
+            recipients: people.map { ($0, "hook", "") }))
+        try DeliveryTests.schedule(ws, people.map { ("m-\($0)", $0) })
+        _ = try ws.chime(["run"], now: "2026-11-21T09:05:00Z", timeout: 60)
+        // Each was sent and waited its 2 s for an answer; none was kept in libcurl's queue
+        // until its timeout ran out there (which libcurl reports as not resolving the host).
+        let errors = try DeliveryTests.deliveries(ws).values.map { "\($0)" }
+        #expect(errors.count == 4 && errors.allSatisfy { $0.contains("timed out") && !$0.contains("resolve") }, "\(errors)")
+    }
+
     @Test("webhooks: HTTP/1.1 keeps one connection for sequential requests; an HTTP/2 server gets them multiplexed over one")
     func webhookConnections() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-h2-\(UUID().uuidString)")

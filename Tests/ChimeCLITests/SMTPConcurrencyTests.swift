@@ -1,5 +1,6 @@
 import ChimeTestSupport
 import Foundation
+import Glibc
 import Testing
 
 /// Many SMTP connections per channel (`concurrency`), each reused, and one recipient's
@@ -108,13 +109,48 @@ struct SMTPConcurrencyTests {
             concurrency: 1, recipients: people.enumerated().map { ($1, $0 % 2 == 0 ? "a" : "b", "\($1)@example.org") }) }
     }
 
+    @Test("a relay that takes connections and never greets (a listener nobody accepts from): unreachable as a refused port is, the run waiting out one connect timeout, not one per message")
+    func silentRelay() throws {
+        let listener = try SilentListener()
+        defer { listener.close() }
+        let people = (1...12).map { "p\($0)" }
+        try unreachableThenBack(people: people, tried: 1...2, unreachablePort: listener.port) { port in DeliveryTests.configuration(
+            channels: [#"<channel id="mail" url="smtp://127.0.0.1:\#(port)" from="bot@example.org" concurrency="2" connectTimeout="1s"/>"#],
+            recipients: people.map { ($0, "mail", "\($0)@example.org") }) }
+    }
+
+    /// A TCP listener on 127.0.0.1 that never accepts: the kernel completes each
+    /// connection into its backlog, and nothing is ever said on it.
+    final class SilentListener {
+        let socket: Int32
+        let port: Int
+
+        init() throws {
+            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+            }
+            guard bound, listen(socket, 64) == 0 else { throw CocoaError(.fileReadUnknown) }
+            self.socket = socket
+            port = Int(UInt16(bigEndian: address.sin_port))
+        }
+
+        func close() { _ = Glibc.close(socket) }
+    }
+
     /// One message for each of `people`, run with `configuration` for a relay that cannot
     /// be reached: the run ends (exit 75), `tried` of them tried and the others deferred,
     /// untried. Then the relay is back: the next run (after the tried ones' backoff, 30 s
     /// at most) sends every message once.
-    private func unreachableThenBack(people: [String], tried expected: ClosedRange<Int>, configuration: (Int) -> String) throws {
-        // Nothing listens on port 9 (discard) here: every connection is refused at once.
-        let ws = try Workspace(configuration: configuration(9))
+    /// - Parameter unreachablePort: the relay's port the first run is given; by default 9
+    ///   (discard), where nothing listens here: every connection is refused at once.
+    private func unreachableThenBack(people: [String], tried expected: ClosedRange<Int>, unreachablePort: Int = 9,
+                                     configuration: (Int) -> String) throws {
+        let ws = try Workspace(configuration: configuration(unreachablePort))
         try DeliveryTests.schedule(ws, people.map { ("m-\($0)", $0) })
         let run = try ws.chime(["run", "--json"], now: "2026-11-21T09:05:00Z", timeout: 30)
         #expect(run.status == 75, "\(run.stdout) \(run.stderr)")

@@ -149,3 +149,69 @@ extension ServeChatAbuseTests {
         #expect((answered.first?["body"] as? String)?.contains(#""callback_query_id":"q9""#) == true, "\(answered)")
     }
 }
+
+extension ServeChatAbuseTests {
+    @Test("a link POST with a forged token is refused (403) before its body is read: a body promised and never sent holds nothing")
+    func forgedLinkBodyNotAwaited() throws {
+        let keys = ServeTests.Keys()
+        let (ws, _) = try ServeTests.workspace(keys)
+        let chat = try ServeTests.chat(ws, "list")
+        let server = try Server(ws)
+        defer { server.stop() }
+        let token = String(chat.button(1).split(separator: ".")[0])
+        let forged = String(token.dropLast(12)) + String(repeating: "a", count: 12)
+        // Headers promising 100,000 bytes of form, and then nothing: the answer must come
+        // without them (the client waits 5 s, far less than the 30 s idle timeout).
+        let script = """
+            import socket, sys
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+            s.sendall(("POST /a/" + sys.argv[2] + "/1 HTTP/1.1\\r\\nHost: x\\r\\nContent-Type: application/x-www-form-urlencoded\\r\\n"
+                       "Content-Length: 100000\\r\\n\\r\\ntext=").encode())
+            s.settimeout(5)
+            try:
+                print(s.recv(200).decode("latin-1").split("\\r\\n")[0])
+            except socket.timeout:
+                print("no answer")
+            """
+        try ws.write("post.py", script)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [ws.path("post.py"), "\(server.port)", forged]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        process.waitUntilExit()
+        let line = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(line.hasPrefix("HTTP/1.1 403"), "\(line)")
+        #expect(try ReplyCorpusTests.json(ws, "replies").map { $0["outcome"] as? String } == ["forged-token"], "recorded as a forged link is")
+    }
+}
+
+extension ServeChatAbuseTests {
+    @Test("chime serve started with a soft limit of 256 open files raises it to the hard limit: a few hundred slow clients no longer use up its descriptors")
+    func openFileLimitRaised() throws {
+        let (ws, _) = try ServeTests.workspace(ServeTests.Keys())
+        let output = ws.url.appendingPathComponent("serve.out")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", #"ulimit -S -n 256 && exec "$0" serve --port 0 --no-scheduler"#, ChimeProcess.executable.path]
+        process.currentDirectoryURL = ws.url
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "CHIME_CONFIG")
+        process.environment = environment
+        process.standardOutput = try FileHandle.creatingEmpty(at: output)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        for _ in 0..<200 where !((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("listening on") {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let limits = try String(contentsOfFile: "/proc/\(process.processIdentifier)/limits", encoding: .utf8)
+        let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+        let numbers = line.split(separator: " ").compactMap { Int($0) }
+        #expect(numbers.count == 2 && numbers[0] == numbers[1] && numbers[0] > 256, "\(line)")
+    }
+}
