@@ -14,6 +14,10 @@ struct NormalizingTests {
         for _ in 0..<6_000 { text += pieces[Int(generator.next() % UInt64(pieces.count))] }
         #expect(text.precomposed == text.precomposedStringWithCanonicalMapping)
         #expect(text.compatibilityDecomposed == text.decomposedStringWithCompatibilityMapping)
+        // Conjoining jamo at every place a piece could end: syllables stay whole.
+        let jamo = String(repeating: "\u{1100}\u{1161}\u{11A8}", count: 3_000)
+        #expect(jamo.precomposed == jamo.precomposedStringWithCanonicalMapping)
+        #expect(jamo.precomposed.unicodeScalars.count == 3_000)
     }
 
     @Test("long runs: 200,000 decomposed é become 200,000 precomposed, and back; ASCII is returned as it is")

@@ -8,19 +8,20 @@ extension String {
     /// hundred scalars costs a few microseconds.
     ///
     /// A piece ends before a starter (a scalar of canonical combining class 0), where no
-    /// normalization joins or reorders what stands on either side (Hangul jamo and a few
-    /// vowel signs of Indic scripts, which compose with the starter before them, aside:
-    /// harmless for what this serves, comparing words), once it has 256 scalars; a run of
-    /// combining marks with no starter for 4,096 scalars, which no language writes, is cut
-    /// anyway.
+    /// normalization joins or reorders what stands on either side, once it has 256
+    /// scalars; not before a Hangul vowel or final jamo, which compose with the syllable
+    /// before them (a few vowel signs of Indic scripts do too: harmless for what this
+    /// serves, comparing words). A run of 4,096 scalars with nowhere to cut, which no
+    /// language writes, is cut anyway.
     func normalizedInPieces(_ normalize: (String) -> String) -> String {
         var result = ""
         result.reserveCapacity(utf8.count)
         let scalars = unicodeScalars
         var start = scalars.startIndex, count = 0
         for index in scalars.indices {
-            let isStarter = scalars[index].properties.canonicalCombiningClass == .notReordered
-            if (count >= 256 && isStarter) || count >= 4_096 {
+            let scalar = scalars[index]
+            let mayCut = scalar.properties.canonicalCombiningClass == .notReordered && !(0x1160...0x11FF).contains(scalar.value)
+            if (count >= 256 && mayCut) || count >= 4_096 {
                 result += normalize(String(scalars[start..<index]))
                 (start, count) = (index, 0)
             }
