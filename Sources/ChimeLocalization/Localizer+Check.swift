@@ -18,7 +18,10 @@ extension Localizer {
         keys = keys.filter { isKey($0) && seen.insert($0).inserted }
         let wanted = Array(Set(configuration.recipients.map(\.locale))).sorted()
         return duplicateKeys(templates: templates) + formatProblems(templates: templates) + gaps(keys: keys, locales: wanted).map { gap in
-            let location = SourceLocation(file: templates + "/" + (LocaleFallback.chain(gap.locale).first { locales.contains($0) } ?? gap.locale))
+            // The folder the locale's own strings were read from (`pt-BR.lproj`), else the
+            // templates folder itself: naming one that does not exist sent people looking.
+            let own = LocaleFallback.chain(gap.locale).first { locales.contains($0) }
+            let location = SourceLocation(file: own.map { templates + "/" + folder(of: $0) } ?? templates)
             if let supplier = gap.suppliedBy {
                 return Diagnostic(.warning, at: location, "\"\(gap.key)\" is missing for \(gap.locale); \(supplier) supplies it")
             }

@@ -16,8 +16,8 @@ struct LocalizedMessage {
     init(_ notification: OutgoingNotification, category: NotificationCategory?, localizer: Localizer, threadCount: Int) throws {
         let locale = notification.recipient.locale
         content = try LocalizedContent(notification.request.content, localizer: localizer, locale: locale)
-        let placeholder = Self.placeholder(category?.hiddenPreviewsBodyPlaceholder ?? "Notification", localizer: localizer, locale: locale,
-                                           threadCount: threadCount)
+        let placeholder = try Self.placeholder(category?.hiddenPreviewsBodyPlaceholder ?? "Notification", localizer: localizer, locale: locale,
+                                               threadCount: threadCount)
         surfaces = PreviewSurfaces(
             title: content.title, subtitle: content.subtitle, body: content.body,
             showPreviews: notification.recipient.showPreviews, options: category?.options ?? [],
@@ -29,9 +29,16 @@ struct LocalizedMessage {
     /// The category's placeholder in a locale, `%u` left for ``PreviewSurfaces`` to fill;
     /// a key of a `.stringsdict` (as iOS takes one: "%u hidden reminders", plural-correct)
     /// formatted here with the count, which was sent as the raw key.
-    static func placeholder(_ value: String, localizer: Localizer, locale: String, threadCount: Int) -> String {
+    /// - Throws: ``LocalizedContent/MissingKey`` when the value is a key of some locale
+    ///   but of none the recipient's falls back to (`chime check` says so too): a raw key
+    ///   is never sent, the reminder is held.
+    static func placeholder(_ value: String, localizer: Localizer, locale: String, threadCount: Int) throws -> String {
         guard localizer.plural(value, locale: locale) != nil,
               let formatted = (try? localizer.formatted(value, [.integer(threadCount)], locale: locale)) ?? nil else {
+            if localizer.string(value, locale: locale) == nil, localizer.isKey(value) {
+                throw LocalizedContent.MissingKey(field: "hiddenPreviewsBodyPlaceholder", key: value, locale: locale,
+                                                  lookedIn: localizer.chain(for: locale))
+            }
             return localizer.localized(value, locale: locale)
         }
         // Filled already: a percent sign of its own stays one.

@@ -54,6 +54,24 @@ public struct Scheduler {
     /// Validates every request, then stores them all (or none).
     /// - Throws: ``SchedulingError`` naming each refused request.
     public func schedule(_ requests: [NotificationRequest], now: Instant) throws -> ScheduleReport {
+        let notifications = try Self.plan(requests, configuration: configuration, now: now)
+        let replaced = try store.upsert(notifications)
+        let recipients = Set(requests.map(\.recipient))
+        let setAside = try recipients.sorted().flatMap { recipient -> [String] in
+            guard limits[recipient] != nil else { return [] }
+            return try store.pending(recipient: recipient, limits: limits)
+                .filter(\.isSetAside).map(\.request.identifier)
+        }
+        return ScheduleReport(
+            added: notifications.map { ($0.request.identifier, $0.nextFire, TimeZone(identifier: $0.zone)!) },
+            replaced: replaced, setAside: setAside)
+    }
+
+    /// What ``schedule(_:now:)`` would store, the store untouched: every request
+    /// validated against `configuration`, with its first fire as of `now` (what `chime
+    /// preview --json` shows a request as).
+    /// - Throws: ``SchedulingError`` naming each refused request.
+    public static func plan(_ requests: [NotificationRequest], configuration: Configuration, now: Instant) throws -> [PendingNotification] {
         var problems: [String] = []
         var field: String?
         var notifications: [PendingNotification] = []
@@ -66,7 +84,7 @@ public struct Scheduler {
             if !seen.insert(Array(request.identifier.utf8)).inserted {
                 found.append(.init("the identifier appears twice in this batch", at: "identifier"))
             }
-            let zone = zone(for: request)
+            let zone = zone(for: request, configuration: configuration)
             var first: Instant?
             if found.isEmpty, let zone {
                 first = TriggerSchedule(request.trigger, added: now, zone: zone).first
@@ -82,21 +100,16 @@ public struct Scheduler {
                 generation: UUID().uuidString.lowercased()))
         }
         guard problems.isEmpty else { throw SchedulingError(problems, field: field) }
-        let replaced = try store.upsert(notifications)
-        let recipients = Set(requests.map(\.recipient))
-        let setAside = try recipients.sorted().flatMap { recipient -> [String] in
-            guard limits[recipient] != nil else { return [] }
-            return try store.pending(recipient: recipient, limits: limits)
-                .filter(\.isSetAside).map(\.request.identifier)
-        }
-        return ScheduleReport(
-            added: notifications.map { ($0.request.identifier, $0.nextFire, TimeZone(identifier: $0.zone)!) },
-            replaced: replaced, setAside: setAside)
+        return notifications
     }
 
     /// The zone a request's trigger is worked out in and shown in: its own, else its
     /// recipient's; UTC for a time interval, which has no wall clock.
     func zone(for request: NotificationRequest) -> TimeZone? {
+        Self.zone(for: request, configuration: configuration)
+    }
+
+    static func zone(for request: NotificationRequest, configuration: Configuration) -> TimeZone? {
         if case .timeInterval = request.trigger { return TimeZone(identifier: "UTC") }
         let name = request.trigger.timeZone ?? configuration.recipient(request.recipient)?.timeZone ?? "UTC"
         return TimeZone(identifier: name)

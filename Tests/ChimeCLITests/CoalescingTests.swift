@@ -66,6 +66,10 @@ struct CoalescingTests {
         let alice = PolicyTests.text(try #require(messages.values.first { $0.contains("To: alice@") && $0.contains("X-Chime-Group") }))
         let boris = PolicyTests.text(try #require(messages.values.first { $0.contains("To: boris@") }))
         #expect(alice.hasPrefix("50 more shopping reminders from Matt and Anna\n"), "\(alice.prefix(300))")
+        // The subject names them in the heading's order, whatever order the store gave.
+        let aliceMessage = try #require(messages.values.first { $0.contains("To: alice@") && $0.contains("X-Chime-Group") })
+        let subject = aliceMessage.firstMatch(of: /\nSubject: ([^\r\n]*)/).map { String($0.output.1) }
+        #expect(subject == "50 more shopping reminders from Matt and Anna", "\(aliceMessage.prefix(600))")
         #expect(boris.hasPrefix("ещё 50 напоминаний о покупках от Matt и Anna\n"), "\(boris.prefix(300))")
         for text in [alice, boris] {
             let numbers = text.matches(of: /\n(\d+)\. Title [ab]\d+ — Body/).map { Int($0.output.1)! }

@@ -43,6 +43,24 @@ struct PreviewCommandTests {
         #expect((body["blocks"] as? [Any])?.isEmpty == false)
     }
 
+    @Test("a request from a file is shown as chime schedule would take it: at its first fire (an interval after now, a weekday's next morning), and refused as schedule refuses it (an unknown category, a date that never comes)")
+    func fromFile() throws {
+        let ws = try workspace()
+        func preview(_ trigger: String, category: String = "reminder") throws -> ChimeProcess.Result {
+            try ws.write("one.json", #"{"identifier": "x", "recipient": "carol", "content": {"title": "Tea", "categoryIdentifier": "\#(category)"}, "trigger": \#(trigger)}"#)
+            return try ws.chime(["preview", "--json", "one.json", "--channel", "box", "--templates", templates], now: "2026-03-01T10:00:00Z")
+        }
+        // 2026-03-01 is a Sunday; carol's zone is UTC.
+        let interval = try preview(#"{"type": "timeInterval", "seconds": 600}"#)
+        #expect(interval.status == 0 && interval.stdout.contains("10:10"), "\(interval.stdout.prefix(1200))")
+        let monday = try preview(#"{"type": "calendar", "dateComponents": {"weekday": 2, "hour": 9}, "repeats": true}"#)
+        #expect(monday.status == 0 && monday.stdout.contains("9:00") && monday.stdout.contains("Monday"), "\(monday.stdout.prefix(1200))")
+        let unknown = try preview(#"{"type": "timeInterval", "seconds": 600}"#, category: "nope")
+        #expect(unknown.status == 65 && unknown.stderr.hasPrefix("one.json: error: request \"x\""), "\(unknown.stderr)")
+        let never = try preview(#"{"type": "calendar", "dateComponents": {"month": 2, "day": 30}, "repeats": true}"#)
+        #expect(never.status == 65 && never.stderr.contains("one.json: error:"), "\(never.stderr)")
+    }
+
     @Test("unknown channels and requests are refused")
     func refused() throws {
         let ws = try workspace()

@@ -35,6 +35,20 @@ struct TemplatesCheckTests {
         #expect(result.stderr == "templates/fr: warning: \"c.placeholder\" is missing for fr-CA; en supplies it\n")
     }
 
+    @Test("a missing key is reported at the folder its locale's strings came from (pt-BR.lproj), or at the templates folder when the locale has none")
+    func missingKeyFolders() throws {
+        let ws = try Workspace(configuration: Self.configuration
+            .replacingOccurrences(of: #"locale="fr-CA""#, with: #"locale="pt-BR""#)
+            .replacingOccurrences(of: "</recipients>", with: #"<recipient id="li" locale="zh-Hans" timeZone="Asia/Shanghai"><address channel="log"/></recipient></recipients>"#))
+        try FileManager.default.createDirectory(atPath: ws.path("templates/en.lproj"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: ws.path("templates/pt-BR.lproj"), withIntermediateDirectories: true)
+        try ws.write("templates/en.lproj/Localizable.strings", "\"c.placeholder\" = \"Reminder\";\n\"OK\" = \"OK\";\n")
+        try ws.write("templates/pt-BR.lproj/Localizable.strings", "\"OK\" = \"OK\";\n")
+        let result = try ws.chime(["check"])
+        #expect(result.stderr.contains("templates/pt-BR.lproj: warning: \"c.placeholder\" is missing for pt-BR; en supplies it"), "\(result.stderr)")
+        #expect(result.stderr.contains("templates: warning: \"c.placeholder\" is missing for zh-Hans; en supplies it"), "\(result.stderr)")
+    }
+
     @Test("a malformed strings file is an error at its line and column")
     func malformed() throws {
         let ws = try workspace(fr: "\"OK\" = \"D'accord\"\n\"c.placeholder\" = \"Rappel\";\n")

@@ -271,3 +271,30 @@ struct TemplateBoundTests {
         #expect(try templates(String(repeating: "{{title}} ", count: 1_000)) == nil)
     }
 }
+
+/// A category's `hiddenPreviewsBodyPlaceholder` that names a key of some locale but of
+/// none the recipient's falls back to: the reminder is held (as `chime check` says it is
+/// missing), never sent with the raw key.
+@Suite("Placeholder keys")
+struct PlaceholderKeyTests {
+    @Test("a placeholder key only Russian has: an English recipient's message is refused with the key named; a Russian one's shows the text; a literal placeholder is its own text")
+    func missingForLocale() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("chime-placeholder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("ru.lproj"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try #""new.msgs" = "Новые сообщения";"#.write(to: root.appendingPathComponent("ru.lproj/Localizable.strings"), atomically: true, encoding: .utf8)
+        let composer = ChatComposer(localizer: try Localizer(directory: root.path), templates: try TemplateSet())
+        func compose(_ locale: String, placeholder: String) throws -> ChatMessage {
+            let category = NotificationCategory(identifier: "c", actions: [], hiddenPreviewsBodyPlaceholder: placeholder)
+            return try composer.compose(OutgoingNotification(
+                request: NotificationRequest(identifier: "n", recipient: "r", content: NotificationContent(title: "Milk", body: "eggs", categoryIdentifier: "c"),
+                                             trigger: .timeInterval(seconds: 60, repeats: false)),
+                recipient: Recipient(id: "r", locale: locale, timeZone: "Europe/Paris", showPreviews: .never),
+                address: .init(channel: "c", value: ""), channel: Channel(id: "c", url: try ChannelURL(parsing: "slack://hooks.example.org/x")),
+                fireDate: Instant(rfc3339: "2026-11-24T08:00:00Z")!, deliveryID: "d", coalesced: 0), category: category)
+        }
+        #expect(throws: LocalizedContent.MissingKey.self) { try compose("en", placeholder: "new.msgs") }
+        #expect(try compose("ru", placeholder: "new.msgs").surfaces.notificationText.contains("Новые сообщения"))
+        #expect(try compose("en", placeholder: "Something new").surfaces.notificationText.contains("Something new"))
+    }
+}

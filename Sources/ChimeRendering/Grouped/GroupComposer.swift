@@ -55,6 +55,9 @@ public struct GroupComposer: Sendable {
     /// recipient hides previews, the category's placeholder counted as iOS counts it
     /// ("%u new reminders").
     func subject(_ items: [OutgoingNotification], kind: GroupKind) throws -> String {
+        // In the order the message lists them (``groups(_:)``), not the store's: the
+        // summary's names come in that order, as its heading's do.
+        let items = groups(items).flatMap { $0 }
         let first = items[0]
         switch kind {
         case .digest:

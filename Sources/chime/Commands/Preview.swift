@@ -5,6 +5,7 @@ import ChimeMIME
 import ChimeRendering
 import ChimeReply
 import ChimeRuntime
+import ChimeScheduler
 import ChimeTransport
 import Foundation
 
@@ -15,7 +16,8 @@ extension Chime {
             abstract: "Print exactly what would be sent: the raw RFC 5322 message for email, the HTTP body for a webhook.",
             discussion: """
                 Links are on the configuration's linkBase and carry tokens of the length `chime run` writes, signed for a \
-                stand-in delivery (they act on nothing): the headers are exactly as long, and folded, as they will be.
+                stand-in delivery (they act on nothing): the headers are exactly as long, and folded, as they will be. \
+                A request from --json is checked as `chime schedule` checks it and shown at its first fire.
                 """
         )
 
@@ -46,7 +48,7 @@ extension Chime {
                 printError("no channel \"\(self.channel)\" in \(options.configPath)")
                 throw ExitCode(65)
             }
-            let (request, fireDate) = try readRequest()
+            let (request, fireDate) = try readRequest(configuration: configuration)
             guard var recipient = configuration.recipient(request.recipient) else {
                 printError("unknown recipient \"\(request.recipient)\"")
                 throw ExitCode(65)
@@ -100,7 +102,7 @@ extension Chime {
             return SigningKey(bytes: (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
         }
 
-        private func readRequest() throws -> (NotificationRequest, Instant) {
+        private func readRequest(configuration: Configuration) throws -> (NotificationRequest, Instant) {
             if let id {
                 let store = try options.runtime.openStore()
                 if let pending = try store.pending(identifier: id) { return (pending.request, pending.nextFire) }
@@ -117,9 +119,15 @@ extension Chime {
                     printError("\(path): error: no request")
                     throw ExitCode(65)
                 }
-                return (first, options.instant)
+                // As `chime schedule` would take it: checked the same, and shown at its
+                // first fire rather than at now.
+                let planned = try Scheduler.plan([first], configuration: configuration, now: options.instant)
+                return (first, planned[0].nextFire)
             } catch let failure as RequestDecoder.Failure {
                 printError("\(failure.location(in: path == "-" ? "<stdin>" : path)): error: \(failure)")
+                throw ExitCode(65)
+            } catch let error as SchedulingError {
+                printError(error.problems.map { printable("\(path == "-" ? "<stdin>" : path): error: \($0)") }.joined(separator: "\n"))
                 throw ExitCode(65)
             }
         }
