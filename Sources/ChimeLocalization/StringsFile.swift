@@ -33,6 +33,11 @@ public struct StringsFile: Hashable, Sendable {
 
     /// Parses the bytes of a `.strings` file.
     public init(bytes: [UInt8]) throws {
+        // The other property-list forms Apple reads, said plainly rather than as the first
+        // character this parser does not expect.
+        if bytes.starts(with: Array("bplist".utf8)) {
+            throw ParseError(line: 1, column: 1, message: "a binary property list (as built into an app bundle): give the project's own Localizable.strings, the text Xcode edits")
+        }
         let text: String
         do {
             text = try TextFile.decode(bytes)
@@ -40,11 +45,27 @@ public struct StringsFile: Hashable, Sendable {
             throw ParseError(line: error.line, column: error.column, message: error.message)
         }
         var parser = Parser(text)
+        try parser.skipTrivia()
+        if parser.take("<") {
+            throw ParseError(line: 1, column: 1, message: "an XML property list: Chime reads the text form Xcode writes (\"key\" = \"value\";); on a Mac, `plutil -convert json` turns this into JSON to rewrite it from")
+        }
+        // The text form may stand inside the braces of an old-style property list's
+        // dictionary: { "key" = "value"; }.
+        let braced = parser.take("{")
+        let (braceLine, braceColumn) = (parser.line, parser.column - 1)
         var lines: [String: Int] = [:]
         var firstLines: [String: Int] = [:]
         while true {
             try parser.skipTrivia()
-            if parser.atEnd { break }
+            if braced, parser.take("}") {
+                try parser.skipTrivia()
+                guard parser.atEnd else { throw parser.error("nothing may follow the dictionary's closing }") }
+                break
+            }
+            if parser.atEnd {
+                if braced { throw ParseError(line: braceLine, column: braceColumn, message: "the { opened here is never closed with }") }
+                break
+            }
             let (line, column) = (parser.line, parser.column)
             let key = try parser.word()
             try parser.skipTrivia()

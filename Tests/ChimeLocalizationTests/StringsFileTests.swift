@@ -46,6 +46,32 @@ struct StringsFileTests {
         #expect(try StringsFile(bytes: bytes)["k"] == "Grüße")
     }
 
+    @Test("UTF-16 without a byte-order mark, either order; an old-style dictionary's braces; the other property-list forms named plainly")
+    func otherForms() throws {
+        let text = "\"k\" = \"Grüße\";"
+        var little: [UInt8] = [], big: [UInt8] = []
+        for unit in text.utf16 {
+            little += [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+            big += [UInt8(unit >> 8), UInt8(unit & 0xFF)]
+        }
+        #expect(try StringsFile(bytes: little)["k"] == "Grüße")
+        #expect(try StringsFile(bytes: big)["k"] == "Grüße")
+        let braced = try StringsFile(bytes: Array("/* Xcode */\n{\n  \"a\" = \"b\";\n  c = d;\n}\n".utf8))
+        #expect(braced["a"] == "b" && braced["c"] == "d")
+        func error(_ text: String) -> String {
+            do {
+                _ = try StringsFile(bytes: Array(text.utf8))
+                return "parsed"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(error("{\n\"a\" = \"b\";\n") == "1:1: the { opened here is never closed with }")
+        #expect(error("{ \"a\" = \"b\"; } x") == "1:16: nothing may follow the dictionary's closing }")
+        #expect(error("<?xml version=\"1.0\"?><plist><dict/></plist>").hasPrefix("1:1: an XML property list"))
+        #expect(error("bplist00\u{1}").hasPrefix("1:1: a binary property list"))
+    }
+
     /// A templates folder of its own: each locale folder with its Localizable.strings.
     static func templates(_ folders: [(String, String)]) throws -> String {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("chime-folders-\(UUID().uuidString)").path

@@ -10,11 +10,16 @@ public enum TextFile {
     }
 
     public static func decode(_ bytes: [UInt8]) throws(Invalid) -> String {
-        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
-            let little = bytes[0] == 0xFF
+        // UTF-16 with its byte-order mark, or without one when the first character is
+        // ASCII (a NUL beside it gives the order away): saved so, a strings file read as
+        // UTF-8 stopped at its second byte, "expected \"=\", found \"\u{0}\"".
+        let marked = bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
+        let unmarked = !marked && bytes.count >= 2 && (bytes[0] == 0) != (bytes[1] == 0) && max(bytes[0], bytes[1]) < 0x80
+        if marked || unmarked {
+            let little = marked ? bytes[0] == 0xFF : bytes[1] == 0
             var units: [UInt16] = []
             units.reserveCapacity(bytes.count / 2)
-            var index = 2
+            var index = marked ? 2 : 0
             while index + 1 < bytes.count {
                 let (a, b) = (UInt16(bytes[index]), UInt16(bytes[index + 1]))
                 units.append(little ? a | b << 8 : a << 8 | b)
