@@ -67,5 +67,7 @@ struct PreviewCommandTests {
         #expect(try ws.chime(["preview", "--id", "tea", "--channel", "nope"]).status == 65)
         #expect(try ws.chime(["preview", "--id", "nope", "--channel", "box"]).status == 65)
         #expect(try ws.chime(["preview", "--channel", "box"]).status == 64)
+        let jp = try ws.chime(["preview", "--id", "tea", "--channel", "box", "--locale", "jp"])
+        #expect(jp.status == 64 && jp.stderr.contains("did you mean ja?"), "\(jp.stderr)")
     }
 }

@@ -53,7 +53,15 @@ extension Chime {
                 printError("unknown recipient \"\(request.recipient)\"")
                 throw ExitCode(65)
             }
-            if let locale { recipient.locale = LanguageTag.normalized(locale) }
+            if let locale {
+                // Refused as chime.xml refuses it, rather than rendered in English unasked.
+                let tag = LanguageTag.normalized(locale)
+                if let problem = LanguageTag.problem(tag) {
+                    printError("--locale: \(problem)")
+                    throw ExitCode(64)
+                }
+                recipient.locale = tag
+            }
             if let previews { recipient.showPreviews = previews }
             let address = recipient.addresses.first { $0.channel == channel.id } ?? .init(channel: channel.id)
             let notification = OutgoingNotification(
