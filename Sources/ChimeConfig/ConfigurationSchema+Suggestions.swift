@@ -46,6 +46,15 @@ extension ConfigurationSchema {
     static func suggesting(_ diagnostic: Diagnostic) -> Diagnostic {
         let message = diagnostic.message
         let meant: String?
+        // What an iOS app's categories carry that means nothing in mail or chat, and a
+        // flag written as iOS property lists or people write it: said what to do.
+        if let (_, attribute) = quoted(in: message, "Element '", "', attribute '"), message.hasSuffix("is not allowed."),
+           iOSOnly.contains(attribute) {
+            return adding("an iOS option with no meaning in mail or chat: remove it", to: diagnostic)
+        }
+        if message.contains("of the union type 'flag'") {
+            return adding("write true or false (or 1 or 0, or ${NAME} / file:PATH)", to: diagnostic)
+        }
         if let (element, attribute) = quoted(in: message, "Element '", "', attribute '"), message.hasSuffix("is not allowed.") {
             meant = EditDistance.nearest(to: attribute, among: names.attributes[element] ?? [])
         } else if let element = quoted(in: message, "Element '", "': This element is not expected.")?.0 {
@@ -56,9 +65,19 @@ extension ConfigurationSchema {
             meant = nil
         }
         guard let meant else { return diagnostic }
-        var suggested = diagnostic
-        suggested.message = (message.hasSuffix(".") ? String(message.dropLast()) : message) + "; did you mean `\(meant)`?"
-        return suggested
+        return adding("did you mean `\(meant)`?", to: diagnostic)
+    }
+
+    /// `UNNotificationCategory` and `UNNotificationAction` settings for the phone alone:
+    /// CarPlay, Siri's announcements and intents, an action's icon.
+    static let iOSOnly: Set<String> = ["allowInCarPlay", "allowAnnouncement", "intentIdentifiers", "icon"]
+
+    /// The diagnostic with `hint` after its message, past its final full stop.
+    private static func adding(_ hint: String, to diagnostic: Diagnostic) -> Diagnostic {
+        var hinted = diagnostic
+        let message = diagnostic.message
+        hinted.message = (message.hasSuffix(".") ? String(message.dropLast()) : message) + "; " + hint
+        return hinted
     }
 
     /// The text after `start` up to `end`, and the text after that up to the next `'`:

@@ -111,6 +111,20 @@ extension OperatorTests {
         #expect(unknown.hasPrefix(try Self.place(of: "colour=", in: written, file: "chime.xml")) && !unknown.contains("did you mean"), "\(unknown)")
     }
 
+    @Test("what an iOS app's categories carry that means nothing here (allowInCarPlay, an action's icon) is refused saying to remove it; a flag written yes says to write true or false")
+    func iOSOnlyAttributes() throws {
+        let written = Self.configuration.replacingOccurrences(of: #"<action identifier="ok" title="OK, got it"/>"#,
+                                                              with: #"<action identifier="ok" title="OK, got it" icon="checkmark" foreground="yes"/>"#)
+            .replacingOccurrences(of: #"<category identifier="shop""#, with: #"<category identifier="shop" allowInCarPlay="true""#)
+        let ws = try Workspace(configuration: written)
+        let result = try ws.chime(["check"])
+        #expect(result.status == 65)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("'allowInCarPlay'") && $0.hasSuffix("an iOS option with no meaning in mail or chat: remove it") }, "\(result.stderr)")
+        #expect(lines.contains { $0.contains("'icon'") && $0.hasSuffix("an iOS option with no meaning in mail or chat: remove it") }, "\(result.stderr)")
+        #expect(lines.contains { $0.contains("'foreground'") && $0.hasSuffix("write true or false (or 1 or 0, or ${NAME} / file:PATH)") }, "\(result.stderr)")
+    }
+
     @Test("a request file that is not JSON, or holds a value of the wrong type or an unknown field, is refused with its file, line and column (exit 65), from a file or standard input, and nothing is scheduled")
     func jsonPlaces() throws {
         let ws = try Workspace()
