@@ -45,17 +45,14 @@ extension ConfigurationSchema {
     /// elements), an attribute not allowed the nearest of its element's attributes.
     static func suggesting(_ diagnostic: Diagnostic) -> Diagnostic {
         let message = diagnostic.message
-        let meant: String?
-        // What an iOS app's categories carry that means nothing in mail or chat, and a
-        // flag written as iOS property lists or people write it: said what to do.
-        if let (_, attribute) = quoted(in: message, "Element '", "', attribute '"), message.hasSuffix("is not allowed."),
-           iOSOnly.contains(attribute) {
-            return adding("an iOS option with no meaning in mail or chat: remove it", to: diagnostic)
-        }
+        // A flag written as iOS property lists or people write it: said what to do.
         if message.contains("of the union type 'flag'") {
             return adding("write true or false (or 1 or 0, or ${NAME} / file:PATH)", to: diagnostic)
         }
+        let meant: String?
         if let (element, attribute) = quoted(in: message, "Element '", "', attribute '"), message.hasSuffix("is not allowed.") {
+            // What an iOS app's categories carry that means nothing in mail or chat.
+            if iOSOnly.contains(attribute) { return adding("an iOS option with no meaning in mail or chat: remove it", to: diagnostic) }
             meant = EditDistance.nearest(to: attribute, among: names.attributes[element] ?? [])
         } else if let element = quoted(in: message, "Element '", "': This element is not expected.")?.0 {
             let expected = quoted(in: message, "Expected is ( ", " ).")?.0 ?? quoted(in: message, "Expected is one of ( ", " ).")?.0

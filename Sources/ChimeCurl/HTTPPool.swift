@@ -133,7 +133,7 @@ public final class HTTPPool {
         // there held every other transfer to the host behind a first connection that a
         // silent server never answered, until their own timeouts ran out in the queue
         // (reported by libcurl as a failure to resolve the host).
-        if request.url.lowercased().hasPrefix("https:") {
+        if request.url.utf8.prefix(6).lazy.map({ $0 | 0x20 }).elementsEqual("https:".utf8) {
             try easy.check(chime_curl_setopt_long(handle, CURLOPT_PIPEWAIT, 1))
         }
         if let caFile = request.caFile { try easy.check(chime_curl_setopt_string(handle, CURLOPT_CAINFO, caFile)) }

@@ -35,11 +35,12 @@ struct LocalizedMessage {
     static func placeholder(_ value: String, localizer: Localizer, locale: String, threadCount: Int) throws -> String {
         guard localizer.plural(value, locale: locale) != nil,
               let formatted = (try? localizer.formatted(value, [.integer(threadCount)], locale: locale)) ?? nil else {
-            if localizer.string(value, locale: locale) == nil, localizer.isKey(value) {
+            if let text = localizer.string(value, locale: locale)?.text { return text }
+            guard !localizer.isKey(value) else {
                 throw LocalizedContent.MissingKey(field: "hiddenPreviewsBodyPlaceholder", key: value, locale: locale,
                                                   lookedIn: localizer.chain(for: locale))
             }
-            return localizer.localized(value, locale: locale)
+            return value
         }
         // Filled already: a percent sign of its own stays one.
         return formatted.replacingOccurrences(of: "%", with: "%%")

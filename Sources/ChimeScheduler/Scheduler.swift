@@ -105,10 +105,6 @@ public struct Scheduler {
 
     /// The zone a request's trigger is worked out in and shown in: its own, else its
     /// recipient's; UTC for a time interval, which has no wall clock.
-    func zone(for request: NotificationRequest) -> TimeZone? {
-        Self.zone(for: request, configuration: configuration)
-    }
-
     static func zone(for request: NotificationRequest, configuration: Configuration) -> TimeZone? {
         if case .timeInterval = request.trigger { return TimeZone(identifier: "UTC") }
         let name = request.trigger.timeZone ?? configuration.recipient(request.recipient)?.timeZone ?? "UTC"

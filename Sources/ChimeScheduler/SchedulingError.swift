@@ -1,3 +1,5 @@
+import ChimeCore
+
 /// Requests refused before anything was stored: each with the request's position and
 /// identifier, and what is wrong.
 public struct SchedulingError: Error, CustomStringConvertible {
@@ -12,4 +14,10 @@ public struct SchedulingError: Error, CustomStringConvertible {
     }
 
     public var description: String { problems.joined(separator: "\n") }
+
+    /// Each problem as a line of the command line's errors, `source: error: …`, control
+    /// characters of the requests' text escaped: `chime schedule`'s and `chime preview`'s.
+    public func lines(in source: String) -> String {
+        problems.map { printable("\(source): error: \($0)") }.joined(separator: "\n")
+    }
 }

@@ -69,9 +69,9 @@ struct SourceText {
         while i < scalars.count {
             guard scalars[i] == "<", i + 1 < scalars.count else { i += 1; continue }
             let next = scalars[i + 1]
-            if matches(Array("<!--".unicodeScalars), at: i) {
+            if matches(Self.commentStart, at: i) {
                 i = end(of: "-->", from: i + 4)
-            } else if matches(Array("<![CDATA[".unicodeScalars), at: i) {
+            } else if matches(Self.cdataStart, at: i) {
                 i = end(of: "]]>", from: i + 9)
             } else if next == "?" {
                 i = end(of: "?>", from: i + 2)
@@ -93,6 +93,8 @@ struct SourceText {
         }
         return indices
     }
+
+    private static let commentStart = Array("<!--".unicodeScalars), cdataStart = Array("<![CDATA[".unicodeScalars)
 
     /// The index just past the first `terminator` at or after `start`; the text's end
     /// when there is none.

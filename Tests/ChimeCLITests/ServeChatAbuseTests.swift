@@ -10,12 +10,17 @@ import Testing
 struct ServeChatAbuseTests {
     typealias Server = ServeTests.Server
 
-    @Test("a timestamp or a button number at Int64's very end is refused (401, 'not valid', 403), and the server goes on answering")
-    func extremeNumbers() throws {
+    /// A workspace with one reminder ("list") sent, its chat buttons, and `chime serve`
+    /// over it, which the caller stops.
+    static func served() throws -> (keys: ServeTests.Keys, ws: Workspace, chat: ServeTests.Chat, server: Server) {
         let keys = ServeTests.Keys()
         let (ws, _) = try ServeTests.workspace(keys)
-        let chat = try ServeTests.chat(ws, "list")
-        let server = try Server(ws)
+        return (keys, ws, try ServeTests.chat(ws, "list"), try Server(ws))
+    }
+
+    @Test("a timestamp or a button number at Int64's very end is refused (401, 'not valid', 403), and the server goes on answering")
+    func extremeNumbers() throws {
+        let (_, ws, chat, server) = try Self.served()
         defer { server.stop() }
         let slack = try server.request("POST", "/slack/team", headers: [
             "X-Slack-Request-Timestamp": "-9223372036854775808", "X-Slack-Signature": "v0=00",
@@ -59,10 +64,7 @@ struct ServeChatAbuseTests {
 
     @Test("a text-input button: empty text is refused and asked for again, nothing recorded; once answered, pressing it again is 'already done', not a new prompt")
     func textInputAgain() throws {
-        let keys = ServeTests.Keys()
-        let (ws, _) = try ServeTests.workspace(keys)
-        let chat = try ServeTests.chat(ws, "list")
-        let server = try Server(ws)
+        let (keys, ws, chat, server) = try Self.served()
         defer { server.stop() }
         let secret = ["X-Telegram-Bot-Api-Secret-Token": keys.telegram]
         let query = #"{"update_id":2,"callback_query":{"id":"q2","from":{"id":42},"data":"\#(chat.button(3))","message":{"message_id":7,"chat":{"id":42}}}}"#
@@ -153,10 +155,7 @@ extension ServeChatAbuseTests {
 extension ServeChatAbuseTests {
     @Test("a link POST with a forged token is refused (403) before its body is read: a body promised and never sent holds nothing")
     func forgedLinkBodyNotAwaited() throws {
-        let keys = ServeTests.Keys()
-        let (ws, _) = try ServeTests.workspace(keys)
-        let chat = try ServeTests.chat(ws, "list")
-        let server = try Server(ws)
+        let (_, ws, chat, server) = try Self.served()
         defer { server.stop() }
         let token = String(chat.button(1).split(separator: ".")[0])
         let forged = String(token.dropLast(12)) + String(repeating: "a", count: 12)

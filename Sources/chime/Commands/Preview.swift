@@ -120,7 +120,7 @@ extension Chime {
                 printError("no pending or delivered request \"\(id)\"")
                 throw ExitCode(65)
             }
-            let path = json ?? "-"
+            let path = json ?? "-", source = path == "-" ? "<stdin>" : path
             let data = try readInputFile(path)
             do {
                 guard let first = try RequestDecoder.decode(data).first else {
@@ -132,10 +132,10 @@ extension Chime {
                 let planned = try Scheduler.plan([first], configuration: configuration, now: options.instant)
                 return (first, planned[0].nextFire)
             } catch let failure as RequestDecoder.Failure {
-                printError("\(failure.location(in: path == "-" ? "<stdin>" : path)): error: \(failure)")
+                printError("\(failure.location(in: source)): error: \(failure)")
                 throw ExitCode(65)
             } catch let error as SchedulingError {
-                printError(error.problems.map { printable("\(path == "-" ? "<stdin>" : path): error: \($0)") }.joined(separator: "\n"))
+                printError(error.lines(in: source))
                 throw ExitCode(65)
             }
         }

@@ -99,7 +99,7 @@ extension Chime {
             do {
                 report = try scheduler.schedule(requests, now: options.instant)
             } catch let error as SchedulingError {
-                printError(error.problems.map { printable("\(source): error: \($0)") }.joined(separator: "\n"))
+                printError(error.lines(in: source))
                 throw ExitCode(65)
             }
             let replaced = Set(report.replaced)
