@@ -1,6 +1,7 @@
 import ChimeCore
 import ChimeLocalization
 import ChimeRendering
+import ChimeScheduler
 import Foundation
 
 /// What refuses requests beyond their own validity: files to attach and keys to localize,
@@ -14,7 +15,7 @@ public enum RequestChecks {
     ///   not to have the files `chime serve` can read (its `chime.xml`, its environment
     ///   file, its store) mailed to them.
     public static func requestProblems(_ requests: [NotificationRequest], base: String, confined: Bool = false, templatesPath: String,
-                                       configuration: Configuration) -> (requests: [NotificationRequest], problems: [String]) {
+                                       configuration: Configuration) -> (requests: [NotificationRequest], problems: [SchedulingError.Problem]) {
         let (resolved, problems) = resolvingAttachments(requests, base: base, confined: confined)
         guard problems.isEmpty else { return (resolved, problems) }
         return (resolved, localizationProblems(resolved, templatesPath: templatesPath, configuration: configuration))
@@ -24,18 +25,19 @@ public enum RequestChecks {
     /// `confined` (``requestProblems(_:base:confined:templatesPath:configuration:)``):
     /// stored as its real path, which must lie inside `base`'s.
     public static func resolvingAttachments(_ requests: [NotificationRequest], base: String,
-                                            confined: Bool = false) -> (requests: [NotificationRequest], problems: [String]) {
-        var problems: [String] = []
+                                            confined: Bool = false) -> (requests: [NotificationRequest], problems: [SchedulingError.Problem]) {
+        var problems: [SchedulingError.Problem] = []
         let folder = confined ? URL(fileURLWithPath: base).resolvingSymlinksInPath().path : base
-        let resolved = requests.map { request in
+        let resolved = requests.enumerated().map { index, request in
             var request = request
-            request.content.attachments = request.content.attachments.map { attachment in
+            request.content.attachments = request.content.attachments.enumerated().map { position, attachment in
                 var attachment = attachment
                 let given = attachment.path
                 if !attachment.path.hasPrefix("/") { attachment.path = (base as NSString).appendingPathComponent(attachment.path) }
                 attachment.path = (attachment.path as NSString).standardizingPath
                 func refuse(_ reason: String) {
-                    problems.append("request \"\(request.identifier)\": attachment \"\(attachment.identifier)\": \(given): \(reason)")
+                    problems.append(.init(text: "request \"\(request.identifier)\": attachment \"\(attachment.identifier)\": \(given): \(reason)",
+                                          request: index, field: "content.attachments[\(position)].path"))
                 }
                 if confined {
                     attachment.path = URL(fileURLWithPath: attachment.path).resolvingSymlinksInPath().path
@@ -58,24 +60,27 @@ public enum RequestChecks {
     /// (`%d` given a word), refuse it now rather than hold it at every run. A request for
     /// a recipient the configuration does not name (which the scheduler refuses) is
     /// only asked to have its keys in some locale.
-    public static func localizationProblems(_ requests: [NotificationRequest], templatesPath: String, configuration: Configuration) -> [String] {
-        let keyed = requests.filter { $0.content.titleLocKey != nil || $0.content.subtitleLocKey != nil || $0.content.bodyLocKey != nil }
+    public static func localizationProblems(_ requests: [NotificationRequest], templatesPath: String,
+                                            configuration: Configuration) -> [SchedulingError.Problem] {
+        let keyed = requests.enumerated().filter { _, request in
+            request.content.titleLocKey != nil || request.content.subtitleLocKey != nil || request.content.bodyLocKey != nil
+        }
         guard !keyed.isEmpty else { return [] }
         let localizer: Localizer
         do {
             localizer = try Localizer(directory: templatesPath)
-        } catch let error as Localizer.LoadError {
-            return [error.description]
         } catch {
-            return ["\(error)"]
+            return [.init(text: "\(error)", request: nil, field: nil)]
         }
-        var problems: [String] = []
-        for request in keyed {
+        var problems: [SchedulingError.Problem] = []
+        for (index, request) in keyed {
             if let locale = configuration.recipient(request.recipient)?.locale {
                 do {
                     _ = try LocalizedContent(request.content, localizer: localizer, locale: locale)
                 } catch {
-                    problems.append("request \"\(request.identifier)\": \(error)")
+                    // A key missing is pointed at; arguments that do not fit, at the content.
+                    let field = (error as? LocalizedContent.MissingKey).map { "content.\($0.field)" } ?? "content"
+                    problems.append(.init(text: "request \"\(request.identifier)\": \(error)", request: index, field: field))
                 }
                 continue
             }
@@ -83,7 +88,8 @@ public enum RequestChecks {
                                           ("subtitleLocKey", request.content.subtitleLocKey, request.content.subtitle),
                                           ("bodyLocKey", request.content.bodyLocKey, request.content.body)] {
                 if let key, literal.isEmpty, !localizer.isKey(key) {
-                    problems.append("request \"\(request.identifier)\": \(field) \"\(key)\" is in no locale of \(templatesPath) (give a literal text to fall back on, or add the key)")
+                    problems.append(.init(text: "request \"\(request.identifier)\": \(field) \"\(key)\" is in no locale of \(templatesPath) (give a literal text to fall back on, or add the key)",
+                                          request: index, field: "content.\(field)"))
                 }
             }
         }

@@ -115,7 +115,9 @@ extension Runtime {
             let folder = (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(Self.apiAttachments)
             let (resolved, problems) = RequestChecks.requestProblems(requests, base: folder, confined: true,
                                                                      templatesPath: templatesPath, configuration: configuration)
-            guard problems.isEmpty else { throw APIScheduling.Refusal(problems) }
+            guard problems.isEmpty else {
+                throw APIScheduling.Refusal(problems.map(\.text), field: SchedulingError(problems, batch: requests.count).field)
+            }
             let scheduler = try scheduler(configuration: configuration, store: store)
             do {
                 return try scheduler.schedule(resolved, now: clock()).added.map {

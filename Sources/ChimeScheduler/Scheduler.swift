@@ -72,8 +72,7 @@ public struct Scheduler {
     /// preview --json` shows a request as).
     /// - Throws: ``SchedulingError`` naming each refused request.
     public static func plan(_ requests: [NotificationRequest], configuration: Configuration, now: Instant) throws -> [PendingNotification] {
-        var problems: [String] = []
-        var field: String?
+        var problems: [SchedulingError.Problem] = []
         var notifications: [PendingNotification] = []
         // By their bytes, as the stores key them: "é" and "e" with a combining accent are
         // two identifiers (Swift's `String` would take them for one).
@@ -91,15 +90,14 @@ public struct Scheduler {
                 if first == nil { found.append(.init("the trigger never fires after \(now)", at: "trigger")) }
             }
             guard found.isEmpty, let zone, let first else {
-                problems += found.map { "\(label): \($0)" }
-                if field == nil, let at = found.lazy.compactMap(\.field).first { field = requests.count > 1 ? "[\(index)].\(at)" : at }
+                problems += found.map { SchedulingError.Problem(text: "\(label): \($0)", request: index, field: $0.field) }
                 continue
             }
             notifications.append(PendingNotification(
                 request: request, added: now, nextFire: first, anchor: now, zone: zone.identifier,
                 generation: UUID().uuidString.lowercased()))
         }
-        guard problems.isEmpty else { throw SchedulingError(problems, field: field) }
+        guard problems.isEmpty else { throw SchedulingError(problems, batch: requests.count) }
         return notifications
     }
 

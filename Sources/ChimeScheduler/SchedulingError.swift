@@ -3,21 +3,54 @@ import ChimeCore
 /// Requests refused before anything was stored: each with the request's position and
 /// identifier, and what is wrong.
 public struct SchedulingError: Error, CustomStringConvertible {
-    public var problems: [String]
+    /// One reason a request is refused: its text (naming the request), which request of
+    /// the batch (0-based), and the field at fault in it, when there is one.
+    public struct Problem: Sendable, CustomStringConvertible {
+        public var text: String
+        /// Nil for a problem of no one request (the templates cannot be read), whose
+        /// text names its own file.
+        public var request: Int?
+        /// A JSON path in the request (`content.attachments[1]`).
+        public var field: String?
+
+        public init(text: String, request: Int?, field: String?) {
+            self.text = text
+            self.request = request
+            self.field = field
+        }
+
+        public var description: String { text }
+    }
+
+    public var each: [Problem]
+    public var problems: [String] { each.map(\.text) }
     /// The field at fault in the body of the first problem that names one
     /// (`[1].recipient` in a batch), for the HTTP API's `at`.
     public var field: String?
 
-    public init(_ problems: [String], field: String? = nil) {
-        self.problems = problems
-        self.field = field
+    /// - Parameter batch: how many requests were given: in a batch of more than one, the
+    ///   field is named with its request's position (`[1].recipient`).
+    public init(_ each: [Problem], batch: Int) {
+        self.each = each
+        field = each.lazy.compactMap { problem in
+            problem.field.map { field in batch > 1 ? "[\(problem.request ?? 0)].\(field)" : field }
+        }.first
     }
 
     public var description: String { problems.joined(separator: "\n") }
 
-    /// Each problem as a line of the command line's errors, `source: error: …`, control
+    /// Each problem as a line of the command line's errors, `source:line:col: error: …`
+    /// where `text` (the requests' JSON as read) has the field at fault, control
     /// characters of the requests' text escaped: `chime schedule`'s and `chime preview`'s.
-    public func lines(in source: String) -> String {
-        problems.map { printable("\(source): error: \($0)") }.joined(separator: "\n")
+    public func lines(in source: String, text: [UInt8]? = nil) -> String {
+        each.map { problem in
+            guard let request = problem.request else { return printable(problem.text) }
+            var location = SourceLocation(file: source)
+            if let text, let field = problem.field,
+               let (line, column) = RequestDecoder.lineAndColumn(of: field, request: request, in: text) {
+                (location.line, location.column) = (line, column)
+            }
+            return printable("\(location): error: \(problem.text)")
+        }.joined(separator: "\n")
     }
 }

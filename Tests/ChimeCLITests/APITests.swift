@@ -176,6 +176,7 @@ struct APITests {
             let outside = try attaching(id, path)
             #expect(outside.status == 422 && (Self.error(outside.body)?["message"] as? String)?.contains("the only folder the HTTP API attaches files from") == true,
                     "\(path): \(outside.body)")
+            #expect(Self.error(outside.body)?["at"] as? String == "content.attachments[0].path", "\(outside.body)")
         }
         #expect(try attaching("x6", "agenda.txt").status == 201)
         #expect(try pending() == ["a1", "x6"])

@@ -43,7 +43,7 @@ struct PreviewCommandTests {
         #expect((body["blocks"] as? [Any])?.isEmpty == false)
     }
 
-    @Test("a request from a file is shown as chime schedule would take it: at its first fire (an interval after now, a weekday's next morning), and refused as schedule refuses it (an unknown category, a date that never comes)")
+    @Test("a request from a file is shown as chime schedule would take it: at its first fire (an interval after now, a weekday's next morning), and refused as schedule refuses it (an unknown category, a date that never comes), at the field's line and column")
     func fromFile() throws {
         let ws = try workspace()
         func preview(_ trigger: String, category: String = "reminder") throws -> ChimeProcess.Result {
@@ -56,9 +56,9 @@ struct PreviewCommandTests {
         let monday = try preview(#"{"type": "calendar", "dateComponents": {"weekday": 2, "hour": 9}, "repeats": true}"#)
         #expect(monday.status == 0 && monday.stdout.contains("9:00") && monday.stdout.contains("Monday"), "\(monday.stdout.prefix(1200))")
         let unknown = try preview(#"{"type": "timeInterval", "seconds": 600}"#, category: "nope")
-        #expect(unknown.status == 65 && unknown.stderr.hasPrefix("one.json: error: request \"x\""), "\(unknown.stderr)")
+        #expect(unknown.status == 65 && unknown.stderr.hasPrefix("one.json:1:93: error: request \"x\": unknown category"), "\(unknown.stderr)")
         let never = try preview(#"{"type": "calendar", "dateComponents": {"month": 2, "day": 30}, "repeats": true}"#)
-        #expect(never.status == 65 && never.stderr.contains("one.json: error:"), "\(never.stderr)")
+        #expect(never.status == 65 && never.stderr.hasPrefix("one.json:1:117: error: request \"x\": dateComponents day 30 never occurs"), "\(never.stderr)")
     }
 
     @Test("unknown channels and requests are refused")

@@ -104,7 +104,7 @@ struct ScheduleCommandTests {
         #expect(try ws.lines().compactMap { $0["identifier"] as? String } == ["b1", "b2", "b3", "b4", "b5"])
     }
 
-    @Test("unknown recipients and categories are refused with exit 65 and nothing is stored")
+    @Test("unknown recipients and categories are refused with exit 65, each at its line and column, and nothing is stored")
     func refused() throws {
         let ws = try Workspace()
         try ws.write("bad.json", """
@@ -114,11 +114,23 @@ struct ScheduleCommandTests {
         let result = try ws.chime(["schedule", "--json", "bad.json"])
         #expect(result.status == 65)
         #expect(result.stderr == """
-            bad.json: error: request 2 ("x"): unknown recipient "mallory"
-            bad.json: error: request 2 ("x"): unknown category "nope"
-            bad.json: error: request 2 ("x"): a repeating time interval must be at least 60 seconds, not 30
+            bad.json:2:35: error: request 2 ("x"): unknown recipient "mallory"
+            bad.json:2:101: error: request 2 ("x"): unknown category "nope"
+            bad.json:2:121: error: request 2 ("x"): a repeating time interval must be at least 60 seconds, not 30
 
             """)
+        // A field left out is pointed at by the object that lacks it; a request made of
+        // flags has no file to point into.
+        try ws.write("empty.json", """
+            {
+              "identifier": "e", "recipient": "alice",
+              "trigger": {"type": "timeInterval", "seconds": 60}
+            }
+            """)
+        let empty = try ws.chime(["schedule", "--json", "empty.json"])
+        #expect(empty.status == 65 && empty.stderr.hasPrefix("empty.json:1:1: error: request \"e\": content.title and content.body are both empty"), "\(empty.stderr)")
+        let flags = try ws.chime(["schedule", "--id", "f", "--to", "mallory", "--title", "Reminder", "--in", "5m"])
+        #expect(flags.status == 65 && flags.stderr == "chime schedule: error: request \"f\": unknown recipient \"mallory\"\n", "\(flags.stderr)")
         #expect(try ws.chime(["pending"]).stdout.isEmpty)
         let malformed = try ws.chime(["schedule", "--json", "-"], timeout: 30)
         #expect(malformed.status == 65)
@@ -190,7 +202,7 @@ struct ScheduleCommandTests {
         #expect(parsed["text/plain"]?.contains("\nBring the list.\n") == true)
     }
 
-    @Test("an attachment travels as a multipart/mixed part; a missing one refuses the request and stores nothing")
+    @Test("an attachment travels as a multipart/mixed part; a missing one refuses the request at its path's line and column and stores nothing")
     func attachments() throws {
         let ws = try Workspace()
         try FileManager.default.createDirectory(atPath: ws.path("requests/files"), withIntermediateDirectories: true)
@@ -202,7 +214,7 @@ struct ScheduleCommandTests {
         try ws.write("requests/missing.json", request("files/nope.jpg"))
         let refused = try ws.chime(["schedule", "--json", "requests/missing.json"], now: "2026-11-21T09:00:00Z")
         #expect(refused.status == 65)
-        #expect(refused.stderr.contains("requests/missing.json: error: request \"tea\": attachment \"cup\": "))
+        #expect(refused.stderr.contains("requests/missing.json:1:135: error: request \"tea\": attachment \"cup\": "))
         #expect(refused.stderr.contains("files/nope.jpg: no such file"))
         #expect(try ws.chime(["pending"]).stdout.isEmpty)
 
@@ -229,7 +241,7 @@ struct ScheduleCommandTests {
         #expect(try ws.chime(["pending"]).stdout.contains("tea"))
     }
 
-    @Test("a titleLocKey no locale has is refused unless the request has literal text; a known one is rendered in the recipient's language")
+    @Test("a titleLocKey no locale has is refused, at the key's line and column, unless the request has literal text; a known one is rendered in the recipient's language")
     func localizationKeys() throws {
         let ws = try Workspace()
         try FileManager.default.createDirectory(atPath: ws.path("templates/en"), withIntermediateDirectories: true)
@@ -240,7 +252,7 @@ struct ScheduleCommandTests {
         try ws.write("unknown.json", request("a", key: "tea.nope", title: ""))
         let refused = try ws.chime(["schedule", "--json", "unknown.json"], now: "2026-11-21T09:00:00Z")
         #expect(refused.status == 65)
-        #expect(refused.stderr == "unknown.json: error: request \"a\": titleLocKey \"tea.nope\" is in no strings read for the recipient's locale en (looked in: en); give a literal text to fall back on, or add the key\n")
+        #expect(refused.stderr == "unknown.json:1:83: error: request \"a\": titleLocKey \"tea.nope\" is in no strings read for the recipient's locale en (looked in: en); give a literal text to fall back on, or add the key\n")
         #expect(try ws.chime(["pending"]).stdout.isEmpty)
 
         // A key only French has, for an English recipient; arguments that do not fit the
@@ -255,7 +267,7 @@ struct ScheduleCommandTests {
         try ws.write("cups.json", #"{"identifier": "e", "recipient": "carol", "content": {"titleLocKey": "tea.cups", "titleLocArgs": ["many"], "body": "Now"}, "trigger": {"type": "timeInterval", "seconds": 60, "repeats": false}}"#)
         let cups = try ws.chime(["schedule", "--json", "cups.json"], now: "2026-11-21T09:00:00Z")
         #expect(cups.status == 65)
-        #expect(cups.stderr == "cups.json: error: request \"e\": %d needs a number, and argument 1 is \"many\"\n")
+        #expect(cups.stderr == "cups.json:1:54: error: request \"e\": %d needs a number, and argument 1 is \"many\"\n")
         #expect(try ws.chime(["pending"]).stdout.isEmpty)
 
         try ws.write("known.json", "[" + request("b", key: "tea.title", title: "") + "," + request("c", key: "tea.nope", title: "Literal tea") + "]")

@@ -58,6 +58,26 @@ public enum RequestDecoder {
         }
     }
 
+    /// The line and column where the value of `field` (a path such as
+    /// `content.categoryIdentifier` or `content.attachments[1]`) starts in request `request` of `text`, the JSON
+    /// ``decode(_:)`` read: where a well-formed request refused by the configuration goes
+    /// wrong. A field the text leaves out (an empty `content`) is pointed at by the object
+    /// that lacks it. Nil when the text has no such request.
+    public static func lineAndColumn(of field: String, request: Int, in text: [UInt8]) -> (line: Int, column: Int)? {
+        let isArray = text.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 } == UInt8(ascii: "[")
+        let top: [JSONLocator.Step] = isArray ? [.element(request)] : []
+        // `content.attachments[1]`: fields, each maybe followed by an element's index.
+        var fields: [JSONLocator.Step] = field.split(separator: ".").flatMap { part -> [JSONLocator.Step] in
+            let pieces = part.split(separator: "[")
+            return [.field(String(pieces.first ?? ""))] + pieces.dropFirst().compactMap { Int($0.dropLast()).map(JSONLocator.Step.element) }
+        }
+        while true {
+            if let offset = JSONLocator.offset(of: top + fields, in: text) { return JSONLocator.lineAndColumn(of: offset, in: text) }
+            if fields.isEmpty { return nil }
+            fields.removeLast()
+        }
+    }
+
     /// The first way `bytes` is not strict JSON — RFC 8259's grammar, UTF-8, and no field
     /// given twice in one object (readers differ on which of the two counts) — at its
     /// line and column; nil when it is. For the other JSON bodies Chime reads.

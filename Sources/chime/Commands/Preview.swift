@@ -135,7 +135,7 @@ extension Chime {
                 printError("\(failure.location(in: source)): error: \(failure)")
                 throw ExitCode(65)
             } catch let error as SchedulingError {
-                printError(error.lines(in: source))
+                printError(error.lines(in: source, text: Array(data)))
                 throw ExitCode(65)
             }
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChimeRuntime
+import ChimeScheduler
 import ChimeCore
 import ChimeLocalization
 import ChimeRendering
@@ -13,14 +14,11 @@ extension Chime.Schedule {
     /// read from the request file's folder, or from the working directory for
     /// standard input — and each file checked: one that is missing, unreadable or too
     /// large refuses the requests before anything is stored.
-    func withAttachmentsResolved(_ requests: [NotificationRequest]) throws -> [NotificationRequest] {
+    func withAttachmentsResolved(_ requests: [NotificationRequest], text: [UInt8]?) throws -> [NotificationRequest] {
         let base = json.flatMap { $0 == "-" ? nil : URL(fileURLWithPath: $0).deletingLastPathComponent().path }
             ?? FileManager.default.currentDirectoryPath
         let (resolved, problems) = RequestChecks.resolvingAttachments(requests, base: base)
-        guard problems.isEmpty else {
-            printError(problems.map { "\(source): error: \($0)" }.joined(separator: "\n"))
-            throw ExitCode(65)
-        }
+        try refuse(problems, of: requests, text: text)
         return resolved
     }
 
@@ -28,11 +26,15 @@ extension Chime.Schedule {
     /// templates do not have (unless the request carries literal text to fall back on), or
     /// whose arguments do not fit the key's format: such a reminder could only be held
     /// when it fires.
-    func checkLocalizationKeys(_ requests: [NotificationRequest], configuration: Configuration) throws {
+    func checkLocalizationKeys(_ requests: [NotificationRequest], configuration: Configuration, text: [UInt8]?) throws {
         let problems = RequestChecks.localizationProblems(requests, templatesPath: options.templatesPath, configuration: configuration)
-        guard problems.isEmpty else {
-            printError(problems.map { problem in problem.hasPrefix("request ") ? "\(source): error: \(problem)" : problem }.joined(separator: "\n"))
-            throw ExitCode(65)
-        }
+        try refuse(problems, of: requests, text: text)
+    }
+
+    /// Prints each problem at its line and column in `text` and exits 65, when there are any.
+    private func refuse(_ problems: [SchedulingError.Problem], of requests: [NotificationRequest], text: [UInt8]?) throws {
+        guard !problems.isEmpty else { return }
+        printError(SchedulingError(problems, batch: requests.count).lines(in: source, text: text))
+        throw ExitCode(65)
     }
 }

@@ -92,14 +92,15 @@ extension Chime {
         }
 
         func run() throws {
-            let requests = try withAttachmentsResolved(try readRequests())
+            let (read, text) = try readRequests()
+            let requests = try withAttachmentsResolved(read, text: text)
             let scheduler = try options.runtime.openScheduler()
-            try checkLocalizationKeys(requests, configuration: scheduler.configuration)
+            try checkLocalizationKeys(requests, configuration: scheduler.configuration, text: text)
             let report: Scheduler.ScheduleReport
             do {
                 report = try scheduler.schedule(requests, now: options.instant)
             } catch let error as SchedulingError {
-                printError(error.lines(in: source))
+                printError(error.lines(in: source, text: text))
                 throw ExitCode(65)
             }
             let replaced = Set(report.replaced)
@@ -115,11 +116,12 @@ extension Chime {
         /// Where the requests came from, as errors name it.
         var source: String { json.map { $0 == "-" ? "<stdin>" : $0 } ?? "chime schedule" }
 
-        private func readRequests() throws -> [NotificationRequest] {
-            guard let json else { return [try flagRequest()] }
+        /// The requests, with the JSON text they were read from (nil for flags).
+        private func readRequests() throws -> ([NotificationRequest], [UInt8]?) {
+            guard let json else { return ([try flagRequest()], nil) }
             let data = try readInputFile(json)
             do {
-                return try RequestDecoder.decode(data)
+                return (try RequestDecoder.decode(data), Array(data))
             } catch {
                 printError("\(error.location(in: source)): error: \(error)")
                 throw ExitCode(65)
