@@ -68,6 +68,17 @@ func adversarialBenchmark(size: Int, only filter: String? = nil) throws {
         ("HTML tag of attributes", { reply(contentType: "text/html; charset=utf-8", body: "<p" + (0..<max(1, $0 / 9)).map { " a\($0)=x" }.joined() + ">note x</p>") }),
         // A 'sent from' line above each run of quoted lines is asked whether it is one.
         ("body of sent-from lines over quotes", { reply(body: "note x\r\n" + fill("Sent from my iPhone\r\n> a\r\n", $0)) }),
+        // A delivery report to many made-up return-path tokens, naming one address as
+        // often: each token was checked against each entry.
+        ("bounce: made-up tokens × entries", { size in
+            let count = max(1, size / 120)
+            let to = (0..<count).map { "bounce+\(String(repeating: "a", count: 40 + $0 % 7))@reply.example.org" }.joined(separator: ", ")
+            let entries = String(repeating: "Final-Recipient: rfc822; alice@example.org\r\nAction: failed\r\nStatus: 5.1.1\r\n\r\n", count: count)
+            return ["From: MAILER-DAEMON@mx.example.org", "To: \(to)", "Subject: Undelivered Mail", "MIME-Version: 1.0",
+                    #"Content-Type: multipart/report; report-type=delivery-status; boundary="b""#, "", "--b", "Content-Type: text/plain", "",
+                    "failed", "--b", "Content-Type: message/delivery-status", "", "Reporting-MTA: dns; mx.example.org", "", entries, "--b--", ""]
+                .joined(separator: "\r\n")
+        }),
     ]
 
     let maildir = folder.appendingPathComponent("in")

@@ -41,6 +41,11 @@ public final class Courier {
     /// Where each delivery's end is told (info: delivered, to retry, gave up), named by
     /// its request, recipient and channel.
     public var logger = Logger(label: "chime.courier")
+    /// Email addresses a hard bounce marked (``Mailbox/key(of:)``): nothing is sent to
+    /// them, whatever queued it (a retry, `chime retry`, an answer, an opt-in request, a
+    /// digest); each such delivery fails saying why, kept for `chime retry` once the mark
+    /// is lifted.
+    public var undeliverable: Set<String> = []
 
     // The state of one ``deliver(now:claimer:clock:alongside:)``, shared by its parts.
     var random = SystemRandomNumberGenerator()
@@ -102,6 +107,12 @@ public final class Courier {
             for entry in claimed {
                 guard let channel = configuration.channel(entry.channel), !channel.url.kind.isLocal else {
                     let verdict = Verdict(outcome: .temporary, code: 0, message: "channel \"\(entry.channel)\" is not in the configuration")
+                    _ = try settle(entry, verdict, policy: DeliveryPolicy())
+                    continue
+                }
+                if channel.url.kind.isEmail, !undeliverable.isEmpty, undeliverable.contains(Mailbox.key(of: entry.address)) {
+                    let verdict = Verdict(outcome: .permanent, code: 0, message: "not sent: the address is marked undeliverable (a hard bounce); "
+                                          + "chime recipients --clear lifts the mark, then chime retry sends it")
                     _ = try settle(entry, verdict, policy: DeliveryPolicy())
                     continue
                 }

@@ -106,7 +106,17 @@ public enum MachineMail: Equatable, Sendable {
         // Per-recipient groups are separated by blank lines.
         for group in text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n\n") {
             var recipient: String?, action = "", status = ""
+            // A field may go on over lines that start with a space or a tab (RFC 3464's
+            // fields are RFC 822's): `Final-Recipient: rfc822;` then the address below.
+            var lines: [String] = []
             for line in group.split(separator: "\n") {
+                if let first = line.first, first == " " || first == "\t", !lines.isEmpty {
+                    lines[lines.count - 1] += " " + line.trimmingCharacters(in: .whitespaces)
+                } else {
+                    lines.append(String(line))
+                }
+            }
+            for line in lines {
                 let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
                 guard parts.count == 2 else { continue }
                 switch parts[0].lowercased() {

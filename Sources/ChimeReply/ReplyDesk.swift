@@ -226,7 +226,8 @@ public struct ReplyDesk: Sendable {
         let references = MailAddress.messageIDs(mail.rawValues("References").first ?? mail.rawValues("In-Reply-To").first ?? "")
         reply.thread = Reply.Thread(channel: address.channel, address: address.value, subject: mail.header("Subject") ?? "",
                                     messageID: messageID, references: references)
-        genuine = sender
+        // As marks are kept: an internationalized domain in its ASCII form.
+        genuine = senderKey
 
         let category = configuration.category(request.content.categoryIdentifier)
         let body = message.text ?? newText(of: mail)
@@ -275,14 +276,19 @@ public struct ReplyDesk: Sendable {
     /// forged report, or one about a message Chime did not send there, silences no one).
     /// Returns the record's detail.
     private func bounced(_ failed: [String], mail: ParsedMail, now: Instant) throws -> String {
+        // Each address once, each token once and at most ``mostCandidates`` of them: every
+        // token is checked against every address, so a report naming one address a
+        // thousand times to a thousand made-up tokens took a minute (quadratic).
+        var named = Set<String>()
+        let failed = failed.filter { named.insert($0).inserted }
         guard !failed.isEmpty else { return "no failed recipient" }
-        var proven = Set<String>()
+        var candidates = Candidates()
         for name in ["To", "Delivered-To", "X-Original-To", "Envelope-To"] {
-            for value in mail.rawValues(name) {
-                for candidate in TokenScan.plusAddressed(value) {
-                    proven.formUnion(tokens.bounced(candidate, addresses: failed, now: now))
-                }
-            }
+            for value in mail.rawValues(name) { candidates.add(TokenScan.plusAddressed(value)) }
+        }
+        var proven = Set<String>()
+        for candidate in candidates.tokens {
+            proven.formUnion(tokens.bounced(candidate, addresses: failed, now: now))
         }
         let marked = failed.filter(proven.contains)
         let ignored = failed.filter { !proven.contains($0) }
@@ -300,17 +306,23 @@ public struct ReplyDesk: Sendable {
     /// newest first. Each costs store lookups before its signature can fail,
     /// so a message stuffed with token-shaped addresses gets no more than these.
     private func candidates(_ mail: ParsedMail) -> [Substring] {
-        var tokens: [Substring] = []
-        var seen = Set<Substring>()
-        func add(_ found: [Substring]) {
-            for token in found where tokens.count < Self.mostCandidates && seen.insert(token).inserted { tokens.append(token) }
-        }
+        var candidates = Candidates()
         for name in ["Delivered-To", "X-Original-To", "To", "Cc"] {
-            for value in mail.rawValues(name) { add(TokenScan.plusAddressed(value)) }
+            for value in mail.rawValues(name) { candidates.add(TokenScan.plusAddressed(value)) }
         }
-        for value in mail.rawValues("In-Reply-To") { add(TokenScan.messageIDs(value)) }
-        for value in mail.rawValues("References") { add(TokenScan.messageIDs(value).reversed()) }
-        return tokens
+        for value in mail.rawValues("In-Reply-To") { candidates.add(TokenScan.messageIDs(value)) }
+        for value in mail.rawValues("References") { candidates.add(TokenScan.messageIDs(value).reversed()) }
+        return candidates.tokens
+    }
+
+    /// Token candidates in the order found, each once, at most ``mostCandidates``.
+    private struct Candidates {
+        private(set) var tokens: [Substring] = []
+        private var seen = Set<Substring>()
+
+        mutating func add(_ found: [Substring]) {
+            for token in found where tokens.count < ReplyDesk.mostCandidates && seen.insert(token).inserted { tokens.append(token) }
+        }
     }
 
     /// How many token candidates one message gets looked up.

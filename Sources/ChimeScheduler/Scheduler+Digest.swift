@@ -55,9 +55,7 @@ extension Scheduler {
         (report.sent, report.held) = (result.sent, result.held)
         // Digests for SMTP were queued with their mark: sent now, retried by later runs.
         if !report.sent.isEmpty, configuration.channels.contains(where: { $0.url.kind.sendsOverNetwork }) {
-            let courier = Courier(configuration: configuration, store: store)
-            courier.lease = lease
-            courier.returnPathToken = returnPathToken
+            let courier = try makeCourier()
             report.delivery = try courier.deliver(now: now, claimer: claimer, clock: { Instant(Date()) })
         }
         return report

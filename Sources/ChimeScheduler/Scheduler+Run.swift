@@ -98,9 +98,7 @@ extension Scheduler {
         // Deliveries over the network are sent on a thread of their own as they are
         // queued: sending is mostly waiting for servers, firing mostly rendering.
         // Without such channels, the outbox is looked at once, after firing.
-        let courier = Courier(configuration: configuration, store: store)
-        courier.lease = lease
-        courier.returnPathToken = returnPathToken
+        let courier = try makeCourier()
         let progress = FiringProgress()
         let overlap = configuration.channels.contains { $0.url.kind.sendsOverNetwork }
         let sent = overlap ? courier.deliverInBackground(now: now, claimer: claimer, clock: clock, alongside: progress)
@@ -187,6 +185,16 @@ extension Scheduler {
         report.delivery = try sent()
         ended = true
         return report
+    }
+
+    /// The courier of a run or a digest pass: the run's lease and return paths, and the
+    /// addresses hard bounces marked, which it sends nothing to.
+    func makeCourier() throws -> Courier {
+        let courier = Courier(configuration: configuration, store: store)
+        courier.lease = lease
+        courier.returnPathToken = returnPathToken
+        courier.undeliverable = try store.undeliverable()
+        return courier
     }
 
     /// Whether any address of the recipient takes grouped messages and digests (email,

@@ -191,7 +191,51 @@ struct InboundTrustTests {
         #expect(!(try ws.chime(["recipients"]).stdout.contains("undeliverable")))
     }
 
-    @Test("an internationalized domain is one address in either form: the email goes to its ASCII form, a reply from it is genuine, a bounce naming it marks the address as configured, and --clear takes either form")
+    @Test("a marked address is sent nothing, whatever queued it: a retry queued before the mark fails saying why and sends nothing; once --clear lifts the mark, chime retry sends it. A report folding Final-Recipient over two lines marks its address; one repeating an address to many made-up tokens names it once")
+    func markedAddressesGetNothing() throws {
+        // The second DATA of the server's life is refused for now (451).
+        let smtp = try SMTPServer(["--tempfail-every", "2"])
+        let ws = try ReplyCorpusTests.workspace(Self.configuration(smtpPort: smtp.port))
+        try ws.write("b1.json", #"{"identifier": "b1", "recipient": "bob", "content": {"title": "First", "categoryIdentifier": "shop"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        #expect(try ws.chime(["schedule", "--json", "b1.json"], now: "2026-11-21T09:00:00Z").status == 0)
+        #expect(try ws.chime(["run"], now: "2026-11-21T09:02:00Z").stdout == "fired 1, delivered 1\n")
+        let bobPath = try #require(try smtp.messages().first?["from"] as? String)
+        try ws.write("b2.json", #"{"identifier": "b2", "recipient": "bob", "content": {"title": "Second", "categoryIdentifier": "shop"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        #expect(try ws.chime(["schedule", "--json", "b2.json"], now: "2026-11-21T09:10:00Z").status == 0)
+        let refused = try ws.chime(["run"], now: "2026-11-21T09:12:00Z")
+        #expect(refused.status == 75 && refused.stdout.contains("1 to retry"), "\(refused.stdout) \(refused.stderr)")
+
+        // The report of the first message marks bob, its Final-Recipient folded as RFC 3464's fields may be.
+        let folded = Self.postfixBounce(to: bobPath, failed: "bob@example.org")
+            .replacingOccurrences(of: "Final-Recipient: rfc822; bob@example.org", with: "Final-Recipient: rfc822;\r\n\tbob@example.org")
+            .replacingOccurrences(of: "Original-Recipient: rfc822;bob@example.org\r\n", with: "")
+        #expect(try Self.ingest(ws, folded).hasPrefix("stdin: bounce: bob@example.org marked undeliverable"))
+
+        // The retry comes due: nothing is sent to bob; it fails saying why.
+        let due = try ws.chime(["run"], now: "2026-11-21T12:00:00Z")
+        #expect(due.stderr.contains("the address is marked undeliverable (a hard bounce)"), "\(due.stdout) \(due.stderr)")
+        #expect(try smtp.messages().count == 1, "nothing more reached the relay")
+        let failed = try ws.chime(["failed"]).stdout
+        #expect(failed.contains("b2") && failed.contains("marked undeliverable"), "\(failed)")
+        // Lifted, and queued again by hand: it goes.
+        #expect(try ws.chime(["recipients", "--clear", "bob@example.org"]).status == 0)
+        #expect(try ws.chime(["retry", "--all"], now: "2026-11-21T12:10:00Z").status == 0)
+        let sent = try ws.chime(["run"], now: "2026-11-21T12:11:00Z")
+        #expect(sent.status == 0 && sent.stdout.contains("delivered 1"), "\(sent.stdout) \(sent.stderr)")
+        #expect(try smtp.messages().count == 2)
+
+        // bob's address named by 200 report entries, to 200 made-up tokens and bob's real
+        // path: marked, named once.
+        let fakes = (0..<200).map { "bounce+\(String(repeating: "a", count: 40 + $0 % 7))@reply.example.org" }
+        let entries = (0..<200).map { _ in "Final-Recipient: rfc822; bob@example.org\r\nAction: failed\r\nStatus: 5.1.1\r\n" }.joined(separator: "\r\n")
+        let crowded = Self.postfixBounce(to: bobPath, failed: "bob@example.org")
+            .replacingOccurrences(of: "To: \(bobPath)\r\n", with: "To: \((fakes + [bobPath]).joined(separator: ", "))\r\n")
+            .replacingOccurrences(of: "Final-Recipient: rfc822; bob@example.org\r\n", with: entries + "\r\nFinal-Recipient: rfc822; bob@example.org\r\n")
+        let outcome = try Self.ingest(ws, crowded)
+        #expect(outcome == "stdin: bounce: bob@example.org marked undeliverable\n", "\(outcome.prefix(400))")
+    }
+
+    @Test("an internationalized domain is one address in either form: the email goes to its ASCII form, a reply from it is genuine, a bounce naming it marks the address as configured, and --clear or a genuine reply in either form lifts the mark")
     func internationalizedDomain() throws {
         let smtp = try SMTPServer()
         let configuration = Self.configuration(smtpPort: smtp.port).replacingOccurrences(of: ">carol@example.org<", with: ">Ida &lt;ida@Bücher.example&gt;<")
@@ -220,6 +264,12 @@ struct InboundTrustTests {
         let listed = try ws.chime(["recipients"]).stdout
         #expect(listed.contains("carol  smtp  Ida <ida@Bücher.example>  undeliverable since"), "\(listed)")
         #expect(try ws.chime(["recipients", "--clear", "IDA@bücher.example"]).stdout == "cleared ida@xn--bcher-kva.example: mail goes to it again\n")
+        // Marked again, and lifted by her genuine reply written with the domain in Unicode.
+        #expect(try Self.ingest(ws, Self.postfixBounce(to: path, failed: "ida@xn--bcher-kva.example")).contains("marked undeliverable"))
+        let unicode = ReplyCorpusTests.reply(.init(deliveryID: "", token: String(token)), from: "ida@bücher.example", body: "1")
+        #expect(try Self.ingest(ws, unicode).contains("stdin: "))
+        let after = try ws.chime(["recipients"]).stdout
+        #expect(!after.contains("undeliverable"), "\(after)")
     }
 
     @Test("a bounce of a digest marks its address undeliverable as one of a single reminder does: the digest goes out over SMTP from a VERP return path of its own, and the report that comes back to it is believed")

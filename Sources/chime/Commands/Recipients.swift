@@ -11,7 +11,8 @@ extension Chime {
             discussion: """
                 An email address is marked undeliverable by a delivery report (a hard bounce) that came back to the \
                 VERP return path of a message sent to that very address; nothing is sent to it until the mark is \
-                cleared: by --clear, or by a genuine reply from the address. Marks of addresses no longer in the \
+                cleared: by --clear, or by a genuine reply from the address (what was queued for it meanwhile fails, \
+                and chime retry sends it once the mark is cleared). Marks of addresses no longer in the \
                 configuration are listed under "-".
                 """
         )
