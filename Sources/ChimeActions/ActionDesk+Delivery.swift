@@ -9,8 +9,8 @@ extension ActionDesk {
     func changeDelivery(_ action: String, request: NotificationRequest, locale: String, now: Instant) throws -> Outcome {
         let category = request.content.categoryIdentifier
         var outcome = Outcome()
-        // The category as the preferences page names it; a reminder of none, by its title.
-        let name = category.isEmpty ? reminderTitle(of: request) : categoryName(category, locale: locale)
+        // The category as the preferences page names it (reminders of none, together).
+        let name = categoryName(category, locale: locale)
         switch BuiltInAction(rawValue: action) {
         case .quietly?:
             try store.setPreference(recipient: request.recipient, category: category, .quietly, at: now)

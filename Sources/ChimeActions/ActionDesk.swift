@@ -83,7 +83,10 @@ public struct ActionDesk: Sendable {
 
     /// A category's name in a language: its `category.ID` string, else its identifier.
     public func categoryName(_ identifier: String, locale: String) -> String {
-        localizer?.string("category.\(identifier)", locale: locale)?.text ?? identifier
+        // Reminders without a category, as one: Turn Off and Deliver Quietly on one of
+        // them apply to them all, and the preferences page lists them so.
+        guard !identifier.isEmpty else { return localizer?.string("prefs.uncategorized", locale: locale)?.text ?? "Uncategorized" }
+        return localizer?.string("category.\(identifier)", locale: locale)?.text ?? identifier
     }
 
     /// An action's title in the recipient's language (a built-in's reply word, "Confirm",

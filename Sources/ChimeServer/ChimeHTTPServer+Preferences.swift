@@ -56,10 +56,12 @@ extension ChimeHTTPServer {
         body += choices.map { "<th>\(text($0.1, $0.2))</th>" }.joined() + "</tr>\n"
         for (identifier, deliver) in preferences.categories {
             let id = htmlEscaped(identifier)
-            body += "<tr><td>\(htmlEscaped(localized("category.\(identifier)", locale: locale, fallback: identifier)))</td>"
+            let name = identifier.isEmpty ? localized("prefs.uncategorized", locale: locale, fallback: "Uncategorized")
+                : localized("category.\(identifier)", locale: locale, fallback: identifier)
+            body += "<tr><td>\(htmlEscaped(name))</td>"
             for (choice, key, fallback) in choices {
                 body += "<td><input type=\"radio\" name=\"deliver.\(id)\" id=\"deliver-\(id)-\(choice.rawValue)\" value=\"\(choice.rawValue)\""
-                    + (deliver == choice ? " checked" : "") + " aria-label=\"\(id): \(text(key, fallback))\"></td>"
+                    + (deliver == choice ? " checked" : "") + " aria-label=\"\(htmlEscaped(name)): \(text(key, fallback))\"></td>"
             }
             body += "</tr>\n"
         }

@@ -379,8 +379,8 @@ public struct ClickDesk: Sendable {
         case .good(let found, _, _): request = found
         }
         let category = request.content.categoryIdentifier, to = addressee(request)
-        // The category as the preferences page names it; a reminder of none, by its title.
-        let name = category.isEmpty ? to.reminder ?? "" : actions.categoryName(category, locale: to.locale)
+        // The category as the preferences page names it (reminders of none, together).
+        let name = actions.categoryName(category, locale: to.locale)
         guard apply else {
             return (Outcome(verdict: .answered, message: say("page.unsubscribe.ask", [name], to: to, fallback: "Stop “\(name)” reminders?"), addressee: to),
                     say("ui.unsubscribe", [], to: to, fallback: "Unsubscribe"))

@@ -13,7 +13,8 @@ extension ClickDesk {
         public var recipient: Recipient
         /// What the person changed themselves, as stored.
         public var stored: RecipientSettings
-        /// Each category of the configuration, in its order, with how it is delivered.
+        /// Each category of the configuration, in its order, with how it is delivered; then
+        /// reminders without a category (identifier ""), when the person changed theirs.
         public var categories: [(identifier: String, deliver: DeliveryPreference)]
         /// The locales a person may choose: those the templates have.
         public var locales: [String]
@@ -28,9 +29,12 @@ extension ClickDesk {
         let stored = try store.recipientSettings()[configured.id] ?? RecipientSettings()
         let recipient = configured.applying(stored)
         let chosen = try store.preferences()[recipient.id]
-        let categories = configuration.categories.map { category in
-            (category.identifier, recipient.preference(for: category.identifier, stored: chosen))
+        var categories = configuration.categories.map { category in
+            (identifier: category.identifier, deliver: recipient.preference(for: category.identifier, stored: chosen))
         }
+        // Reminders without a category, once turned off or quieted together (by a reply,
+        // a button or a one-click unsubscribe): listed, so that the page can undo it.
+        if let uncategorized = chosen?[""] { categories.append((identifier: "", deliver: uncategorized)) }
         return (.answered, Preferences(recipient: recipient, stored: stored, categories: categories, locales: actions.localizer?.locales ?? ["en"]))
     }
 

@@ -502,6 +502,35 @@ struct ServeTests {
         return try ws.chime(["run"], now: "2026-11-21T10:01:00Z").stdout
     }
 
+    @Test("reminders without a category are turned off together: one-click unsubscribe names them as one (not by the reminder's title), and the preferences page lists them, so that it can turn them back on")
+    func uncategorizedUnsubscribe() throws {
+        let (ws, _) = try Self.workspace(Keys())
+        let server = try Server(ws)
+        defer { server.stop() }
+        let sent = try #require(try ReplyCorpusTests.send(ws, ["plain"], category: "", title: "Plain one", runMustSucceed: false)["plain"])
+        func fire(_ identifier: String) throws -> String {
+            try ws.write("more.json", #"{"identifier": "\#(identifier)", "recipient": "alice", "content": {"title": "Other"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+            #expect(try ws.chime(["schedule", "--json", "more.json"], now: "2026-11-21T10:00:00Z").status == 0)
+            return try ws.chime(["run"], now: "2026-11-21T10:01:00Z").stdout
+        }
+        let ask = try server.request("GET", sent.unsubscribe)
+        #expect(ask.status == 200 && ask.body.contains("Stop “Uncategorized” reminders?"), "\(ask)")
+        let done = try server.request("POST", sent.unsubscribe, body: Array("List-Unsubscribe=One-Click".utf8))
+        #expect(done.status == 200 && done.body.contains("You will get no more “Uncategorized” reminders."), "\(done)")
+        #expect(try fire("other1").contains("1 turned off"))
+
+        let email = try #require(try PolicyTests.outbox(ws).values.first { $0.contains("Plain one") })
+        let preferences = String(try #require(PolicyTests.text(email).firstMatch(of: /http:\/\/127\.0\.0\.1(\/p\/[0-9a-z.]+)/)).output.1)
+        let form = try server.request("GET", preferences)
+        #expect(form.body.contains("<td>Uncategorized</td>") && form.body.contains(#"name="deliver." id="deliver--off" value="off" checked"#), "\(form.body)")
+        let nonce = try #require(form.body.firstMatch(of: /name="csrf" value="([0-9a-f]+)"/)).output.1
+        let saved = try server.request("POST", preferences, headers: ["Content-Type": "application/x-www-form-urlencoded", "Cookie": "chime_csrf=\(nonce)"],
+                                       body: Array("csrf=\(nonce)&deliver.=prominently".utf8))
+        #expect(saved.status == 303 || saved.body.contains(#"id="deliver--prominently" value="prominently" checked aria-label="Uncategorized: Deliver prominently""#), "\(saved)")
+        let after = try fire("other2")
+        #expect(!after.contains("turned off"), "\(after)")
+    }
+
     @Test("one-click unsubscribe (RFC 8058): GET shows a button and changes nothing; the POST turns the category off for that recipient from the next fire; a forged token is refused")
     func oneClickUnsubscribe() throws {
         let (ws, sent) = try Self.workspace(Keys())
