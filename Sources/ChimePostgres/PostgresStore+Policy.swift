@@ -61,18 +61,26 @@ extension PostgresStore {
     }
 
     public func askedToOptIn() throws -> Set<String> {
-        try read { session in Set(try await session.rows("SELECT recipient FROM opt_in").map { try $0.get("recipient", as: String.self) }) }
+        try read { session in Set(try await session.rows("SELECT recipient FROM opt_in WHERE asked_at >= 0").map { try $0.get("recipient", as: String.self) }) }
     }
 
-    /// Exactly once: `ON CONFLICT DO NOTHING` on the recipient; of two runs asking one
-    /// recipient at once, the second waits for the first's insert, inserts nothing, and
-    /// queues nothing.
+    public func lastOptIn(recipient: String) throws -> (deliveryID: String, reset: Bool)? {
+        try read { session in
+            try await session.rows("SELECT delivery_id, asked_at FROM opt_in WHERE recipient = \(recipient)").first
+                .map { (try $0.get("delivery_id", as: String.self), try $0.get("asked_at", as: Int64.self) < 0) }
+        }
+    }
+
+    /// Exactly once (or once again after a reset): `ON CONFLICT` on the recipient, updating
+    /// only a row marked reset; of two runs asking one recipient at once, the second waits
+    /// for the first's insert, changes nothing, and queues nothing.
     public func recordOptIn(_ request: NotificationRequest, deliveryID: String, queued: [QueuedDelivery], at: Instant) throws -> Bool {
         let json = try request.storedJSON()
         return try write { session in
             let asked = try await session.execute("""
                 INSERT INTO opt_in (recipient, delivery_id, request, asked_at) VALUES (\(request.recipient), \(deliveryID), \(json), \(at.seconds))
-                ON CONFLICT DO NOTHING
+                ON CONFLICT (recipient) DO UPDATE SET delivery_id = excluded.delivery_id, request = excluded.request, asked_at = excluded.asked_at
+                    WHERE opt_in.asked_at < 0
                 """)
             guard asked > 0 else { return false }
             try await Self.enqueue(queued, deliveryID: deliveryID, identifier: request.identifier, recipient: request.recipient, at: at, in: session)

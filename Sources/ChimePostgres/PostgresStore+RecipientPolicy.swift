@@ -15,13 +15,14 @@ extension PostgresStore {
             }
             if parts.contains(.optIn) {
                 try await session.execute("UPDATE recipient_setting SET \"authorization\" = NULL WHERE recipient = \(recipient)")
-                try await session.execute("DELETE FROM opt_in WHERE recipient = \(recipient)")
                 // Bodies and attempts go with their rows (ON DELETE CASCADE).
                 try await session.execute("""
-                    DELETE FROM outbox WHERE delivery_id = \(OptIn.deliveryID(recipient: recipient)) AND recipient = \(recipient) AND state <> 'queued'
+                    DELETE FROM outbox WHERE delivery_id = (SELECT delivery_id FROM opt_in WHERE recipient = \(recipient)) AND recipient = \(recipient)
                     """)
-                // The next request has the same delivery id: its Confirm must not be a replay.
-                try await session.execute("DELETE FROM response WHERE delivery_id = \(OptIn.deliveryID(recipient: recipient)) AND recipient = \(recipient)")
+                try await session.execute("""
+                    DELETE FROM response WHERE delivery_id = (SELECT delivery_id FROM opt_in WHERE recipient = \(recipient)) AND recipient = \(recipient)
+                    """)
+                try await session.execute("UPDATE opt_in SET asked_at = \(OptIn.resetMark) WHERE recipient = \(recipient)")
             }
             try await session.execute("""
                 DELETE FROM recipient_setting WHERE recipient = \(recipient) AND locale IS NULL AND show_previews IS NULL
@@ -52,7 +53,7 @@ extension PostgresStore {
                 policy.preferences[try row.get("category")] = RecipientPolicy.ChosenPreference(deliver: deliver, at: Instant(seconds: try row.get("at")))
             }
         }
-        policy.askedToOptInAt = try await session.value("SELECT asked_at FROM opt_in WHERE recipient = \(recipient)", as: Int64.self)
+        policy.askedToOptInAt = try await session.value("SELECT asked_at FROM opt_in WHERE recipient = \(recipient) AND asked_at >= 0", as: Int64.self)
             .map(Instant.init(seconds:))
         let wanted = Set(addresses.map { $0.lowercased() }).sorted()
         policy.undeliverable = try await session.rows("SELECT address, at, reason FROM undeliverable WHERE address = ANY(\(wanted)) ORDER BY address").map {

@@ -11,7 +11,7 @@ extension PostgresStore {
                 return json
             }
             // A recipient's opt-in request.
-            if let json = try await session.value("SELECT request FROM opt_in WHERE delivery_id = \(deliveryID)", as: String.self) {
+            if let json = try await session.value("SELECT request FROM opt_in WHERE delivery_id = \(deliveryID) AND asked_at >= 0", as: String.self) {
                 return json
             }
             // An earlier occurrence of a repeating request: its generation is still pending.

@@ -59,14 +59,25 @@ extension SQLiteStore {
     }
 
     public func askedToOptIn() throws -> Set<String> {
-        try database.read { db in Set(try String.fetchAll(db, sql: "SELECT recipient FROM opt_in")) }
+        try database.read { db in Set(try String.fetchAll(db, sql: "SELECT recipient FROM opt_in WHERE asked_at >= 0")) }
+    }
+
+    public func lastOptIn(recipient: String) throws -> (deliveryID: String, reset: Bool)? {
+        try database.read { db in
+            try Row.fetchOne(db, sql: "SELECT delivery_id, asked_at FROM opt_in WHERE recipient = ?", arguments: [recipient])
+                .map { ($0["delivery_id"], ($0["asked_at"] as Int64) < 0) }
+        }
     }
 
     public func recordOptIn(_ request: NotificationRequest, deliveryID: String, queued: [QueuedDelivery], at: Instant) throws -> Bool {
         let json = try request.storedJSON()
         return try database.write { db in
-            try db.execute(sql: "INSERT INTO opt_in (recipient, delivery_id, request, asked_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                           arguments: [request.recipient, deliveryID, json, at.seconds])
+            // Once, or once again after a reset (the row kept, marked).
+            try db.execute(sql: """
+                INSERT INTO opt_in (recipient, delivery_id, request, asked_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (recipient) DO UPDATE SET delivery_id = excluded.delivery_id, request = excluded.request, asked_at = excluded.asked_at
+                    WHERE opt_in.asked_at < 0
+                """, arguments: [request.recipient, deliveryID, json, at.seconds])
             guard db.changesCount > 0 else { return false }
             try Self.enqueue(queued, deliveryID: deliveryID, identifier: request.identifier, recipient: request.recipient, at: at, in: db)
             return true
@@ -85,13 +96,11 @@ extension SQLiteStore {
             }
             if parts.contains(.optIn) {
                 try db.execute(sql: "UPDATE recipient_setting SET authorization = NULL WHERE recipient = ?", arguments: [recipient])
-                try db.execute(sql: "DELETE FROM opt_in WHERE recipient = ?", arguments: [recipient])
+                let asked = "(SELECT delivery_id FROM opt_in WHERE recipient = ?)"
                 // Bodies and attempts go with their rows (ON DELETE CASCADE).
-                try db.execute(sql: "DELETE FROM outbox WHERE delivery_id = ? AND recipient = ? AND state <> 'queued'",
-                               arguments: [OptIn.deliveryID(recipient: recipient), recipient])
-                // The next request has the same delivery id: its Confirm must not be a replay.
-                try db.execute(sql: "DELETE FROM response WHERE delivery_id = ? AND recipient = ?",
-                               arguments: [OptIn.deliveryID(recipient: recipient), recipient])
+                try db.execute(sql: "DELETE FROM outbox WHERE delivery_id = \(asked) AND recipient = ?", arguments: [recipient, recipient])
+                try db.execute(sql: "DELETE FROM response WHERE delivery_id = \(asked) AND recipient = ?", arguments: [recipient, recipient])
+                try db.execute(sql: "UPDATE opt_in SET asked_at = ? WHERE recipient = ?", arguments: [OptIn.resetMark, recipient])
             }
             try db.execute(sql: """
                 DELETE FROM recipient_setting WHERE recipient = ? AND locale IS NULL AND show_previews IS NULL
@@ -120,7 +129,7 @@ extension SQLiteStore {
                 policy.preferences[row["category"]] = RecipientPolicy.ChosenPreference(deliver: deliver, at: Instant(seconds: row["at"]))
             }
         }
-        policy.askedToOptInAt = try Int64.fetchOne(db, sql: "SELECT asked_at FROM opt_in WHERE recipient = ?", arguments: [recipient])
+        policy.askedToOptInAt = try Int64.fetchOne(db, sql: "SELECT asked_at FROM opt_in WHERE recipient = ? AND asked_at >= 0", arguments: [recipient])
             .map(Instant.init(seconds:))
         let marks = try db.cachedStatement(sql: "SELECT address, at, reason FROM undeliverable WHERE address = ?")
         for address in Set(addresses.map { $0.lowercased() }).sorted() {

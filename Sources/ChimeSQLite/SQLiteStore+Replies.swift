@@ -25,7 +25,7 @@ extension SQLiteStore {
             }
             // A recipient's opt-in request (looked up by its unique key before pending's
             // generation, which has no index of its own).
-            if let json = try String.fetchOne(db.cachedStatement(sql: "SELECT request FROM opt_in WHERE delivery_id = ?"), arguments: [deliveryID]) {
+            if let json = try String.fetchOne(db.cachedStatement(sql: "SELECT request FROM opt_in WHERE delivery_id = ? AND asked_at >= 0"), arguments: [deliveryID]) {
                 return json
             }
             // An earlier occurrence of a repeating request: its generation is still pending.

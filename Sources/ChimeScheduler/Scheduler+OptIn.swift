@@ -18,7 +18,10 @@ extension Scheduler {
     /// it after a failure), or queued for SMTP in the transaction that records the asking.
     func askToOptIn(_ recipient: Recipient, now: Instant, transports: TransportFactory) throws -> Asking {
         let request = OptIn.request(for: recipient.id)
-        let deliveryID = OptIn.deliveryID(recipient: recipient.id)
+        // A new round's id after a reset: the old request's links confirm nothing.
+        let last = try store.lastOptIn(recipient: recipient.id)
+        if let last, !last.reset { return .askedBefore }
+        let deliveryID = OptIn.deliveryID(recipient: recipient.id, after: last?.deliveryID)
         let addresses = recipient.addresses.compactMap { address in
             configuration.channel(address.channel).flatMap { $0.url.kind.isEmail ? (address, $0) : nil }
         }

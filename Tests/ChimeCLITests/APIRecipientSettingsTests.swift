@@ -270,6 +270,9 @@ struct APIRecipientSettingsTests {
         // The new request's Confirm is hers to give again (not taken for a replay of the first).
         let askedAgain = try #require(mails.last)
         let confirmAgain = String(try #require(PolicyTests.text(askedAgain).firstMatch(of: /(\/a\/[a-z2-7]+\/confirm)\n/)).output.1)
+        #expect(confirmAgain != confirm, "a new request, a new link")
+        #expect(try Self.exchange(server.port, "POST", confirm).status != 200, "the old request's link confirms nothing, once she is asked again too")
+        #expect(optIn(try get("erin"))["stored"] is NSNull)
         let reconfirmed = try Self.exchange(server.port, "POST", confirmAgain)
         #expect(reconfirmed.status == 200 && !reconfirmed.body.contains("already"), "\(reconfirmed.body)")
         #expect(optIn(try get("erin"))["stored"] as? String == "authorized")

@@ -106,5 +106,18 @@ struct PolicyStoreConformance {
         #expect(afterAll == RecipientPolicy())
         #expect(try store.askedToOptIn().isEmpty, "asked again at the next fire")
         #expect(try store.preferences() == ["bob": ["news": .off]], "another recipient's preference stays")
+
+        // Asked again under a new round's id: the old one names nothing, then or ever.
+        let reset = try #require(try store.lastOptIn(recipient: "alice"))
+        #expect(reset.deliveryID == "optin.alice" && reset.reset)
+        #expect(try store.request(ofDelivery: "optin.alice") == nil)
+        #expect(try store.recordOptIn(F.pending("optin-alice", fires: 100).request, deliveryID: "optin.alice2", queued: [], at: Instant(seconds: 6)))
+        #expect(try store.askedToOptIn() == ["alice"])
+        let asked = try #require(try store.lastOptIn(recipient: "alice"))
+        #expect(asked.deliveryID == "optin.alice2" && !asked.reset)
+        #expect(try store.request(ofDelivery: "optin.alice") == nil && store.request(ofDelivery: "optin.alice2") != nil)
+        #expect(try !store.recordOptIn(F.pending("optin-alice", fires: 100).request, deliveryID: "optin.alice3", queued: [], at: Instant(seconds: 7)),
+                "asked already: once a round")
+        #expect(try store.recipientPolicy("alice", addresses: addresses).askedToOptInAt == Instant(seconds: 6))
     }
 }

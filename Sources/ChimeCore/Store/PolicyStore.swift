@@ -19,9 +19,15 @@ public protocol PolicyStore: Sendable {
     /// The recipients already asked to opt in (``OptIn``).
     func askedToOptIn() throws -> Set<String>
 
+    /// The delivery id of the recipient's last opt-in request (``OptIn/deliveryID(recipient:after:)``
+    /// counts the next round from it), and whether it was reset since; nil when they were
+    /// never asked.
+    func lastOptIn(recipient: String) throws -> (deliveryID: String, reset: Bool)?
+
     /// Records that a recipient was asked to opt in by `request` under `deliveryID` (what
     /// its token names) and queues the request's network deliveries, in one transaction.
-    /// False, queuing nothing, when the recipient had been asked already.
+    /// False, queuing nothing, when the recipient had been asked already (since their
+    /// last reset).
     func recordOptIn(_ request: NotificationRequest, deliveryID: String, queued: [QueuedDelivery], at: Instant) throws -> Bool
 
     /// Marks addresses a hard bounce named: nothing is sent to them any more.
@@ -66,15 +72,12 @@ public protocol PolicyStore: Sendable {
     ///   ``clearUndeliverable(_:)``); other addresses' marks stay.
     /// - `.optIn`: the stored authorization becomes nil (Keep, a confirmed opt-in: the
     ///   configuration's authorization holds again); the record that the recipient was
-    ///   asked to opt in is removed (a `notDetermined` recipient is asked again at the next
-    ///   fire, and the old request's links and reply token name nothing until then); and
-    ///   the outbox deliveries of their opt-in request (delivery id
-    ///   `OptIn.deliveryID(recipient:)`) that are no longer queued (delivered or failed)
-    ///   are removed with their bodies and attempts, so that asking again queues a new
-    ///   one. A delivery of it still queued stays, and is the one sent. The responses
-    ///   recorded for that delivery id (a Confirm) are removed too: the id is the same
-    ///   for every request, and a response is recorded once per delivery and action, so
-    ///   the next request's Confirm would be taken for a replay of the old one.
+    ///   asked to opt in is marked reset (``OptIn/resetMark``: a `notDetermined`
+    ///   recipient is asked again at the next fire, under the next round's delivery id,
+    ///   and the old request's links and reply token name nothing, then or ever); and the
+    ///   outbox deliveries of the old request, sent or still queued (whose links would
+    ///   confirm nothing), are removed with their bodies and attempts, as are the
+    ///   responses recorded for it (a Confirm).
     ///
     /// Nothing else changes: pending, delivered and other responses stay. A part with nothing
     /// stored is no error.
