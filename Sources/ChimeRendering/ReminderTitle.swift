@@ -14,6 +14,10 @@ public enum ReminderTitle {
     public static func text(of request: NotificationRequest, for recipient: Recipient, category: NotificationCategory?,
                             localizer: Localizer) -> String {
         let locale = recipient.locale
+        // An opt-in request has no content of its own: it is known by its subject.
+        if request.content.categoryIdentifier == OptIn.category {
+            return localizer.string("optin.subject", locale: locale)?.text ?? "Do you want reminders at this address?"
+        }
         let placeholder = localizer.localized(category?.hiddenPreviewsBodyPlaceholder ?? "Notification", locale: locale)
         guard let content = try? LocalizedContent(request.content, localizer: localizer, locale: locale) else { return placeholder }
         let surfaces = PreviewSurfaces(title: content.title, subtitle: content.subtitle, body: content.body,

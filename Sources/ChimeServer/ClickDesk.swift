@@ -379,6 +379,9 @@ public struct ClickDesk: Sendable {
         case .good(let found, _, _): request = found
         }
         let category = request.content.categoryIdentifier, to = addressee(request)
+        // An opt-in request has no category to leave (and no List-Unsubscribe): its reply
+        // token names nothing to unsubscribe from (ignoring the request is enough).
+        guard category != OptIn.category else { return (refused(.noSuchAction, request: request), nil) }
         // The category as the preferences page names it (reminders of none, together).
         let name = actions.categoryName(category, locale: to.locale)
         guard apply else {

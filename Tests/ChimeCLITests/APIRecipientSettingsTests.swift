@@ -123,6 +123,7 @@ struct APIRecipientSettingsTests {
         let returnPath = try #require(try smtp.messages().first { ($0["to"] as? [String]) == ["alice@example.org"] }?["from"] as? String)
         let ask = try #require(try mails(to: "erin@example.org").first)
         let confirm = String(try #require(PolicyTests.text(ask).firstMatch(of: /(\/a\/[a-z2-7]+\/confirm)\n/)).output.1)
+        let askToken = String(try #require(ask.firstMatch(of: /Message-ID: <([a-z2-7]+)@/)).output.1)
 
         let started = Date()
         let server = try ServeTests.Server(ws, ["--no-scheduler", "--now", "2026-11-21T10:05:00Z"])
@@ -251,7 +252,13 @@ struct APIRecipientSettingsTests {
 
         // erin confirms her opt-in by the link; an optIn reset forgets it and that she was
         // asked: the old link confirms nothing, and the next run asks her again.
-        #expect(try Self.exchange(server.port, "POST", confirm).status == 200)
+        // The request's reply token names nothing to unsubscribe from (ignoring it is enough).
+        let leave = try Self.exchange(server.port, "POST", "/u/\(askToken)", body: "List-Unsubscribe=One-Click")
+        #expect(leave.status == 404, "\(leave.status) \(leave.body)")
+        #expect((try get("erin")["preferences"] as? [String: Any])?.isEmpty == true, "no chime.optIn preference stored")
+        // Its confirmation page names it by its subject, as her mail shows it.
+        let confirming = try Self.exchange(server.port, "POST", confirm)
+        #expect(confirming.status == 200 && confirming.body.contains("<h1>Do you want reminders at this address?</h1>"), "\(confirming.body)")
         let confirmed = try get("erin")
         #expect(optIn(confirmed)["stored"] as? String == "authorized" && optIn(confirmed)["authorization"] as? String == "authorized")
         #expect(try fire([("e2", "erin", "shop")], at: 100).stdout == "fired 1, delivered 1\n")
