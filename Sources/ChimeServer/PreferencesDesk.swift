@@ -29,12 +29,17 @@ extension ClickDesk {
         let stored = try store.recipientSettings()[configured.id] ?? RecipientSettings()
         let recipient = configured.applying(stored)
         let chosen = try store.preferences()[recipient.id]
+        // As they come: a provisional recipient's reminders go to the digest (iOS's
+        // "delivered quietly" trial) whatever the category says, until they Keep them.
+        func shown(_ preference: DeliveryPreference) -> DeliveryPreference {
+            recipient.authorization == .provisional && preference == .prominently ? .quietly : preference
+        }
         var categories = configuration.categories.map { category in
-            (identifier: category.identifier, deliver: recipient.preference(for: category.identifier, stored: chosen))
+            (identifier: category.identifier, deliver: shown(recipient.preference(for: category.identifier, stored: chosen)))
         }
         // Reminders without a category, once turned off or quieted together (by a reply,
         // a button or a one-click unsubscribe): listed, so that the page can undo it.
-        if let uncategorized = chosen?[""] { categories.append((identifier: "", deliver: uncategorized)) }
+        if let uncategorized = chosen?[""] { categories.append((identifier: "", deliver: shown(uncategorized))) }
         return (.answered, Preferences(recipient: recipient, stored: stored, categories: categories, locales: actions.localizer?.locales ?? ["en"]))
     }
 
@@ -90,6 +95,15 @@ extension ClickDesk {
             }
         }
         guard problems.isEmpty else { return (.malformed, problems, current) }
+        // A provisional recipient choosing Deliver prominently keeps their reminders (as
+        // Keep does): authorized, that category prominent, every other one the page showed
+        // as quiet stored so, so that nothing else leaves the digest unasked.
+        if current.recipient.authorization == .provisional, changed.values.contains(.prominently) {
+            settings.authorization = .authorized
+            for (identifier, deliver) in current.categories where changed[identifier] == nil && deliver == .quietly {
+                changed[identifier] = .quietly
+            }
+        }
         try store.saveSettings(recipient: current.recipient.id, settings, preferences: changed, at: now)
         return (.answered, [], current)
     }

@@ -282,6 +282,35 @@ struct PolicyTests {
         #expect(try ws.chime(["run"], now: "2026-10-25T14:00:00Z").stdout == "fired 1, 1 turned off\n")
     }
 
+    @Test("the preferences page shows a provisional recipient's categories as they come, quietly into the digest; choosing Deliver prominently there keeps that category (as Keep does): it comes at once from the next fire, the others stay in the digest")
+    func provisionalPreferencesPage() throws {
+        let ws = try ReplyCorpusTests.workspace(Self.configuration)
+        func schedule(_ requests: [String]) throws {
+            try ws.write("some.json", "[" + requests.joined(separator: ",") + "]")
+            #expect(try ws.chime(["schedule", "--json", "some.json"], now: "2026-10-24T04:00:00Z").status == 0)
+        }
+        try schedule([Self.request("trial", to: "bob", at: "2026-10-24T12:00:00")])
+        #expect(try ws.chime(["run"], now: "2026-10-24T10:00:00Z").stdout == "fired 1, 1 kept for the digest\n")
+        #expect(try ws.chime(["digest"], now: "2026-10-25T06:00:00Z").stdout.contains("digest bob: 1 notification"))
+        let digest = Self.text(try #require(try Self.outbox(ws).first { $0.key.hasPrefix("digest-") }?.value))
+        let preferences = String(try #require(digest.firstMatch(of: /https:\/\/chime\.invalid(\/p\/[0-9a-z.]+)/)).output.1)
+
+        let server = try ServeTests.Server(ws, ["--no-scheduler", "--now", "2026-10-25T07:00:00Z"])
+        defer { server.stop() }
+        let form = try server.request("GET", preferences)
+        #expect(form.body.contains(#"id="deliver-shop-quietly" value="quietly" checked"#)
+                && form.body.contains(#"id="deliver-timer-quietly" value="quietly" checked"#), "\(form.body)")
+        let nonce = try #require(form.body.firstMatch(of: /name="csrf" value="([0-9a-f]+)"/)).output.1
+        // As a browser sends the form: every category's choice.
+        let saved = try server.request("POST", preferences, headers: ["Content-Type": "application/x-www-form-urlencoded", "Cookie": "chime_csrf=\(nonce)"],
+                                       body: Array("csrf=\(nonce)&deliver.shop=prominently&deliver.timer=quietly".utf8))
+        #expect(saved.status == 303 || saved.body.contains(#"id="deliver-shop-prominently" value="prominently" checked"#), "\(saved)")
+        try schedule([Self.request("shop2", to: "bob", at: "2026-10-25T12:00:00"),
+                      Self.request("timer2", to: "bob", at: "2026-10-25T12:00:00", category: "timer")])
+        #expect(try ws.chime(["run"], now: "2026-10-25T11:00:00Z").stdout == "fired 2, 1 kept for the digest\n",
+                "shop comes at once, timer still quietly")
+    }
+
     @Test("a recipient with two addresses on one Maildir channel gets the digest at each, and each item shows its subtitle as the single message does")
     func digestToEachAddress() throws {
         let configuration = Self.configuration
