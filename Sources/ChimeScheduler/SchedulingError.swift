@@ -43,13 +43,15 @@ public struct SchedulingError: Error, CustomStringConvertible {
     /// where `text` (the requests' JSON as read) has the field at fault, control
     /// characters of the requests' text escaped: `chime schedule`'s and `chime preview`'s.
     public func lines(in source: String, text: [UInt8]? = nil) -> String {
-        each.map { problem in
-            guard let request = problem.request else { return printable(problem.text) }
+        // Those with a field to point at, located together.
+        let located = each.indices.filter { each[$0].request != nil && each[$0].field != nil }
+        let places = text.map { RequestDecoder.linesAndColumns(of: located.map { (each[$0].request!, each[$0].field!) }, in: $0) } ?? []
+        let place = Dictionary(uniqueKeysWithValues: zip(located, places))
+        return each.indices.map { index in
+            let problem = each[index]
+            guard problem.request != nil else { return printable(problem.text) }
             var location = SourceLocation(file: source)
-            if let text, let field = problem.field,
-               let (line, column) = RequestDecoder.lineAndColumn(of: field, request: request, in: text) {
-                (location.line, location.column) = (line, column)
-            }
+            if let (line, column) = place[index] ?? nil { (location.line, location.column) = (line, column) }
             return printable("\(location): error: \(problem.text)")
         }.joined(separator: "\n")
     }

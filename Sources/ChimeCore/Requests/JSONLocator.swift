@@ -3,7 +3,7 @@
 /// valid), and where the value or field name at a coding path starts.
 struct JSONLocator {
     /// One step of a coding path: an object's field or an array's element.
-    enum Step: Equatable {
+    enum Step: Hashable {
         case field(String)
         case element(Int)
     }
@@ -17,24 +17,31 @@ struct JSONLocator {
     private let bytes: [UInt8]
     private var index = 0
     private var path: [Step] = []
-    private let target: [Step]?
-    /// Where the value at `target` starts, and its field name when it is an object's.
-    private var value: Int?
-    private var name: Int?
+    private let targets: Set<[Step]>
+    /// Where the value at each of `targets` starts, and its field name when it is an object's.
+    private var values: [[Step]: Int] = [:]
+    private var names: [[Step]: Int] = [:]
     /// The first field an object gives twice: its path and where its second name starts.
     private var duplicate: (path: [Step], offset: Int)?
 
-    private init(_ bytes: [UInt8], target: [Step]?) {
+    private init(_ bytes: [UInt8], targets: Set<[Step]>) {
         self.bytes = bytes
-        self.target = target
+        self.targets = targets
     }
 
     /// The byte offset where the value at `path` starts (or, with `name`, its field name);
     /// nil when the text has no such value before a syntax error.
     static func offset(of path: [Step], name: Bool = false, in bytes: [UInt8]) -> Int? {
-        var locator = JSONLocator(bytes, target: path)
+        let found = offsets(of: [path], in: bytes)
+        return name ? found.names[path] ?? found.values[path] : found.values[path]
+    }
+
+    /// In one pass, where the value at each of `paths` starts, and the field name of each
+    /// that is an object's; those the text has before a syntax error.
+    static func offsets(of paths: Set<[Step]>, in bytes: [UInt8]) -> (values: [[Step]: Int], names: [[Step]: Int]) {
+        var locator = JSONLocator(bytes, targets: paths)
         try? locator.document()
-        return name ? locator.name ?? locator.value : locator.value
+        return (locator.values, locator.names)
     }
 
     /// In one pass: the first syntax error of the text (nil when it is JSON), and the
@@ -42,7 +49,7 @@ struct JSONLocator {
     /// the reader, and readers differ: Foundation keeps the first, many others the last),
     /// with where its second name starts.
     static func scan(_ bytes: [UInt8]) -> (syntaxError: SyntaxError?, duplicate: (path: [Step], offset: Int)?) {
-        var locator = JSONLocator(bytes, target: nil)
+        var locator = JSONLocator(bytes, targets: [])
         do {
             try locator.document()
             return (nil, locator.duplicate)
@@ -54,16 +61,26 @@ struct JSONLocator {
     /// The 1-based line and column of a byte offset, counting characters as Unicode
     /// scalars (bytes that do not continue a UTF-8 sequence).
     static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
-        var line = 1, column = 1
-        for byte in bytes.prefix(offset) {
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
+        linesAndColumns(of: [offset], in: bytes)[offset]!
+    }
+
+    /// ``lineAndColumn(of:in:)`` of each offset, in one pass over the text.
+    static func linesAndColumns(of offsets: some Sequence<Int>, in bytes: [UInt8]) -> [Int: (line: Int, column: Int)] {
+        var found: [Int: (line: Int, column: Int)] = [:]
+        var line = 1, column = 1, position = 0
+        for offset in Set(offsets).sorted() {
+            while position < min(offset, bytes.count) {
+                if bytes[position] == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else if bytes[position] & 0xC0 != 0x80 {
+                    column += 1
+                }
+                position += 1
             }
+            found[offset] = (line, column)
         }
-        return (line, column)
+        return found
     }
 
     // MARK: The grammar of RFC 8259
@@ -76,7 +93,7 @@ struct JSONLocator {
     }
 
     private mutating func element() throws(SyntaxError) {
-        if path == target { value = index }
+        if !targets.isEmpty, targets.contains(path) { values[path] = index }
         guard index < bytes.count else { throw failure(expected: "a value") }
         switch bytes[index] {
         case UInt8(ascii: "{"): try object()
@@ -106,7 +123,7 @@ struct JSONLocator {
             guard next(is: ":") else { throw failure(expected: ": after the field name") }
             space()
             path.append(.field(key))
-            if path == target { name = start }
+            if !targets.isEmpty, targets.contains(path) { names[path] = start }
             if !keys.insert(key).inserted, duplicate == nil { duplicate = (path, start) }
             try element()
             path.removeLast()

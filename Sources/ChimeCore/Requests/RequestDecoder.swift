@@ -30,7 +30,6 @@ public enum RequestDecoder {
     /// - Throws: ``Failure`` with the line and column of what is wrong: the syntax error,
     ///   the value of the wrong type, the unknown field's name, or the object missing a field.
     public static func decode(_ data: Data) throws(Failure) -> [NotificationRequest] {
-        let trimmed = data.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         if let offset = tooDeep(data) {
             var failure = Failure(path: "", message: "arrays and objects nested deeper than \(deepest) levels", steps: nil)
             (failure.line, failure.column) = JSONLocator.lineAndColumn(of: offset, in: Array(data))
@@ -43,7 +42,7 @@ public enum RequestDecoder {
         let scanned = JSONLocator.scan(bytes)
         if let error = scanned.syntaxError { throw failure(error, in: bytes) }
         do {
-            let requests = trimmed.first == UInt8(ascii: "[") ? try JSONDecoder().decode([NotificationRequest].self, from: data)
+            let requests = isArray(bytes) ? try JSONDecoder().decode([NotificationRequest].self, from: data)
                 : [try JSONDecoder().decode(NotificationRequest.self, from: data)]
             // A field given twice is refused: a proxy or a log reading the same text might
             // take the other value than the one Chime would schedule.
@@ -58,24 +57,34 @@ public enum RequestDecoder {
         }
     }
 
-    /// The line and column where the value of `field` (a path such as
-    /// `content.categoryIdentifier` or `content.attachments[1]`) starts in request `request` of `text`, the JSON
-    /// ``decode(_:)`` read: where a well-formed request refused by the configuration goes
-    /// wrong. A field the text leaves out (an empty `content`) is pointed at by the object
-    /// that lacks it. Nil when the text has no such request.
-    public static func lineAndColumn(of field: String, request: Int, in text: [UInt8]) -> (line: Int, column: Int)? {
-        let isArray = text.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 } == UInt8(ascii: "[")
-        let top: [JSONLocator.Step] = isArray ? [.element(request)] : []
-        // `content.attachments[1]`: fields, each maybe followed by an element's index.
-        var fields: [JSONLocator.Step] = field.split(separator: ".").flatMap { part -> [JSONLocator.Step] in
-            let pieces = part.split(separator: "[")
-            return [.field(String(pieces.first ?? ""))] + pieces.dropFirst().compactMap { Int($0.dropLast()).map(JSONLocator.Step.element) }
+    /// For each field (a path such as `content.categoryIdentifier` or
+    /// `content.attachments[1]`) of a request (its position in the batch), the line and
+    /// column where its value starts in `text`, the JSON ``decode(_:)`` read: where a
+    /// well-formed request refused by the configuration goes wrong. A field the text
+    /// leaves out (an empty `content`) is pointed at by the object that lacks it; nil when
+    /// the text has no such request. One pass over the text for them all: a batch of
+    /// thousands of refused requests is located in time proportional to its size.
+    public static func linesAndColumns(of fields: [(request: Int, field: String)], in text: [UInt8]) -> [(line: Int, column: Int)?] {
+        let array = isArray(text)
+        // Each field's path, then its ancestors' up to the request itself, deepest first.
+        let chains = fields.map { request, field -> [[JSONLocator.Step]] in
+            let top: [JSONLocator.Step] = array ? [.element(request)] : []
+            // `content.attachments[1]`: fields, each maybe followed by an element's index.
+            let steps: [JSONLocator.Step] = field.split(separator: ".").flatMap { part -> [JSONLocator.Step] in
+                let pieces = part.split(separator: "[")
+                return [.field(String(pieces.first ?? ""))] + pieces.dropFirst().compactMap { Int($0.dropLast()).map(JSONLocator.Step.element) }
+            }
+            return (0...steps.count).map { top + steps.dropLast($0) }
         }
-        while true {
-            if let offset = JSONLocator.offset(of: top + fields, in: text) { return JSONLocator.lineAndColumn(of: offset, in: text) }
-            if fields.isEmpty { return nil }
-            fields.removeLast()
-        }
+        let found = JSONLocator.offsets(of: Set(chains.joined()), in: text).values
+        let offsets = chains.map { chain in chain.lazy.compactMap { found[$0] }.first }
+        let places = JSONLocator.linesAndColumns(of: offsets.compactMap { $0 }, in: text)
+        return offsets.map { $0.flatMap { places[$0] } }
+    }
+
+    /// Whether the text's first character past white space opens an array (a batch).
+    private static func isArray(_ bytes: some Collection<UInt8>) -> Bool {
+        bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 } == UInt8(ascii: "[")
     }
 
     /// The first way `bytes` is not strict JSON — RFC 8259's grammar, UTF-8, and no field
