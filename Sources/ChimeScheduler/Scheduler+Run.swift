@@ -98,7 +98,7 @@ extension Scheduler {
         // Deliveries over the network are sent on a thread of their own as they are
         // queued: sending is mostly waiting for servers, firing mostly rendering.
         // Without such channels, the outbox is looked at once, after firing.
-        let courier = try makeCourier()
+        let courier = makeCourier()
         let progress = FiringProgress()
         let overlap = configuration.channels.contains { $0.url.kind.sendsOverNetwork }
         let sent = overlap ? courier.deliverInBackground(now: now, claimer: claimer, clock: clock, alongside: progress)
@@ -189,11 +189,11 @@ extension Scheduler {
 
     /// The courier of a run or a digest pass: the run's lease and return paths, and the
     /// addresses hard bounces marked, which it sends nothing to.
-    func makeCourier() throws -> Courier {
+    func makeCourier() -> Courier {
         let courier = Courier(configuration: configuration, store: store)
         courier.lease = lease
         courier.returnPathToken = returnPathToken
-        courier.undeliverable = try store.undeliverable()
+        courier.undeliverable = { [store] in try store.undeliverable() }
         return courier
     }
 
