@@ -16,7 +16,7 @@ public enum ReminderTitle {
         let locale = recipient.locale
         // An opt-in request has no content of its own: it is known by its subject.
         if request.content.categoryIdentifier == OptIn.category {
-            return localizer.string("optin.subject", locale: locale)?.text ?? "Do you want reminders at this address?"
+            return localizer.string(OptInComposer.subject.key, locale: locale)?.text ?? OptInComposer.subject.fallback
         }
         let placeholder = localizer.localized(category?.hiddenPreviewsBodyPlaceholder ?? "Notification", locale: locale)
         guard let content = try? LocalizedContent(request.content, localizer: localizer, locale: locale) else { return placeholder }

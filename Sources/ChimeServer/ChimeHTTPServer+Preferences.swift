@@ -56,8 +56,7 @@ extension ChimeHTTPServer {
         body += choices.map { "<th>\(text($0.1, $0.2))</th>" }.joined() + "</tr>\n"
         for (identifier, deliver) in preferences.categories {
             let id = htmlEscaped(identifier)
-            let name = identifier.isEmpty ? localized("prefs.uncategorized", locale: locale, fallback: "Uncategorized")
-                : localized("category.\(identifier)", locale: locale, fallback: identifier)
+            let name = desk.actions.categoryName(identifier, locale: locale)
             body += "<tr><td>\(htmlEscaped(name))</td>"
             for (choice, key, fallback) in choices {
                 body += "<td><input type=\"radio\" name=\"deliver.\(id)\" id=\"deliver-\(id)-\(choice.rawValue)\" value=\"\(choice.rawValue)\""

@@ -15,6 +15,10 @@ public struct OptInComposer: Sendable {
         self.composer = composer
     }
 
+    /// The request's subject: its strings key, and its English text when the templates
+    /// lack it. What its pages call it too (``ReminderTitle``).
+    static let subject = (key: "optin.subject", fallback: "Do you want reminders at this address?")
+
     /// The request to one email address; `notification` is ``OptIn/request(for:)`` on
     /// its way there, under the recipient's opt-in delivery id.
     public func email(_ notification: OutgoingNotification) throws -> MailMessage {
@@ -24,7 +28,7 @@ public struct OptInComposer: Sendable {
         let replyAddress = notification.channel.replyAddress(token: links.token)
         let keyword = composer.localizer.word(for: .confirm, locale: locale) ?? "Confirm"
         let confirm = links.builtIn(BuiltInAction.confirm.shortName)
-        let subject = try composer.text("optin.subject", [], locale: locale, fallback: "Do you want reminders at this address?")
+        let subject = try composer.text(Self.subject.key, [], locale: locale, fallback: Self.subject.fallback)
         let intro = try composer.text("optin.intro", [.string(address)], locale: locale,
                                       fallback: "Reminders are ready to be sent to \(address), but none will come until you confirm that you want them.")
         let reply = try composer.text("optin.reply", [.string(keyword)], locale: locale,
