@@ -120,13 +120,14 @@ public struct ChimeHTTPServer: Sendable {
         }
         // One-click unsubscribe (RFC 8058): the List-Unsubscribe-Post POST turns the
         // category off; a GET (a person, or a scanner) shows the button and changes nothing.
-        router.get("/u/:token") { _, context in
-            let token = context.parameters.get("token") ?? ""
-            return try await Self.blocking { try unsubscribe(token: token, apply: false) }
+        // A digest's link lists its categories in its query (MessageLinks.unsubscribe(from:)).
+        router.get("/u/:token") { request, context in
+            let token = context.parameters.get("token") ?? "", query = request.uri.query
+            return try await Self.blocking { try unsubscribe(token: token, query: query, apply: false) }
         }
-        router.post("/u/:token") { _, context in
-            let token = context.parameters.get("token") ?? ""
-            return try await Self.blocking { try unsubscribe(token: token, apply: true) }
+        router.post("/u/:token") { request, context in
+            let token = context.parameters.get("token") ?? "", query = request.uri.query
+            return try await Self.blocking { try unsubscribe(token: token, query: query, apply: true) }
         }
         // The preferences page: GET shows the form, POST saves it.
         router.get("/p/:token") { request, context in
@@ -152,8 +153,9 @@ public struct ChimeHTTPServer: Sendable {
     }
 
     /// The unsubscribe page: on GET the button (a form that POSTs), on POST what was done.
-    func unsubscribe(token: String, apply: Bool) throws -> Response {
-        let (page, button) = try desk.unsubscribe(token: token, apply: apply, now: clock())
+    func unsubscribe(token: String, query: String?, apply: Bool) throws -> Response {
+        let categories = MessageLinks.categories(unsubscribeQuery: query.map { Substring($0) })
+        let (page, button) = try desk.unsubscribe(token: token, categories: categories, apply: apply, now: clock())
         return Self.page(page, button: button, field: #"<input type="hidden" name="List-Unsubscribe" value="One-Click">"#)
     }
 

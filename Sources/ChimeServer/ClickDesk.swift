@@ -372,24 +372,35 @@ public struct ClickDesk: Sendable {
     /// The token is the message's unsubscribe token, or (for messages sent before tokens
     /// had purposes, whose List-Unsubscribe carried it) its reply token: both appear in
     /// its headers, and either may unsubscribe, which is all it may do.
-    public func unsubscribe(token: String, apply: Bool, now: Instant) throws -> (page: Outcome, button: String?) {
+    ///
+    /// `categories`: the list a digest's or a thread's link names (its reminders being of
+    /// several categories), each turned off; the token must be signed for that very list
+    /// (``TokenPurpose/unsubscribeFrom(_:)``).
+    public func unsubscribe(token: String, categories listed: [String]? = nil, apply: Bool, now: Instant) throws -> (page: Outcome, button: String?) {
         let request: NotificationRequest
-        switch try checkLink(token, now: now, accepting: { _ in [.unsubscribe, .reply] }) {
+        let purposes: [TokenPurpose] = listed.map { [.unsubscribeFrom($0)] } ?? [.unsubscribe, .reply]
+        switch try checkLink(token, now: now, accepting: { _ in purposes }) {
         case .refused(let refusal): return (refusal, nil)
         case .good(let found, _, _): request = found
         }
-        let category = request.content.categoryIdentifier, to = addressee(request)
+        let to = addressee(request)
+        let categories = listed ?? [request.content.categoryIdentifier]
         // An opt-in request has no category to leave (and no List-Unsubscribe): its reply
         // token names nothing to unsubscribe from (ignoring the request is enough).
-        guard category != OptIn.category else { return (refused(.noSuchAction, request: request), nil) }
-        // The category as the preferences page names it (reminders of none, together).
-        let name = actions.categoryName(category, locale: to.locale)
+        guard !categories.contains(OptIn.category) else { return (refused(.noSuchAction, request: request), nil) }
+        // Each category as the preferences page names it (reminders of none, together).
+        let names = categories.map { actions.categoryName($0, locale: to.locale) }
+        let name = names.count == 1 ? names[0] : names.map { say("list.item", [$0], to: to, fallback: "“\($0)”") }
+            .joined(separator: say("list.separator", [], to: to, fallback: ", "))
+        let (ask, done) = names.count == 1 ? ("page.unsubscribe.ask", "answer.off") : ("page.unsubscribe.askMany", "answer.offMany")
         guard apply else {
-            return (Outcome(verdict: .answered, message: say("page.unsubscribe.ask", [name], to: to, fallback: "Stop “\(name)” reminders?"), addressee: to),
+            return (Outcome(verdict: .answered, message: say(ask, [name], to: to, fallback: names.count == 1 ? "Stop “\(name)” reminders?"
+                                                                 : "Stop these reminders: \(name)?"), addressee: to),
                     say("ui.unsubscribe", [], to: to, fallback: "Unsubscribe"))
         }
-        try store.setPreference(recipient: request.recipient, category: category, .off, at: now)
-        return (Outcome(verdict: .answered, message: say("answer.off", [name], to: to, fallback: "You will get no more “\(name)” reminders."), addressee: to), nil)
+        for category in categories { try store.setPreference(recipient: request.recipient, category: category, .off, at: now) }
+        return (Outcome(verdict: .answered, message: say(done, [name], to: to, fallback: names.count == 1 ? "You will get no more “\(name)” reminders."
+                                                                : "You will get no more of these reminders: \(name)."), addressee: to), nil)
     }
 
     /// A link's token checked for the purposes it may serve, recording nothing.

@@ -311,6 +311,38 @@ struct PolicyTests {
                 "shop comes at once, timer still quietly")
     }
 
+    @Test("a digest of two categories unsubscribes from both: its List-Unsubscribe names both, the page asks about both by name, the one-click POST turns both off, and a link with a category dropped or added is refused")
+    func digestUnsubscribesFromEachCategory() throws {
+        let ws = try ReplyCorpusTests.workspace(Self.configuration)
+        func schedule(_ suffix: String, on day: String) throws {
+            try ws.write("two.json", "[" + [Self.request("shop\(suffix)", to: "bob", at: "\(day)T12:00:00"),
+                                            Self.request("timer\(suffix)", to: "bob", at: "\(day)T12:00:00", category: "timer")]
+                .joined(separator: ",") + "]")
+            #expect(try ws.chime(["schedule", "--json", "two.json"], now: "2026-10-24T04:00:00Z").status == 0)
+        }
+        try schedule("1", on: "2026-10-24")
+        #expect(try ws.chime(["run"], now: "2026-10-24T10:00:00Z").stdout == "fired 2, 2 kept for the digest\n")
+        #expect(try ws.chime(["digest"], now: "2026-10-25T06:00:00Z").stdout.contains("digest bob: 2 notifications"))
+        let digest = try #require(try Self.outbox(ws).first { $0.key.hasPrefix("digest-") }?.value)
+        let headers = digest.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n\n")[0]
+            .replacingOccurrences(of: "\n ", with: " ").replacingOccurrences(of: "\n\t", with: " ")
+        let link = String(try #require(headers.firstMatch(of: /List-Unsubscribe: <https:\/\/chime\.invalid(\/u\/[^>]+)>/)).output.1)
+        #expect(link.hasSuffix("?c=timer,shop"), "in the digest's order: \(link)")
+        #expect(Self.text(digest).contains(link), "the footer's link is the header's")
+
+        let server = try ServeTests.Server(ws, ["--no-scheduler", "--now", "2026-10-25T07:00:00Z"])
+        defer { server.stop() }
+        for forged in [link.replacingOccurrences(of: ",shop", with: ""), link + ",other", link.replacingOccurrences(of: "?c=timer,shop", with: "?c=shop,timer")] {
+            #expect(try server.request("POST", forged, body: Array("List-Unsubscribe=One-Click".utf8)).status == 403, "\(forged)")
+        }
+        let page = try server.request("GET", link)
+        #expect(page.status == 200 && page.body.contains("Больше не получать эти напоминания: «timer», «shop»?"), "\(page)")
+        let done = try server.request("POST", link, body: Array("List-Unsubscribe=One-Click".utf8))
+        #expect(done.status == 200 && done.body.contains("Эти напоминания больше не будут приходить: «timer», «shop»."), "\(done)")
+        try schedule("2", on: "2026-10-25")
+        #expect(try ws.chime(["run"], now: "2026-10-25T11:00:00Z").stdout == "fired 2, 2 turned off\n", "both categories are off")
+    }
+
     @Test("a recipient with two addresses on one Maildir channel gets the digest at each, and each item shows its subtitle as the single message does")
     func digestToEachAddress() throws {
         let configuration = Self.configuration

@@ -18,6 +18,10 @@ public enum TokenPurpose: Hashable, Sendable {
     case preferences
     /// `/u/TOKEN`: one-click unsubscribe from the notification's category, nothing else.
     case unsubscribe
+    /// `/u/TOKEN?c=…` of a digest or a thread's message whose reminders are of more than
+    /// one category: one-click unsubscribe from each of these categories (the link lists
+    /// them, and the tag covers the list, so none can be added or dropped).
+    case unsubscribeFrom([String])
     /// `/v/TOKEN`: shows the reminder.
     case view
     /// The VERP envelope sender (`bounce+TOKEN@domain`): a delivery report about this
@@ -33,6 +37,8 @@ public enum TokenPurpose: Hashable, Sendable {
         case .confirm(let identifier): Array("confirm\u{0}\(identifier)".utf8)
         case .preferences: Array("preferences".utf8)
         case .unsubscribe: Array("unsubscribe".utf8)
+        // Category identifiers come from XML, which has no NUL: the list reads one way only.
+        case .unsubscribeFrom(let categories): Array(("unsubscribe\u{0}" + categories.joined(separator: "\u{0}")).utf8)
         case .view: Array("view".utf8)
         case .bounce(let address): Array("bounce\u{0}\(address)".utf8)
         }

@@ -77,6 +77,38 @@ public struct MessageLinks: Sendable {
         sign(.action(identifier))
     }
 
+    /// One-click unsubscribe (RFC 8058) from each of `categories` (a digest's or a thread's
+    /// message of reminders in several): `/u/TOKEN?c=ID,ID…`, each identifier
+    /// percent-encoded, the token signed for the list (``TokenPurpose/unsubscribeFrom(_:)``).
+    /// A message of one category has its ``unsubscribe`` link, and so has one of more than
+    /// ``mostCategories`` (its first reminder's category: the preferences page does the rest).
+    public func unsubscribe(from categories: [String]) -> String {
+        guard categories.count > 1, categories.count <= Self.mostCategories else { return unsubscribe }
+        return "\(base)/u/\(sign(.unsubscribeFrom(categories)))?\(Self.categoriesField)="
+            + categories.map(percentEncoded).joined(separator: ",")
+    }
+
+    /// The query field of ``unsubscribe(from:)``'s list.
+    static let categoriesField = "c"
+    /// The most categories one unsubscribe link names, and the longest query read for them.
+    public static let mostCategories = 64, longestCategoriesQuery = 65_536
+
+    /// The categories an unsubscribe link's query names (``unsubscribe(from:)``); nil when
+    /// it names none, or is not such a list (empty, too long, badly encoded).
+    public static func categories(unsubscribeQuery query: Substring?) -> [String]? {
+        guard let query, !query.isEmpty, query.utf8.count <= longestCategoriesQuery else { return nil }
+        let prefix = categoriesField + "="
+        guard let field = query.split(separator: "&").first(where: { $0.hasPrefix(prefix) }) else { return nil }
+        let encoded = field.dropFirst(prefix.count).split(separator: ",", omittingEmptySubsequences: false)
+        guard encoded.count > 1, encoded.count <= mostCategories else { return nil }
+        var categories: [String] = []
+        for part in encoded {
+            guard let category = part.removingPercentEncoding else { return nil }
+            categories.append(category)
+        }
+        return categories
+    }
+
     /// Performs one of Chime's built-in answers by its short name (`keep`, `off`…).
     public func builtIn(_ shortName: String) -> String {
         let identifier = BuiltInAction(identifierOrShortName: shortName)?.rawValue ?? shortName

@@ -147,18 +147,24 @@ public struct GroupComposer: Sendable {
             html += "</ol>\n"
         }
         let links = composer.links.links(for: first)
+        // Unsubscribing from the message stops every category it holds, not the first's alone.
+        var categories: [String] = [], seen = Set<String>()
+        for item in items where seen.insert(item.request.content.categoryIdentifier).inserted {
+            categories.append(item.request.content.categoryIdentifier)
+        }
+        let unsubscribeURL = links.unsubscribe(from: categories)
         let preferences = try composer.footerLabel(.preferences, locale: locale)
         let unsubscribe = try composer.footerLabel(.unsubscribe, locale: locale)
-        text += "\n--\n\(preferences): \(links.preferences)\n\(unsubscribe): \(links.unsubscribe)\n"
+        text += "\n--\n\(preferences): \(links.preferences)\n\(unsubscribe): \(unsubscribeURL)\n"
         html += "<hr><p><a href=\"\(htmlEscaped(links.preferences))\">\(htmlEscaped(preferences))</a> · "
-            + "<a href=\"\(htmlEscaped(links.unsubscribe))\">\(htmlEscaped(unsubscribe))</a></p>\n"
+            + "<a href=\"\(htmlEscaped(unsubscribeURL))\">\(htmlEscaped(unsubscribe))</a></p>\n"
         let domain = Mailbox.domain(of: channel.envelopeFrom)
         let page = EmailComposer.htmlPage(locale: locale, title: subject, body: html)
         let marker = kind == .digest ? ("X-Chime-Digest", id) : ("X-Chime-Group", id)
         return MailMessage(
             from: channel.fromHeader, to: [first.address.value], replyTo: channel.envelopeFrom, subject: subject,
             messageID: "\(id)@\(domain)", date: date.rfc5322(in: LocalizedMessage.zone(of: recipient)),
-            headers: EmailComposer.listHeaders(domain: domain, unsubscribe: links.unsubscribe) + [marker],
+            headers: EmailComposer.listHeaders(domain: domain, unsubscribe: unsubscribeURL) + [marker],
             text: text, html: page)
     }
 
