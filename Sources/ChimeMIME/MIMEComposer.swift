@@ -75,7 +75,7 @@ public enum MIMEComposer {
 
     /// The longest word a header keeps as it is: with the field's name before it on its
     /// line, well within 998 characters.
-    static let longestWord = 900
+    public static let longestWord = 900
 
     /// Printable ASCII (tabs too) holding nothing a reader would take for an encoded word.
     /// Read from the string's own storage (``Swift/String/withStoredUTF8(_:)``): over

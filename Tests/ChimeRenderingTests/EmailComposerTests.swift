@@ -228,4 +228,27 @@ struct EmailComposerTests {
             #expect(percentEncoded(text) == text.addingPercentEncoding(withAllowedCharacters: unreserved), "\(text)")
         }
     }
+
+    @Test("a digest's List-Unsubscribe names each of its categories, once each, sorted; one whose list would be too long for its header to stay one word names the first reminder's category alone, never an encoded header mail clients ignore")
+    func digestUnsubscribeNamesItsCategories() throws {
+        let composer = try composer()
+        func items(_ categories: [String]) throws -> [OutgoingNotification] {
+            try categories.map { category in
+                var item = try notification(locale: "en", previews: .always)
+                item.request.content.categoryIdentifier = category
+                return item
+            }
+        }
+        func header(_ message: MailMessage) -> String? { message.headers.first { $0.name == "List-Unsubscribe" }?.value }
+        let group = GroupComposer(composer: composer, categories: [:])
+        let short = try group.email(try items(["timer", "shop", "timer", "a,b"]), id: "g1", date: Instant(seconds: 1_795_507_200), kind: .digest)
+        #expect(header(short) == "<https://chime.invalid/u/d1.1795507200?c=a%2Cb,shop,timer>")
+        #expect(short.text.contains("https://chime.invalid/u/d1.1795507200?c=a%2Cb,shop,timer"), "the footer's link is the header's")
+
+        let long = try group.email(try items((10..<50).map { "com.example.reminders.cat\($0)" }), id: "g2", date: Instant(seconds: 1_795_507_200),
+                                   kind: .digest)
+        #expect(header(long) == "<https://chime.invalid/u/d1.1795507200>")
+        let composed = MIMEComposer.compose(long)
+        #expect(composed.contains("List-Unsubscribe: <https://chime.invalid/u/d1.1795507200>") && !composed.contains("=?us-ascii?"))
+    }
 }

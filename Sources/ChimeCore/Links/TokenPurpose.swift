@@ -37,8 +37,8 @@ public enum TokenPurpose: Hashable, Sendable {
         case .confirm(let identifier): Array("confirm\u{0}\(identifier)".utf8)
         case .preferences: Array("preferences".utf8)
         case .unsubscribe: Array("unsubscribe".utf8)
-        // Category identifiers come from XML, which has no NUL: the list reads one way only.
-        case .unsubscribeFrom(let categories): Array(("unsubscribe\u{0}" + categories.joined(separator: "\u{0}")).utf8)
+        // Each identifier after its length: the list reads one way only, whatever it holds.
+        case .unsubscribeFrom(let categories): Array(("unsubscribe" + categories.map { "\u{0}\($0.utf8.count):\($0)" }.joined()).utf8)
         case .view: Array("view".utf8)
         case .bounce(let address): Array("bounce\u{0}\(address)".utf8)
         }

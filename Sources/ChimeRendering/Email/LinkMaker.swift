@@ -103,7 +103,9 @@ public struct MessageLinks: Sendable {
         guard encoded.count > 1, encoded.count <= mostCategories else { return nil }
         var categories: [String] = []
         for part in encoded {
-            guard let category = part.removingPercentEncoding else { return nil }
+            // No identifier of chime.xml holds a control character (`%00` among them).
+            guard let category = part.removingPercentEncoding, !category.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else { return nil }
             categories.append(category)
         }
         return categories
