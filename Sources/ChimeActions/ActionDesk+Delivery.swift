@@ -6,6 +6,25 @@ import Foundation
 /// confirmation of an opt-in (``OptIn``): stored for the recipient, and in force from
 /// the next fire.
 extension ActionDesk {
+    /// Whether Deliver Quietly, Turn Off or Keep for the request's category would change
+    /// what is stored for its recipient now (false for any other action): pressed again
+    /// after the preferences page or another answer changed it.
+    public func changesDelivery(_ action: String, request: NotificationRequest) throws -> Bool {
+        let stored = try store.preferences()[request.recipient]?[request.content.categoryIdentifier]
+        switch BuiltInAction(rawValue: action) {
+        case .quietly?: return stored != .quietly
+        case .off?: return stored != .off
+        case .keep?: return stored != .prominently || recipient(of: request)?.authorization != .authorized
+        default: return false
+        }
+    }
+
+    /// Deliver Quietly, Turn Off or Keep set again for the request's recipient, outside any
+    /// recorded response (``changesDelivery(_:request:)``).
+    public func changeDelivery(_ action: String, request: NotificationRequest, now: Instant) throws -> Outcome {
+        try changeDelivery(action, request: request, locale: recipient(of: request)?.locale ?? "en", now: now)
+    }
+
     func changeDelivery(_ action: String, request: NotificationRequest, locale: String, now: Instant) throws -> Outcome {
         let category = request.content.categoryIdentifier
         var outcome = Outcome()

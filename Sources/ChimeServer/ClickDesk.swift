@@ -332,6 +332,14 @@ public struct ClickDesk: Sendable {
                                 addressee: to), InboundRecord.Outcome.replayed.rawValue)
             }
             guard let id = recorded else {
+                // Deliver Quietly, Turn Off or Keep pressed again once the preferences page
+                // (or another answer) changed what it set: a new press, set again. (A reply
+                // by email is not: an MTA's duplicate of an old reply may come at any time.)
+                if try actions.changesDelivery(action, request: request) {
+                    return (Outcome(verdict: .answered, message: say("press.received", [title, reminder], to: to, fallback: "\(reminder): “\(title)” received."),
+                                    then: { (try? self.actions.changeDelivery(action, request: request, now: now))?.answer }, addressee: to),
+                            InboundRecord.Outcome.responded.rawValue)
+                }
                 return (Outcome(verdict: .answered, message: say("press.replayed", [title, reminder], to: to,
                                                           fallback: "\(reminder): “\(title)” was already done."),
                                 addressee: to), InboundRecord.Outcome.replayed.rawValue)

@@ -429,6 +429,11 @@ struct ServeTests {
         #expect(try Self.fireAnother(ws, "more1").contains("1 kept for the digest"))
         #expect(try typed("Turn off", update: 6).contains("“Turn off” received."))
         #expect(try Self.fireAnother(ws, "more2").contains("1 turned off"))
+        // Quietly again, once Turn Off changed what it set: set again, not "already done";
+        // a third time, with nothing to change, it was.
+        #expect(try typed("quietly", update: 7).contains("“Quietly” received."))
+        #expect(try Self.fireAnother(ws, "more3").contains("1 kept for the digest"))
+        #expect(try typed("quietly", update: 8).contains("“Quietly” was already done."))
     }
 
     @Test("Mattermost text input: a text-input button asks for a reply in the message's thread; the outgoing webhook's message there (its token checked, its thread read from the REST API with the bot's token) is the action's text, answered as a comment; someone else's text, a wrong token and a failing API record nothing")
