@@ -251,4 +251,40 @@ struct EmailComposerTests {
         let composed = MIMEComposer.compose(long)
         #expect(composed.contains("List-Unsubscribe: <https://chime.invalid/u/d1.1795507200>") && !composed.contains("=?us-ascii?"))
     }
+
+    @Test("grouped messages hide what the recipient's previews hide, as single ones do: whenAuthenticated pads the inbox snippet before the first heading; never gives each chat entry its view link and counts a counted placeholder once per entry, the group in its heading; a thread's email joins the thread's conversation")
+    func groupedMessagesKeepPreviewsHidden() throws {
+        let composer = try composer()
+        var counted = Self.shopping
+        counted.hiddenPreviewsBodyPlaceholder = "%u hidden reminders"
+        let group = GroupComposer(composer: composer, categories: [counted.identifier: counted])
+        func items(_ previews: Recipient.ShowPreviews) throws -> [OutgoingNotification] {
+            try (1...3).map { index in
+                var item = try notification(locale: "en", previews: previews, title: "Buy item \(index)", body: "Secret body \(index)")
+                item.request.identifier = "shopping-\(index)"
+                item.request.content.summaryArgument = "Matt"
+                return item
+            }
+        }
+        let date = Instant(seconds: 1_795_507_200)
+
+        let padded = try group.email(try items(.whenAuthenticated), id: "g1", date: date, kind: .digest)
+        let snippet = padded.text.components(separatedBy: "\n\n")[0]
+        #expect(snippet.hasSuffix(PreheaderPadding.text) && !snippet.contains("Matt") && !snippet.contains("Secret"), "\(snippet.prefix(80))")
+        #expect(padded.text.contains("Secret body 1"), "the body shows the content")
+        let html = try #require(padded.html)
+        let hidden = try #require(html.range(of: "<div style=\"display:none;max-height:0;overflow:hidden\">"))
+        #expect(hidden.lowerBound < html.range(of: "<h1>")!.lowerBound && !html[..<html.range(of: "<h1>")!.lowerBound].contains("Secret"))
+        let shown = try group.email(try items(.always), id: "g2", date: date, kind: .digest)
+        #expect(!shown.text.contains(PreheaderPadding.text), "nothing hidden, nothing padded")
+
+        let chat = try group.chat(try items(.never), kind: .digest)
+        #expect(!chat.text.contains("Secret") && !chat.text.contains("Buy item"), "\(chat.text)")
+        #expect(chat.text.components(separatedBy: "View this reminder: https://chime.invalid/v/").count == 4, "\(chat.text)")
+        #expect(chat.text.contains("3 hidden reminders") && chat.text.components(separatedBy: "1 hidden reminders").count == 4, "\(chat.text)")
+
+        let thread = try group.email(try items(.always), id: "g3", date: date, kind: .thread)
+        let single = try composer.compose(try items(.always)[0], category: counted)
+        #expect(thread.inReplyTo != nil && thread.inReplyTo == single.inReplyTo && thread.references == single.references)
+    }
 }

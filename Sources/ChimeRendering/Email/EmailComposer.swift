@@ -53,8 +53,7 @@ public struct EmailComposer: Sendable {
 
         var headers = Self.listHeaders(domain: domain, unsubscribe: links.unsubscribe) + [("X-Chime-Delivery", notification.deliveryID)]
         if let categoryID { headers.append(("X-Chime-Category", categoryID)) }
-        let thread = notification.request.content.threadIdentifier
-        let root = thread.isEmpty ? nil : "thread.\(stableHash(notification.recipient.id + "\u{0}" + thread))@\(domain)"
+        let root = Self.threadRoot(of: notification, domain: domain)
         return MailMessage(
             from: notification.channel.fromHeader,
             to: [notification.address.value], replyTo: replyAddress, subject: surfaces.subject,
@@ -93,7 +92,7 @@ public struct EmailComposer: Sendable {
             "padsPreheader": shape.padsPreheader,
             "htmlPadding": PreheaderPadding.html, "textPadding": PreheaderPadding.text,
             "replyMarker": try text("ui.replyAbove", [], locale: locale, fallback: "Reply above this line to answer."),
-            "viewLabel": try text("ui.view", [], locale: locale, fallback: "View this reminder"),
+            "viewLabel": try viewLabel(locale: locale),
             "openLabel": try text("ui.open", [], locale: locale, fallback: "Open"),
             "preferencesLabel": try footerLabel(.preferences, locale: locale),
             "unsubscribeLabel": try footerLabel(.unsubscribe, locale: locale),
@@ -176,6 +175,18 @@ public struct EmailComposer: Sendable {
     /// A whole HTML body of an email written in code (digests, opt-in requests): `body`
     /// under the page's language, its direction (Arabic right to left, as the single
     /// message's template says) and title.
+    /// The Message-ID every email of the notification's thread refers to (In-Reply-To,
+    /// References), so that clients show them as one conversation; nil outside a thread.
+    static func threadRoot(of notification: OutgoingNotification, domain: String) -> String? {
+        let thread = notification.request.content.threadIdentifier
+        return thread.isEmpty ? nil : "thread.\(stableHash(notification.recipient.id + "\u{0}" + thread))@\(domain)"
+    }
+
+    /// "View this reminder", in the recipient's language.
+    func viewLabel(locale: String) throws -> String {
+        try text("ui.view", [], locale: locale, fallback: "View this reminder")
+    }
+
     static func htmlPage(locale: String, title: String, body: String) -> String {
         """
         <!DOCTYPE html>

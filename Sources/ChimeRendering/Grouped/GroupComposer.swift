@@ -38,7 +38,7 @@ public struct GroupComposer: Sendable {
     /// first entry, `first`, shows it), else what shows in its place (the category's
     /// placeholder, counted): a summary names what the content says ("… from Matt and Anna").
     private func heading(of items: [OutgoingNotification], first: LocalizedMessage) throws -> String {
-        first.surfaces.bodyShowsContent ? try summary(of: items) : first.surfaces.subject
+        first.surfaces.bodyShowsContent ? try summary(of: items) : try message(items[0], threadCount: items.count).surfaces.subject
     }
 
     /// The localized summary of notifications, with their first one's category's format:
@@ -94,7 +94,9 @@ public struct GroupComposer: Sendable {
         return try groups(items).map { group in
             let entries = try group.map { item in
                 number += 1
-                return Entry(number: number, message: try message(item, threadCount: group.count),
+                // Each entry is one notification: a counted placeholder ("%u hidden
+                // reminders") counts the group in its heading only.
+                return Entry(number: number, message: try message(item, threadCount: 1),
                              links: composer.links.links(for: item, medium: medium), category: categories[item.request.content.categoryIdentifier])
             }
             return (try heading(of: group, first: entries[0].message), entries)
@@ -113,9 +115,16 @@ public struct GroupComposer: Sendable {
         let recipient = first.recipient, channel = first.channel, locale = recipient.locale
         let localizer = composer.localizer
         let subject = try subject(items, kind: kind)
+        let groups = try entries(items, medium: .email)
         var text = subject + "\n"
         var html = "<h1>\(htmlEscaped(subject))</h1>\n"
-        for (heading, entries) in try entries(items, medium: .email) {
+        // Content hidden from previews but shown in the body (whenAuthenticated): the inbox
+        // snippet ends, padded, before the first heading, as a single email's does.
+        if groups.contains(where: { $0.entries.contains { $0.message.surfaces.bodyShowsHiddenContent } }) {
+            text = subject + PreheaderPadding.text + "\n\n" + text
+            html = "<div style=\"display:none;max-height:0;overflow:hidden\">\(htmlEscaped(subject))\(PreheaderPadding.html)</div>\n" + html
+        }
+        for (heading, entries) in groups {
             text += "\n\(heading)\n" + String(repeating: "=", count: min(heading.count, 60)) + "\n"
             html += "<h2>\(htmlEscaped(heading))</h2>\n<ol>\n"
             for entry in entries {
@@ -161,9 +170,12 @@ public struct GroupComposer: Sendable {
         let domain = Mailbox.domain(of: channel.envelopeFrom)
         let page = EmailComposer.htmlPage(locale: locale, title: subject, body: html)
         let marker = kind == .digest ? ("X-Chime-Digest", id) : ("X-Chime-Group", id)
+        // A thread's message goes in the conversation of the thread's single emails.
+        let root = kind == .thread ? EmailComposer.threadRoot(of: first, domain: domain) : nil
         return MailMessage(
             from: channel.fromHeader, to: [first.address.value], replyTo: channel.envelopeFrom, subject: subject,
             messageID: "\(id)@\(domain)", date: date.rfc5322(in: LocalizedMessage.zone(of: recipient)),
+            inReplyTo: root, references: root.map { [$0] } ?? [],
             headers: EmailComposer.listHeaders(domain: domain, unsubscribe: unsubscribeURL) + [marker],
             text: text, html: page)
     }
@@ -184,6 +196,10 @@ public struct GroupComposer: Sendable {
                 // A thread's one summary is the headline already.
                 if index == 0, kind == .digest || groups.count > 1 { lines.append(heading) }
                 lines.append("\(entry.number). \(entry.headline) · \(entry.message.dateText)")
+                // Content hidden (never): its page shows it, as the email's entry links it.
+                if !entry.message.surfaces.bodyShowsContent {
+                    lines.append("   \(try composer.viewLabel(locale: locale)): \(entry.links.view)")
+                }
                 for action in entry.category?.actions ?? [] where !action.options.contains(.foreground) {
                     // A link: a text-input action's text is typed on the page it opens.
                     let label = try TextInputHint.chat(action, typedIn: .page, localizer: composer.localizer, locale: locale)
