@@ -81,8 +81,14 @@ extension Scheduler {
         let kind: GroupKind = batch.thread == nil ? .digest : .thread
         let single = kind == .thread && shown.count == 1
         var queued: [QueuedDelivery] = []
-        for address in recipient.addresses {
-            guard let channel = configuration.channel(address.channel), channel.takesBatches else { continue }
+        // Addresses a hard bounce marked get none; with no other address, the batch waits.
+        let undeliverable = try store.undeliverable()
+        let takers = recipient.addresses.compactMap { address in
+            configuration.channel(address.channel).flatMap { $0.takesBatches ? (address, $0) : nil }
+        }
+        let addresses = takers.filter { !Self.bounced($0.0, on: $0.1, undeliverable: undeliverable) }
+        if addresses.isEmpty, !takers.isEmpty { return Self.allBounced(recipient) }
+        for (address, channel) in addresses {
             let items = shown.map {
                 OutgoingNotification(request: $0.request, recipient: recipient, address: address, channel: channel,
                                      fireDate: $0.fireDate, deliveryID: $0.deliveryID, coalesced: 0)

@@ -16,7 +16,7 @@ extension Scheduler {
     /// Sends a recipient's opt-in request to each of their email addresses: written into
     /// Maildirs under its delivery id (once, even when two runs write it, or a run repeats
     /// it after a failure), or queued for SMTP in the transaction that records the asking.
-    func askToOptIn(_ recipient: Recipient, now: Instant, transports: TransportFactory) throws -> Asking {
+    func askToOptIn(_ recipient: Recipient, now: Instant, transports: TransportFactory, undeliverable: Set<String>) throws -> Asking {
         let request = OptIn.request(for: recipient.id)
         // A new round's id after a reset: the old request's links confirm nothing.
         let last = try store.lastOptIn(recipient: recipient.id)
@@ -28,8 +28,10 @@ extension Scheduler {
         guard !addresses.isEmpty else {
             return .held("recipient \"\(recipient.id)\" has not opted in and has no email address to ask")
         }
+        let deliverable = addresses.filter { !Self.bounced($0.0, on: $0.1, undeliverable: undeliverable) }
+        guard !deliverable.isEmpty else { return .held(Self.allBounced(recipient)) }
         var queued: [QueuedDelivery] = []
-        for (address, channel) in addresses {
+        for (address, channel) in deliverable {
             let outgoing = OutgoingNotification(request: request, recipient: recipient, address: address, channel: channel,
                                                 fireDate: now, deliveryID: deliveryID, coalesced: 0)
             do {

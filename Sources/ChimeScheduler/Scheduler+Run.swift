@@ -197,6 +197,17 @@ extension Scheduler {
         return courier
     }
 
+    /// Whether an address is an email address a hard bounce marked (`undeliverable`, read
+    /// once a pass): nothing is sent to it, a reminder, a digest or an opt-in request.
+    static func bounced(_ address: Recipient.Address, on channel: Channel, undeliverable: Set<String>) -> Bool {
+        channel.url.kind.isEmail && !undeliverable.isEmpty && undeliverable.contains(Mailbox.key(of: address.value))
+    }
+
+    /// Why nothing went to a recipient whose every address that would take it bounced.
+    static func allBounced(_ recipient: Recipient) -> String {
+        "every address of recipient \"\(recipient.id)\" is undeliverable (a hard bounce)"
+    }
+
     /// Whether any address of the recipient takes grouped messages and digests (email,
     /// chat): a recipient with only `file:` feeds, which take each notification as it
     /// fires, has them sent at once; kept, they were counted as sent and went nowhere.
@@ -279,7 +290,7 @@ extension Scheduler {
             // Asked once: the first notification asks instead of being sent, the others
             // are not sent either.
             if !firing.askedToOptIn.contains(recipient.id) {
-                switch try askToOptIn(recipient, now: now, transports: firing.transports) {
+                switch try askToOptIn(recipient, now: now, transports: firing.transports, undeliverable: firing.undeliverable) {
                 case .held(let why): return why
                 case .asked: report.optInsAsked += 1
                 case .askedBefore: break
@@ -309,7 +320,7 @@ extension Scheduler {
         let undeliverable = firing.undeliverable
         for address in recipient.addresses {
             guard let channel = configuration.channel(address.channel) else { continue }
-            if channel.url.kind.isEmail, !undeliverable.isEmpty, undeliverable.contains(Mailbox.key(of: address.value)) {
+            if Self.bounced(address, on: channel, undeliverable: undeliverable) {
                 bounced += 1
                 continue
             }
@@ -329,7 +340,7 @@ extension Scheduler {
             }
         }
         guard !local.isEmpty || !queued.isEmpty else {
-            return bounced > 0 ? "every address of recipient \"\(recipient.id)\" is undeliverable (a hard bounce)"
+            return bounced > 0 ? Self.allBounced(recipient)
                 : "recipient \"\(recipient.id)\" has no address"
         }
         for (index, (outgoing, transport)) in local.enumerated() {

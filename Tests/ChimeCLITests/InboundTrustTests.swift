@@ -288,6 +288,20 @@ struct InboundTrustTests {
         #expect(path.hasPrefix("bounce+") && path.hasSuffix("@reply.example.org"), "a VERP return path: \(path)")
         #expect(try Self.ingest(ws, Self.postfixBounce(to: path, failed: "bob@example.org")).hasPrefix("stdin: bounce: bob@example.org marked undeliverable"))
         #expect(try ws.chime(["recipients"]).stdout.contains("bob  smtp  bob@example.org  undeliverable since"))
+
+        // Marked, bob's next digest is held, not sent to the marked address nor lost; once
+        // the mark is lifted, it goes.
+        try ws.write("r2.json", #"[{"identifier": "q3", "recipient": "bob", "content": {"title": "Quiet three", "categoryIdentifier": "shop", "interruptionLevel": "passive"}, "trigger": {"type": "timeInterval", "seconds": 60}}]"#)
+        #expect(try ws.chime(["schedule", "--json", "r2.json"], now: "2026-11-22T09:00:00Z").status == 0)
+        #expect(try ws.chime(["run"], now: "2026-11-22T09:02:00Z").stdout.contains("1 kept for the digest"))
+        let before = try smtp.messages().count
+        let held = try ws.chime(["digest"], now: "2026-11-23T06:00:00Z")
+        #expect(held.status == 75 && held.stderr.contains("every address of recipient \"bob\" is undeliverable"), "\(held.stdout) \(held.stderr)")
+        _ = try ws.chime(["run"], now: "2026-11-23T06:00:30Z")
+        #expect(try smtp.messages().count == before, "nothing went to the marked address")
+        #expect(try ws.chime(["recipients", "--clear", "bob@example.org"]).status == 0)
+        let sentNow = try ws.chime(["digest"], now: "2026-11-23T06:05:00Z")
+        #expect(sentNow.stdout.contains("digest bob: 1 notification"), "\(sentNow.stdout) \(sentNow.stderr)")
     }
 
     static func postfixBounce(to: String, failed: String) -> String {
