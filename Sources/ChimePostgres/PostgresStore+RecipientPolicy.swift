@@ -15,14 +15,17 @@ extension PostgresStore {
             }
             if parts.contains(.optIn) {
                 try await session.execute("UPDATE recipient_setting SET \"authorization\" = NULL WHERE recipient = \(recipient)")
-                // Bodies and attempts go with their rows (ON DELETE CASCADE).
-                try await session.execute("""
-                    DELETE FROM outbox WHERE delivery_id = (SELECT delivery_id FROM opt_in WHERE recipient = \(recipient)) AND recipient = \(recipient)
-                    """)
-                try await session.execute("""
-                    DELETE FROM response WHERE delivery_id = (SELECT delivery_id FROM opt_in WHERE recipient = \(recipient)) AND recipient = \(recipient)
-                    """)
-                try await session.execute("UPDATE opt_in SET asked_at = \(OptIn.resetMark) WHERE recipient = \(recipient)")
+                // The round is marked reset first, its row locked and its id read in one
+                // statement, then that round's rows go: read by each statement (READ
+                // COMMITTED), a round a run recorded meanwhile was marked reset while the
+                // rows of the round before were deleted, its request sent with links that
+                // confirmed nothing. Bodies and attempts go with their rows (ON DELETE CASCADE).
+                if let asked = try await session.value("""
+                    UPDATE opt_in SET asked_at = \(OptIn.resetMark) WHERE recipient = \(recipient) RETURNING delivery_id
+                    """, as: String.self) {
+                    try await session.execute("DELETE FROM outbox WHERE delivery_id = \(asked) AND recipient = \(recipient)")
+                    try await session.execute("DELETE FROM response WHERE delivery_id = \(asked) AND recipient = \(recipient)")
+                }
             }
             try await session.execute("""
                 DELETE FROM recipient_setting WHERE recipient = \(recipient) AND locale IS NULL AND show_previews IS NULL
