@@ -195,7 +195,9 @@ public struct GroupComposer: Sendable {
                 var lines: [String] = []
                 // A thread's one summary is the headline already.
                 if index == 0, kind == .digest || groups.count > 1 { lines.append(heading) }
-                lines.append("\(entry.number). \(entry.headline) · \(entry.message.dateText)")
+                // An entry's text is cut short, its links never: a first entry longer than a
+                // platform's message left the message without a link to act on.
+                lines.append("\(entry.number). \(TextLimit.fit(entry.headline, Self.longestChatHeadline, .utf16)) · \(entry.message.dateText)")
                 // Content hidden (never): its page shows it, as the email's entry links it.
                 if !entry.message.surfaces.bodyShowsContent {
                     lines.append("   \(try composer.viewLabel(locale: locale)): \(entry.links.view)")
@@ -228,6 +230,10 @@ public struct GroupComposer: Sendable {
         }
         return message
     }
+
+    /// The longest an entry's title, subtitle and body are in a chat message (UTF-16 units,
+    /// as Slack and Telegram count): a few lines, well within the smallest platform's message.
+    static let longestChatHeadline = 300
 
     /// Keep and Turn Off, for each item of a provisional recipient's digest.
     private func provisionalChoices(_ recipient: Recipient, _ kind: GroupKind) -> [BuiltInAction] {
