@@ -10,11 +10,16 @@ extension ActionDesk {
     /// what is stored for its recipient now (false for any other action): pressed again
     /// after the preferences page or another answer changed it.
     public func changesDelivery(_ action: String, request: NotificationRequest) throws -> Bool {
-        let stored = try store.preferences()[request.recipient]?[request.content.categoryIdentifier]
+        guard let recipient = recipient(of: request) else { return false }
+        // What is in force: chime.xml's, unless the recipient changed it.
+        let now = recipient.preference(for: request.content.categoryIdentifier, stored: try store.preferences()[request.recipient])
         switch BuiltInAction(rawValue: action) {
-        case .quietly?: return stored != .quietly
-        case .off?: return stored != .off
-        case .keep?: return stored != .prominently || recipient(of: request)?.authorization != .authorized
+        case .quietly?: return now != .quietly
+        case .off?: return now != .off
+        case .keep?:
+            // Keep authorizes only a recipient chime.xml leaves undetermined or provisional.
+            let configured = configuration.recipient(request.recipient)?.authorization
+            return now != .prominently || ((configured == .notDetermined || configured == .provisional) && recipient.authorization != .authorized)
         default: return false
         }
     }

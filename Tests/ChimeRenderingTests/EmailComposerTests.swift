@@ -252,7 +252,7 @@ struct EmailComposerTests {
         #expect(composed.contains("List-Unsubscribe: <https://chime.invalid/u/d1.1795507200>") && !composed.contains("=?us-ascii?"))
     }
 
-    @Test("grouped messages hide what the recipient's previews hide, as single ones do: whenAuthenticated pads the inbox snippet before the first heading; never gives each chat entry its view link and counts a counted placeholder once per entry, the group in its heading; a chat entry too long for a platform is cut short, its links kept; a thread's email joins the thread's conversation")
+    @Test("grouped messages hide what the recipient's previews hide, as single ones do: whenAuthenticated pads the inbox snippet before the first heading; never gives each chat entry its view link and counts a counted placeholder once per entry, the group in its heading; a chat entry or group heading too long for a platform is cut short, its links kept; a thread's email joins the thread's conversation")
     func groupedMessagesKeepPreviewsHidden() throws {
         let composer = try composer()
         var counted = Self.shopping
@@ -286,6 +286,7 @@ struct EmailComposerTests {
         // A first entry longer than any platform's message is cut short, its links kept.
         var long = try items(.always)
         long[0].request.content.body = String(repeating: "Lorem ipsum dolor sit amet. ", count: 200)
+        long[1].request.content.summaryArgument = String(repeating: "Bartholomew ", count: 400)
         let cut = try group.chat(long, kind: .digest)
         #expect(cut.text.components(separatedBy: "\n").allSatisfy { $0.utf16.count < 400 } && cut.text.contains("…"), "\(cut.text.prefix(400))")
         #expect(cut.text.components(separatedBy: "OK, got it: https://chime.invalid/a/").count == 4, "every entry keeps its links: \(cut.text)")

@@ -172,9 +172,6 @@ public struct EmailComposer: Sendable {
         }
     }
 
-    /// A whole HTML body of an email written in code (digests, opt-in requests): `body`
-    /// under the page's language, its direction (Arabic right to left, as the single
-    /// message's template says) and title.
     /// The Message-ID every email of the notification's thread refers to (In-Reply-To,
     /// References), so that clients show them as one conversation; nil outside a thread.
     static func threadRoot(of notification: OutgoingNotification, domain: String) -> String? {
@@ -187,6 +184,9 @@ public struct EmailComposer: Sendable {
         try text("ui.view", [], locale: locale, fallback: "View this reminder")
     }
 
+    /// A whole HTML body of an email written in code (digests, opt-in requests): `body`
+    /// under the page's language, its direction (Arabic right to left, as the single
+    /// message's template says) and title.
     static func htmlPage(locale: String, title: String, body: String) -> String {
         """
         <!DOCTYPE html>

@@ -194,9 +194,10 @@ public struct GroupComposer: Sendable {
             for (index, entry) in entries.enumerated() {
                 var lines: [String] = []
                 // A thread's one summary is the headline already.
-                if index == 0, kind == .digest || groups.count > 1 { lines.append(heading) }
-                // An entry's text is cut short, its links never: a first entry longer than a
-                // platform's message left the message without a link to act on.
+                if index == 0, kind == .digest || groups.count > 1 { lines.append(TextLimit.fit(heading, Self.longestChatHeadline, .utf16)) }
+                // An entry's text (and its group's heading, names in it) is cut short, its
+                // links never: a first entry longer than a platform's message left the
+                // message without a link to act on.
                 lines.append("\(entry.number). \(TextLimit.fit(entry.headline, Self.longestChatHeadline, .utf16)) · \(entry.message.dateText)")
                 // Content hidden (never): its page shows it, as the email's entry links it.
                 if !entry.message.surfaces.bodyShowsContent {
