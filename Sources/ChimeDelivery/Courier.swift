@@ -44,11 +44,11 @@ public final class Courier {
     /// Reads the email addresses a hard bounce marked (``Mailbox/key(of:)``): nothing is
     /// sent to them, whatever queued it (a retry, `chime retry`, an answer, an opt-in
     /// request, a digest); each such delivery fails saying why, kept for `chime retry` once
-    /// the mark is lifted. Read once a pass, when it first claims an email: a cron tick
-    /// with nothing to send asks the store nothing more.
+    /// the mark is lifted. Read once a pass, when it first claims an email (``BounceMarks``):
+    /// a cron tick with nothing to send asks the store nothing more.
     public var undeliverable: () throws -> Set<String> = { [] }
-    /// What ``undeliverable`` read this pass, once it was needed.
-    var marked: Set<String>?
+    /// This pass's marks, read by ``undeliverable`` once needed.
+    var marked = BounceMarks { [] }
 
     // The state of one ``deliver(now:claimer:clock:alongside:)``, shared by its parts.
     var random = SystemRandomNumberGenerator()
@@ -88,7 +88,7 @@ public final class Courier {
         started = .now
         report = Report()
         unreachable = []
-        marked = nil
+        marked = BounceMarks(read: undeliverable)
         // One multi handle for the whole pass: its connections stay open between batches.
         var pool: HTTPPool?
         // How many to claim: about a second of sending at the pace of the last batch, from
@@ -114,7 +114,7 @@ public final class Courier {
                     _ = try settle(entry, verdict, policy: DeliveryPolicy())
                     continue
                 }
-                if channel.url.kind.isEmail, try isMarked(entry.address) {
+                if try marked.contains(entry.address, on: channel) {
                     let verdict = Verdict(outcome: .permanent, code: 0, message: "not sent: the address is marked undeliverable (a hard bounce); "
                                           + "chime recipients --clear lifts the mark, then chime retry sends it")
                     _ = try settle(entry, verdict, policy: DeliveryPolicy())
@@ -133,13 +133,6 @@ public final class Courier {
             limit = min(batchSize, max(16, Int(rate)))
         }
         return report
-    }
-
-    /// Whether a hard bounce marked the email address (``undeliverable``).
-    private func isMarked(_ address: String) throws -> Bool {
-        let marks = try marked ?? undeliverable()
-        marked = marks
-        return !marks.isEmpty && marks.contains(Mailbox.key(of: address))
     }
 
     /// A duration in seconds.

@@ -20,30 +20,31 @@ extension Scheduler {
     /// Finishes the batches of the given kind that runs left unfinished: those of dead
     /// processes, and those of live ones past their lease.
     func finishUnfinished(_ kind: GroupKind, only: String? = nil, now: Instant, claimer: Claimer,
-                          transports: TransportFactory, into result: inout BatchResult) throws {
+                          transports: TransportFactory, bounces: BounceMarks, into result: inout BatchResult) throws {
         for unfinished in try store.unfinishedBatches(digests: kind == .digest) {
             if let only, unfinished.recipient != only { continue }
             // Another run's, still going: its own to finish.
             if let owner = unfinished.claimer, owner != claimer, !ProcessIdentity.isDead(owner),
                now.seconds - unfinished.createdAt.seconds < Int64(lease) { continue }
-            try sendAndRecord(try store.takeOver(unfinished, claimer: claimer), now: now, transports: transports, into: &result)
+            try sendAndRecord(try store.takeOver(unfinished, claimer: claimer), now: now, transports: transports, bounces: bounces, into: &result)
         }
     }
 
     /// Starts a recipient's batch (see ``NotificationStore/claimBatch(id:recipient:thread:slot:claimer:at:)``)
     /// and sends it, unless another run has it.
     func claimAndSend(id: String, recipient: String, thread: String?, slot: Instant, now: Instant, claimer: Claimer,
-                      transports: TransportFactory, into result: inout BatchResult) throws {
+                      transports: TransportFactory, bounces: BounceMarks, into result: inout BatchResult) throws {
         let batch = try store.claimBatch(id: id, recipient: recipient, thread: thread, slot: slot, claimer: claimer, at: now)
-        try sendAndRecord(batch, now: now, transports: transports, into: &result)
+        try sendAndRecord(batch, now: now, transports: transports, bounces: bounces, into: &result)
     }
 
     /// Sends a batch this run holds (nil: none), and notes in `result` what became of it.
-    private func sendAndRecord(_ batch: MessageBatch?, now: Instant, transports: TransportFactory, into result: inout BatchResult) throws {
+    private func sendAndRecord(_ batch: MessageBatch?, now: Instant, transports: TransportFactory, bounces: BounceMarks,
+                               into result: inout BatchResult) throws {
         guard let batch else { return }
         // The batch takes every item it holds; a replaced one is not shown.
         let shown = batch.items.latestPerRequest
-        if let problem = try send(batch, showing: shown, now: now, transports: transports) {
+        if let problem = try send(batch, showing: shown, now: now, transports: transports, bounces: bounces) {
             result.held.append(problem)
         } else if !shown.isEmpty {
             result.sent.append((batch.recipient, shown.count))
@@ -54,13 +55,14 @@ extension Scheduler {
     /// passed since its first notification fired.
     func sendWaitingGroups(now: Instant, claimer: Claimer, transports: TransportFactory) throws -> BatchResult {
         var result = BatchResult()
-        try finishUnfinished(.thread, now: now, claimer: claimer, transports: transports, into: &result)
+        let bounces = BounceMarks(read: store.undeliverable)
+        try finishUnfinished(.thread, now: now, claimer: claimer, transports: transports, bounces: bounces, into: &result)
         for group in try store.waitingGroups() {
             guard let recipient = configuration.recipient(group.recipient), group.first.seconds + recipient.groupWait <= now.seconds else { continue }
             // Named after its first notification: one group per first, whichever run sends it.
             let id = "group-\(group.first.seconds)-" + stableHash("\(group.recipient)\u{0}\(group.firstDeliveryID)")
             try claimAndSend(id: id, recipient: group.recipient, thread: group.thread, slot: group.first, now: now, claimer: claimer,
-                             transports: transports, into: &result)
+                             transports: transports, bounces: bounces, into: &result)
         }
         return result
     }
@@ -70,7 +72,8 @@ extension Scheduler {
     /// (a thread group of one as the single message it is), then marks it sent, queuing
     /// the network deliveries in the same transaction; returns why it could not. `file:`
     /// channels, feeds for programs, take each notification as it fires and no batches.
-    private func send(_ batch: MessageBatch, showing shown: [ParkedNotification], now: Instant, transports: TransportFactory) throws -> String? {
+    private func send(_ batch: MessageBatch, showing shown: [ParkedNotification], now: Instant, transports: TransportFactory,
+                      bounces: BounceMarks) throws -> String? {
         guard !batch.items.isEmpty else {
             try store.finishBatch(batch, queued: [], at: now)
             return nil
@@ -82,11 +85,10 @@ extension Scheduler {
         let single = kind == .thread && shown.count == 1
         var queued: [QueuedDelivery] = []
         // Addresses a hard bounce marked get none; with no other address, the batch waits.
-        let undeliverable = try store.undeliverable()
         let takers = recipient.addresses.compactMap { address in
             configuration.channel(address.channel).flatMap { $0.takesBatches ? (address, $0) : nil }
         }
-        let addresses = takers.filter { !Self.bounced($0.0, on: $0.1, undeliverable: undeliverable) }
+        let addresses = try takers.filter { try !bounces.contains($0.0.value, on: $0.1) }
         if addresses.isEmpty, !takers.isEmpty { return Self.allBounced(recipient) }
         for (address, channel) in addresses {
             let items = shown.map {

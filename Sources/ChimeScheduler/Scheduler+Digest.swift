@@ -46,11 +46,13 @@ extension Scheduler {
         }
         let transports = TransportFactory(renderer: renderer)
         var result = BatchResult()
-        try finishUnfinished(.digest, only: only, now: now, claimer: claimer, transports: transports, into: &result)
+        // The hard-bounce marks, read once for the pass when a digest first goes to an email address.
+        let bounces = BounceMarks(read: store.undeliverable)
+        try finishUnfinished(.digest, only: only, now: now, claimer: claimer, transports: transports, bounces: bounces, into: &result)
         report.recovered = result.sent.count
         for (recipient, slot) in slots {
             try claimAndSend(id: "digest-" + Self.digestName(recipient.id, slot), recipient: recipient.id, thread: nil, slot: slot,
-                             now: now, claimer: claimer, transports: transports, into: &result)
+                             now: now, claimer: claimer, transports: transports, bounces: bounces, into: &result)
         }
         (report.sent, report.held) = (result.sent, result.held)
         // Digests for SMTP were queued with their mark: sent now, retried by later runs.

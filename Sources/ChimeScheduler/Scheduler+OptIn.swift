@@ -16,7 +16,7 @@ extension Scheduler {
     /// Sends a recipient's opt-in request to each of their email addresses: written into
     /// Maildirs under its delivery id (once, even when two runs write it, or a run repeats
     /// it after a failure), or queued for SMTP in the transaction that records the asking.
-    func askToOptIn(_ recipient: Recipient, now: Instant, transports: TransportFactory, undeliverable: Set<String>) throws -> Asking {
+    func askToOptIn(_ recipient: Recipient, now: Instant, transports: TransportFactory, bounces: BounceMarks) throws -> Asking {
         let request = OptIn.request(for: recipient.id)
         // A new round's id after a reset: the old request's links confirm nothing.
         let last = try store.lastOptIn(recipient: recipient.id)
@@ -28,7 +28,7 @@ extension Scheduler {
         guard !addresses.isEmpty else {
             return .held("recipient \"\(recipient.id)\" has not opted in and has no email address to ask")
         }
-        let deliverable = addresses.filter { !Self.bounced($0.0, on: $0.1, undeliverable: undeliverable) }
+        let deliverable = try addresses.filter { try !bounces.contains($0.0.value, on: $0.1) }
         guard !deliverable.isEmpty else { return .held(Self.allBounced(recipient)) }
         var queued: [QueuedDelivery] = []
         for (address, channel) in deliverable {

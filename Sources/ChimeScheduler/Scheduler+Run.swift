@@ -129,7 +129,7 @@ extension Scheduler {
             let claimed = try batches.next()
             if claimed.isEmpty { break }
             if firing == nil {
-                firing = Firing(now: now, claimer: claimer, transports: transports, undeliverable: try store.undeliverable(),
+                firing = Firing(now: now, claimer: claimer, transports: transports, bounces: BounceMarks(read: store.undeliverable),
                                 preferences: try store.preferences(), askedToOptIn: try store.askedToOptIn())
             }
             // Marks of notifications delivered into a Maildir or a file, written together
@@ -197,12 +197,6 @@ extension Scheduler {
         return courier
     }
 
-    /// Whether an address is an email address a hard bounce marked (`undeliverable`, read
-    /// once a pass): nothing is sent to it, a reminder, a digest or an opt-in request.
-    static func bounced(_ address: Recipient.Address, on channel: Channel, undeliverable: Set<String>) -> Bool {
-        channel.url.kind.isEmail && !undeliverable.isEmpty && undeliverable.contains(Mailbox.key(of: address.value))
-    }
-
     /// Why nothing went to a recipient whose every address that would take it bounced.
     static func allBounced(_ recipient: Recipient) -> String {
         "every address of recipient \"\(recipient.id)\" is undeliverable (a hard bounce)"
@@ -224,7 +218,7 @@ extension Scheduler {
         let transports: TransportFactory
         let zones = ZoneCache()
         /// Addresses hard bounces named: nothing more goes to them.
-        let undeliverable: Set<String>
+        let bounces: BounceMarks
         /// Deliver Quietly and Turn Off as recipients changed them: recipient → category → preference.
         let preferences: [String: [String: DeliveryPreference]]
         /// Recipients asked to opt in, this run's included.
@@ -290,7 +284,7 @@ extension Scheduler {
             // Asked once: the first notification asks instead of being sent, the others
             // are not sent either.
             if !firing.askedToOptIn.contains(recipient.id) {
-                switch try askToOptIn(recipient, now: now, transports: firing.transports, undeliverable: firing.undeliverable) {
+                switch try askToOptIn(recipient, now: now, transports: firing.transports, bounces: firing.bounces) {
                 case .held(let why): return why
                 case .asked: report.optInsAsked += 1
                 case .askedBefore: break
@@ -317,10 +311,9 @@ extension Scheduler {
         var local: [(OutgoingNotification, Transport)] = []
         var queued: [QueuedDelivery] = []
         var bounced = 0
-        let undeliverable = firing.undeliverable
         for address in recipient.addresses {
             guard let channel = configuration.channel(address.channel) else { continue }
-            if Self.bounced(address, on: channel, undeliverable: undeliverable) {
+            if try firing.bounces.contains(address.value, on: channel) {
                 bounced += 1
                 continue
             }
