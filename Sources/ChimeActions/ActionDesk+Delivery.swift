@@ -27,7 +27,7 @@ extension ActionDesk {
     /// Deliver Quietly, Turn Off or Keep set again for the request's recipient, outside any
     /// recorded response (``changesDelivery(_:request:)``).
     public func changeDelivery(_ action: String, request: NotificationRequest, now: Instant) throws -> Outcome {
-        try changeDelivery(action, request: request, locale: recipient(of: request)?.locale ?? "en", now: now)
+        try changeDelivery(action, request: request, locale: locale(of: request), now: now)
     }
 
     func changeDelivery(_ action: String, request: NotificationRequest, locale: String, now: Instant) throws -> Outcome {

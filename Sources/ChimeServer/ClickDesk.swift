@@ -400,15 +400,16 @@ public struct ClickDesk: Sendable {
         let names = categories.map { actions.categoryName($0, locale: to.locale) }
         let name = names.count == 1 ? names[0] : names.map { say("list.item", [$0], to: to, fallback: "“\($0)”") }
             .joined(separator: say("list.separator", [], to: to, fallback: ", "))
-        let (ask, done) = names.count == 1 ? ("page.unsubscribe.ask", "answer.off") : ("page.unsubscribe.askMany", "answer.offMany")
+        // The question and the answer: each a strings key and its English text.
+        let (ask, done) = names.count == 1
+            ? (("page.unsubscribe.ask", "Stop “\(name)” reminders?"), ("answer.off", "You will get no more “\(name)” reminders."))
+            : (("page.unsubscribe.askMany", "Stop these reminders: \(name)?"), ("answer.offMany", "You will get no more of these reminders: \(name)."))
         guard apply else {
-            return (Outcome(verdict: .answered, message: say(ask, [name], to: to, fallback: names.count == 1 ? "Stop “\(name)” reminders?"
-                                                                 : "Stop these reminders: \(name)?"), addressee: to),
+            return (Outcome(verdict: .answered, message: say(ask.0, [name], to: to, fallback: ask.1), addressee: to),
                     say("ui.unsubscribe", [], to: to, fallback: "Unsubscribe"))
         }
         for category in categories { try store.setPreference(recipient: request.recipient, category: category, .off, at: now) }
-        return (Outcome(verdict: .answered, message: say(done, [name], to: to, fallback: names.count == 1 ? "You will get no more “\(name)” reminders."
-                                                                : "You will get no more of these reminders: \(name)."), addressee: to), nil)
+        return (Outcome(verdict: .answered, message: say(done.0, [name], to: to, fallback: done.1), addressee: to), nil)
     }
 
     /// A link's token checked for the purposes it may serve, recording nothing.
