@@ -123,7 +123,8 @@ let package = Package(
             name: "ChimeServer",
             dependencies: ["ChimeCore", "ChimeReply", "ChimeActions", "ChimeRendering", "ChimeDelivery",
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                           .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdCore", package: "hummingbird"),
+                           .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "Logging", package: "swift-log"), .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "Metrics", package: "swift-metrics")],
             // The HTTP API's OpenAPI 3.1 document, served at /v1/openapi.json.

@@ -5,6 +5,7 @@ import ChimeReply
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 
 /// `chime serve`: chat callbacks verified before they are parsed, and signed action
@@ -52,14 +53,33 @@ public struct ChimeHTTPServer: Sendable {
     /// opening sockets and leaving them silent held one file descriptor each for good, and
     /// a thousand of them kept everyone else out (and could crash the process when it ran
     /// out of descriptors).
+    /// No more than ``connectionLimit()`` connections are open at once: past it, new ones
+    /// wait in the kernel's listen queue until one closes.
     public func application(host: String, port: Int, onRunning: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
         var logger = Logger(label: "chime.serve")
         logger.logLevel = .warning
         return Application(
             responder: HeadAsGet(base: router().buildResponder()),
             server: .http1(configuration: .init(idleTimeout: .seconds(Self.idleSeconds))),
-            configuration: .init(address: .hostname(host, port: port), serverName: "chime"),
+            configuration: .init(address: .hostname(host, port: port), serverName: "chime",
+                                 availableConnectionsDelegate: MaximumAvailableConnections(Self.connectionLimit(), logger: logger)),
             onServerRunning: { channel in onRunning(channel.localAddress?.port ?? port) }, logger: logger)
+    }
+
+    /// Descriptors kept for everything but HTTP connections: the store, the scheduler's
+    /// SMTP and webhook connections, Maildir files, hooks' pipes.
+    static let reservedDescriptors = 256
+
+    /// How many HTTP connections may be open at once: the open-file limit less
+    /// ``reservedDescriptors`` (half the limit when that is less). A flood of connections
+    /// used every descriptor: the scheduler could no longer write a Maildir file or open a
+    /// connection to a relay, and Dispatch ends the process when it cannot read `/proc`.
+    public static func connectionLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1 << 16 }
+        // No limit (RLIM_INFINITY) is as good as a million.
+        let open = Int(min(limit.rlim_cur, 1 << 20))
+        return max(open - reservedDescriptors, open / 2, 1)
     }
 
     func router() -> Router<BasicRequestContext> {

@@ -187,30 +187,83 @@ extension ServeChatAbuseTests {
 }
 
 extension ServeChatAbuseTests {
-    @Test("chime serve started with a soft limit of 256 open files raises it to the hard limit: a few hundred slow clients no longer use up its descriptors")
-    func openFileLimitRaised() throws {
-        let (ws, _) = try ServeTests.workspace(ServeTests.Keys())
+    /// `chime serve --port 0` (and `arguments`) started by `sh` after `ulimit`, its
+    /// standard output and error in `serve.out`, once it says it listens; the caller stops it.
+    static func serve(_ ws: Workspace, ulimit: String, _ arguments: String = "") throws -> (process: Process, log: () -> String) {
         let output = ws.url.appendingPathComponent("serve.out")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", #"ulimit -S -n 256 && exec "$0" serve --port 0 --no-scheduler"#, ChimeProcess.executable.path]
+        process.arguments = ["-c", #"ulimit \#(ulimit) && exec "$0" serve --port 0 \#(arguments)"#, ChimeProcess.executable.path]
         process.currentDirectoryURL = ws.url
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "CHIME_CONFIG")
         process.environment = environment
         process.standardOutput = try FileHandle.creatingEmpty(at: output)
-        process.standardError = FileHandle.nullDevice
+        process.standardError = process.standardOutput
         try process.run()
+        let log = { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+        for _ in 0..<400 where !log().contains("listening on") { Thread.sleep(forTimeInterval: 0.05) }
+        return (process, log)
+    }
+
+    @Test("chime serve started with a soft limit of 256 open files raises it to the hard limit: a few hundred slow clients no longer use up its descriptors")
+    func openFileLimitRaised() throws {
+        let (ws, _) = try ServeTests.workspace(ServeTests.Keys())
+        let (process, _) = try Self.serve(ws, ulimit: "-S -n 256", "--no-scheduler")
         defer {
             process.terminate()
             process.waitUntilExit()
-        }
-        for _ in 0..<200 where !((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("listening on") {
-            Thread.sleep(forTimeInterval: 0.05)
         }
         let limits = try String(contentsOfFile: "/proc/\(process.processIdentifier)/limits", encoding: .utf8)
         let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
         let numbers = line.split(separator: " ").compactMap { Int($0) }
         #expect(numbers.count == 2 && numbers[0] == numbers[1] && numbers[0] > 256, "\(line)")
+    }
+
+    @Test("600 silent connections to a chime serve allowed 400 open files do not end it or stop its scheduler: a reminder due meanwhile arrives, and once they close /health answers")
+    func connectionFlood() throws {
+        let ws = try Workspace()
+        // The hard limit too: chime serve raises its soft limit to the hard one.
+        let (serve, log) = try Self.serve(ws, ulimit: "-n 400")
+        defer {
+            serve.terminate()
+            serve.waitUntilExit()
+        }
+        let port = try #require(log().split(separator: "\n").first { $0.hasPrefix("listening on") }?.split(separator: ":").last.flatMap { Int($0) })
+        // A client opening 600 connections and saying nothing until told to go: Python's
+        // sockets, connecting without waiting (those past the listen queue stay connecting).
+        let flood = Process()
+        flood.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        flood.arguments = ["python3", "-c", """
+            import resource, socket, sys
+            hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard if 0 < hard < 2048 else 2048, hard))
+            held = []
+            for _ in range(600):
+                s = socket.socket(); s.setblocking(False); s.connect_ex(("127.0.0.1", \(port))); held.append(s)
+            print("open", flush=True)
+            sys.stdin.read()
+            """]
+        let (toFlood, fromFlood) = (Pipe(), Pipe())
+        flood.standardInput = toFlood
+        flood.standardOutput = fromFlood
+        try flood.run()
+        #expect(String(decoding: fromFlood.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("open"))
+        Thread.sleep(forTimeInterval: 1)
+        let printed = try DaemonTests.schedule(ws, 1...1) { _ in 2 }
+        let due = try DaemonTests.instant(of: "r1", in: printed)
+        let arrived = try DaemonTests.wait(for: 1, in: ws, timeout: 15)
+        #expect(serve.isRunning, "chime serve ended under the flood: \(log().suffix(2000))")
+        let at = try #require(arrived, "not delivered during the flood: \(log().suffix(2000))")
+        #expect(at.timeIntervalSince(due) < 3, "arrived \(at.timeIntervalSince(due)) s after its instant")
+        try toFlood.fileHandleForWriting.close()
+        flood.waitUntilExit()
+        var health = (0, "")
+        for _ in 0..<50 {
+            health = try ServeTests.Server.request(port: port, "GET", "/health", timeout: 5)
+            if health.0 == 200 { break }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        #expect(health.0 == 200 && health.1 == "ok\n", "\(health)")
     }
 }

@@ -144,7 +144,13 @@ struct ServeTests {
         }
 
         func request(_ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8] = []) throws -> (status: Int, body: String) {
-            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+            try Self.request(port: port, method, path, headers: headers, body: body)
+        }
+
+        /// An HTTP request to the server on `port`, given up after `timeout` seconds (status 0).
+        static func request(port: Int, _ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8] = [],
+                            timeout: TimeInterval = 60) throws -> (status: Int, body: String) {
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!, timeoutInterval: timeout)
             request.httpMethod = method
             for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
             if method == "POST" { request.httpBody = Data(body) }
