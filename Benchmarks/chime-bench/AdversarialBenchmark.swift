@@ -98,6 +98,47 @@ func adversarialBenchmark(size: Int, only filter: String? = nil) throws {
     let baseline = try cpu(reply(body: "note x"))
     print("chime ingest on adversarial mail (\(ProcessInfo.processInfo.activeProcessorCount) cores, load \(loadAverage()))")
     print(String(format: "baseline: a one-line reply, %.1f ms CPU (start-up, store, answer)", baseline * 1000))
+    try printCosts(shapes, size: size, baseline: baseline, only: filter, cpu: cpu)
+    try adversarialConfigurations(size: size, in: folder, only: filter)
+}
+
+/// `chime check` on a `chime.xml` grown to `size` and four times that by each shape a
+/// configuration can take against the schema and the reader (the configuration comes
+/// from outside too: a template, a generator, a colleague): CPU per KB net of the
+/// configuration as it was, as for mail.
+private func adversarialConfigurations(size: Int, in folder: URL, only filter: String?) throws {
+    let chime = chimeExecutable()
+    let base = try String(contentsOf: folder.appendingPathComponent("chime.xml"), encoding: .utf8)
+    func recipients(_ size: Int, _ line: (Int) -> String) -> String {
+        var lines: [String] = [], bytes = 0
+        while bytes < size { lines.append(line(lines.count)); bytes += lines.last!.utf8.count }
+        return base.replacingOccurrences(of: "</recipients>", with: lines.joined() + "</recipients>")
+    }
+    let shapes: [(String, (Int) -> String)] = [
+        ("recipients", { recipients($0) { #"<recipient id="r\#($0)" timeZone="UTC"><address channel="mail">r\#($0)@example.org</address></recipient>"# + "\n" } }),
+        // A schema error each: libxml2 searched every element before it for an XInclude.
+        ("recipients, each a misspelt attribute", { recipients($0) { #"<recipient id="r\#($0)" timeZone="UTC" tmeZone="UTC"/>"# + "\n" } }),
+        ("recipients, each an unknown zone", { recipients($0) { #"<recipient id="r\#($0)" timeZone="Mars/Olympus"/>"# + "\n" } }),
+        ("recipients on one line", { recipients($0) { #"<recipient id="r\#($0)" timeZone="UTC"/>"# } }),
+        ("an attribute value of &amp;", { base.replacingOccurrences(of: "<recipients>", with: #"<recipients><recipient id="x" timeZone=""# + String(repeating: "&amp;", count: max(1, $0 / 5)) + #""/>"#) }),
+        ("comments", { base.replacingOccurrences(of: "<recipients>", with: "<recipients>" + String(repeating: "<!-- a -->", count: max(1, $0 / 10))) }),
+    ]
+    let file = folder.appendingPathComponent("adversarial.xml")
+    /// CPU seconds of `chime check` on one configuration (the median of three).
+    func cpu(_ text: String) throws -> Double {
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return (0..<3).map { _ in measure(chime, ["check", "--config", file.path], in: folder).cpuSeconds }.sorted()[1]
+    }
+    let baseline = try cpu(base)
+    print("chime check on adversarial configurations (load \(loadAverage()))")
+    print(String(format: "baseline: the configuration as it was, %.1f ms CPU", baseline * 1000))
+    try printCosts(shapes, size: size, baseline: baseline, only: filter, cpu: cpu)
+}
+
+/// Each shape's CPU per KB at `size` and at 4 × `size`, net of `baseline`, and the ratio
+/// of the two: near 1 for linear time, near 4 for quadratic.
+private func printCosts(_ shapes: [(String, (Int) -> String)], size: Int, baseline: Double, only filter: String?,
+                        cpu: (String) throws -> Double) rethrows {
     print("shape                                   n KB    µs/KB at n   4n KB   µs/KB at 4n   ratio")
     for (name, make) in shapes where filter.map({ name.contains($0) }) ?? true {
         let small = make(size), large = make(size * 4)
