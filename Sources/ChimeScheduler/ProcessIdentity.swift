@@ -49,7 +49,7 @@ enum ProcessIdentity {
         if kill(claimer.processID, 0) != 0 && errno == ESRCH { return true }
         // A zombie (killed, not yet reaped by its parent) is dead too.
         guard let fields = statFields(of: claimer.processID), fields.count > 19, fields[0] != "Z" else { return true }
-        return fields[19] != claimer.processStart
+        return fields[19] != claimer.processStartTime
     }
 
     /// Field 22 of `/proc/PID/stat`: the start time in clock ticks since boot.

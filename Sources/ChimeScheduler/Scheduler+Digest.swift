@@ -28,7 +28,9 @@ extension Scheduler {
     ///   - dryRun: list what would go; claim and send nothing.
     public func digest(now: Instant, only: String? = nil, dryRun: Bool = false) throws -> DigestReport {
         var report = DigestReport()
-        let claimer = ProcessIdentity.current
+        // Claims of its own: `chime serve` fires meanwhile, and a firing round gives back
+        // its claims when it ends holding something.
+        let claimer = ProcessIdentity.current.doing("digest")
         let recipients = configuration.recipients.filter { only == nil || $0.id == only }
         // Each recipient's slot: their last daily time (`digestAt`, in their zone) at or before now.
         let zones = ZoneCache()

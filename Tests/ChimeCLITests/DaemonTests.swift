@@ -1,3 +1,4 @@
+import ChimeTestSupport
 import Foundation
 import Testing
 
@@ -12,9 +13,9 @@ struct DaemonTests {
         let process: Process
         let output: URL
 
-        init(_ ws: Workspace, name: String = "daemon") throws {
+        init(_ ws: Workspace, name: String = "daemon", _ arguments: [String] = []) throws {
             output = ws.url.appendingPathComponent("\(name).out")
-            process = try ChimeProcess.start(["serve", "--port", "0"], in: ws.url, output: output, withErrors: true)
+            process = try ChimeProcess.start(["serve", "--port", "0"] + arguments, in: ws.url, output: output, withErrors: true)
             let deadline = Date().addingTimeInterval(20)
             while !log.contains("listening on http://127.0.0.1:"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
             guard log.contains("listening on") else {
@@ -189,5 +190,37 @@ struct DaemonTests {
         #expect(subjects.count == 1000)
         #expect(Set(subjects) == Set((1...1000).map { "Reminder \($0)" }))
         #expect(try ws.chime(["pending"]).stdout.isEmpty)
+    }
+
+    @Test("a digest the daemon is still sending to a slow relay is not sent again by its own firing, which holds a notification each second meanwhile")
+    func digestNotSentTwice() throws {
+        // The relay answers each message's data after 4 s.
+        let relay = try SMTPServer(["--delay", "4"])
+        let ws = try Workspace(configuration: """
+            <chime version="1">
+              <categories><category identifier="reminder"><action identifier="done" title="Done"/></category></categories>
+              <channels><channel id="mail" url="smtp://127.0.0.1:\(relay.port)" from="bot@example.org"/></channels>
+              <recipients>
+                <recipient id="alice" timeZone="UTC" quietHours="22:00-07:00" quietHoursMode="digest" digestAt="07:00"><address channel="mail">alice@example.org</address></recipient>
+                <recipient id="erin" timeZone="UTC"/>
+              </recipients>
+            </chime>
+            """)
+        // Kept for alice's 07:00 digest: due at 02:00, in her quiet hours.
+        try ws.write("night.json", #"[{"identifier": "n1", "recipient": "alice", "content": {"title": "Night"}, "trigger": {"type": "timeInterval", "seconds": 60}}]"#)
+        #expect(try ws.chime(["schedule", "--json", "night.json"], now: "2026-11-21T01:59:00Z").status == 0)
+        #expect(try ws.chime(["run"], now: "2026-11-21T02:00:00Z").status == 0)
+        // erin has no address: each of hers is held, one a second once the daemon starts.
+        let held = (1...12).map { #"{"identifier": "e\#($0)", "recipient": "erin", "content": {"title": "Held"}, "trigger": {"type": "timeInterval", "seconds": \#($0)}}"# }
+        try ws.write("held.json", "[" + held.joined(separator: ",") + "]")
+        #expect(try ws.chime(["schedule", "--json", "held.json"], now: "2026-11-21T07:00:00Z").status == 0)
+        let daemon = try Daemon(ws, ["--now", "2026-11-21T07:00:00Z"])
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, !daemon.log.contains("digest sent") { Thread.sleep(forTimeInterval: 0.2) }
+        // Time for a second sending of the digest, were it claimed again, to arrive.
+        Thread.sleep(forTimeInterval: 6)
+        #expect(daemon.stop() == 0)
+        let digests = try relay.messages().filter { ($0["data"] as? String)?.contains("Night") == true }
+        #expect(digests.count == 1, "the relay took the digest \(digests.count) times: \(daemon.log.suffix(3000))")
     }
 }

@@ -119,4 +119,15 @@ public struct Claimer: Hashable, Sendable, CustomStringConvertible {
         guard parts.count == 3, let pid = Int32(parts[1]) else { return nil }
         self.init(host: String(parts[0]), processID: pid, processStart: String(parts[2]))
     }
+
+    /// The same process claiming for one of the works it does at once (`chime serve` fires
+    /// and sends digests side by side): `host:pid:start/role`. Each work's claims are its
+    /// own, so that one work giving back its claims (a firing round that held something)
+    /// does not give back a delivery another is still sending, for someone to send again.
+    public func doing(_ role: String) -> Claimer {
+        Claimer(host: host, processID: processID, processStart: processStart + "/" + role)
+    }
+
+    /// The process's start time, without the role of ``doing(_:)``.
+    public var processStartTime: Substring { processStart.prefix { $0 != "/" } }
 }
