@@ -34,9 +34,14 @@ struct Daemon: Sendable {
 
     private var logger: Logger { Logger(label: "chime.serve") }
 
-    var services: [any Service] { [firing, digests, mail] }
+    /// Signalled by a firing round that queued something to send.
+    let queued = Wakeup()
 
-    /// Fires what is due, and sends the outbox and its retries, as `chime run` does. A
+    var services: [any Service] { [firing, sending, digests, mail] }
+
+    /// Fires what is due, as `chime run` does, leaving what it queues for the network to
+    /// ``sending``: a round waiting for emails to a slow relay held up every reminder due
+    /// meanwhile, to a Maildir or chat as well. A
     /// store that hears of sooner work at once (PostgreSQL's NOTIFY from any process)
     /// wakes it without waiting for the next second's check.
     ///
@@ -55,8 +60,9 @@ struct Daemon: Sendable {
                 var scheduler = try runtime.scheduler(configuration: configuration(), store: store)
                 // Held ones wait a minute, as from cron, rather than fill every round.
                 scheduler.heldRetry = 60
-                let report = try scheduler.run(now: now, clock: { Instant(clock()) }, limit: Self.roundSize)
+                let report = try scheduler.run(now: now, clock: { Instant(clock()) }, limit: Self.roundSize, sending: false)
                 lastRound.ended(failing: false)
+                if report.fired > 0 || !report.groupsSent.isEmpty { queued.signal() }
                 // A full round may have left more due: the next one starts at once.
                 if report.fired + report.postponed + report.held.count >= Self.roundSize { return now }
                 return try scheduler.nextWakeUp(after: now)
@@ -70,6 +76,22 @@ struct Daemon: Sendable {
             if !lastRound.failed, (try? store.hasClaimableDue(now: now, limits: configuration().pendingLimits)) == true { return now }
             return try? store.earliestDue(after: last)
         }, wakeup: wakeup)
+    }
+
+    /// Sends the outbox and its retries, as `chime run` does after firing: at once when a
+    /// firing round queued something, else when the store's earliest due instant (a retry,
+    /// or anything queued meanwhile by another process, a press or a reply) has come,
+    /// asked every second, and at least every minute.
+    var sending: RecurringWork {
+        RecurringWork(name: "sending", clock: clock, round: { now in
+            do {
+                let scheduler = try runtime.scheduler(configuration: configuration(), store: store)
+                _ = try scheduler.send(now: now, clock: { Instant(clock()) })
+            } catch {
+                logger.error("sending failed, tried again within a minute: \(configuration().redact("\(error)"))")
+            }
+            return nil
+        }, sooner: { last in try? store.earliestDue(after: last) }, wakeup: queued)
     }
 
     /// Whether the last firing round failed, set by the round and read by the waits.
@@ -111,6 +133,8 @@ struct Daemon: Sendable {
                     // Said by the intake; the message is left unseen for the next minute.
                 }
             }
+            // Answers to the replies taken go at once.
+            queued.signal()
             return now + 60
         })
     }

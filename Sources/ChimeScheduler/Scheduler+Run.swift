@@ -85,7 +85,11 @@ extension Scheduler {
     ///     stretch, and which a long run must renew).
     ///   - limit: at most this many notifications.
     ///   - dryRun: list what is due, claim and send nothing.
-    public func run(now: Instant, clock: @escaping @Sendable () -> Instant = { Instant(Date()) }, limit: Int? = nil, dryRun: Bool = false) throws -> RunReport {
+    ///   - sending: send the outbox (what this run queues, and retries due), as `chime run`
+    ///     does; `chime serve` sends it apart (``send(now:clock:)``), so that emails to a
+    ///     slow relay hold up no firing.
+    public func run(now: Instant, clock: @escaping @Sendable () -> Instant = { Instant(Date()) }, limit: Int? = nil, dryRun: Bool = false,
+                    sending: Bool = true) throws -> RunReport {
         var report = RunReport()
         if dryRun {
             report.due = try store.due(now: now, limit: limit ?? Int.max, limits: limits)
@@ -101,7 +105,8 @@ extension Scheduler {
         let courier = makeCourier()
         let progress = FiringProgress()
         let overlap = configuration.channels.contains { $0.url.kind.sendsOverNetwork }
-        let sent = overlap ? courier.deliverInBackground(now: now, claimer: claimer, clock: clock, alongside: progress)
+        let sent = !sending ? { Courier.Report() }
+            : overlap ? courier.deliverInBackground(now: now, claimer: claimer, clock: clock, alongside: progress)
             : { try courier.deliver(now: now, claimer: claimer, clock: clock) }
         let transports = TransportFactory(renderer: renderer)
         // What firing reads from the store, read once something is due (most cron ticks
@@ -184,6 +189,16 @@ extension Scheduler {
         firingFinished = true
         report.delivery = try sent()
         ended = true
+        return report
+    }
+
+    /// Sends what the outbox holds due, as a run does after firing: `chime serve`'s
+    /// sending, apart from its firing. Its claims are its own (``Claimer/doing(_:)``), and
+    /// it gives back those of deliveries it left untried.
+    public func send(now: Instant, clock: @escaping @Sendable () -> Instant = { Instant(Date()) }) throws -> Courier.Report {
+        let claimer = ProcessIdentity.current.doing("send")
+        let report = try makeCourier().deliver(now: now, claimer: claimer, clock: clock)
+        if report.notTried > 0 { _ = try store.releaseClaims(of: claimer) }
         return report
     }
 

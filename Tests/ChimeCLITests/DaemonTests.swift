@@ -223,4 +223,27 @@ struct DaemonTests {
         let digests = try relay.messages().filter { ($0["data"] as? String)?.contains("Night") == true }
         #expect(digests.count == 1, "the relay took the digest \(digests.count) times: \(daemon.log.suffix(3000))")
     }
+
+    @Test("emails still going to a slow relay do not hold up the daemon's firing: a reminder to a Maildir due meanwhile arrives at its instant, and every email is sent")
+    func slowRelayDoesNotDelayFiring() throws {
+        // The relay answers each message's data after 3 s: dan's 4 emails, one after the
+        // other (one recipient's in the order queued), 12 s.
+        let relay = try SMTPServer(["--delay", "3"])
+        let ws = try Workspace(configuration: Workspace.defaultConfiguration
+            .replacingOccurrences(of: "</channels>", with: #"<channel id="mail" url="smtp://127.0.0.1:\#(relay.port)" from="bot@example.org"/></channels>"#)
+            .replacingOccurrences(of: "</recipients>", with: #"<recipient id="dan" timeZone="UTC"><address channel="mail">dan@example.org</address></recipient></recipients>"#))
+        let daemon = try Self.waitingDaemon(ws)
+        let emails = (1...4).map { #"{"identifier": "d\#($0)", "recipient": "dan", "content": {"title": "Email \#($0)"}, "trigger": {"type": "timeInterval", "seconds": 1}}"# }
+        try ws.write("emails.json", "[" + emails.joined(separator: ",") + "]")
+        #expect(try ws.chime(["schedule", "--json", "emails.json"]).status == 0)
+        let printed = try Self.schedule(ws, 2...2) { _ in 3 }
+        let due = try Self.instant(of: "r2", in: printed)
+        let arrived = try Self.wait(for: 1, in: ws, timeout: 15)
+        let at = try #require(arrived, "not delivered: \(daemon.log.suffix(2000))")
+        #expect(at.timeIntervalSince(due) < 2, "arrived \(at.timeIntervalSince(due)) s after its instant, behind the emails")
+        let deadline = Date().addingTimeInterval(20)
+        while try relay.messages().count < 4, Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
+        #expect(daemon.stop() == 0)
+        #expect(try relay.messages().count == 4, "\(daemon.log.suffix(2000))")
+    }
 }
