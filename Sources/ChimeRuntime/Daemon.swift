@@ -36,8 +36,19 @@ struct Daemon: Sendable {
 
     /// Signalled by a firing round that queued something to send.
     let queued = Wakeup()
+    /// Set with ``queued``'s signal, taken by the next sending round: what a firing round
+    /// queued is due at its own start, which may be before the sending round's.
+    let handedOver = Flag()
 
-    var services: [any Service] { [firing, sending, digests, mail] }
+    /// Sending first: a group stops its services last to first, so it stops after firing,
+    /// and sends what firing's last round queued.
+    var services: [any Service] { [sending, firing, digests, mail] }
+
+    /// Hands what was queued to ``sending`` at once.
+    private func handOver() {
+        handedOver.set()
+        queued.signal()
+    }
 
     /// Fires what is due, as `chime run` does, leaving what it queues for the network to
     /// ``sending``: a round waiting for emails to a slow relay held up every reminder due
@@ -62,7 +73,7 @@ struct Daemon: Sendable {
                 scheduler.heldRetry = 60
                 let report = try scheduler.run(now: now, clock: { Instant(clock()) }, limit: Self.roundSize, sending: false)
                 lastRound.ended(failing: false)
-                if report.fired > 0 || !report.groupsSent.isEmpty { queued.signal() }
+                if report.fired > 0 || !report.groupsSent.isEmpty { handOver() }
                 // A full round may have left more due: the next one starts at once.
                 if report.fired + report.postponed + report.held.count >= Self.roundSize { return now }
                 return try scheduler.nextWakeUp(after: now)
@@ -79,11 +90,15 @@ struct Daemon: Sendable {
     }
 
     /// Sends the outbox and its retries, as `chime run` does after firing: at once when a
-    /// firing round queued something, else when the store's earliest due instant (a retry,
-    /// or anything queued meanwhile by another process, a press or a reply) has come,
-    /// asked every second, and at least every minute.
+    /// firing round or a fetch queued something, else when the store's earliest due
+    /// instant (a retry, or anything queued meanwhile by another process, a press or a
+    /// reply: in the second the last round started, too) has come, asked every second,
+    /// and at least every minute. Deliveries it left untried (their server could not be
+    /// reached) wait for that minute.
     var sending: RecurringWork {
         RecurringWork(name: "sending", clock: clock, round: { now in
+            // What was handed over until now, this round sends.
+            _ = handedOver.take()
             do {
                 let scheduler = try runtime.scheduler(configuration: configuration(), store: store)
                 _ = try scheduler.send(now: now, clock: { Instant(clock()) })
@@ -91,7 +106,18 @@ struct Daemon: Sendable {
                 logger.error("sending failed, tried again within a minute: \(configuration().redact("\(error)"))")
             }
             return nil
-        }, sooner: { last in try? store.earliestDue(after: last) }, wakeup: queued)
+        }, sooner: { last in
+            if handedOver.take() { return Instant(clock()) }
+            return try? store.earliestDue(after: Instant(seconds: last.seconds - 1))
+        }, wakeup: queued, lastRound: { handedOver.take() })
+    }
+
+    /// A mark one service sets and another takes.
+    final class Flag: Sendable {
+        private let state = Mutex(false)
+        func set() { state.withLock { $0 = true } }
+        /// Whether it was set, clearing it.
+        func take() -> Bool { state.withLock { was in defer { was = false }; return was } }
     }
 
     /// Whether the last firing round failed, set by the round and read by the waits.
@@ -134,7 +160,7 @@ struct Daemon: Sendable {
                 }
             }
             // Answers to the replies taken go at once.
-            queued.signal()
+            handOver()
             return now + 60
         })
     }

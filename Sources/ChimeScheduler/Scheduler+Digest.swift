@@ -59,8 +59,7 @@ extension Scheduler {
         (report.sent, report.held) = (result.sent, result.held)
         // Digests for SMTP were queued with their mark: sent now, retried by later runs.
         if !report.sent.isEmpty, configuration.channels.contains(where: { $0.url.kind.sendsOverNetwork }) {
-            let courier = makeCourier()
-            report.delivery = try courier.deliver(now: now, claimer: claimer, clock: { Instant(Date()) })
+            report.delivery = try deliver(now: now, claimer: claimer, clock: { Instant(Date()) })
         }
         return report
     }

@@ -196,10 +196,20 @@ extension Scheduler {
     /// sending, apart from its firing. Its claims are its own (``Claimer/doing(_:)``), and
     /// it gives back those of deliveries it left untried.
     public func send(now: Instant, clock: @escaping @Sendable () -> Instant = { Instant(Date()) }) throws -> Courier.Report {
-        let claimer = ProcessIdentity.current.doing("send")
-        let report = try makeCourier().deliver(now: now, claimer: claimer, clock: clock)
-        if report.notTried > 0 { _ = try store.releaseClaims(of: claimer) }
-        return report
+        try deliver(now: now, claimer: ProcessIdentity.current.doing("send"), clock: clock)
+    }
+
+    /// A courier pass under a claimer of one work of its own (``Claimer/doing(_:)``), which
+    /// gives back the claims of the deliveries it left untried, or of all it took when it
+    /// failed: the process lives on, so no one else would take them up before their
+    /// lease ran out.
+    func deliver(now: Instant, claimer: Claimer, clock: @escaping @Sendable () -> Instant) throws -> Courier.Report {
+        var report: Courier.Report?
+        defer {
+            if report.map({ $0.notTried > 0 }) ?? true { _ = try? store.releaseClaims(of: claimer) }
+        }
+        report = try makeCourier().deliver(now: now, claimer: claimer, clock: clock)
+        return report!
     }
 
     /// The courier of a run or a digest pass: the run's lease and return paths, and the

@@ -246,4 +246,29 @@ struct DaemonTests {
         #expect(daemon.stop() == 0)
         #expect(try relay.messages().count == 4, "\(daemon.log.suffix(2000))")
     }
+
+    @Test("an email the daemon fires reaches the relay at its instant, not a minute on, and one queued with the daemon stopping right after is sent before it exits", arguments: [false, true])
+    func emailSentAtOnce(stopping: Bool) throws {
+        let relay = try SMTPServer()
+        let ws = try Workspace(configuration: Workspace.defaultConfiguration
+            .replacingOccurrences(of: "</channels>", with: #"<channel id="mail" url="smtp://127.0.0.1:\#(relay.port)" from="bot@example.org"/></channels>"#)
+            .replacingOccurrences(of: "</recipients>", with: #"<recipient id="dan" timeZone="UTC"><address channel="mail">dan@example.org</address></recipient></recipients>"#))
+        let daemon = try Self.waitingDaemon(ws)
+        try ws.write("email.json", #"[{"identifier": "d1", "recipient": "dan", "content": {"title": "Email"}, "trigger": {"type": "timeInterval", "seconds": 2}}]"#)
+        let printed = try ws.chime(["schedule", "--json", "email.json"])
+        let due = try Self.instant(of: "d1", in: printed.stdout)
+        if stopping {
+            // SIGTERM as soon as it says it fired: its sending stops after its firing.
+            while !daemon.log.contains("notification.id=d1"), Date() < due.addingTimeInterval(10) { Thread.sleep(forTimeInterval: 0.01) }
+            #expect(daemon.stop() == 0)
+            #expect(try relay.messages().count == 1, "\(daemon.log.suffix(2000))")
+            return
+        }
+        let deadline = due.addingTimeInterval(15)
+        while try relay.messages().isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let at = Date()
+        #expect(daemon.stop() == 0)
+        #expect(try relay.messages().count == 1, "\(daemon.log.suffix(2000))")
+        #expect(at.timeIntervalSince(due) < 3, "sent \(at.timeIntervalSince(due)) s after its instant")
+    }
 }

@@ -18,6 +18,7 @@ public struct RecurringWork: Service {
     private let round: @Sendable (Instant) -> Instant?
     private let sooner: (@Sendable (Instant) -> Instant?)?
     private let wakeup: Wakeup?
+    private let lastRound: (@Sendable () -> Bool)?
 
     /// - Parameters:
     ///   - name: what the work is called.
@@ -30,8 +31,11 @@ public struct RecurringWork: Service {
     ///   - sooner: given the instant the last round started, the earliest instant
     ///     something is due now; cheap, as it is asked every `recheck` seconds.
     ///   - wakeup: when signalled, `sooner` is asked at once instead of at the next recheck.
+    ///   - lastRound: asked once the work is told to stop gracefully; true: one more round
+    ///     first (work handed to it by services stopped before it).
     public init(name: String, clock: @escaping @Sendable () -> Date = { Date() }, longest: TimeInterval = 60, recheck: TimeInterval = 1,
-                round: @escaping @Sendable (Instant) -> Instant?, sooner: (@Sendable (Instant) -> Instant?)? = nil, wakeup: Wakeup? = nil) {
+                round: @escaping @Sendable (Instant) -> Instant?, sooner: (@Sendable (Instant) -> Instant?)? = nil, wakeup: Wakeup? = nil,
+                lastRound: (@Sendable () -> Bool)? = nil) {
         self.name = name
         self.clock = clock
         self.longest = longest
@@ -39,10 +43,20 @@ public struct RecurringWork: Service {
         self.round = round
         self.sooner = sooner
         self.wakeup = wakeup
+        self.lastRound = lastRound
     }
 
     public func run() async throws {
         let queue = DispatchQueue(label: "chime.\(name)")
+        await rounds(on: queue)
+        if !Task.isCancelled, lastRound?() == true {
+            let instant = Instant(clock())
+            _ = await Self.on(queue) { round(instant) }
+        }
+    }
+
+    /// Rounds until the work is told to stop.
+    private func rounds(on queue: DispatchQueue) async {
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             let started = clock()
             let instant = Instant(started)
