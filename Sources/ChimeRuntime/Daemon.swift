@@ -65,26 +65,27 @@ struct Daemon: Sendable {
     var firing: RecurringWork {
         let wakeup = Wakeup()
         (store as? any SoonerDueSignalling)?.onSoonerDue { wakeup.signal() }
-        let lastRound = LastRound()
+        // Whether the last round failed, set by the round and read by the waits.
+        let lastRoundFailed = Flag()
         return RecurringWork(name: "firing", clock: clock, round: { now in
             do {
                 var scheduler = try runtime.scheduler(configuration: configuration(), store: store)
                 // Held ones wait a minute, as from cron, rather than fill every round.
                 scheduler.heldRetry = 60
                 let report = try scheduler.run(now: now, clock: { Instant(clock()) }, limit: Self.roundSize, sending: false)
-                lastRound.ended(failing: false)
+                lastRoundFailed.set(false)
                 if report.fired > 0 || !report.groupsSent.isEmpty { handOver() }
                 // A full round may have left more due: the next one starts at once.
                 if report.fired + report.postponed + report.held.count >= Self.roundSize { return now }
                 return try scheduler.nextWakeUp(after: now)
             } catch {
-                lastRound.ended(failing: true)
+                lastRoundFailed.set(true)
                 logger.error("firing failed, tried again within a minute: \(configuration().redact("\(error)"))")
                 return nil
             }
         }, sooner: { last in
             let now = Instant(clock())
-            if !lastRound.failed, (try? store.hasClaimableDue(now: now, limits: configuration().pendingLimits)) == true { return now }
+            if !lastRoundFailed.isSet, (try? store.hasClaimableDue(now: now, limits: configuration().pendingLimits)) == true { return now }
             return try? store.earliestDue(after: last)
         }, wakeup: wakeup)
     }
@@ -112,19 +113,13 @@ struct Daemon: Sendable {
         }, wakeup: queued, lastRound: { handedOver.take() })
     }
 
-    /// A mark one service sets and another takes.
+    /// A mark one round or service sets and another reads or takes.
     final class Flag: Sendable {
         private let state = Mutex(false)
-        func set() { state.withLock { $0 = true } }
+        func set(_ value: Bool = true) { state.withLock { $0 = value } }
+        var isSet: Bool { state.withLock { $0 } }
         /// Whether it was set, clearing it.
         func take() -> Bool { state.withLock { was in defer { was = false }; return was } }
-    }
-
-    /// Whether the last firing round failed, set by the round and read by the waits.
-    private final class LastRound: Sendable {
-        private let state = Mutex(false)
-        var failed: Bool { state.withLock { $0 } }
-        func ended(failing: Bool) { state.withLock { $0 = failing } }
     }
 
     /// Sends each recipient's digest once its time has come, as `chime digest` does.

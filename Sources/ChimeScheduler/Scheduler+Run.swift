@@ -102,12 +102,16 @@ extension Scheduler {
         // Deliveries over the network are sent on a thread of their own as they are
         // queued: sending is mostly waiting for servers, firing mostly rendering.
         // Without such channels, the outbox is looked at once, after firing.
-        let courier = makeCourier()
         let progress = FiringProgress()
-        let overlap = configuration.channels.contains { $0.url.kind.sendsOverNetwork }
-        let sent = !sending ? { Courier.Report() }
-            : overlap ? courier.deliverInBackground(now: now, claimer: claimer, clock: clock, alongside: progress)
-            : { try courier.deliver(now: now, claimer: claimer, clock: clock) }
+        let sent: () throws -> Courier.Report
+        if !sending {
+            sent = { Courier.Report() }
+        } else if configuration.channels.contains(where: { $0.url.kind.sendsOverNetwork }) {
+            sent = makeCourier().deliverInBackground(now: now, claimer: claimer, clock: clock, alongside: progress)
+        } else {
+            let courier = makeCourier()
+            sent = { try courier.deliver(now: now, claimer: claimer, clock: clock) }
+        }
         let transports = TransportFactory(renderer: renderer)
         // What firing reads from the store, read once something is due (most cron ticks
         // have nothing due).
@@ -204,12 +208,15 @@ extension Scheduler {
     /// failed: the process lives on, so no one else would take them up before their
     /// lease ran out.
     func deliver(now: Instant, claimer: Claimer, clock: @escaping @Sendable () -> Instant) throws -> Courier.Report {
-        var report: Courier.Report?
-        defer {
-            if report.map({ $0.notTried > 0 }) ?? true { _ = try? store.releaseClaims(of: claimer) }
+        let report: Courier.Report
+        do {
+            report = try makeCourier().deliver(now: now, claimer: claimer, clock: clock)
+        } catch {
+            _ = try? store.releaseClaims(of: claimer)
+            throw error
         }
-        report = try makeCourier().deliver(now: now, claimer: claimer, clock: clock)
-        return report!
+        if report.notTried > 0 { _ = try? store.releaseClaims(of: claimer) }
+        return report
     }
 
     /// The courier of a run or a digest pass: the run's lease and return paths, and the

@@ -229,9 +229,7 @@ struct DaemonTests {
         // The relay answers each message's data after 3 s: dan's 4 emails, one after the
         // other (one recipient's in the order queued), 12 s.
         let relay = try SMTPServer(["--delay", "3"])
-        let ws = try Workspace(configuration: Workspace.defaultConfiguration
-            .replacingOccurrences(of: "</channels>", with: #"<channel id="mail" url="smtp://127.0.0.1:\#(relay.port)" from="bot@example.org"/></channels>"#)
-            .replacingOccurrences(of: "</recipients>", with: #"<recipient id="dan" timeZone="UTC"><address channel="mail">dan@example.org</address></recipient></recipients>"#))
+        let ws = try Self.workspace(relay: relay)
         let daemon = try Self.waitingDaemon(ws)
         let emails = (1...4).map { #"{"identifier": "d\#($0)", "recipient": "dan", "content": {"title": "Email \#($0)"}, "trigger": {"type": "timeInterval", "seconds": 1}}"# }
         try ws.write("emails.json", "[" + emails.joined(separator: ",") + "]")
@@ -250,9 +248,7 @@ struct DaemonTests {
     @Test("an email the daemon fires reaches the relay at its instant, not a minute on, and one queued with the daemon stopping right after is sent before it exits", arguments: [false, true])
     func emailSentAtOnce(stopping: Bool) throws {
         let relay = try SMTPServer()
-        let ws = try Workspace(configuration: Workspace.defaultConfiguration
-            .replacingOccurrences(of: "</channels>", with: #"<channel id="mail" url="smtp://127.0.0.1:\#(relay.port)" from="bot@example.org"/></channels>"#)
-            .replacingOccurrences(of: "</recipients>", with: #"<recipient id="dan" timeZone="UTC"><address channel="mail">dan@example.org</address></recipient></recipients>"#))
+        let ws = try Self.workspace(relay: relay)
         let daemon = try Self.waitingDaemon(ws)
         try ws.write("email.json", #"[{"identifier": "d1", "recipient": "dan", "content": {"title": "Email"}, "trigger": {"type": "timeInterval", "seconds": 2}}]"#)
         let printed = try ws.chime(["schedule", "--json", "email.json"])
@@ -270,5 +266,12 @@ struct DaemonTests {
         #expect(daemon.stop() == 0)
         #expect(try relay.messages().count == 1, "\(daemon.log.suffix(2000))")
         #expect(at.timeIntervalSince(due) < 3, "sent \(at.timeIntervalSince(due)) s after its instant")
+    }
+
+    /// The default workspace with dan, whose address is on an SMTP channel to `relay`.
+    static func workspace(relay: SMTPServer) throws -> Workspace {
+        try Workspace(configuration: Workspace.defaultConfiguration
+            .replacingOccurrences(of: "</channels>", with: #"<channel id="mail" url="smtp://127.0.0.1:\#(relay.port)" from="bot@example.org"/></channels>"#)
+            .replacingOccurrences(of: "</recipients>", with: #"<recipient id="dan" timeZone="UTC"><address channel="mail">dan@example.org</address></recipient></recipients>"#))
     }
 }
