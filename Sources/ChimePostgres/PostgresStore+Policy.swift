@@ -71,17 +71,25 @@ extension PostgresStore {
         }
     }
 
-    /// Exactly once (or once again after a reset): `ON CONFLICT` on the recipient, updating
-    /// only a row marked reset; of two runs asking one recipient at once, the second waits
-    /// for the first's insert, changes nothing, and queues nothing.
+    /// Exactly once (or once again after a reset). A row marked reset is taken by an
+    /// `UPDATE`, which a second asker waits for and then finds no longer reset; a new row is
+    /// inserted with `ON CONFLICT DO NOTHING` on every unique index. `ON CONFLICT
+    /// (recipient)` named only one: two workers inserting one recipient's row at the same
+    /// moment both passed its check, and the second then failed on the delivery id's index
+    /// (23505, its round lost) where it should have found the recipient asked.
     public func recordOptIn(_ request: NotificationRequest, deliveryID: String, queued: [QueuedDelivery], at: Instant) throws -> Bool {
         let json = try request.storedJSON()
         return try write { session in
-            let asked = try await session.execute("""
-                INSERT INTO opt_in (recipient, delivery_id, request, asked_at) VALUES (\(request.recipient), \(deliveryID), \(json), \(at.seconds))
-                ON CONFLICT (recipient) DO UPDATE SET delivery_id = excluded.delivery_id, request = excluded.request, asked_at = excluded.asked_at
-                    WHERE opt_in.asked_at < 0
+            var asked = try await session.execute("""
+                UPDATE opt_in SET delivery_id = \(deliveryID), request = \(json), asked_at = \(at.seconds)
+                    WHERE recipient = \(request.recipient) AND asked_at < 0
                 """)
+            if asked == 0 {
+                asked = try await session.execute("""
+                    INSERT INTO opt_in (recipient, delivery_id, request, asked_at) VALUES (\(request.recipient), \(deliveryID), \(json), \(at.seconds))
+                    ON CONFLICT DO NOTHING
+                    """)
+            }
             guard asked > 0 else { return false }
             try await Self.enqueue(queued, deliveryID: deliveryID, identifier: request.identifier, recipient: request.recipient, at: at, in: session)
             return true
