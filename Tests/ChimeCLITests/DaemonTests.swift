@@ -224,6 +224,42 @@ struct DaemonTests {
         #expect(digests.count == 1, "the relay took the digest \(digests.count) times: \(daemon.log.suffix(3000))")
     }
 
+    @Test("digests queued while the relay is down all go once it is back: those a refused connection left untried are not held for the lease")
+    func untriedDigestsGivenBack() throws {
+        // A port where a relay was and is no longer: connections are refused.
+        let port = try SMTPServer().port
+        let names = ["alice", "bob", "carol"]
+        let recipients = names.map {
+            #"<recipient id="\#($0)" timeZone="UTC" quietHours="22:00-07:00" quietHoursMode="digest" digestAt="07:00"><address channel="mail">\#($0)@example.org</address></recipient>"#
+        }
+        // One connection: the digests after the first wait for it, and are left untried
+        // when it is refused. Retries after 0 to 2 s.
+        let ws = try Workspace(configuration: """
+            <chime version="1">
+              <categories><category identifier="reminder"><action identifier="done" title="Done"/></category></categories>
+              <channels><channel id="mail" url="smtp://127.0.0.1:\(port)" from="bot@example.org" concurrency="1" backoff="2s"/></channels>
+              <recipients>\(recipients.joined())</recipients>
+            </chime>
+            """)
+        // Kept for each one's 07:00 digest: due at 02:00, in their quiet hours.
+        let night = names.map {
+            #"{"identifier": "n-\#($0)", "recipient": "\#($0)", "content": {"title": "Night"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#
+        }
+        try ws.write("night.json", "[" + night.joined(separator: ",") + "]")
+        #expect(try ws.chime(["schedule", "--json", "night.json"], now: "2026-11-21T01:59:00Z").status == 0)
+        #expect(try ws.chime(["run"], now: "2026-11-21T02:00:00Z").status == 0)
+        let daemon = try Daemon(ws, ["--now", "2026-11-21T07:00:00Z"])
+        let tried = Date().addingTimeInterval(15)
+        while Date() < tried, try !ws.chime(["deliveries"]).stdout.contains("1 attempt") { Thread.sleep(forTimeInterval: 0.1) }
+        let relay = try SMTPServer(["--port", "\(port)"])
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, try relay.messages().count < 3 { Thread.sleep(forTimeInterval: 0.1) }
+        let listed = try ws.chime(["deliveries"]).stdout
+        #expect(daemon.stop() == 0)
+        let to = try relay.messages().compactMap { ($0["to"] as? [String])?.first }
+        #expect(to.sorted() == names.map { "\($0)@example.org" }, "\(listed)\n\(daemon.log.suffix(3000))")
+    }
+
     @Test("emails still going to a slow relay do not hold up the daemon's firing: a reminder to a Maildir due meanwhile arrives at its instant, and every email is sent")
     func slowRelayDoesNotDelayFiring() throws {
         // The relay answers each message's data after 3 s: dan's 4 emails, one after the

@@ -19,6 +19,8 @@ and was answered: "start" and "end", seconds since the epoch). Options:
   --idle-timeout SECONDS   close a connection idle this long (aiosmtpd's default: 300)
   --smtputf8               offer SMTPUTF8 (RFC 6531); without it, aiosmtpd takes commands
                            in ASCII only
+  --port N                 listen on this port rather than an ephemeral one (a relay
+                           coming back where it was)
   --hostile-mail WHAT      answer MAIL with a reply no client should take whole: "long"
                            (one line of 100,000 bytes) or "lines" (1,000 lines)
 """
@@ -42,6 +44,7 @@ parser.add_argument("--tempfail-every", type=int, default=0)
 parser.add_argument("--drop-every", type=int, default=0)
 parser.add_argument("--answer-delay", type=float, default=0)
 parser.add_argument("--pipelining", action="store_true")
+parser.add_argument("--port", type=int, default=0)
 parser.add_argument("--idle-timeout", type=float, default=300)
 parser.add_argument("--smtputf8", action="store_true")
 parser.add_argument("--hostile-mail", choices=["long", "lines"])
@@ -117,9 +120,11 @@ def authenticate(server, session, envelope, mechanism, auth_data):
     return AuthResult(success=False, handled=False)
 
 
-with socket.socket() as probe:
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
+port = options.port
+if not port:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
 
 settings, implicit = {"timeout": options.idle_timeout, "enable_SMTPUTF8": options.smtputf8}, None
 if options.cert:
