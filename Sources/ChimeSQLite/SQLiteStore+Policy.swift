@@ -72,7 +72,9 @@ extension SQLiteStore {
     public func recordOptIn(_ request: NotificationRequest, deliveryID: String, queued: [QueuedDelivery], at: Instant) throws -> Bool {
         let json = try request.storedJSON()
         return try database.write { db in
-            // Once, or once again after a reset (the row kept, marked).
+            // Once, or once again after a reset (the row kept, marked). One upsert is
+            // enough here: SQLite's one writer runs two askers one after the other, where
+            // PostgreSQL's may insert the same row at once (see its store's recordOptIn).
             try db.execute(sql: """
                 INSERT INTO opt_in (recipient, delivery_id, request, asked_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT (recipient) DO UPDATE SET delivery_id = excluded.delivery_id, request = excluded.request, asked_at = excluded.asked_at

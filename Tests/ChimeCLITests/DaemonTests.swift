@@ -226,18 +226,19 @@ struct DaemonTests {
 
     @Test("digests queued while the relay is down all go once it is back: those a refused connection left untried are not held for the lease")
     func untriedDigestsGivenBack() throws {
-        // A port where a relay was and is no longer: connections are refused.
-        let port = try SMTPServer().port
+        // The relay's port, held with nothing listening: connections are refused.
+        let reserved = try ReservedPort()
+        let port = reserved.port
         let names = ["alice", "bob", "carol"]
         let recipients = names.map {
             #"<recipient id="\#($0)" timeZone="UTC" quietHours="22:00-07:00" quietHoursMode="digest" digestAt="07:00"><address channel="mail">\#($0)@example.org</address></recipient>"#
         }
         // One connection: the digests after the first wait for it, and are left untried
-        // when it is refused. Retries after 0 to 2 s.
+        // when it is refused. Each retry after 1 to 2 s.
         let ws = try Workspace(configuration: """
             <chime version="1">
               <categories><category identifier="reminder"><action identifier="done" title="Done"/></category></categories>
-              <channels><channel id="mail" url="smtp://127.0.0.1:\(port)" from="bot@example.org" concurrency="1" backoff="2s"/></channels>
+              <channels><channel id="mail" url="smtp://127.0.0.1:\(port)" from="bot@example.org" concurrency="1" backoff="2s" maxBackoff="2s"/></channels>
               <recipients>\(recipients.joined())</recipients>
             </chime>
             """)
@@ -249,8 +250,14 @@ struct DaemonTests {
         #expect(try ws.chime(["schedule", "--json", "night.json"], now: "2026-11-21T01:59:00Z").status == 0)
         #expect(try ws.chime(["run"], now: "2026-11-21T02:00:00Z").status == 0)
         let daemon = try Daemon(ws, ["--now", "2026-11-21T07:00:00Z"])
+        // Once the first connection was refused, the relay comes back.
         let tried = Date().addingTimeInterval(15)
-        while Date() < tried, try !ws.chime(["deliveries"]).stdout.contains("1 attempt") { Thread.sleep(forTimeInterval: 0.1) }
+        var refused = false
+        while !refused, Date() < tried {
+            Thread.sleep(forTimeInterval: 0.1)
+            refused = try ws.chime(["deliveries"]).stdout.contains("attempt, next")
+        }
+        try #require(refused, "the relay was never tried: \(daemon.log.suffix(2000))")
         let relay = try SMTPServer(["--port", "\(port)"])
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline, try relay.messages().count < 3 { Thread.sleep(forTimeInterval: 0.1) }
