@@ -126,17 +126,8 @@ struct SMTPConcurrencyTests {
         let port: Int
 
         init() throws {
-            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-            }
-            guard bound, listen(socket, 64) == 0 else { throw CocoaError(.fileReadUnknown) }
-            self.socket = socket
-            port = Int(UInt16(bigEndian: address.sin_port))
+            (socket, port) = try ReservedPort.bound(sharing: false)
+            guard listen(socket, 64) == 0 else { throw CocoaError(.fileReadUnknown) }
         }
 
         func close() { _ = Glibc.close(socket) }
