@@ -71,18 +71,19 @@ extension PostgresStore {
         }
     }
 
-    /// Exactly once (or once again after a reset). A row marked reset is taken by an
-    /// `UPDATE`, which a second asker waits for and then finds no longer reset; a new row is
-    /// inserted with `ON CONFLICT DO NOTHING` on every unique index. `ON CONFLICT
-    /// (recipient)` named only one: two workers inserting one recipient's row at the same
-    /// moment both passed its check, and the second then failed on the delivery id's index
-    /// (23505, its round lost) where it should have found the recipient asked.
+    /// Exactly once, or once again after a reset under another round's id (an asker that
+    /// read the row before the reset would otherwise reuse the round the reset ended,
+    /// whose links would then confirm). A reset row is taken by an `UPDATE`, which a
+    /// second asker waits for and then finds no longer reset; a new row is inserted with
+    /// `ON CONFLICT DO NOTHING` on every unique index: with `ON CONFLICT (recipient)`, two
+    /// workers inserting one recipient's row at the same moment both passed that index's
+    /// check, and the second failed on the delivery id's (23505).
     public func recordOptIn(_ request: NotificationRequest, deliveryID: String, queued: [QueuedDelivery], at: Instant) throws -> Bool {
         let json = try request.storedJSON()
         return try write { session in
             var asked = try await session.execute("""
                 UPDATE opt_in SET delivery_id = \(deliveryID), request = \(json), asked_at = \(at.seconds)
-                    WHERE recipient = \(request.recipient) AND asked_at < 0
+                    WHERE recipient = \(request.recipient) AND asked_at < 0 AND delivery_id <> \(deliveryID)
                 """)
             if asked == 0 {
                 asked = try await session.execute("""

@@ -72,13 +72,15 @@ extension SQLiteStore {
     public func recordOptIn(_ request: NotificationRequest, deliveryID: String, queued: [QueuedDelivery], at: Instant) throws -> Bool {
         let json = try request.storedJSON()
         return try database.write { db in
-            // Once, or once again after a reset (the row kept, marked). One upsert is
+            // Once, or once again after a reset (the row kept, marked) under another
+            // round's id: an asker that read the row before the reset would reuse the
+            // round the reset ended, whose links would then confirm. One upsert is
             // enough here: SQLite's one writer runs two askers one after the other, where
             // PostgreSQL's may insert the same row at once (see its store's recordOptIn).
             try db.execute(sql: """
                 INSERT INTO opt_in (recipient, delivery_id, request, asked_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT (recipient) DO UPDATE SET delivery_id = excluded.delivery_id, request = excluded.request, asked_at = excluded.asked_at
-                    WHERE opt_in.asked_at < 0
+                    WHERE opt_in.asked_at < 0 AND opt_in.delivery_id != excluded.delivery_id
                 """, arguments: [request.recipient, deliveryID, json, at.seconds])
             guard db.changesCount > 0 else { return false }
             try Self.enqueue(queued, deliveryID: deliveryID, identifier: request.identifier, recipient: request.recipient, at: at, in: db)

@@ -132,6 +132,10 @@ struct PolicyStoreConformance {
         let reset = try #require(try store.lastOptIn(recipient: "alice"))
         #expect(reset.deliveryID == "optin.alice" && reset.reset)
         #expect(try store.request(ofDelivery: "optin.alice") == nil)
+        // An asker that read the row before the reset comes with the round it ended: not asked.
+        #expect(try !store.recordOptIn(F.pending("optin-alice", fires: 100).request, deliveryID: "optin.alice", queued: [], at: Instant(seconds: 5)))
+        #expect(try store.askedToOptIn().isEmpty)
+        #expect(try store.request(ofDelivery: "optin.alice") == nil, "the old round's links still confirm nothing")
         #expect(try store.recordOptIn(F.pending("optin-alice", fires: 100).request, deliveryID: "optin.alice2", queued: [], at: Instant(seconds: 6)))
         #expect(try store.askedToOptIn() == ["alice"])
         let asked = try #require(try store.lastOptIn(recipient: "alice"))
