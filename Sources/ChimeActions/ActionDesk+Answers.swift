@@ -9,8 +9,8 @@ import Foundation
 extension ActionDesk {
     /// Takes a reply as far as it goes: a fresh response is carried out (or, when it
     /// needs proof, a confirmation link is sent); a replay and a reply that matched
-    /// nothing are answered (each at most once per recipient per `unmatchedEvery`), but
-    /// not the message that was answered, delivered again. Returns where the response stands and the answer sent (nil when
+    /// nothing are answered (the latter at most once per recipient per
+    /// `unmatchedEvery`). Returns where the response stands and the answer sent (nil when
     /// there is nothing to settle). Machines, forgeries and unknown senders are never
     /// answered.
     @discardableResult
@@ -53,7 +53,7 @@ extension ActionDesk {
                 outcome = try carryOut(response, request: request, recipient: recipient, now: now)
             }
         case .replayed:
-            guard !reply.deliveredAgain, try store.takeTurn("replayed:" + request.recipient, at: now, every: configuration.replies.unmatchedEvery) else { return nil }
+            guard try store.takeTurn("replayed:" + request.recipient, at: now, every: configuration.replies.unmatchedEvery) else { return nil }
             outcome.answer = try text("answer.replayed", [], locale, fallback: "This was already done.")
         case .unmatched:
             guard try store.takeTurn("unmatched:" + request.recipient, at: now, every: configuration.replies.unmatchedEvery) else { return nil }

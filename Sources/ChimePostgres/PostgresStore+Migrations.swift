@@ -223,12 +223,6 @@ extension PostgresStore {
             """,
             "CREATE INDEX delivered_unanswered ON delivered (recipient, delivery_id) WHERE answered = 0",
         ]),
-        // A replay asks whether it is the message that was answered, delivered again
-        // (`responded(messageID:deliveryID:)`): the messages that brought a response, by
-        // delivery id (SQLite's v18).
-        Migration(name: "v4 responded messages index", statements: [
-            "CREATE INDEX inbound_responded ON inbound (delivery_id) WHERE outcome = '\(InboundRecord.Outcome.responded.rawValue)'",
-        ]),
     ]
 
     /// The advisory lock every process takes before it looks at the migrations: "chime"

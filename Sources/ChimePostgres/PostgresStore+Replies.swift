@@ -102,15 +102,6 @@ extension PostgresStore {
         }
     }
 
-    public func responded(messageID: String, deliveryID: String) throws -> Bool {
-        try read { session in
-            try await session.value("""
-                SELECT EXISTS (SELECT 1 FROM inbound WHERE delivery_id = \(deliveryID) AND outcome = \(InboundRecord.Outcome.responded.rawValue)
-                    AND message_id = \(messageID))
-                """, as: Bool.self) ?? false
-        }
-    }
-
     public func response(deliveryID: String, action: String) throws -> StoredResponse? {
         try read { session in
             try await session.rows("SELECT * FROM response WHERE delivery_id = \(deliveryID) AND action = \(action)").first.map(Self.response)

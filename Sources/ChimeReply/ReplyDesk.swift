@@ -32,10 +32,6 @@ public struct Reply: Sendable {
     public var confirmation: String?
     /// Where to answer: set only for a verified sender (never for a machine or a forgery).
     public var thread: Thread?
-    /// A replay that is the very message whose response was recorded, delivered again (an
-    /// MTA's retry, an IMAP message fetched again, a Maildir's not yet moved): its sender
-    /// wrote once, and is answered once.
-    public var deliveredAgain = false
 }
 
 /// A message read by ``ReplyDesk/prepare(_:)``, for ``ReplyDesk/handle(_:now:)-(PreparedMessage,_)``.
@@ -246,12 +242,7 @@ public struct ReplyDesk: Sendable {
             status: waits ? StoredResponse.awaitingConfirmation : StoredResponse.carryingOut)
         reply.record.outcome = .responded
         reply.record.detail = match.action
-        let (recorded, again) = try recording { () throws -> (Int64?, Bool) in
-            let id = try store.record(response, from: reply.record)
-            // Told by its Message-ID (none: another reply, answered as one).
-            return (id, try id == nil && !messageID.isEmpty && store.responded(messageID: messageID, deliveryID: token.deliveryID))
-        }
-        if let id = recorded {
+        if let id = try recording({ try store.record(response, from: reply.record) }) {
             reply.response = response
             reply.response?.id = id
             if waits {
@@ -260,7 +251,6 @@ public struct ReplyDesk: Sendable {
             }
         } else {
             reply.record.outcome = .replayed
-            reply.deliveredAgain = again
         }
         return reply
     }

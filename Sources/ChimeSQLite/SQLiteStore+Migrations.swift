@@ -311,12 +311,6 @@ extension SQLiteStore {
                 CREATE INDEX delivered_unanswered ON delivered (recipient, delivery_id) WHERE answered = 0;
                 """)
         }
-        migrator.registerMigration("v18 responded messages index") { db in
-            // A replay asks whether it is the message that was answered, delivered again
-            // (``responded(messageID:deliveryID:)``): the messages that brought a response,
-            // by delivery id, rather than every message ever received.
-            try db.execute(sql: "CREATE INDEX inbound_responded ON inbound (delivery_id) WHERE outcome = '\(InboundRecord.Outcome.responded.rawValue)'")
-        }
         return migrator
     }
 }

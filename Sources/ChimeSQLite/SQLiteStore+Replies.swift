@@ -188,15 +188,6 @@ extension SQLiteStore {
         }
     }
 
-    public func responded(messageID: String, deliveryID: String) throws -> Bool {
-        try database.read { db in
-            // From the index of responded messages (v18), by delivery id: a few rows.
-            try Bool.fetchOne(db.cachedStatement(sql: """
-                SELECT EXISTS (SELECT 1 FROM inbound WHERE delivery_id = ? AND outcome = '\(InboundRecord.Outcome.responded.rawValue)' AND message_id = ?)
-                """), arguments: [deliveryID, messageID]) ?? false
-        }
-    }
-
     public func response(deliveryID: String, action: String) throws -> StoredResponse? {
         try database.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM response WHERE delivery_id = ? AND action = ?", arguments: [deliveryID, action])

@@ -17,11 +17,6 @@ public protocol ResponseStore: StoreTransactions {
     ///   is being carried out.
     func record(_ response: StoredResponse, from inbound: InboundRecord?) throws -> Int64?
 
-    /// Whether the inbound message `messageID` (its Message-ID) brought a response to
-    /// `deliveryID` that was recorded: a replay of it is that message delivered again,
-    /// not another reply.
-    func responded(messageID: String, deliveryID: String) throws -> Bool
-
     /// The response recorded for a delivery and action, or nil: a text-input action pressed
     /// again is not asked for its text when its answer stands.
     func response(deliveryID: String, action: String) throws -> StoredResponse?
