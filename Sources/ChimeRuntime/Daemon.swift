@@ -127,7 +127,7 @@ struct Daemon: Sendable {
         RecurringWork(name: "digest", clock: clock, round: { now in
             do {
                 let scheduler = try runtime.scheduler(configuration: configuration(), store: store)
-                let report = try scheduler.digest(now: now)
+                let report = try scheduler.digest(now: now, clock: { Instant(clock()) })
                 for (recipient, count) in report.sent {
                     logger.info("digest sent", metadata: ["recipient.id": .string(recipient), "digest.count": .stringConvertible(count)])
                 }

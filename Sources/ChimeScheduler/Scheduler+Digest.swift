@@ -24,9 +24,12 @@ extension Scheduler {
     /// kept for the digest goes in exactly one (see Scheduler+Batches). A
     /// recipient with nothing kept gets nothing.
     /// - Parameters:
+    ///   - clock: what the leases of the digests' deliveries count from (`chime serve`'s
+    ///     own clock, which `--now` moves).
     ///   - only: limit the run to this recipient.
     ///   - dryRun: list what would go; claim and send nothing.
-    public func digest(now: Instant, only: String? = nil, dryRun: Bool = false) throws -> DigestReport {
+    public func digest(now: Instant, clock: @escaping @Sendable () -> Instant = { Instant(Date()) }, only: String? = nil,
+                       dryRun: Bool = false) throws -> DigestReport {
         var report = DigestReport()
         // Claims of its own: `chime serve` fires meanwhile, and a firing round gives back
         // its claims when it ends holding something.
@@ -59,7 +62,7 @@ extension Scheduler {
         (report.sent, report.held) = (result.sent, result.held)
         // Digests for SMTP were queued with their mark: sent now, retried by later runs.
         if !report.sent.isEmpty, configuration.channels.contains(where: { $0.url.kind.sendsOverNetwork }) {
-            report.delivery = try deliver(now: now, claimer: claimer, clock: { Instant(Date()) })
+            report.delivery = try deliver(now: now, claimer: claimer, clock: clock)
         }
         return report
     }
