@@ -196,20 +196,8 @@ struct DaemonTests {
     func digestNotSentTwice() throws {
         // The relay answers each message's data after 4 s.
         let relay = try SMTPServer(["--delay", "4"])
-        let ws = try Workspace(configuration: """
-            <chime version="1">
-              <categories><category identifier="reminder"><action identifier="done" title="Done"/></category></categories>
-              <channels><channel id="mail" url="smtp://127.0.0.1:\(relay.port)" from="bot@example.org"/></channels>
-              <recipients>
-                <recipient id="alice" timeZone="UTC" quietHours="22:00-07:00" quietHoursMode="digest" digestAt="07:00"><address channel="mail">alice@example.org</address></recipient>
-                <recipient id="erin" timeZone="UTC"/>
-              </recipients>
-            </chime>
-            """)
-        // Kept for alice's 07:00 digest: due at 02:00, in her quiet hours.
-        try ws.write("night.json", #"[{"identifier": "n1", "recipient": "alice", "content": {"title": "Night"}, "trigger": {"type": "timeInterval", "seconds": 60}}]"#)
-        #expect(try ws.chime(["schedule", "--json", "night.json"], now: "2026-11-21T01:59:00Z").status == 0)
-        #expect(try ws.chime(["run"], now: "2026-11-21T02:00:00Z").status == 0)
+        let ws = try Self.nightKeptForDigest(["alice"], channel: #"<channel id="mail" url="smtp://127.0.0.1:\#(relay.port)" from="bot@example.org"/>"#,
+                                             others: #"<recipient id="erin" timeZone="UTC"/>"#)
         // erin has no address: each of hers is held, one a second once the daemon starts.
         let held = (1...12).map { #"{"identifier": "e\#($0)", "recipient": "erin", "content": {"title": "Held"}, "trigger": {"type": "timeInterval", "seconds": \#($0)}}"# }
         try ws.write("held.json", "[" + held.joined(separator: ",") + "]")
@@ -230,25 +218,9 @@ struct DaemonTests {
         let reserved = try ReservedPort()
         let port = reserved.port
         let names = ["alice", "bob", "carol"]
-        let recipients = names.map {
-            #"<recipient id="\#($0)" timeZone="UTC" quietHours="22:00-07:00" quietHoursMode="digest" digestAt="07:00"><address channel="mail">\#($0)@example.org</address></recipient>"#
-        }
         // One connection: the digests after the first wait for it, and are left untried
         // when it is refused. Each retry after 1 to 2 s.
-        let ws = try Workspace(configuration: """
-            <chime version="1">
-              <categories><category identifier="reminder"><action identifier="done" title="Done"/></category></categories>
-              <channels><channel id="mail" url="smtp://127.0.0.1:\(port)" from="bot@example.org" concurrency="1" backoff="2s" maxBackoff="2s"/></channels>
-              <recipients>\(recipients.joined())</recipients>
-            </chime>
-            """)
-        // Kept for each one's 07:00 digest: due at 02:00, in their quiet hours.
-        let night = names.map {
-            #"{"identifier": "n-\#($0)", "recipient": "\#($0)", "content": {"title": "Night"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#
-        }
-        try ws.write("night.json", "[" + night.joined(separator: ",") + "]")
-        #expect(try ws.chime(["schedule", "--json", "night.json"], now: "2026-11-21T01:59:00Z").status == 0)
-        #expect(try ws.chime(["run"], now: "2026-11-21T02:00:00Z").status == 0)
+        let ws = try Self.nightKeptForDigest(names, channel: #"<channel id="mail" url="smtp://127.0.0.1:\#(port)" from="bot@example.org" concurrency="1" backoff="2s" maxBackoff="2s"/>"#)
         let daemon = try Daemon(ws, ["--now", "2026-11-21T07:00:00Z"])
         // Once the first connection was refused, the relay comes back.
         let tried = Date().addingTimeInterval(15)
@@ -309,6 +281,29 @@ struct DaemonTests {
         #expect(daemon.stop() == 0)
         #expect(try relay.messages().count == 1, "\(daemon.log.suffix(2000))")
         #expect(at.timeIntervalSince(due) < 3, "sent \(at.timeIntervalSince(due)) s after its instant")
+    }
+
+    /// A workspace where each of `names` keeps what comes in their quiet hours (22:00 to
+    /// 07:00, UTC) for a 07:00 digest, their address on `channel` (id `mail`), with
+    /// `others` beside them; each has one reminder ("Night") so kept, due at 02:00.
+    static func nightKeptForDigest(_ names: [String], channel: String, others: String = "") throws -> Workspace {
+        let recipients = names.map {
+            #"<recipient id="\#($0)" timeZone="UTC" quietHours="22:00-07:00" quietHoursMode="digest" digestAt="07:00"><address channel="mail">\#($0)@example.org</address></recipient>"#
+        }
+        let ws = try Workspace(configuration: """
+            <chime version="1">
+              <categories><category identifier="reminder"><action identifier="done" title="Done"/></category></categories>
+              <channels>\(channel)</channels>
+              <recipients>\(recipients.joined())\(others)</recipients>
+            </chime>
+            """)
+        let night = names.map {
+            #"{"identifier": "n-\#($0)", "recipient": "\#($0)", "content": {"title": "Night"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#
+        }
+        try ws.write("night.json", "[" + night.joined(separator: ",") + "]")
+        #expect(try ws.chime(["schedule", "--json", "night.json"], now: "2026-11-21T01:59:00Z").status == 0)
+        #expect(try ws.chime(["run"], now: "2026-11-21T02:00:00Z").status == 0)
+        return ws
     }
 
     /// The default workspace with dan, whose address is on an SMTP channel to `relay`.

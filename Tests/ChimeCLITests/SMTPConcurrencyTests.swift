@@ -127,7 +127,10 @@ struct SMTPConcurrencyTests {
 
         init() throws {
             (socket, port) = try ReservedPort.bound(sharing: false)
-            guard listen(socket, 64) == 0 else { throw CocoaError(.fileReadUnknown) }
+            guard listen(socket, 64) == 0 else {
+                _ = Glibc.close(socket)
+                throw CocoaError(.fileReadUnknown)
+            }
         }
 
         func close() { _ = Glibc.close(socket) }
