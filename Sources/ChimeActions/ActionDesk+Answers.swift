@@ -9,10 +9,11 @@ import Foundation
 extension ActionDesk {
     /// Takes a reply as far as it goes: a fresh response is carried out (or, when it
     /// needs proof, a confirmation link is sent); a replay and a reply that matched
-    /// nothing are answered (the latter at most once per recipient per
-    /// `unmatchedEvery`). Returns where the response stands and the answer sent (nil when
-    /// there is nothing to settle). Machines, forgeries and unknown senders are never
-    /// answered.
+    /// nothing are answered (each at most once per recipient per `unmatchedEvery`), but
+    /// not a message whose answer was queued or written when it came before (an MTA's
+    /// retry, an IMAP message fetched again). Returns where the response stands and the
+    /// answer sent (nil when there is nothing to settle). Machines, forgeries and unknown
+    /// senders are never answered.
     @discardableResult
     public func settle(_ reply: Reply, now: Instant) throws -> Outcome? {
         guard let thread = reply.thread, let request = reply.request else { return nil }
@@ -53,10 +54,10 @@ extension ActionDesk {
                 outcome = try carryOut(response, request: request, recipient: recipient, now: now)
             }
         case .replayed:
-            guard try store.takeTurn("replayed:" + request.recipient, at: now, every: configuration.replies.unmatchedEvery) else { return nil }
+            guard try !answeredBefore(reply), try store.takeTurn("replayed:" + request.recipient, at: now, every: configuration.replies.unmatchedEvery) else { return nil }
             outcome.answer = try text("answer.replayed", [], locale, fallback: "This was already done.")
         case .unmatched:
-            guard try store.takeTurn("unmatched:" + request.recipient, at: now, every: configuration.replies.unmatchedEvery) else { return nil }
+            guard try !answeredBefore(reply), try store.takeTurn("unmatched:" + request.recipient, at: now, every: configuration.replies.unmatchedEvery) else { return nil }
             let choices = validReplies(for: request, locale: locale).joined(separator: ", ")
             outcome.answer = try text("answer.unmatched", [.string(choices)], locale,
                               fallback: "Sorry, that reply was not understood. Reply with one of: \(choices)")
@@ -70,6 +71,15 @@ extension ActionDesk {
         return (outcome, recipient, try store.outstanding(recipient: request.recipient))
     }
 
+    /// Whether this very message (its Message-ID, for the same delivery) came before and
+    /// its answer was queued or written then: its sender wrote once. One that came before
+    /// but whose answer was never made (a kill, a failed write, between recording the
+    /// response and answering) is answered now.
+    private func answeredBefore(_ reply: Reply) throws -> Bool {
+        guard let message = AnsweredMessage(reply.record) else { return false }
+        return try store.answered(message)
+    }
+
     /// The replies a category takes, as its emails number them, then the built-ins.
     func validReplies(for request: NotificationRequest, locale: String) -> [String] {
         let actions = configuration.category(request.content.categoryIdentifier)?.actions ?? []
@@ -81,8 +91,9 @@ extension ActionDesk {
     }
 
     /// Sends an answer into the reply's thread, through the channel the reply came on:
-    /// written into a Maildir at once, or queued for SMTP (sent by the next `chime run`).
-    /// Ends with how many of the recipient's reminders are still `open`.
+    /// written into a Maildir at once (or kept for ``publishAnswers(_:)``), or queued for
+    /// SMTP (sent by the next `chime run`); the reply is marked answered once its answer
+    /// is queued or written. Ends with how many of the recipient's reminders are still `open`.
     private func send(_ answer: String, open: Int, in thread: Reply.Thread, of reply: Reply, for request: NotificationRequest,
                       recipient: Recipient?, now: Instant) throws {
         guard let channel = configuration.channel(thread.channel) else { return }
@@ -105,12 +116,16 @@ extension ActionDesk {
             headers: EmailComposer.quietHeaders("auto-replied") + [("X-Chime-Delivery", deliveryID)],
             text: body + "\n")
         let bytes = Array(MIMEComposer.compose(message).utf8)
+        let answered = AnsweredMessage(reply.record)
         switch channel.url.kind {
         case .maildir:
-            try folders.add(bytes, to: channel.url.path)
+            if try folders.add(bytes, to: channel.url.path, answering: answered), let answered { try store.markAnswered([answered]) }
         case .smtp, .smtps:
-            try store.enqueue([QueuedDelivery(channel: channel.id, address: thread.address, body: SMTPClient.crlf(bytes))],
-                              deliveryID: "\(deliveryID).answer.\(id)", identifier: request.identifier, recipient: request.recipient, at: now)
+            try store.together {
+                try store.enqueue([QueuedDelivery(channel: channel.id, address: thread.address, body: SMTPClient.crlf(bytes))],
+                                  deliveryID: "\(deliveryID).answer.\(id)", identifier: request.identifier, recipient: request.recipient, at: now)
+                if let answered { try store.markAnswered([answered]) }
+            }
         default:
             break
         }

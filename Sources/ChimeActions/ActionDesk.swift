@@ -43,9 +43,11 @@ public struct ActionDesk: Sendable {
     }
 
     /// Writes answers taken out by ``takeAnswers()``, and makes them durable and visible
-    /// (`new/`). May run while other answers are being kept.
+    /// (`new/`), then marks the replies they answer answered. May run while other answers
+    /// are being kept.
     public func publishAnswers(_ answers: KeptAnswers) throws {
         try folders.publish(answers)
+        try store.markAnswered(answers.answered)
     }
 
     /// The response action a name stands for: one of the request's category's action
@@ -224,10 +226,14 @@ final class MaildirFolders: @unchecked Sendable { // open and batching guarded b
     private var open: [String: MaildirFolder] = [:]
     /// Whether answers are kept for ``publish(_:)`` instead of being written and synced one by one.
     private var batching = false
+    /// The replies the answers kept so far answer.
+    private var answering: [AnsweredMessage] = []
 
-    /// Writes an answer into the Maildir at `path`. Only finding the folder is done under
-    /// the lock: the folder takes messages from several threads at once.
-    func add(_ message: [UInt8], to path: String) throws {
+    /// Writes an answer into the Maildir at `path`, or keeps it for ``publish(_:)`` with
+    /// the reply it answers (`answering`). Only finding the folder is done under the lock:
+    /// the folder takes messages from several threads at once.
+    /// - Returns: whether it was written now (false: kept).
+    func add(_ message: [UInt8], to path: String, answering reply: AnsweredMessage? = nil) throws -> Bool {
         let (folder, batching) = try lock.withLock {
             let folder = try open[path] ?? MaildirFolder(path: path)
             open[path] = folder
@@ -235,18 +241,26 @@ final class MaildirFolders: @unchecked Sendable { // open and batching guarded b
         }
         if batching {
             folder.stage(message)
+            // After the message: a take between the two publishes it and marks its reply
+            // with the next take's, never the reply before its answer.
+            if let reply { lock.withLock { answering.append(reply) } }
         } else {
             try folder.add(message)
         }
+        return !batching
     }
 
     func batch() {
         lock.withLock { batching = true }
     }
 
-    /// What each folder staged so far, taken out.
+    /// What each folder staged so far, taken out, with the replies it answers.
     func takeStaged() -> KeptAnswers {
-        KeptAnswers(folders: lock.withLock { Array(open.values) }.map { ($0, $0.takeStaged()) })
+        let (folders, answered) = lock.withLock {
+            defer { answering.removeAll() }
+            return (Array(open.values), answering)
+        }
+        return KeptAnswers(folders: folders.map { ($0, $0.takeStaged()) }, answered: answered)
     }
 
     /// Publishes what was taken out, folder by folder, outside the lock, while answers go
@@ -259,9 +273,11 @@ final class MaildirFolders: @unchecked Sendable { // open and batching guarded b
 /// Answers kept for Maildirs and taken out together (``ActionDesk/takeAnswers()``).
 public struct KeptAnswers: Sendable {
     let folders: [(MaildirFolder, MaildirFolder.Staged)]
+    /// The replies they answer, marked answered once they are published.
+    let answered: [AnsweredMessage]
 
     /// No answers.
-    public static let none = KeptAnswers(folders: [])
+    public static let none = KeptAnswers(folders: [], answered: [])
 
     /// These answers, then `later`'s, each folder's published with one sync.
     public func merging(_ later: KeptAnswers) -> KeptAnswers {
@@ -273,6 +289,6 @@ public struct KeptAnswers: Sendable {
                 folders.append((folder, staged))
             }
         }
-        return KeptAnswers(folders: folders)
+        return KeptAnswers(folders: folders, answered: answered + later.answered)
     }
 }

@@ -223,6 +223,12 @@ extension PostgresStore {
             """,
             "CREATE INDEX delivered_unanswered ON delivered (recipient, delivery_id) WHERE answered = 0",
         ]),
+        // An inbound message whose answer was queued or written is flagged, so that the
+        // same message delivered again is not answered twice (SQLite's v18).
+        Migration(name: "v4 answered inbound messages", statements: [
+            "ALTER TABLE inbound ADD COLUMN answered BIGINT NOT NULL DEFAULT 0",
+            "CREATE INDEX inbound_message ON inbound (message_id, delivery_id)",
+        ]),
     ]
 
     /// The advisory lock every process takes before it looks at the migrations: "chime"

@@ -90,6 +90,25 @@ extension PostgresStore {
         try write { session in try await Self.insert(inbound, in: session) }
     }
 
+    public func markAnswered(_ messages: [AnsweredMessage]) throws {
+        guard !messages.isEmpty else { return }
+        try write { session in
+            for message in messages {
+                try await session.execute("""
+                    UPDATE inbound SET answered = 1 WHERE message_id = \(message.messageID) AND delivery_id = \(message.deliveryID) AND answered = 0
+                    """)
+            }
+        }
+    }
+
+    public func answered(_ message: AnsweredMessage) throws -> Bool {
+        try read { session in
+            try await session.value("""
+                SELECT EXISTS (SELECT 1 FROM inbound WHERE message_id = \(message.messageID) AND delivery_id = \(message.deliveryID) AND answered = 1)
+                """, as: Bool.self) ?? false
+        }
+    }
+
     /// Exactly once: a conditional update (`status = 'awaiting confirmation'`) returning
     /// the row; a second confirmation at once waits, then finds the row no longer awaiting.
     public func confirm(deliveryID: String, action: String, now: Instant) throws -> StoredResponse? {

@@ -311,6 +311,16 @@ extension SQLiteStore {
                 CREATE INDEX delivered_unanswered ON delivered (recipient, delivery_id) WHERE answered = 0;
                 """)
         }
+        migrator.registerMigration("v18 answered inbound messages") { db in
+            // A reply answered once, delivered again (an MTA's retry, an IMAP message
+            // fetched again), was answered again: an inbound message is flagged `answered`
+            // once its answer is queued or written (``markAnswered(_:)``), and found by its
+            // Message-ID and delivery.
+            try db.execute(sql: """
+                ALTER TABLE inbound ADD COLUMN answered INTEGER NOT NULL DEFAULT 0;
+                CREATE INDEX inbound_message ON inbound (message_id, delivery_id);
+                """)
+        }
         return migrator
     }
 }

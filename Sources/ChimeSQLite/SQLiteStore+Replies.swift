@@ -171,6 +171,21 @@ extension SQLiteStore {
         try database.write { db in try Self.insert(inbound, in: db) }
     }
 
+    public func markAnswered(_ messages: [AnsweredMessage]) throws {
+        guard !messages.isEmpty else { return }
+        try database.write { db in
+            let statement = try db.cachedStatement(sql: "UPDATE inbound SET answered = 1 WHERE message_id = ? AND delivery_id = ? AND answered = 0")
+            for message in messages { try statement.execute(arguments: [message.messageID, message.deliveryID]) }
+        }
+    }
+
+    public func answered(_ message: AnsweredMessage) throws -> Bool {
+        try database.read { db in
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM inbound WHERE message_id = ? AND delivery_id = ? AND answered = 1)"),
+                              arguments: [message.messageID, message.deliveryID]) ?? false
+        }
+    }
+
     /// The condition for a response row (`table`) to be taken again at the instant
     /// `now` (an SQL expression): its carrying out failed, or was cut short.
     static func takenAgain(_ table: String, now: String) -> String {

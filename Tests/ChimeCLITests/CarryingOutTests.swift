@@ -229,7 +229,7 @@ struct CarryingOutTests {
         #expect(try Self.responses(ws).last?["result"] as? String == "command timed out after 1s")
     }
 
-    @Test("a reply that matches nothing is answered once an hour with the valid replies; a replay is answered, not carried out; machines are never answered")
+    @Test("a reply that matches nothing is answered once an hour with the valid replies; a replay is answered, not carried out, but not the answered message delivered again; machines are never answered")
     func answersAndSilence() throws {
         let ws = try Self.workspace()
         let sent = try ReplyCorpusTests.send(ws, ["a", "b"], category: "shop")
@@ -244,7 +244,12 @@ struct CarryingOutTests {
         #expect(try Self.newMail(ws, since: before).count == 1, "and again after the hour")
 
         before = try Self.outbox(ws)
-        #expect(try Self.ingest(ws, ReplyCorpusTests.reply(sent["a"]!, body: "1")).contains("responded: justInform (carried out) — answered: Done: OK, got it."))
+        let first = ReplyCorpusTests.reply(sent["a"]!, body: "1")
+        #expect(try Self.ingest(ws, first).contains("responded: justInform (carried out) — answered: Done: OK, got it."))
+        // The same message delivered again (the MTA's retry, a fetch that could not flag
+        // it): its sender wrote once, and is not answered twice.
+        let again = try Self.ingest(ws, first)
+        #expect(again.contains("replayed: justInform") && !again.contains("answered"), "\(again)")
         #expect(try Self.ingest(ws, ReplyCorpusTests.reply(sent["a"]!, body: "1")).contains("replayed: justInform — answered: This was already done."))
         let answers = try Self.newMail(ws, since: before).map(Self.body)
         #expect(answers.count == 2)
@@ -255,5 +260,31 @@ struct CarryingOutTests {
         #expect(try Self.ingest(ws, ReplyCorpusTests.reply(sent["b"]!, headers: ["Auto-Submitted: auto-replied"], body: "1")).contains("auto-reply"))
         #expect(try Self.ingest(ws, ReplyCorpusTests.reply(sent["b"]!, from: "mallory@example.org", body: "xyz")).contains("forged-sender"))
         #expect(try Self.newMail(ws, since: before).isEmpty, "no answer to a machine or a stranger")
+    }
+
+    @Test("a reply whose answer could not be written is answered when the same message comes again (an IMAP fetch, an MTA's retry); one answered is not")
+    func answerLostThenDeliveredAgain() throws {
+        let ws = try Self.workspace()
+        let sent = try ReplyCorpusTests.send(ws, ["a"], category: "shop")
+        let before = try Self.outbox(ws)
+        // The answers' Maildir cannot take a message: its tmp/ is a file.
+        let tmp = ws.url.appendingPathComponent("outbox/tmp")
+        try FileManager.default.removeItem(at: tmp)
+        try Data().write(to: tmp)
+        let reply = ReplyCorpusTests.reply(sent["a"]!, body: "1")
+        let failed = try ReplyCorpusTests.ingest(ws, reply)
+        #expect(failed.stderr.contains("stdin: recorded, but carrying it out failed"), "\(failed.stderr)")
+        #expect(try Self.responses(ws).first?["status"] as? String == "carried out", "the response was recorded and carried out")
+        #expect(try Self.newMail(ws, since: before).isEmpty)
+        try FileManager.default.removeItem(at: tmp)
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: false)
+        // The same message again: a replay, whose sender never had an answer, so gets one.
+        #expect(try Self.ingest(ws, reply).contains("replayed: justInform — answered: This was already done."))
+        #expect(try Self.newMail(ws, since: before).count == 1)
+        // Once more, an hour on (past unmatchedEvery): answered already, so not again.
+        let third = try Self.ingest(ws, reply, now: "2026-11-21T11:30:00Z")
+        #expect(third.contains("replayed: justInform") && !third.contains("answered"), "\(third)")
+        #expect(try Self.newMail(ws, since: before).count == 1)
+        #expect(try Self.responses(ws).count == 1, "carried out once")
     }
 }

@@ -106,6 +106,25 @@ extension ReplyCorpusTests {
         #expect(answers.count == count, "one answer each")
     }
 
+    /// A run killed after it published a batch's answers, before it moved the replies to
+    /// `cur/`, leaves them in `new/` for the next run: that one must not answer them again.
+    @Test("replies answered by chime ingest --maildir and found in new/ again (a run killed before it moved them): recorded as replays, none answered twice")
+    func maildirRepliesReadAgain() throws {
+        let count = 30
+        let (ws, identifiers, sent, replies) = try Self.maildirOfReplies(count)
+        for identifier in identifiers {
+            try Data(Self.reply(sent[identifier]!, body: "1").utf8).write(to: replies.appendingPathComponent("new/\(identifier).test:2,"))
+        }
+        #expect(try Self.ingestMaildir(ws, identifiers).answers.count == count, "one answer each")
+        let cur = replies.appendingPathComponent("cur")
+        for name in try FileManager.default.contentsOfDirectory(atPath: cur.path) {
+            try FileManager.default.moveItem(at: cur.appendingPathComponent(name), to: replies.appendingPathComponent("new/" + name))
+        }
+        let (lines, answers) = try Self.ingestMaildir(ws, identifiers)
+        #expect(lines.allSatisfy { $0.hasSuffix(": replayed: seen") }, "\(lines.first { !$0.hasSuffix(": replayed: seen") } ?? "")")
+        #expect(answers.isEmpty, "\(answers.count) answered again")
+    }
+
     /// Replies are recorded and carried out many to a transaction of the store; a reply
     /// whose action runs a command must not run it while that transaction holds the store,
     /// since the command may write to it (here: taking the store's write lock, waiting at

@@ -27,6 +27,27 @@ struct ResponseStoreConformance {
         #expect(try store.inbound().map(\.outcome) == [.responded, .replayed, .autoReply])
     }
 
+    @Test("an inbound message marked answered is known as such by its Message-ID and delivery, its copies delivered again too; no other is", arguments: StoreKind.allCases)
+    func answeredMessages(kind: StoreKind) throws {
+        let store = try kind.make().store
+        let m1 = AnsweredMessage(deliveryID: "d1", messageID: "<m1@x>")
+        _ = try store.record(F.response("d1", text: "first"), from: F.inbound("<m1@x>", delivery: "d1"))
+        #expect(try !store.answered(m1), "recorded, its answer not yet made")
+        try store.markAnswered([m1])
+        #expect(try store.answered(m1))
+        #expect(try !store.answered(AnsweredMessage(deliveryID: "d1", messageID: "<m2@x>")), "another reply to the same delivery")
+        #expect(try !store.answered(AnsweredMessage(deliveryID: "d2", messageID: "<m1@x>")), "the same id for another delivery")
+        // Delivered again: recorded as a replay, and still known as answered.
+        #expect(try store.record(F.response("d1", text: "again"), from: F.inbound("<m1@x>", delivery: "d1")) == nil)
+        #expect(try store.answered(m1))
+        // A message not recorded is not marked by being named.
+        let m4 = AnsweredMessage(deliveryID: "d1", messageID: "<m4@x>")
+        try store.markAnswered([m4, m1])
+        try store.record(F.inbound("<m4@x>", outcome: .unmatched, delivery: "d1"))
+        #expect(try !store.answered(m4))
+        try store.markAnswered([])
+    }
+
     @Test("a response whose carrying out failed is taken again by the next answer, under its id; once it succeeded, answers are replays", arguments: StoreKind.allCases)
     func failedTakenAgain(kind: StoreKind) throws {
         let store = try kind.make().store

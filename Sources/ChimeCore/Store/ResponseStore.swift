@@ -49,6 +49,15 @@ public protocol ResponseStore: StoreTransactions {
     /// Records an inbound message that led to no response.
     func record(_ inbound: InboundRecord) throws
 
+    /// Marks inbound messages answered, once their answer is queued or written: the same
+    /// message delivered again (an MTA's retry, an IMAP message fetched again, a Maildir
+    /// message read again after a kill) is then recorded, and not answered a second time.
+    /// A message not recorded (yet) is not marked.
+    func markAnswered(_ messages: [AnsweredMessage]) throws
+
+    /// Whether an inbound message was marked answered (``markAnswered(_:)``).
+    func answered(_ message: AnsweredMessage) throws -> Bool
+
     /// Every response, oldest first.
     func responses() throws -> [StoredResponse]
 

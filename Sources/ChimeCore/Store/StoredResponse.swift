@@ -154,3 +154,23 @@ public struct ResponseInFlight: Error, Hashable, Sendable, CustomStringConvertib
 
     public var description: String { "\(action) is being carried out for \(deliveryID) since \(since)" }
 }
+
+/// An inbound message that was answered, known by the delivery it answers and its own
+/// `Message-ID` (``ResponseStore/markAnswered(_:)``): the same message delivered again is
+/// not answered twice.
+public struct AnsweredMessage: Hashable, Sendable {
+    public var deliveryID: String
+    public var messageID: String
+
+    public init(deliveryID: String, messageID: String) {
+        self.deliveryID = deliveryID
+        self.messageID = messageID
+    }
+
+    /// The answered message `record` stands for; nil without a delivery or a `Message-ID`
+    /// (such a message cannot be told when it comes again, and is answered each time).
+    public init?(_ record: InboundRecord) {
+        guard let deliveryID = record.deliveryID, !deliveryID.isEmpty, !record.messageID.isEmpty else { return nil }
+        self.init(deliveryID: deliveryID, messageID: record.messageID)
+    }
+}
