@@ -98,7 +98,10 @@ struct MetricsTests {
         #expect(try ws.chime(["schedule", "--json", "soon.json"], now: "2026-11-21T10:05:00Z").status == 0)
         var samples = try Self.scrape(ws, server)
         let deadline = Date().addingTimeInterval(20)
-        while Self.value(samples, "chime_notifications_fired_total", ["route": "sent"]) < 1 && Date() < deadline {
+        // Counted once fired; out of `pending` once its batch is settled, a moment later
+        // (a scrape between the two saw both: 1 fired and 2 pending, once in CI).
+        while (Self.value(samples, "chime_notifications_fired_total", ["route": "sent"]) < 1 || Self.value(samples, "chime_pending") > 1)
+                && Date() < deadline {
             Thread.sleep(forTimeInterval: 0.5)
             samples = try Self.scrape(ws, server)
         }
