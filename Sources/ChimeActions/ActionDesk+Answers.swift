@@ -66,6 +66,10 @@ extension ActionDesk {
         }
         guard outcome.answer != nil, configuration.replies.answers else {
             outcome.answer = nil
+            // A response carried out with nothing to say (dismiss, answers turned off):
+            // its sender got all they will, and the message delivered again is not
+            // answered either.
+            if reply.record.outcome == .responded, let message = AnsweredMessage(reply.record) { try store.markAnswered([message]) }
             return (outcome, recipient, 0)
         }
         return (outcome, recipient, try store.outstanding(recipient: request.recipient))
@@ -77,7 +81,7 @@ extension ActionDesk {
     /// response and answering) is answered now.
     private func answeredBefore(_ reply: Reply) throws -> Bool {
         guard let message = AnsweredMessage(reply.record) else { return false }
-        return try store.answered(message)
+        return try folders.isAnswering(message) || store.answered(message)
     }
 
     /// The replies a category takes, as its emails number them, then the built-ins.
@@ -116,6 +120,9 @@ extension ActionDesk {
             headers: EmailComposer.quietHeaders("auto-replied") + [("X-Chime-Delivery", deliveryID)],
             text: body + "\n")
         let bytes = Array(MIMEComposer.compose(message).utf8)
+        // Marked after the answer is queued (in its transaction on SQLite; right after it
+        // on PostgreSQL, whose `together` is no transaction) or written: a failure between
+        // the two means a second answer at worst, never none.
         let answered = AnsweredMessage(reply.record)
         switch channel.url.kind {
         case .maildir:

@@ -48,6 +48,7 @@ public struct ActionDesk: Sendable {
     public func publishAnswers(_ answers: KeptAnswers) throws {
         try folders.publish(answers)
         try store.markAnswered(answers.answered)
+        folders.marked(answers.answered)
     }
 
     /// The response action a name stands for: one of the request's category's action
@@ -228,6 +229,10 @@ final class MaildirFolders: @unchecked Sendable { // open and batching guarded b
     private var batching = false
     /// The replies the answers kept so far answer.
     private var answering: [AnsweredMessage] = []
+    /// The replies answered by answers kept and not yet published and marked: the same
+    /// message twice in one `chime ingest --maildir` (a retry delivered beside the first)
+    /// is answered once, though the store does not know of the first answer yet.
+    private var unmarked: Set<AnsweredMessage> = []
 
     /// Writes an answer into the Maildir at `path`, or keeps it for ``publish(_:)`` with
     /// the reply it answers (`answering`). Only finding the folder is done under the lock:
@@ -243,7 +248,12 @@ final class MaildirFolders: @unchecked Sendable { // open and batching guarded b
             folder.stage(message)
             // After the message: a take between the two publishes it and marks its reply
             // with the next take's, never the reply before its answer.
-            if let reply { lock.withLock { answering.append(reply) } }
+            if let reply {
+                lock.withLock {
+                    answering.append(reply)
+                    unmarked.insert(reply)
+                }
+            }
         } else {
             try folder.add(message)
         }
@@ -252,6 +262,17 @@ final class MaildirFolders: @unchecked Sendable { // open and batching guarded b
 
     func batch() {
         lock.withLock { batching = true }
+    }
+
+    /// Whether an answer to `reply` is kept, not yet published and marked in the store.
+    func isAnswering(_ reply: AnsweredMessage) -> Bool {
+        lock.withLock { unmarked.contains(reply) }
+    }
+
+    /// The replies of answers published, now marked in the store.
+    func marked(_ replies: [AnsweredMessage]) {
+        guard !replies.isEmpty else { return }
+        lock.withLock { unmarked.subtract(replies) }
     }
 
     /// What each folder staged so far, taken out, with the replies it answers.

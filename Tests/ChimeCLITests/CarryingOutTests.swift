@@ -24,7 +24,7 @@ struct CarryingOutTests {
                 <hook command="echo 'the archive service is down' >&amp;2; exit 3"/>
               </action>
             </category>
-            <category identifier="quick" confirmDestructive="false">
+            <category identifier="quick" confirmDestructive="false" customDismissAction="true">
               <action identifier="purge" title="Purge" destructive="true">
                 <hook command="sleep 30" timeout="1s"/>
               </action>
@@ -262,7 +262,7 @@ struct CarryingOutTests {
         #expect(try Self.newMail(ws, since: before).isEmpty, "no answer to a machine or a stranger")
     }
 
-    @Test("a reply whose answer could not be written is answered when the same message comes again (an IMAP fetch, an MTA's retry); one answered is not")
+    @Test("a reply whose answer could not be written is answered when the same message comes again (an IMAP fetch, an MTA's retry); one answered, or carried out with nothing to say (dismiss), is not")
     func answerLostThenDeliveredAgain() throws {
         let ws = try Self.workspace()
         let sent = try ReplyCorpusTests.send(ws, ["a"], category: "shop")
@@ -286,5 +286,16 @@ struct CarryingOutTests {
         #expect(third.contains("replayed: justInform") && !third.contains("answered"), "\(third)")
         #expect(try Self.newMail(ws, since: before).count == 1)
         #expect(try Self.responses(ws).count == 1, "carried out once")
+
+        // A response carried out with nothing to say (dismiss): the same message again is
+        // not answered either, where its sender had no answer the first time.
+        let quick = try ReplyCorpusTests.send(ws, ["q"], category: "quick")["q"]!
+        let beforeDismiss = try Self.outbox(ws)
+        let dismiss = ReplyCorpusTests.reply(quick, body: "dismiss")
+        let dismissed = try Self.ingest(ws, dismiss, now: "2026-11-21T12:00:00Z")
+        #expect(dismissed.contains("responded: com.apple.UNNotificationDismissActionIdentifier") && !dismissed.contains("answered"), "\(dismissed)")
+        let dismissedAgain = try Self.ingest(ws, dismiss, now: "2026-11-21T12:01:00Z")
+        #expect(dismissedAgain.contains("replayed: ") && !dismissedAgain.contains("answered"), "\(dismissedAgain)")
+        #expect(try Self.newMail(ws, since: beforeDismiss).isEmpty)
     }
 }

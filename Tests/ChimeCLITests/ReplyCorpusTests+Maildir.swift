@@ -106,21 +106,29 @@ extension ReplyCorpusTests {
         #expect(answers.count == count, "one answer each")
     }
 
-    /// A run killed after it published a batch's answers, before it moved the replies to
-    /// `cur/`, leaves them in `new/` for the next run: that one must not answer them again.
-    @Test("replies answered by chime ingest --maildir and found in new/ again (a run killed before it moved them): recorded as replays, none answered twice")
+    /// The same reply twice in the Maildir (an MTA's retry delivered beside the first, a
+    /// fetcher's duplicate) is answered once, though both are in one batch. And a run
+    /// killed after it published a batch's answers, before it moved the replies to `cur/`,
+    /// leaves them in `new/` for the next run: that one must not answer them again.
+    @Test("the same reply twice in one chime ingest --maildir is answered once; replies answered and found in new/ again (a run killed before it moved them) are replays, none answered twice")
     func maildirRepliesReadAgain() throws {
         let count = 30
         let (ws, identifiers, sent, replies) = try Self.maildirOfReplies(count)
         for identifier in identifiers {
             try Data(Self.reply(sent[identifier]!, body: "1").utf8).write(to: replies.appendingPathComponent("new/\(identifier).test:2,"))
         }
-        #expect(try Self.ingestMaildir(ws, identifiers).answers.count == count, "one answer each")
+        // r0005's copy, named to come first.
+        try FileManager.default.copyItem(at: replies.appendingPathComponent("new/r0005.test:2,"), to: replies.appendingPathComponent("new/r0005.copy:2,"))
+        let taken = identifiers[...5] + identifiers[5...]
+        let (first, firstAnswers) = try Self.ingestMaildir(ws, Array(taken))
+        #expect(first[5].hasSuffix(": responded: seen (carried out) — answered: Done: Seen.") && first[6].hasSuffix(": replayed: seen"),
+                "\(first[5...6])")
+        #expect(firstAnswers.count == count, "one answer each, the copy's none")
         let cur = replies.appendingPathComponent("cur")
         for name in try FileManager.default.contentsOfDirectory(atPath: cur.path) {
             try FileManager.default.moveItem(at: cur.appendingPathComponent(name), to: replies.appendingPathComponent("new/" + name))
         }
-        let (lines, answers) = try Self.ingestMaildir(ws, identifiers)
+        let (lines, answers) = try Self.ingestMaildir(ws, Array(taken))
         #expect(lines.allSatisfy { $0.hasSuffix(": replayed: seen") }, "\(lines.first { !$0.hasSuffix(": replayed: seen") } ?? "")")
         #expect(answers.isEmpty, "\(answers.count) answered again")
     }

@@ -38,6 +38,7 @@ struct StoreCopyConformance {
         let deliveryA = one("a").deliveryID
         let id = try #require(try store.record(F.response(deliveryA, text: "done it"), from: F.inbound("<r1@x>", delivery: deliveryA)))
         try store.finish(response: id, status: StoredResponse.failed, result: "hook exited 3")
+        try store.markAnswered([AnsweredMessage(deliveryID: deliveryA, messageID: "<r1@x>")])
         _ = try store.record(F.response(deliveryA, action: "trash", status: StoredResponse.awaitingConfirmation), from: nil)
         try store.record(F.inbound("<r2@x>", outcome: .forgedToken))
         try store.rememberThread(channel: "team", thread: "171.2", token: "TOKEN", at: Instant(seconds: 720))
@@ -111,6 +112,7 @@ struct StoreCopyConformance {
         #expect(try target.store.deliveries(state: nil) == source.store.deliveries(state: nil))
         #expect(try target.store.responses() == source.store.responses())
         #expect(try target.store.inbound() == source.store.inbound())
+        #expect(try target.store.answered(AnsweredMessage(deliveryID: "\(try #require(source.store.inbound().first?.deliveryID))", messageID: "<r1@x>")))
         #expect(try target.store.takeTurn("digest", at: Instant(seconds: 800), every: 3600) == false)
         #expect(try target.store.idempotentAnswer(owner: "backend", key: "k1")?.requestDigest == "abc")
         // New rows take ids after the copied ones.
