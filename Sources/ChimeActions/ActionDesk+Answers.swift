@@ -81,7 +81,7 @@ extension ActionDesk {
     /// response and answering) is answered now.
     private func answeredBefore(_ reply: Reply) throws -> Bool {
         guard let message = AnsweredMessage(reply.record) else { return false }
-        return try folders.isAnswering(message) || store.answered(message)
+        return try keptMarks.contains(message) || store.answered(message)
     }
 
     /// The replies a category takes, as its emails number them, then the built-ins.
@@ -126,7 +126,10 @@ extension ActionDesk {
         let answered = AnsweredMessage(reply.record)
         switch channel.url.kind {
         case .maildir:
-            if try folders.add(bytes, to: channel.url.path, answering: answered), let answered { try store.markAnswered([answered]) }
+            let written = try folders.add(bytes, to: channel.url.path)
+            guard let answered else { break }
+            // Kept for publishing: marked once published (``publishAnswers(_:)``).
+            if written { try store.markAnswered([answered]) } else { keptMarks.kept(answered) }
         case .smtp, .smtps:
             try store.together {
                 try store.enqueue([QueuedDelivery(channel: channel.id, address: thread.address, body: SMTPClient.crlf(bytes))],

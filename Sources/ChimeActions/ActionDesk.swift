@@ -19,6 +19,8 @@ public struct ActionDesk: Sendable {
     public let stateDirectory: String
     /// The Maildirs answers go to, each opened once.
     let folders = MaildirFolders()
+    /// The replies of the answers `folders` keeps, until they are published and marked.
+    let keptMarks = KeptAnswerMarks()
 
     /// - Parameter stateDirectory: where command hooks run (`chime --state-dir`, else the
     ///   store's folder).
@@ -39,7 +41,10 @@ public struct ActionDesk: Sendable {
     /// Takes out the answers kept so far, for ``publishAnswers(_:)``: those kept after
     /// wait for the next take.
     public func takeAnswers() -> KeptAnswers {
-        folders.takeStaged()
+        // The replies first: one whose answer is staged between the two is marked with
+        // the next take's, never before its answer is published.
+        let answered = keptMarks.take()
+        return KeptAnswers(folders: folders.takeStaged(), answered: answered)
     }
 
     /// Writes answers taken out by ``takeAnswers()``, and makes them durable and visible
@@ -48,7 +53,7 @@ public struct ActionDesk: Sendable {
     public func publishAnswers(_ answers: KeptAnswers) throws {
         try folders.publish(answers)
         try store.markAnswered(answers.answered)
-        folders.marked(answers.answered)
+        keptMarks.marked(answers.answered)
     }
 
     /// The response action a name stands for: one of the request's category's action
@@ -217,99 +222,5 @@ public struct ActionDesk: Sendable {
     /// A key's text in the locale, or the English fallback when no template has it.
     public func text(_ key: String, _ values: [FormatArgument], _ locale: String, fallback: String) throws -> String {
         try localizer?.formatted(key, values, locale: locale) ?? fallback
-    }
-}
-
-/// Maildirs opened once each: their folders made once, and their file names counted in
-/// one sequence, so that two answers written in the same microsecond do not collide.
-final class MaildirFolders: @unchecked Sendable { // open and batching guarded by lock
-    private let lock = NSLock()
-    private var open: [String: MaildirFolder] = [:]
-    /// Whether answers are kept for ``publish(_:)`` instead of being written and synced one by one.
-    private var batching = false
-    /// The replies the answers kept so far answer.
-    private var answering: [AnsweredMessage] = []
-    /// The replies answered by answers kept and not yet published and marked: the same
-    /// message twice in one `chime ingest --maildir` (a retry delivered beside the first)
-    /// is answered once, though the store does not know of the first answer yet.
-    private var unmarked: Set<AnsweredMessage> = []
-
-    /// Writes an answer into the Maildir at `path`, or keeps it for ``publish(_:)`` with
-    /// the reply it answers (`answering`). Only finding the folder is done under the lock:
-    /// the folder takes messages from several threads at once.
-    /// - Returns: whether it was written now (false: kept).
-    func add(_ message: [UInt8], to path: String, answering reply: AnsweredMessage? = nil) throws -> Bool {
-        let (folder, batching) = try lock.withLock {
-            let folder = try open[path] ?? MaildirFolder(path: path)
-            open[path] = folder
-            return (folder, self.batching)
-        }
-        if batching {
-            folder.stage(message)
-            // After the message: a take between the two publishes it and marks its reply
-            // with the next take's, never the reply before its answer.
-            if let reply {
-                lock.withLock {
-                    answering.append(reply)
-                    unmarked.insert(reply)
-                }
-            }
-        } else {
-            try folder.add(message)
-        }
-        return !batching
-    }
-
-    func batch() {
-        lock.withLock { batching = true }
-    }
-
-    /// Whether an answer to `reply` is kept, not yet published and marked in the store.
-    func isAnswering(_ reply: AnsweredMessage) -> Bool {
-        lock.withLock { unmarked.contains(reply) }
-    }
-
-    /// The replies of answers published, now marked in the store.
-    func marked(_ replies: [AnsweredMessage]) {
-        guard !replies.isEmpty else { return }
-        lock.withLock { unmarked.subtract(replies) }
-    }
-
-    /// What each folder staged so far, taken out, with the replies it answers.
-    func takeStaged() -> KeptAnswers {
-        let (folders, answered) = lock.withLock {
-            defer { answering.removeAll() }
-            return (Array(open.values), answering)
-        }
-        return KeptAnswers(folders: folders.map { ($0, $0.takeStaged()) }, answered: answered)
-    }
-
-    /// Publishes what was taken out, folder by folder, outside the lock, while answers go
-    /// on being staged.
-    func publish(_ answers: KeptAnswers) throws {
-        for (folder, staged) in answers.folders { try folder.publish(staged) }
-    }
-}
-
-/// Answers kept for Maildirs and taken out together (``ActionDesk/takeAnswers()``).
-public struct KeptAnswers: Sendable {
-    let folders: [(MaildirFolder, MaildirFolder.Staged)]
-    /// The replies they answer, marked answered once they are published.
-    let answered: [AnsweredMessage]
-
-    /// No answers.
-    public static let none = KeptAnswers(folders: [], answered: [])
-
-    /// These answers, then `later`'s, each folder's published with one sync.
-    public func merging(_ later: KeptAnswers) -> KeptAnswers {
-        var folders = self.folders
-        for (folder, staged) in later.folders {
-            if let index = folders.firstIndex(where: { $0.0 === folder }) {
-                folders[index].1 = folders[index].1 + staged
-            } else {
-                folders.append((folder, staged))
-            }
-        }
-        return KeptAnswers(folders: folders, answered: answered + later.answered)
     }
 }

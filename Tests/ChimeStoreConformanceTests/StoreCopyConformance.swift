@@ -112,7 +112,7 @@ struct StoreCopyConformance {
         #expect(try target.store.deliveries(state: nil) == source.store.deliveries(state: nil))
         #expect(try target.store.responses() == source.store.responses())
         #expect(try target.store.inbound() == source.store.inbound())
-        #expect(try target.store.answered(AnsweredMessage(deliveryID: "\(try #require(source.store.inbound().first?.deliveryID))", messageID: "<r1@x>")))
+        #expect(try target.store.answered(AnsweredMessage(deliveryID: try #require(source.store.inbound().first?.deliveryID), messageID: "<r1@x>")))
         #expect(try target.store.takeTurn("digest", at: Instant(seconds: 800), every: 3600) == false)
         #expect(try target.store.idempotentAnswer(owner: "backend", key: "k1")?.requestDigest == "abc")
         // New rows take ids after the copied ones.
