@@ -38,10 +38,13 @@ extension Courier {
             try marks.flush { try store.record($0, claimer: claimer) }
         }
         defer { try? writeMarks() }
+        var stopped = false
         while true {
             var soonest: ContinuousClock.Instant?
             var waiting = false
-            for line in order {
+            // Told to stop: nothing more starts, and what is in flight finishes.
+            stopped = stopped || !keepsSending()
+            for line in order where !stopped {
                 guard !unreachable.contains(line.channel.id), !line.waitsPastRun else { continue }
                 waiting = waiting || line.waiting.hasReady
                 while line.waiting.hasReady, line.inFlight < line.window, pool.inFlight - queuedAhead(order) < configuration.concurrency {
@@ -116,6 +119,8 @@ extension Courier {
                 report.deferred += line.waiting.remaining
             } else if line.waitsPastRun {
                 report.waitingPastRun += line.waiting.remaining
+            } else if stopped {
+                report.stopped += line.waiting.remaining
             }
         }
     }

@@ -21,9 +21,12 @@ public final class Courier {
         /// Deliveries left untried because their channel's server asked to wait longer than
         /// its `maxWait` (a 429's `Retry-After`, a drained rate-limit bucket).
         public var waitingPastRun = 0
+        /// Deliveries claimed and left untried because the pass was told to stop
+        /// (``Courier/keepsSending``: `chime serve` stopping).
+        public var stopped = 0
 
-        /// Deliveries left untried for a later run, for either reason.
-        public var notTried: Int { deferred + waitingPastRun }
+        /// Deliveries left untried for a later run, for any of these reasons.
+        public var notTried: Int { deferred + waitingPastRun + stopped }
 
         public init() {}
     }
@@ -49,6 +52,11 @@ public final class Courier {
     public var undeliverable: () throws -> Set<String> = { [] }
     /// This pass's marks, read by ``undeliverable`` once needed.
     var marked = BounceMarks { [] }
+    /// Asked before each claim and before each delivery starts: false stops the pass, what
+    /// is in flight finishing and the rest of its claims left untried (``Report/stopped``),
+    /// for the caller to give back. `chime serve` stops so once SIGTERM has left sending
+    /// a while to finish; `chime run` never does.
+    public var keepsSending: () -> Bool = { true }
 
     // The state of one ``deliver(now:claimer:clock:alongside:)``, shared by its parts.
     var random = SystemRandomNumberGenerator()
@@ -96,7 +104,7 @@ public final class Courier {
         // take up the rest rather than wait while this one sends a long batch (and a lease
         // need cover only seconds of sending); against a fast one it grows at once.
         var limit = min(64, batchSize)
-        while true {
+        while keepsSending() {
             // Read before claiming: what was queued before the end is then claimed.
             let firing = !(progress?.isFinished ?? true)
             let leaseStart = clock()

@@ -40,6 +40,17 @@ struct Daemon: Sendable {
     /// queued is due at its own start, which may be before the sending round's.
     let handedOver = Flag()
 
+    /// When ``sending`` was told to stop (SIGTERM, once firing has stopped).
+    let sendingStops = StopRequest()
+
+    /// How long a sending pass goes on after SIGTERM reaches it (or after it starts, when
+    /// it starts later: the last round, for what firing's last round queued): what it has
+    /// claimed by then goes; what it has not started stays queued, its claims given back
+    /// at once, for the next process. A backlog of retries to a slow relay held up the
+    /// stop until all of it was sent (at ten a second, 5,000 took more than systemd's 150 s
+    /// and ended in SIGKILL).
+    static let sendingAfterStop: Duration = .seconds(10)
+
     /// Sending first: a group stops its services last to first, so it stops after firing,
     /// and sends what firing's last round queued.
     var services: [any Service] { [sending, firing, digests, mail] }
@@ -102,7 +113,9 @@ struct Daemon: Sendable {
             _ = handedOver.take()
             do {
                 let scheduler = try runtime.scheduler(configuration: configuration(), store: store)
-                _ = try scheduler.send(now: now, clock: { Instant(clock()) })
+                let started = ContinuousClock.now
+                _ = try scheduler.send(now: now, clock: { Instant(clock()) },
+                                       keepsSending: { [sendingStops] in sendingStops.allows(passStartedAt: started) })
             } catch {
                 logger.error("sending failed, tried again within a minute: \(configuration().redact("\(error)"))")
             }
@@ -110,7 +123,23 @@ struct Daemon: Sendable {
         }, sooner: { last in
             if handedOver.take() { return Instant(clock()) }
             return try? store.earliestDue(after: Instant(seconds: last.seconds - 1))
-        }, wakeup: queued, lastRound: { handedOver.take() })
+        }, wakeup: queued, lastRound: { handedOver.take() }, stopping: { [sendingStops] in sendingStops.ask() })
+    }
+
+    /// When a work was told to stop, for a round still running to end its pass
+    /// ``sendingAfterStop`` later.
+    final class StopRequest: Sendable {
+        private let asked = Mutex<ContinuousClock.Instant?>(nil)
+
+        /// Notes the request, once.
+        func ask() { asked.withLock { $0 = $0 ?? .now } }
+
+        /// Whether a pass that started at `start` goes on: always until the request, then
+        /// for ``sendingAfterStop`` after the request or the start, whichever is later.
+        func allows(passStartedAt start: ContinuousClock.Instant) -> Bool {
+            guard let asked = asked.withLock({ $0 }) else { return true }
+            return .now - max(asked, start) < Daemon.sendingAfterStop
+        }
     }
 
     /// A mark one round or service sets and another reads or takes.

@@ -198,19 +198,24 @@ extension Scheduler {
 
     /// Sends what the outbox holds due, as a run does after firing: `chime serve`'s
     /// sending, apart from its firing. Its claims are its own (``Claimer/doing(_:)``), and
-    /// it gives back those of deliveries it left untried.
-    public func send(now: Instant, clock: @escaping @Sendable () -> Instant = { Instant(Date()) }) throws -> Courier.Report {
-        try deliver(now: now, claimer: ProcessIdentity.current.doing("send"), clock: clock)
+    /// it gives back those of deliveries it left untried: those of its server's asking, and
+    /// those left once `keepsSending` says no more (``Courier/keepsSending``).
+    public func send(now: Instant, clock: @escaping @Sendable () -> Instant = { Instant(Date()) },
+                     keepsSending: @escaping () -> Bool = { true }) throws -> Courier.Report {
+        try deliver(now: now, claimer: ProcessIdentity.current.doing("send"), clock: clock, keepsSending: keepsSending)
     }
 
     /// A courier pass under a claimer of one work of its own (``Claimer/doing(_:)``), which
     /// gives back the claims of the deliveries it left untried, or of all it took when it
     /// failed: the process lives on, so no one else would take them up before their
     /// lease ran out.
-    func deliver(now: Instant, claimer: Claimer, clock: @escaping @Sendable () -> Instant) throws -> Courier.Report {
+    func deliver(now: Instant, claimer: Claimer, clock: @escaping @Sendable () -> Instant,
+                 keepsSending: @escaping () -> Bool = { true }) throws -> Courier.Report {
         let report: Courier.Report
+        let courier = makeCourier()
+        courier.keepsSending = keepsSending
         do {
-            report = try makeCourier().deliver(now: now, claimer: claimer, clock: clock)
+            report = try courier.deliver(now: now, claimer: claimer, clock: clock)
         } catch {
             _ = try? store.releaseClaims(of: claimer)
             throw error

@@ -243,12 +243,7 @@ struct DaemonTests {
     func slowRelayDoesNotDelayFiring() throws {
         // The relay answers each message's data after 3 s: dan's 4 emails, one after the
         // other (one recipient's in the order queued), 12 s.
-        let relay = try SMTPServer(["--delay", "3"])
-        let ws = try Self.workspace(relay: relay)
-        let daemon = try Self.waitingDaemon(ws)
-        let emails = (1...4).map { #"{"identifier": "d\#($0)", "recipient": "dan", "content": {"title": "Email \#($0)"}, "trigger": {"type": "timeInterval", "seconds": 1}}"# }
-        try ws.write("emails.json", "[" + emails.joined(separator: ",") + "]")
-        #expect(try ws.chime(["schedule", "--json", "emails.json"]).status == 0)
+        let (relay, ws, daemon) = try Self.emailsBehindSlowRelay(4, delay: 3)
         let printed = try Self.schedule(ws, 2...2) { _ in 3 }
         let due = try Self.instant(of: "r2", in: printed)
         let arrived = try Self.wait(for: 1, in: ws, timeout: 15)
@@ -283,6 +278,28 @@ struct DaemonTests {
         #expect(at.timeIntervalSince(due) < 3, "sent \(at.timeIntervalSince(due)) s after its instant")
     }
 
+    @Test("SIGTERM while sending a backlog to a slow relay: sending stops about 10 s later, the daemon exits 0, what it had not started is given back at once, and chime run sends it, each email once")
+    func stoppedWhileSending() throws {
+        // 80 emails to one address go one after the other, each answered after 0.25 s:
+        // 20 s at least, twice the 10 s that sending is given after SIGTERM.
+        let (relay, ws, daemon) = try Self.emailsBehindSlowRelay(80, delay: 0.25)
+        let deadline = Date().addingTimeInterval(20)
+        while try relay.messages().count < 2, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let stopping = Date()
+        #expect(daemon.stop() == 0)
+        let took = Date().timeIntervalSince(stopping)
+        let sent = try relay.messages().count
+        #expect(took < 15, "the daemon took \(took) s to stop")
+        #expect(sent >= 2 && sent < 80, "the relay took \(sent) emails before the daemon stopped: \(daemon.log.suffix(2000))")
+        // The rest was left queued, its claims given back: the next run sends it at once.
+        let run = try ws.chime(["run"])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(!run.stdout.contains("took back"), "\(run.stdout)")
+        #expect(run.stdout.hasPrefix("fired 0, delivered "), "\(run.stdout)")
+        let copies = try relay.messageIDsBySubject()
+        #expect(copies.count == 80 && copies.values.allSatisfy { $0.count == 1 }, "\(copies.filter { $0.value.count != 1 })")
+    }
+
     /// A workspace where each of `names` keeps what comes in their quiet hours (22:00 to
     /// 07:00, UTC) for a 07:00 digest, their address on `channel` (id `mail`), with
     /// `others` beside them; each has one reminder ("Night") so kept, due at 02:00.
@@ -307,6 +324,18 @@ struct DaemonTests {
     }
 
     /// The default workspace with dan, whose address is on an SMTP channel to `relay`.
+    /// A relay answering each message's data after `delay` seconds, a waiting daemon, and
+    /// `count` emails to dan (`Email N`, identifiers `dN`) scheduled a second ahead.
+    static func emailsBehindSlowRelay(_ count: Int, delay: Double) throws -> (SMTPServer, Workspace, Daemon) {
+        let relay = try SMTPServer(["--delay", "\(delay)"])
+        let ws = try workspace(relay: relay)
+        let daemon = try waitingDaemon(ws)
+        let emails = (1...count).map { #"{"identifier": "d\#($0)", "recipient": "dan", "content": {"title": "Email \#($0)"}, "trigger": {"type": "timeInterval", "seconds": 1}}"# }
+        try ws.write("emails.json", "[" + emails.joined(separator: ",") + "]")
+        #expect(try ws.chime(["schedule", "--json", "emails.json"]).status == 0)
+        return (relay, ws, daemon)
+    }
+
     static func workspace(relay: SMTPServer) throws -> Workspace {
         try Workspace(configuration: Workspace.defaultConfiguration
             .replacingOccurrences(of: "</channels>", with: #"<channel id="mail" url="smtp://127.0.0.1:\#(relay.port)" from="bot@example.org"/></channels>"#)

@@ -7,8 +7,8 @@ import ServiceLifecycle
 /// calls and libcurl transfers never hold Swift's shared threads; the next round starts
 /// at the instant the round asked for, at the latest `longest` seconds after it started,
 /// or sooner when `sooner` (asked every `recheck` seconds while waiting) finds something
-/// due before then. On graceful shutdown (SIGTERM) the round in flight finishes and no
-/// other starts.
+/// due before then. On graceful shutdown (SIGTERM) the round in flight finishes (told by
+/// `stopping`, it may cut its work short) and no other starts.
 public struct RecurringWork: Service {
     /// What the work is called: its queue's label, `chime.NAME`.
     public let name: String
@@ -19,6 +19,7 @@ public struct RecurringWork: Service {
     private let sooner: (@Sendable (Instant) -> Instant?)?
     private let wakeup: Wakeup?
     private let lastRound: (@Sendable () -> Bool)?
+    private let stopping: (@Sendable () -> Void)?
 
     /// - Parameters:
     ///   - name: what the work is called.
@@ -33,9 +34,11 @@ public struct RecurringWork: Service {
     ///   - wakeup: when signalled, `sooner` is asked at once instead of at the next recheck.
     ///   - lastRound: asked once the work is told to stop gracefully; true: one more round
     ///     first (work handed to it by services stopped before it).
+    ///   - stopping: called when the work is told to stop gracefully, from another thread
+    ///     than the round's, which may be running.
     public init(name: String, clock: @escaping @Sendable () -> Date = { Date() }, longest: TimeInterval = 60, recheck: TimeInterval = 1,
                 round: @escaping @Sendable (Instant) -> Instant?, sooner: (@Sendable (Instant) -> Instant?)? = nil, wakeup: Wakeup? = nil,
-                lastRound: (@Sendable () -> Bool)? = nil) {
+                lastRound: (@Sendable () -> Bool)? = nil, stopping: (@Sendable () -> Void)? = nil) {
         self.name = name
         self.clock = clock
         self.longest = longest
@@ -44,11 +47,16 @@ public struct RecurringWork: Service {
         self.sooner = sooner
         self.wakeup = wakeup
         self.lastRound = lastRound
+        self.stopping = stopping
     }
 
     public func run() async throws {
         let queue = DispatchQueue(label: "chime.\(name)")
-        await rounds(on: queue)
+        await withGracefulShutdownHandler {
+            await rounds(on: queue)
+        } onGracefulShutdown: { [stopping] in
+            stopping?()
+        }
         if !Task.isCancelled, lastRound?() == true {
             let instant = Instant(clock())
             _ = await Self.on(queue) { round(instant) }
