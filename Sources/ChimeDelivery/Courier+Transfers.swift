@@ -72,7 +72,9 @@ extension Courier {
             let wait = soonest.map { max(1, Int(Self.seconds($0 - .now) * 1_000)) } ?? 1_000
             if pool.inFlight == 0 {
                 try writeMarks()
-                Thread.sleep(forTimeInterval: Double(wait) / 1_000)
+                // A second at most: `keepsSending` is asked again after it (a paced line's
+                // next start may be maxWait away).
+                Thread.sleep(forTimeInterval: Double(min(wait, 1_000)) / 1_000)
                 continue
             }
             for (tag, completion) in pool.collectCompletions(waitingUpTo: min(wait, marks.isEmpty ? 1_000 : DeliveryMarks.delayMilliseconds)) {

@@ -52,10 +52,11 @@ public final class Courier {
     public var undeliverable: () throws -> Set<String> = { [] }
     /// This pass's marks, read by ``undeliverable`` once needed.
     var marked = BounceMarks { [] }
-    /// Asked before each claim and before each delivery starts: false stops the pass, what
-    /// is in flight finishing and the rest of its claims left untried (``Report/stopped``),
-    /// for the caller to give back. `chime serve` stops so once SIGTERM has left sending
-    /// a while to finish; `chime run` never does.
+    /// Asked before each claim and each time the pass is about to start deliveries: false
+    /// stops the pass, what was handed to the connections finishing and the rest of its
+    /// claims left untried (``Report/stopped``), for the caller to give back. `chime serve`
+    /// stops so once SIGTERM has left its sending and digests a while to finish; `chime run`
+    /// never does.
     public var keepsSending: () -> Bool = { true }
 
     // The state of one ``deliver(now:claimer:clock:alongside:)``, shared by its parts.

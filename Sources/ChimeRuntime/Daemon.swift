@@ -40,19 +40,21 @@ struct Daemon: Sendable {
     /// queued is due at its own start, which may be before the sending round's.
     let handedOver = Flag()
 
-    /// When ``sending`` was told to stop (SIGTERM, once firing has stopped).
-    let sendingStops = StopRequest()
+    /// When ``sending`` and ``digests`` were told to stop (SIGTERM; sending once firing
+    /// has stopped).
+    let sendingStops = StopRequest(), digestsStop = StopRequest()
 
-    /// How long a sending pass goes on after SIGTERM reaches it (or after it starts, when
-    /// it starts later: the last round, for what firing's last round queued): what it has
-    /// claimed by then goes; what it has not started stays queued, its claims given back
-    /// at once, for the next process. A backlog of retries to a slow relay held up the
+    /// How long sending goes on once the stop reaches it, its last round included (for
+    /// what firing's last round queued, unless older retries due take that time): what was
+    /// handed to the connections by then goes; what was not stays queued, its claims given
+    /// back at once, for the next process. A backlog of retries to a slow relay held up the
     /// stop until all of it was sent (at ten a second, 5,000 took more than systemd's 150 s
-    /// and ended in SIGKILL).
+    /// and ended in SIGKILL). A digest round's sending stops as long after the stop reaches
+    /// it.
     static let sendingAfterStop: Duration = .seconds(10)
 
     /// Sending first: a group stops its services last to first, so it stops after firing,
-    /// and sends what firing's last round queued.
+    /// and sends what firing's last round queued (for ``sendingAfterStop`` at most).
     var services: [any Service] { [sending, firing, digests, mail] }
 
     /// Hands what was queued to ``sending`` at once.
@@ -113,9 +115,10 @@ struct Daemon: Sendable {
             _ = handedOver.take()
             do {
                 let scheduler = try runtime.scheduler(configuration: configuration(), store: store)
-                let started = ContinuousClock.now
-                _ = try scheduler.send(now: now, clock: { Instant(clock()) },
-                                       keepsSending: { [sendingStops] in sendingStops.allows(passStartedAt: started) })
+                let report = try scheduler.send(now: now, clock: { Instant(clock()) }, keepsSending: { [sendingStops] in sendingStops.allows })
+                if report.stopped > 0 {
+                    logger.notice("sending stopped: \(report.stopped) deliveries left queued for the next process")
+                }
             } catch {
                 logger.error("sending failed, tried again within a minute: \(configuration().redact("\(error)"))")
             }
@@ -126,7 +129,7 @@ struct Daemon: Sendable {
         }, wakeup: queued, lastRound: { handedOver.take() }, stopping: { [sendingStops] in sendingStops.ask() })
     }
 
-    /// When a work was told to stop, for a round still running to end its pass
+    /// When a work was told to stop, for its rounds to end their sending
     /// ``sendingAfterStop`` later.
     final class StopRequest: Sendable {
         private let asked = Mutex<ContinuousClock.Instant?>(nil)
@@ -134,11 +137,10 @@ struct Daemon: Sendable {
         /// Notes the request, once.
         func ask() { asked.withLock { $0 = $0 ?? .now } }
 
-        /// Whether a pass that started at `start` goes on: always until the request, then
-        /// for ``sendingAfterStop`` after the request or the start, whichever is later.
-        func allows(passStartedAt start: ContinuousClock.Instant) -> Bool {
+        /// Whether sending goes on: always until the request, then for ``sendingAfterStop``.
+        var allows: Bool {
             guard let asked = asked.withLock({ $0 }) else { return true }
-            return .now - max(asked, start) < Daemon.sendingAfterStop
+            return .now - asked < Daemon.sendingAfterStop
         }
     }
 
@@ -156,7 +158,7 @@ struct Daemon: Sendable {
         RecurringWork(name: "digest", clock: clock, round: { now in
             do {
                 let scheduler = try runtime.scheduler(configuration: configuration(), store: store)
-                let report = try scheduler.digest(now: now, clock: { Instant(clock()) })
+                let report = try scheduler.digest(now: now, clock: { Instant(clock()) }, keepsSending: { [digestsStop] in digestsStop.allows })
                 for (recipient, count) in report.sent {
                     logger.info("digest sent", metadata: ["recipient.id": .string(recipient), "digest.count": .stringConvertible(count)])
                 }
@@ -164,7 +166,7 @@ struct Daemon: Sendable {
                 logger.error("digests not sent, tried again in a minute: \(configuration().redact("\(error)"))")
             }
             return Instant(seconds: (now.seconds / 60 + 1) * 60)
-        })
+        }, stopping: { [digestsStop] in digestsStop.ask() })
     }
 
     /// Takes the replies waiting in each IMAP mailbox, as `chime fetch` does.

@@ -28,8 +28,9 @@ extension Scheduler {
     ///     own clock, which `--now` moves).
     ///   - only: limit the run to this recipient.
     ///   - dryRun: list what would go; claim and send nothing.
+    ///   - keepsSending: asked as the digests' deliveries go (``Courier/keepsSending``).
     public func digest(now: Instant, clock: @escaping @Sendable () -> Instant = { Instant(Date()) }, only: String? = nil,
-                       dryRun: Bool = false) throws -> DigestReport {
+                       dryRun: Bool = false, keepsSending: @escaping () -> Bool = { true }) throws -> DigestReport {
         var report = DigestReport()
         // Claims of its own: `chime serve` fires meanwhile, and a firing round gives back
         // its claims when it ends holding something.
@@ -62,7 +63,7 @@ extension Scheduler {
         (report.sent, report.held) = (result.sent, result.held)
         // Digests for SMTP were queued with their mark: sent now, retried by later runs.
         if !report.sent.isEmpty, configuration.channels.contains(where: { $0.url.kind.sendsOverNetwork }) {
-            report.delivery = try deliver(now: now, claimer: claimer, clock: clock)
+            report.delivery = try deliver(now: now, claimer: claimer, clock: clock, keepsSending: keepsSending)
         }
         return report
     }

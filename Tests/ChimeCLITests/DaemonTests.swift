@@ -291,6 +291,7 @@ struct DaemonTests {
         let sent = try relay.messages().count
         #expect(took < 15, "the daemon took \(took) s to stop")
         #expect(sent >= 2 && sent < 80, "the relay took \(sent) emails before the daemon stopped: \(daemon.log.suffix(2000))")
+        #expect(daemon.log.contains("deliveries left queued for the next process"), "\(daemon.log.suffix(2000))")
         // The rest was left queued, its claims given back: the next run sends it at once.
         let run = try ws.chime(["run"])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
@@ -323,7 +324,6 @@ struct DaemonTests {
         return ws
     }
 
-    /// The default workspace with dan, whose address is on an SMTP channel to `relay`.
     /// A relay answering each message's data after `delay` seconds, a waiting daemon, and
     /// `count` emails to dan (`Email N`, identifiers `dN`) scheduled a second ahead.
     static func emailsBehindSlowRelay(_ count: Int, delay: Double) throws -> (SMTPServer, Workspace, Daemon) {
@@ -336,6 +336,7 @@ struct DaemonTests {
         return (relay, ws, daemon)
     }
 
+    /// The default workspace with dan, whose address is on an SMTP channel to `relay`.
     static func workspace(relay: SMTPServer) throws -> Workspace {
         try Workspace(configuration: Workspace.defaultConfiguration
             .replacingOccurrences(of: "</channels>", with: #"<channel id="mail" url="smtp://127.0.0.1:\#(relay.port)" from="bot@example.org"/></channels>"#)

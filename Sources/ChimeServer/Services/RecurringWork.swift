@@ -34,8 +34,8 @@ public struct RecurringWork: Service {
     ///   - wakeup: when signalled, `sooner` is asked at once instead of at the next recheck.
     ///   - lastRound: asked once the work is told to stop gracefully; true: one more round
     ///     first (work handed to it by services stopped before it).
-    ///   - stopping: called when the work is told to stop gracefully, from another thread
-    ///     than the round's, which may be running.
+    ///   - stopping: called when the work is told to stop (gracefully, or cancelled), from
+    ///     another thread than the round's, which may be running.
     public init(name: String, clock: @escaping @Sendable () -> Date = { Date() }, longest: TimeInterval = 60, recheck: TimeInterval = 1,
                 round: @escaping @Sendable (Instant) -> Instant?, sooner: (@Sendable (Instant) -> Instant?)? = nil, wakeup: Wakeup? = nil,
                 lastRound: (@Sendable () -> Bool)? = nil, stopping: (@Sendable () -> Void)? = nil) {
@@ -52,9 +52,9 @@ public struct RecurringWork: Service {
 
     public func run() async throws {
         let queue = DispatchQueue(label: "chime.\(name)")
-        await withGracefulShutdownHandler {
+        await withTaskCancellationOrGracefulShutdownHandler {
             await rounds(on: queue)
-        } onGracefulShutdown: { [stopping] in
+        } onCancelOrGracefulShutdown: { [stopping] in
             stopping?()
         }
         if !Task.isCancelled, lastRound?() == true {
