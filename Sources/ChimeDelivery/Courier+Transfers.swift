@@ -44,6 +44,7 @@ extension Courier {
             var waiting = false
             // Told to stop: nothing more starts, and what is in flight finishes.
             stopped = stopped || !keepsSending()
+            report.cutShort = report.cutShort || stopped
             for line in order where !stopped {
                 guard !unreachable.contains(line.channel.id), !line.waitsPastRun else { continue }
                 waiting = waiting || line.waiting.hasReady

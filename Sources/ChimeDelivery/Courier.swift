@@ -24,6 +24,8 @@ public final class Courier {
         /// Deliveries claimed and left untried because the pass was told to stop
         /// (``Courier/keepsSending``: `chime serve` stopping).
         public var stopped = 0
+        /// Whether the pass was told to stop: what it did not claim stays queued too.
+        public var cutShort = false
 
         /// Deliveries left untried for a later run, for any of these reasons.
         public var notTried: Int { deferred + waitingPastRun + stopped }
@@ -105,7 +107,11 @@ public final class Courier {
         // take up the rest rather than wait while this one sends a long batch (and a lease
         // need cover only seconds of sending); against a fast one it grows at once.
         var limit = min(64, batchSize)
-        while keepsSending() {
+        while true {
+            guard keepsSending() else {
+                report.cutShort = true
+                break
+            }
             // Read before claiming: what was queued before the end is then claimed.
             let firing = !(progress?.isFinished ?? true)
             let leaseStart = clock()

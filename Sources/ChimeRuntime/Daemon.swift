@@ -1,5 +1,6 @@
 import ChimeCore
 import ChimeCurl
+import ChimeDelivery
 import ChimeScheduler
 import ChimeServer
 import Foundation
@@ -116,9 +117,7 @@ struct Daemon: Sendable {
             do {
                 let scheduler = try runtime.scheduler(configuration: configuration(), store: store)
                 let report = try scheduler.send(now: now, clock: { Instant(clock()) }, keepsSending: { [sendingStops] in sendingStops.allows })
-                if report.stopped > 0 {
-                    logger.notice("sending stopped: \(report.stopped) deliveries left queued for the next process")
-                }
+                if report.cutShort { logger.notice(Self.cutShort("sending", report)) }
             } catch {
                 logger.error("sending failed, tried again within a minute: \(configuration().redact("\(error)"))")
             }
@@ -127,6 +126,11 @@ struct Daemon: Sendable {
             if handedOver.take() { return Instant(clock()) }
             return try? store.earliestDue(after: Instant(seconds: last.seconds - 1))
         }, wakeup: queued, lastRound: { handedOver.take() }, stopping: { [sendingStops] in sendingStops.ask() })
+    }
+
+    /// What is logged when a pass's sending was stopped (``sendingAfterStop``).
+    static func cutShort(_ what: String, _ report: Courier.Report) -> Logger.Message {
+        "\(what) stopped: what is not sent yet stays queued for the next process (\(report.stopped) claimed and given back)"
     }
 
     /// When a work was told to stop, for its rounds to end their sending
@@ -159,6 +163,7 @@ struct Daemon: Sendable {
             do {
                 let scheduler = try runtime.scheduler(configuration: configuration(), store: store)
                 let report = try scheduler.digest(now: now, clock: { Instant(clock()) }, keepsSending: { [digestsStop] in digestsStop.allows })
+                if report.delivery.cutShort { logger.notice(Self.cutShort("the digests' sending", report.delivery)) }
                 for (recipient, count) in report.sent {
                     logger.info("digest sent", metadata: ["recipient.id": .string(recipient), "digest.count": .stringConvertible(count)])
                 }
