@@ -38,14 +38,12 @@ extension Courier {
             try marks.flush { try store.record($0, claimer: claimer) }
         }
         defer { try? writeMarks() }
-        var stopped = false
         while true {
             var soonest: ContinuousClock.Instant?
             var waiting = false
             // Told to stop: nothing more starts, and what is in flight finishes.
-            stopped = stopped || !keepsSending()
-            report.cutShort = report.cutShort || stopped
-            for line in order where !stopped {
+            let startsMore = goesOn()
+            for line in order where startsMore {
                 guard !unreachable.contains(line.channel.id), !line.waitsPastRun else { continue }
                 waiting = waiting || line.waiting.hasReady
                 while line.waiting.hasReady, line.inFlight < line.window, pool.inFlight - queuedAhead(order) < configuration.concurrency {
@@ -122,7 +120,7 @@ extension Courier {
                 report.deferred += line.waiting.remaining
             } else if line.waitsPastRun {
                 report.waitingPastRun += line.waiting.remaining
-            } else if stopped {
+            } else if report.cutShort {
                 report.stopped += line.waiting.remaining
             }
         }

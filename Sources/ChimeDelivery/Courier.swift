@@ -107,11 +107,7 @@ public final class Courier {
         // take up the rest rather than wait while this one sends a long batch (and a lease
         // need cover only seconds of sending); against a fast one it grows at once.
         var limit = min(64, batchSize)
-        while true {
-            guard keepsSending() else {
-                report.cutShort = true
-                break
-            }
+        while goesOn() {
             // Read before claiming: what was queued before the end is then claimed.
             let firing = !(progress?.isFinished ?? true)
             let leaseStart = clock()
@@ -148,6 +144,13 @@ public final class Courier {
             limit = min(batchSize, max(16, Int(rate)))
         }
         return report
+    }
+
+    /// Whether the pass goes on (``keepsSending``); once it does not, noted in the report
+    /// (``Report/cutShort``) and not asked again.
+    func goesOn() -> Bool {
+        if !report.cutShort, !keepsSending() { report.cutShort = true }
+        return !report.cutShort
     }
 
     /// A duration in seconds.

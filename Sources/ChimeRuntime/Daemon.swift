@@ -43,7 +43,7 @@ struct Daemon: Sendable {
 
     /// When ``sending`` and ``digests`` were told to stop (SIGTERM; sending once firing
     /// has stopped).
-    let sendingStops = StopRequest(), digestsStop = StopRequest()
+    let sendingStop = StopRequest(), digestsStop = StopRequest()
 
     /// How long sending goes on once the stop reaches it, its last round included (for
     /// what firing's last round queued, unless older retries due take that time): what was
@@ -116,7 +116,7 @@ struct Daemon: Sendable {
             _ = handedOver.take()
             do {
                 let scheduler = try runtime.scheduler(configuration: configuration(), store: store)
-                let report = try scheduler.send(now: now, clock: { Instant(clock()) }, keepsSending: { [sendingStops] in sendingStops.allows })
+                let report = try scheduler.send(now: now, clock: { Instant(clock()) }, keepsSending: { [sendingStop] in sendingStop.allows })
                 if report.cutShort { logger.notice(Self.cutShort("sending", report)) }
             } catch {
                 logger.error("sending failed, tried again within a minute: \(configuration().redact("\(error)"))")
@@ -125,7 +125,7 @@ struct Daemon: Sendable {
         }, sooner: { last in
             if handedOver.take() { return Instant(clock()) }
             return try? store.earliestDue(after: Instant(seconds: last.seconds - 1))
-        }, wakeup: queued, lastRound: { handedOver.take() }, stopping: { [sendingStops] in sendingStops.ask() })
+        }, wakeup: queued, lastRound: { handedOver.take() }, stopping: { [sendingStop] in sendingStop.ask() })
     }
 
     /// What is logged when a pass's sending was stopped (``sendingAfterStop``).
