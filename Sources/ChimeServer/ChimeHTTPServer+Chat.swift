@@ -239,22 +239,6 @@ extension ChimeHTTPServer {
         return Self.json(200, ["method": "sendMessage", "chat_id": chat, "text": ChatAnswer.telegramMessage(outcome.message), "reply_to_message_id": message])
     }
 
-    /// Runs blocking work (a store call) off the server's event loops and Swift's shared
-    /// threads: every route that reads or writes the store goes through it.
-    static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-        }
-    }
-
-    /// Runs a request to another server (which may take its whole timeout) on a thread of
-    /// its own, so that it holds none of the threads ``blocking(_:)`` shares out.
-    static func waitingOnNetwork<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try work() }) }.start()
-        }
-    }
-
     /// The key a Slack message's thread is remembered under: its conversation and `ts`.
     static func slackThread(_ conversation: String, _ ts: String) -> String { "\(conversation):\(ts)" }
 

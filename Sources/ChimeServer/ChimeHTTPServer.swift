@@ -82,6 +82,10 @@ public struct ChimeHTTPServer: Sendable {
         return max(open - reservedDescriptors, open / 2, 1)
     }
 
+    /// How long `/health` waits for the store before it answers 503: less than the 5 s
+    /// of the container's HEALTHCHECK.
+    static let healthWait = 3.0
+
     func router() -> Router<BasicRequestContext> {
         let router = Router()
         // First, so that it sees every route added after it, and requests no route takes.
@@ -89,11 +93,13 @@ public struct ChimeHTTPServer: Sendable {
         router.add(middleware: ErrorAnswers())
         // Alive and able to answer: the store read as any request reads it (a store that
         // cannot be read answered 200 while every API call failed, and a container's
-        // HEALTHCHECK called it healthy).
+        // HEALTHCHECK called it healthy). A store that does not answer (a PostgreSQL
+        // server down, which a call waits up to 120 s for) is unhealthy within
+        // `healthWait`, before a probe's own timeout.
         router.get("/health") { _, _ in
             let (store, now) = (desk.actions.store, clock())
             do {
-                _ = try await Self.blocking { try store.runOutlook(now: now) }
+                _ = try await Self.blocking(within: Self.healthWait) { try store.runOutlook(now: now) }
             } catch {
                 Logger(label: "chime.http").error("health: the store cannot be read", metadata: ["error": .string(printableError(error))])
                 return Self.text(503, "the store cannot be read")

@@ -26,6 +26,9 @@ struct DaemonTests {
 
         var log: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
 
+        /// The port it listens on, as it printed it.
+        var port: Int { log.firstMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)/).flatMap { Int($0.output.1) } ?? 0 }
+
         /// How many notifications its log says it fired.
         var fired: Int { log.components(separatedBy: "fired and delivered").count - 1 }
 
@@ -169,6 +172,40 @@ struct DaemonTests {
         #expect(first.fired > 0 && second.fired > 0, "shares: \(first.fired) and \(second.fired)")
         #expect(try ws.chime(["pending"]).stdout.isEmpty)
         #expect(try ws.chime(["delivered"]).stdout.split(separator: "\n").count == 200)
+    }
+
+    @Test("chime serve on PostgreSQL through an outage: while the server is down, /health answers 503 within seconds rather than after the store's 120 s; once it is back, 200 again, and a reminder that fell due meanwhile arrives once")
+    func postgresOutage() throws {
+        let postgres = try PostgresServer.ofItsOwn()
+        defer { postgres.stop() }
+        let store = try postgres.makeDatabase()
+        let ws = try Workspace()
+        let daemon = try Daemon(ws, ["--store", store])
+        func health() throws -> (status: Int, seconds: TimeInterval) {
+            let asked = Date()
+            let status = try ServeTests.Server.request(port: daemon.port, "GET", "/health", timeout: 30).status
+            return (status, Date().timeIntervalSince(asked))
+        }
+        #expect(try health().status == 200)
+        try ws.write("soon.json", #"{"identifier": "r1", "recipient": "carol", "content": {"title": "Reminder 1"}, "trigger": {"type": "timeInterval", "seconds": 4}}"#)
+        #expect(try ws.chime(["schedule", "--json", "soon.json", "--store", store]).status == 0)
+
+        try postgres.shutDown()
+        let down = try health()
+        #expect(down.status == 503)
+        #expect(down.seconds < 6, "answered after \(down.seconds) s")
+        // Down past the reminder's instant.
+        Thread.sleep(forTimeInterval: 5)
+        #expect(try Self.subjects(ws).isEmpty)
+        try postgres.startAgain()
+
+        let arrived = try Self.wait(for: 1, in: ws, timeout: 30)
+        #expect(arrived != nil, "not delivered after the outage: \(daemon.log.suffix(3000))")
+        #expect(try health().status == 200)
+        Thread.sleep(forTimeInterval: 1) // anything sent twice would arrive by now
+        #expect(daemon.stop() == 0)
+        #expect(try Self.subjects(ws) == ["Reminder 1"])
+        #expect(daemon.log.contains("health: the store cannot be read") && daemon.log.contains("no answer within 3 s"))
     }
 
     @Test("SIGTERM while firing: the round in flight finishes, the daemon exits 0, chime run sends the rest, nothing twice")

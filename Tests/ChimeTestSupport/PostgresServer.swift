@@ -15,6 +15,8 @@ public final class PostgresServer: @unchecked Sendable { // immutable after init
     public let folder: URL
     /// The superuser the tests connect as.
     public let user = "chime"
+    /// What the server is started with beside its port and folder.
+    private let options: String
 
     /// Debian's PostgreSQL 15 binaries.
     public static let binaries = URL(fileURLWithPath: "/usr/lib/postgresql/15/bin")
@@ -35,29 +37,35 @@ public final class PostgresServer: @unchecked Sendable { // immutable after init
         }
     }
 
-    nonisolated(unsafe) private static var durables: [PostgresServer] = [] // guarded by lock
+    nonisolated(unsafe) private static var ownServers: [PostgresServer] = [] // guarded by lock
 
     /// A server of its own that writes as PostgreSQL does by default (`fsync` on), for
     /// figures worth quoting (the benchmark); stopped by ``stop()`` or when the process
     /// exits.
     /// - Throws: when PostgreSQL is missing or does not start.
     public static func durable() throws -> PostgresServer {
-        let server = try PostgresServer(fsync: true)
-        lock.withLock {
-            if durables.isEmpty { atexit { PostgresServer.lock.withLock { PostgresServer.durables }.forEach { $0.stop() } } }
-            durables.append(server)
-        }
-        return server
+        try stoppedAtExit(PostgresServer(fsync: true))
     }
 
     /// A server of its own that takes TLS connections (and plain ones) with `certificate`,
     /// as a managed PostgreSQL does; stopped by ``stop()`` or when the process exits.
     /// - Throws: when PostgreSQL is missing or does not start.
     public static func withTLS(_ certificate: ScriptServer.Certificate) throws -> PostgresServer {
-        let server = try PostgresServer(tls: certificate)
+        try stoppedAtExit(PostgresServer(tls: certificate))
+    }
+
+    /// A server of its own, stopped by ``stop()`` or when the process exits: for a test that
+    /// takes it down (``shutDown()``) and brings it back (``startAgain()``), an outage.
+    /// - Throws: when PostgreSQL is missing or does not start.
+    public static func ofItsOwn() throws -> PostgresServer {
+        try stoppedAtExit(PostgresServer())
+    }
+
+    /// A server of its own, stopped when the process exits unless ``stop()`` was called.
+    private static func stoppedAtExit(_ server: PostgresServer) -> PostgresServer {
         lock.withLock {
-            if durables.isEmpty { atexit { PostgresServer.lock.withLock { PostgresServer.durables }.forEach { $0.stop() } } }
-            durables.append(server)
+            if ownServers.isEmpty { atexit { PostgresServer.lock.withLock { PostgresServer.ownServers }.forEach { $0.stop() } } }
+            ownServers.append(server)
         }
         return server
     }
@@ -81,20 +89,13 @@ public final class PostgresServer: @unchecked Sendable { // immutable after init
             if geteuid() == 0 { try Self.run("/usr/bin/chown", ["postgres:postgres", cert, key]) }
             tlsOptions = " -c ssl=on -c ssl_cert_file=\(cert) -c ssl_key_file=\(key)"
         }
+        options = "-c fsync=\(fsync ? "on" : "off") -c max_connections=300\(tlsOptions)"
         // A port free a moment ago may be taken by the time the server binds it: try again.
         var lastError: (any Error)?
         for _ in 0..<3 {
             let port = LocalPort.free()
             do {
-                // Through Debian's Python, which closes every descriptor but the standard
-                // three before it starts pg_ctl: the server would otherwise inherit the one
-                // Foundation's Process watches to learn that its child exited, and this
-                // wait, and every other Process's started meanwhile, would never end.
-                try Self.run("/usr/bin/python3", ["-c", "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:], close_fds=True))"]
-                             + Self.postgresCommand("pg_ctl", ["-D", data, "-w", "-t", "30", "-l", folder.appendingPathComponent("log").path,
-                                                               "-o", "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=\(fsync ? "on" : "off") -c max_connections=300\(tlsOptions)",
-                                                               "start"]))
-                try Self.run(Self.binaries.appendingPathComponent("pg_isready").path, ["-h", "127.0.0.1", "-p", "\(port)", "-t", "10"])
+                try Self.launch(folder: folder, port: port, options: options)
                 self.port = port
                 return
             } catch {
@@ -103,6 +104,30 @@ public final class PostgresServer: @unchecked Sendable { // immutable after init
         }
         let log = (try? String(contentsOf: folder.appendingPathComponent("log"), encoding: .utf8)) ?? ""
         throw Failure("PostgreSQL did not start: \(lastError.map { "\($0)" } ?? "") \(log.suffix(2000))")
+    }
+
+    /// Starts the server of `folder` on `port` and waits until it takes connections.
+    private static func launch(folder: URL, port: Int, options: String) throws {
+        // Through Debian's Python, which closes every descriptor but the standard
+        // three before it starts pg_ctl: the server would otherwise inherit the one
+        // Foundation's Process watches to learn that its child exited, and this
+        // wait, and every other Process's started meanwhile, would never end.
+        try run("/usr/bin/python3", ["-c", "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:], close_fds=True))"]
+                + postgresCommand("pg_ctl", ["-D", folder.appendingPathComponent("data").path, "-w", "-t", "30",
+                                             "-l", folder.appendingPathComponent("log").path,
+                                             "-o", "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 \(options)", "start"]))
+        try run(binaries.appendingPathComponent("pg_isready").path, ["-h", "127.0.0.1", "-p", "\(port)", "-t", "10"])
+    }
+
+    /// Shuts the server down as its administrator would (`pg_ctl stop -m fast`: the
+    /// connections are closed), keeping its data and its port for ``startAgain()``.
+    public func shutDown() throws {
+        try Self.asPostgres("pg_ctl", ["-D", folder.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"])
+    }
+
+    /// Starts the server ``shutDown()`` stopped again, on the same port.
+    public func startAgain() throws {
+        try Self.launch(folder: folder, port: port, options: options)
     }
 
     /// A new, empty database of its own and its URL (`postgres://chime@127.0.0.1:PORT/NAME?sslmode=disable`).
