@@ -320,15 +320,7 @@ struct DaemonTests {
         // 80 emails to one address go one after the other, each answered after 0.25 s:
         // 20 s at least, twice the 10 s that sending is given after SIGTERM.
         let (relay, ws, daemon) = try Self.emailsBehindSlowRelay(80, delay: 0.25)
-        let deadline = Date().addingTimeInterval(20)
-        while try relay.messages().count < 2, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        let stopping = Date()
-        #expect(daemon.stop() == 0)
-        let took = Date().timeIntervalSince(stopping)
-        let sent = try relay.messages().count
-        #expect(took < 15, "the daemon took \(took) s to stop")
-        #expect(sent >= 2 && sent < 80, "the relay took \(sent) emails before the daemon stopped: \(daemon.log.suffix(2000))")
-        #expect(daemon.log.contains("sending stopped: what is not sent yet stays queued for the next process"), "\(daemon.log.suffix(2000))")
+        try Self.stopMidway(daemon, relay: relay, of: 80, saying: "sending stopped")
         // The rest was left queued, its claims given back: the next run sends it at once.
         let run = try ws.chime(["run"])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
@@ -336,6 +328,36 @@ struct DaemonTests {
         #expect(run.stdout.hasPrefix("fired 0, delivered "), "\(run.stdout)")
         let copies = try relay.messageIDsBySubject()
         #expect(copies.count == 80 && copies.values.allSatisfy { $0.count == 1 }, "\(copies.filter { $0.value.count != 1 })")
+    }
+
+    @Test("SIGTERM while a digest round sends to a slow relay: its sending stops about 10 s later, the daemon exits 0, and chime run sends the digests left queued, each once")
+    func stoppedWhileSendingDigests() throws {
+        // 80 digests over one connection, each answered after 0.25 s: 20 s at least,
+        // twice the 10 s a digest round's sending is given after SIGTERM.
+        let relay = try SMTPServer(["--delay", "0.25"])
+        let names = (1...80).map { "r\($0)" }
+        let ws = try Self.nightKeptForDigest(names, channel: #"<channel id="mail" url="smtp://127.0.0.1:\#(relay.port)" from="bot@example.org" concurrency="1"/>"#)
+        let daemon = try Daemon(ws, ["--now", "2026-11-21T07:00:00Z"])
+        try Self.stopMidway(daemon, relay: relay, of: 80, saying: "the digests' sending stopped")
+        let run = try ws.chime(["run"], now: "2026-11-21T07:01:00Z")
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let to = try relay.messages().compactMap { ($0["to"] as? [String])?.first }
+        #expect(to.sorted() == names.map { "\($0)@example.org" }.sorted(), "\(run.stdout)")
+    }
+
+    /// SIGTERM once `relay` took 2 of the `count` emails it is being sent, 10 s of sending
+    /// or more ahead: the daemon exits 0 within 15 s, fewer than `count` sent, having
+    /// logged `what` stopped and that the rest stays queued.
+    static func stopMidway(_ daemon: Daemon, relay: SMTPServer, of count: Int, saying what: String) throws {
+        let deadline = Date().addingTimeInterval(20)
+        while try relay.messages().count < 2, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let stopping = Date()
+        #expect(daemon.stop() == 0)
+        let took = Date().timeIntervalSince(stopping)
+        let sent = try relay.messages().count
+        #expect(took < 15, "the daemon took \(took) s to stop")
+        #expect(sent >= 2 && sent < count, "the relay took \(sent) emails before the daemon stopped: \(daemon.log.suffix(2000))")
+        #expect(daemon.log.contains("\(what): what is not sent yet stays queued for the next process"), "\(daemon.log.suffix(2000))")
     }
 
     /// A workspace where each of `names` keeps what comes in their quiet hours (22:00 to
