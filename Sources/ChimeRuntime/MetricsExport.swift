@@ -40,12 +40,17 @@ struct MetricsExport: Sendable {
         return registry
     }()
 
-    /// The registry in Prometheus's text format, the store's gauges read now. A store that
-    /// cannot be read (PostgreSQL down, a broken file) does not fail the scrape:
-    /// `chime_store_up` says 0 and its gauges are left out (not their last values), the
-    /// counters still there. A scrape that failed made Prometheus's `up` 0, as if
-    /// `chime serve` itself were down, and lost every counter until the store came back.
-    func text() -> String {
+    /// What `/metrics` is made of: the store's gauges read at each scrape, and ``text(_:)``.
+    var served: ChimeHTTPServer.Metrics {
+        ChimeHTTPServer.Metrics(gauges: { [store, clock] in try store.gauges(now: clock()) }, text: text)
+    }
+
+    /// The registry in Prometheus's text format, with the store's gauges just read. A
+    /// store that could not be read (PostgreSQL down, a broken file) does not fail the
+    /// scrape: `chime_store_up` says 0 and its gauges are left out (not their last
+    /// values), the counters still there. A scrape that failed made Prometheus's `up` 0,
+    /// as if `chime serve` itself were down, and lost every counter until the store came back.
+    func text(_ read: Result<StoreGauges, any Error>) -> String {
         let now = clock()
         func gauge(_ name: String, _ help: String) -> Prometheus.Gauge {
             // Each name whole, as the contract gives it (a unit, where there is one,
@@ -62,7 +67,7 @@ struct MetricsExport: Sendable {
             gauge("chime_outbox_oldest_queued_age_seconds", "Age of the oldest queued delivery; 0 when none is queued."),
         ]
         do {
-            let gauges = try store.gauges(now: now)
+            let gauges = try read.get()
             let values = [gauges.pending, gauges.overdue, gauges.oldestOverdue.map { max(0, Int(now.seconds - $0.seconds)) } ?? 0,
                           gauges.outboxQueued, gauges.outboxFailed, gauges.oldestQueued.map { max(0, Int(now.seconds - $0.seconds)) } ?? 0]
             for (gauge, value) in zip(storeGauges, values) { gauge.set(Int64(value)) }

@@ -30,7 +30,7 @@ extension Runtime {
         }
         let desks = DeskHolder(ClickDesk(reader: reader, actions: actions))
         var server = ChimeHTTPServer(desks: desks, clock: clock)
-        server.metrics = MetricsExport.bootstrap(store: store, clock: clock).text
+        server.metrics = MetricsExport.bootstrap(store: store, clock: clock).served
         server.scheduling = apiScheduling(desks, store: store, clock: clock)
         return ServerParts(store: store, desks: desks, server: server, clock: clock)
     }

@@ -10,18 +10,23 @@ extension ChimeHTTPServer {
         }
     }
 
-    /// ``blocking(_:)`` that gives up waiting after `seconds`, throwing ``NoAnswer``: the
-    /// work goes on to its end on its thread (a store call cannot be stopped midway; one
-    /// to a PostgreSQL server that is down waits up to 120 s), its result dropped.
-    static func blocking<T: Sendable>(within seconds: Double, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+    /// The result of `task`, or ``NoAnswer`` once `seconds` have passed: the task goes on
+    /// to its end (a store call cannot be stopped midway; one to a PostgreSQL server that
+    /// is down waits up to 120 s), its result dropped.
+    static func waiting<T: Sendable>(for task: Task<T, any Error>, within seconds: Double) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             let first = FirstResult(continuation)
-            DispatchQueue.global().async { first.give(Result { try work() }) }
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { first.give(.failure(NoAnswer(seconds: seconds))) }
+            Task { first.give(await task.result) }
+            // Timed on Swift's own threads, which sleeping holds none of: the global
+            // queue's may all be taken by store calls waiting for the same server.
+            Task {
+                try? await Task.sleep(for: .seconds(seconds))
+                first.give(.failure(NoAnswer(seconds: seconds)))
+            }
         }
     }
 
-    /// Work that ``blocking(within:_:)`` stopped waiting for.
+    /// Work that ``waiting(for:within:)`` stopped waiting for.
     struct NoAnswer: Error, CustomStringConvertible {
         var seconds: Double
         var description: String { "no answer within \(seconds.formatted(.number)) s" }
@@ -33,6 +38,30 @@ extension ChimeHTTPServer {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try work() }) }.start()
         }
+    }
+}
+
+/// A store read that the requests arriving while it is under way share, rather than each
+/// starting its own (`/health`, `/metrics`, which probes ask often): while the store does
+/// not answer, the probes given up on it hold one thread between them, not one each.
+final class SharedRead<T: Sendable>: Sendable {
+    private let underWay = Mutex<Task<T, any Error>?>(nil)
+
+    /// The result of the read under way, or of `work` started now on a thread of
+    /// ``ChimeHTTPServer/blocking(_:)``'s; ``ChimeHTTPServer/NoAnswer`` after `seconds`.
+    func value(within seconds: Double, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        let task = underWay.withLock { current in
+            if let current { return current }
+            let started = Task { try await ChimeHTTPServer.blocking(work) }
+            current = started
+            // Over: the next request starts a read of its own.
+            Task { [self] in
+                _ = await started.result
+                underWay.withLock { $0 = nil }
+            }
+            return started
+        }
+        return try await ChimeHTTPServer.waiting(for: task, within: seconds)
     }
 }
 

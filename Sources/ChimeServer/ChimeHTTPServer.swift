@@ -19,7 +19,18 @@ public struct ChimeHTTPServer: Sendable {
     public let clock: @Sendable () -> Instant
     /// `GET /metrics`'s body, Prometheus's text format, made at each scrape; nil serves no
     /// `/metrics` (the registry is the executable's to bootstrap).
-    public var metrics: (@Sendable () throws -> String)?
+    public var metrics: Metrics?
+
+    /// What `/metrics` is made of: the store's gauges, read at each scrape (given up after
+    /// ``storeWait``), and the text made with them, or with why they could not be read.
+    public struct Metrics: Sendable {
+        public var gauges: @Sendable () throws -> StoreGauges
+        public var text: @Sendable (Result<StoreGauges, any Error>) -> String
+
+        public init(gauges: @escaping @Sendable () throws -> StoreGauges, text: @escaping @Sendable (Result<StoreGauges, any Error>) -> String) {
+            (self.gauges, self.text) = (gauges, text)
+        }
+    }
     /// How `POST /v1/requests` schedules; nil answers it 503.
     public var scheduling: APIScheduling?
     /// Each API key's `rate`.
@@ -82,9 +93,9 @@ public struct ChimeHTTPServer: Sendable {
         return max(open - reservedDescriptors, open / 2, 1)
     }
 
-    /// How long `/health` waits for the store before it answers 503: less than the 5 s
-    /// of the container's HEALTHCHECK.
-    static let healthWait = 3.0
+    /// How long `/health` and `/metrics` wait for the store before they say it cannot be
+    /// read: less than the 5 s of the container's HEALTHCHECK.
+    static let storeWait = 3.0
 
     func router() -> Router<BasicRequestContext> {
         let router = Router()
@@ -95,11 +106,12 @@ public struct ChimeHTTPServer: Sendable {
         // cannot be read answered 200 while every API call failed, and a container's
         // HEALTHCHECK called it healthy). A store that does not answer (a PostgreSQL
         // server down, which a call waits up to 120 s for) is unhealthy within
-        // `healthWait`, before a probe's own timeout.
+        // `storeWait`, before a probe's own timeout.
+        let healthRead = SharedRead<Void>(), gaugesRead = SharedRead<StoreGauges>()
         router.get("/health") { _, _ in
             let (store, now) = (desk.actions.store, clock())
             do {
-                _ = try await Self.blocking(within: Self.healthWait) { try store.runOutlook(now: now) }
+                _ = try await healthRead.value(within: Self.storeWait) { _ = try store.runOutlook(now: now) }
             } catch {
                 Logger(label: "chime.http").error("health: the store cannot be read", metadata: ["error": .string(printableError(error))])
                 return Self.text(503, "the store cannot be read")
@@ -108,8 +120,16 @@ public struct ChimeHTTPServer: Sendable {
         }
         if let metrics {
             router.get("/metrics") { _, _ in
-                Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                         body: .init(byteBuffer: ByteBuffer(string: try await Self.blocking(metrics))))
+                let gauges: Result<StoreGauges, any Error>
+                do {
+                    gauges = .success(try await gaugesRead.value(within: Self.storeWait, metrics.gauges))
+                } catch {
+                    gauges = .failure(error)
+                }
+                // No store call: made here, even while the threads of `blocking` are all
+                // taken by calls to a store that does not answer.
+                return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                                body: .init(byteBuffer: ByteBuffer(string: metrics.text(gauges))))
             }
         }
         router.get("/a/:token/:action") { _, context in

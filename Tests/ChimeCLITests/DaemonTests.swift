@@ -1,5 +1,8 @@
 import ChimeTestSupport
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 
 /// `chime serve` as the daemon, through the real executable and the real clock (no
@@ -174,38 +177,68 @@ struct DaemonTests {
         #expect(try ws.chime(["delivered"]).stdout.split(separator: "\n").count == 200)
     }
 
-    @Test("chime serve on PostgreSQL through an outage: while the server is down, /health answers 503 within seconds rather than after the store's 120 s; once it is back, 200 again, and a reminder that fell due meanwhile arrives once")
+    @Test("chime serve on PostgreSQL through an outage: while the server is down, /health answers 503 and /metrics 200 with chime_store_up 0 within seconds, 10 probes at once too, rather than after the store's 120 s; once it is back, 200 again, and a reminder that fell due meanwhile arrives once")
     func postgresOutage() throws {
         let postgres = try PostgresServer.ofItsOwn()
         defer { postgres.stop() }
         let store = try postgres.makeDatabase()
         let ws = try Workspace()
         let daemon = try Daemon(ws, ["--store", store])
-        func health() throws -> (status: Int, seconds: TimeInterval) {
-            let asked = Date()
-            let status = try ServeTests.Server.request(port: daemon.port, "GET", "/health", timeout: 30).status
-            return (status, Date().timeIntervalSince(asked))
-        }
-        #expect(try health().status == 200)
-        try ws.write("soon.json", #"{"identifier": "r1", "recipient": "carol", "content": {"title": "Reminder 1"}, "trigger": {"type": "timeInterval", "seconds": 4}}"#)
-        #expect(try ws.chime(["schedule", "--json", "soon.json", "--store", store]).status == 0)
+        #expect(Self.atOnce(1, port: daemon.port, path: "/health").map(\.status) == [200])
+        try ws.write("soon.json", #"{"identifier": "r1", "recipient": "carol", "content": {"title": "Reminder 1"}, "trigger": {"type": "timeInterval", "seconds": 12}}"#)
+        let scheduled = try ws.chime(["schedule", "--json", "soon.json", "--store", store])
+        #expect(scheduled.status == 0, "\(scheduled.stderr)")
+        let due = try Self.instant(of: "r1", in: scheduled.stdout)
 
         try postgres.shutDown()
-        let down = try health()
-        #expect(down.status == 503)
-        #expect(down.seconds < 6, "answered after \(down.seconds) s")
+        // Probes and scrapes at once: each store call waits for the server, but none of
+        // the answers waits for those calls.
+        for (path, answer) in [("/health", 503), ("/metrics", 200)] {
+            let answers = Self.atOnce(10, port: daemon.port, path: path)
+            #expect(answers.allSatisfy { $0.status == answer }, "\(path): \(answers.map(\.status))")
+            #expect(answers.allSatisfy { $0.seconds < 6 }, "\(path) answered after \(answers.map(\.seconds)) s")
+            if path == "/metrics" { #expect(answers.allSatisfy { $0.body.contains("\nchime_store_up 0") }) }
+        }
         // Down past the reminder's instant.
-        Thread.sleep(forTimeInterval: 5)
+        Thread.sleep(until: due.addingTimeInterval(2))
         #expect(try Self.subjects(ws).isEmpty)
         try postgres.startAgain()
 
         let arrived = try Self.wait(for: 1, in: ws, timeout: 30)
         #expect(arrived != nil, "not delivered after the outage: \(daemon.log.suffix(3000))")
-        #expect(try health().status == 200)
+        #expect(Self.atOnce(1, port: daemon.port, path: "/health").map(\.status) == [200])
         Thread.sleep(forTimeInterval: 1) // anything sent twice would arrive by now
         #expect(daemon.stop() == 0)
         #expect(try Self.subjects(ws) == ["Reminder 1"])
         #expect(daemon.log.contains("health: the store cannot be read") && daemon.log.contains("no answer within 3 s"))
+    }
+
+    /// `count` GET requests for `path` at once, each on a connection of its own: what each
+    /// answered (status 0 when it did not within 30 s) and how long it took.
+    static func atOnce(_ count: Int, port: Int, path: String) -> [(status: Int, body: String, seconds: TimeInterval)] {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = count
+        let session = URLSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        let answers = Answers()
+        let group = DispatchGroup()
+        for _ in 0..<count {
+            group.enter()
+            let asked = Date()
+            session.dataTask(with: URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!, timeoutInterval: 30)) { data, response, _ in
+                answers.add(((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data ?? Data(), as: UTF8.self), Date().timeIntervalSince(asked)))
+                group.leave()
+            }.resume()
+        }
+        group.wait()
+        return answers.all
+    }
+
+    final class Answers: @unchecked Sendable { // under `lock`
+        private let lock = NSLock()
+        private var answers: [(status: Int, body: String, seconds: TimeInterval)] = []
+        func add(_ answer: (status: Int, body: String, seconds: TimeInterval)) { lock.withLock { answers.append(answer) } }
+        var all: [(status: Int, body: String, seconds: TimeInterval)] { lock.withLock { answers } }
     }
 
     @Test("SIGTERM while firing: the round in flight finishes, the daemon exits 0, chime run sends the rest, nothing twice")
