@@ -118,6 +118,14 @@ public final class HTTPPool {
         mailInFlight += 1
     }
 
+    /// Takes back the emails waiting for one of their queue's connections, none of them
+    /// begun: their tags, which ``collectCompletions(waitingUpTo:)`` will not return.
+    public func withdrawWaitingMail() -> [Int] {
+        let tags = mailSenders?.withdrawWaiting() ?? []
+        mailInFlight -= tags.count
+        return tags
+    }
+
     /// Starts a request; its response comes back from ``collect(waitingUpTo:)`` with `tag`.
     public func start(_ request: Request, tag: Int) throws {
         let easy = try idle.popLast() ?? CurlEasy(timeouts: request.timeouts)

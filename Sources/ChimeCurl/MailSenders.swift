@@ -89,6 +89,20 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
         return done
     }
 
+    /// Takes back the messages waiting in the queues for a connection, none of them begun
+    /// (a message whose envelope already went ahead of the one before it is no longer
+    /// waiting): their tags. They are not collected.
+    func withdrawWaiting() -> [Int] {
+        condition.lock()
+        defer { condition.unlock() }
+        var tags: [Int] = []
+        for name in Array(queues.keys) where !queues[name]!.waiting.isEmpty {
+            tags += queues[name]!.waiting.map(\.tag)
+            queues[name]!.waiting = []
+        }
+        return tags
+    }
+
     /// Whether the pool may wait: true (and a message done from now on wakes it) when
     /// none is done and untaken.
     func prepareToWait() -> Bool {

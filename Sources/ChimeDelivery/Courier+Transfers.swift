@@ -41,8 +41,16 @@ extension Courier {
         while true {
             var soonest: ContinuousClock.Instant?
             var waiting = false
-            // Told to stop: nothing more starts, and what is in flight finishes.
+            // Told to stop: nothing more starts, the emails waiting in the pool for a
+            // connection go back in line, and what is in flight finishes.
             let startsMore = goesOn()
+            if !startsMore {
+                for tag in pool.withdrawWaitingMail() {
+                    guard let (entry, line) = running.removeValue(forKey: tag) else { continue }
+                    line.inFlight -= 1
+                    line.waiting.done(entry, again: true)
+                }
+            }
             for line in order where startsMore {
                 guard !unreachable.contains(line.channel.id), !line.waitsPastRun else { continue }
                 waiting = waiting || line.waiting.hasReady

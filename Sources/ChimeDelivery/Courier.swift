@@ -55,8 +55,10 @@ public final class Courier {
     /// This pass's marks, read by ``undeliverable`` once needed.
     var marked = BounceMarks { [] }
     /// Asked before each claim and each time the pass is about to start deliveries: false
-    /// stops the pass, what was handed to the connections finishing and the rest of its
-    /// claims left untried (``Report/stopped``), for the caller to give back. `chime serve`
+    /// stops the pass, what the connections are sending finishing (an email, and the next
+    /// whose envelope went ahead of its data) and the rest of its claims left untried
+    /// (``Report/stopped``; the emails waiting in the pool for a connection taken back),
+    /// for the caller to give back. `chime serve`
     /// stops so once SIGTERM has left its sending and digests a while to finish; `chime run`
     /// never does.
     public var keepsSending: () -> Bool = { true }

@@ -353,7 +353,7 @@ struct DaemonTests {
         // 80 emails to one address go one after the other, each answered after 0.25 s:
         // 20 s at least, twice the 10 s that sending is given after SIGTERM.
         let (relay, ws, daemon) = try Self.emailsBehindSlowRelay(80, delay: 0.25)
-        try Self.stopMidway(daemon, relay: relay, of: 80, saying: "sending stopped")
+        try Self.stopMidway(daemon, relay: relay, of: 80, connections: 1, saying: "sending stopped")
         // The rest was left queued, its claims given back: the next run sends it at once.
         let run = try ws.chime(["run"])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
@@ -365,32 +365,40 @@ struct DaemonTests {
 
     @Test("SIGTERM while a digest round sends to a slow relay: its sending stops about 10 s later, the daemon exits 0, and chime run sends the digests left queued, each once")
     func stoppedWhileSendingDigests() throws {
-        // 80 digests over one connection, each answered after 0.25 s: 20 s at least,
-        // twice the 10 s a digest round's sending is given after SIGTERM.
+        // 100 digests, one connection a courier, each answered after 0.25 s: 25 s at
+        // least, more than the 10 s a digest round's sending is given after SIGTERM
+        // even when the daemon's sending loop takes some of them (it sends what it finds
+        // queued, and the round queues the digests before it claims them to send).
         let relay = try SMTPServer(["--delay", "0.25"])
-        let names = (1...80).map { "r\($0)" }
+        let names = (1...100).map { "r\($0)" }
         let ws = try Self.nightKeptForDigest(names, channel: #"<channel id="mail" url="smtp://127.0.0.1:\#(relay.port)" from="bot@example.org" concurrency="1"/>"#)
         let daemon = try Daemon(ws, ["--now", "2026-11-21T07:00:00Z"])
-        try Self.stopMidway(daemon, relay: relay, of: 80, saying: "the digests' sending stopped")
+        try Self.stopMidway(daemon, relay: relay, of: 100, connections: 2, saying: "sending stopped")
         let run = try ws.chime(["run"], now: "2026-11-21T07:01:00Z")
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         let to = try relay.messages().compactMap { ($0["to"] as? [String])?.first }
         #expect(to.sorted() == names.map { "\($0)@example.org" }.sorted(), "\(run.stdout)")
     }
 
-    /// SIGTERM once `relay` took 2 of the `count` emails it is being sent, 10 s of sending
-    /// or more ahead: the daemon exits 0 within 15 s, fewer than `count` sent, having
-    /// logged `what` stopped and that the rest stays queued.
-    static func stopMidway(_ daemon: Daemon, relay: SMTPServer, of count: Int, saying what: String) throws {
+    /// SIGTERM once `relay` took 2 of the `count` emails it is being sent over
+    /// `connections`, 10 s of sending or more ahead: the daemon exits 0 within 15 s, fewer
+    /// than `count` sent, having logged `what` stopped and that the rest stays queued. No
+    /// email starts once the 10 s are over but those then on a connection: the one being
+    /// sent, and the next whose envelope went ahead of its data (pipelining); not those
+    /// waiting in the pool for a connection.
+    static func stopMidway(_ daemon: Daemon, relay: SMTPServer, of count: Int, connections: Int, saying what: String) throws {
         let deadline = Date().addingTimeInterval(20)
         while try relay.messages().count < 2, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         let stopping = Date()
         #expect(daemon.stop() == 0)
         let took = Date().timeIntervalSince(stopping)
-        let sent = try relay.messages().count
+        let messages = try relay.messages()
         #expect(took < 15, "the daemon took \(took) s to stop")
-        #expect(sent >= 2 && sent < count, "the relay took \(sent) emails before the daemon stopped: \(daemon.log.suffix(2000))")
+        #expect(messages.count >= 2 && messages.count < count, "the relay took \(messages.count) emails before the daemon stopped: \(daemon.log.suffix(2000))")
         #expect(daemon.log.contains("\(what): what is not sent yet stays queued for the next process"), "\(daemon.log.suffix(2000))")
+        let over = stopping.addingTimeInterval(10.5).timeIntervalSince1970
+        let late = messages.filter { ($0["start"] as? Double ?? 0) > over }.count
+        #expect(late <= 2 * connections, "\(late) emails began after sending's 10 s were over")
     }
 
     /// A workspace where each of `names` keeps what comes in their quiet hours (22:00 to
