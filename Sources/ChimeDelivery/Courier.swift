@@ -56,11 +56,10 @@ public final class Courier {
     var marked = BounceMarks { [] }
     /// Asked before each claim and each time the pass is about to start deliveries: false
     /// stops the pass, what the connections are sending finishing (an email, and the next
-    /// whose envelope went ahead of its data) and the rest of its claims left untried
-    /// (``Report/stopped``; the emails waiting in the pool for a connection taken back),
-    /// for the caller to give back. `chime serve`
-    /// stops so once SIGTERM has left its sending and digests a while to finish; `chime run`
-    /// never does.
+    /// each had already taken up, its envelope sent ahead with PIPELINING) and the rest of
+    /// its claims left untried (``Report/stopped``; the emails waiting in the pool for a
+    /// connection taken back), for the caller to give back. `chime serve` stops so once
+    /// SIGTERM has left its sending and digests a while to finish; `chime run` never does.
     public var keepsSending: () -> Bool = { true }
 
     // The state of one ``deliver(now:claimer:clock:alongside:)``, shared by its parts.

@@ -348,12 +348,19 @@ struct DaemonTests {
         #expect(at.timeIntervalSince(due) < 3, "sent \(at.timeIntervalSince(due)) s after its instant")
     }
 
-    @Test("SIGTERM while sending a backlog to a slow relay: sending stops about 10 s later, the daemon exits 0, what it had not started is given back at once, and chime run sends it, each email once")
+    @Test("SIGTERM while sending a backlog to a slow relay: sending stops about 10 s later (no email waiting in the pool for the connection starts after), the daemon exits 0, what it had not started is given back at once, and chime run sends it, each email once")
     func stoppedWhileSending() throws {
-        // 80 emails to one address go one after the other, each answered after 0.25 s:
-        // 20 s at least, twice the 10 s that sending is given after SIGTERM.
-        let (relay, ws, daemon) = try Self.emailsBehindSlowRelay(80, delay: 0.25)
-        try Self.stopMidway(daemon, relay: relay, of: 80, connections: 1, saying: "sending stopped")
+        // 80 emails to 80 addresses over one connection, each answered after 0.25 s: 20 s
+        // at least, twice the 10 s that sending is given after SIGTERM; 8 wait in the pool
+        // for the connection beside the one it sends.
+        let (relay, ws, daemon) = try Self.emailsBehindSlowRelay(80, delay: 0.25, spread: true)
+        let (messages, stopping) = try Self.stopMidway(daemon, relay: relay, of: 80, within: 15)
+        // What starts after the 10 s: the email on the connection, the next whose
+        // envelope went ahead of its data (pipelining), one taken up before the stop was
+        // seen (a quarter of a second at most).
+        let over = stopping.addingTimeInterval(10.5).timeIntervalSince1970
+        let late = messages.filter { ($0["start"] as? Double ?? 0) > over }.count
+        #expect(late <= 3, "\(late) emails began after sending's 10 s were over")
         // The rest was left queued, its claims given back: the next run sends it at once.
         let run = try ws.chime(["run"])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
@@ -363,42 +370,39 @@ struct DaemonTests {
         #expect(copies.count == 80 && copies.values.allSatisfy { $0.count == 1 }, "\(copies.filter { $0.value.count != 1 })")
     }
 
-    @Test("SIGTERM while a digest round sends to a slow relay: its sending stops about 10 s later, the daemon exits 0, and chime run sends the digests left queued, each once")
+    @Test("SIGTERM while a digest round sends to a slow relay: its sending and the daemon's stop, the daemon exits 0, and chime run sends the digests left queued, each once")
     func stoppedWhileSendingDigests() throws {
-        // 100 digests, one connection a courier, each answered after 0.25 s: 25 s at
-        // least, more than the 10 s a digest round's sending is given after SIGTERM
-        // even when the daemon's sending loop takes some of them (it sends what it finds
-        // queued, and the round queues the digests before it claims them to send).
+        // 100 digests, each answered after 0.25 s: 25 s over one connection. The daemon's
+        // sending loop may take some of them (it sends what it finds queued, and the
+        // round queues the digests before it claims them): each courier on a connection
+        // of its own, the round's stopping 10 s after SIGTERM, the sending loop 10 s after
+        // firing has stopped, which is after the round has ended.
         let relay = try SMTPServer(["--delay", "0.25"])
         let names = (1...100).map { "r\($0)" }
         let ws = try Self.nightKeptForDigest(names, channel: #"<channel id="mail" url="smtp://127.0.0.1:\#(relay.port)" from="bot@example.org" concurrency="1"/>"#)
         let daemon = try Daemon(ws, ["--now", "2026-11-21T07:00:00Z"])
-        try Self.stopMidway(daemon, relay: relay, of: 100, connections: 2, saying: "sending stopped")
+        _ = try Self.stopMidway(daemon, relay: relay, of: 100, within: 25)
         let run = try ws.chime(["run"], now: "2026-11-21T07:01:00Z")
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         let to = try relay.messages().compactMap { ($0["to"] as? [String])?.first }
         #expect(to.sorted() == names.map { "\($0)@example.org" }.sorted(), "\(run.stdout)")
     }
 
-    /// SIGTERM once `relay` took 2 of the `count` emails it is being sent over
-    /// `connections`, 10 s of sending or more ahead: the daemon exits 0 within 15 s, fewer
-    /// than `count` sent, having logged `what` stopped and that the rest stays queued. No
-    /// email starts once the 10 s are over but those then on a connection: the one being
-    /// sent, and the next whose envelope went ahead of its data (pipelining); not those
-    /// waiting in the pool for a connection.
-    static func stopMidway(_ daemon: Daemon, relay: SMTPServer, of count: Int, connections: Int, saying what: String) throws {
+    /// SIGTERM once `relay` took 2 of the `count` emails it is being sent, 10 s of sending
+    /// or more ahead: the daemon exits 0 within `seconds`, fewer than `count` sent, having
+    /// logged that sending stopped and the rest stays queued. What the relay took, and
+    /// when the stop was asked.
+    static func stopMidway(_ daemon: Daemon, relay: SMTPServer, of count: Int, within seconds: Double) throws -> (messages: [[String: Any]], stopping: Date) {
         let deadline = Date().addingTimeInterval(20)
         while try relay.messages().count < 2, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         let stopping = Date()
         #expect(daemon.stop() == 0)
         let took = Date().timeIntervalSince(stopping)
         let messages = try relay.messages()
-        #expect(took < 15, "the daemon took \(took) s to stop")
+        #expect(took < seconds, "the daemon took \(took) s to stop")
         #expect(messages.count >= 2 && messages.count < count, "the relay took \(messages.count) emails before the daemon stopped: \(daemon.log.suffix(2000))")
-        #expect(daemon.log.contains("\(what): what is not sent yet stays queued for the next process"), "\(daemon.log.suffix(2000))")
-        let over = stopping.addingTimeInterval(10.5).timeIntervalSince1970
-        let late = messages.filter { ($0["start"] as? Double ?? 0) > over }.count
-        #expect(late <= 2 * connections, "\(late) emails began after sending's 10 s were over")
+        #expect(daemon.log.contains("sending stopped: what is not sent yet stays queued for the next process"), "\(daemon.log.suffix(2000))")
+        return (messages, stopping)
     }
 
     /// A workspace where each of `names` keeps what comes in their quiet hours (22:00 to
@@ -425,21 +429,24 @@ struct DaemonTests {
     }
 
     /// A relay answering each message's data after `delay` seconds, a waiting daemon, and
-    /// `count` emails to dan (`Email N`, identifiers `dN`) scheduled a second ahead.
-    static func emailsBehindSlowRelay(_ count: Int, delay: Double) throws -> (SMTPServer, Workspace, Daemon) {
+    /// `count` emails (`Email N`, identifiers `dN`) scheduled a second ahead: to dan, or
+    /// with `spread`, each to a recipient of its own (`pN`) over one connection.
+    static func emailsBehindSlowRelay(_ count: Int, delay: Double, spread: Bool = false) throws -> (SMTPServer, Workspace, Daemon) {
         let relay = try SMTPServer(["--delay", "\(delay)"])
-        let ws = try workspace(relay: relay)
+        let ws = try spread ? workspace(relay: relay, others: (1...count).map { "p\($0)" }, attributes: #" concurrency="1""#) : workspace(relay: relay)
         let daemon = try waitingDaemon(ws)
-        let emails = (1...count).map { #"{"identifier": "d\#($0)", "recipient": "dan", "content": {"title": "Email \#($0)"}, "trigger": {"type": "timeInterval", "seconds": 1}}"# }
+        let emails = (1...count).map { #"{"identifier": "d\#($0)", "recipient": "\#(spread ? "p\($0)" : "dan")", "content": {"title": "Email \#($0)"}, "trigger": {"type": "timeInterval", "seconds": 1}}"# }
         try ws.write("emails.json", "[" + emails.joined(separator: ",") + "]")
         #expect(try ws.chime(["schedule", "--json", "emails.json"]).status == 0)
         return (relay, ws, daemon)
     }
 
-    /// The default workspace with dan, whose address is on an SMTP channel to `relay`.
-    static func workspace(relay: SMTPServer) throws -> Workspace {
-        try Workspace(configuration: Workspace.defaultConfiguration
-            .replacingOccurrences(of: "</channels>", with: #"<channel id="mail" url="smtp://127.0.0.1:\#(relay.port)" from="bot@example.org"/></channels>"#)
-            .replacingOccurrences(of: "</recipients>", with: #"<recipient id="dan" timeZone="UTC"><address channel="mail">dan@example.org</address></recipient></recipients>"#))
+    /// The default workspace with dan (and `others`), whose address (`NAME@example.org`) is
+    /// on an SMTP channel to `relay`, with `attributes` (`concurrency="1"`).
+    static func workspace(relay: SMTPServer, others: [String] = [], attributes: String = "") throws -> Workspace {
+        let recipients = (["dan"] + others).map { #"<recipient id="\#($0)" timeZone="UTC"><address channel="mail">\#($0)@example.org</address></recipient>"# }
+        return try Workspace(configuration: Workspace.defaultConfiguration
+            .replacingOccurrences(of: "</channels>", with: #"<channel id="mail" url="smtp://127.0.0.1:\#(relay.port)" from="bot@example.org"\#(attributes)/></channels>"#)
+            .replacingOccurrences(of: "</recipients>", with: recipients.joined() + "</recipients>"))
     }
 }
