@@ -84,10 +84,7 @@ extension Courier {
                 Thread.sleep(forTimeInterval: Double(min(wait, 1_000)) / 1_000)
                 continue
             }
-            // While emails wait in the pool for a connection, a stop takes them back within
-            // a quarter of a second (the senders wake this loop only once few wait).
-            let poll = queuedAhead(order) > 0 ? 250 : 1_000
-            for (tag, completion) in pool.collectCompletions(waitingUpTo: min(wait, marks.isEmpty ? poll : DeliveryMarks.delayMilliseconds)) {
+            for (tag, completion) in pool.collectCompletions(waitingUpTo: min(wait, marks.isEmpty ? 1_000 : DeliveryMarks.delayMilliseconds)) {
                 guard let (entry, line) = running.removeValue(forKey: tag) else { continue }
                 line.inFlight -= 1
                 let verdict: Verdict

@@ -10,23 +10,7 @@ extension ChimeHTTPServer {
         }
     }
 
-    /// The result of `task`, or ``NoAnswer`` once `seconds` have passed: the task goes on
-    /// to its end (a store call cannot be stopped midway; one to a PostgreSQL server that
-    /// is down waits up to 120 s), its result dropped.
-    static func waiting<T: Sendable>(for task: Task<T, any Error>, within seconds: Double) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let first = FirstResult(continuation)
-            Task { first.give(await task.result) }
-            // Timed on Swift's own threads, which sleeping holds none of: the global
-            // queue's may all be taken by store calls waiting for the same server.
-            Task {
-                try? await Task.sleep(for: .seconds(seconds))
-                first.give(.failure(NoAnswer(seconds: seconds)))
-            }
-        }
-    }
-
-    /// Work that ``waiting(for:within:)`` stopped waiting for.
+    /// A read that ``SharedRead/value(within:_:)`` stopped waiting for.
     struct NoAnswer: Error, CustomStringConvertible {
         var seconds: Double
         var description: String { "no answer within \(seconds.formatted(.number)) s" }
@@ -45,23 +29,34 @@ extension ChimeHTTPServer {
 /// starting its own (`/health`, `/metrics`, which probes ask often): while the store does
 /// not answer, the probes given up on it hold one thread between them, not one each.
 final class SharedRead<T: Sendable>: Sendable {
-    private let underWay = Mutex<Task<T, any Error>?>(nil)
+    /// Those waiting for the read under way (none: no read under way).
+    private let waiting = Mutex<[FirstResult<T>]>([])
 
     /// The result of the read under way, or of `work` started now on a thread of
-    /// ``ChimeHTTPServer/blocking(_:)``'s; ``ChimeHTTPServer/NoAnswer`` after `seconds`.
+    /// ``ChimeHTTPServer/blocking(_:)``'s; ``ChimeHTTPServer/NoAnswer`` once `seconds` have
+    /// passed, the read going on to its end (a store call cannot be stopped midway; one to
+    /// a PostgreSQL server that is down waits up to 120 s). The result is handed over by
+    /// the thread that read it, and the time out counted on Swift's own threads, which
+    /// sleeping holds none of: neither waits for the other's threads, which other work
+    /// may hold (calls to a store that does not answer, a busy process).
     func value(within seconds: Double, _ work: @escaping @Sendable () throws -> T) async throws -> T {
-        let task = underWay.withLock { current in
-            if let current { return current }
-            let started = Task { try await ChimeHTTPServer.blocking(work) }
-            current = started
-            // Over: the next request starts a read of its own.
-            Task { [self] in
-                _ = await started.result
-                underWay.withLock { $0 = nil }
+        try await withCheckedThrowingContinuation { continuation in
+            let first = FirstResult(continuation)
+            let starts = waiting.withLock { waiting in
+                waiting.append(first)
+                return waiting.count == 1
             }
-            return started
+            if starts {
+                DispatchQueue.global().async { [self] in
+                    let result = Result { try work() }
+                    for waiter in waiting.withLock({ waiting in defer { waiting = [] }; return waiting }) { waiter.give(result) }
+                }
+            }
+            Task {
+                try? await Task.sleep(for: .seconds(seconds))
+                first.give(.failure(ChimeHTTPServer.NoAnswer(seconds: seconds)))
+            }
         }
-        return try await ChimeHTTPServer.waiting(for: task, within: seconds)
     }
 }
 
