@@ -96,8 +96,8 @@ final class MailSenders: @unchecked Sendable { // every field under `condition`
         condition.lock()
         defer { condition.unlock() }
         var tags: [Int] = []
-        for name in Array(queues.keys) where !queues[name]!.waiting.isEmpty {
-            tags += queues[name]!.waiting.map(\.tag)
+        for (name, queue) in queues where !queue.waiting.isEmpty {
+            tags += queue.waiting.map(\.tag)
             queues[name]!.waiting = []
         }
         return tags

@@ -10,12 +10,6 @@ extension ChimeHTTPServer {
         }
     }
 
-    /// A read that ``SharedRead/value(within:_:)`` stopped waiting for.
-    struct NoAnswer: Error, CustomStringConvertible {
-        var seconds: Double
-        var description: String { "no answer within \(seconds.formatted(.number)) s" }
-    }
-
     /// Runs a request to another server (which may take its whole timeout) on a thread of
     /// its own, so that it holds none of the threads ``blocking(_:)`` shares out.
     static func waitingOnNetwork<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
@@ -33,30 +27,42 @@ final class SharedRead<T: Sendable>: Sendable {
     private let waiting = Mutex<[FirstResult<T>]>([])
 
     /// The result of the read under way, or of `work` started now on a thread of
-    /// ``ChimeHTTPServer/blocking(_:)``'s; ``ChimeHTTPServer/NoAnswer`` once `seconds` have
-    /// passed, the read going on to its end (a store call cannot be stopped midway; one to
-    /// a PostgreSQL server that is down waits up to 120 s). The result is handed over by
-    /// the thread that read it, and the time out counted on Swift's own threads, which
-    /// sleeping holds none of: neither waits for the other's threads, which other work
-    /// may hold (calls to a store that does not answer, a busy process).
-    func value(within seconds: Double, _ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let first = FirstResult(continuation)
-            let starts = waiting.withLock { waiting in
-                waiting.append(first)
-                return waiting.count == 1
-            }
-            if starts {
-                DispatchQueue.global().async { [self] in
-                    let result = Result { try work() }
-                    for waiter in waiting.withLock({ waiting in defer { waiting = [] }; return waiting }) { waiter.give(result) }
+    /// ``ChimeHTTPServer/blocking(_:)``'s; ``NoAnswer`` once `seconds` have passed, the
+    /// read going on to its end (a store call cannot be stopped midway; one to a
+    /// PostgreSQL server that is down waits up to 120 s). The result is handed over by the
+    /// thread that read it, and the time out counted on Swift's own threads, which
+    /// sleeping holds none of: neither waits for the other's threads, which other work may
+    /// hold (calls to a store that does not answer, a busy process).
+    func result(within seconds: Double, _ work: @escaping @Sendable () throws -> T) async -> Result<T, any Error> {
+        let value: T
+        do {
+            value = try await withCheckedThrowingContinuation { continuation in
+                let first = FirstResult(continuation)
+                let starts = waiting.withLock { waiting in
+                    waiting.append(first)
+                    return waiting.count == 1
+                }
+                if starts {
+                    DispatchQueue.global().async { [self] in
+                        let result = Result { try work() }
+                        for waiter in waiting.withLock({ waiting in defer { waiting = [] }; return waiting }) { waiter.give(result) }
+                    }
+                }
+                Task {
+                    try? await Task.sleep(for: .seconds(seconds))
+                    first.give(.failure(NoAnswer(seconds: seconds)))
                 }
             }
-            Task {
-                try? await Task.sleep(for: .seconds(seconds))
-                first.give(.failure(ChimeHTTPServer.NoAnswer(seconds: seconds)))
-            }
+        } catch {
+            return .failure(error)
         }
+        return .success(value)
+    }
+
+    /// A read that ``result(within:_:)`` stopped waiting for.
+    struct NoAnswer: Error, CustomStringConvertible {
+        var seconds: Double
+        var description: String { "no answer within \(seconds.formatted(.number)) s" }
     }
 }
 

@@ -110,9 +110,7 @@ public struct ChimeHTTPServer: Sendable {
         let healthRead = SharedRead<Void>(), gaugesRead = SharedRead<StoreGauges>()
         router.get("/health") { _, _ in
             let (store, now) = (desk.actions.store, clock())
-            do {
-                _ = try await healthRead.value(within: Self.storeWait) { _ = try store.runOutlook(now: now) }
-            } catch {
+            if case .failure(let error) = await healthRead.result(within: Self.storeWait, { _ = try store.runOutlook(now: now) }) {
                 Logger(label: "chime.http").error("health: the store cannot be read", metadata: ["error": .string(printableError(error))])
                 return Self.text(503, "the store cannot be read")
             }
@@ -120,12 +118,7 @@ public struct ChimeHTTPServer: Sendable {
         }
         if let metrics {
             router.get("/metrics") { _, _ in
-                let gauges: Result<StoreGauges, any Error>
-                do {
-                    gauges = .success(try await gaugesRead.value(within: Self.storeWait, metrics.gauges))
-                } catch {
-                    gauges = .failure(error)
-                }
+                let gauges = await gaugesRead.result(within: Self.storeWait, metrics.gauges)
                 // No store call: made here, even while the threads of `blocking` are all
                 // taken by calls to a store that does not answer.
                 return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
