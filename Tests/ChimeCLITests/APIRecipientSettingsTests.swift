@@ -221,6 +221,13 @@ struct APIRecipientSettingsTests {
             #expect(APITests.error(refused.body)?["code"] as? String == "bad_request")
             #expect(APITests.error(refused.body)?["at"] as? String == at, "\(body): \(refused.body)")
         }
+        // Half a MiB of opening brackets: refused at the 65th (read recursively, it took
+        // the server down), and the server answers on.
+        let deep = try Self.exchange(server.port, "PUT", "/v1/recipients/alice/settings", headers: admin,
+                                     body: String(repeating: "[", count: 500_000))
+        #expect(deep.status == 400)
+        #expect((APITests.error(deep.body)?["message"] as? String)?.hasPrefix("arrays and objects nested deeper than 64 levels (line 1, column 65)") == true,
+                "\(deep.body.prefix(300))")
         #expect(try get("alice")["settings"] as? NSDictionary == changed["settings"] as? NSDictionary)
         #expect(try reset("alice", #"{"reset": []}"#)["settings"] as? NSDictionary == changed["settings"] as? NSDictionary, "an empty list resets nothing")
 

@@ -8,11 +8,19 @@ struct JSONLocator {
         case element(Int)
     }
 
-    /// Why the text is not JSON, at a byte offset.
+    /// Why the text is not JSON, or nests too deep, at a byte offset.
     struct SyntaxError: Error {
         var offset: Int
         var message: String
+        /// The text broke no rule of JSON's but nests deeper than ``deepest``.
+        var tooDeep = false
     }
+
+    /// How deep arrays and objects may nest: a request is a few levels, its userInfo a
+    /// few more. The reading here is recursive, and Foundation's decoder refuses 512
+    /// levels and on Linux then crashes working out where (found by fuzzing): deeper
+    /// text is refused at the bracket that opens level 65, before either goes further.
+    static let deepest = 64
 
     private let bytes: [UInt8]
     private var index = 0
@@ -95,6 +103,10 @@ struct JSONLocator {
     private mutating func element() throws(SyntaxError) {
         if !targets.isEmpty, targets.contains(path) { values[path] = index }
         guard index < bytes.count else { throw failure(expected: "a value") }
+        let opens = bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "[")
+        if opens, path.count >= Self.deepest {
+            throw SyntaxError(offset: index, message: "arrays and objects nested deeper than \(Self.deepest) levels", tooDeep: true)
+        }
         switch bytes[index] {
         case UInt8(ascii: "{"): try object()
         case UInt8(ascii: "["): try array()

@@ -30,15 +30,11 @@ public enum RequestDecoder {
     /// - Throws: ``Failure`` with the line and column of what is wrong: the syntax error,
     ///   the value of the wrong type, the unknown field's name, or the object missing a field.
     public static func decode(_ data: Data) throws(Failure) -> [NotificationRequest] {
-        if let offset = tooDeep(data) {
-            var failure = Failure(path: "", message: "arrays and objects nested deeper than \(deepest) levels", steps: nil)
-            (failure.line, failure.column) = JSONLocator.lineAndColumn(of: offset, in: Array(data))
-            throw failure
-        }
         let bytes = Array(data)
-        // RFC 8259's grammar first: Foundation's decoder takes more (a trailing comma),
-        // and says only "not valid JSON" for some of what it refuses (01, 1e400, a byte
-        // that is not UTF-8).
+        // RFC 8259's grammar first, and the depth: Foundation's decoder takes more (a
+        // trailing comma), says only "not valid JSON" for some of what it refuses (01,
+        // 1e400, a byte that is not UTF-8), and crashes on text nested too deep
+        // (``JSONLocator/deepest``).
         let scanned = JSONLocator.scan(bytes)
         if let error = scanned.syntaxError { throw failure(error, in: bytes) }
         do {
@@ -87,9 +83,10 @@ public enum RequestDecoder {
         bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 } == UInt8(ascii: "[")
     }
 
-    /// The first way `bytes` is not strict JSON — RFC 8259's grammar, UTF-8, and no field
-    /// given twice in one object (readers differ on which of the two counts) — at its
-    /// line and column; nil when it is. For the other JSON bodies Chime reads.
+    /// The first way `bytes` is not strict JSON — RFC 8259's grammar, UTF-8, no field
+    /// given twice in one object (readers differ on which of the two counts), nesting no
+    /// deeper than ``JSONLocator/deepest`` — at its line and column; nil when it is. For
+    /// the other JSON bodies Chime reads.
     public static func strictnessFailure(_ bytes: [UInt8]) -> Failure? {
         let scanned = JSONLocator.scan(bytes)
         if let error = scanned.syntaxError { return failure(error, in: bytes) }
@@ -97,7 +94,7 @@ public enum RequestDecoder {
     }
 
     private static func failure(_ error: JSONLocator.SyntaxError, in bytes: [UInt8]) -> Failure {
-        var failure = Failure(path: "", message: "not valid JSON: \(error.message)", steps: nil)
+        var failure = Failure(path: "", message: error.tooDeep ? error.message : "not valid JSON: \(error.message)", steps: nil)
         (failure.line, failure.column) = JSONLocator.lineAndColumn(of: error.offset, in: bytes)
         return failure
     }
@@ -107,33 +104,6 @@ public enum RequestDecoder {
         var failure = Failure(path: path(duplicate.path), message: "\"\(key)\" is given twice in one object", steps: nil)
         (failure.line, failure.column) = JSONLocator.lineAndColumn(of: duplicate.offset, in: bytes)
         return failure
-    }
-
-    /// How deep arrays and objects may nest: a request is a few levels, its userInfo a
-    /// few more. Foundation's decoder refuses 512 levels, and on Linux then crashes
-    /// working out where (found by fuzzing), so deeper text never reaches it.
-    static let deepest = 64
-
-    /// The offset of the first bracket that opens level ``deepest`` + 1, outside strings;
-    /// nil when the text nests no deeper. One pass over the bytes.
-    static func tooDeep(_ data: Data) -> Int? {
-        var depth = 0
-        var inString = false, escaped = false
-        for (offset, byte) in data.enumerated() {
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
-                if depth > deepest { return offset }
-            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-            default: break
-            }
-        }
-        return nil
     }
 
     /// The failure at the line and column of its value (or field name). (Syntax errors
