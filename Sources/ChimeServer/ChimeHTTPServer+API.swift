@@ -113,7 +113,9 @@ extension ChimeHTTPServer {
         guard let key = request.headers[Self.name("Idempotency-Key")] else {
             return Self.answer(try await schedule(body, with: scheduling))
         }
-        guard (1...255).contains(key.utf8.count) else {
+        // Characters as the OpenAPI document's maxLength counts them (JSON Schema's code
+        // points), not bytes: a key beyond ASCII of 200 characters is within the limit.
+        guard (1...255).contains(key.unicodeScalars.count) else {
             return APIError(status: 400, code: "bad_request", message: "an Idempotency-Key has 1 to 255 characters").response
         }
         let digest = Hex.string(SHA256.hash(data: body))

@@ -7,7 +7,10 @@ import Hummingbird
 import Logging
 
 /// The chat platforms' callbacks: each verified before it is parsed, answered at once,
-/// carried out after.
+/// carried out after. What can be checked without the body (the channel, Telegram's
+/// secret header, Slack's and Discord's timestamps) is checked before it is read: a body
+/// sent a byte at a time holds the connection open past the idle timeout, and that needs
+/// no secret when a callback to no channel is read whole first.
 extension ChimeHTTPServer {
     /// The channel of a callback path, when it is of that kind and has its secret.
     func secret(_ channel: String, _ kind: ChannelKind) -> String? {
@@ -20,10 +23,11 @@ extension ChimeHTTPServer {
     /// and the Events API: its URL check, and messages in the thread of a Chime message
     /// whose text-input button was pressed, which are that action's text.
     func slack(_ request: Request, channel: String) async throws -> Response {
-        let body = try await Self.body(request)
         guard let secret = secret(channel, .slack) else { return Self.text(404, "no such Slack channel") }
-        guard ChatSignature.slack(secret: secret, timestamp: request.headers[Self.name("X-Slack-Request-Timestamp")] ?? "", body: body,
-                                  signature: request.headers[Self.name("X-Slack-Signature")] ?? "")
+        let timestamp = request.headers[Self.name("X-Slack-Request-Timestamp")] ?? ""
+        guard ChatSignature.isFresh(timestamp, now: ChatSignature.realNow()) else { return Self.text(401, "bad signature") }
+        let body = try await Self.body(request)
+        guard ChatSignature.slack(secret: secret, timestamp: timestamp, body: body, signature: request.headers[Self.name("X-Slack-Signature")] ?? "")
         else { return Self.text(401, "bad signature") }
         switch ChatCallback.slack(body) {
         case .challenge(let challenge):
@@ -58,10 +62,11 @@ extension ChimeHTTPServer {
     /// text-input action a modal dialog (type 9) whose submission (`MODAL_SUBMIT`, type 5)
     /// is the action's text.
     func discord(_ request: Request, channel: String) async throws -> Response {
-        let body = try await Self.body(request)
         guard let key = secret(channel, .discord) else { return Self.text(404, "no such Discord channel") }
-        guard ChatSignature.discord(publicKey: key, timestamp: request.headers[Self.name("X-Signature-Timestamp")] ?? "", body: body,
-                                    signature: request.headers[Self.name("X-Signature-Ed25519")] ?? "")
+        let timestamp = request.headers[Self.name("X-Signature-Timestamp")] ?? ""
+        guard ChatSignature.isFresh(timestamp, now: ChatSignature.realNow()) else { return Self.text(401, "invalid request signature") }
+        let body = try await Self.body(request)
+        guard ChatSignature.discord(publicKey: key, timestamp: timestamp, body: body, signature: request.headers[Self.name("X-Signature-Ed25519")] ?? "")
         else { return Self.text(401, "invalid request signature") }
         switch ChatCallback.discord(body) {
         case .ping:
@@ -117,10 +122,10 @@ extension ChimeHTTPServer {
     /// thread of a message whose button asked for it. Which thread a message is in, the
     /// webhook does not say: the REST API does, with the channel's `apiToken`.
     func mattermost(_ request: Request, channel: String) async throws -> Response {
-        let body = try await Self.body(request)
         guard let found = configuration.channel(channel), found.url.kind == .mattermost else {
             return Self.text(404, "no such Mattermost channel")
         }
+        let body = try await Self.body(request)
         switch ChatCallback.mattermost(body) {
         case .webhookMessage(let token, let post, let text, let user):
             return try await mattermostMessage(token: token, post: post, text: text, user: user, channel: found)
@@ -171,10 +176,10 @@ extension ChimeHTTPServer {
     /// token and the action's number; the answer is `answerCallbackQuery`, given as the
     /// webhook's reply (Telegram calls the method for it).
     func telegram(_ request: Request, channel: String) async throws -> Response {
-        let body = try await Self.body(request)
         guard let secret = secret(channel, .telegram) else { return Self.text(404, "no such Telegram channel") }
         guard ChatSignature.sameSecret(secret, request.headers[Self.name("X-Telegram-Bot-Api-Secret-Token")] ?? "")
         else { return Self.text(401, "bad secret token") }
+        let body = try await Self.body(request)
         switch ChatCallback.telegram(body) {
         case .reply(let text, let user, let chat, let message, let buttons, let links, let bot):
             // Only an answer to Chime's own bot's message (when the channel's URL names

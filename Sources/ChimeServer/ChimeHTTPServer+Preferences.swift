@@ -18,27 +18,34 @@ extension ChimeHTTPServer {
         let (verdict, found) = try await Self.blocking { try desk.preferences(token: token, now: now) }
         guard let preferences = found else { return Self.page(verdict.httpStatus, "Chime", Self.refusal(verdict)) }
         let saved = request.uri.queryParameters["saved"] == "1"
-        return preferencesForm(preferences, token: token, status: ClickDesk.Verdict.answered.httpStatus, notice: saved ? "prefs.saved" : nil, problems: [])
+        return preferencesForm(preferences, status: ClickDesk.Verdict.answered.httpStatus, notice: saved ? "prefs.saved" : nil, problems: [])
     }
 
     func savePreferences(_ request: Request, token: String) async throws -> Response {
-        let fields = Self.form(String(decoding: try await Self.body(request), as: UTF8.self))
+        // What needs no body is checked before it is read (the cookie, the token): a body
+        // sent a byte at a time holds the connection open past the idle timeout.
+        let expired = Self.page(403, "Chime", "<p>\(htmlEscaped(localized("prefs.expired", fallback: "This form has expired: open the page again from your reminder.")))</p>")
         let cookie = Self.cookies(request.headers[.cookie] ?? "")[Self.csrfCookie] ?? ""
-        let crossSite = request.headers[Self.name("Sec-Fetch-Site")] == "cross-site"
-        guard !cookie.isEmpty, ChatSignature.sameSecret(cookie, fields["csrf"] ?? ""), !crossSite else {
-            return Self.page(403, "Chime", "<p>\(htmlEscaped(localized("prefs.expired", fallback: "This form has expired: open the page again from your reminder.")))</p>")
-        }
+        guard !cookie.isEmpty, request.headers[Self.name("Sec-Fetch-Site")] != "cross-site" else { return expired }
+        let (desk, now) = (desk, clock())
+        let verdict = try await Self.blocking { try desk.preferences(token: token, now: now).verdict }
+        guard verdict == .answered else { return Self.page(verdict.httpStatus, "Chime", Self.refusal(verdict)) }
+        let fields = Self.form(String(decoding: try await Self.body(request), as: UTF8.self))
+        guard ChatSignature.sameSecret(cookie, fields["csrf"] ?? "") else { return expired }
         var form = ClickDesk.PreferencesForm(quietHours: fields["quietHours"], showPreviews: fields["showPreviews"], locale: fields["locale"])
         for (name, value) in fields where name.hasPrefix("deliver.") { form.deliver[String(name.dropFirst(8))] = value }
-        let (desk, now) = (desk, clock())
-        let (verdict, problems, preferences) = try await Self.blocking { [form] in try desk.savePreferences(token: token, form: form, now: now) }
-        guard let preferences else { return Self.page(verdict.httpStatus, "Chime", Self.refusal(verdict)) }
-        guard problems.isEmpty else { return preferencesForm(preferences, token: token, status: verdict.httpStatus, notice: nil, problems: problems) }
-        return Response(status: .seeOther, headers: [.location: "/p/\(token)?saved=1"])
+        let (saved, problems, preferences) = try await Self.blocking { [form] in try desk.savePreferences(token: token, form: form, now: now) }
+        guard let preferences else { return Self.page(saved.httpStatus, "Chime", Self.refusal(saved)) }
+        guard problems.isEmpty else { return preferencesForm(preferences, status: saved.httpStatus, notice: nil, problems: problems) }
+        // Back to the page it was posted from, wherever a proxy serves it (a linkBase
+        // with a path): a reference relative to the page's folder (the token holds no
+        // colon). A reference of the query alone is RFC 3986's too, but Foundation's
+        // URLSession took it to another path.
+        return Response(status: .seeOther, headers: [.location: "\(token)?saved=1"])
     }
 
     /// The form, every field showing the recipient's current setting.
-    private func preferencesForm(_ preferences: ClickDesk.Preferences, token: String, status: Int, notice: String?,
+    private func preferencesForm(_ preferences: ClickDesk.Preferences, status: Int, notice: String?,
                                  problems: [ClickDesk.FormProblem]) -> Response {
         let recipient = preferences.recipient, locale = recipient.locale
         func text(_ key: String, _ fallback: String) -> String { htmlEscaped(localized(key, locale: locale, fallback: fallback)) }
@@ -48,7 +55,9 @@ extension ChimeHTTPServer {
         for problem in problems {
             body += "<p role=\"alert\" class=\"problem\">\(text(problem.key, "This value is not valid.")) (\(htmlEscaped(problem.field)))</p>\n"
         }
-        body += "<form method=\"post\" action=\"/p/\(htmlEscaped(token))\">\n<input type=\"hidden\" name=\"csrf\" value=\"\(nonce)\">\n"
+        // Posted to the page's own address (no action), as the /a/ and /u/ pages are: a
+        // path from the server's root would leave a proxy's prefix behind.
+        body += "<form method=\"post\">\n<input type=\"hidden\" name=\"csrf\" value=\"\(nonce)\">\n"
         let choices: [(DeliveryPreference, String, String)] = [
             (.prominently, "prefs.prominently", "Deliver prominently"), (.quietly, "prefs.quietly", "Deliver quietly"), (.off, "prefs.off", "Turn off"),
         ]
@@ -93,7 +102,9 @@ extension ChimeHTTPServer {
 
             """
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
-        headers[.setCookie] = "\(Self.csrfCookie)=\(nonce); Path=/p/; HttpOnly; SameSite=Strict"
+        // No Path: the browser scopes it to the page's own folder (/p, or under a proxy's
+        // prefix), where /p/'s Path left it out of every POST behind a prefix.
+        headers[.setCookie] = "\(Self.csrfCookie)=\(nonce); HttpOnly; SameSite=Strict"
         return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 

@@ -20,7 +20,7 @@ struct PreferencesPageTests {
           <channels>
             \(PolicyTests.mail)
           </channels>
-          <replies linkBase="http://127.0.0.1"/>
+          <replies linkBase="http://127.0.0.1/chime/links"/>
           <recipients>
             <recipient id="alice" locale="en" timeZone="Europe/Paris">
               <address channel="mail">alice@example.org</address>
@@ -29,15 +29,17 @@ struct PreferencesPageTests {
         </chime>
         """
 
-    @Test("clicking Turn off, typing quiet hours, choosing no previews and French, then Save: the page answers in French, and the next chime run turns the category off, hides the previews, writes in French and keeps what fires in the new quiet hours for the digest; a POST without the form's cookie changes nothing")
+    @Test("clicking Turn off, typing quiet hours, choosing no previews and French, then Save, through a reverse proxy serving chime serve under /chime/links (the linkBase's path): the page answers in French, and the next chime run turns the category off, hides the previews, writes in French and keeps what fires in the new quiet hours for the digest; a POST without the form's cookie changes nothing")
     func clickedChangesAreHonoured() throws {
         let ws = try ReplyCorpusTests.workspace(Self.configuration)
         let sent = try ReplyCorpusTests.send(ws, ["first"], category: "shop")
         #expect(sent["first"] != nil)
         let email = PolicyTests.text(try #require(try PolicyTests.outbox(ws).values.first))
-        let path = try #require(email.firstMatch(of: /Notification preferences: http:\/\/127\.0\.0\.1(\/p\/[0-9a-z.]+)\n/)).output.1
+        let path = try #require(email.firstMatch(of: /Notification preferences: http:\/\/127\.0\.0\.1\/chime\/links(\/p\/[0-9a-z.]+)\n/)).output.1
         let server = try ServeTests.Server(ws)
         defer { server.stop() }
+        // As an operator serves it: a proxy taking /chime/links off each path.
+        let proxy = try PrefixProxy(prefix: "/chime/links", upstream: server.port)
 
         // Without the cookie the form sets, a POST (another site's form) changes nothing.
         let forged = try server.request("POST", "\(path)", headers: ["Content-Type": "application/x-www-form-urlencoded"],
@@ -49,13 +51,18 @@ struct PreferencesPageTests {
         try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
         let browser = try ChimeProcess.runProgram(
             "/usr/bin/python3", [ChimeProcess.repositoryRoot.appendingPathComponent("Tests/ChimeCLITests/Fixtures/browser/preferences.py").path,
-                                 "http://127.0.0.1:\(server.port)\(path)", artifacts.path], timeout: 120)
+                                 "http://127.0.0.1:\(proxy.port)/chime/links\(path)", artifacts.path], timeout: 120)
         try #require(browser.status == 0, "\(browser.stderr)")
         let page = try #require(try JSONSerialization.jsonObject(with: Data(browser.stdout.utf8)) as? [String: Any])
         #expect(page["titleBefore"] as? String == "Notification preferences")
         #expect(page["lang"] as? String == "fr", "\(page)")
         #expect((page["notice"] as? String)?.hasPrefix("Enregistré") == true, "\(page)")
-        #expect((page["url"] as? String)?.hasSuffix("\(path)?saved=1") == true, "back on the page after saving: \(page)")
+        #expect(page["url"] as? String == "http://127.0.0.1:\(proxy.port)/chime/links\(path)?saved=1", "back on the page after saving: \(page)")
+        // Every request the browser made went through the proxy's prefix: the form's POST
+        // among them, answered with the redirect back.
+        let through = try proxy.requests()
+        #expect(through.allSatisfy { $0["upstream"] is String || $0["path"] as? String == "/favicon.ico" }, "nothing else outside /chime/links: \(through)")
+        #expect(through.contains { $0["method"] as? String == "POST" && $0["status"] as? Int == 303 }, "\(through)")
         #expect(page["checked"] as? [String] == ["deliver-shop-off", "deliver-timer-prominently"], "\(page)")
         #expect(page["quietHours"] as? String == "21:00-06:00")
         #expect(page["javascript"] as? Int == 0, "the page has no script")

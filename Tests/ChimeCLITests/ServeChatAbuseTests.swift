@@ -153,19 +153,19 @@ extension ServeChatAbuseTests {
 }
 
 extension ServeChatAbuseTests {
-    @Test("a link POST with a forged token is refused (403) before its body is read: a body promised and never sent holds nothing")
-    func forgedLinkBodyNotAwaited() throws {
+    @Test("a link POST with a forged token, a preferences form without its cookie or with a forged token, and chat callbacks to no channel, with a stale or missing timestamp or a wrong secret are refused before their body is read: a body promised and never sent holds nothing")
+    func refusedBeforeTheBody() throws {
         let (_, ws, chat, server) = try Self.served()
         defer { server.stop() }
         let token = String(chat.button(1).split(separator: ".")[0])
         let forged = String(token.dropLast(12)) + String(repeating: "a", count: 12)
-        // Headers promising 100,000 bytes of form, and then nothing: the answer must come
-        // without them (the client waits 5 s, far less than the 30 s idle timeout).
+        // Headers promising 100,000 bytes, and then a few: the answer must come without
+        // the rest (the client waits 5 s, far less than the 30 s idle timeout).
         let script = """
             import socket, sys
             s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
-            s.sendall(("POST /a/" + sys.argv[2] + "/1 HTTP/1.1\\r\\nHost: x\\r\\nContent-Type: application/x-www-form-urlencoded\\r\\n"
-                       "Content-Length: 100000\\r\\n\\r\\ntext=").encode())
+            s.sendall(("POST " + sys.argv[2] + " HTTP/1.1\\r\\nHost: x\\r\\n" + sys.argv[3]
+                       + "Content-Type: application/x-www-form-urlencoded\\r\\nContent-Length: 100000\\r\\n\\r\\ntext=").encode())
             s.settimeout(5)
             try:
                 print(s.recv(200).decode("latin-1").split("\\r\\n")[0])
@@ -173,15 +173,28 @@ extension ServeChatAbuseTests {
                 print("no answer")
             """
         try ws.write("post.py", script)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [ws.path("post.py"), "\(server.port)", forged]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        process.waitUntilExit()
-        let line = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(line.hasPrefix("HTTP/1.1 403"), "\(line)")
+        let fresh = "\(Int(Date().timeIntervalSince1970))"
+        let cases: [(path: String, headers: String, status: Int)] = [
+            ("/a/\(forged)/1", "", 403),
+            ("/p/\(forged)", "Cookie: chime_csrf=0123\r\n", 403),
+            ("/p/\(token)", "", 403),
+            ("/slack/nowhere", "X-Slack-Request-Timestamp: \(fresh)\r\n", 404),
+            ("/slack/team", "X-Slack-Request-Timestamp: 1\r\nX-Slack-Signature: v0=00\r\n", 401),
+            ("/discord/guild", "X-Signature-Ed25519: 00\r\n", 401),
+            ("/telegram/tg", "X-Telegram-Bot-Api-Secret-Token: wrong\r\n", 401),
+            ("/mattermost/nowhere", "", 404),
+        ]
+        for (path, headers, status) in cases {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments = [ws.path("post.py"), "\(server.port)", path, headers]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            process.waitUntilExit()
+            let line = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(line.hasPrefix("HTTP/1.1 \(status)"), "\(path): \(line)")
+        }
         #expect(try ReplyCorpusTests.json(ws, "replies").map { $0["outcome"] as? String } == ["forged-token"], "recorded as a forged link is")
     }
 }

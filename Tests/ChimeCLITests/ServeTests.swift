@@ -156,7 +156,7 @@ struct ServeTests {
             if method == "POST" { request.httpBody = Data(body) }
             let done = DispatchSemaphore(value: 0)
             let result = Box()
-            URLSession.shared.dataTask(with: request) { data, response, error in
+            session.dataTask(with: request) { data, response, error in
                 result.value = ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data ?? Data(), as: UTF8.self))
                 done.signal()
             }.resume()
@@ -165,6 +165,12 @@ struct ServeTests {
         }
 
         final class Box: @unchecked Sendable { var value = (0, "") }
+
+        /// URLSession's shared one, but each answer read as it comes: a redirect (the
+        /// preferences page's 303) is not followed. (FoundationNetworking resolves a
+        /// relative Location from the server's root, where browsers resolve it as RFC
+        /// 3986 says; PreferencesPageTests follows it in Chromium.)
+        static let session = URLSession(configuration: .default, delegate: ServeLinksTests.NoRedirects(), delegateQueue: nil)
     }
 
     /// A POST to `/slack/team` signed as Slack signs: a block_actions `payload` form, or

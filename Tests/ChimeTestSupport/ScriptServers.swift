@@ -130,6 +130,17 @@ public final class HTTP2Server: ScriptServer, @unchecked Sendable {
     public func requests() throws -> [[String: Any]] { try log() }
 }
 
+/// The reverse proxy of `Servers/prefix_proxy.py` (Python's http.server): `chime serve`
+/// at `upstream` served under `prefix`, as behind nginx's `location /prefix/`.
+public final class PrefixProxy: ScriptServer, @unchecked Sendable {
+    public init(prefix: String, upstream: Int, folder: URL? = nil) throws {
+        try super.init(script: "prefix_proxy.py", ["--prefix", prefix, "--upstream", "\(upstream)"], folder: folder, needs: "python3")
+    }
+
+    /// Every request received: method, path, upstream (the path forwarded, or null), status.
+    public func requests() throws -> [[String: Any]] { try log() }
+}
+
 /// What a started process wrote on `pipe` up to its first newline (or its end): the
 /// line servers print once they listen (`port N`, `listening on http://HOST:PORT`).
 public func firstLine(of pipe: Pipe) -> String {
