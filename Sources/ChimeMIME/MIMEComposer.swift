@@ -55,6 +55,7 @@ public enum MIMEComposer {
     /// else in RFC 2047 words (a line break in a value is encoded, never a new header);
     /// folded at white space only, at 78 columns where it can be.
     static func textHeader(_ name: String, _ value: String) -> String {
+        let value = value.utf8.count > longestSpaceRun ? shortenedSpaceRuns(value) : value
         let plain = isPlain(value) && !hasUnfoldableWord(value)
         let line = "\(sanitizedName(name)): " + (plain ? value : taken(g_mime_utils_header_encode_text(nil, value, "utf-8")))
         return folded(line)
@@ -71,6 +72,28 @@ public enum MIMEComposer {
             if run > longestWord { return true }
         }
         return false
+    }
+
+    /// The longest run of white space a header keeps: a longer one cannot be folded
+    /// without a line of white space alone (obsolete syntax), or past 998 characters.
+    static let longestSpaceRun = 78
+
+    /// `value` with each run of white space longer than ``longestSpaceRun`` cut to that
+    /// length (a title of a thousand spaces between two words shows the same).
+    static func shortenedSpaceRuns(_ value: String) -> String {
+        var run = 0, longest = 0
+        for byte in value.utf8 {
+            run = byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        guard longest > longestSpaceRun else { return value }
+        var out: [UInt8] = []
+        run = 0
+        for byte in value.utf8 {
+            run = byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") ? run + 1 : 0
+            if run <= longestSpaceRun { out.append(byte) }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The longest word a header keeps as it is: with the field's name before it on its
@@ -92,32 +115,40 @@ public enum MIMEComposer {
         }
     }
 
-    /// A header line folded before white space so that lines keep within 78 columns
-    /// where the words allow (a longer word stays whole: RFC 5322 allows 998).
+    /// A header line folded before white space (spaces or tabs, which begin the next
+    /// line, so that unfolding gives the line back) so that lines keep within 78 columns
+    /// where the words allow (a longer word stays whole: RFC 5322 allows 998). A run of
+    /// white space goes to the next line whole, with the word after it: a line of white
+    /// space alone is obsolete syntax (RFC 5322, 4.2), made only where a run at the end
+    /// would pass 998 characters.
     static func folded(_ line: String) -> String {
         guard line.utf8.count > 78 else { return line + "\n" }
         // By bytes: a header line here is ASCII (plain, or GMime's encoded words), and
         // splitting it as characters had been a fifth of composing an email.
-        let words = Array(line.utf8).split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        let bytes = Array(line.utf8)
+        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         var out: [UInt8] = []
-        out.reserveCapacity(line.utf8.count + line.utf8.count / 38 + 1)
-        // How long the line being written is.
-        var length = 0
-        for (index, word) in words.enumerated() {
-            if index == 0 {
-                out += word
-                length = word.count
-            } else if index == 1 || length + 1 + word.count <= 78 {
-                // The field name keeps the value's first word beside it: a fold right after
-                // the colon is legal, but leaves the name alone on its line.
-                out.append(UInt8(ascii: " "))
-                out += word
-                length += 1 + word.count
-            } else {
-                out += [UInt8(ascii: "\n"), UInt8(ascii: " ")]
-                out += word
-                length = 1 + word.count
+        out.reserveCapacity(bytes.count + bytes.count / 38 + 1)
+        // How long the line being written is; how many pieces were written (the field
+        // name keeps the value's first word beside it: a fold right after the colon is
+        // legal, but leaves the name alone on its line).
+        var length = 0, pieces = 0
+        var start = 0
+        while start < bytes.count {
+            // A word with the white space before it (none before the field's name).
+            var end = start
+            while end < bytes.count, isSpace(bytes[end]) { end += 1 }
+            let hasWord = end < bytes.count
+            while end < bytes.count, !isSpace(bytes[end]) { end += 1 }
+            let piece = bytes[start..<end]
+            if pieces >= 2, (hasWord && length + piece.count > 78) || length + piece.count > 998 {
+                out.append(UInt8(ascii: "\n"))
+                length = 0
             }
+            out += piece
+            length += piece.count
+            pieces += 1
+            start = end
         }
         out.append(UInt8(ascii: "\n"))
         return String(decoding: out, as: UTF8.self)
@@ -147,12 +178,39 @@ public enum MIMEComposer {
         // Control characters (a line break would end the header and start another, or the
         // part's body) never reach the header: a file may be named anything on Linux.
         let name = String(String.UnicodeScalarView(attachment.filename.unicodeScalars.map { $0.properties.generalCategory == .control ? "_" : $0 }))
-        g_mime_content_disposition_set_parameter(disposition, "filename", name)
-        let encodedDisposition = taken(g_mime_content_disposition_encode(disposition, nil))
+        let encodedDisposition: String
+        if name.contains("=?") {
+            // What a reader would decode as an RFC 2047 word (GMime's parser does, in a
+            // quoted value) goes in RFC 2231's form, which no reader decodes twice; GMime
+            // writes an ASCII value quoted whatever method it is asked for.
+            encodedDisposition = rfc2231Disposition(name)
+        } else {
+            g_mime_content_disposition_set_parameter(disposition, "filename", name)
+            encodedDisposition = taken(g_mime_content_disposition_encode(disposition, nil))
+        }
         chime_gmime_unref(disposition)
         return Part(text: encoded(attachment.data, GMIME_CONTENT_ENCODING_BASE64,
                                   after: "Content-Type: \(type)\nContent-Disposition:\(encodedDisposition)Content-Transfer-Encoding: base64\n\n"),
                     encoded: true)
+    }
+
+    /// ` attachment;` and `filename` in RFC 2231's extended form (UTF-8, each byte
+    /// outside RFC 2045's token characters as `%XX`), in numbered sections of at most 50
+    /// characters, one to a line: written by hand, as GMime keeps an ASCII value quoted.
+    static func rfc2231Disposition(_ name: String) -> String {
+        let kept = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$&+-.^_`|~".utf8)
+        let hex = Array("0123456789ABCDEF".utf8)
+        // Each byte as written: itself, or its three characters.
+        let pieces: [[UInt8]] = name.utf8.map { kept.contains($0) ? [$0] : [UInt8(ascii: "%"), hex[Int($0 >> 4)], hex[Int($0 & 15)]] }
+        var sections: [[UInt8]] = [[]]
+        for piece in pieces {
+            if sections[sections.count - 1].count + piece.count > 50 { sections.append([]) }
+            sections[sections.count - 1] += piece
+        }
+        let written = sections.enumerated().map { index, section in
+            "filename*\(index)*=" + (index == 0 ? "utf-8''" : "") + String(decoding: section, as: UTF8.self)
+        }
+        return " attachment;\n " + written.joined(separator: ";\n ") + "\n"
     }
 
     /// Parts under one boundary that none of them contains. A boundary starts with `=-`,

@@ -28,7 +28,13 @@ public final class MaildirFolder: @unchecked Sendable { // counter and staged gu
         for folder in ["tmp", "new", "cur"] {
             try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
-        host = ProcessInfo.processInfo.hostName.replacingOccurrences(of: "/", with: "\\057").replacingOccurrences(of: ":", with: "\\072")
+        host = Self.fileName(ProcessInfo.processInfo.hostName)
+    }
+
+    /// `text` fit for a message's file name, as Maildir writes a host name: `/` (no file
+    /// name holds one) as `\057`, `:` (which starts the flags a reader adds) as `\072`.
+    static func fileName(_ text: String) -> String {
+        text.replacingOccurrences(of: "/", with: "\\057").replacingOccurrences(of: ":", with: "\\072")
     }
 
     /// Adds one message (its bytes as they are).
@@ -46,9 +52,11 @@ public final class MaildirFolder: @unchecked Sendable { // counter and staged gu
 
     /// Adds one message under a name of the caller's, once: when a message of that name
     /// is already in `new/` or `cur/` (a run that died after writing it), nothing is
-    /// written and false comes back. The name must be unique to what the message is.
+    /// written and false comes back. The name must be unique to what the message is; a
+    /// `/` or `:` in it (a channel's id named in it) is written as Maildir escapes them.
     @discardableResult
     public func add(_ message: [UInt8], name: String) throws -> Bool {
+        let name = Self.fileName(name)
         if readNames.contains(name) { return false }
         let temporary = root.appendingPathComponent("tmp").appendingPathComponent(name)
         let final = root.appendingPathComponent("new").appendingPathComponent(name)

@@ -30,6 +30,22 @@ struct OperatorAuditTests {
         #expect(try ws.read("outbox/new/\(sent[0])").contains("Date: Sat, 13 Mar 2027 07:05"))
     }
 
+    @Test("a Maildir channel whose id holds / and : takes its digests, the id in the file's name as Maildir escapes a host name (a / in it made every digest fail)")
+    func digestToAChannelOfAnyName() throws {
+        let configuration = Self.configuration.replacingOccurrences(of: #"id="m""#, with: #"id="home/ann:1""#)
+            .replacingOccurrences(of: #"channel="m""#, with: #"channel="home/ann:1""#)
+        let ws = try Workspace(configuration: configuration)
+        #expect(try ws.chime(["check"]).status == 0)
+        #expect(try ws.chime(["schedule", "--id", "b1", "--to", "be", "--title", "late", "--at", "2027-03-12T23:00"], now: "2027-03-12T12:00:00Z").status == 0)
+        #expect(try ws.chime(["run"], now: "2027-03-12T22:00:00Z").stdout == "fired 1, 1 kept for the digest\n")
+        let digest = try ws.chime(["digest"], now: "2027-03-13T06:05:00Z")
+        #expect(digest.stdout == "digest be: 1 notification\nsent 1 digest\n", "\(digest.stdout) \(digest.stderr)")
+        let sent = try FileManager.default.contentsOfDirectory(atPath: ws.path("outbox/new"))
+        try #require(sent.count == 1)
+        #expect(sent.first?.contains("home\\057ann\\0721") == true, "\(sent)")
+        #expect(try ws.read("outbox/new/\(sent[0])").contains("late"))
+    }
+
     @Test("another program's SQLite database, or a store a newer chime migrated, is refused (65) and left as it was")
     func foreignAndNewerStores() throws {
         let ws = try Workspace(configuration: Self.configuration)

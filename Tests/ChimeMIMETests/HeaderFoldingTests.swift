@@ -6,7 +6,8 @@ import Testing
 @Suite struct HeaderFoldingTests {
     static let lines: [String] = {
         var lines = ["Subject: short", "X-Empty:", "List-Unsubscribe: <https://chime.example.org/u/" + String(repeating: "a", count: 120) + ">"]
-        // Words of 1 to 30 letters, single and double spaces, after names of several lengths.
+        // Words of 1 to 30 letters, after single and double spaces, tabs, and a space and a
+        // tab, after names of several lengths.
         var seed: UInt64 = 7
         func next(_ bound: Int) -> Int {
             seed = seed &* 6364136223846793005 &+ 1442695040888963407
@@ -16,7 +17,7 @@ import Testing
             for _ in 0..<60 {
                 var line = name + ":"
                 for _ in 0..<(1 + next(25)) {
-                    line += String(repeating: " ", count: 1 + next(4) / 3) + String(repeating: "w", count: 1 + next(30))
+                    line += [" ", " ", " ", "  ", "\t", " \t"][next(6)] + String(repeating: "w", count: 1 + next(30))
                 }
                 lines.append(line)
             }
@@ -28,21 +29,40 @@ import Testing
         for line in Self.lines {
             let folded = MIMEComposer.folded(line)
             #expect(folded.hasSuffix("\n"))
-            // Unfolding gives the line back.
-            #expect(folded.replacingOccurrences(of: "\n ", with: " ") == line + "\n", "\(line)")
+            // Unfolding (taking the line breaks out, RFC 5322 3.2.2) gives the line back.
+            #expect(String(folded.dropLast()).replacingOccurrences(of: "\n", with: "") == line, "\(line)")
             let parts = folded.dropLast().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             #expect(parts.count == 1 || line.utf8.count > 78)
             for (index, part) in parts.enumerated() {
                 // Over 78 only when one word (the first line: the name and its first word) is.
-                let words = part.split(separator: " ", omittingEmptySubsequences: false)
+                let words = part.split(whereSeparator: { $0 == " " || $0 == "\t" })
                 #expect(part.utf8.count <= 78 || words.count <= 2, "\(part)")
-                // A fold only where the next word would not have fitted.
+                // A fold only where the next word, with the white space before it, would
+                // not have fitted; the next line starts with that white space.
                 if index + 1 < parts.count {
-                    let next = parts[index + 1].dropFirst().split(separator: " ", omittingEmptySubsequences: false)[0]
-                    #expect(part.utf8.count + 1 + next.utf8.count > 78, "\(part) | \(next)")
-                    #expect(parts[index + 1].hasPrefix(" "))
+                    let following = parts[index + 1]
+                    let space = following.prefix { $0 == " " || $0 == "\t" }
+                    let word = following.dropFirst(space.count).prefix { $0 != " " && $0 != "\t" }
+                    #expect(!space.isEmpty && !word.isEmpty, "\(following)")
+                    #expect(part.utf8.count + space.utf8.count + word.utf8.count > 78, "\(part) | \(following)")
                 }
             }
+        }
+    }
+
+    @Test("a subject of words joined by tabs, in ASCII or beyond, and one with a run of 2,000 spaces: every line within 998 characters, none of white space alone, read back as written (the run cut to 78)")
+    func tabsAndLongRuns() throws {
+        let tabbed = String(repeating: "word\t", count: 300) + "end"
+        let run = "Rent" + String(repeating: " ", count: 2_000) + "due"
+        for (subject, expected) in [(tabbed, tabbed), ("Café " + tabbed, "Café " + tabbed), (run, "Rent" + String(repeating: " ", count: 78) + "due")] {
+            let header = MIMEComposer.textHeader("Subject", subject)
+            let lines = header.dropLast().split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.allSatisfy { $0.utf8.count <= 998 }, "\(lines.map(\.utf8.count))")
+            #expect(lines.allSatisfy { $0.contains { $0 != " " && $0 != "\t" } }, "no line of white space alone")
+            #expect(lines.count > 1)
+            let message = "From: a@example.org\r\nTo: b@example.org\r\n" + header.replacingOccurrences(of: "\n", with: "\r\n") + "\r\nbody\r\n"
+            let mail = try #require(ParsedMail(bytes: Array(message.utf8)))
+            #expect(mail.header("Subject") == expected, "\(String(describing: mail.header("Subject")?.prefix(120)))")
         }
     }
 

@@ -56,6 +56,19 @@ struct MIMEComposerTests {
         #expect(try strictlyParsed(composed)["error"] == nil)
     }
 
+    @Test("an attachment named like an RFC 2047 word, short or long, is shown as it is named, by GMime and by Python's strict parser, in lines within 78 characters")
+    func attachmentNameLikeAnEncodedWord() throws {
+        for name in ["=?UTF-8?B?aW52b2ljZS5wZGY=?=", "=?utf-8?q?x?= " + String(repeating: "ü", count: 120) + " ; \"'%*.pdf"] {
+            let composed = MIMEComposer.compose(message(attachments: [.init(filename: name, contentType: "application/pdf", data: Array("pdf".utf8))]))
+            let parsed = try #require(ParsedMail(bytes: Array(composed.utf8)))
+            #expect(parsed.part("application/pdf")?.filename == name, "\(String(describing: parsed.part("application/pdf")?.filename))")
+            let strict = try strictlyParsed(composed)
+            #expect(strict["error"] == nil, "\(strict)")
+            #expect(strict["filename"] == name, "\(strict)")
+            #expect(Int(strict["longest"] ?? "999") ?? 999 <= 78)
+        }
+    }
+
     @Test("a title that is one word longer than a line may be goes in encoded words: no line over RFC 5322's 998 characters")
     func longWordSubject() throws {
         var long = message()

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Python's `email` package with `policy=email.policy.strict`: a real, independent parser
-/// that raises on the first defect. Returns what it read, or its complaint.
+/// that raises on the first defect. Returns what it read (an attachment's name as
+/// `filename`), or its complaint.
 public func strictlyParsed(_ message: String) throws -> [String: String] {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("chime-mime-\(UUID().uuidString).eml")
     try message.write(to: file, atomically: true, encoding: .utf8)
@@ -20,6 +21,8 @@ public func strictlyParsed(_ message: String) throws -> [String: String] {
                     raise ValueError(repr(part.defects))
                 if not part.is_multipart():
                     out[part.get_content_type()] = part.get_content() if part.get_content_maintype() == "text" else str(len(part.get_content()))
+                    if part.get_filename() is not None:
+                        out["filename"] = part.get_filename()
             for name in msg.keys():
                 str(msg[name])
             print(json.dumps(out))
