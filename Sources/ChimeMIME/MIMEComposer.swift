@@ -119,8 +119,8 @@ public enum MIMEComposer {
     /// line, so that unfolding gives the line back) so that lines keep within 78 columns
     /// where the words allow (a longer word stays whole: RFC 5322 allows 998). A run of
     /// white space goes to the next line whole, with the word after it: a line of white
-    /// space alone is obsolete syntax (RFC 5322, 4.2), made only where a run at the end
-    /// would pass 998 characters.
+    /// space alone is obsolete syntax (RFC 5322, 4.2), so white space ending the value
+    /// is left out where it would pass 998 characters.
     static func folded(_ line: String) -> String {
         guard line.utf8.count > 78 else { return line + "\n" }
         // By bytes: a header line here is ASCII (plain, or GMime's encoded words), and
@@ -141,6 +141,9 @@ public enum MIMEComposer {
             let hasWord = end < bytes.count
             while end < bytes.count, !isSpace(bytes[end]) { end += 1 }
             let piece = bytes[start..<end]
+            // White space ending the value, with no room left for it: left out rather
+            // than written on a line of its own.
+            if !hasWord, pieces >= 2, length + piece.count > 998 { break }
             if pieces >= 2, (hasWord && length + piece.count > 78) || length + piece.count > 998 {
                 out.append(UInt8(ascii: "\n"))
                 length = 0
@@ -200,8 +203,12 @@ public enum MIMEComposer {
     static func rfc2231Disposition(_ name: String) -> String {
         let kept = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$&+-.^_`|~".utf8)
         let hex = Array("0123456789ABCDEF".utf8)
-        // Each byte as written: itself, or its three characters.
-        let pieces: [[UInt8]] = name.utf8.map { kept.contains($0) ? [$0] : [UInt8(ascii: "%"), hex[Int($0 >> 4)], hex[Int($0 & 15)]] }
+        // Each character as written, its bytes kept together (a section never ends
+        // inside one, for readers that decode each section alone): a byte as itself, or
+        // as its three characters.
+        let pieces: [[UInt8]] = name.unicodeScalars.map { scalar in
+            Array(String(scalar).utf8).flatMap { kept.contains($0) ? [$0] : [UInt8(ascii: "%"), hex[Int($0 >> 4)], hex[Int($0 & 15)]] }
+        }
         var sections: [[UInt8]] = [[]]
         for piece in pieces {
             if sections[sections.count - 1].count + piece.count > 50 { sections.append([]) }

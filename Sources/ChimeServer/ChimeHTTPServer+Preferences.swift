@@ -34,7 +34,9 @@ extension ChimeHTTPServer {
         guard ChatSignature.sameSecret(cookie, fields["csrf"] ?? "") else { return expired }
         var form = ClickDesk.PreferencesForm(quietHours: fields["quietHours"], showPreviews: fields["showPreviews"], locale: fields["locale"])
         for (name, value) in fields where name.hasPrefix("deliver.") { form.deliver[String(name.dropFirst(8))] = value }
-        let (saved, problems, preferences) = try await Self.blocking { [form] in try desk.savePreferences(token: token, form: form, now: now) }
+        // The time read again: the body may have taken a while to come.
+        let then = clock()
+        let (saved, problems, preferences) = try await Self.blocking { [form] in try desk.savePreferences(token: token, form: form, now: then) }
         guard let preferences else { return Self.page(saved.httpStatus, "Chime", Self.refusal(saved)) }
         guard problems.isEmpty else { return preferencesForm(preferences, status: saved.httpStatus, notice: nil, problems: problems) }
         // Back to the page it was posted from, wherever a proxy serves it (a linkBase

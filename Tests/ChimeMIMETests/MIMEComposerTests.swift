@@ -66,6 +66,10 @@ struct MIMEComposerTests {
             #expect(strict["error"] == nil, "\(strict)")
             #expect(strict["filename"] == name, "\(strict)")
             #expect(Int(strict["longest"] ?? "999") ?? 999 <= 78)
+            // Each section is whole characters, for readers that decode each alone.
+            for section in composed.matches(of: /filename\*\d+\*=(?:utf-8'')?([^;\n]+)/) {
+                #expect(String(section.output.1).removingPercentEncoding != nil, "\(section.output.1)")
+            }
         }
     }
 
