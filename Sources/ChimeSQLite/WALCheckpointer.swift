@@ -35,6 +35,12 @@ final class WALCheckpointer: @unchecked Sendable { // state guarded by condition
     static let longestLog = 8_000
     /// Passive checkpoints run after the first when it left pages behind.
     static let catchingUp = 2
+    /// The frames not yet checkpointed past which the writer checkpoints itself, at the
+    /// end of its commit, as SQLite's own automatic checkpoint does: the thread beside it
+    /// has not kept up (a machine too busy to run it; the log grew past 48 MiB in a full
+    /// test run). Never reached while the thread keeps up, which restarts the log past
+    /// ``longestLog``.
+    static let overdue = 10_000
 
     private let path: String
     private let condition = NSCondition()
@@ -65,19 +71,28 @@ final class WALCheckpointer: @unchecked Sendable { // state guarded by condition
     /// The hook holds this checkpointer unretained: the store's configuration, which the
     /// connection keeps, holds it for as long as the connection is open.
     func watch(_ db: Database) {
-        sqlite3_wal_hook(db.sqliteConnection, { context, _, _, frames in
-            Unmanaged<WALCheckpointer>.fromOpaque(context!).takeUnretainedValue().committed(frames: Int(frames))
+        sqlite3_wal_hook(db.sqliteConnection, { context, connection, name, frames in
+            let checkpointer = Unmanaged<WALCheckpointer>.fromOpaque(context!).takeUnretainedValue()
+            if checkpointer.committed(frames: Int(frames)) {
+                // Overdue (``overdue``): a passive checkpoint here, which fails (busy) only
+                // when the thread beside is running one.
+                var log: Int32 = 0, moved: Int32 = 0
+                if sqlite3_wal_checkpoint_v2(connection, name, SQLITE_CHECKPOINT_PASSIVE, &log, &moved) == SQLITE_OK {
+                    checkpointer.moved(frames: Int(moved))
+                }
+            }
             return SQLITE_OK
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Called by SQLite after each commit, on the committing thread, with the frames now
-    /// in the log.
-    private func committed(frames: Int) {
+    /// in the log; whether the commit should checkpoint itself (``overdue``).
+    private func committed(frames: Int) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         if frames < checkpointed { checkpointed = 0 } // the log started again
-        guard !stopping, !wanted, frames - checkpointed >= Self.threshold else { return }
+        if !stopping, frames - checkpointed > Self.overdue { return true }
+        guard !stopping, !wanted, frames - checkpointed >= Self.threshold else { return false }
         wanted = true
         if thread == nil {
             let thread = Thread { [self] in work() }
@@ -86,6 +101,14 @@ final class WALCheckpointer: @unchecked Sendable { // state guarded by condition
             thread.start()
         }
         condition.signal()
+        return false
+    }
+
+    /// A checkpoint the writer ran itself moved the log's first `frames`.
+    private func moved(frames: Int) {
+        condition.lock()
+        checkpointed = max(checkpointed, frames)
+        condition.unlock()
     }
 
     private func work() {
