@@ -1,5 +1,6 @@
 internal import CChimeGMime
 import ChimeCore
+import Foundation
 import Synchronization
 
 /// Builds RFC 5322 / MIME messages: `multipart/alternative` (text, then HTML),
@@ -68,7 +69,7 @@ public enum MIMEComposer {
         guard value.utf8.count > longestWord else { return false }
         var run = 0
         for byte in value.utf8 {
-            run = byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") ? 0 : run + 1
+            run = isWhiteSpace(byte) ? 0 : run + 1
             if run > longestWord { return true }
         }
         return false
@@ -81,19 +82,17 @@ public enum MIMEComposer {
     /// `value` with each run of white space longer than ``longestSpaceRun`` cut to that
     /// length (a title of a thousand spaces between two words shows the same).
     static func shortenedSpaceRuns(_ value: String) -> String {
-        var run = 0, longest = 0
+        var kept: [UInt8] = [], run = 0, cut = false
         for byte in value.utf8 {
-            run = byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") ? run + 1 : 0
-            longest = max(longest, run)
+            run = isWhiteSpace(byte) ? run + 1 : 0
+            if run > longestSpaceRun { cut = true } else { kept.append(byte) }
         }
-        guard longest > longestSpaceRun else { return value }
-        var out: [UInt8] = []
-        run = 0
-        for byte in value.utf8 {
-            run = byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") ? run + 1 : 0
-            if run <= longestSpaceRun { out.append(byte) }
-        }
-        return String(decoding: out, as: UTF8.self)
+        return cut ? String(decoding: kept, as: UTF8.self) : value
+    }
+
+    /// A header's white space (RFC 5322's WSP): where it folds, and what separates words.
+    static func isWhiteSpace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
     }
 
     /// The longest word a header keeps as it is: with the field's name before it on its
@@ -126,7 +125,6 @@ public enum MIMEComposer {
         // By bytes: a header line here is ASCII (plain, or GMime's encoded words), and
         // splitting it as characters had been a fifth of composing an email.
         let bytes = Array(line.utf8)
-        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + bytes.count / 38 + 1)
         // How long the line being written is; how many pieces were written (the field
@@ -137,9 +135,9 @@ public enum MIMEComposer {
         while start < bytes.count {
             // A word with the white space before it (none before the field's name).
             var end = start
-            while end < bytes.count, isSpace(bytes[end]) { end += 1 }
+            while end < bytes.count, isWhiteSpace(bytes[end]) { end += 1 }
             let hasWord = end < bytes.count
-            while end < bytes.count, !isSpace(bytes[end]) { end += 1 }
+            while end < bytes.count, !isWhiteSpace(bytes[end]) { end += 1 }
             let piece = bytes[start..<end]
             // White space ending the value, with no room left for it: left out rather
             // than written on a line of its own.
@@ -201,24 +199,20 @@ public enum MIMEComposer {
     /// outside RFC 2045's token characters as `%XX`), in numbered sections of at most 50
     /// characters, one to a line: written by hand, as GMime keeps an ASCII value quoted.
     static func rfc2231Disposition(_ name: String) -> String {
-        let kept = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$&+-.^_`|~".utf8)
-        let hex = Array("0123456789ABCDEF".utf8)
-        // Each character as written, its bytes kept together (a section never ends
-        // inside one, for readers that decode each section alone): a byte as itself, or
-        // as its three characters.
-        let pieces: [[UInt8]] = name.unicodeScalars.map { scalar in
-            Array(String(scalar).utf8).flatMap { kept.contains($0) ? [$0] : [UInt8(ascii: "%"), hex[Int($0 >> 4)], hex[Int($0 & 15)]] }
-        }
-        var sections: [[UInt8]] = [[]]
+        // Each character as written, its bytes together (a section never ends inside
+        // one, for readers that decode each section alone).
+        let pieces = name.unicodeScalars.map { String($0).addingPercentEncoding(withAllowedCharacters: attributeCharacters) ?? "" }
+        var sections = [""]
         for piece in pieces {
-            if sections[sections.count - 1].count + piece.count > 50 { sections.append([]) }
+            if sections[sections.count - 1].utf8.count + piece.utf8.count > 50 { sections.append("") }
             sections[sections.count - 1] += piece
         }
-        let written = sections.enumerated().map { index, section in
-            "filename*\(index)*=" + (index == 0 ? "utf-8''" : "") + String(decoding: section, as: UTF8.self)
-        }
+        let written = sections.enumerated().map { index, section in "filename*\(index)*=" + (index == 0 ? "utf-8''" : "") + section }
         return " attachment;\n " + written.joined(separator: ";\n ") + "\n"
     }
+
+    /// RFC 2231's attribute-char: RFC 2045's token characters but `*`, `'` and `%`.
+    private static let attributeCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$&+-.^_`|~")
 
     /// Parts under one boundary that none of them contains. A boundary starts with `=-`,
     /// which neither quoted-printable nor base64 can produce, so only a part holding

@@ -28,7 +28,7 @@ extension ChimeHTTPServer {
         let cookie = Self.cookies(request.headers[.cookie] ?? "")[Self.csrfCookie] ?? ""
         guard !cookie.isEmpty, request.headers[Self.name("Sec-Fetch-Site")] != "cross-site" else { return expired }
         let (desk, now) = (desk, clock())
-        let verdict = try await Self.blocking { try desk.preferences(token: token, now: now).verdict }
+        let verdict = try await Self.blocking { try desk.preferencesLink(token, now: now).verdict }
         guard verdict == .answered else { return Self.page(verdict.httpStatus, "Chime", Self.refusal(verdict)) }
         let fields = Self.form(String(decoding: try await Self.body(request), as: UTF8.self))
         guard ChatSignature.sameSecret(cookie, fields["csrf"] ?? "") else { return expired }

@@ -23,7 +23,7 @@ extension ClickDesk {
     /// The preferences of the token's recipient, or the verdict saying why there are none
     /// (403 forged, 410 expired or gone, 404 a recipient no longer configured).
     public func preferences(token: String, now: Instant) throws -> (verdict: Verdict, preferences: Preferences?) {
-        let (verdict, request) = try notification(of: token, now: now) { _ in [.preferences] }
+        let (verdict, request) = try preferencesLink(token, now: now)
         guard let request else { return (verdict, nil) }
         guard let configured = configuration.recipient(request.recipient) else { return (.unknownRecipient, nil) }
         let stored = try store.recipientSettings()[configured.id] ?? RecipientSettings()
@@ -41,6 +41,12 @@ extension ClickDesk {
         // a button or a one-click unsubscribe): listed, so that the page can undo it.
         if let uncategorized = chosen?[""] { categories.append((identifier: "", deliver: shown(uncategorized))) }
         return (.answered, Preferences(recipient: recipient, stored: stored, categories: categories, locales: actions.localizer?.locales ?? ["en"]))
+    }
+
+    /// A preferences token checked, recording nothing: its notification's request
+    /// (answered), else the verdict saying why not (403 forged, 410 expired or gone).
+    func preferencesLink(_ token: String, now: Instant) throws -> (verdict: Verdict, request: NotificationRequest?) {
+        try notification(of: token, now: now) { _ in [.preferences] }
     }
 
     /// A submitted preferences form, checked; nil fields are left as they are.

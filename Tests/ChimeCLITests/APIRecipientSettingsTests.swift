@@ -58,35 +58,7 @@ struct APIRecipientSettingsTests {
     /// One HTTP exchange, any method with a body, its headers kept (no cookie jar).
     static func exchange(_ port: Int, _ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil) throws
         -> (status: Int, body: String, headers: [String: String]) {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.httpMethod = method
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        request.httpBody = body.map { Data($0.utf8) }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpShouldSetCookies = false
-        let session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
-        defer { session.finishTasksAndInvalidate() }
-        let done = DispatchSemaphore(value: 0)
-        let result = Box()
-        session.dataTask(with: request) { data, response, _ in
-            let http = response as? HTTPURLResponse
-            var fields: [String: String] = [:]
-            for (name, value) in http?.allHeaderFields ?? [:] { fields[String(describing: name).lowercased()] = String(describing: value) }
-            result.value = (http?.statusCode ?? 0, String(decoding: data ?? Data(), as: UTF8.self), fields)
-            done.signal()
-        }.resume()
-        done.wait()
-        return result.value
-    }
-
-    final class Box: @unchecked Sendable { var value = (0, "", [String: String]()) }
-
-    /// The preferences page answers its POST 303: seen as it is, not followed.
-    final class NoRedirects: NSObject, URLSessionTaskDelegate {
-        func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-            completionHandler(nil)
-        }
+        ServeTests.Server.exchange(port: port, method, path, headers: headers, body: Array((body ?? "").utf8))
     }
 
     static func object(_ body: String) -> [String: Any] {

@@ -96,35 +96,8 @@ struct ServeLinksTests {
     /// A request to the server, with the response's headers.
     static func fetch(_ server: ServeTests.Server, _ method: String, _ path: String, headers: [String: String] = [:],
                       body: String = "") throws -> (status: Int, headers: [String: String], body: String) {
-        var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(server.port)\(path)")))
-        request.httpMethod = method
-        request.httpShouldHandleCookies = false
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        if method == "POST" { request.httpBody = Data(body.utf8) }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpCookieStorage = nil
-        let session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
-        let done = DispatchSemaphore(value: 0)
-        let box = Box()
-        session.dataTask(with: request) { data, response, _ in
-            let http = response as? HTTPURLResponse
-            var fields: [String: String] = [:]
-            for (name, value) in http?.allHeaderFields ?? [:] { fields[String(describing: name).lowercased()] = String(describing: value) }
-            box.value = (http?.statusCode ?? 0, fields, String(decoding: data ?? Data(), as: UTF8.self))
-            done.signal()
-        }.resume()
-        done.wait()
-        return box.value
-    }
-
-    final class Box: @unchecked Sendable { var value: (Int, [String: String], String) = (0, [:], "") }
-
-    /// The preferences page's 303 is read as it comes.
-    final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-        func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-            completionHandler(nil)
-        }
+        let answer = ServeTests.Server.exchange(port: server.port, method, path, headers: headers, body: method == "POST" ? Array(body.utf8) : [])
+        return (answer.status, answer.headers, answer.body)
     }
 
     static let form = ["Content-Type": "application/x-www-form-urlencoded"]

@@ -150,27 +150,51 @@ struct ServeTests {
         /// An HTTP request to the server on `port`, given up after `timeout` seconds (status 0).
         static func request(port: Int, _ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8] = [],
                             timeout: TimeInterval = 60) throws -> (status: Int, body: String) {
+            let answer = exchange(port: port, method, path, headers: headers, body: body, timeout: timeout)
+            return (answer.status, answer.body)
+        }
+
+        /// One HTTP exchange with the server on `port` as a client without a cookie jar
+        /// sees it: any method, the body sent as given, the answer as it comes (a redirect,
+        /// the preferences page's 303, not followed), the headers' names in lower case;
+        /// status 0 once `timeout` seconds have passed. (FoundationNetworking resolves a
+        /// relative Location from the server's root, where browsers resolve it as RFC 3986
+        /// says; PreferencesPageTests follows it in Chromium.)
+        static func exchange(port: Int, _ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8] = [],
+                             timeout: TimeInterval = 60) -> (status: Int, body: String, headers: [String: String]) {
             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!, timeoutInterval: timeout)
             request.httpMethod = method
+            request.httpShouldHandleCookies = false
             for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-            if method == "POST" { request.httpBody = Data(body) }
+            if !body.isEmpty { request.httpBody = Data(body) }
             let done = DispatchSemaphore(value: 0)
             let result = Box()
-            session.dataTask(with: request) { data, response, error in
-                result.value = ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data ?? Data(), as: UTF8.self))
+            session.dataTask(with: request) { data, response, _ in
+                let http = response as? HTTPURLResponse
+                var fields: [String: String] = [:]
+                for (name, value) in http?.allHeaderFields ?? [:] { fields[String(describing: name).lowercased()] = String(describing: value) }
+                result.value = (http?.statusCode ?? 0, String(decoding: data ?? Data(), as: UTF8.self), fields)
                 done.signal()
             }.resume()
             done.wait()
             return result.value
         }
 
-        final class Box: @unchecked Sendable { var value = (0, "") }
+        final class Box: @unchecked Sendable { var value = (status: 0, body: "", headers: [String: String]()) }
 
-        /// URLSession's shared one, but each answer read as it comes: a redirect (the
-        /// preferences page's 303) is not followed. (FoundationNetworking resolves a
-        /// relative Location from the server's root, where browsers resolve it as RFC
-        /// 3986 says; PreferencesPageTests follows it in Chromium.)
-        static let session = URLSession(configuration: .default, delegate: ServeLinksTests.NoRedirects(), delegateQueue: nil)
+        static let session: URLSession = {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.httpCookieStorage = nil
+            configuration.httpShouldSetCookies = false
+            return URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
+        }()
+
+        final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+            func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                            newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+                completionHandler(nil)
+            }
+        }
     }
 
     /// A POST to `/slack/team` signed as Slack signs: a block_actions `payload` form, or
