@@ -200,7 +200,7 @@ let package = Package(
         .target(name: "ChimeTestSupport", dependencies: ["ChimeCore"], path: "Tests/ChimeTestSupport", exclude: ["Servers"]),
 
         .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTestSupport"]),
-        .testTarget(name: "ChimeXMLTests", dependencies: ["ChimeXML"]),
+        .testTarget(name: "ChimeXMLTests", dependencies: ["ChimeXML", "CChimeXML2"]),
         .testTarget(name: "ChimeCurlTests", dependencies: ["ChimeCurl", "ChimeTestSupport"]),
         .testTarget(name: "ChimeDeliveryTests", dependencies: ["ChimeDelivery", "ChimeCurl"]),
         .testTarget(name: "ChimeConfigTests", dependencies: ["ChimeConfig"], exclude: ["Fixtures"]),

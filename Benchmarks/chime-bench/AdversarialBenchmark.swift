@@ -66,8 +66,22 @@ func adversarialBenchmark(size: Int, only filter: String? = nil) throws {
         ("first line of é", { reply(body: fill("é", $0)) }),
         ("Content-Type: of parameters", { reply(contentType: "text/plain; charset=utf-8" + (0..<max(1, $0 / 9)).map { "; p\($0)=v" }.joined(), body: "note x") }),
         ("HTML tag of attributes", { reply(contentType: "text/html; charset=utf-8", body: "<p" + (0..<max(1, $0 / 9)).map { " a\($0)=x" }.joined() + ">note x</p>") }),
+        ("HTML tag of attributes run together", { reply(contentType: "text/html; charset=utf-8", body: "<p a=\"\"" + (0..<max(1, $0 / 9)).map { "a\($0)=\"\"" }.joined() + ">note x</p>") }),
+        ("format=flowed of soft lines", { reply(contentType: "text/plain; charset=utf-8; format=flowed", body: "note x\r\n" + fill("a \r\n", $0)) }),
+        ("HTML of script texts opening tags", { reply(contentType: "text/html; charset=utf-8", body: fill("<script><noscript a0 a1 a2 a3>", $0) + "note x") }),
         // A 'sent from' line above each run of quoted lines is asked whether it is one.
         ("body of sent-from lines over quotes", { reply(body: "note x\r\n" + fill("Sent from my iPhone\r\n> a\r\n", $0)) }),
+        // A delivery report naming many made-up addresses: each was compared with every
+        // configured address, for every token.
+        ("bounce: made-up addresses × tokens", { size in
+            let count = max(1, size / 60)
+            let to = (0..<32).map { "bounce+\(String(repeating: "a", count: 40 + $0 % 7))@reply.example.org" }.joined(separator: ", ")
+            let entries = (0..<count).map { "Final-Recipient: rfc822; u\($0)@example.net\r\nAction: failed\r\n\r\n" }.joined()
+            return ["From: MAILER-DAEMON@mx.example.org", "To: \(to)", "Subject: Undelivered Mail", "MIME-Version: 1.0",
+                    #"Content-Type: multipart/report; report-type=delivery-status; boundary="b""#, "", "--b", "Content-Type: text/plain", "",
+                    "failed", "--b", "Content-Type: message/delivery-status", "", "Reporting-MTA: dns; mx.example.org", "", entries, "--b--", ""]
+                .joined(separator: "\r\n")
+        }),
         // A delivery report to many made-up return-path tokens, naming one address as
         // often: each token was checked against each entry.
         ("bounce: made-up tokens × entries", { size in

@@ -21,6 +21,22 @@ public struct ParsedMail: Sendable {
         /// The part as text: decoded from its charset when it is a text part, else its
         /// bytes read as UTF-8.
         public var decodedText: String { text ?? String(decoding: data, as: UTF8.self) }
+
+        /// The decoded content read in `charset` (as iconv names it), converted by GMime;
+        /// nil when iconv knows no such charset. What the part's own headers do not name
+        /// (an HTML page's `<meta>` charset).
+        public func text(inCharset charset: String) -> String? {
+            let converter = g_mime_iconv_open("UTF-8", charset)
+            guard let converter, converter != iconv_t(bitPattern: -1) else { return nil }
+            defer { g_mime_iconv_close(converter) }
+            guard let converted = data.withUnsafeBufferPointer({ buffer in
+                buffer.baseAddress.flatMap { base in
+                    base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { g_mime_iconv_strndup(converter, $0, buffer.count) }
+                }
+            }) else { return nil }
+            defer { g_free(converted) }
+            return String(cString: converted)
+        }
     }
 
     /// Every header, in order, with its value unfolded and decoded.

@@ -286,16 +286,28 @@ public struct ReplyDesk: Sendable {
         for name in ["To", "Delivered-To", "X-Original-To", "Envelope-To"] {
             for value in mail.rawValues(name) { candidates.add(TokenScan.plusAddressed(value)) }
         }
+        // Only configured addresses can have been sent to: each is looked up once, and only
+        // those are checked against the tokens (a report naming 250,000 made-up addresses
+        // had each compared with every configured one, for every token).
+        let owners = tokens.recipientsByAddress()
+        let configured = failed.filter { owners[$0] != nil }
         var proven = Set<String>()
-        for candidate in candidates.tokens {
-            proven.formUnion(tokens.bounced(candidate, addresses: failed, now: now))
+        for candidate in candidates.tokens where !configured.isEmpty {
+            proven.formUnion(tokens.bounced(candidate, addresses: configured, owners: owners, now: now))
         }
         let marked = failed.filter(proven.contains)
         let ignored = failed.filter { !proven.contains($0) }
         if !marked.isEmpty { try store.markUndeliverable(marked, reason: "hard bounce", at: now) }
         let parts = (marked.isEmpty ? [] : [marked.joined(separator: ", ") + " marked undeliverable"])
-            + (ignored.isEmpty ? [] : [ignored.joined(separator: ", ") + " (no return-path token issued for it: ignored)"])
+            + (ignored.isEmpty ? [] : [Self.listed(ignored) + " (no return-path token issued for it: ignored)"])
         return parts.joined(separator: "; ")
+    }
+
+    /// At most ten of `addresses`, and how many more: what a record says of a report's
+    /// addresses that nothing was done about.
+    static func listed(_ addresses: [String]) -> String {
+        let shown = addresses.prefix(10).joined(separator: ", ")
+        return addresses.count > 10 ? shown + " and \(addresses.count - 10) more" : shown
     }
 
     /// Reply tokens the message may carry, best first: plus-addresses it was sent to,

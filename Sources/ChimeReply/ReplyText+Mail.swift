@@ -15,10 +15,11 @@ extension ReplyText {
         if let html = mail.parts.first(where: { $0.contentType == "text/html" && $0.filename == nil }) {
             // A charset named only by the page's own <meta> (Outlook's Shift_JIS and
             // windows-1251 pages): the bytes as they came, read in it.
-            if html.parameters["charset"] == nil, String(validating: html.data, as: UTF8.self) == nil, let charset = metaCharset(html.data) {
-                return HTMLText.text(of: html.data, encoding: charset)
+            if html.parameters["charset"] == nil, String(validating: html.data, as: UTF8.self) == nil,
+               let charset = metaCharset(html.data), let text = html.text(inCharset: charset) {
+                return HTMLText.text(of: text)
             }
-            return HTMLText.text(of: html.text.map { Array($0.utf8) } ?? html.data)
+            return HTMLText.text(of: html.decodedText)
         }
         return ""
     }

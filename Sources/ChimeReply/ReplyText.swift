@@ -271,7 +271,12 @@ public enum ReplyText {
             if line.hasPrefix(" ") { line.removeFirst() }
             let soft = line.hasSuffix(" ") && line != "-- " && !quoted
             if soft && deleteSpace { line.removeLast() }
-            if open, let last = lines.popLast() { line = last + line }
+            // Appended to the line run on so far, not copied with it: `last + line` copied
+            // the whole of it at each soft line (quadratic in a paragraph's length).
+            if open, var last = lines.popLast() {
+                last += line
+                line = last
+            }
             lines.append(line)
             open = soft
         }

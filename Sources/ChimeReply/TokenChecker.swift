@@ -70,17 +70,25 @@ public struct TokenChecker: Sendable {
         ReplyToken(deliveryID: token.deliveryID, expires: expires).signed(for: recipient, purpose: purpose, key: key)
     }
 
-    /// The addresses among `addresses` (lower case) that `candidate` was issued for as a
-    /// VERP envelope sender (``TokenPurpose/bounce(_:)``) to a configured recipient with
-    /// that address, and unexpired at `now`. The delivery need not exist any more: a
-    /// report may come after its notification was removed.
-    public func bounced(_ candidate: Substring, addresses: [String], now: Instant) -> [String] {
+    /// The ids of the configured recipients of each address, by its key
+    /// (``Mailbox/key(of:)``): what ``bounced(_:addresses:owners:now:)`` looks addresses up in.
+    public func recipientsByAddress() -> [String: [String]] {
+        var owners: [String: [String]] = [:]
+        for recipient in configuration.recipients {
+            for address in recipient.addresses { owners[Mailbox.key(of: address.value), default: []].append(recipient.id) }
+        }
+        return owners
+    }
+
+    /// The addresses among `addresses` (keys) that `candidate` was issued for as a VERP
+    /// envelope sender (``TokenPurpose/bounce(_:)``) to a configured recipient with that
+    /// address (`owners`, ``recipientsByAddress()``), and unexpired at `now`. The
+    /// delivery need not exist any more: a report may come after its notification was
+    /// removed.
+    public func bounced(_ candidate: Substring, addresses: [String], owners: [String: [String]], now: Instant) -> [String] {
         guard let (token, payload, tag) = ReplyToken.read(candidate), now <= token.expires else { return [] }
         return addresses.filter { address in
-            configuration.recipients.contains { recipient in
-                recipient.addresses.contains { Mailbox.key(of: $0.value) == address }
-                    && ReplyToken.signatureMatches(payload: payload, tag: tag, recipient: recipient.id, purpose: .bounce(address), key: key)
-            }
+            owners[address]?.contains { ReplyToken.signatureMatches(payload: payload, tag: tag, recipient: $0, purpose: .bounce(address), key: key) } ?? false
         }
     }
 }

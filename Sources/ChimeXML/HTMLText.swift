@@ -17,14 +17,19 @@ internal import CChimeXML2
 /// `messageReplySection`. Structure is read before any text rule: these need no
 /// language.
 public enum HTMLText {
-    /// - Parameter encoding: the charset the bytes are in (as libxml2 and iconv name it).
-    public static func text(of html: [UInt8], encoding: String = "UTF-8") -> String {
+    /// - Parameter html: the page as text (a charset its `<meta>` names is the caller's
+    ///   to read first: libxml2 reads every page as UTF-8, and bounds are counted in it).
+    public static func text(of html: String) -> String {
         XMLLibrary.initialize()
         let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue)
-        let html = boundingAttributes(html) ?? html
-        let document = html.withUnsafeBufferPointer { buffer in
+        var bytes = Array(html.utf8)
+        // libxml2 ends the page at a NUL in some places and not in others: none is read.
+        if bytes.contains(0) { bytes.removeAll { $0 == 0 } }
+        guard !bytes.isEmpty else { return "" }
+        bytes = HTMLAttributeBound.bounded(bytes, maximum: maximumAttributes) ?? bytes
+        let document = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                htmlReadMemory($0, Int32(buffer.count), nil, encoding, options)
+                htmlReadMemory($0, Int32(buffer.count), nil, "UTF-8", options)
             }
         }
         guard let document else { return "" }
@@ -34,62 +39,9 @@ public enum HTMLText {
         return walker.lines.joined(separator: "\n")
     }
 
-    /// The most attributes read of one tag; mail clients write a handful (Outlook's
-    /// tables, about eight).
+    /// The most attributes read of one tag (``HTMLAttributeBound``); mail clients write a
+    /// handful (Outlook's tables, about eight).
     static let maximumAttributes = 32
-
-    /// `html` with every start tag past ``maximumAttributes`` attributes cut after them
-    /// (closed with `>`), read in one pass; nil when no tag is cut, which is every real
-    /// message. libxml2 compares each attribute of a tag with every one before it: one
-    /// `<p>` with 700 KB of `aN=x` took 21 s. Attributes are counted where a name starts
-    /// after a space outside quotes; comments, `<!DOCTYPE>` and end tags are not start
-    /// tags and are left whole.
-    static func boundingAttributes(_ html: [UInt8]) -> [UInt8]? {
-        var output: [UInt8]?
-        var copied = 0, index = 0
-        while index < html.count {
-            guard html[index] == UInt8(ascii: "<"), index + 1 < html.count, isLetter(html[index + 1]) else {
-                index += 1
-                continue
-            }
-            var end = index + 1, attributes = 0, quote: UInt8 = 0, afterSpace = false
-            var cut: Int?
-            while end < html.count {
-                let byte = html[end]
-                if quote != 0 {
-                    if byte == quote { quote = 0 }
-                } else if byte == UInt8(ascii: ">") {
-                    break
-                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                    quote = byte
-                    afterSpace = false
-                } else if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C {
-                    afterSpace = true
-                } else {
-                    if afterSpace, byte != UInt8(ascii: "/"), byte != UInt8(ascii: "=") {
-                        attributes += 1
-                        if attributes > maximumAttributes, cut == nil { cut = end }
-                    }
-                    afterSpace = false
-                }
-                end += 1
-            }
-            if let cut {
-                if output == nil { output = Array(html[..<copied]) }
-                output!.append(contentsOf: html[copied..<cut])
-                output!.append(UInt8(ascii: ">"))
-                copied = min(end + 1, html.count)
-            }
-            index = end + 1
-        }
-        guard var output else { return nil }
-        output.append(contentsOf: html[copied...])
-        return output
-    }
-
-    private static func isLetter(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
-    }
 
     private struct Walker {
         var lines: [String] = []

@@ -161,8 +161,14 @@ struct InboundTrustTests {
         // A read receipt is machine mail: nothing recorded as a response.
         #expect(try Self.ingest(ws, Self.readReceipt(to: "bot@reply.example.org")).hasPrefix("stdin: receipt"))
 
-        // Genuine: Postfix's report (Auto-Submitted: auto-replied) to bob's own return path.
-        #expect(try Self.ingest(ws, Self.postfixBounce(to: bobPath, failed: "bob@example.org")).hasPrefix("stdin: bounce: bob@example.org marked undeliverable"))
+        // Genuine: Postfix's report (Auto-Submitted: auto-replied) to bob's own return path,
+        // naming 30 addresses never configured too: they are listed, ten of them.
+        let madeUp = (0..<30).map { "Final-Recipient: rfc822; u\($0)@example.net\r\nAction: failed\r\nStatus: 5.1.1\r\n\r\n" }.joined()
+        let genuine = Self.postfixBounce(to: bobPath, failed: "bob@example.org")
+            .replacingOccurrences(of: "Final-Recipient: rfc822; bob@example.org", with: madeUp + "Final-Recipient: rfc822; bob@example.org")
+        let marked = try Self.ingest(ws, genuine)
+        #expect(marked.hasPrefix("stdin: bounce: bob@example.org marked undeliverable; "
+            + (0..<10).map { "u\($0)@example.net" }.joined(separator: ", ") + " and 20 more (no return-path token issued for it: ignored)"), "\(marked)")
         // And Exim's plain report to carol's, naming her in X-Failed-Recipients.
         #expect(try Self.ingest(ws, Self.eximBounce(to: carolPath, failed: "carol@example.org")).hasPrefix("stdin: bounce: carol@example.org marked undeliverable"))
         // Gmail's, to carol's path again (its human part a multipart of its own).

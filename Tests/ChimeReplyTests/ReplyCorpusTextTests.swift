@@ -31,7 +31,7 @@ struct ReplyCorpusTextTests {
         let mail = try #require(ParsedMail(bytes: bytes), "\(name).eml is a message")
         guard mail.parts.contains(where: { $0.contentType == "text/plain" && $0.filename == nil }),
               let html = mail.parts.first(where: { $0.contentType == "text/html" && $0.filename == nil }) else { return nil }
-        return ReplyText.extract(HTMLText.text(of: html.text.map { Array($0.utf8) } ?? html.data))
+        return ReplyText.extract(HTMLText.text(of: html.decodedText))
     }
 
     @Test("the HTML alternative of each reply gives the same text, by the clients' quote containers and signatures, unless the person's formatting is one HTML does not keep")

@@ -64,9 +64,9 @@ struct ReplyMissedShapesTests {
     @Test("Outlook.com's HTML containers")
     func outlookHTML() {
         let hotmail = #"<div>Milk and eggs</div><hr id="stopSpelling">Date: Fri, 28 Mar 2025<br>From: bot@example.org<br>Shopping"#
-        #expect(ReplyText.extract(HTMLText.text(of: Array(hotmail.utf8))) == "Milk and eggs")
+        #expect(ReplyText.extract(HTMLText.text(of: hotmail)) == "Milk and eggs")
         let web = #"<div dir="ltr">Milk and eggs</div><div id="divRplyFwdMsg" dir="ltr"><b>From:</b> Chime</div><div>Shopping</div>"#
-        #expect(ReplyText.extract(HTMLText.text(of: Array(web.utf8))) == "Milk and eggs")
+        #expect(ReplyText.extract(HTMLText.text(of: web)) == "Milk and eggs")
     }
 
     @Test("a dash signature goes; the person's sentences that start like a signature or hold 'wrote:' stay")

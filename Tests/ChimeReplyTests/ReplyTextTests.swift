@@ -73,13 +73,13 @@ struct ReplyTextTests {
     @Test("HTML replies: the quote containers of Gmail, Outlook, Apple Mail, Thunderbird and Yahoo are left out")
     func html() {
         let gmail = #"<div dir="ltr">Delete list<br></div><br><div class="gmail_quote"><div dir="ltr" class="gmail_attr">On Sat wrote:<br></div><blockquote>Reply 1</blockquote></div>"#
-        #expect(ReplyText.extract(HTMLText.text(of: Array(gmail.utf8))) == "Delete list")
+        #expect(ReplyText.extract(HTMLText.text(of: gmail)) == "Delete list")
         let outlook = #"<html><body><div>Milk&nbsp;and eggs</div><div id="appendonsend"></div><hr><div id="divRplyFwdMsg"><b>From:</b> Chime</div><div>Reply 1</div></body></html>"#
-        #expect(ReplyText.extract(HTMLText.text(of: Array(outlook.utf8))) == "Milk and eggs")
+        #expect(ReplyText.extract(HTMLText.text(of: outlook)) == "Milk and eggs")
         let apple = #"<html><body>2<div><br><blockquote type="cite"><div>Reply 2 for Edit list</div></blockquote></div></body></html>"#
-        #expect(ReplyText.extract(HTMLText.text(of: Array(apple.utf8))) == "2")
+        #expect(ReplyText.extract(HTMLText.text(of: apple)) == "2")
         let yahoo = #"<div>OK, got it</div><div class="yahoo_quoted"><div>On Saturday Chime wrote:</div></div><script>alert(1)</script>"#
-        #expect(ReplyText.extract(HTMLText.text(of: Array(yahoo.utf8))) == "OK, got it")
+        #expect(ReplyText.extract(HTMLText.text(of: yahoo)) == "OK, got it")
     }
 
     @Test("Outlook mobile's signature in each language's own words goes; a sentence that starts like it stays", arguments: [
@@ -133,15 +133,15 @@ struct ReplyTextTests {
         #"<div>Milk</div><div id="mail-editor-reference-message-container"><div><b>From:</b> Chime</div><div>Reply 1</div></div>"#,
     ])
     func htmlApps(html: String) {
-        #expect(ReplyText.extract(HTMLText.text(of: Array(html.utf8))) == "Milk")
+        #expect(ReplyText.extract(HTMLText.text(of: html)) == "Milk")
     }
 
     @Test("HTML: answers typed between a Gmail quote's parts are the person's; a forwarded message in one is not")
     func htmlInterleaved() {
         let gmail = #"<div dir="ltr">See below.</div><br><div class="gmail_quote"><div class="gmail_attr">On Mon Chime wrote:<br></div><blockquote class="gmail_quote"><div>Shopping</div></blockquote><div>Yes.</div><div><br></div><blockquote class="gmail_quote"><div>Reply 1</div></blockquote><div>1</div></div>"#
-        #expect(ReplyText.extract(HTMLText.text(of: Array(gmail.utf8))) == "See below.\n\nYes.\n\n1")
+        #expect(ReplyText.extract(HTMLText.text(of: gmail)) == "See below.\n\nYes.\n\n1")
         let forwarded = #"<div dir="ltr">FYI</div><br><div class="gmail_quote"><div class="gmail_attr">---------- Forwarded message ---------<br>From: Chime</div><br><div dir="ltr">Reply 1 for OK</div></div>"#
-        #expect(ReplyText.extract(HTMLText.text(of: Array(forwarded.utf8))) == "FYI")
+        #expect(ReplyText.extract(HTMLText.text(of: forwarded)) == "FYI")
     }
 
     let category = NotificationCategory(
