@@ -49,7 +49,14 @@ extension ActionDesk {
                 let link = MessageLinks.actionURL(base: configuration.replies.linkBase, token: token, identifier: response.action)
                 let title = title(of: response.action, in: request)
                 outcome.status = response.status
-                outcome.answer = try text("answer.confirm", [.string(title), .string(link)], locale, fallback: "Please confirm “\(title)” here: \(link)")
+                // The text that waits is shown: the link confirms it, and anyone who had the
+                // reply address could have written it.
+                if let waiting = response.userText, !waiting.isEmpty {
+                    outcome.answer = try text("answer.confirmText", [.string(title), .string(link), .string(waiting)], locale,
+                                              fallback: "Please confirm “\(title)” with “\(waiting)” here: \(link)")
+                } else {
+                    outcome.answer = try text("answer.confirm", [.string(title), .string(link)], locale, fallback: "Please confirm “\(title)” here: \(link)")
+                }
             } else {
                 outcome = try carryOut(response, request: request, recipient: recipient, now: now)
             }

@@ -6,6 +6,8 @@ import PostgresNIO
 /// log and chat threads.
 extension PostgresStore {
     public func request(ofDelivery deliveryID: String) throws -> NotificationRequest? {
+        // No delivery's id holds a NUL (a forged token's may): PostgreSQL refuses the query.
+        guard !deliveryID.utf8.contains(0) else { return nil }
         let json = try read { session -> String? in
             if let json = try await session.value("SELECT request FROM delivered WHERE delivery_id = \(deliveryID) LIMIT 1", as: String.self) {
                 return json
@@ -22,7 +24,8 @@ extension PostgresStore {
     }
 
     /// Exactly once: one `INSERT … ON CONFLICT (delivery_id, action) DO UPDATE … WHERE`
-    /// failed or cut short, whose RETURNING says whether it took. Of two identical answers
+    /// failed or cut short (or awaiting confirmation, for an answer with its proof), whose
+    /// RETURNING says whether it took. Of two identical answers
     /// at once, the second waits for the first's row and then, finding it being carried
     /// out, throws ``ResponseInFlight`` (its transaction, and so its message's record,
     /// rolled back); finding it carried out, it returns nothing: a replay.
@@ -37,6 +40,7 @@ extension PostgresStore {
                     at = excluded.at, status = excluded.status, result = ''
                 WHERE response.status = \(StoredResponse.failed) OR (response.status = \(StoredResponse.carryingOut)
                     AND response.at <= excluded.at - \(StoredResponse.abandonedAfter))
+                    OR (response.status = \(StoredResponse.awaitingConfirmation) AND excluded.status = \(StoredResponse.carryingOut))
                 RETURNING id
                 """, as: Int64.self)
             if id == nil, let row = try await session.rows("""
@@ -53,6 +57,7 @@ extension PostgresStore {
     }
 
     public func finish(response id: Int64, status: String, result: String) throws {
+        let result = result.storable
         try write { session in
             try await session.execute("UPDATE response SET status = \(status), result = \(result) WHERE id = \(id)")
             // Carried out, the delivery is answered: `outstanding(recipient:)` skips it.
@@ -72,6 +77,7 @@ extension PostgresStore {
     }
 
     public func rememberThread(channel: String, thread: String, token: String, at: Instant) throws {
+        let thread = thread.storable
         try write { session in
             try await session.execute("""
                 INSERT INTO chat_thread (channel, thread, token, at) VALUES (\(channel), \(thread), \(token), \(at.seconds))
@@ -81,7 +87,8 @@ extension PostgresStore {
     }
 
     public func threadToken(channel: String, thread: String) throws -> String? {
-        try read { session in
+        let thread = thread.storable
+        return try read { session in
             try await session.value("SELECT token FROM chat_thread WHERE channel = \(channel) AND thread = \(thread)", as: String.self)
         }
     }

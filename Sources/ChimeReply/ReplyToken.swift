@@ -69,8 +69,12 @@ public struct ReplyToken: Hashable, Sendable {
             generation = UUID(uuid: (uuid[0], uuid[1], uuid[2], uuid[3], uuid[4], uuid[5], uuid[6], uuid[7],
                                      uuid[8], uuid[9], uuid[10], uuid[11], uuid[12], uuid[13], uuid[14], uuid[15])).uuidString.lowercased()
         case 1:
-            guard let length = reader.popFirst(), reader.count >= Int(length) else { return nil }
-            generation = String(decoding: reader.prefix(Int(length)), as: UTF8.self)
+            // A generation Chime could have written: UTF-8 without control characters (a
+            // NUL in a forged one made PostgreSQL refuse the lookup, and intake stop there).
+            guard let length = reader.popFirst(), reader.count >= Int(length),
+                  let text = String(validating: reader.prefix(Int(length)), as: UTF8.self),
+                  !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return nil }
+            generation = text
             reader = reader.dropFirst(Int(length))
         default:
             return nil

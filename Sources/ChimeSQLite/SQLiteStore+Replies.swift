@@ -17,6 +17,8 @@ extension SQLiteStore {
     }
 
     public func request(ofDelivery deliveryID: String) throws -> NotificationRequest? {
+        // No delivery's id holds a NUL (a forged token's may): PostgreSQL refuses the query.
+        guard !deliveryID.utf8.contains(0) else { return nil }
         // Decoded once the store's queue is let go: `chime ingest`'s other threads wait
         // for that queue, and decoding is a tenth of a reply's time on it.
         let json = try database.read { db -> String? in
@@ -43,12 +45,15 @@ extension SQLiteStore {
             user_text = excluded.user_text, channel = excluded.channel, responder = excluded.responder,
             at = excluded.at, status = excluded.status, result = ''
         WHERE \(takenAgain("response", now: "excluded.at"))
+            OR (response.status = '\(StoredResponse.awaitingConfirmation)' AND excluded.status = '\(StoredResponse.carryingOut)')
         """
 
     public func record(_ response: StoredResponse, from inbound: InboundRecord?) throws -> Int64? {
         try database.write { db in
             // A response whose carrying out failed or was cut short is taken again, as this
-            // answer gives it; any other stays as it is, and the answer is a replay.
+            // answer gives it, and so is one awaiting confirmation by an answer with its
+            // proof (its own text then stands); any other stays as it is, and the answer is
+            // a replay.
             try db.cachedStatement(sql: Self.recordResponse).execute(arguments: [
                     response.deliveryID, response.identifier, response.recipient, response.action, response.userText,
                     response.channel, response.responder, response.at.seconds, response.status,
@@ -69,6 +74,7 @@ extension SQLiteStore {
     }
 
     public func finish(response id: Int64, status: String, result: String) throws {
+        let result = result.storable
         try database.write { db in
             try db.cachedStatement(sql: "UPDATE response SET status = ?, result = ? WHERE id = ?").execute(arguments: [status, result, id])
             // Carried out, the delivery is answered: ``outstanding(recipient:)`` skips it.
@@ -140,6 +146,7 @@ extension SQLiteStore {
     }
 
     public func rememberThread(channel: String, thread: String, token: String, at: Instant) throws {
+        let thread = thread.storable
         try database.write { db in
             try db.execute(sql: """
                 INSERT INTO chat_thread (channel, thread, token, at) VALUES (?, ?, ?, ?)
@@ -149,7 +156,8 @@ extension SQLiteStore {
     }
 
     public func threadToken(channel: String, thread: String) throws -> String? {
-        try database.read { db in
+        let thread = thread.storable
+        return try database.read { db in
             try String.fetchOne(db, sql: "SELECT token FROM chat_thread WHERE channel = ? AND thread = ?", arguments: [channel, thread])
         }
     }

@@ -309,11 +309,19 @@ public struct ClickDesk: Sendable {
         let to = addressee(request), reminder = to.reminder ?? ""
         // A confirmation of an action that waited for proof (the link is the proof),
         // else a new response; a confirmation link confirms and does nothing else.
+        // A press with a text of its own stands instead of a text waiting for confirmation
+        // (the link is the proof): confirming would carry out the waiting text, which
+        // anyone who had the reply address could have written.
+        let ownText = try userText.map { text in
+            try store.response(deliveryID: token.deliveryID, action: action).map {
+                $0.status == StoredResponse.awaitingConfirmation && $0.userText != text
+            } ?? false
+        } ?? false
         let response: StoredResponse, message: String, status: String
-        if let waiting = try store.confirm(deliveryID: token.deliveryID, action: action, now: now) {
+        if !ownText, let waiting = try store.confirm(deliveryID: token.deliveryID, action: action, now: now) {
             (response, message) = (waiting, say("press.confirmed", [title, reminder], to: to, fallback: "\(reminder): “\(title)” confirmed."))
             status = "confirmed"
-        } else if case .confirm = purpose {
+        } else if !ownText, case .confirm = purpose {
             return (Outcome(verdict: .gone, message: say("press.usedConfirmation", [reminder], to: to,
                                                       fallback: "\(reminder): this confirmation link has been used already."),
                             addressee: to), "used-confirmation")

@@ -115,6 +115,8 @@ extension OperatorTests {
                                                           runMustSucceed: false)["list"])
         let ingest = try ReplyCorpusTests.ingest(ws, ReplyCorpusTests.reply(sent, from: "amelie@example.fr", body: "2 du pain"))
         #expect(ingest.stdout.contains("(awaiting confirmation)"), "\(ingest.stdout) \(ingest.stderr)")
+        // The answer shows the text its link confirms.
+        #expect(ingest.stdout.contains("Veuillez confirmer « Ajouter un article » avec « du pain » ici : http://127.0.0.1/a/"), "\(ingest.stdout)")
         let link = String(try #require(ingest.stdout.firstMatch(of: /http:\/\/127\.0\.0\.1(\/a\/[a-z2-7]+\/addItem)/)).output.1)
         let server = try ServeTests.Server(ws)
         defer { server.stop() }
@@ -124,6 +126,24 @@ extension OperatorTests {
         #expect(confirmed.status == 200 && confirmed.body.contains("Shopping : « Ajouter un article » confirmé"), "\(confirmed)")
         let responses = try ServeTests.responses(ws)
         #expect(responses.count == 1 && responses.first?["userText"] as? String == "du pain", "\(responses)")
+        #expect(responses.first?["status"] as? String == "carried out", "\(responses)")
+    }
+
+    @Test("a text waiting for confirmation gives way to the recipient's own: the action's link pressed with another text carries that one out, not the one anyone with the reply address could have sent")
+    func waitingTextGivesWay() throws {
+        let ws = try Self.textPagesWorkspace()
+        let sent = try #require(try ReplyCorpusTests.send(ws, ["list"], category: "shoppingListReminderCategory", recipient: "amelie",
+                                                          runMustSucceed: false)["list"])
+        // Someone who had the reply address, writing as Amélie without proof.
+        let forged = try ReplyCorpusTests.ingest(ws, ReplyCorpusTests.reply(sent, from: "amelie@example.fr", body: "2 10 kg de caviar"))
+        #expect(forged.stdout.contains("(awaiting confirmation)") && forged.stdout.contains("avec « 10 kg de caviar »"), "\(forged.stdout)")
+        let chat = try ServeTests.chat(ws, "list")
+        let server = try ServeTests.Server(ws)
+        defer { server.stop() }
+        let page = try server.request("POST", try #require(chat.links["addItem"]), headers: Self.formHeaders, body: Self.form(text: "du lait"))
+        #expect(page.status == 200 && page.body.contains("(du lait)"), "\(page)")
+        let responses = try ServeTests.responses(ws)
+        #expect(responses.count == 1 && responses.first?["userText"] as? String == "du lait", "\(responses)")
         #expect(responses.first?["status"] as? String == "carried out", "\(responses)")
     }
 

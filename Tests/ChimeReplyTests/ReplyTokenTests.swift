@@ -24,6 +24,19 @@ struct ReplyTokenTests {
     let key = SigningKey(bytes: Array("a test key, not a secret of anyone's".utf8))
     let fired = Instant(rfc3339: "2026-11-21T09:00:00Z")!
 
+    @Test("a token whose generation holds what Chime never writes (a NUL, a control character, bytes that are not UTF-8) is not a token")
+    func generationsChimeNeverWrites() throws {
+        // Kind 1, then the generation's length and bytes, the fire instant (5 bytes), the
+        // expiry's day (2 bytes), and a tag (anything: it is not checked by read).
+        func token(_ generation: [UInt8]) -> Substring {
+            Base32.encode([1, UInt8(generation.count)] + generation + [0, 0x6A, 0xFF, 0, 0] + [0x50, 0x00] + Array(repeating: 7, count: ReplyToken.tagLength))[...]
+        }
+        #expect(ReplyToken.read(token(Array("g12".utf8)))?.token.deliveryID.hasPrefix("g12.") == true)
+        for generation: [UInt8] in [[0], [0x67, 0, 0x31], [0x67, 0x0A], [0x7F], [0xFF, 0xFE]] {
+            #expect(ReplyToken.read(token(generation)) == nil, "\(generation)")
+        }
+    }
+
     @Test("a token reads back as its delivery, fits an address's local part, and verifies for its recipient only")
     func roundTrip() throws {
         for delivery in ["0f8fad5b-d9cb-469f-a165-70867728950e.1795251600", "g12.1795251600"] {

@@ -27,6 +27,40 @@ struct ResponseStoreConformance {
         #expect(try store.inbound().map(\.outcome) == [.responded, .replayed, .autoReply])
     }
 
+    @Test("text from outside holding a NUL (a bounce's address, a typed answer, a chat user, a hook's output, a thread) is kept with U+FFFD in its place; a delivery id holding one names nothing", arguments: StoreKind.allCases)
+    func nulCharacters(kind: StoreKind) throws {
+        let store = try kind.make().store
+        var response = F.response("d1", text: "a\u{0}b")
+        response.responder = "U\u{0}1"
+        var inbound = F.inbound("<m1@x>", delivery: "d1")
+        inbound.detail = "a\u{0}b@x marked undeliverable"
+        let id = try #require(try store.record(response, from: inbound))
+        try store.finish(response: id, status: StoredResponse.failed, result: "hook said \u{0}")
+        let kept = try #require(try store.responses().first)
+        #expect(kept.userText == "a\u{FFFD}b")
+        #expect(kept.responder == "U\u{FFFD}1")
+        #expect(kept.result == "hook said \u{FFFD}")
+        #expect(try store.inbound().map(\.detail) == ["a\u{FFFD}b@x marked undeliverable"])
+        try store.record(InboundRecord(at: Instant(seconds: 600), messageID: "<m\u{0}2@x>", sender: "x\u{0}@y", outcome: .unreadable,
+                                       detail: "\u{0}", deliveryID: nil))
+        #expect(try store.inbound().last?.sender == "x\u{FFFD}@y")
+        try store.rememberThread(channel: "slack", thread: "17\u{0}00", token: "t", at: Instant(seconds: 600))
+        #expect(try store.threadToken(channel: "slack", thread: "17\u{0}00") == "t")
+        #expect(try store.request(ofDelivery: "g\u{0}.1") == nil)
+    }
+
+    @Test("a response awaiting confirmation is taken by an answer with its proof (carrying out), its text standing; another answer without proof is a replay", arguments: StoreKind.allCases)
+    func awaitingTakenByProof(kind: StoreKind) throws {
+        let store = try kind.make().store
+        let id = try #require(try store.record(F.response("d1", status: StoredResponse.awaitingConfirmation, text: "forged"), from: nil))
+        #expect(try store.record(F.response("d1", status: StoredResponse.awaitingConfirmation, text: "again"), from: nil) == nil)
+        #expect(try store.responses().first?.userText == "forged")
+        #expect(try store.record(F.response("d1", status: StoredResponse.carryingOut, at: 600, text: "own"), from: nil) == id)
+        let taken = try #require(try store.responses().first)
+        #expect(taken.userText == "own" && taken.status == StoredResponse.carryingOut && taken.at == Instant(seconds: 600))
+        #expect(try store.confirm(deliveryID: "d1", action: "done", now: Instant(seconds: 700)) == nil, "nothing waits any more")
+    }
+
     @Test("an inbound message marked answered is known as such by its Message-ID and delivery, its copies delivered again too; no other is", arguments: StoreKind.allCases)
     func answeredMessages(kind: StoreKind) throws {
         let store = try kind.make().store

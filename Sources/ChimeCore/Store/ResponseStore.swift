@@ -12,7 +12,10 @@ public protocol ResponseStore: StoreTransactions {
     /// was cut short (still `carrying out` ``StoredResponse/abandonedAfter`` seconds after
     /// it was taken, by this response's time), is taken again instead (its id returned,
     /// its text, channel, responder, time and status this response's), so that answering
-    /// again tries again; once one succeeded, answers are replays.
+    /// again tries again; once one succeeded, answers are replays. So is one `awaiting
+    /// confirmation` by a response `carrying out` (an answer that came with its proof: a
+    /// link pressed, a reply whose sender is proven), whose text then stands instead of
+    /// the one waiting, which anyone who had the reply address could have sent.
     /// - Throws: ``ResponseInFlight``, recording nothing, while the same action's response
     ///   is being carried out.
     func record(_ response: StoredResponse, from inbound: InboundRecord?) throws -> Int64?

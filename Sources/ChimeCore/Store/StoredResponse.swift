@@ -11,11 +11,11 @@ public struct StoredResponse: Hashable, Sendable {
     /// The category's action identifier, or one of ``BuiltInAction``.
     public var action: String
     /// What a text-input action was given.
-    public var userText: String?
+    public var userText: String? { didSet { userText = userText?.storable } }
     /// The channel the answer came through (`mail`, a chat channel).
     public var channel: String
     /// Who answered: the sender's address, or the chat user.
-    public var responder: String
+    public var responder: String { didSet { responder = responder.storable } }
     /// When it was taken: answered, confirmed, or taken again.
     public var at: Instant
     /// `carrying out` from when it is taken (recorded, confirmed or taken again) until its
@@ -40,19 +40,19 @@ public struct StoredResponse: Hashable, Sendable {
     }
 
     /// What carrying it out gave: each hook's exit or queueing, the snooze's new fire.
-    public var result: String
+    public var result: String { didSet { result = result.storable } }
 
     public init(id: Int64 = 0, deliveryID: String, identifier: String, recipient: String, action: String, userText: String?,
                 channel: String, responder: String, at: Instant, status: String, result: String = "") {
-        self.result = result
+        self.result = result.storable
         self.id = id
         self.deliveryID = deliveryID
         self.identifier = identifier
         self.recipient = recipient
         self.action = action
-        self.userText = userText
+        self.userText = userText?.storable
         self.channel = channel
-        self.responder = responder
+        self.responder = responder.storable
         self.at = at
         self.status = status
     }
@@ -115,21 +115,21 @@ public struct InboundRecord: Hashable, Sendable, Encodable {
 
     public var id: Int64
     public var at: Instant
-    public var messageID: String
+    public var messageID: String { didSet { messageID = messageID.storable } }
     /// The `From` address, normalized.
-    public var sender: String
+    public var sender: String { didSet { sender = sender.storable } }
     public var outcome: Outcome
     /// What the outcome is about: the action, the reason, the addresses.
-    public var detail: String
+    public var detail: String { didSet { detail = detail.storable } }
     public var deliveryID: String?
 
     public init(id: Int64 = 0, at: Instant, messageID: String, sender: String, outcome: Outcome, detail: String, deliveryID: String?) {
         self.id = id
         self.at = at
-        self.messageID = messageID
-        self.sender = sender
+        self.messageID = messageID.storable
+        self.sender = sender.storable
         self.outcome = outcome
-        self.detail = detail
+        self.detail = detail.storable
         self.deliveryID = deliveryID
     }
 }

@@ -42,3 +42,13 @@ private func needsEscape(_ text: String) -> Bool {
     }
     return false
 }
+
+extension String {
+    /// This text with each NUL (U+0000) written as U+FFFD: what the stores keep of text
+    /// from outside (a reply's report, a typed answer, a hook's output). PostgreSQL's
+    /// `text` cannot hold a NUL and refuses the row; SQLite would keep it. Both keep this.
+    public var storable: String {
+        guard utf8.contains(0) else { return self }
+        return String(String.UnicodeScalarView(unicodeScalars.map { $0 == "\u{0}" ? "\u{FFFD}" : $0 }))
+    }
+}
