@@ -127,7 +127,7 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
                 ON CONFLICT (identifier) DO UPDATE SET
                     recipient = excluded.recipient, request = excluded.request, added_at = excluded.added_at,
                     next_fire = excluded.next_fire, anchor = excluded.anchor, zone = excluded.zone,
-                    floating = excluded.floating, generation = excluded.generation, fired_count = 0,
+                    floating = excluded.floating, generation = excluded.generation, fired_count = 0, not_before = NULL,
                     claimed_by = NULL, claim_expires = NULL
                 """)
             for (notification, request) in zip(notifications, requests) {

@@ -88,8 +88,11 @@ extension Scheduler {
         let takers = recipient.addresses.compactMap { address in
             configuration.channel(address.channel).flatMap { $0.takesBatches ? (address, $0) : nil }
         }
+        // None at all (the configuration changed since they were kept: `fire` keeps none
+        // for a recipient without one): held until one takes them, never marked sent.
+        if takers.isEmpty { return Self.noTakers(recipient, count: shown.count) }
         let addresses = try takers.filter { try !bounces.contains($0.0.value, on: $0.1) }
-        if addresses.isEmpty, !takers.isEmpty { return Self.allBounced(recipient) }
+        if addresses.isEmpty { return Self.allBounced(recipient) }
         for (address, channel) in addresses {
             let items = shown.map {
                 OutgoingNotification(request: $0.request, recipient: recipient, address: address, channel: channel,

@@ -239,6 +239,10 @@ extension Scheduler {
         "every address of recipient \"\(recipient.id)\" is undeliverable (a hard bounce)"
     }
 
+    static func noTakers(_ recipient: Recipient, count: Int) -> String {
+        "recipient \"\(recipient.id)\" has no email or chat address to take its digest or thread group: \(count) kept, waiting for one"
+    }
+
     /// Whether any address of the recipient takes grouped messages and digests (email,
     /// chat): a recipient with only `file:` feeds, which take each notification as it
     /// fires, has them sent at once; kept, they were counted as sent and went nowhere.

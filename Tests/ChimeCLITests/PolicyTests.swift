@@ -365,4 +365,28 @@ struct PolicyTests {
         #expect(text.contains("Title two — Dentist — Body two"), "\(text)")
     }
 
+    @Test("notifications kept for a digest whose recipient has since been left with no email or chat address are held, said so, and sent once an address takes them again: never counted as sent and lost")
+    func digestWithoutTakers() throws {
+        let configuration = Self.configuration
+            .replacingOccurrences(of: #"<recipient id="carol" timeZone="UTC" authorization="denied">"#, with: #"<recipient id="carol" timeZone="UTC">"#)
+        let ws = try ReplyCorpusTests.workspace(configuration)
+        try ws.write("requests.json", "[" + Self.request("one", to: "carol", at: "2026-10-24T12:00:00", level: "passive") + "]")
+        #expect(try ws.chime(["schedule", "--json", "requests.json"], now: "2026-10-24T04:00:00Z").status == 0)
+        #expect(try ws.chime(["run"], now: "2026-10-24T12:00:00Z").stdout == "fired 1, 1 kept for the digest\n")
+        // The operator moves carol to a feed for programs, which takes no digests.
+        let feedOnly = configuration
+            .replacingOccurrences(of: "<channels>", with: #"<channels><channel id="log" url="file:./sent.jsonl"/>"#)
+            .replacingOccurrences(of: #"<address channel="mail">carol@example.org</address>"#, with: #"<address channel="log">carol</address>"#)
+        try ws.write("chime.xml", feedOnly)
+        let held = try ws.chime(["digest"], now: "2026-10-25T07:00:00Z")
+        #expect(!held.stdout.contains("digest carol"), "\(held.stdout)")
+        #expect(held.stderr.contains("carol"), "\(held.stderr)")
+        #expect(try Self.outbox(ws).filter { $0.key.hasPrefix("digest-") }.isEmpty)
+        // Back on mail, the next digest brings it.
+        try ws.write("chime.xml", configuration)
+        let sent = try ws.chime(["digest"], now: "2026-10-26T07:00:00Z")
+        #expect(sent.stdout.contains("digest carol: 1 notification"), "\(sent.stdout) \(sent.stderr)")
+        #expect(try Self.outbox(ws).filter { $0.key.hasPrefix("digest-") }.count == 1)
+    }
+
 }

@@ -143,6 +143,19 @@ struct PendingStoreConformance {
         #expect(try F.claim(store, now: 800, claimer: F.other).map(\.request.identifier) == ["a"])
     }
 
+    @Test("a request replaced while held (quiet hours, a failed delivery) is not held: the new one fires at its own instant", arguments: StoreKind.allCases)
+    func replacedNotHeld(kind: StoreKind) throws {
+        let store = try kind.make().store
+        try store.upsert([F.pending("a", fires: 100)])
+        let a = try #require(try F.claim(store, now: 200).first)
+        try store.postpone(a, until: Instant(seconds: 5_000), claimer: F.me)
+        var replacement = F.pending("a", fires: 300)
+        replacement.generation = "g-a2"
+        #expect(try store.upsert([replacement]) == ["a"])
+        #expect(try F.claim(store, now: 299).isEmpty)
+        #expect(try F.claim(store, now: 300).map(\.generation) == ["g-a2"])
+    }
+
     @Test("the earliest instant something falls due after a given one: a next fire, the end of a hold, a queued retry, a claim's lease end", arguments: StoreKind.allCases)
     func earliestDue(kind: StoreKind) throws {
         let store = try kind.make().store
