@@ -335,7 +335,10 @@ struct ConfigurationReader {
     /// A duration in seconds: `500ms`, or `90s`, `10m`, `1h30m`…
     private mutating func duration(_ element: XMLElement, _ name: String) -> Double? {
         guard let value = resolved(element, name) else { return nil }
-        if value.text.hasSuffix("ms"), let milliseconds = Int(value.text.dropLast(2)), milliseconds > 0 {
+        // Within the thousand years ``DurationText`` takes: 2^63 ms made a Double that
+        // libcurl's timeout in milliseconds (an Int) could not hold, and `chime run` trapped.
+        if value.text.hasSuffix("ms"), let milliseconds = Int(value.text.dropLast(2)), milliseconds > 0,
+           milliseconds <= 1_000 * 366 * 86_400 * 1_000 {
             return Double(milliseconds) / 1_000
         }
         guard let seconds = DurationText.seconds(value.text) else {

@@ -27,7 +27,17 @@ public struct EnvironmentFile: Sendable {
             throw ConfigurationError(.unreadable, [Diagnostic(.error, at: SourceLocation(file: path), "environment file: \(reason)")])
         }
         defer { try? handle.close() }
-        let data = (try? handle.read(upToCount: Self.largest + 1)) ?? Data()
+        // A directory opens (Docker makes one where a mounted file was missing) and then
+        // fails to read: said so, where it had read as a file without variables.
+        let data: Data
+        do {
+            data = try handle.read(upToCount: Self.largest + 1) ?? Data()
+        } catch {
+            var isDirectory: ObjCBool = false
+            let reason = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+                ? "is a directory, not a file" : "cannot be read (\(error.localizedDescription))"
+            throw ConfigurationError(.unreadable, [Diagnostic(.error, at: SourceLocation(file: path), "environment file: \(reason)")])
+        }
         guard data.count <= Self.largest else {
             throw ConfigurationError(.invalid, [Diagnostic(.error, at: SourceLocation(file: path), "environment file larger than 1 MiB")])
         }

@@ -62,6 +62,11 @@ extension OperatorTests {
         #expect(bad.stderr.contains("bad.env:3:18: error: a quoted value of CHIME_SECRET_KEY is never closed"), "\(bad.stderr)")
         let absent = try ws.chime(["--env-file", "nowhere.env", "pending"])
         #expect(absent.status == 66 && absent.stderr.contains("nowhere.env: error: environment file: no such file"), "\(absent.stderr)")
+        // A directory where the file should be (Docker makes one for a missing mount) is
+        // said so, not read as a file without variables.
+        try FileManager.default.createDirectory(atPath: ws.path("dir.env"), withIntermediateDirectories: true)
+        let directory = try ws.chime(["--env-file", "dir.env", "pending"])
+        #expect(directory.status == 66 && directory.stderr.contains("dir.env: error: environment file: is a directory, not a file"), "\(directory.stderr)")
         // chime ingest, an MTA's pipe, defers rather than bounce: 75.
         try ws.write("reply.eml", "From: a@example.org\r\nSubject: Re: Shopping\r\n\r\nOK\r\n")
         let ingest = try ws.chime(["--env-file", "nowhere.env", "ingest"], input: "reply.eml")

@@ -39,6 +39,7 @@ struct BadConfigurationTests {
         ("binary.xml", "1:1: this is a binary file, not XML (a NUL byte at offset 8)"),
         ("bad-rate.xml", "3:57: rate must be a number of requests such as 4/s, 30/min or 100/h, not \"0/s\""),
         ("bad-timeout.xml", "3:57: Element 'channel', attribute 'timeout': 'soon' is not a valid value of the union type 'duration'."),
+        ("huge-timeout.xml", "3:57: connectTimeout must be a duration such as 500ms, 90s, 10m or 1h30m, not \"9223372036854775807ms\""),
         ("bad-backoff.xml", "3:89: maxBackoff must not be shorter than backoff"),
         ("misplaced-channel-options.xml", "3:71: apiToken applies to mattermost:// channels only, and \"team\" is slack"),
     ])
