@@ -52,8 +52,10 @@ extension ActionDesk {
                 // The text that waits is shown: the link confirms it, and anyone who had the
                 // reply address could have written it.
                 if let waiting = response.userText, !waiting.isEmpty {
-                    outcome.answer = try text("answer.confirmText", [.string(title), .string(link), .string(waiting)], locale,
-                                              fallback: "Please confirm “\(title)” with “\(waiting)” here: \(link)")
+                    // One line of it, with nothing that could move or reorder what is shown.
+                    let shown = printable(String(waiting.prefix(60))) + (waiting.count > 60 ? "…" : "")
+                    outcome.answer = try text("answer.confirmText", [.string(title), .string(link), .string(shown)], locale,
+                                              fallback: "Please confirm “\(title)” with “\(shown)” here: \(link)")
                 } else {
                     outcome.answer = try text("answer.confirm", [.string(title), .string(link)], locale, fallback: "Please confirm “\(title)” here: \(link)")
                 }

@@ -89,8 +89,10 @@ struct Daemon: Sendable {
                 let report = try scheduler.run(now: now, clock: { Instant(clock()) }, limit: Self.roundSize, sending: false)
                 lastRoundFailed.set(false)
                 if report.fired > 0 || !report.groupsSent.isEmpty { handOver() }
-                // A full round may have left more due: the next one starts at once.
-                if report.fired + report.postponed + report.held.count >= Self.roundSize { return now }
+                // A full round may have left more due: the next one starts at once. Thread
+                // groups held (no address takes them) are tried each round whatever its
+                // size, and do not make it full: they would have it start again at once.
+                if report.fired + report.postponed + report.held.count - report.groupsHeld >= Self.roundSize { return now }
                 return try scheduler.nextWakeUp(after: now)
             } catch {
                 lastRoundFailed.set(true)

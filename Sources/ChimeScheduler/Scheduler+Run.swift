@@ -70,6 +70,9 @@ extension Scheduler {
         /// Threads whose group wait was over, sent as one message each: how many
         /// notifications each held.
         public var groupsSent: [Int] = []
+        /// Of `held`, the thread groups held (every address bounced, or none takes them):
+        /// they come round again whatever the round's size.
+        public var groupsHeld = 0
         /// What became of the deliveries over SMTP and webhooks sent this run: those just
         /// fired, and earlier ones due for a retry.
         public var delivery = Courier.Report()
@@ -189,6 +192,7 @@ extension Scheduler {
         let groups = try sendWaitingGroups(now: now, claimer: claimer, transports: transports)
         report.groupsSent = groups.sent.map(\.count)
         report.held += groups.held
+        report.groupsHeld = groups.held.count
         progress.finish()
         firingFinished = true
         report.delivery = try sent()

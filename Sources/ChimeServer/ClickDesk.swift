@@ -194,7 +194,10 @@ public struct ClickDesk: Sendable {
                 // Its answer stands (done, under way, or waiting to be confirmed): the
                 // press is answered as any other action's press again, not asked for a
                 // text that would then be dropped.
-                if let standing = try store.response(deliveryID: token.deliveryID, action: action), !standing.isTakenAgain(at: now) {
+                // A text waiting for confirmation is not the recipient's answer until they
+                // confirm it by its own link: the press is asked for its text.
+                if let standing = try store.response(deliveryID: token.deliveryID, action: action), !standing.isTakenAgain(at: now),
+                   !(standing.status == StoredResponse.awaitingConfirmation && !(standing.userText ?? "").isEmpty) {
                     return .chosen(action, nil)
                 }
                 return .refused(Outcome(verdict: .answered, message: ask(prompt, .reply), wantsText: prompt, addressee: prompt.addressee))
@@ -309,19 +312,25 @@ public struct ClickDesk: Sendable {
         let to = addressee(request), reminder = to.reminder ?? ""
         // A confirmation of an action that waited for proof (the link is the proof),
         // else a new response; a confirmation link confirms and does nothing else.
-        // A press with a text of its own stands instead of a text waiting for confirmation
-        // (the link is the proof): confirming would carry out the waiting text, which
-        // anyone who had the reply address could have written.
-        let ownText = try userText.map { text in
-            try store.response(deliveryID: token.deliveryID, action: action).map {
-                $0.status == StoredResponse.awaitingConfirmation && $0.userText != text
-            } ?? false
-        } ?? false
+        // What waits for confirmation is confirmed by its confirmation link, and by the
+        // action's own link or button only when the press brings the same text or the
+        // action takes none: a text that waits was written by whoever had the reply
+        // address. A press with a text of its own stands instead of it (the link is the
+        // proof); one without is asked for its text.
+        let waiting = try store.response(deliveryID: token.deliveryID, action: action).flatMap {
+            $0.status == StoredResponse.awaitingConfirmation ? $0 : nil
+        }
+        let confirms: Bool
+        if case .confirm = purpose {
+            confirms = true
+        } else {
+            confirms = (waiting?.userText ?? "").isEmpty || userText == waiting?.userText
+        }
         let response: StoredResponse, message: String, status: String
-        if !ownText, let waiting = try store.confirm(deliveryID: token.deliveryID, action: action, now: now) {
+        if confirms, let waiting = try store.confirm(deliveryID: token.deliveryID, action: action, now: now) {
             (response, message) = (waiting, say("press.confirmed", [title, reminder], to: to, fallback: "\(reminder): “\(title)” confirmed."))
             status = "confirmed"
-        } else if !ownText, case .confirm = purpose {
+        } else if case .confirm = purpose {
             return (Outcome(verdict: .gone, message: say("press.usedConfirmation", [reminder], to: to,
                                                       fallback: "\(reminder): this confirmation link has been used already."),
                             addressee: to), "used-confirmation")

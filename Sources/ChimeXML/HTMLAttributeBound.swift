@@ -16,8 +16,8 @@
 /// Where libxml2's reading depends on more than the bytes before it (DOCTYPE's quoted
 /// literals; a `<?` not followed by an ASCII name; inside a script or a style, a `</` that
 /// does not end it, and a `<` that starts its text, either of which can close elements
-/// libxml2 keeps open), the page is rewritten to have one reading: DOCTYPE left out (it
-/// carries no text), that `<` written `&lt;`. Each byte is looked at a bounded number of
+/// libxml2 keeps open), the page is rewritten to have one reading: DOCTYPE written as a
+/// space (it carries no text), that `<` written `&lt;`. Each byte is looked at a bounded number of
 /// times: the reading is linear in the page.
 struct HTMLAttributeBound {
     private let html: [UInt8]
@@ -47,8 +47,10 @@ struct HTMLAttributeBound {
             if next == UInt8(ascii: "/") {
                 endTag()
             } else if matches("<!doctype", at: index) {
+                // A space in its place: left out, it would join the bytes on either side
+                // into what was not read (`<<!doctype>p …>` into `<p …>`).
                 let end = (firstIndex(of: UInt8(ascii: ">"), from: index + 9) ?? html.count - 1) + 1
-                replace(index..<end, with: [])
+                replace(index..<end, with: [0x20])
                 index = end
             } else if matches("<!--", at: index) {
                 guard let end = commentEnd(from: index + 4) else { return }

@@ -140,7 +140,13 @@ extension OperatorTests {
         let chat = try ServeTests.chat(ws, "list")
         let server = try ServeTests.Server(ws)
         defer { server.stop() }
-        let page = try server.request("POST", try #require(chat.links["addItem"]), headers: Self.formHeaders, body: Self.form(text: "du lait"))
+        let link = try #require(chat.links["addItem"])
+        // The action's page sent without a text does not confirm the one that waits: it
+        // asks for the text.
+        let empty = try server.request("POST", link, headers: Self.formHeaders, body: Self.form(text: ""))
+        #expect(empty.body.contains("<textarea") && !empty.body.contains("confirmé"), "\(empty)")
+        #expect(try ServeTests.responses(ws).first?["status"] as? String == "awaiting confirmation")
+        let page = try server.request("POST", link, headers: Self.formHeaders, body: Self.form(text: "du lait"))
         #expect(page.status == 200 && page.body.contains("(du lait)"), "\(page)")
         let responses = try ServeTests.responses(ws)
         #expect(responses.count == 1 && responses.first?["userText"] as? String == "du lait", "\(responses)")

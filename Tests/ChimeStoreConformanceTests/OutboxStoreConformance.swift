@@ -66,7 +66,7 @@ struct OutboxStoreConformance {
         #expect(try store.deliveries(state: .failed).map(\.id) == [c.id])
     }
 
-    @Test("values come back as written: an empty body, a body with NUL and non-UTF-8 bytes, an address beyond ASCII, an empty attempt message", arguments: StoreKind.allCases)
+    @Test("values come back as written: an empty body, a body with NUL and non-UTF-8 bytes, an address beyond ASCII, an empty attempt message, one holding a NUL", arguments: StoreKind.allCases)
     func valuesKept(kind: StoreKind) throws {
         let store = try kind.make().store
         let odd: [UInt8] = [0x41, 0x00, 0xFF, 0x0D, 0x0A]
@@ -82,6 +82,12 @@ struct OutboxStoreConformance {
         let history = try store.deliveries(state: .queued).first { $0.id == claimed[0].id }?.history
         #expect(history?.map(\.message) == [""])
         #expect(history?.map(\.code) == [0])
+        // A server's answer holding a NUL (a webhook's body): kept, the NUL as U+FFFD.
+        try store.record([AttemptRecord(id: claimed[1].id, attempt: DeliveryAttempt(at: Instant(seconds: 1000), outcome: .temporary, code: 500,
+                                                                                    message: "oops\u{0}"),
+                                        state: .queued, nextAttempt: Instant(seconds: 2000), countsAsAttempt: true, keepClaim: false)],
+                         claimer: F.me)
+        #expect(try store.deliveries(state: .queued).first { $0.id == claimed[1].id }?.history.map(\.message) == ["oops\u{FFFD}"])
     }
 
     @Test("retry queues failed deliveries again, all or none", arguments: StoreKind.allCases)

@@ -40,13 +40,13 @@ public struct DeliveryAttempt: Hashable, Sendable {
     public var outcome: Outcome
     /// The SMTP reply code or HTTP status; 0 when the server never answered.
     public var code: Int
-    public var message: String
+    public var message: String { didSet { message = message.storable } }
 
     public init(at: Instant, outcome: Outcome, code: Int, message: String) {
         self.at = at
         self.outcome = outcome
         self.code = code
-        self.message = message
+        self.message = message.storable
     }
 }
 

@@ -15,7 +15,8 @@ extension Chime {
                 folder, --state-dir) and snoozes are scheduled as for a reply; nothing is sent to the recipient. Exits 65 \
                 when the notification was not delivered or the category has no such action; answering the same \
                 notification with the same action again is reported and not carried out twice, unless its carrying out \
-                failed or was cut short: then it is carried out again. \
+                failed or was cut short: then it is carried out again; so is one awaiting confirmation, with this \
+                command's --text instead of the text that waits (the operator's answer stands). \
                 --retry RESPONSE_ID (the id `chime responses` prints first) carries out again a recorded response whose \
                 carrying out failed (a hook's exit, a timeout) or was cut short (still `carrying out` ten minutes after \
                 it was taken: its process was killed), with the same id, text and JSON for its hooks; one that \
