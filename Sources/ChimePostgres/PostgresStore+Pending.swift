@@ -94,8 +94,10 @@ extension PostgresStore {
     /// taken out of it too.
     public func removeDelivered(_ identifiers: [String]) throws -> [String] {
         let removed = try write { session in
+            // Every occurrence parked, by the identifier its request holds: delivered keeps
+            // only the latest, and a repeating request parks one each time.
             try await session.execute("""
-                DELETE FROM parked WHERE digest IS NULL AND delivery_id IN (SELECT delivery_id FROM delivered WHERE identifier = ANY(\(identifiers)))
+                DELETE FROM parked WHERE digest IS NULL AND (request::jsonb ->> 'identifier') = ANY(\(identifiers))
                 """)
             return Set(try await session.rows("DELETE FROM delivered WHERE identifier = ANY(\(identifiers)) RETURNING identifier")
                 .map { try $0.get("identifier", as: String.self) })

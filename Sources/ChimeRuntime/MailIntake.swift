@@ -54,6 +54,11 @@ public struct MailIntake: Sendable {
         while true {
             let count = read(0, &buffer, buffer.count)
             if count < 0, errno == EINTR { continue }
+            // A read that failed is not the message's end: the MTA keeps it for another try.
+            if count < 0 {
+                printError("stdin: could not be read, try again later: \(String(cString: strerror(errno)))")
+                throw RuntimeFailure(75)
+            }
             guard count > 0 else { break }
             size += count
             if size <= limit { bytes += buffer[..<count] } else if !bytes.isEmpty { bytes = [] }

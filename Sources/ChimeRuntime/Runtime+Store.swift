@@ -54,8 +54,10 @@ extension Runtime {
     /// The configuration and the store, ready to schedule and fire, with floating requests
     /// of recipients who moved already following them.
     public func openScheduler(followMoves: Bool = true) throws -> Scheduler {
-        let store = try openStore()
-        let scheduler = try scheduler(configuration: try loadConfiguration(), store: store)
+        // The configuration first: a command run in the wrong folder says so, and leaves
+        // no store of its own there.
+        let configuration = try loadConfiguration()
+        let scheduler = try scheduler(configuration: configuration, store: try openStore())
         if followMoves { try scheduler.followMovedRecipients() }
         return scheduler
     }
@@ -67,8 +69,8 @@ extension Runtime {
     /// reading and checking the whole configuration; a file that changed is loaded, and
     /// its mistakes reported, at the next tick.
     public func schedulerForRun(now: Instant) throws -> Scheduler? {
-        let store = try openStore()
         let bytes = try readConfiguration()
+        let store = try openStore()
         let fingerprint = Self.fingerprint(of: bytes)
         let outlook = try store.runOutlook(now: now)
         if !outlook.hasWork, outlook.followedConfiguration == fingerprint { return nil }

@@ -225,8 +225,10 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
     public func removeDelivered(_ identifiers: [String]) throws -> [String] {
         try database.write { db in
             try identifiers.filter { identifier in
+                // Every occurrence parked, by the identifier its request holds: delivered
+                // keeps only the latest, and a repeating request parks one each time.
                 try db.execute(sql: """
-                    DELETE FROM parked WHERE digest IS NULL AND delivery_id IN (SELECT delivery_id FROM delivered WHERE identifier = ?)
+                    DELETE FROM parked WHERE digest IS NULL AND json_extract(request, '$.identifier') = ?
                     """, arguments: [identifier])
                 try db.execute(sql: "DELETE FROM delivered WHERE identifier = ?", arguments: [identifier])
                 return db.changesCount > 0

@@ -30,6 +30,12 @@ struct CheckCommandTests {
         let missing = try ChimeProcess.run(["check"], in: directory)
         #expect(missing.status == 66)
         #expect(missing.stderr.hasPrefix("chime.xml: error: no such file\nchime: note: the default (neither --config nor $CHIME_CONFIG is set) names chime.xml"), "\(missing.stderr)")
+        // cron started in the wrong folder: said so, and no store left behind there.
+        for command in [["run"], ["run", "--dry-run"], ["digest"]] {
+            let run = try ChimeProcess.run(command, in: directory)
+            #expect(run.status == 66 && run.stderr.hasPrefix("chime.xml: error: no such file"), "\(command): \(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("chime.sqlite").path), "\(command)")
+        }
         try FileManager.default.copyItem(at: ChimeProcess.repositoryRoot.appendingPathComponent(Self.example), to: directory.appendingPathComponent("chime.xml"))
         #expect(try ChimeProcess.run(["check"], in: directory).status == 0)
     }

@@ -166,6 +166,12 @@ extension OperatorTests {
             #expect(nul.status == 65)
             #expect(nul.stderr.contains(said), "\(nul.stderr)")
         }
+        // An identifier is a key of every store: one past 1,024 bytes is refused alike on
+        // SQLite and PostgreSQL (whose index takes about 2,700).
+        let long = String(repeating: "é", count: 513)
+        try ws.write("r.json", #"{"identifier": "\#(long)", "recipient": "alice", "content": {"title": "a"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        let tooLong = try ws.chime(["schedule", "--json", "r.json"])
+        #expect(tooLong.status == 65 && tooLong.stderr.contains("identifier is 1026 bytes long, more than 1024"), "\(tooLong.stderr)")
         // A file that cannot be read says why: 66, as sysexits' "cannot open input".
         let absent = try ws.chime(["schedule", "--json", "nope.json"])
         #expect(absent.status == 66 && absent.stderr == "nope.json: error: no such file\n", "\(absent.stderr)")

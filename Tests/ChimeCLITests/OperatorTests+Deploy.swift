@@ -71,6 +71,10 @@ extension OperatorTests {
         try ws.write("reply.eml", "From: a@example.org\r\nSubject: Re: Shopping\r\n\r\nOK\r\n")
         let ingest = try ws.chime(["--env-file", "nowhere.env", "ingest"], input: "reply.eml")
         #expect(ingest.status == 75, "\(ingest.stderr)")
+        // So does a message it could not read to its end (here, standard input a folder).
+        try FileManager.default.createDirectory(atPath: ws.path("stdin.d"), withIntermediateDirectories: true)
+        let unread = try ws.chime(["--env-file", "secrets.env", "ingest"], input: "stdin.d")
+        #expect(unread.status == 75 && unread.stderr.contains("stdin: could not be read, try again later"), "\(unread.status) \(unread.stderr)")
         // So does a store it cannot open: a folder missing (73 elsewhere), another
         // program's database (65 elsewhere), each said as everywhere.
         let noFolder = try ws.chime(["--env-file", "secrets.env", "--store", ws.path("missing/chime.sqlite"), "ingest"], input: "reply.eml")

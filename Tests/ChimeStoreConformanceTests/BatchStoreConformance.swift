@@ -19,6 +19,20 @@ struct BatchStoreConformance {
         return claimed
     }
 
+    @Test("remove-delivered takes every occurrence of a repeating request out of the digest, not only the latest (which is all that delivered keeps)", arguments: StoreKind.allCases)
+    func removeDeliveredUnparksEveryOccurrence(kind: StoreKind) throws {
+        let store = try kind.make().store
+        try store.upsert([F.pending("r", fires: 100, repeats: true), F.pending("s", fires: 100)])
+        for next: Int64 in [200, 300] {
+            let claimed = try F.claim(store)
+            try store.markSent(claimed.map { F.mark($0, at: 1000, next: $0.request.identifier == "r" ? next : nil, route: .digest) }, claimer: F.me)
+            try store.settle(claimer: F.me)
+        }
+        #expect(try store.parked(recipient: "alice").map(\.request.identifier) == ["r", "s", "r"])
+        #expect(try store.removeDelivered(["r"]) == ["r"])
+        #expect(try store.parked(recipient: "alice").map(\.request.identifier) == ["s"])
+    }
+
     @Test("parked notifications wait for their digest; a slot's batch is claimed by one of eight runs, with every one of them", arguments: StoreKind.allCases)
     func digestOnce(kind: StoreKind) throws {
         let made = try kind.make()

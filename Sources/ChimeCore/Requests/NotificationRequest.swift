@@ -30,10 +30,17 @@ public struct NotificationRequest: Hashable, Sendable, Codable {
     }
 
     /// Every reason the request is refused against a configuration, each naming the field.
+    /// The longest identifier, in UTF-8 bytes.
+    public static let longestIdentifier = 1_024
+
     public func problems(in configuration: Configuration) -> [RequestProblem] {
         var problems: [RequestProblem] = []
         if identifier.isEmpty { problems.append(.init("identifier must not be empty", at: "identifier")) }
         if identifier.utf8.contains(0) { problems.append(.init("identifier has a NUL character (U+0000)", at: "identifier")) }
+        // A key of every store: PostgreSQL's index takes about 2,700 bytes, SQLite's any.
+        if identifier.utf8.count > Self.longestIdentifier {
+            problems.append(.init("identifier is \(identifier.utf8.count) bytes long, more than \(Self.longestIdentifier)", at: "identifier"))
+        }
         if configuration.recipient(recipient) == nil {
             problems.append(.init("unknown recipient \"\(recipient)\"", at: "recipient"))
         }
