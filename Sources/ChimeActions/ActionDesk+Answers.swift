@@ -7,6 +7,13 @@ import ChimeTransport
 import Foundation
 
 extension ActionDesk {
+    /// A text from outside as an answer or a page shows it beside a link that acts on it:
+    /// one line of at most 60 characters, with nothing that could move or reorder what is
+    /// shown (control and bidirectional characters escaped).
+    public static func shownText(_ text: String) -> String {
+        printable(String(text.prefix(60))) + (text.count > 60 ? "…" : "")
+    }
+
     /// Takes a reply as far as it goes: a fresh response is carried out (or, when it
     /// needs proof, a confirmation link is sent); a replay and a reply that matched
     /// nothing are answered (each at most once per recipient per `unmatchedEvery`), but
@@ -52,8 +59,7 @@ extension ActionDesk {
                 // The text that waits is shown: the link confirms it, and anyone who had the
                 // reply address could have written it.
                 if let waiting = response.userText, !waiting.isEmpty {
-                    // One line of it, with nothing that could move or reorder what is shown.
-                    let shown = printable(String(waiting.prefix(60))) + (waiting.count > 60 ? "…" : "")
+                    let shown = Self.shownText(waiting)
                     outcome.answer = try text("answer.confirmText", [.string(title), .string(link), .string(shown)], locale,
                                               fallback: "Please confirm “\(title)” with “\(shown)” here: \(link)")
                 } else {

@@ -63,9 +63,22 @@ extension PostgresStore {
         }
     }
 
-    public func releaseIdempotencyKey(owner: String, key: String) throws {
+    public func releaseIdempotencyKey(owner: String, key: String, digest: String?) throws {
         try write { session in
-            try await session.execute("DELETE FROM idempotency WHERE owner = \(owner) AND key = \(key) AND status = 0")
+            if let digest {
+                try await session.execute("DELETE FROM idempotency WHERE owner = \(owner) AND key = \(key) AND status = 0 AND request_digest = \(digest)")
+            } else {
+                try await session.execute("DELETE FROM idempotency WHERE owner = \(owner) AND key = \(key) AND status = 0")
+            }
+        }
+    }
+
+    public func renewIdempotencyKey(owner: String, key: String, digest: String, at: Instant) throws -> Bool {
+        try write { session in
+            try await session.value("""
+                UPDATE idempotency SET created_at = \(at.seconds) WHERE owner = \(owner) AND key = \(key) AND status = 0 AND request_digest = \(digest)
+                RETURNING 1
+                """, as: Int32.self) != nil
         }
     }
 

@@ -27,16 +27,24 @@ extension MailIntake {
     public func fetch(from channel: Channel, say: (String) -> Void) throws -> Bool {
         let store = actions.store
         let hold = "fetch " + channel.id
-        guard try store.hold(hold, at: Instant(Date()), abandonedAfter: Self.fetchAbandonedAfter) else {
+        guard let token = try store.hold(hold, at: Instant(Date()), abandonedAfter: Self.fetchAbandonedAfter) else {
             Self.logger.info("left to the process reading it", metadata: ["channel.id": .string(channel.id)])
             return false
         }
-        defer { try? store.letGo(hold) }
+        // Given back only while it is this run's: one taken over (this run took longer than
+        // fetchAbandonedAfter) is the other run's.
+        defer { try? store.letGo(hold, token: token) }
         let client = try IMAPClient(channel.mailServer, mailbox: channel.url.mailbox)
         let keyword = Self.fetchingKeyword
         let limit = reader.configuration.replies.maxMessageSize
         var notMoved: (any Error)?
         for uid in try client.search("OR UNSEEN KEYWORD \(keyword)") {
+            // Renewed at each message, so that a long fetch is not taken for abandoned; if
+            // another run took it over all the same, the rest is left to that run.
+            guard try store.renew(hold, token: token, at: Instant(Date())) else {
+                printError("\(channel.id): taken over by another process (this fetch ran past \(Self.fetchAbandonedAfter) s): the rest is left to it")
+                break
+            }
             // A server without keywords still gets its messages read, without that guard.
             try? client.mark(uid, [keyword])
             // Over the size limit, it is recorded as too large without being fetched, or

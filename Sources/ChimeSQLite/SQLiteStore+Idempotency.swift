@@ -25,9 +25,18 @@ extension SQLiteStore {
         }
     }
 
-    public func releaseIdempotencyKey(owner: String, key: String) throws {
+    public func releaseIdempotencyKey(owner: String, key: String, digest: String?) throws {
         try database.write { db in
-            try db.execute(sql: "DELETE FROM idempotency WHERE owner = ? AND key = ? AND status = 0", arguments: [owner, key])
+            try db.execute(sql: "DELETE FROM idempotency WHERE owner = ? AND key = ? AND status = 0 AND (? IS NULL OR request_digest = ?)",
+                           arguments: [owner, key, digest, digest])
+        }
+    }
+
+    public func renewIdempotencyKey(owner: String, key: String, digest: String, at: Instant) throws -> Bool {
+        try database.write { db in
+            try db.execute(sql: "UPDATE idempotency SET created_at = ? WHERE owner = ? AND key = ? AND status = 0 AND request_digest = ?",
+                           arguments: [at.seconds, owner, key, digest])
+            return db.changesCount > 0
         }
     }
 

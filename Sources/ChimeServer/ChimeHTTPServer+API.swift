@@ -138,7 +138,7 @@ extension ChimeHTTPServer {
         do {
             answer = try await schedule(body, with: scheduling)
         } catch {
-            _ = try? await Self.blocking { try store.releaseIdempotencyKey(owner: keyID, key: key) }
+            _ = try? await Self.blocking { try store.releaseIdempotencyKey(owner: keyID, key: key, digest: nil) }
             throw error
         }
         answer.requestDigest = digest

@@ -375,17 +375,25 @@ public struct ClickDesk: Sendable {
     /// the link does nothing), and the button that does it (nil when there is none). A
     /// text-input action's own link asks for its text (``Outcome/wantsText``), its button
     /// the action's `textInputButtonTitle`.
-    public func describe(token: String, action name: String, now: Instant) throws -> (page: Outcome, button: String?) {
-        let request: NotificationRequest, purpose: TokenPurpose
-        switch try checkLink(token, now: now, accepting: { purposes(pressing: name, in: $0) }) {
+    public func describe(token link: String, action name: String, now: Instant) throws -> (page: Outcome, button: String?) {
+        let request: NotificationRequest, purpose: TokenPurpose, token: ReplyToken
+        switch try checkLink(link, now: now, accepting: { purposes(pressing: name, in: $0) }) {
         case .refused(let refusal): return (refusal, nil)
-        case .good(let found, let foundPurpose, _): (request, purpose) = (found, foundPurpose)
+        case .good(let found, let foundPurpose, let foundToken): (request, purpose, token) = (found, foundPurpose, foundToken)
         }
         guard let action = action(name, in: request) else { return (refused(.noSuchAction, request: request), nil) }
         if case .action = purpose, let prompt = textPrompt(action, in: request) {
             return (Outcome(verdict: .answered, message: ask(prompt, .page), wantsText: prompt, addressee: prompt.addressee), prompt.button)
         }
         let title = actions.title(of: action, in: request), to = addressee(request)
+        // A confirmation link shows the text it would carry out: whoever had the reply
+        // address could have written it, and the answer that sent the link may be older.
+        if case .confirm = purpose, let waiting = try store.response(deliveryID: token.deliveryID, action: action),
+           waiting.status == StoredResponse.awaitingConfirmation, let text = waiting.userText, !text.isEmpty {
+            let shown = ActionDesk.shownText(text)
+            return (Outcome(verdict: .answered, message: say("page.action.askText", [title, shown], to: to, fallback: "Do “\(title)” with “\(shown)”?"),
+                            addressee: to), title)
+        }
         return (Outcome(verdict: .answered, message: say("page.action.ask", [title], to: to, fallback: "Do “\(title)”?"), addressee: to), title)
     }
 

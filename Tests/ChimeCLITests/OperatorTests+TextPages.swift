@@ -121,7 +121,8 @@ extension OperatorTests {
         let server = try ServeTests.Server(ws)
         defer { server.stop() }
         let page = try server.request("GET", link)
-        #expect(page.body.contains("Effectuer « Ajouter un article » ?") && !page.body.contains("<textarea"), "\(page)")
+        // The page shows the text it would carry out.
+        #expect(page.body.contains("Effectuer « Ajouter un article » avec « du pain » ?") && !page.body.contains("<textarea"), "\(page)")
         let confirmed = try server.request("POST", link, headers: Self.formHeaders)
         #expect(confirmed.status == 200 && confirmed.body.contains("Shopping : « Ajouter un article » confirmé"), "\(confirmed)")
         let responses = try ServeTests.responses(ws)

@@ -57,17 +57,34 @@ struct CoordinationStoreConformance {
         let answer = IdempotentAnswer(requestDigest: "d", status: 201, body: Array("{}".utf8))
         #expect(try made.store.keepIdempotentAnswer(answer, owner: "backend", key: "k2", at: Instant(seconds: 101)) == answer)
         #expect(try made.store.takeIdempotencyKey(owner: "backend", key: "k2", digest: "d", at: Instant(seconds: 102), abandonedAfter: 60) == answer)
-        try made.store.releaseIdempotencyKey(owner: "backend", key: "k2")
+        try made.store.releaseIdempotencyKey(owner: "backend", key: "k2", digest: nil)
         #expect(try made.store.idempotentAnswer(owner: "backend", key: "k2") == answer, "a kept answer is not given back")
         #expect(try made.store.takeIdempotencyKey(owner: "backend", key: "k2", digest: "d", at: Instant(seconds: 1_000), abandonedAfter: 60) == answer)
 
         // A hold given back is free at once; one never answered, after abandonedAfter.
         #expect(try made.store.takeIdempotencyKey(owner: "backend", key: "k3", digest: "d", at: Instant(seconds: 100), abandonedAfter: 60) == nil)
-        try made.store.releaseIdempotencyKey(owner: "backend", key: "k3")
+        try made.store.releaseIdempotencyKey(owner: "backend", key: "k3", digest: nil)
         #expect(try made.store.takeIdempotencyKey(owner: "backend", key: "k3", digest: "e", at: Instant(seconds: 101), abandonedAfter: 60) == nil)
         #expect(try made.store.takeIdempotencyKey(owner: "backend", key: "k3", digest: "f", at: Instant(seconds: 160), abandonedAfter: 60) == .pending(digest: "e"))
         #expect(try made.store.takeIdempotencyKey(owner: "backend", key: "k3", digest: "f", at: Instant(seconds: 161), abandonedAfter: 60) == nil)
         #expect(try made.store.idempotentAnswer(owner: "backend", key: "k3") == .pending(digest: "f"))
+    }
+
+    @Test("a hold is renewed by its taker while it works; one abandoned and taken over is the new taker's: the first can neither renew nor give it back", arguments: StoreKind.allCases)
+    func holdsTakenOver(kind: StoreKind) throws {
+        let store = try kind.make().store
+        let first = try #require(try store.hold("fetch inbox", at: Instant(seconds: 1_000), abandonedAfter: 600))
+        #expect(try store.hold("fetch inbox", at: Instant(seconds: 1_500), abandonedAfter: 600) == nil)
+        // Renewed at 1,500: not abandoned at 2,000, as it would have been from 1,000.
+        #expect(try store.renew("fetch inbox", token: first, at: Instant(seconds: 1_500)))
+        #expect(try store.hold("fetch inbox", at: Instant(seconds: 2_000), abandonedAfter: 600) == nil)
+        // Abandoned at 2,100 and taken over.
+        let second = try #require(try store.hold("fetch inbox", at: Instant(seconds: 2_100), abandonedAfter: 600))
+        #expect(try !store.renew("fetch inbox", token: first, at: Instant(seconds: 2_150)), "the first taker learns it lost the hold")
+        try store.letGo("fetch inbox", token: first)
+        #expect(try store.hold("fetch inbox", at: Instant(seconds: 2_200), abandonedAfter: 600) == nil, "still the second's")
+        try store.letGo("fetch inbox", token: second)
+        #expect(try store.hold("fetch inbox", at: Instant(seconds: 2_200), abandonedAfter: 600) != nil)
     }
 
     @Test("gauges count what waits and what failed, with the oldest instants", arguments: StoreKind.allCases)

@@ -1,3 +1,4 @@
+import Foundation
 /// What every process of a deployment must agree on: the signing key, rate-limit turns, idempotent API answers, and the counts an operator watches.
 public protocol CoordinationStore: Sendable {
     /// The key that signs reply tokens and action links: the one kept in the store, or
@@ -27,8 +28,14 @@ public protocol CoordinationStore: Sendable {
     func keepIdempotentAnswer(_ answer: IdempotentAnswer, owner: String, key: String, at: Instant) throws -> IdempotentAnswer
 
     /// Gives back a key taken by a call that could not be answered, so that its retry
-    /// takes it again; a kept answer stays.
-    func releaseIdempotencyKey(owner: String, key: String) throws
+    /// takes it again; a kept answer stays. With `digest`, only while the key is held with
+    /// that digest (a hold taken over by another is theirs).
+    func releaseIdempotencyKey(owner: String, key: String, digest: String?) throws
+
+    /// Moves the time of a hold on `owner`'s `key`, taken with `digest`, to `at` (its work
+    /// goes on); false when it is not held with that digest any more (taken over as
+    /// abandoned, or given back).
+    func renewIdempotencyKey(owner: String, key: String, digest: String, at: Instant) throws -> Bool
 
     /// Counts of what waits and what failed, as of `now`, read in one transaction.
     func gauges(now: Instant) throws -> StoreGauges
@@ -52,13 +59,24 @@ extension CoordinationStore {
     /// again. Made of the idempotency keys' holds, which one statement takes (of callers
     /// arriving together, one gets it), under an owner no API key can have: XML 1.0, in
     /// which keys are configured, has no U+0001.
-    public func hold(_ name: String, at: Instant, abandonedAfter: Int64) throws -> Bool {
-        try takeIdempotencyKey(owner: Self.holdOwner, key: name, digest: "", at: at, abandonedAfter: abandonedAfter) == nil
+    /// - Returns: the hold's own token, which ``renew(_:token:at:)`` and
+    ///   ``letGo(_:token:)`` take; nil when another holds it.
+    public func hold(_ name: String, at: Instant, abandonedAfter: Int64) throws -> String? {
+        let token = UUID().uuidString
+        return try takeIdempotencyKey(owner: Self.holdOwner, key: name, digest: token, at: at, abandonedAfter: abandonedAfter) == nil ? token : nil
     }
 
-    /// Gives back a hold ``hold(_:at:abandonedAfter:)`` took.
-    public func letGo(_ name: String) throws {
-        try releaseIdempotencyKey(owner: Self.holdOwner, key: name)
+    /// Keeps a hold ``hold(_:at:abandonedAfter:)`` took from being taken as abandoned,
+    /// counting from `at`; false when it is not this one's any more (another process took
+    /// it over: its work must stop).
+    public func renew(_ name: String, token: String, at: Instant) throws -> Bool {
+        try renewIdempotencyKey(owner: Self.holdOwner, key: name, digest: token, at: at)
+    }
+
+    /// Gives back a hold ``hold(_:at:abandonedAfter:)`` took, unless another process has
+    /// taken it over since.
+    public func letGo(_ name: String, token: String) throws {
+        try releaseIdempotencyKey(owner: Self.holdOwner, key: name, digest: token)
     }
 
     private static var holdOwner: String { "\u{1}hold" }
