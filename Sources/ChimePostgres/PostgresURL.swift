@@ -70,6 +70,13 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
             throw ParseError(description: "a PostgreSQL store URL starts with postgres:// or postgresql://")
         }
         var rest = Substring(text[schemeEnd.upperBound...])
+        // A password with a raw ? or / (or #) puts the @ that ends it after the query's or
+        // the path's start: read as they are, its pieces were echoed as an unknown
+        // parameter ("unknown parameter \"S3cret@db/chime\""). Refused, nothing of it said.
+        if let at = rest.lastIndex(of: "@"), let mark = rest.firstIndex(where: { $0 == "?" || $0 == "/" || $0 == "#" }), mark < at,
+           rest[..<mark].contains(":") {
+            throw ParseError(description: "a ?, / or # stands before the last @, as in a password not percent-encoded: write them %3F, %2F and %23 in a password, and @ as %40 in a parameter")
+        }
         var query = Substring("")
         if let mark = rest.firstIndex(of: "?") {
             query = rest[rest.index(after: mark)...]

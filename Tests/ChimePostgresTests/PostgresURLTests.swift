@@ -53,11 +53,23 @@ struct PostgresURLTests {
         "postgres://u:S3cretPass%zz@h/d",
         "postgres://u:S3cretPass@/d",
         "mysql://u:S3cretPass@h/d",
+        // A password with a raw ?, & or / in it.
+        "postgres://u:1234?S3cretPass@h/d",
+        "postgres://u:a?b&S3cretPass@h/d",
+        "postgres://u:a?S3cretPass&b@h/d",
+        "postgres://u:pa/S3cretPass@h/d",
+        "postgres://u:pa#S3cretPass@h/d",
     ])
     func refused(text: String) throws {
         let error = try #require(throws: PostgresURL.ParseError.self) { try PostgresURL(text) }
         #expect(!error.description.contains("S3cretPass"))
         #expect(!error.description.isEmpty)
+    }
+
+    @Test("an @ in a parameter's value, with no password before it, is a value")
+    func atInParameter() throws {
+        let url = try PostgresURL("postgres://db.example.org/chime?user=me@corp&sslmode=require")
+        #expect(url.host == "db.example.org")
     }
 
     @Test("a URL the store cannot read fails with exit code 64, without the password")
