@@ -193,6 +193,26 @@ struct OperatorTests {
         #expect(try ws.chime(["pending"]).stdout.contains("a  alice"), "the reminder scheduled before is still there")
     }
 
+    @Test("chime check warns of a password sent over smtp:// or imap:// upgraded only when offered, and of a channel that does not verify certificates; smtps://, ?starttls=required and a relay on this machine are not warned of")
+    func transportSecurityWarnings() throws {
+        func check(_ channels: String) throws -> ChimeProcess.Result {
+            try Workspace(configuration: Self.configuration.replacingOccurrences(of: "</channels>", with: channels + "</channels>")).chime(["check"])
+        }
+        let opportunistic = try check(#"<channel id="relay" url="smtp://bot:pw@mail.example.org:587" from="bot@example.org"/>"#)
+        #expect(opportunistic.status == 0 && opportunistic.stderr.contains(#"warning: channel "relay" sends its password over smtp:// upgraded to TLS only when the server offers it"#),
+                "\(opportunistic.stderr)")
+        #expect(!opportunistic.stderr.contains("pw@"), "the password is not repeated")
+        let insecure = try check(#"<channel id="hook" url="json://example.org/hook?insecure=true"/>"#)
+        #expect(insecure.stderr.contains(#"warning: channel "hook" does not verify TLS certificates (insecure=true)"#), "\(insecure.stderr)")
+        for safe in [#"<channel id="relay" url="smtps://bot:pw@mail.example.org" from="bot@example.org"/>"#,
+                     #"<channel id="relay" url="smtp://bot:pw@mail.example.org:587?starttls=required" from="bot@example.org"/>"#,
+                     #"<channel id="relay" url="smtp://bot:pw@127.0.0.1:25" from="bot@example.org"/>"#,
+                     #"<channel id="relay" url="smtp://mail.example.org" from="bot@example.org"/>"#] {
+            let quiet = try check(safe)
+            #expect(quiet.status == 0 && !quiet.stderr.contains("warning: channel \"relay\""), "\(safe): \(quiet.stderr)")
+        }
+    }
+
     @Test("a Slack channel without its signing secret gets links instead of buttons whose presses would be refused, and chime check says so; with one, buttons")
     func slackWithoutSecret() throws {
         let withSlack = Self.configuration

@@ -34,7 +34,7 @@ extension Chime {
                 throw ExitCode(65)
             }
             let diagnostics = try checkLocalization(configuration) + linkBaseWarnings(configuration) + pressWarnings(configuration)
-                + environmentFileWarnings()
+                + transportSecurityWarnings(configuration) + environmentFileWarnings()
             printDiagnostics(diagnostics)
             if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(65) }
             print("ok: \(configuration.summary)")
@@ -71,6 +71,26 @@ extension Chime {
             configuration.channels.filter { $0.url.kind == .slack && !$0.takesPresses }.map { channel in
                 Diagnostic(.warning, at: SourceLocation(file: options.configPath),
                            "channel \"\(channel.id)\" has no secret: presses on Slack buttons cannot be verified, so its messages carry links instead of buttons; set secret to the Slack app's signing secret to get buttons")
+            }
+        }
+
+        /// A password sent where TLS is only taken when offered (`smtp://`, `imap://`
+        /// without `?starttls=required`: whoever can tamper with the connection strips the
+        /// offer and reads it), and TLS certificates not verified (`?insecure=true`, for
+        /// tests): both are allowed, and said.
+        private func transportSecurityWarnings(_ configuration: Configuration) -> [Diagnostic] {
+            configuration.channels.flatMap { channel -> [Diagnostic] in
+                var warnings: [Diagnostic] = []
+                let local = ["127.0.0.1", "::1", "localhost"].contains(channel.url.host?.lowercased() ?? "")
+                if channel.url.kind.upgradesWithSTARTTLS, channel.url.password != nil, channel.url.startTLS == .opportunistic, !local {
+                    warnings.append(Diagnostic(.warning, at: SourceLocation(file: options.configPath),
+                                               "channel \"\(channel.id)\" sends its password over \(channel.url.kind.rawValue):// upgraded to TLS only when the server offers it, which anyone on the way can stop it doing: use \(channel.url.kind.rawValue)s:// or add ?starttls=required"))
+                }
+                if channel.url.insecure {
+                    warnings.append(Diagnostic(.warning, at: SourceLocation(file: options.configPath),
+                                               "channel \"\(channel.id)\" does not verify TLS certificates (insecure=true): meant for tests against a self-signed server"))
+                }
+                return warnings
             }
         }
 
