@@ -192,7 +192,13 @@ struct ConfigurationReader {
         if let seconds = duration(element, "maxBackoff") { policy.maxBackoff = Int64(seconds.rounded(.up)) }
         if let seconds = duration(element, "maxWait") { policy.maxWait = seconds }
         if policy.maxBackoff < policy.backoff {
-            report(element, "maxBackoff", "maxBackoff must not be shorter than backoff")
+            // Where maxBackoff is not written, the mistake is the backoff, said at it: said
+            // at the tag, it had hidden every other error there (a missing from).
+            if element.attribute("maxBackoff") != nil {
+                report(element, "maxBackoff", "maxBackoff must not be shorter than backoff")
+            } else {
+                report(element, "backoff", "backoff must not be longer than maxBackoff, \(policy.maxBackoff) s by default here: set maxBackoff too")
+            }
         }
         return policy
     }

@@ -47,6 +47,13 @@ struct BadConfigurationTests {
         #expect(try errors(fixture).first == expected)
     }
 
+    @Test("a backoff longer than maxBackoff's default is said at the backoff, and the channel's other errors (no from) are said too")
+    func backoffOverDefault() throws {
+        let errors = try errors("long-backoff.xml")
+        #expect(errors.contains("3:52: backoff must not be longer than maxBackoff, 3600 s by default here: set maxBackoff too"), "\(errors)")
+        #expect(errors.contains { $0.hasPrefix("3:5: ") && $0.contains("from") }, "\(errors)")
+    }
+
     @Test("every error is reported, not only the first")
     func allErrors() throws {
         #expect(try errors("reserved-identifier.xml") == [
