@@ -94,11 +94,23 @@ extension PostgresStore {
     /// taken out of it too.
     public func removeDelivered(_ identifiers: [String]) throws -> [String] {
         let removed = try write { session in
-            // Every occurrence parked, by the identifier its request holds: delivered keeps
-            // only the latest, and a repeating request parks one each time.
-            try await session.execute("""
-                DELETE FROM parked WHERE digest IS NULL AND (request::jsonb ->> 'identifier') = ANY(\(identifiers))
-                """)
+            // Every occurrence parked: delivered keeps only the latest, and a repeating
+            // request parks one each time, under its generation (`GENERATION.FIRE`): each
+            // generation's parked ids are read by the primary key's order (COLLATE "C").
+            var generations = Set<String>()
+            for row in try await session.rows("SELECT delivery_id FROM delivered WHERE identifier = ANY(\(identifiers))") {
+                generations.insert(PendingNotification.parts(ofDelivery: try row.get("delivery_id", as: String.self)).generation)
+            }
+            for row in try await session.rows("SELECT generation FROM pending WHERE identifier = ANY(\(identifiers))") {
+                generations.insert(try row.get("generation", as: String.self))
+            }
+            for generation in generations {
+                let ids = try await session.rows("""
+                    SELECT delivery_id FROM parked WHERE delivery_id >= \(generation + ".") AND delivery_id < \(generation + "/") AND digest IS NULL
+                    """).map { try $0.get("delivery_id", as: String.self) }
+                    .filter { PendingNotification.parts(ofDelivery: $0).generation == generation }
+                if !ids.isEmpty { try await session.execute("DELETE FROM parked WHERE delivery_id = ANY(\(ids)) AND digest IS NULL") }
+            }
             return Set(try await session.rows("DELETE FROM delivered WHERE identifier = ANY(\(identifiers)) RETURNING identifier")
                 .map { try $0.get("identifier", as: String.self) })
         }

@@ -63,6 +63,16 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
         text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
     }
 
+    /// Whether what stands before the first `?`, `/` or `#` of a URL's rest is the start
+    /// of user information cut inside its password (`USER:PASS` with no `@` yet), not a
+    /// host with its port (`db:5432`), an IPv6 address (`[::1]`) or a whole
+    /// `USER:PASSWORD@HOST`.
+    static func looksLikeCutPassword(_ start: Substring) -> Bool {
+        guard !start.contains("@"), !start.hasPrefix("["), let colon = start.firstIndex(of: ":") else { return false }
+        let after = start[start.index(after: colon)...]
+        return after.isEmpty || !after.allSatisfy(\.isASCII) || !after.allSatisfy(\.isNumber)
+    }
+
     /// Reads a store URL.
     /// - Throws: ``ParseError`` saying what is wrong, never echoing the password.
     public init(_ text: String) throws {
@@ -74,7 +84,7 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
         // the path's start: read as they are, its pieces were echoed as an unknown
         // parameter ("unknown parameter \"S3cret@db/chime\""). Refused, nothing of it said.
         if let at = rest.lastIndex(of: "@"), let mark = rest.firstIndex(where: { $0 == "?" || $0 == "/" || $0 == "#" }), mark < at,
-           rest[..<mark].contains(":") {
+           Self.looksLikeCutPassword(rest[..<mark]) {
             throw ParseError(description: "a ?, / or # stands before the last @, as in a password not percent-encoded: write them %3F, %2F and %23 in a password, and @ as %40 in a parameter")
         }
         var query = Substring("")
@@ -148,7 +158,11 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
             case "application_name":
                 continue
             default:
-                throw ParseError(description: "unknown parameter \"\(name)\" (Chime reads sslmode, sslrootcert, host, port, user, password, dbname, connect_timeout, application_name)")
+                // Named only when it is a name, in a query without an @: anything else may be
+                // a piece of a password whose raw ? started the query.
+                let named = !name.isEmpty && name.allSatisfy({ ("a"..."z").contains($0) || $0 == "_" }) && !query.contains("@")
+                let shown = named ? "\"\(name)\"" : "(its name not shown)"
+                throw ParseError(description: "unknown parameter \(shown) (Chime reads sslmode, sslrootcert, host, port, user, password, dbname, connect_timeout, application_name)")
             }
         }
         if let socketFolder { socketPath = (socketFolder as NSString).appendingPathComponent(".s.PGSQL.\(port)") }

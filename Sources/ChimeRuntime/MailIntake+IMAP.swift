@@ -41,7 +41,14 @@ extension MailIntake {
         for uid in try client.search("OR UNSEEN KEYWORD \(keyword)") {
             // Renewed at each message, so that a long fetch is not taken for abandoned; if
             // another run took it over all the same, the rest is left to that run.
-            guard try store.renew(hold, token: token, at: Instant(Date())) else {
+            let renewed: Bool
+            do {
+                renewed = try store.renew(hold, token: token, at: Instant(Date()))
+            } catch {
+                printError("\(channel.id): the mailbox's hold could not be renewed (the store failed), the rest is left for the next run: \(printableError(error))")
+                throw RuntimeFailure(75)
+            }
+            guard renewed else {
                 printError("\(channel.id): taken over by another process (this fetch ran past \(Self.fetchAbandonedAfter) s): the rest is left to it")
                 break
             }

@@ -54,6 +54,12 @@ public struct MailIntake: Sendable {
         while true {
             let count = read(0, &buffer, buffer.count)
             if count < 0, errno == EINTR { continue }
+            // Standard input left non-blocking by the process that started chime: waited for.
+            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                var ready = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+                _ = poll(&ready, 1, -1)
+                continue
+            }
             // A read that failed is not the message's end: the MTA keeps it for another try.
             if count < 0 {
                 printError("stdin: could not be read, try again later: \(String(cString: strerror(errno)))")

@@ -225,11 +225,19 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
     public func removeDelivered(_ identifiers: [String]) throws -> [String] {
         try database.write { db in
             try identifiers.filter { identifier in
-                // Every occurrence parked, by the identifier its request holds: delivered
-                // keeps only the latest, and a repeating request parks one each time.
-                try db.execute(sql: """
-                    DELETE FROM parked WHERE digest IS NULL AND json_extract(request, '$.identifier') = ?
-                    """, arguments: [identifier])
+                // Every occurrence parked: delivered keeps only the latest, and a repeating
+                // request parks one each time, under its generation (`GENERATION.FIRE`):
+                // each generation's parked ids are read by the primary key's order.
+                let generations = try Set(String.fetchAll(db, sql: "SELECT delivery_id FROM delivered WHERE identifier = ?", arguments: [identifier])
+                    .map { PendingNotification.parts(ofDelivery: $0).generation })
+                    .union(String.fetchAll(db, sql: "SELECT generation FROM pending WHERE identifier = ?", arguments: [identifier]))
+                for generation in generations {
+                    let ids = try String.fetchAll(db, sql: "SELECT delivery_id FROM parked WHERE delivery_id >= ? AND delivery_id < ? AND digest IS NULL",
+                                                  arguments: [generation + ".", generation + "/"])
+                    for id in ids where PendingNotification.parts(ofDelivery: id).generation == generation {
+                        try db.execute(sql: "DELETE FROM parked WHERE delivery_id = ? AND digest IS NULL", arguments: [id])
+                    }
+                }
                 try db.execute(sql: "DELETE FROM delivered WHERE identifier = ?", arguments: [identifier])
                 return db.changesCount > 0
             }

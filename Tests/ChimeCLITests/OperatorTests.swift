@@ -202,7 +202,7 @@ struct OperatorTests {
         #expect(opportunistic.status == 0 && opportunistic.stderr.contains(#"warning: channel "relay" sends its password over smtp:// upgraded to TLS only when the server offers it"#),
                 "\(opportunistic.stderr)")
         #expect(!opportunistic.stderr.contains("pw@"), "the password is not repeated")
-        let insecure = try check(#"<channel id="hook" url="json://example.org/hook?insecure=true"/>"#)
+        let insecure = try check(#"<channel id="hook" url="jsons://example.org/hook?insecure=true"/>"#)
         #expect(insecure.stderr.contains(#"warning: channel "hook" does not verify TLS certificates (insecure=true)"#), "\(insecure.stderr)")
         for safe in [#"<channel id="relay" url="smtps://bot:pw@mail.example.org" from="bot@example.org"/>"#,
                      #"<channel id="relay" url="smtp://bot:pw@mail.example.org:587?starttls=required" from="bot@example.org"/>"#,

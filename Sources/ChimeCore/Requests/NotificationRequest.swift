@@ -29,10 +29,11 @@ public struct NotificationRequest: Hashable, Sendable, Codable {
         self.trigger = trigger
     }
 
-    /// Every reason the request is refused against a configuration, each naming the field.
-    /// The longest identifier, in UTF-8 bytes.
+    /// The longest identifier, in UTF-8 bytes, that a request may be scheduled with (a
+    /// snooze of one adds `.snoozed`: far below PostgreSQL's index limit of about 2,700).
     public static let longestIdentifier = 1_024
 
+    /// Every reason the request is refused against a configuration, each naming the field.
     public func problems(in configuration: Configuration) -> [RequestProblem] {
         var problems: [RequestProblem] = []
         if identifier.isEmpty { problems.append(.init("identifier must not be empty", at: "identifier")) }

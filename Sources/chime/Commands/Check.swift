@@ -81,12 +81,13 @@ extension Chime {
         private func transportSecurityWarnings(_ configuration: Configuration) -> [Diagnostic] {
             configuration.channels.flatMap { channel -> [Diagnostic] in
                 var warnings: [Diagnostic] = []
-                let local = ["127.0.0.1", "::1", "localhost"].contains(channel.url.host?.lowercased() ?? "")
+                let host = channel.url.host?.lowercased() ?? ""
+                let local = ["::1", "[::1]", "localhost"].contains(host) || host.hasPrefix("127.")
                 if channel.url.kind.upgradesWithSTARTTLS, channel.url.password != nil, channel.url.startTLS == .opportunistic, !local {
                     warnings.append(Diagnostic(.warning, at: SourceLocation(file: options.configPath),
                                                "channel \"\(channel.id)\" sends its password over \(channel.url.kind.rawValue):// upgraded to TLS only when the server offers it, which anyone on the way can stop it doing: use \(channel.url.kind.rawValue)s:// or add ?starttls=required"))
                 }
-                if channel.url.insecure {
+                if channel.url.insecure, channel.url.kind != .json {
                     warnings.append(Diagnostic(.warning, at: SourceLocation(file: options.configPath),
                                                "channel \"\(channel.id)\" does not verify TLS certificates (insecure=true): meant for tests against a self-signed server"))
                 }
