@@ -125,7 +125,10 @@ struct Daemon: Sendable {
             }
             return nil
         }, sooner: { last in
-            if handedOver.take() { return Instant(clock()) }
+            // Looked at, not taken: the round takes it, or the last round once told to
+            // stop. Taken here, a hand-over just before the stop (firing's last round
+            // queued an email) started no round, and the email waited for the next process.
+            if handedOver.isSet { return Instant(clock()) }
             return try? store.earliestDue(after: Instant(seconds: last.seconds - 1))
         }, wakeup: queued, lastRound: { handedOver.take() }, stopping: { [sendingStop] in sendingStop.ask() })
     }
