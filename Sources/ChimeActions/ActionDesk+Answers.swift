@@ -58,7 +58,7 @@ extension ActionDesk {
                 outcome.status = response.status
                 // The text that waits is shown: the link confirms it, and anyone who had the
                 // reply address could have written it.
-                if let waiting = response.userText, !waiting.isEmpty {
+                if let waiting = response.waitingText {
                     let shown = Self.shownText(waiting)
                     outcome.answer = try text("answer.confirmText", [.string(title), .string(link), .string(shown)], locale,
                                               fallback: "Please confirm “\(title)” with “\(shown)” here: \(link)")

@@ -22,17 +22,25 @@ public struct ConfigurationLoader: Sendable {
     /// The bytes of the configuration file at `path`.
     /// - Throws: ``ConfigurationError`` `.unreadable`, saying why.
     public static func read(path: String) throws -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ConfigurationError(.unreadable, [Diagnostic(.error, at: SourceLocation(file: path), "no such file")])
-        }
-        guard !isDirectory.boolValue else {
-            throw ConfigurationError(.unreadable, [Diagnostic(.error, at: SourceLocation(file: path), "is a directory, not a configuration file")])
-        }
+        try requireFile(path, directory: "is a directory, not a configuration file")
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationError(.unreadable, [Diagnostic(.error, at: SourceLocation(file: path), "cannot be read (permission denied?)")])
+            throw unreadable(path, "cannot be read (permission denied?)")
         }
         return Array(data)
+    }
+
+    /// Throws `.unreadable` when nothing is at `path` ("no such file") or a directory is
+    /// (`directory` says so), each after `prefix`: the configuration's and the environment
+    /// file's first checks.
+    static func requireFile(_ path: String, prefix: String = "", directory: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw unreadable(path, prefix + "no such file") }
+        guard !isDirectory.boolValue else { throw unreadable(path, prefix + directory) }
+    }
+
+    /// `.unreadable`, at the file `path`, saying `reason`.
+    static func unreadable(_ path: String, _ reason: String) -> ConfigurationError {
+        ConfigurationError(.unreadable, [Diagnostic(.error, at: SourceLocation(file: path), reason)])
     }
 
     /// Loads a configuration held in memory; `path` names it in diagnostics.

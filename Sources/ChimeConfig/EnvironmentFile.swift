@@ -22,21 +22,21 @@ public struct EnvironmentFile: Sendable {
     /// - Throws: ``ConfigurationError`` — `.unreadable` when it is missing or cannot be
     ///   read, `.invalid` with the line and column of a line that is not `NAME=value`.
     public init(path: String) throws {
+        // Why it cannot be read is looked for only when it cannot: read on every command.
+        // A directory (Docker makes one where a mounted file was missing) opens and then
+        // fails to be read; it had been taken for a file without variables.
+        let whatItIs = { try ConfigurationLoader.requireFile(path, prefix: "environment file: ", directory: "is a directory, not a file") }
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read (permission denied?)" : "no such file"
-            throw ConfigurationError(.unreadable, [Diagnostic(.error, at: SourceLocation(file: path), "environment file: \(reason)")])
+            try whatItIs()
+            throw ConfigurationLoader.unreadable(path, "environment file: cannot be read (permission denied?)")
         }
         defer { try? handle.close() }
-        // A directory opens (Docker makes one where a mounted file was missing) and then
-        // fails to read: said so, where it had read as a file without variables.
         let data: Data
         do {
             data = try handle.read(upToCount: Self.largest + 1) ?? Data()
         } catch {
-            var isDirectory: ObjCBool = false
-            let reason = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-                ? "is a directory, not a file" : "cannot be read (\(error.localizedDescription))"
-            throw ConfigurationError(.unreadable, [Diagnostic(.error, at: SourceLocation(file: path), "environment file: \(reason)")])
+            try whatItIs()
+            throw ConfigurationLoader.unreadable(path, "environment file: cannot be read (\(error.localizedDescription))")
         }
         guard data.count <= Self.largest else {
             throw ConfigurationError(.invalid, [Diagnostic(.error, at: SourceLocation(file: path), "environment file larger than 1 MiB")])

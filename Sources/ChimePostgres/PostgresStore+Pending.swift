@@ -105,10 +105,11 @@ extension PostgresStore {
                 generations.insert(try row.get("generation", as: String.self))
             }
             for generation in generations {
+                let range = PendingNotification.deliveryIDs(ofGeneration: generation)
                 let ids = try await session.rows("""
-                    SELECT delivery_id FROM parked WHERE delivery_id >= \(generation + ".") AND delivery_id < \(generation + "/") AND digest IS NULL
+                    SELECT delivery_id FROM parked WHERE delivery_id >= \(range.from) AND delivery_id < \(range.upTo) AND digest IS NULL
                     """).map { try $0.get("delivery_id", as: String.self) }
-                    .filter { PendingNotification.parts(ofDelivery: $0).generation == generation }
+                    .filter { PendingNotification.isOccurrence($0, of: generation) }
                 if !ids.isEmpty { try await session.execute("DELETE FROM parked WHERE delivery_id = ANY(\(ids)) AND digest IS NULL") }
             }
             return Set(try await session.rows("DELETE FROM delivered WHERE identifier = ANY(\(identifiers)) RETURNING identifier")

@@ -232,9 +232,10 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
                     .map { PendingNotification.parts(ofDelivery: $0).generation })
                     .union(String.fetchAll(db, sql: "SELECT generation FROM pending WHERE identifier = ?", arguments: [identifier]))
                 for generation in generations {
+                    let range = PendingNotification.deliveryIDs(ofGeneration: generation)
                     let ids = try String.fetchAll(db, sql: "SELECT delivery_id FROM parked WHERE delivery_id >= ? AND delivery_id < ? AND digest IS NULL",
-                                                  arguments: [generation + ".", generation + "/"])
-                    for id in ids where PendingNotification.parts(ofDelivery: id).generation == generation {
+                                                  arguments: [range.from, range.upTo])
+                    for id in ids where PendingNotification.isOccurrence(id, of: generation) {
                         try db.execute(sql: "DELETE FROM parked WHERE delivery_id = ? AND digest IS NULL", arguments: [id])
                     }
                 }

@@ -197,7 +197,7 @@ public struct ClickDesk: Sendable {
                 // A text waiting for confirmation is not the recipient's answer until they
                 // confirm it by its own link: the press is asked for its text.
                 if let standing = try store.response(deliveryID: token.deliveryID, action: action), !standing.isTakenAgain(at: now),
-                   !(standing.status == StoredResponse.awaitingConfirmation && !(standing.userText ?? "").isEmpty) {
+                   standing.waitingText == nil {
                     return .chosen(action, nil)
                 }
                 return .refused(Outcome(verdict: .answered, message: ask(prompt, .reply), wantsText: prompt, addressee: prompt.addressee))
@@ -317,14 +317,12 @@ public struct ClickDesk: Sendable {
         // action takes none: a text that waits was written by whoever had the reply
         // address. A press with a text of its own stands instead of it (the link is the
         // proof); one without is asked for its text.
-        let waiting = try store.response(deliveryID: token.deliveryID, action: action).flatMap {
-            $0.status == StoredResponse.awaitingConfirmation ? $0 : nil
-        }
         let confirms: Bool
         if case .confirm = purpose {
             confirms = true
         } else {
-            confirms = (waiting?.userText ?? "").isEmpty || userText == waiting?.userText
+            let waiting = try store.response(deliveryID: token.deliveryID, action: action)?.waitingText
+            confirms = waiting == nil || userText == waiting
         }
         let response: StoredResponse, message: String, status: String
         if confirms, let waiting = try store.confirm(deliveryID: token.deliveryID, action: action, now: now) {
@@ -388,8 +386,7 @@ public struct ClickDesk: Sendable {
         let title = actions.title(of: action, in: request), to = addressee(request)
         // A confirmation link shows the text it would carry out: whoever had the reply
         // address could have written it, and the answer that sent the link may be older.
-        if case .confirm = purpose, let waiting = try store.response(deliveryID: token.deliveryID, action: action),
-           waiting.status == StoredResponse.awaitingConfirmation, let text = waiting.userText, !text.isEmpty {
+        if case .confirm = purpose, let text = try store.response(deliveryID: token.deliveryID, action: action)?.waitingText {
             let shown = ActionDesk.shownText(text)
             return (Outcome(verdict: .answered, message: say("page.action.askText", [title, shown], to: to, fallback: "Do “\(title)” with “\(shown)”?"),
                             addressee: to), title)

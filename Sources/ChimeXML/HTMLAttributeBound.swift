@@ -17,8 +17,8 @@
 /// literals; a `<?` not followed by an ASCII name; inside a script or a style, a `</` that
 /// does not end it, and a `<` that starts its text, either of which can close elements
 /// libxml2 keeps open), the page is rewritten to have one reading: DOCTYPE written as a
-/// space (it carries no text), that `<` written `&lt;`. Each byte is looked at a bounded number of
-/// times: the reading is linear in the page.
+/// space (it carries no text), that `<` written `&lt;`. Each byte is looked at a bounded
+/// number of times: the reading is linear in the page.
 struct HTMLAttributeBound {
     private let html: [UInt8]
     private var output: [UInt8]?
@@ -49,7 +49,7 @@ struct HTMLAttributeBound {
             } else if matches("<!doctype", at: index) {
                 // A space in its place: left out, it would join the bytes on either side
                 // into what was not read (`<<!doctype>p …>` into `<p …>`).
-                let end = (firstIndex(of: UInt8(ascii: ">"), from: index + 9) ?? html.count - 1) + 1
+                let end = after(UInt8(ascii: ">"), from: index + 9)
                 replace(index..<end, with: [0x20])
                 index = end
             } else if matches("<!--", at: index) {
@@ -71,7 +71,7 @@ struct HTMLAttributeBound {
             index += 2
             return
         }
-        index = (firstIndex(of: UInt8(ascii: ">"), from: index + 2) ?? html.count - 1) + 1
+        index = after(UInt8(ascii: ">"), from: index + 2)
     }
 
     /// The end of a comment whose text starts at `start`: after its first `-->` or `--!>`;
@@ -98,7 +98,7 @@ struct HTMLAttributeBound {
         }
         let first = html[index + 2]
         if isLetter(first) || first == UInt8(ascii: "_") || first == UInt8(ascii: ":") {
-            index = (firstIndex(of: UInt8(ascii: ">"), from: index + 2) ?? html.count - 1) + 1
+            index = after(UInt8(ascii: ">"), from: index + 2)
         } else if first >= 0x80 {
             escapeOpeningBracket()
         } else {
@@ -146,11 +146,11 @@ struct HTMLAttributeBound {
     /// to the first `</` and the element's name; a longer name there (`</scripts`) and a
     /// `<` at the text's start are read as tags of their own.
     private mutating func rawText(of name: [UInt8]) {
-        if index < html.count, html[index] == UInt8(ascii: "<"), endTag(of: name, at: index) != true {
+        if index < html.count, html[index] == UInt8(ascii: "<"), closingTag(of: name, at: index) != true {
             escapeOpeningBracket()
         }
         while index < html.count {
-            guard html[index] == UInt8(ascii: "<"), let exact = endTag(of: name, at: index) else {
+            guard html[index] == UInt8(ascii: "<"), let exact = closingTag(of: name, at: index) else {
                 index += 1
                 continue
             }
@@ -164,7 +164,7 @@ struct HTMLAttributeBound {
 
     /// Whether `</` and `name` (without case) stand at `position`: true when the name ends
     /// there, false when a longer name starts with it, nil when neither.
-    private func endTag(of name: [UInt8], at position: Int) -> Bool? {
+    private func closingTag(of name: [UInt8], at position: Int) -> Bool? {
         let nameStart = position + 2, after = nameStart + name.count
         guard after <= html.count, html[position + 1] == UInt8(ascii: "/"),
               zip(html[nameStart..<after], name).allSatisfy({ $0 | 0x20 == $1 }) else { return nil }
@@ -177,8 +177,7 @@ struct HTMLAttributeBound {
         guard position < html.count else { return position }
         let quote = html[position]
         if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
-            guard let close = firstIndex(of: quote, from: position + 1) else { return html.count }
-            return close + 1
+            return after(quote, from: position + 1)
         }
         var end = position
         while end < html.count, !isBlank(html[end]), html[end] != UInt8(ascii: ">") { end += 1 }
@@ -203,9 +202,10 @@ struct HTMLAttributeBound {
         position + 1 < html.count && html[position] == UInt8(ascii: "/") && html[position + 1] == UInt8(ascii: ">")
     }
 
-    private func firstIndex(of byte: UInt8, from position: Int) -> Int? {
-        guard position < html.count else { return nil }
-        return html[position...].firstIndex(of: byte)
+    /// Just after the first `byte` from `position`; the page's end when there is none.
+    private func after(_ byte: UInt8, from position: Int) -> Int {
+        guard position < html.count, let found = html[position...].firstIndex(of: byte) else { return html.count }
+        return found + 1
     }
 
     /// Whether `text` (lowercase ASCII) stands at `position`, letters compared without case.

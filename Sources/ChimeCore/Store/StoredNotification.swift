@@ -41,6 +41,19 @@ public struct PendingNotification: Hashable, Sendable {
         guard let dot = id.utf8.lastIndex(of: UInt8(ascii: ".")), let fire = Int64(id[id.utf8.index(after: dot)...]) else { return (id, 0) }
         return (String(id[..<dot]), fire)
     }
+
+    /// The delivery ids of `generation`'s occurrences lie from `GENERATION.` up to (not
+    /// including) `GENERATION/` in byte order: a store reads them in its primary key's
+    /// order. Ids of a generation named `GENERATION.something` lie there too:
+    /// ``isOccurrence(_:of:)`` tells them apart.
+    public static func deliveryIDs(ofGeneration generation: String) -> (from: String, upTo: String) {
+        (generation + ".", generation + "/")
+    }
+
+    /// Whether the delivery `id` is an occurrence of `generation`.
+    public static func isOccurrence(_ id: String, of generation: String) -> Bool {
+        parts(ofDelivery: id).generation == generation
+    }
 }
 
 /// A notification that fired and was delivered.

@@ -33,6 +33,14 @@ public struct StoredResponse: Hashable, Sendable {
     /// minutes, far beyond a hook command's run (its timeout) and the answer that follows.
     public static let abandonedAfter: Int64 = 600
 
+    /// The text of a response awaiting confirmation, when it has one: what its
+    /// confirmation would carry out, which whoever had the reply address could have
+    /// written. Nil for any other response.
+    public var waitingText: String? {
+        guard status == Self.awaitingConfirmation, let userText, !userText.isEmpty else { return nil }
+        return userText
+    }
+
     /// Whether answering again at `now` takes it again (its carrying out failed, or was
     /// cut short), as ``ResponseStore/record(_:from:)`` does; else the answer stands.
     public func isTakenAgain(at now: Instant) -> Bool {
