@@ -101,6 +101,12 @@ struct TriggerScheduleTests {
         #expect(instant("2026-06-01T03:30:00Z").rfc3339(in: TimeZone(identifier: "Asia/Kolkata")!) == "2026-06-01T09:00:00+05:30")
         #expect(Instant(rfc3339: "2026-11-24T09:00:00+01:00") == instant("2026-11-24T08:00:00Z"))
         #expect(Instant(rfc3339: "2026-11-24T09:00") == nil)
+        // Digits only, in the offset and the fraction: Int("-1") read "+-1:30" as -00:30.
+        #expect(Instant(rfc3339: "2026-11-24T09:00:00+-1:30") == nil)
+        #expect(Instant(rfc3339: "2026-11-24T09:00:00.Z") == nil)
+        #expect(Instant(rfc3339: "2026-11-24T09:00:00.1x5Z") == nil)
+        #expect(Instant(rfc3339: "2026-11-24T09:00:00.125Z") == instant("2026-11-24T09:00:00Z"))
+        #expect(Instant(rfc3339: "-026-11-24T09:00:00Z") == nil)
     }
 }
 

@@ -13,6 +13,19 @@ enum DecimalDigits {
         }
     }
 
+    /// The number `text` writes in ASCII digits only; nil for anything else. `Int(_:)`
+    /// also takes a sign ("-001" as a year was -1, stored as "00-1", which no read of
+    /// the store could parse again).
+    static func value(of text: Substring) -> Int? {
+        guard text.utf8.count <= 18, areAll(text) else { return nil }
+        return Int(text)
+    }
+
+    /// Whether `text` is one ASCII digit or more, and nothing else.
+    static func areAll(_ text: Substring) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
+
     /// How many digits `value` (0 or more) has.
     static func count(_ value: Int) -> Int {
         var digits = 1, rest = value

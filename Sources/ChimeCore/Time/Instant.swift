@@ -63,7 +63,7 @@ public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConv
             body = body.dropLast()
         } else if body.count > 6, let sign = body.dropLast(5).last, sign == "+" || sign == "-" {
             let zone = body.suffix(5)
-            guard zone.dropFirst(2).first == ":", let hours = Int(zone.prefix(2)), let minutes = Int(zone.suffix(2)),
+            guard zone.dropFirst(2).first == ":", let hours = DecimalDigits.value(of: zone.prefix(2)), let minutes = DecimalDigits.value(of: zone.suffix(2)),
                   hours < 24, minutes < 60 else { return nil }
             offset = (hours * 3600 + minutes * 60) * (sign == "-" ? -1 : 1)
             body = body.dropLast(6)
@@ -71,7 +71,7 @@ public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConv
             return nil
         }
         if let dot = body.firstIndex(of: ".") {
-            guard body[body.index(after: dot)...].allSatisfy(\.isNumber) else { return nil }
+            guard DecimalDigits.areAll(body[body.index(after: dot)...]) else { return nil }
             body = body[..<dot]
         }
         guard let local = LocalDateTime(parsing: String(body)), local.hasSeconds else { return nil }

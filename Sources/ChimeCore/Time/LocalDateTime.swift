@@ -47,7 +47,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 
     private typealias Fields = (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, hasSeconds: Bool)
 
-    /// The numbers of `YYYY-MM-DDTHH:MM[:SS]`, whatever their ranges.
+    /// The numbers of `YYYY-MM-DDTHH:MM[:SS]`, in ASCII digits only, whatever their ranges.
     private static func fields(of text: String) -> Fields? {
         let parts = text.split(whereSeparator: { $0 == "T" || $0 == "t" || $0 == " " })
         guard parts.count == 2 else { return nil }
@@ -55,12 +55,14 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
         let time = parts[1].split(separator: ":", omittingEmptySubsequences: false)
         guard date.count == 3, date[0].count == 4, date[1].count == 2, date[2].count == 2,
               time.count == 2 || time.count == 3, time.allSatisfy({ $0.count == 2 }),
-              let year = Int(date[0]), let month = Int(date[1]), let day = Int(date[2]),
-              let hour = Int(time[0]), let minute = Int(time[1]), let second = time.count == 3 ? Int(time[2]) : 0 else { return nil }
+              let year = DecimalDigits.value(of: date[0]), let month = DecimalDigits.value(of: date[1]),
+              let day = DecimalDigits.value(of: date[2]), let hour = DecimalDigits.value(of: time[0]),
+              let minute = DecimalDigits.value(of: time[1]), let second = time.count == 3 ? DecimalDigits.value(of: time[2]) : 0 else { return nil }
         return (year, month, day, hour, minute, second, time.count == 3)
     }
 
     private static func impossibility(of f: Fields) -> String? {
+        guard f.year >= 1 else { return "there is no year 0" }
         guard (1...12).contains(f.month) else { return "there is no month \(f.month)" }
         let days = CivilCalendar.daysIn(year: f.year, month: f.month)
         guard (1...days).contains(f.day) else {
