@@ -16,7 +16,10 @@ extension Channel {
         guard let apiToken, var components = url.endpoint.flatMap({ URLComponents(url: $0, resolvingAgainstBaseURL: false) }) else {
             throw APIError(description: "\(self.id): no apiToken to read threads with")
         }
-        components.path = "/api/v4/posts/\(id)"
+        // The REST API is under the path the server is served from, as the webhook's
+        // `/hooks/KEY` is (`https://example.org/chat/hooks/KEY`: `/chat/api/v4/…`).
+        let served = components.path.range(of: "/hooks/", options: .backwards).map { String(components.path[..<$0.lowerBound]) } ?? ""
+        components.path = served + "/api/v4/posts/\(id)"
         components.query = nil
         components.user = nil
         components.password = nil

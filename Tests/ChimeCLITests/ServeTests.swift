@@ -472,17 +472,18 @@ struct ServeTests {
         #expect(try typed("quietly", update: 8).contains("“Quietly” was already done."))
     }
 
-    @Test("Mattermost text input: a text-input button asks for a reply in the message's thread; the outgoing webhook's message there (its token checked, its thread read from the REST API with the bot's token) is the action's text, answered as a comment; someone else's text, a wrong token and a failing API record nothing")
+    @Test("Mattermost text input: a text-input button asks for a reply in the message's thread; the outgoing webhook's message there (its token checked, its thread read from the REST API with the bot's token, under the server's sub-path) is the action's text, answered as a comment; someone else's text, a wrong token and a failing API record nothing")
     func mattermostThread() throws {
         let keys = Keys()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-mm-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let certificate = try ScriptServer.certificate(in: folder.appendingPathComponent("tls"))
-        let posts = folder.appendingPathComponent("files/api/v4/posts")
+        // Mattermost served under a sub-path (/chat): its REST API is there too.
+        let posts = folder.appendingPathComponent("files/chat/api/v4/posts")
         try FileManager.default.createDirectory(at: posts, withIntermediateDirectories: true)
         let api = try WebhookServer(["--cert", certificate.cert, "--key", certificate.key, "--files", folder.appendingPathComponent("files").path])
         let (ws, _) = try Self.workspace(keys) { ws in
-            #"url="mattermost://127.0.0.1:\#(api.port)/hooks/KEY" caFile="\#(certificate.cert)" "#
+            #"url="mattermost://127.0.0.1:\#(api.port)/chat/hooks/KEY" caFile="\#(certificate.cert)" "#
                 + #"secret="file:\#(ws.path("mattermost.key"))" apiToken="file:\#(ws.path("mattermost-api.key"))""#
         }
         let chat = try Self.chat(ws, "list")
@@ -529,7 +530,7 @@ struct ServeTests {
         #expect(responses.first?["userText"] as? String == "oat milk, 2 lemons")
         #expect(responses.first?["responder"] as? String == "mm:u1")
         // The thread was read with the bot's token, over TLS verified against the caFile.
-        let reads = try api.requests().filter { ($0["path"] as? String)?.hasPrefix("/api/v4/posts/") == true }
+        let reads = try api.requests().filter { ($0["path"] as? String)?.hasPrefix("/chat/api/v4/posts/") == true }
         #expect(reads.count == 4)
         #expect(reads.allSatisfy { ($0["headers"] as? [String: String])?["authorization"] == "Bearer \(keys.mattermostAPI)" })
         let log = try String(contentsOf: ws.url.appendingPathComponent("serve.out"), encoding: .utf8)

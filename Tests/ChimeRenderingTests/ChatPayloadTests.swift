@@ -144,13 +144,44 @@ struct ChatPayloadTests {
             #expect(payload.contains("https://wiki.example.org/on-call_rota?week=4 and \\\\*not\\\\* this\\\\_"), "\(kind): \(payload)")
         }
         #expect(TextLimit.linkRuns(Array("see https://a.example/x_y) [z](http://b.example)")) == IndexSet(integersIn: 4..<26).union(IndexSet(integersIn: 31..<48)))
-        // Addresses with @, parentheses and the like go whole, unescaped: they link where they point.
+        // Addresses with @, parentheses and the like go whole, unescaped: they link where they
+        // point. On Mattermost, which looks for mentions inside an address too (a word broken
+        // at `/`), an `@` starting a word goes as %40, which leads to the same place.
         let people = message(title: "Links", body: "Profile: https://mastodon.social/@alice Wiki: https://en.wikipedia.org/wiki/Mercury_(planet) [x](y)")
         for kind in [ChannelKind.discord, .mattermost] {
             let payload = String(decoding: ChatPayload.encode(ChatPayload.body(for: kind, people)), as: UTF8.self)
-            #expect(payload.contains("https://mastodon.social/@alice ") && payload.contains("https://en.wikipedia.org/wiki/Mercury_(planet) "), "\(kind): \(payload)")
+            let profile = kind == .mattermost ? "https://mastodon.social/%40alice " : "https://mastodon.social/@alice "
+            #expect(payload.contains(profile) && payload.contains("https://en.wikipedia.org/wiki/Mercury_(planet) "), "\(kind): \(payload)")
             #expect(payload.contains("\\\\[x\\\\]"), "markup outside an address is still escaped: \(kind): \(payload)")
         }
+    }
+
+    @Test("no text notifies a whole Mattermost channel: not a character reference, not an address")
+    func mattermostMentionsHidden() throws {
+        let m = message(title: "Standup &#64;channel", body: "Notes: https://x.example/@channel and https://x.example/a@here, mail me@example.org, &commat;all")
+        let payload = try json(.mattermost, m)
+        let text = try #require(payload["text"] as? String)
+        let attachment = try #require((payload["attachments"] as? [[String: Any]])?.first)
+        let title = try #require(attachment["title"] as? String)
+        for shown in [text, title] {
+            // Mattermost reads `&#64;` as `@` before it looks for mentions; `\&` is a literal `&`.
+            #expect(shown.contains("\\&\\#64;channel") && !shown.replacingOccurrences(of: "\\&", with: "").contains("&"), "\(shown)")
+        }
+        #expect(text.contains("\\&commat;all"), "\(text)")
+        #expect(text.contains("https://x.example/%40channel "), "\(text)")
+        // An `@` inside a word (a user in an address) is no mention: left as written.
+        #expect(text.contains("https://x.example/a@here,"), "\(text)")
+        let answer = ChatAnswer.mattermost("see https://x.example/@all &#64;here")
+        #expect(answer == "see https://x.example/%40all \\&\\#64;here", "\(answer)")
+    }
+
+    @Test("Telegram writes web addresses as typed: no word joiner inside one, which had sent the link elsewhere")
+    func telegramLinksWhole() throws {
+        let m = message(title: "Profile", body: "See https://mastodon.social/@alice or ask @bob")
+        let text = try #require(try json(.telegram, m)["text"] as? String)
+        #expect(text.contains("https://mastodon.social/@alice "), "\(text)")
+        #expect(text.contains("@\u{2060}bob"), "\(text)")
+        #expect(ChatAnswer.telegramMessage("https://youtube.com/@handle, @bob") == "https://youtube.com/@handle, @\u{2060}bob")
     }
 
     @Test("a Discord application's link button never carries a url past 512 characters: it leads to the view page")

@@ -15,13 +15,13 @@ public enum ChatAnswer {
     /// Discord's `content` (sent with no mention allowed): markdown escaped, web addresses
     /// as written; 2,000 code points.
     public static func discord(_ text: String) -> String {
-        TextLimit.fit(text, 2_000, .scalars, escaping: ChatEscaping.discord, keepingLinks: true)
+        TextLimit.fit(text, 2_000, .scalars, escaping: ChatEscaping.discord, links: .asWritten)
     }
 
     /// Mattermost's `ephemeral_text` and a comment's `text`: markdown escaped, a word joiner
     /// after `@`, web addresses as written; 4,000 code points (a post takes 16,383).
     public static func mattermost(_ text: String) -> String {
-        TextLimit.fit(text, 4_000, .scalars, escaping: ChatEscaping.mattermostMarkdown, keepingLinks: true)
+        TextLimit.fit(text, 4_000, .scalars, escaping: ChatEscaping.mattermostMarkdown, links: .asWrittenWithoutMentions)
     }
 
     /// Telegram's `answerCallbackQuery` text, shown as a notice as typed (no parse mode):
@@ -32,8 +32,9 @@ public enum ChatAnswer {
     }
 
     /// Telegram's `sendMessage` text with no parse mode: a word joiner after `@` (no
-    /// mention); 4,096 UTF-16 units.
+    /// mention) but in web addresses, which Telegram links before it looks for mentions;
+    /// 4,096 UTF-16 units.
     public static func telegramMessage(_ text: String) -> String {
-        TextLimit.fit(text, ChatPayload.telegramTextLimit, .utf16, escaping: ChatEscaping.telegramPlain(rightToLeft: false))
+        TextLimit.fit(text, ChatPayload.telegramTextLimit, .utf16, escaping: ChatEscaping.telegramPlain(rightToLeft: false), links: .asWritten)
     }
 }

@@ -40,13 +40,15 @@ enum ChatEscaping {
     }
 
     /// Mattermost markdown (a post's text, an attachment's title and text): a backslash
-    /// before each ASCII punctuation CommonMark lets be escaped that starts markup or a
-    /// link, and a word joiner after `@`, which Mattermost does not take as a mention
-    /// (`@channel`, `@here`, `@all` would notify the whole channel).
+    /// before each ASCII punctuation CommonMark lets be escaped that starts markup, a link
+    /// or a character reference, and a word joiner after `@`, which Mattermost does not
+    /// take as a mention (`@channel`, `@here`, `@all` would notify the whole channel).
+    /// `&` is escaped as well: Mattermost reads `&#64;channel` as `@channel` before it
+    /// looks for mentions, and notified the channel.
     static func mattermostMarkdown(_ character: Character) -> String {
         eachScalar(of: character) { scalar in
             if scalar == "@" { return "@" + joiner }
-            return "\\*_~`|>#[]()!<-+".unicodeScalars.contains(scalar) ? "\\" + String(scalar) : nil
+            return "\\*_~`|>#[]()!<-+&".unicodeScalars.contains(scalar) ? "\\" + String(scalar) : nil
         }
     }
 

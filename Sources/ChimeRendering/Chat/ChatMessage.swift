@@ -61,7 +61,7 @@ public struct ChatMessage: Sendable {
     /// route for the channel, not the `/a/` page.
     public var pressURL: String? = nil
     /// A grouped message's ``text`` as its entries: each platform lists whole ones
-    /// (``fittedText(_:_:escaping:keepingLinks:)``).
+    /// (``fittedText(_:_:escaping:links:)``).
     public var list: List? = nil
     /// Whether the recipient's language is written right to left (Arabic, Hebrew,
     /// Persian, Urdu): each platform that has a way to say so is told.
@@ -120,13 +120,13 @@ public struct ChatMessage: Sendable {
     }
 
     /// ``shownText`` escaped and fitting `limit` as the platform counts it; a grouped
-    /// message's, its whole entries only (``TextLimit/fit(blocks:_:_:escaping:keepingLinks:more:)``).
+    /// message's, its whole entries only (``TextLimit/fit(blocks:_:_:escaping:links:more:)``).
     func fittedText(_ limit: Int, _ unit: TextLimit.Unit, escaping escape: (Character) -> String = { String($0) },
-                    keepingLinks: Bool = false) -> String {
+                    links: TextLimit.Links = .escaped) -> String {
         // The list is the whole text when no text-input hint follows it.
         if let list, shownText == text {
-            return TextLimit.fit(blocks: list.entries, limit, unit, escaping: escape, keepingLinks: keepingLinks, more: list.more)
+            return TextLimit.fit(blocks: list.entries, limit, unit, escaping: escape, links: links, more: list.more)
         }
-        return TextLimit.fit(shownText, limit, unit, escaping: escape, keepingLinks: keepingLinks)
+        return TextLimit.fit(shownText, limit, unit, escaping: escape, links: links)
     }
 }

@@ -11,7 +11,7 @@ extension ChatPayload {
         let title = TextLimit.fit(message.headline, 256, .scalars, escaping: ChatEscaping.discord)
         let footer = TextLimit.fit(message.dateText, 2048, .scalars)
         let room = 6000 - TextLimit.length(title, in: .scalars) - TextLimit.length(footer, in: .scalars)
-        let description = message.fittedText(min(4096, max(room, 1)), .scalars, escaping: ChatEscaping.discord, keepingLinks: true)
+        let description = message.fittedText(min(4096, max(room, 1)), .scalars, escaping: ChatEscaping.discord, links: .asWritten)
         var embed: [String: JSONValue] = ["title": .string(title)]
         // Discord refuses an empty description: leave it out.
         if !description.isEmpty { embed["description"] = .string(description) }
@@ -23,7 +23,7 @@ extension ChatPayload {
                      "url": .string(link(url, 512, .scalars, or: message))])
         }
         var body: [String: JSONValue] = [
-            "content": .string(TextLimit.fit(message.surfaces.notificationText, 2000, .scalars, escaping: ChatEscaping.discord, keepingLinks: true)),
+            "content": .string(TextLimit.fit(message.surfaces.notificationText, 2000, .scalars, escaping: ChatEscaping.discord, links: .asWritten)),
             "embeds": .array([.object(embed)]),
             "allowed_mentions": .object(["parse": .array([])]),
         ]

@@ -22,13 +22,13 @@ extension ChatPayload {
         var attachment: [String: JSONValue] = [
             "fallback": .string(TextLimit.fit(message.surfaces.notificationText, 3000, .scalars, escaping: ChatEscaping.mattermostPlain)),
             "title": .string(TextLimit.fit(message.headline, 1000, .scalars, escaping: ChatEscaping.mattermostMarkdown)),
-            "text": .string(message.fittedText(7000, .scalars, escaping: ChatEscaping.mattermostMarkdown, keepingLinks: true)),
+            "text": .string(message.fittedText(7000, .scalars, escaping: ChatEscaping.mattermostMarkdown, links: .asWrittenWithoutMentions)),
             "footer": .string(TextLimit.fit(message.dateText, 1000, .scalars)),
         ]
         if !message.surfaces.bodyShowsContent { attachment["title_link"] = .string(message.viewURL) }
         if !actions.isEmpty { attachment["actions"] = .array(actions) }
         return .object([
-            "text": .string(TextLimit.fit(message.surfaces.notificationText, 4000, .scalars, escaping: ChatEscaping.mattermostMarkdown, keepingLinks: true)),
+            "text": .string(TextLimit.fit(message.surfaces.notificationText, 4000, .scalars, escaping: ChatEscaping.mattermostMarkdown, links: .asWrittenWithoutMentions)),
             "attachments": .array([.object(attachment)]),
         ])
     }

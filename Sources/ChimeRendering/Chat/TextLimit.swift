@@ -40,6 +40,20 @@ public enum TextLimit {
 }
 
 extension TextLimit {
+    /// How web addresses in people's text (``linkRuns(_:)``) are written.
+    public enum Links: Sendable {
+        /// Escaped as the rest of the text.
+        case escaped
+        /// As written, for markdown that links them by itself: a backslash escape inside
+        /// one (`a\_b`) is not undone there, and the link goes somewhere else.
+        case asWritten
+        /// As written, but an `@` that starts a word (after `/`, `?`, `=`…) as `%40`,
+        /// which leads to the same place: Mattermost looks for mentions inside an
+        /// address too, breaking words at `/`, so `https://x.example/@channel` notified
+        /// the whole channel.
+        case asWrittenWithoutMentions
+    }
+
     /// The text with each character escaped by `escape`, fitting `limit` as escaped: when
     /// it does not fit whole, the longest prefix of whole characters whose escapes fit with
     /// the (escaped) ellipsis after it. A cut never falls inside an escape (`&lt;`, `\*`,
@@ -48,17 +62,21 @@ extension TextLimit {
     ///   - text: people's text, not yet escaped.
     ///   - limit: the platform's limit, counted in `unit` on the escaped text.
     ///   - escape: one character as the platform must receive it.
-    ///   - keepingLinks: whether web addresses (``linkRuns(_:)``) go as written, for
-    ///     markdown that links them by itself: a backslash escape inside one (`a\_b`)
-    ///     is not undone there, and the link goes somewhere else.
+    ///   - links: how web addresses are written (``Links``).
     public static func fit(_ text: String, _ limit: Int, _ unit: Unit, escaping escape: (Character) -> String,
-                           keepingLinks: Bool = false, ellipsis: String = "…") -> String {
+                           links: Links = .escaped, ellipsis: String = "…") -> String {
         let characters = Array(text)
-        let verbatim = keepingLinks ? linkRuns(characters) : []
+        let verbatim = links == .escaped ? [] : linkRuns(characters)
         var pieces: [String] = []
         pieces.reserveCapacity(characters.count)
         for (index, character) in characters.enumerated() {
-            pieces.append(verbatim.contains(index) ? String(character) : escape(character))
+            if !verbatim.contains(index) {
+                pieces.append(escape(character))
+            } else if links == .asWrittenWithoutMentions, character == "@", !(characters[index - 1].isLetter || characters[index - 1].isNumber) {
+                pieces.append("%40")
+            } else {
+                pieces.append(String(character))
+            }
         }
         let escaped = pieces.joined()
         guard length(escaped, in: unit) > limit else { return escaped }
@@ -77,14 +95,14 @@ extension TextLimit {
     }
 
     /// Blocks of text (a grouped message's entries, each its lines) one per line, escaped
-    /// and fitting `limit` as ``fit(_:_:_:escaping:keepingLinks:ellipsis:)`` fits one
+    /// and fitting `limit` as ``fit(_:_:_:escaping:links:ellipsis:)`` fits one
     /// text, but whole blocks only: when they do not all fit, as many as fit with the
     /// line `more(count left out)` after them. A cut never falls inside a block, so no
     /// link of one is cut short (a link cut short still looks like one, and leads
     /// nowhere). A first block too long alone is cut as one text is.
     public static func fit(blocks: [String], _ limit: Int, _ unit: Unit, escaping escape: (Character) -> String,
-                           keepingLinks: Bool = false, more: (Int) -> String) -> String {
-        let escaped = blocks.map { fit($0, Int.max, unit, escaping: escape, keepingLinks: keepingLinks) }
+                           links: Links = .escaped, more: (Int) -> String) -> String {
+        let escaped = blocks.map { fit($0, Int.max, unit, escaping: escape, links: links) }
         let whole = escaped.joined(separator: "\n")
         guard length(whole, in: unit) > limit, !escaped.isEmpty else { return whole }
         func moreLine(_ left: Int) -> String { more(left).map(escape).joined() }
@@ -100,9 +118,9 @@ extension TextLimit {
         }
         let left = escaped.count - kept.count
         guard kept.isEmpty else { return (kept + [moreLine(left)]).joined(separator: "\n") }
-        guard left > 1 else { return fit(blocks[0], limit, unit, escaping: escape, keepingLinks: keepingLinks) }
+        guard left > 1 else { return fit(blocks[0], limit, unit, escaping: escape, links: links) }
         let tail = "\n" + moreLine(left - 1)
-        return fit(blocks[0], limit - length(tail, in: unit), unit, escaping: escape, keepingLinks: keepingLinks) + tail
+        return fit(blocks[0], limit - length(tail, in: unit), unit, escaping: escape, links: links) + tail
     }
 
     /// The positions of the characters of web addresses in `characters`: from `http://`
