@@ -229,6 +229,10 @@ extension PostgresStore {
             "ALTER TABLE inbound ADD COLUMN answered BIGINT NOT NULL DEFAULT 0",
             "CREATE INDEX inbound_message ON inbound (message_id, delivery_id)",
         ]),
+        // Answers kept for Idempotency-Keys are forgotten after a day (SQLite's v19).
+        Migration(name: "v5 idempotency keys by age", statements: [
+            "CREATE INDEX idempotency_created ON idempotency (created_at)",
+        ]),
     ]
 
     /// The advisory lock every process takes before it looks at the migrations: "chime"

@@ -321,6 +321,11 @@ extension SQLiteStore {
                 CREATE INDEX inbound_message ON inbound (message_id, delivery_id);
                 """)
         }
+        migrator.registerMigration("v19 idempotency keys by age") { db in
+            // Answers kept for Idempotency-Keys are forgotten after a day
+            // (``IdempotentAnswer/keptFor``), found by when they were kept.
+            try db.execute(sql: "CREATE INDEX idempotency_created ON idempotency (created_at)")
+        }
         return migrator
     }
 }

@@ -25,7 +25,7 @@ struct SQLiteStoreTests {
         "v6 chat threads", "v7 delivery policy", "v8 thread groups", "v9 recipient settings", "v10 opt-in", "v11 waiting groups index",
         "v12 quiet-hours hold index", "v13 idempotency keys", "v14 claimed rows index",
         "v15 delivered by recipient, with delivery ids", "v16 carried-out responses index", "v17 answered deliveries",
-        "v18 answered inbound messages",
+        "v18 answered inbound messages", "v19 idempotency keys by age",
     ]
 
     @Test("the file is in WAL mode, with the migrations recorded, the next-fire index, claimers indexed for claimed rows only, delivered rows by recipient with their ids, and carried-out responses by delivery")

@@ -68,6 +68,15 @@ struct CoordinationStoreConformance {
         #expect(try made.store.takeIdempotencyKey(owner: "backend", key: "k3", digest: "f", at: Instant(seconds: 160), abandonedAfter: 60) == .pending(digest: "e"))
         #expect(try made.store.takeIdempotencyKey(owner: "backend", key: "k3", digest: "f", at: Instant(seconds: 161), abandonedAfter: 60) == nil)
         #expect(try made.store.idempotentAnswer(owner: "backend", key: "k3") == .pending(digest: "f"))
+
+        // Kept a day, then forgotten, with holds never answered, when another answer is kept.
+        let later = Instant(seconds: 101 + IdempotentAnswer.keptFor)
+        _ = try made.store.keepIdempotentAnswer(answer, owner: "backend", key: "k4", at: later)
+        #expect(try made.store.idempotentAnswer(owner: "backend", key: "k2") == answer, "a day old to the second: still kept")
+        _ = try made.store.keepIdempotentAnswer(answer, owner: "frontend", key: "k5", at: later + 100)
+        #expect(try made.store.idempotentAnswer(owner: "backend", key: "k2") == nil, "past a day: forgotten")
+        #expect(try made.store.idempotentAnswer(owner: "backend", key: "k3") == nil, "a hold past a day: forgotten")
+        #expect(try made.store.idempotentAnswer(owner: "backend", key: "k4") == answer)
     }
 
     @Test("a hold is renewed by its taker while it works; one abandoned and taken over is the new taker's: the first can neither renew nor give it back", arguments: StoreKind.allCases)

@@ -6,6 +6,11 @@ public struct IdempotentAnswer: Hashable, Sendable {
     public var status: Int
     public var body: [UInt8]
 
+    /// How long an answer is kept, in seconds: a day, as payment APIs keep theirs. A retry
+    /// comes within minutes; kept for ever, every key a backend ever sent stayed in the
+    /// store with its answer. A hold older than that is forgotten too (its process died).
+    public static let keptFor: Int64 = 86_400
+
     /// Status 0: the hold of a call still being answered (``CoordinationStore/takeIdempotencyKey(owner:key:digest:at:abandonedAfter:)``).
     public var isPending: Bool { status == 0 }
 

@@ -99,6 +99,29 @@ head = requests.head(base + "/v1/openapi.json")
 check(head.status_code == 200 and head.content == b"" and head.headers.get("Content-Length") == str(len(document.content)),
       "HEAD's Content-Length is the GET's: %s" % head.headers.get("Content-Length"))
 
+# Each shape of trigger reads back as the document says: a floating time (its timeZone
+# null, as the contract has it) and a date that repeats.
+import jsonschema
+
+
+def conforms(body, name):
+    try:
+        jsonschema.validate(body, {"$ref": "#/components/schemas/" + name, "components": document.json()["components"]})
+        return True
+    except jsonschema.ValidationError as error:
+        print(name + ": " + error.message, file=sys.stderr)
+        return False
+
+
+shapes = [{"identifier": "shape-floating", "recipient": "alice", "content": {"title": "T"},
+           "trigger": {"type": "calendar", "dateComponents": {"hour": 9}, "timeZone": None, "repeats": True}},
+          {"identifier": "shape-weekly", "recipient": "alice", "content": {"title": "T"},
+           "trigger": {"type": "date", "fireDate": "2035-01-01T09:00", "timeZone": None, "repeatInterval": "week"}}]
+posted = requests.post(base + "/v1/requests", json=shapes, headers=write)
+check(posted.status_code == 201 and conforms(posted.json(), "Scheduled"), "floating and repeating dates scheduled: %s" % posted.text)
+check(all(conforms(requests.get(base + "/v1/requests/" + shape["identifier"], headers=read).json(), "Pending") for shape in shapes),
+      "each read back as the document's Pending")
+
 # Delete.
 check(requests.delete(base + "/v1/requests/flow-1", headers=read).status_code == 403, "read key deleting: 403")
 check(requests.delete(base + "/v1/requests/flow-1", headers=write).status_code == 204, "deleted: 204")
