@@ -144,21 +144,19 @@ struct ChatPayloadTests {
             #expect(payload.contains("https://wiki.example.org/on-call_rota?week=4 and \\\\*not\\\\* this\\\\_"), "\(kind): \(payload)")
         }
         #expect(TextLimit.linkRuns(Array("see https://a.example/x_y) [z](http://b.example)")) == IndexSet(integersIn: 4..<26).union(IndexSet(integersIn: 31..<48)))
-        // Addresses with @, parentheses and the like go whole, unescaped: they link where they
-        // point. On Mattermost, which looks for mentions inside an address too (a word broken
-        // at `/`), an `@` starting a word goes as %40, which leads to the same place.
+        // Addresses with @, parentheses and the like go whole, unescaped: they link where they point.
         let people = message(title: "Links", body: "Profile: https://mastodon.social/@alice Wiki: https://en.wikipedia.org/wiki/Mercury_(planet) [x](y)")
         for kind in [ChannelKind.discord, .mattermost] {
             let payload = String(decoding: ChatPayload.encode(ChatPayload.body(for: kind, people)), as: UTF8.self)
-            let profile = kind == .mattermost ? "https://mastodon.social/%40alice " : "https://mastodon.social/@alice "
-            #expect(payload.contains(profile) && payload.contains("https://en.wikipedia.org/wiki/Mercury_(planet) "), "\(kind): \(payload)")
+            #expect(payload.contains("https://mastodon.social/@alice ") && payload.contains("https://en.wikipedia.org/wiki/Mercury_(planet) "), "\(kind): \(payload)")
             #expect(payload.contains("\\\\[x\\\\]"), "markup outside an address is still escaped: \(kind): \(payload)")
         }
     }
 
     @Test("no text notifies a whole Mattermost channel: not a character reference, not an address")
     func mattermostMentionsHidden() throws {
-        let m = message(title: "Standup &#64;channel", body: "Notes: https://x.example/@channel and https://x.example/a@here, mail me@example.org, &commat;all")
+        let m = message(title: "Standup &#64;channel", body: "Notes: https://x.example/@channel and https://x.example/a@here, mail me@example.org, &commat;all"
+                            + " https://@Here.example.org/x https://x.example/?a&#64;all https://x.example/#/@alice https://bob@channel.example/")
         let payload = try json(.mattermost, m)
         let text = try #require(payload["text"] as? String)
         let attachment = try #require((payload["attachments"] as? [[String: Any]])?.first)
@@ -169,8 +167,10 @@ struct ChatPayloadTests {
         }
         #expect(text.contains("\\&commat;all"), "\(text)")
         #expect(text.contains("https://x.example/%40channel "), "\(text)")
-        // An `@` inside a word (a user in an address) is no mention: left as written.
-        #expect(text.contains("https://x.example/a@here,"), "\(text)")
+        // An `@` inside a word, or before a name that notifies no channel, is left as written.
+        #expect(text.contains("https://x.example/a@here,") && text.contains("https://x.example/#/@alice ") && text.contains("https://bob@channel.example/"), "\(text)")
+        // One in the host part, or a character reference, and the address is escaped as text.
+        #expect(text.contains("https://@\u{2060}Here.example.org/x") && text.contains("https://x.example/?a\\&\\#64;all"), "\(text)")
         let answer = ChatAnswer.mattermost("see https://x.example/@all &#64;here")
         #expect(answer == "see https://x.example/%40all \\&\\#64;here", "\(answer)")
     }
@@ -182,6 +182,8 @@ struct ChatPayloadTests {
         #expect(text.contains("https://mastodon.social/@alice "), "\(text)")
         #expect(text.contains("@\u{2060}bob"), "\(text)")
         #expect(ChatAnswer.telegramMessage("https://youtube.com/@handle, @bob") == "https://youtube.com/@handle, @\u{2060}bob")
+        // Telegram does not link an address whose host is no domain name, and finds a mention in it.
+        #expect(ChatAnswer.telegramMessage("https://intranet/@alice_admin https://x.c/@bob https://@carol") == "https://intranet/@\u{2060}alice_admin https://x.c/@\u{2060}bob https://@\u{2060}carol")
     }
 
     @Test("a Discord application's link button never carries a url past 512 characters: it leads to the view page")

@@ -25,7 +25,7 @@ public protocol CoordinationStore: Sendable {
 
     /// Keeps `answer` as the one to replay for `owner`'s `key`, in place of the call's hold
     /// on it, unless an answer is already kept; returns the one kept (the first). Answers
-    /// and holds kept ``IdempotentAnswer/keptFor`` before `at` are forgotten.
+    /// kept ``IdempotentAnswer/keptFor`` before `at` are forgotten (holds are not).
     func keepIdempotentAnswer(_ answer: IdempotentAnswer, owner: String, key: String, at: Instant) throws -> IdempotentAnswer
 
     /// Gives back a key taken by a call that could not be answered, so that its retry

@@ -8,7 +8,9 @@ public struct IdempotentAnswer: Hashable, Sendable {
 
     /// How long an answer is kept, in seconds: a day, as payment APIs keep theirs. A retry
     /// comes within minutes; kept for ever, every key a backend ever sent stayed in the
-    /// store with its answer. A hold older than that is forgotten too (its process died).
+    /// store with its answer. Holds are not forgotten so: a call's is taken over once
+    /// abandoned, and the store's other holds (a mailbox being fetched) live in the same
+    /// table.
     public static let keptFor: Int64 = 86_400
 
     /// Status 0: the hold of a call still being answered (``CoordinationStore/takeIdempotencyKey(owner:key:digest:at:abandonedAfter:)``).

@@ -32,9 +32,9 @@ public enum ChatAnswer {
     }
 
     /// Telegram's `sendMessage` text with no parse mode: a word joiner after `@` (no
-    /// mention) but in web addresses, which Telegram links before it looks for mentions;
-    /// 4,096 UTF-16 units.
+    /// mention) but in web addresses Telegram links, which it does before it looks for
+    /// mentions; 4,096 UTF-16 units.
     public static func telegramMessage(_ text: String) -> String {
-        TextLimit.fit(text, ChatPayload.telegramTextLimit, .utf16, escaping: ChatEscaping.telegramPlain(rightToLeft: false), links: .asWritten)
+        TextLimit.fit(text, ChatPayload.telegramTextLimit, .utf16, escaping: ChatEscaping.telegramPlain(rightToLeft: false), links: .asWrittenWhereLinked)
     }
 }

@@ -78,13 +78,13 @@ struct TelegramText {
     /// One part, at most `cap` units and what is left, as HTML: fitted as read, then
     /// escaped.
     mutating func part(_ text: String, cap: Int) -> String {
-        part(cap: cap) { [rightToLeft] room in TextLimit.fit(text, room, .utf16, escaping: ChatEscaping.telegramPlain(rightToLeft: rightToLeft), links: .asWritten) }
+        part(cap: cap) { [rightToLeft] room in TextLimit.fit(text, room, .utf16, escaping: ChatEscaping.telegramPlain(rightToLeft: rightToLeft), links: .asWrittenWhereLinked) }
     }
 
     /// The message's text in what is left (``ChatMessage/fittedText(_:_:escaping:links:)``:
     /// a grouped message's whole entries), as HTML.
     mutating func part(of message: ChatMessage) -> String {
-        part(cap: .max) { [rightToLeft] room in message.fittedText(room, .utf16, escaping: ChatEscaping.telegramPlain(rightToLeft: rightToLeft), links: .asWritten) }
+        part(cap: .max) { [rightToLeft] room in message.fittedText(room, .utf16, escaping: ChatEscaping.telegramPlain(rightToLeft: rightToLeft), links: .asWrittenWhereLinked) }
     }
 
     /// A part `fit` makes within the room given it, counted and escaped.

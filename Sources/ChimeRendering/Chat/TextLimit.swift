@@ -40,20 +40,6 @@ public enum TextLimit {
 }
 
 extension TextLimit {
-    /// How web addresses in people's text (``linkRuns(_:)``) are written.
-    public enum Links: Sendable {
-        /// Escaped as the rest of the text.
-        case escaped
-        /// As written, for markdown that links them by itself: a backslash escape inside
-        /// one (`a\_b`) is not undone there, and the link goes somewhere else.
-        case asWritten
-        /// As written, but an `@` that starts a word (after `/`, `?`, `=`…) as `%40`,
-        /// which leads to the same place: Mattermost looks for mentions inside an
-        /// address too, breaking words at `/`, so `https://x.example/@channel` notified
-        /// the whole channel.
-        case asWrittenWithoutMentions
-    }
-
     /// The text with each character escaped by `escape`, fitting `limit` as escaped: when
     /// it does not fit whole, the longest prefix of whole characters whose escapes fit with
     /// the (escaped) ellipsis after it. A cut never falls inside an escape (`&lt;`, `\*`,
@@ -66,16 +52,14 @@ extension TextLimit {
     public static func fit(_ text: String, _ limit: Int, _ unit: Unit, escaping escape: (Character) -> String,
                            links: Links = .escaped, ellipsis: String = "…") -> String {
         let characters = Array(text)
-        let verbatim = links == .escaped ? [] : linkRuns(characters)
+        let (verbatim, encoded) = written(characters, links)
         var pieces: [String] = []
         pieces.reserveCapacity(characters.count)
         for (index, character) in characters.enumerated() {
             if !verbatim.contains(index) {
                 pieces.append(escape(character))
-            } else if links == .asWrittenWithoutMentions, character == "@", !(characters[index - 1].isLetter || characters[index - 1].isNumber) {
-                pieces.append("%40")
             } else {
-                pieces.append(String(character))
+                pieces.append(encoded.contains(index) ? "%40" : String(character))
             }
         }
         let escaped = pieces.joined()
@@ -121,38 +105,5 @@ extension TextLimit {
         guard left > 1 else { return fit(blocks[0], limit, unit, escaping: escape, links: links) }
         let tail = "\n" + moreLine(left - 1)
         return fit(blocks[0], limit - length(tail, in: unit), unit, escaping: escape, links: links) + tail
-    }
-
-    /// The positions of the characters of web addresses in `characters`: from `http://`
-    /// or `https://` at the start of a word, up to the first space or `<`, as Discord's and
-    /// Mattermost's markdown read an address (`https?://[^\s<]+`, their final character
-    /// aside). Nothing in it is escaped: an escape inside (`/\@alice`, `Mercury_\(planet\)`,
-    /// a word joiner after `@`) became part of the address, which then led elsewhere, and
-    /// an escaped `)` at its end made the platform end the address on the backslash. What
-    /// the run holds is read by the platform as the address, never as markup or a mention:
-    /// its rule takes the text from the scheme on.
-    static func linkRuns(_ characters: [Character]) -> IndexSet {
-        var runs = IndexSet()
-        var index = 0
-        while index < characters.count {
-            let startsWord = index == 0 || !(characters[index - 1].isLetter || characters[index - 1].isNumber)
-            guard startsWord, characters[index] == "h", let scheme = scheme(characters, at: index) else {
-                index += 1
-                continue
-            }
-            var end = index + scheme
-            while end < characters.count, !characters[end].isWhitespace, characters[end] != "<" { end += 1 }
-            runs.insert(integersIn: index..<end)
-            index = end
-        }
-        return runs
-    }
-
-    /// The length of `http://` or `https://` when `characters` has one at `index`.
-    private static func scheme(_ characters: [Character], at index: Int) -> Int? {
-        for scheme in ["https://", "http://"] where characters.count - index >= scheme.count + 1 {
-            if zip(characters[index...], scheme).allSatisfy({ $0 == $1 }) { return scheme.count }
-        }
-        return nil
     }
 }
