@@ -30,9 +30,18 @@ struct CalendarTriggerTests {
         Case(name: "Paris: 02:30 that occurs twice in fall-back fires once, at the first",
              zone: "Europe/Paris", pattern: .init(hour: 2, minute: 30), after: "2026-10-24T12:00:00Z",
              expected: ["2026-10-25T00:30:00Z", "2026-10-26T01:30:00Z"]),
-        Case(name: "Paris: hourly :30 across fall-back skips the repeated hour",
+        // Without an hour, :30 comes every hour the clock passes (Foundation's repeated-time
+        // rule looks within one hour, the unit above the minute): both 02:30s of the
+        // autumn night fire, and none in the spring gap (it fired at 03:00 and 03:30).
+        Case(name: "Paris: hourly :30 across fall-back fires in the repeated hour too",
              zone: "Europe/Paris", pattern: .init(minute: 30), after: "2026-10-24T23:45:00Z",
-             expected: ["2026-10-25T00:30:00Z", "2026-10-25T02:30:00Z", "2026-10-25T03:30:00Z"]),
+             expected: ["2026-10-25T00:30:00Z", "2026-10-25T01:30:00Z", "2026-10-25T02:30:00Z", "2026-10-25T03:30:00Z"]),
+        Case(name: "Paris: hourly :30 across spring-forward fires each real hour, not at 03:00",
+             zone: "Europe/Paris", pattern: .init(minute: 30), after: "2026-03-28T23:45:00Z",
+             expected: ["2026-03-29T00:30:00Z", "2026-03-29T01:30:00Z", "2026-03-29T02:30:00Z"]),
+        Case(name: "New York: every minute across fall-back, the repeated hour's minutes too",
+             zone: "America/New_York", pattern: .init(second: 0), after: "2026-11-01T05:58:30Z",
+             expected: ["2026-11-01T05:59:00Z", "2026-11-01T06:00:00Z", "2026-11-01T06:01:00Z"]),
         Case(name: "New York: 02:15 in the spring gap fires at 03:00 EDT",
              zone: "America/New_York", pattern: .init(hour: 2, minute: 15), after: "2026-03-07T12:00:00Z",
              expected: ["2026-03-08T07:00:00Z", "2026-03-09T06:15:00Z"]),

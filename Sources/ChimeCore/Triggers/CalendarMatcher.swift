@@ -3,7 +3,9 @@
 /// Semantics of Foundation's `Calendar.nextDate(after:matching:matchingPolicy: .nextTime,
 /// repeatedTimePolicy: .first)`: a matching wall time skipped by a DST jump fires at the
 /// first instant after the gap; one that occurs twice fires once, at its first
-/// occurrence; day 31 or February 29 match only where they exist. Written by hand on
+/// occurrence; day 31 or February 29 match only where they exist. A pattern without an
+/// hour (an hourly :30) fires every hour the clock passes: none in a gap, twice in an
+/// hour shown twice, as Foundation looks for repeats within one hour, the unit above. Written by hand on
 /// civil-day arithmetic because Foundation's implementations differ between platforms
 /// on exactly these edge cases, and a scheduler must give one answer.
 public struct CalendarMatcher: Sendable {
@@ -90,6 +92,7 @@ public struct CalendarMatcher: Sendable {
     /// The first matching time on a day whose instant is after `after`; instants grow
     /// with wall times (gaps collapse, repeats take the first), so a binary search works.
     private func firstTime(on day: Int64, after: Instant) -> Instant? {
+        if everyHour, offsetChanges(on: day) { return firstTimeEveryHour(on: day, after: after) }
         var low = 0
         var high = times.count
         while low < high {
@@ -97,6 +100,47 @@ public struct CalendarMatcher: Sendable {
             if instant(day, times[middle]) > after { high = middle } else { low = middle + 1 }
         }
         return low < times.count ? instant(day, times[low]) : nil
+    }
+
+    /// ``firstTime(on:after:)`` for a pattern without an hour on a day whose offset
+    /// changes: its minutes and seconds come every hour the clock passes, as Foundation
+    /// steps through them. A time the clock skips does not fire (an hourly :30 on a
+    /// spring-forward night fired at 03:00, then 03:30), and one it shows twice fires
+    /// twice (the second 02:30 of an autumn night was skipped: two hours without the
+    /// reminder). The times before the change are instants at the early offset, those
+    /// after at the late one: two ascending runs, each searched in halves.
+    private func firstTimeEveryHour(on day: Int64, after: Instant) -> Instant? {
+        var low = clock.instant(local: day * 86_400).seconds - 1
+        var high = clock.instant(local: (day + 1) * 86_400).seconds
+        let early = clock.offset(at: low), late = clock.offset(at: high)
+        while high - low > 1 {
+            let middle = low + (high - low) / 2
+            if clock.offset(at: middle) == early { low = middle } else { high = middle }
+        }
+        let change = high // the first instant at the late offset
+        /// The first of the day's times whose instant at `offset` is after `above`.
+        func first(at offset: Int64, after above: Int64) -> Int64? {
+            var low = 0, high = times.count
+            while low < high {
+                let middle = (low + high) / 2
+                if day * 86_400 + Int64(times[middle]) - offset > above { high = middle } else { low = middle + 1 }
+            }
+            return low < times.count ? day * 86_400 + Int64(times[low]) - offset : nil
+        }
+        let before = first(at: early, after: after.seconds).flatMap { $0 < change ? $0 : nil }
+        let later = first(at: late, after: max(after.seconds, change - 1))
+        return [before, later].compactMap { $0 }.min().map { Instant(seconds: $0) }
+    }
+
+    /// Whether the pattern gives minutes or seconds but no hour: every hour's.
+    private var everyHour: Bool {
+        pattern.hour == nil && (pattern.minute != nil || pattern.second != nil)
+    }
+
+    /// Whether the zone's offset changes during a local day, or at its start.
+    private func offsetChanges(on day: Int64) -> Bool {
+        let start = clock.instant(local: day * 86_400), end = clock.instant(local: (day + 1) * 86_400)
+        return clock.offset(at: start.seconds - 1) != clock.offset(at: end.seconds)
     }
 
     private func instant(_ day: Int64, _ time: Int) -> Instant {
