@@ -56,8 +56,12 @@ let package = Package(
         // The libcurl wrapper: easy handles owned by Swift objects.
         .target(name: "ChimeCurl", dependencies: ["CChimeCurl"]),
 
+        // SQLite's unix VFS writing each frame of the write-ahead log in one pwrite, not two
+        // (its source says why); imported by ChimeSQLite alone.
+        .target(name: "CChimeSQLiteVFS", linkerSettings: [.linkedLibrary("sqlite3")]),
+
         // The SQLite store (GRDB): WAL, named forward-only migrations, explicit claims.
-        .target(name: "ChimeSQLite", dependencies: ["ChimeCore", .product(name: "GRDB", package: "GRDB.swift"),
+        .target(name: "ChimeSQLite", dependencies: ["ChimeCore", "CChimeSQLiteVFS", .product(name: "GRDB", package: "GRDB.swift"),
                                                     .product(name: "GRDBSQLite", package: "GRDB.swift")]),
 
         // The PostgreSQL store (PostgresNIO): the same tables as SQLite's, claims that hold
@@ -207,7 +211,7 @@ let package = Package(
         .testTarget(name: "ChimeLocalizationTests", dependencies: ["ChimeLocalization"]),
         .testTarget(name: "ChimeMIMETests", dependencies: ["ChimeMIME", "ChimeTestSupport"]),
         .testTarget(name: "ChimeRenderingTests", dependencies: ["ChimeRendering", "ChimeMIME", "ChimeTestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite", "ChimeTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "ChimeSQLiteTests", dependencies: ["ChimeSQLite", "CChimeSQLiteVFS", "ChimeTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ChimePostgresTests", dependencies: ["ChimePostgres", "ChimeCore", "ChimeTestSupport"]),
         // One specification of the store protocols, run against every store.
         .testTarget(name: "ChimeStoreConformanceTests", dependencies: ["ChimeCore", "ChimeSQLite", "ChimePostgres", "ChimeTestSupport"]),

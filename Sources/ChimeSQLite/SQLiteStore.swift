@@ -1,3 +1,4 @@
+import CChimeSQLiteVFS
 import ChimeCore
 import Foundation
 import GRDB
@@ -19,6 +20,9 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
     /// Opens (creating when needed) the store at `path` and brings its schema up to date.
     /// - Throws: ``StoreFailure`` saying what is wrong and what to do.
     public init(path: String) throws {
+        // Each frame of the log in one pwrite (CChimeSQLiteVFS), for every store the
+        // process opens; when it cannot be registered, SQLite's own VFS does as before.
+        _ = chime_wal_frames_register()
         let checkpointer = path == ":memory:" ? nil : WALCheckpointer(path: path)
         self.checkpointer = checkpointer
         var configuration = Configuration()

@@ -1,3 +1,4 @@
+import CChimeSQLiteVFS
 import ChimeCore
 import ChimeSQLite
 import ChimeTestSupport
@@ -104,6 +105,39 @@ struct SQLiteStoreTests {
         store = nil
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
         #expect(try SQLiteStore(path: path).pending(recipient: "alice", limits: [:]).count == 1000)
+    }
+
+    @Test("the log's frames, each header and page written in one pwrite, are read by another SQLite (Python's) while the store is open")
+    func framesInOnePwrite() throws {
+        let joinedBefore = chime_wal_frames_joined()
+        let store = try self.store()
+        for round in 0..<3 {
+            try store.upsert((0..<100).map { index in
+                PendingNotification(
+                    request: NotificationRequest(identifier: "r\(round)-\(index)", recipient: "alice",
+                                                 content: NotificationContent(title: "Round \(round)", categoryIdentifier: "reminder"),
+                                                 trigger: .timeInterval(seconds: 60, repeats: false)),
+                    added: Instant(seconds: 0), nextFire: Instant(seconds: 60), anchor: Instant(seconds: 0), zone: "UTC", generation: "g")
+            })
+        }
+        #expect(chime_wal_frames_joined() > joinedBefore, "the store's log is written through CChimeSQLiteVFS")
+        // Still open, the log not checkpointed: the rows are in its frames, which Python's
+        // SQLite (the stock VFS, checking each frame's checksum) reads.
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            print(db.execute("SELECT COUNT(*), COUNT(DISTINCT identifier) FROM pending").fetchone())
+            print(db.execute("PRAGMA integrity_check").fetchone()[0])
+            """, path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        process.waitUntilExit()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(output == "(300, 300)\nok\n", "\(output)")
     }
 
     @Test("a store that cannot be created is an open error")
