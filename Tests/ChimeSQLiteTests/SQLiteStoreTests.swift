@@ -3,6 +3,7 @@ import ChimeCore
 import ChimeSQLite
 import ChimeTestSupport
 import Foundation
+import GRDB
 import Testing
 
 /// What is SQLite's own: the file, its mode, its migrations. What every store does is
@@ -138,6 +139,49 @@ struct SQLiteStoreTests {
         process.waitUntilExit()
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(output == "(300, 300)\nok\n", "\(output)")
+    }
+
+    @Test("a commit that rewrites frames already in the log (a page spilled, then changed) survives a killed process: its files as they are then hold every row")
+    func rewrittenFramesSurvive() throws {
+        #expect(chime_wal_frames_register() == 0)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // A cache of 10 pages spills the transaction's pages into the log before its
+            // commit, which changes one of them again: SQLite then rewrites the headers of
+            // frames already written (their checksums), the commit frame's last.
+            try db.execute(sql: "PRAGMA cache_size = 10")
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)")
+            try db.inTransaction {
+                for _ in 0..<2_000 { try db.execute(sql: "INSERT INTO t (v) VALUES (?)", arguments: [String(repeating: "x", count: 500)]) }
+                try db.execute(sql: "UPDATE t SET v = 'changed' WHERE id = 1")
+                return .commit
+            }
+        }
+        // What a process killed now leaves: the file and its log as they are (no -shm,
+        // so the reader recovers the log), read by Python's SQLite (the stock VFS).
+        let copy = directory.appendingPathComponent("killed")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        for suffix in ["", "-wal"] {
+            try FileManager.default.copyItem(atPath: path + suffix, toPath: copy.appendingPathComponent("chime.sqlite" + suffix).path)
+        }
+        withExtendedLifetime(queue) {}
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            print(db.execute("SELECT COUNT(*), MIN(v) FROM t").fetchone())
+            """, copy.appendingPathComponent("chime.sqlite").path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        process.waitUntilExit()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(output == "(2000, 'changed')\n", "\(output)")
     }
 
     @Test("a store that cannot be created is an open error")
