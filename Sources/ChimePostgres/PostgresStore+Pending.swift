@@ -55,12 +55,14 @@ extension PostgresStore {
     }
 
     public func pending(identifier: String) throws -> PendingNotification? {
-        try read { session in
+        guard NotificationRequest.canBeIdentifier(identifier) else { return nil }
+        return try read { session in
             try await session.rows("SELECT * FROM pending WHERE identifier = \(identifier)").first.map(Self.pending)
         }
     }
 
     public func cancel(_ identifiers: [String]) throws -> [String] {
+        let identifiers = identifiers.filter(NotificationRequest.canBeIdentifier)
         let removed = try write { session in
             Set(try await session.rows("DELETE FROM pending WHERE identifier = ANY(\(identifiers)) RETURNING identifier")
                 .map { try $0.get("identifier", as: String.self) })
@@ -93,6 +95,7 @@ extension PostgresStore {
     /// A removed notification still waiting for its digest or its thread's message is
     /// taken out of it too.
     public func removeDelivered(_ identifiers: [String]) throws -> [String] {
+        let identifiers = identifiers.filter(NotificationRequest.canBeIdentifier)
         let removed = try write { session in
             // Every occurrence parked: delivered keeps only the latest, and a repeating
             // request parks one each time, under its generation (`GENERATION.FIRE`): each

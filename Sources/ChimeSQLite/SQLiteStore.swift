@@ -172,7 +172,8 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
     }
 
     public func pending(identifier: String) throws -> PendingNotification? {
-        try database.read { db in
+        guard NotificationRequest.canBeIdentifier(identifier) else { return nil }
+        return try database.read { db in
             // Cached: a reply's snooze asks it once per reply.
             try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM pending WHERE identifier = ?"), arguments: [identifier]).map(Self.pending)
         }
@@ -189,7 +190,7 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
     /// Deletes rows by identifier; returns the identifiers that were there.
     private func delete(_ identifiers: [String], from table: String) throws -> [String] {
         try database.write { db in
-            try identifiers.filter { identifier in
+            try identifiers.filter(NotificationRequest.canBeIdentifier).filter { identifier in
                 try db.execute(sql: "DELETE FROM \(table) WHERE identifier = ?", arguments: [identifier])
                 return db.changesCount > 0
             }
@@ -228,7 +229,7 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
     /// taken out of it too.
     public func removeDelivered(_ identifiers: [String]) throws -> [String] {
         try database.write { db in
-            try identifiers.filter { identifier in
+            try identifiers.filter(NotificationRequest.canBeIdentifier).filter { identifier in
                 // Every occurrence parked: delivered keeps only the latest, and a repeating
                 // request parks one each time, under its generation (`GENERATION.FIRE`):
                 // each generation's parked ids are read by the primary key's order.

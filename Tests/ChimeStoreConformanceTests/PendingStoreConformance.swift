@@ -24,6 +24,15 @@ struct PendingStoreConformance {
         #expect(try F.claim(store, claimer: F.other).map(\.request.identifier) == ["a", "c"])
     }
 
+    @Test("an identifier with a NUL, as a URL's %00 gives one, names no request: found nowhere, cancelled and removed nowhere, as any unknown one", arguments: StoreKind.allCases)
+    func identifierWithNUL(kind: StoreKind) throws {
+        let store = try kind.make().store
+        try store.upsert([F.pending("a", fires: 100)])
+        #expect(try store.pending(identifier: "a\u{0}") == nil)
+        #expect(try store.cancel(["a\u{0}", "a"]) == ["a"])
+        #expect(try store.removeDelivered(["\u{0}"]).isEmpty)
+    }
+
     @Test("pending lists by next fire, marks those beyond a recipient's limit set aside; due and claims stay within it", arguments: StoreKind.allCases)
     func limits(kind: StoreKind) throws {
         let store = try kind.make().store

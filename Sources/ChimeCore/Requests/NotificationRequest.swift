@@ -33,11 +33,19 @@ public struct NotificationRequest: Hashable, Sendable, Codable {
     /// snooze of one adds `.snoozed`: far below PostgreSQL's index limit of about 2,700).
     public static let longestIdentifier = 1_024
 
+    /// Whether a stored request can have `identifier`: none is scheduled with a NUL (see
+    /// ``problems(in:)``). Each store looks no such one up: SQLite read `a\0` as `a` (a
+    /// URL's `a%00` found, and cancelled, request `a`), and PostgreSQL's text, which holds
+    /// no NUL, failed the whole statement (`GET /v1/requests/%00` answered 500).
+    public static func canBeIdentifier(_ identifier: String) -> Bool {
+        !identifier.utf8.contains(0)
+    }
+
     /// Every reason the request is refused against a configuration, each naming the field.
     public func problems(in configuration: Configuration) -> [RequestProblem] {
         var problems: [RequestProblem] = []
         if identifier.isEmpty { problems.append(.init("identifier must not be empty", at: "identifier")) }
-        if identifier.utf8.contains(0) { problems.append(.init("identifier has a NUL character (U+0000)", at: "identifier")) }
+        if !Self.canBeIdentifier(identifier) { problems.append(.init("identifier has a NUL character (U+0000)", at: "identifier")) }
         // A key of every store: PostgreSQL's index takes about 2,700 bytes, SQLite's any.
         if identifier.utf8.count > Self.longestIdentifier {
             problems.append(.init("identifier is \(identifier.utf8.count) bytes long, more than \(Self.longestIdentifier)", at: "identifier"))
