@@ -174,32 +174,6 @@ static int logDeviceCharacteristics(sqlite3_file *f) {
     LogFile *file = (LogFile *)f;
     return file->real->pMethods->xDeviceCharacteristics(file->real);
 }
-static int logShmMap(sqlite3_file *f, int region, int size, int extend, void volatile **out) {
-    HELD_FIRST(file);
-    return file->real->pMethods->xShmMap(file->real, region, size, extend, out);
-}
-static int logShmLock(sqlite3_file *f, int offset, int n, int flags) {
-    HELD_FIRST(file);
-    return file->real->pMethods->xShmLock(file->real, offset, n, flags);
-}
-static void logShmBarrier(sqlite3_file *f) {
-    LogFile *file = (LogFile *)f;
-    writeHeld(file);
-    file->real->pMethods->xShmBarrier(file->real);
-}
-static int logShmUnmap(sqlite3_file *f, int delete) {
-    HELD_FIRST(file);
-    return file->real->pMethods->xShmUnmap(file->real, delete);
-}
-static int logFetch(sqlite3_file *f, sqlite3_int64 offset, int amount, void **out) {
-    HELD_FIRST(file);
-    return file->real->pMethods->xFetch(file->real, offset, amount, out);
-}
-static int logUnfetch(sqlite3_file *f, sqlite3_int64 offset, void *page) {
-    HELD_FIRST(file);
-    return file->real->pMethods->xUnfetch(file->real, offset, page);
-}
-
 static int chimeOpen(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *f, int flags, int *outFlags) {
     (void)vfs;
     if (!(flags & SQLITE_OPEN_WAL)) {
@@ -230,13 +204,13 @@ static void registerOnce(void) {
     chimeVFS.szOsFile = (int)sizeof(LogFile) + unixVFS->szOsFile;
     chimeVFS.xOpen = chimeOpen;
     chimeVFS.pNext = NULL;
+    // Version 1: SQLite asks the shared memory (version 2) and memory mapping (version 3)
+    // of the database file only, never of its log.
     logMethods = (sqlite3_io_methods){
-        .iVersion = 3,
+        .iVersion = 1,
         .xClose = logClose, .xRead = logRead, .xWrite = logWrite, .xTruncate = logTruncate, .xSync = logSync,
         .xFileSize = logFileSize, .xLock = logLock, .xUnlock = logUnlock, .xCheckReservedLock = logCheckReservedLock,
         .xFileControl = logFileControl, .xSectorSize = logSectorSize, .xDeviceCharacteristics = logDeviceCharacteristics,
-        .xShmMap = logShmMap, .xShmLock = logShmLock, .xShmBarrier = logShmBarrier, .xShmUnmap = logShmUnmap,
-        .xFetch = logFetch, .xUnfetch = logUnfetch,
     };
     registered = sqlite3_vfs_register(&chimeVFS, 1);
 }

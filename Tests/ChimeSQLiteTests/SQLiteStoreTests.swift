@@ -33,9 +33,7 @@ struct SQLiteStoreTests {
     @Test("the file is in WAL mode, with the migrations recorded, the next-fire index, claimers indexed for claimed rows only, delivered rows by recipient with their ids, and carried-out responses by delivery")
     func schema() throws {
         _ = try store()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
+        let lines = try Self.python("""
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
             print(db.execute("PRAGMA journal_mode").fetchone()[0])
@@ -46,12 +44,7 @@ struct SQLiteStoreTests {
             print(",".join(sorted(r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'delivered'"))))
             print(db.execute("SELECT sql FROM sqlite_master WHERE name = 'delivered_recipient_ids'").fetchone()[0])
             print(db.execute("SELECT sql FROM sqlite_master WHERE name = 'response_carried_out'").fetchone()[0])
-            """, path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        process.waitUntilExit()
-        let lines = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+            """, path).split(separator: "\n")
         #expect(lines.map(String.init) == [
             "wal", Self.migrations.joined(separator: ","), "pending_claimed_by,pending_next_fire,pending_not_before,pending_recipient",
             "CREATE INDEX pending_claimed_by ON pending (claimed_by) WHERE claimed_by IS NOT NULL",
@@ -125,19 +118,12 @@ struct SQLiteStoreTests {
         // Still open, the log not checkpointed: the rows are in its frames, which Python's
         // SQLite (the stock VFS, checking each frame's checksum) reads.
         #expect(FileManager.default.fileExists(atPath: path + "-wal"))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
+        let output = try Self.python("""
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
             print(db.execute("SELECT COUNT(*), COUNT(DISTINCT identifier) FROM pending").fetchone())
             print(db.execute("PRAGMA integrity_check").fetchone()[0])
-            """, path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        process.waitUntilExit()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            """, path)
         #expect(output == "(300, 300)\nok\n", "\(output)")
     }
 
@@ -168,25 +154,31 @@ struct SQLiteStoreTests {
             try FileManager.default.copyItem(atPath: path + suffix, toPath: copy.appendingPathComponent("chime.sqlite" + suffix).path)
         }
         withExtendedLifetime(queue) {}
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
+        let output = try Self.python("""
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
             print(db.execute("SELECT COUNT(*), MIN(v) FROM t").fetchone())
-            """, copy.appendingPathComponent("chime.sqlite").path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        process.waitUntilExit()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            """, copy.appendingPathComponent("chime.sqlite").path)
         #expect(output == "(2000, 'changed')\n", "\(output)")
     }
 
     @Test("a store that cannot be created is an open error")
     func unwritable() {
         #expect(throws: StoreFailure.self) { try SQLiteStore(path: "/proc/chime/store.sqlite") }
+    }
+}
+
+extension SQLiteStoreTests {
+    /// What a Python script (`python3 -c`, its SQLite the stock one) prints, given `argument`.
+    static func python(_ script: String, _ argument: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, argument]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        process.waitUntilExit()
+        return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 }
 

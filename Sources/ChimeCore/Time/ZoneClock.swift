@@ -37,14 +37,19 @@ public struct ZoneClock: Sendable {
         // In a gap: the clock jumps from a smaller offset to a larger one somewhere in
         // (local - larger, local - smaller]; the first instant with the larger offset is
         // the first instant after the gap.
-        let small = min(before, after)
-        let large = max(before, after)
-        var low = local - large      // still has the smaller offset
-        var high = local - small     // already has the larger offset
+        // local - larger still has the smaller offset; local - smaller the larger.
+        return Instant(seconds: firstChange(after: local - max(before, after), through: local - min(before, after)))
+    }
+
+    /// The first instant in `(low, high]` whose offset is not `low`'s, found in halves:
+    /// `high`'s offset must differ from `low`'s, and the zone change once between them.
+    public func firstChange(after low: Int64, through high: Int64) -> Int64 {
+        let early = offset(at: low)
+        var (low, high) = (low, high)
         while high - low > 1 {
             let middle = low + (high - low) / 2
-            if offset(at: middle) == small { low = middle } else { high = middle }
+            if offset(at: middle) == early { low = middle } else { high = middle }
         }
-        return Instant(seconds: high)
+        return high
     }
 }

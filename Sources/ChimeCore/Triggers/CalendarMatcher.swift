@@ -92,14 +92,21 @@ public struct CalendarMatcher: Sendable {
     /// The first matching time on a day whose instant is after `after`; instants grow
     /// with wall times (gaps collapse, repeats take the first), so a binary search works.
     private func firstTime(on day: Int64, after: Instant) -> Instant? {
-        if everyHour, offsetChanges(on: day) { return firstTimeEveryHour(on: day, after: after) }
+        if everyHour, let change = offsetChange(on: day) { return firstTimeEveryHour(on: day, after: after, change: change) }
+        let index = firstTimeIndex { instant(day, $0) > after }
+        return index < times.count ? instant(day, times[index]) : nil
+    }
+
+    /// The index of the first of ``times`` for which `isAfter` holds, which holds for all
+    /// the times after it (``times``.count when none), found in halves.
+    private func firstTimeIndex(where isAfter: (Int) -> Bool) -> Int {
         var low = 0
         var high = times.count
         while low < high {
             let middle = (low + high) / 2
-            if instant(day, times[middle]) > after { high = middle } else { low = middle + 1 }
+            if isAfter(times[middle]) { high = middle } else { low = middle + 1 }
         }
-        return low < times.count ? instant(day, times[low]) : nil
+        return low
     }
 
     /// ``firstTime(on:after:)`` for a pattern without an hour on a day whose offset
@@ -109,26 +116,14 @@ public struct CalendarMatcher: Sendable {
     /// twice (the second 02:30 of an autumn night was skipped: two hours without the
     /// reminder). The times before the change are instants at the early offset, those
     /// after at the late one: two ascending runs, each searched in halves.
-    private func firstTimeEveryHour(on day: Int64, after: Instant) -> Instant? {
-        var low = clock.instant(local: day * 86_400).seconds - 1
-        var high = clock.instant(local: (day + 1) * 86_400).seconds
-        let early = clock.offset(at: low), late = clock.offset(at: high)
-        while high - low > 1 {
-            let middle = low + (high - low) / 2
-            if clock.offset(at: middle) == early { low = middle } else { high = middle }
-        }
-        let change = high // the first instant at the late offset
+    private func firstTimeEveryHour(on day: Int64, after: Instant, change: OffsetChange) -> Instant? {
         /// The first of the day's times whose instant at `offset` is after `above`.
         func first(at offset: Int64, after above: Int64) -> Int64? {
-            var low = 0, high = times.count
-            while low < high {
-                let middle = (low + high) / 2
-                if day * 86_400 + Int64(times[middle]) - offset > above { high = middle } else { low = middle + 1 }
-            }
-            return low < times.count ? day * 86_400 + Int64(times[low]) - offset : nil
+            let index = firstTimeIndex { day * 86_400 + Int64($0) - offset > above }
+            return index < times.count ? day * 86_400 + Int64(times[index]) - offset : nil
         }
-        let before = first(at: early, after: after.seconds).flatMap { $0 < change ? $0 : nil }
-        let later = first(at: late, after: max(after.seconds, change - 1))
+        let before = first(at: change.early, after: after.seconds).flatMap { $0 < change.at ? $0 : nil }
+        let later = first(at: change.late, after: max(after.seconds, change.at - 1))
         return [before, later].compactMap { $0 }.min().map { Instant(seconds: $0) }
     }
 
@@ -137,10 +132,18 @@ public struct CalendarMatcher: Sendable {
         pattern.hour == nil && (pattern.minute != nil || pattern.second != nil)
     }
 
-    /// Whether the zone's offset changes during a local day, or at its start.
-    private func offsetChanges(on day: Int64) -> Bool {
-        let start = clock.instant(local: day * 86_400), end = clock.instant(local: (day + 1) * 86_400)
-        return clock.offset(at: start.seconds - 1) != clock.offset(at: end.seconds)
+    /// A change of the zone's offset: from `early` to `late` at instant `at`.
+    private struct OffsetChange {
+        let early: Int64, late: Int64, at: Int64
+    }
+
+    /// The change of the zone's offset during a local day, or at its start; nil when
+    /// there is none.
+    private func offsetChange(on day: Int64) -> OffsetChange? {
+        let start = clock.instant(local: day * 86_400).seconds - 1, end = clock.instant(local: (day + 1) * 86_400).seconds
+        let early = clock.offset(at: start), late = clock.offset(at: end)
+        guard early != late else { return nil }
+        return OffsetChange(early: early, late: late, at: clock.firstChange(after: start, through: end))
     }
 
     private func instant(_ day: Int64, _ time: Int) -> Instant {

@@ -36,7 +36,7 @@ extension TextLimit {
             let hostStart = (address.firstIndex(of: "/") ?? 0) + 2
             let hostEnd = address[hostStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? address.count
             switch links {
-            case .escaped, .asWritten:
+            case .escaped, .asWritten: // .escaped has no runs (above)
                 break
             case .asWrittenWithoutMentions:
                 if hasCharacterReference(address) || (hostStart..<hostEnd).contains(where: { startsMention(address, at: $0) }) { continue }
@@ -57,8 +57,9 @@ extension TextLimit {
         guard address[index] == "@", index > 0, !(address[index - 1].isLetter || address[index - 1].isNumber) else { return false }
         let rest = address[(index + 1)...]
         return ["channel", "here", "all"].contains { name in
-            rest.count >= name.count && zip(rest, name).allSatisfy { $0.lowercased() == String($1) }
-                && (rest.count == name.count || !(rest[rest.startIndex + name.count].isLetter || rest[rest.startIndex + name.count].isNumber))
+            let after = rest.dropFirst(name.count).first
+            return rest.count >= name.count && zip(rest, name).allSatisfy { $0.lowercased() == String($1) }
+                && !(after.map { $0.isLetter || $0.isNumber } ?? false)
         }
     }
 
