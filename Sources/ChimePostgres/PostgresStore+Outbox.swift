@@ -109,20 +109,21 @@ extension PostgresStore {
         }
     }
 
-    public func deliveries(state: DeliveryState?) throws -> [OutboxDelivery] {
-        let wanted = state?.rawValue
+    public func deliveries(state: DeliveryState?, after: Int64?, count: Int?) throws -> [OutboxDelivery] {
+        let (wanted, after, count) = (state?.rawValue, after ?? 0, count.map(Int64.init))
         return try read { session in
-            var history: [Int64: [DeliveryAttempt]] = [:]
-            for row in try await session.rows("""
-                SELECT attempt.* FROM attempt JOIN outbox ON outbox.id = attempt.outbox_id
-                WHERE \(wanted)::text IS NULL OR outbox.state = \(wanted) ORDER BY attempt.id
-                """) {
-                history[try row.get("outbox_id"), default: []].append(DeliveryAttempt(
-                    at: Instant(seconds: try row.get("at")), outcome: DeliveryAttempt.Outcome(rawValue: try row.get("outcome")) ?? .temporary,
-                    code: try row.get("code"), message: try row.get("message")))
-            }
-            return try await session.rows("SELECT * FROM outbox WHERE \(wanted)::text IS NULL OR state = \(wanted) ORDER BY id")
-                .map { try Self.outbox($0, history: history[try $0.get("id")] ?? []) }
+            // The page's rows by the primary key from `after` on, then the attempts of the
+            // ids they span, kept for the page's rows.
+            var deliveries = try await session.rows("""
+                SELECT * FROM outbox WHERE (\(wanted)::text IS NULL OR state = \(wanted)) AND id > \(after) ORDER BY id LIMIT \(count)::bigint
+                """).map { try Self.outbox($0, history: []) }
+            guard let first = deliveries.first?.id, let last = deliveries.last?.id else { return [] }
+            deliveries.attach(try await session.rows("SELECT * FROM attempt WHERE outbox_id BETWEEN \(first) AND \(last) ORDER BY id").map { row in
+                (try row.get("outbox_id"), DeliveryAttempt(at: Instant(seconds: try row.get("at")),
+                                                            outcome: DeliveryAttempt.Outcome(rawValue: try row.get("outcome")) ?? .temporary,
+                                                            code: try row.get("code"), message: try row.get("message")))
+            })
+            return deliveries
         }
     }
 

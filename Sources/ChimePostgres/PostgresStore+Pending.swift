@@ -44,14 +44,25 @@ extension PostgresStore {
         }
     }
 
-    public func pending(recipient: String?, limits: [String: Int]) throws -> [PendingNotification] {
-        var notifications = try read { session in
-            try await session.rows("""
-                SELECT * FROM pending WHERE \(recipient)::text IS NULL OR recipient = \(recipient) ORDER BY next_fire, identifier
+    public func pending(recipient: String?, limits: [String: Int], after: ListingKey?, count: Int?) throws -> [PendingNotification] {
+        try read { session in
+            // By pending_next_fire (or pending_recipient) from `after` on.
+            let (seconds, identifier, count) = (after?.seconds, after?.identifier, count.map(Int64.init))
+            var notifications = try await session.rows("""
+                SELECT * FROM pending WHERE (\(recipient)::text IS NULL OR recipient = \(recipient))
+                    AND (\(seconds)::bigint IS NULL OR next_fire > \(seconds) OR (next_fire = \(seconds) AND identifier > \(identifier)))
+                ORDER BY next_fire, identifier LIMIT \(count)::bigint
                 """).map(Self.pending)
+            var boundaries: [String: ListingKey?] = [:]
+            for recipient in Set(notifications.map(\.request.recipient)) {
+                guard let limit = limits[recipient], limit > 0 else { continue }
+                boundaries[recipient] = try await session.rows("""
+                    SELECT next_fire, identifier FROM pending WHERE recipient = \(recipient) ORDER BY next_fire, identifier LIMIT 1 OFFSET \(limit - 1)
+                    """).first.map { ListingKey(seconds: try $0.get("next_fire"), identifier: try $0.get("identifier")) }
+            }
+            notifications.setAside(beyond: limits) { recipient, _ in boundaries[recipient] ?? nil }
+            return notifications
         }
-        notifications.setAside(beyond: limits)
-        return notifications
     }
 
     public func pending(identifier: String) throws -> PendingNotification? {
@@ -77,10 +88,13 @@ extension PostgresStore {
 
     // MARK: Delivered
 
-    public func delivered(recipient: String?) throws -> [DeliveredNotification] {
+    public func delivered(recipient: String?, after: ListingKey?, count: Int?) throws -> [DeliveredNotification] {
         try read { session in
-            try await session.rows("""
-                SELECT * FROM delivered WHERE \(recipient)::text IS NULL OR recipient = \(recipient) ORDER BY delivered_at DESC, identifier
+            let (seconds, identifier, count) = (after?.seconds, after?.identifier, count.map(Int64.init))
+            return try await session.rows("""
+                SELECT * FROM delivered WHERE (\(recipient)::text IS NULL OR recipient = \(recipient))
+                    AND (\(seconds)::bigint IS NULL OR delivered_at < \(seconds) OR (delivered_at = \(seconds) AND identifier > \(identifier)))
+                ORDER BY delivered_at DESC, identifier LIMIT \(count)::bigint
                 """).map { row in
                 DeliveredNotification(
                     request: try NotificationRequest(storedJSON: row.get("request")),

@@ -147,8 +147,11 @@ extension PostgresStore {
         }
     }
 
-    public func responses() throws -> [StoredResponse] {
-        try read { session in try await session.rows("SELECT * FROM response ORDER BY id").map(Self.response) }
+    public func responses(after: Int64, count: Int?) throws -> [StoredResponse] {
+        let count = count.map(Int64.init)
+        return try read { session in
+            try await session.rows("SELECT * FROM response WHERE id > \(after) ORDER BY id LIMIT \(count)::bigint").map(Self.response)
+        }
     }
 
     public func inbound() throws -> [InboundRecord] {

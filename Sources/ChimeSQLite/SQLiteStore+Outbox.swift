@@ -74,24 +74,20 @@ extension SQLiteStore {
         }
     }
 
-    public func deliveries(state: DeliveryState?) throws -> [OutboxDelivery] {
+    public func deliveries(state: DeliveryState?, after: Int64?, count: Int?) throws -> [OutboxDelivery] {
         try database.read { db in
-            var history: [Int64: [DeliveryAttempt]] = [:]
-            // Every state, or the one asked for (`?` bound to NULL matches all).
-            let arguments: StatementArguments = [state?.rawValue, state?.rawValue]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT attempt.* FROM attempt JOIN outbox ON outbox.id = attempt.outbox_id
-                WHERE ? IS NULL OR outbox.state = ? ORDER BY attempt.id
-                """, arguments: arguments) {
-                history[row["outbox_id"], default: []].append(DeliveryAttempt(
-                    at: Instant(seconds: row["at"]), outcome: DeliveryAttempt.Outcome(rawValue: row["outcome"]) ?? .temporary,
-                    code: row["code"], message: row["message"]))
-            }
+            // The page's rows by the primary key from `after` on, in every state or the
+            // one asked for (`?` bound to NULL matches all); then the attempts of the ids
+            // they span, kept for the page's rows.
             var deliveries: [OutboxDelivery] = []
-            try db.makeStatement(sql: "SELECT \(Self.outboxColumns) FROM outbox WHERE ? IS NULL OR state = ? ORDER BY id")
-                .run([.text(state?.rawValue), .text(state?.rawValue)], in: db) { row in
-                    deliveries.append(Self.outboxDelivery(row, history: history[row.integer(0)] ?? []))
+            try db.makeStatement(sql: "SELECT \(Self.outboxColumns) FROM outbox WHERE (? IS NULL OR state = ?) AND id > ? ORDER BY id LIMIT ?")
+                .run([.text(state?.rawValue), .text(state?.rawValue), .integer(after ?? 0), .integer(Int64(count ?? -1))], in: db) { row in
+                    deliveries.append(Self.outboxDelivery(row, history: []))
                 }
+            guard let first = deliveries.first?.id, let last = deliveries.last?.id else { return [] }
+            deliveries.attach(try Row.fetchAll(db, sql: "SELECT * FROM attempt WHERE outbox_id BETWEEN ? AND ? ORDER BY id", arguments: [first, last])
+                .map { row in (row["outbox_id"], DeliveryAttempt(at: Instant(seconds: row["at"]), outcome: DeliveryAttempt.Outcome(rawValue: row["outcome"]) ?? .temporary,
+                                                                 code: row["code"], message: row["message"])) })
             return deliveries
         }
     }

@@ -227,9 +227,9 @@ extension SQLiteStore {
         }
     }
 
-    public func responses() throws -> [StoredResponse] {
+    public func responses(after: Int64, count: Int?) throws -> [StoredResponse] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM response ORDER BY id").map(Self.response)
+            try Row.fetchAll(db, sql: "SELECT * FROM response WHERE id > ? ORDER BY id LIMIT ?", arguments: [after, count ?? -1]).map(Self.response)
         }
     }
 

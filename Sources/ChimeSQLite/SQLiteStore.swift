@@ -153,18 +153,37 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
         }
     }
 
-    public func pending(recipient: String?, limits: [String: Int]) throws -> [PendingNotification] {
-        var notifications = try database.read { db in
-            let rows: [Row]
-            if let recipient {
-                rows = try Row.fetchAll(db, sql: "SELECT * FROM pending WHERE recipient = ? ORDER BY next_fire, identifier", arguments: [recipient])
-            } else {
-                rows = try Row.fetchAll(db, sql: "SELECT * FROM pending ORDER BY next_fire, identifier")
+    public func pending(recipient: String?, limits: [String: Int], after: ListingKey?, count: Int?) throws -> [PendingNotification] {
+        try database.read { db in
+            // By pending_next_fire (or pending_recipient) from `after` on: SQLite sorts
+            // only the requests of one instant by identifier.
+            let page = Self.page(recipient: recipient, after: after, descending: false, time: "next_fire", count: count)
+            var notifications = try Self.pending(Row.fetchAll(db, sql: "SELECT * FROM pending" + page.sql, arguments: page.arguments))
+            try notifications.setAside(beyond: limits) { recipient, limit in
+                try Row.fetchOne(db, sql: "SELECT next_fire, identifier FROM pending WHERE recipient = ? ORDER BY next_fire, identifier LIMIT 1 OFFSET ?",
+                                 arguments: [recipient, limit - 1])
+                    .map { ListingKey(seconds: $0[0], identifier: $0[1]) }
             }
-            return try Self.pending(rows)
+            return notifications
         }
-        notifications.setAside(beyond: limits)
-        return notifications
+    }
+
+    /// The `WHERE … ORDER BY … LIMIT` of a page of a listing sorted by the column `time`
+    /// (the newest first when `descending`), then by identifier, all or one recipient's.
+    static func page(recipient: String?, after: ListingKey?, descending: Bool, time: String, count: Int?) -> (sql: String, arguments: StatementArguments) {
+        var conditions: [String] = []
+        var arguments: StatementArguments = []
+        if let recipient {
+            conditions.append("recipient = ?")
+            arguments += [recipient]
+        }
+        if let after {
+            conditions.append("(\(time) \(descending ? "<" : ">") ? OR (\(time) = ? AND identifier > ?))")
+            arguments += [after.seconds, after.seconds, after.identifier]
+        }
+        arguments += [count ?? -1]
+        return ((conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
+                + " ORDER BY \(time)\(descending ? " DESC" : ""), identifier LIMIT ?", arguments)
     }
 
     public func together<T>(_ body: () throws -> T) throws -> T {
@@ -206,15 +225,10 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
 
     // MARK: Delivered
 
-    public func delivered(recipient: String?) throws -> [DeliveredNotification] {
+    public func delivered(recipient: String?, after: ListingKey?, count: Int?) throws -> [DeliveredNotification] {
         try database.read { db in
-            let rows: [Row]
-            if let recipient {
-                rows = try Row.fetchAll(db, sql: "SELECT * FROM delivered WHERE recipient = ? ORDER BY delivered_at DESC, identifier", arguments: [recipient])
-            } else {
-                rows = try Row.fetchAll(db, sql: "SELECT * FROM delivered ORDER BY delivered_at DESC, identifier")
-            }
-            return try rows.map { row in
+            let page = Self.page(recipient: recipient, after: after, descending: true, time: "delivered_at", count: count)
+            return try Row.fetchAll(db, sql: "SELECT * FROM delivered" + page.sql, arguments: page.arguments).map { row in
                 DeliveredNotification(
                     request: try NotificationRequest(storedJSON: row["request"]),
                     fireDate: Instant(seconds: row["fire_date"]),

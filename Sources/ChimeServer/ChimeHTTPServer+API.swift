@@ -34,15 +34,15 @@ extension ChimeHTTPServer {
         }
         router.get("/v1/pending") { request, _ in
             try await api(request, needs: .read) { _ in
-                try await list(request, descending: false, load: { store, recipient, configuration in
-                    try store.pending(recipient: recipient, limits: configuration.pendingLimits)
-                }, key: { APIPage.Key(seconds: $0.nextFire.seconds, identifier: $0.request.identifier) }, json: PendingJSON.init)
+                try await list(request, read: { store, recipient, configuration, after, count in
+                    try store.pending(recipient: recipient, limits: configuration.pendingLimits, after: after, count: count)
+                }, key: \.listingKey, json: PendingJSON.init)
             }
         }
         router.get("/v1/delivered") { request, _ in
             try await api(request, needs: .read) { _ in
-                try await list(request, descending: true, load: { store, recipient, _ in try store.delivered(recipient: recipient) },
-                               key: { APIPage.Key(seconds: $0.deliveredAt.seconds, identifier: $0.request.identifier) }, json: DeliveredJSON.init)
+                try await list(request, read: { store, recipient, _, after, count in try store.delivered(recipient: recipient, after: after, count: count) },
+                               key: { ListingKey(seconds: $0.deliveredAt.seconds, identifier: $0.request.identifier) }, json: DeliveredJSON.init)
             }
         }
         router.get("/v1/responses") { request, _ in
@@ -65,8 +65,8 @@ extension ChimeHTTPServer {
                 guard text == nil || state != nil else {
                     return APIError(status: 400, code: "bad_request", message: "state is queued, delivered or failed", at: "state").response
                 }
-                return try await list(request, descending: false, load: { store, _, _ in try store.deliveries(state: state) },
-                                      key: { APIPage.Key(seconds: $0.id, identifier: "") }, json: DeliveryJSON.init)
+                return try await list(request, read: { store, _, _, after, count in try store.deliveries(state: state, after: after?.seconds, count: count) },
+                                      key: { ListingKey(seconds: $0.id, identifier: "") }, json: DeliveryJSON.init)
             }
         }
         router.post("/v1/deliveries/:id/retry") { request, context in
@@ -198,19 +198,22 @@ extension ChimeHTTPServer {
         Response(status: .init(code: answer.status), headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
     }
 
-    /// A listing, `?recipient=&limit=&cursor=` → `{"items": […], "next": CURSOR or null}`.
+    /// A listing, `?recipient=&limit=&cursor=` → `{"items": […], "next": CURSOR or null}`:
+    /// `read` gives at most the count it is given of the items after the key (all, from
+    /// the first, for none), all or one recipient's.
     func list<Item: Sendable, JSON: Encodable>(
-        _ request: Request, descending: Bool,
-        load: @escaping @Sendable (any NotificationStore, String?, Configuration) throws -> [Item],
-        key: (Item) -> APIPage.Key, json: (Item) -> JSON
+        _ request: Request,
+        read: @escaping @Sendable (any NotificationStore, String?, Configuration, ListingKey?, Int) throws -> [Item],
+        key: (Item) -> ListingKey, json: (Item) -> JSON
     ) async throws -> Response {
         let query = request.uri.queryParameters
         do {
             let limit = try APIPage.limit(query["limit"].map(String.init))
+            let after = try APIPage.after(query["cursor"].map(String.init))
             let recipient = query["recipient"].map(String.init)
             let (store, configuration) = (desk.store, configuration)
-            let items = try await Self.blocking { try load(store, recipient, configuration) }
-            let page = try APIPage.page(items, key: key, descending: descending, cursor: query["cursor"].map(String.init), limit: limit)
+            let items = try await Self.blocking { try read(store, recipient, configuration, after, limit + 1) }
+            let page = APIPage.page(items, key: key, limit: limit)
             return try Self.encoded(200, Listing(items: page.items.map(json), next: page.next))
         } catch let error as APIError {
             return error.response
@@ -237,8 +240,8 @@ extension ChimeHTTPServer {
                 after = id
             }
             let store = desk.store
-            let responses = try await Self.blocking { try store.responses() }
-            return try Self.encoded(200, Array(responses.lazy.filter { $0.id > after }.prefix(limit)))
+            let from = after
+            return try Self.encoded(200, try await Self.blocking { try store.responses(after: from, count: limit) })
         } catch let error as APIError {
             return error.response
         }
@@ -251,7 +254,8 @@ extension ChimeHTTPServer {
         guard let id = Int64(text) else { return APIError.notFound("no delivery \"\(text)\"").response }
         let (queued, _) = try await Self.blocking { try store.retry([id], now: now) }
         guard queued.isEmpty else { return try Self.encoded(200, ["queued": queued]) }
-        let exists = try await Self.blocking { try store.deliveries(state: nil).contains { $0.id == id } }
+        // Ids count from 1 (and `id - 1` of the least Int64 would trap).
+        let exists = id > 0 ? try await Self.blocking { try store.deliveries(state: nil, after: id - 1, count: 1).first?.id == id } : false
         return exists ? APIError(status: 409, code: "not_failed", message: "delivery \(id) has not failed; only a failed delivery is retried").response
             : APIError.notFound("no delivery \(id)").response
     }

@@ -381,6 +381,8 @@ struct APITests {
         #expect(Self.error(again.body)?["code"] as? String == "not_failed")
         #expect(try server.request("POST", "/v1/deliveries/999999/retry", headers: ops).status == 404)
         #expect(try server.request("POST", "/v1/deliveries/x/retry", headers: ops).status == 404)
+        #expect(try server.request("POST", "/v1/deliveries/-9223372036854775808/retry", headers: ops).status == 404)
+        #expect(try server.request("POST", "/v1/deliveries/0/retry", headers: ops).status == 404)
     }
 
     @Test("A key's rate: calls beyond it are answered 429 with Retry-After, other keys unaffected, and the key may call again a second later")

@@ -66,6 +66,32 @@ struct OutboxStoreConformance {
         #expect(try store.deliveries(state: .failed).map(\.id) == [c.id])
     }
 
+    @Test("deliveries read a page at a time, from an id on, in one state or all, each with its own attempts", arguments: StoreKind.allCases)
+    func deliveryPages(kind: StoreKind) throws {
+        let store = try kind.make().store
+        try store.enqueue((1...5).map { F.mail("u\($0)@example.org") }, deliveryID: "d1", identifier: "a", recipient: "alice", at: Instant(seconds: 500))
+        let claimed = try claim(store)
+        // 2 and 4 delivered after a failure each; 3 twice temporary, still queued.
+        try store.record([attempt(claimed[1].id, .temporary, state: .queued, next: 1000, at: 900),
+                          attempt(claimed[2].id, .temporary, state: .queued, next: 1000, at: 900),
+                          attempt(claimed[3].id, .temporary, state: .queued, next: 1000, at: 900)], claimer: F.me)
+        let again = try claim(store, now: 1000)
+        try store.record([attempt(again[0].id, .delivered, state: .delivered, at: 1000), attempt(again[2].id, .delivered, state: .delivered, at: 1000),
+                          attempt(again[1].id, .temporary, state: .queued, next: 3000, at: 1000)], claimer: F.me)
+        let whole = try store.deliveries(state: nil)
+        #expect(whole.map(\.history.count) == [0, 2, 2, 2, 0])
+        let first = try store.deliveries(state: nil, after: nil, count: 2)
+        #expect(first.map(\.id) == Array(whole.map(\.id).prefix(2)))
+        let rest = try store.deliveries(state: nil, after: first.last?.id, count: 10)
+        #expect(rest.map(\.id) == Array(whole.map(\.id).dropFirst(2)))
+        #expect(rest.map(\.history) == Array(whole.map(\.history).dropFirst(2)))
+        #expect(rest.first?.history.map(\.outcome) == [.temporary, .temporary])
+        let delivered = try store.deliveries(state: .delivered, after: claimed[1].id, count: 10)
+        #expect(delivered.map(\.id) == [claimed[3].id])
+        #expect(delivered.first?.history.map(\.outcome) == [.temporary, .delivered])
+        #expect(try store.deliveries(state: .queued, after: nil, count: 1).map(\.id) == [claimed[0].id])
+    }
+
     @Test("values come back as written: an empty body, a body with NUL and non-UTF-8 bytes, an address beyond ASCII, an empty attempt message, one holding a NUL", arguments: StoreKind.allCases)
     func valuesKept(kind: StoreKind) throws {
         let store = try kind.make().store

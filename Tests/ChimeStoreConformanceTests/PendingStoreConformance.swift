@@ -50,6 +50,59 @@ struct PendingStoreConformance {
         #expect(try F.claim(store, limit: 1, claimer: F.other, limits: ["alice": 2]).isEmpty)
     }
 
+    /// Every page of `read` (`count` at a time, each from the last one's key), joined.
+    private func pages<T>(_ count: Int, key: (T) -> ListingKey, _ read: (ListingKey?, Int) throws -> [T]) throws -> [T] {
+        var all: [T] = [], after: ListingKey?
+        while true {
+            let page = try read(after, count)
+            #expect(page.count <= count)
+            all += page
+            guard page.count == count, let last = page.last else { return all }
+            after = key(last)
+        }
+    }
+
+    @Test("pending read a page at a time, from a key on, is the whole listing: ties at one instant by identifier byte by byte, set aside marked as in the whole listing", arguments: StoreKind.allCases)
+    func pendingPages(kind: StoreKind) throws {
+        let store = try kind.make().store
+        // Three at 100 whose identifiers sort differently by bytes than by Swift's String
+        // (precomposed é against e and a combining accent; "B" before "a").
+        try store.upsert([F.pending("a", fires: 100), F.pending("B", fires: 100, recipient: "zed"), F.pending("\u{E9}", fires: 100),
+                          F.pending("e\u{301}", fires: 100), F.pending("c", fires: 50), F.pending("d", fires: 300, recipient: "zed"),
+                          F.pending("f", fires: 200), F.pending("g", fires: 400)])
+        let limits = ["alice": 3, "zed": 0]
+        let whole = try store.pending(recipient: nil, limits: limits)
+        #expect(whole.map(\.request.identifier) == ["c", "B", "a", "e\u{301}", "\u{E9}", "f", "d", "g"])
+        #expect(whole.map(\.isSetAside) == [false, true, false, false, true, true, true, true])
+        for count in 1...3 {
+            let paged = try pages(count, key: \PendingNotification.listingKey) { try store.pending(recipient: nil, limits: limits, after: $0, count: $1) }
+            #expect(paged.map(\.request.identifier) == whole.map(\.request.identifier))
+            #expect(paged.map(\.isSetAside) == whole.map(\.isSetAside))
+        }
+        let alice = try store.pending(recipient: "alice", limits: limits, after: ListingKey(seconds: 100, identifier: "a"), count: 2)
+        #expect(alice.map(\.request.identifier) == ["e\u{301}", "\u{E9}"])
+        #expect(alice.map(\.isSetAside) == [false, true])
+        #expect(try store.pending(recipient: nil, limits: [:], after: ListingKey(seconds: 400, identifier: "g"), count: 5).isEmpty)
+    }
+
+    @Test("delivered read a page at a time is the whole listing, newest first, ties by identifier byte by byte", arguments: StoreKind.allCases)
+    func deliveredPages(kind: StoreKind) throws {
+        let store = try kind.make().store
+        try store.upsert(["a", "B", "\u{E9}", "e\u{301}", "c"].map { F.pending($0, fires: 100) } + [F.pending("z", fires: 100, recipient: "zed")])
+        let claimed = try F.claim(store)
+        try store.markSent(claimed.map { F.mark($0, at: $0.request.identifier == "c" ? 900 : 800) }, claimer: F.me)
+        try store.settle(claimer: F.me)
+        let whole = try store.delivered(recipient: nil)
+        #expect(whole.map(\.request.identifier) == ["c", "B", "a", "e\u{301}", "z", "\u{E9}"])
+        let key = { (delivered: DeliveredNotification) in ListingKey(seconds: delivered.deliveredAt.seconds, identifier: delivered.request.identifier) }
+        for count in 1...4 {
+            #expect(try pages(count, key: key) { try store.delivered(recipient: nil, after: $0, count: $1) }.map(\.request.identifier)
+                    == whole.map(\.request.identifier))
+        }
+        #expect(try store.delivered(recipient: "alice", after: ListingKey(seconds: 800, identifier: "a"), count: 10).map(\.request.identifier)
+                == ["e\u{301}", "\u{E9}"])
+    }
+
     @Test("claim, mark sent, settle: delivered once, a repeating request moved to its next fire, a one-off removed", arguments: StoreKind.allCases)
     func claimMarkSettle(kind: StoreKind) throws {
         let store = try kind.make().store

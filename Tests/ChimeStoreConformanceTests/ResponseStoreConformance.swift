@@ -16,6 +16,10 @@ struct ResponseStoreConformance {
         let other = try #require(try store.record(F.response("d1", action: "later"), from: nil))
         #expect(other != id)
         #expect(try store.responses().map(\.action) == ["done", "later"])
+        // Read from an id on, a page at a time, as the HTTP API's pollers read them.
+        #expect(try store.responses(after: id, count: 5).map(\.id) == [other])
+        #expect(try store.responses(after: 0, count: 1).map(\.id) == [id])
+        #expect(try store.responses(after: other, count: 5).isEmpty)
         #expect(try store.responses().first?.userText == "first")
         // Looked up by delivery and action, as a text-input button pressed again is.
         #expect(try store.response(deliveryID: "d1", action: "done")?.userText == "first")

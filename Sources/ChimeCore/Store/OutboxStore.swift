@@ -8,8 +8,9 @@ public protocol OutboxStore: Sendable {
     /// transaction. A delivery whose claim is no longer this claimer's is left as it is.
     func record(_ records: [AttemptRecord], claimer: Claimer) throws
 
-    /// Deliveries in a state (all when nil), oldest first, each with its attempts.
-    func deliveries(state: DeliveryState?) throws -> [OutboxDelivery]
+    /// Deliveries in a state (all when nil), oldest first, each with its attempts: those
+    /// whose id is above `after`, at most `count` of them (nil: all).
+    func deliveries(state: DeliveryState?, after: Int64?, count: Int?) throws -> [OutboxDelivery]
 
     /// Queues failed deliveries again, due at `now` with a fresh retry budget (the
     /// attempts so far stay in their history): those with the given ids, or all when
@@ -20,4 +21,11 @@ public protocol OutboxStore: Sendable {
     /// Queues messages that answer a response (an answer in the thread, a hook's POST)
     /// under their own delivery id, sent by the next run like any delivery.
     func enqueue(_ queued: [QueuedDelivery], deliveryID: String, identifier: String, recipient: String, at: Instant) throws
+}
+
+extension OutboxStore {
+    /// Every delivery in a state (all when nil), oldest first, each with its attempts.
+    public func deliveries(state: DeliveryState?) throws -> [OutboxDelivery] {
+        try deliveries(state: state, after: nil, count: nil)
+    }
 }

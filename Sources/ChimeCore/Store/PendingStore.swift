@@ -14,9 +14,10 @@ public protocol PendingStore: Sendable {
     @discardableResult
     func upsert(_ notifications: [PendingNotification]) throws -> [String]
 
-    /// Pending requests by next fire, all or one recipient's, marking those beyond their
-    /// recipient's limit as set aside.
-    func pending(recipient: String?, limits: [String: Int]) throws -> [PendingNotification]
+    /// Pending requests by next fire (then identifier), all or one recipient's, marking
+    /// those beyond their recipient's limit as set aside: those after `after`, at most
+    /// `count` of them (nil: all).
+    func pending(recipient: String?, limits: [String: Int], after: ListingKey?, count: Int?) throws -> [PendingNotification]
 
     /// Pending requests due at `now` within their recipient's limit, soonest first,
     /// without claiming them (a dry run).
@@ -31,8 +32,9 @@ public protocol PendingStore: Sendable {
     /// Removes every pending request; returns how many.
     func cancelAll() throws -> Int
 
-    /// Delivered notifications, newest first, all or one recipient's.
-    func delivered(recipient: String?) throws -> [DeliveredNotification]
+    /// Delivered notifications, newest first (then by identifier), all or one
+    /// recipient's: those after `after`, at most `count` of them (nil: all).
+    func delivered(recipient: String?, after: ListingKey?, count: Int?) throws -> [DeliveredNotification]
 
     /// Removes delivered notifications; returns the identifiers that were there.
     func removeDelivered(_ identifiers: [String]) throws -> [String]
@@ -96,6 +98,17 @@ public protocol PendingStore: Sendable {
 }
 
 extension PendingStore {
+    /// Every pending request by next fire, all or one recipient's, those beyond their
+    /// recipient's limit marked set aside.
+    public func pending(recipient: String?, limits: [String: Int]) throws -> [PendingNotification] {
+        try pending(recipient: recipient, limits: limits, after: nil, count: nil)
+    }
+
+    /// Every delivered notification, newest first, all or one recipient's.
+    public func delivered(recipient: String?) throws -> [DeliveredNotification] {
+        try delivered(recipient: recipient, after: nil, count: nil)
+    }
+
     public func markSentAndSettle(_ marks: [SentMark], claimer: Claimer) throws {
         try markSent(marks, claimer: claimer)
         try settle(claimer: claimer)

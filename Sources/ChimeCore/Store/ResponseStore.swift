@@ -61,9 +61,17 @@ public protocol ResponseStore: StoreTransactions {
     /// Whether an inbound message was marked answered (``markAnswered(_:)``).
     func answered(_ message: AnsweredMessage) throws -> Bool
 
-    /// Every response, oldest first.
-    func responses() throws -> [StoredResponse]
+    /// Responses oldest first: those whose id is above `after`, at most `count` of them
+    /// (nil: all).
+    func responses(after: Int64, count: Int?) throws -> [StoredResponse]
 
     /// Every inbound message, oldest first.
     func inbound() throws -> [InboundRecord]
+}
+
+extension ResponseStore {
+    /// Every response, oldest first.
+    public func responses() throws -> [StoredResponse] {
+        try responses(after: 0, count: nil)
+    }
 }

@@ -35,16 +35,38 @@ extension NotificationRequest {
 }
 
 extension Array where Element == PendingNotification {
-    /// Marks, in this order, the notifications beyond their recipient's pending limit
-    /// (`limits`: recipient → most pending) as set aside.
-    public mutating func setAside(beyond limits: [String: Int]) {
-        var counts: [String: Int] = [:]
+    /// Marks those beyond their recipient's pending limit (`limits`: recipient → most
+    /// pending) as set aside: the recipient's requests sorted by next fire, then by
+    /// identifier, those after its `limit`-th. `lastWithin(recipient, limit)` gives the
+    /// sort key of that `limit`-th request, nil when it has no more than `limit`; it is
+    /// asked once for each recipient on the page that has a limit, so that a page of a
+    /// listing is marked as the whole listing would be.
+    public mutating func setAside(beyond limits: [String: Int], lastWithin: (String, Int) throws -> ListingKey?) rethrows {
+        var boundaries: [String: ListingKey?] = [:]
         for index in indices {
             let recipient = self[index].request.recipient
-            counts[recipient, default: 0] += 1
-            if let limit = limits[recipient], counts[recipient]! > limit {
+            guard let limit = limits[recipient] else { continue }
+            guard limit > 0 else {
                 self[index].isSetAside = true
+                continue
             }
+            if boundaries[recipient] == nil { boundaries[recipient] = .some(try lastWithin(recipient, limit)) }
+            if let boundary = boundaries[recipient]!, self[index].listingKey.follows(boundary) { self[index].isSetAside = true }
         }
+    }
+}
+
+extension PendingNotification {
+    /// Where it stands in a listing of pending requests: its next fire, then its identifier.
+    public var listingKey: ListingKey { ListingKey(seconds: nextFire.seconds, identifier: request.identifier) }
+}
+
+extension ListingKey {
+    /// Whether `self` comes after `other`, sorted by seconds (the newest first when
+    /// `descending`), then by identifier byte by byte, as both stores sort it (`String`'s
+    /// `>` takes "é" written as e and an accent for the same as "é").
+    public func follows(_ other: ListingKey, descending: Bool = false) -> Bool {
+        if seconds != other.seconds { return descending ? seconds < other.seconds : seconds > other.seconds }
+        return other.identifier.utf8.lexicographicallyPrecedes(identifier.utf8)
     }
 }
