@@ -8,14 +8,18 @@ extension Channel {
     /// Answers a callback query (`answerCallbackQuery`, no text), which stops the
     /// progress indicator Telegram's clients show on a pressed button until it is called:
     /// for a text-input action's button, whose webhook reply is the ForceReply prompt.
-    /// The bot's method URL is the channel's with its last path segment (`sendMessage`)
-    /// changed. Blocks for one request.
+    /// The bot's method URL is the channel's with its last path segment (`sendMessage`,
+    /// written with a slash after it or not) changed. Blocks for one request.
     public func telegramAnswerCallbackQuery(_ id: String) throws {
-        guard var components = url.endpoint.flatMap({ URLComponents(url: $0, resolvingAgainstBaseURL: false) }),
-              let method = components.path.range(of: "/", options: .backwards) else {
+        guard var components = url.endpoint.flatMap({ URLComponents(url: $0, resolvingAgainstBaseURL: false) }) else {
             throw APIError(description: "\(self.id): no Bot API URL to answer a callback query at")
         }
-        components.path = components.path[..<method.upperBound] + "answerCallbackQuery"
+        var path = Substring(components.path)
+        while path.hasSuffix("/") { path = path.dropLast() }
+        guard let method = path.range(of: "/", options: .backwards) else {
+            throw APIError(description: "\(self.id): no Bot API URL to answer a callback query at")
+        }
+        components.path = path[..<method.upperBound] + "answerCallbackQuery"
         components.query = nil
         let body = try JSONSerialization.data(withJSONObject: ["callback_query_id": id])
         let request = HTTPPool.Request(url: components.url?.absoluteString ?? "", body: Array(body),

@@ -123,8 +123,9 @@ struct ServeChatAbuseTests {
 }
 
 extension ServeChatAbuseTests {
-    @Test("Telegram: a text-input button's press is answered with its ForceReply prompt, and its callback query answered through the Bot API beside it (so the button stops showing its progress)")
-    func telegramQueryAnswered() throws {
+    @Test("Telegram: a text-input button's press is answered with its ForceReply prompt, and its callback query answered through the Bot API beside it (so the button stops showing its progress), the channel's URL ending in a slash or not",
+          arguments: ["sendMessage", "sendMessage/"])
+    func telegramQueryAnswered(method: String) throws {
         let keys = ServeTests.Keys()
         let (ws, _) = try ServeTests.workspace(keys)
         let chat = try ServeTests.chat(ws, "list")
@@ -133,7 +134,7 @@ extension ServeChatAbuseTests {
         let (api, certificate) = try WebhookServer.https(in: folder)
         let xml = try ws.read("chime.xml").replacingOccurrences(
             of: #"url="telegram://127.0.0.1:9/botTOKEN/sendMessage?chat_id=42""#,
-            with: #"url="telegram://127.0.0.1:\#(api.port)/ok/bot123:TOKEN/sendMessage?chat_id=42" caFile="\#(certificate.cert)""#)
+            with: #"url="telegram://127.0.0.1:\#(api.port)/ok/bot123:TOKEN/\#(method)?chat_id=42" caFile="\#(certificate.cert)""#)
         try ws.write("chime.xml", xml)
         let server = try Server(ws)
         defer { server.stop() }
