@@ -102,6 +102,8 @@ public struct ChimeHTTPServer: Sendable {
         // First, so that it sees every route added after it, and requests no route takes.
         router.add(middleware: AccessRecorder())
         router.add(middleware: ErrorAnswers())
+        let routes = MethodsAllowed<BasicRequestContext>.Routes()
+        router.add(middleware: MethodsAllowed(routes: routes))
         // Alive and able to answer: the store read as any request reads it (a store that
         // cannot be read answered 200 while every API call failed, and a container's
         // HEALTHCHECK called it healthy). A store that does not answer (a PostgreSQL
@@ -188,6 +190,7 @@ public struct ChimeHTTPServer: Sendable {
         router.post("/telegram/:channel") { request, context in
             try await telegram(request, channel: context.parameters.get("channel") ?? "")
         }
+        routes.set(router.routes)
         return router
     }
 

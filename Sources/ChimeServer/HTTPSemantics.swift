@@ -2,6 +2,7 @@ import ChimeCore
 import HTTPTypes
 import Hummingbird
 import Logging
+import Synchronization
 
 /// What Hummingbird's router leaves to its user, part one: a `HEAD` is answered as the
 /// `GET` of the same path would be, without the body (RFC 9110 §9.3.2: monitors and link
@@ -53,5 +54,56 @@ struct ErrorAnswers<Context: RequestContext>: RouterMiddleware {
             guard request.uri.path.hasPrefix("/v1/") else { throw error }
             return APIError(status: 500, code: "internal_error", message: "the request could not be answered now; the server's log says why").response
         }
+    }
+}
+
+/// Part three: a path that routes take with other methods only is answered `405 Method
+/// Not Allowed` with their `Allow` list (RFC 9110 §15.5.6), in the API's JSON error shape
+/// under `/v1/`, rather than `404`, which told a script that the resource was not there.
+/// The routes are the router's own (``Router/routes``), given once they are all added;
+/// checked before any route runs, by path segment, a `:parameter` taking any one.
+struct MethodsAllowed<Context: RequestContext>: RouterMiddleware {
+    /// Each route's path, with the methods that take it.
+    final class Routes: Sendable {
+        private let routes = Mutex<[(path: RouterPath, methods: [HTTPRequest.Method])]>([])
+
+        func set(_ described: [Router<Context>.RouteDescription]) {
+            var byPath: [(path: RouterPath, methods: [HTTPRequest.Method])] = []
+            for route in described {
+                if let index = byPath.firstIndex(where: { $0.path == route.path }) {
+                    byPath[index].methods.append(route.method)
+                } else {
+                    byPath.append((route.path, [route.method]))
+                }
+            }
+            routes.withLock { $0 = byPath }
+        }
+
+        /// The methods routes take `path` with (`HEAD` with `GET`, ``HeadAsGet``); empty
+        /// when none takes it.
+        func methods(for path: String) -> [HTTPRequest.Method] {
+            let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+            var methods: [HTTPRequest.Method] = routes.withLock { routes in
+                routes.filter { route in
+                    route.path.components.count == segments.count && zip(route.path.components, segments).allSatisfy { $0 ~= $1 }
+                }.flatMap(\.methods)
+            }
+            if methods.contains(.get) { methods.append(.head) }
+            return methods
+        }
+    }
+
+    let routes: Routes
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let allowed = routes.methods(for: request.uri.path)
+        guard !allowed.isEmpty, !allowed.contains(request.method) else { return try await next(request, context) }
+        let allow = Set(allowed.map(\.rawValue)).sorted().joined(separator: ", ")
+        var response = request.uri.path.hasPrefix("/v1/")
+            ? APIError(status: 405, code: "method_not_allowed", message: "\(request.method.rawValue) is not one of \(allow) here").response
+            : Response(status: .methodNotAllowed, headers: [.contentType: "text/plain; charset=utf-8"],
+                       body: .init(byteBuffer: ByteBuffer(string: "\(request.method.rawValue) is not one of \(allow) here\n")))
+        response.headers[.allow] = allow
+        return response
     }
 }

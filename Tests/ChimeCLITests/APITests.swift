@@ -95,6 +95,34 @@ struct APITests {
         #expect(!log.contains(keys.read) && !log.contains(keys.write))
     }
 
+    @Test("A method no route of the path takes: 405 with Allow (in the API's JSON error shape under /v1/), before any key is asked for; a path no route takes is still 404")
+    func methodNotAllowed() throws {
+        let keys = Keys()
+        let ws = try Self.workspace(keys)
+        try ws.write("r.json", #"{"identifier": "a1", "recipient": "alice", "content": {"title": "Call the dentist"}, "trigger": {"type": "timeInterval", "seconds": 3600}}"#)
+        #expect(try ws.chime(["schedule", "--json", "r.json"]).status == 0)
+        let server = try ServeTests.Server(ws, ["--no-scheduler"])
+        defer { server.stop() }
+        let write = ["Authorization": "Bearer " + keys.write]
+        for (method, path, allow) in [("PATCH", "/v1/requests", "POST"), ("PUT", "/v1/pending", "GET, HEAD"), ("POST", "/v1/requests/a1", "DELETE, GET, HEAD"),
+                                      ("GET", "/v1/deliveries/7/retry", "POST"), ("DELETE", "/v1/openapi.json", "GET, HEAD")] {
+            for headers in [write, [:]] {
+                let answer = ServeTests.Server.exchange(port: server.port, method, path, headers: headers)
+                #expect(answer.status == 405, "\(method) \(path): \(answer.status) \(answer.body)")
+                #expect(answer.headers["allow"] == allow, "\(method) \(path): \(answer.headers)")
+                #expect(Self.error(answer.body)?["code"] as? String == "method_not_allowed", "\(answer.body)")
+            }
+        }
+        let health = ServeTests.Server.exchange(port: server.port, "POST", "/health")
+        #expect(health.status == 405)
+        #expect(health.headers["allow"] == "GET, HEAD")
+        // Still there and still acting with the methods routes take; unknown paths 404.
+        #expect(try server.request("GET", "/v1/requests/a1", headers: write).status == 200)
+        #expect(try server.request("PATCH", "/v1/nothing", headers: write).status == 404)
+        #expect(try server.request("GET", "/nothing").status == 404)
+        #expect(try server.request("DELETE", "/v1/requests/a1", headers: write).status == 204)
+    }
+
     @Test("chime check refuses a key's short secret, a secret two keys share, and an unknown scope, showing no secret")
     func keyRules() throws {
         let keys = Keys()
