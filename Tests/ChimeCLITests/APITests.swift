@@ -37,13 +37,19 @@ struct APITests {
         ((try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any])?["error"] as? [String: Any]
     }
 
-    @Test("No key or an unknown one: 401; a key too small for the route: 403; each as a JSON error, no secret logged")
-    func keysAndScopes() throws {
+    /// A workspace with request `a1` (alice's, an hour ahead) pending, served without
+    /// the scheduler.
+    static func servedWithA1() throws -> (Keys, Workspace, ServeTests.Server) {
         let keys = Keys()
-        let ws = try Self.workspace(keys)
+        let ws = try workspace(keys)
         try ws.write("r.json", #"{"identifier": "a1", "recipient": "alice", "content": {"title": "Call the dentist"}, "trigger": {"type": "timeInterval", "seconds": 3600}}"#)
         #expect(try ws.chime(["schedule", "--json", "r.json"]).status == 0)
-        let server = try ServeTests.Server(ws, ["--no-scheduler"])
+        return (keys, ws, try ServeTests.Server(ws, ["--no-scheduler"]))
+    }
+
+    @Test("No key or an unknown one: 401; a key too small for the route: 403; each as a JSON error, no secret logged")
+    func keysAndScopes() throws {
+        let (keys, ws, server) = try Self.servedWithA1()
         defer { server.stop() }
 
         for headers in [[:], ["Authorization": "Bearer " + UUID().uuidString], ["Authorization": "Basic " + keys.write],
@@ -97,11 +103,7 @@ struct APITests {
 
     @Test("A method no route of the path takes: 405 with Allow (in the API's JSON error shape under /v1/), before any key is asked for; a path no route takes is still 404")
     func methodNotAllowed() throws {
-        let keys = Keys()
-        let ws = try Self.workspace(keys)
-        try ws.write("r.json", #"{"identifier": "a1", "recipient": "alice", "content": {"title": "Call the dentist"}, "trigger": {"type": "timeInterval", "seconds": 3600}}"#)
-        #expect(try ws.chime(["schedule", "--json", "r.json"]).status == 0)
-        let server = try ServeTests.Server(ws, ["--no-scheduler"])
+        let (keys, _, server) = try Self.servedWithA1()
         defer { server.stop() }
         let write = ["Authorization": "Bearer " + keys.write]
         for (method, path, allow) in [("PATCH", "/v1/requests", "POST"), ("PUT", "/v1/pending", "GET, HEAD"), ("POST", "/v1/requests/a1", "DELETE, GET, HEAD"),
