@@ -45,22 +45,29 @@ extension PostgresStore {
     }
 
     public func pending(recipient: String?, limits: [String: Int], after: ListingKey?, count: Int?) throws -> [PendingNotification] {
-        try read { session in
-            // By pending_next_fire (or pending_recipient) from `after` on.
+        let isWhole = after == nil && count == nil
+        // One snapshot: a page's set-aside marks come from the same state as the page.
+        return try readSnapshot { session in
+            // By pending_next_fire (or pending_recipient) from `after` on: the `>=` is
+            // the index's range (PostgreSQL takes none from the OR).
             let (seconds, identifier, count) = (after?.seconds, after?.identifier, count.map(Int64.init))
             var notifications = try await session.rows("""
                 SELECT * FROM pending WHERE (\(recipient)::text IS NULL OR recipient = \(recipient))
-                    AND (\(seconds)::bigint IS NULL OR next_fire > \(seconds) OR (next_fire = \(seconds) AND identifier > \(identifier)))
+                    AND (\(seconds)::bigint IS NULL OR (next_fire >= \(seconds)
+                         AND (next_fire > \(seconds) OR (next_fire = \(seconds) AND identifier > \(identifier)))))
                 ORDER BY next_fire, identifier LIMIT \(count)::bigint
                 """).map(Self.pending)
-            var boundaries: [String: ListingKey?] = [:]
-            for recipient in Set(notifications.map(\.request.recipient)) {
-                guard let limit = limits[recipient], limit > 0 else { continue }
-                boundaries[recipient] = try await session.rows("""
-                    SELECT next_fire, identifier FROM pending WHERE recipient = \(recipient) ORDER BY next_fire, identifier LIMIT 1 OFFSET \(limit - 1)
-                    """).first.map { ListingKey(seconds: try $0.get("next_fire"), identifier: try $0.get("identifier")) }
+            var boundaries: [[UInt8]: ListingKey] = [:]
+            if !isWhole {
+                var asked = Set<[UInt8]>()
+                for recipient in notifications.map(\.request.recipient) where asked.insert(Array(recipient.utf8)).inserted {
+                    guard let limit = limits[recipient], limit > 0 else { continue }
+                    boundaries[Array(recipient.utf8)] = try await session.rows("""
+                        SELECT next_fire, identifier FROM pending WHERE recipient = \(recipient) ORDER BY next_fire, identifier LIMIT 1 OFFSET \(limit - 1)
+                        """).first.map { ListingKey(seconds: try $0.get("next_fire"), identifier: try $0.get("identifier")) }
+                }
             }
-            notifications.setAside(beyond: limits) { recipient, _ in boundaries[recipient] ?? nil }
+            notifications.setAside(beyond: limits, isWhole: isWhole) { recipient, _ in boundaries[Array(recipient.utf8)] }
             return notifications
         }
     }
@@ -93,7 +100,8 @@ extension PostgresStore {
             let (seconds, identifier, count) = (after?.seconds, after?.identifier, count.map(Int64.init))
             return try await session.rows("""
                 SELECT * FROM delivered WHERE (\(recipient)::text IS NULL OR recipient = \(recipient))
-                    AND (\(seconds)::bigint IS NULL OR delivered_at < \(seconds) OR (delivered_at = \(seconds) AND identifier > \(identifier)))
+                    AND (\(seconds)::bigint IS NULL OR (delivered_at <= \(seconds)
+                         AND (delivered_at < \(seconds) OR (delivered_at = \(seconds) AND identifier > \(identifier)))))
                 ORDER BY delivered_at DESC, identifier LIMIT \(count)::bigint
                 """).map { row in
                 DeliveredNotification(

@@ -77,15 +77,17 @@ extension SQLiteStore {
     public func deliveries(state: DeliveryState?, after: Int64?, count: Int?) throws -> [OutboxDelivery] {
         try database.read { db in
             // The page's rows by the primary key from `after` on, in every state or the
-            // one asked for (`?` bound to NULL matches all); then the attempts of the ids
-            // they span, kept for the page's rows.
+            // one asked for (`?` bound to NULL matches all); then the attempts of the same
+            // rows (the page's selection again, in the same transaction).
+            let page = "FROM outbox WHERE (? IS NULL OR state = ?) AND id > ? ORDER BY id LIMIT ?"
+            let arguments: [BoundValue] = [.text(state?.rawValue), .text(state?.rawValue), .integer(after ?? 0), .integer(Int64(count ?? -1))]
             var deliveries: [OutboxDelivery] = []
-            try db.makeStatement(sql: "SELECT \(Self.outboxColumns) FROM outbox WHERE (? IS NULL OR state = ?) AND id > ? ORDER BY id LIMIT ?")
-                .run([.text(state?.rawValue), .text(state?.rawValue), .integer(after ?? 0), .integer(Int64(count ?? -1))], in: db) { row in
-                    deliveries.append(Self.outboxDelivery(row, history: []))
-                }
-            guard let first = deliveries.first?.id, let last = deliveries.last?.id else { return [] }
-            deliveries.attach(try Row.fetchAll(db, sql: "SELECT * FROM attempt WHERE outbox_id BETWEEN ? AND ? ORDER BY id", arguments: [first, last])
+            try db.makeStatement(sql: "SELECT \(Self.outboxColumns) \(page)").run(arguments, in: db) { row in
+                deliveries.append(Self.outboxDelivery(row, history: []))
+            }
+            guard !deliveries.isEmpty else { return [] }
+            deliveries.attach(try Row.fetchAll(db, sql: "SELECT * FROM attempt WHERE outbox_id IN (SELECT id \(page)) ORDER BY id",
+                                               arguments: [state?.rawValue, state?.rawValue, after ?? 0, count ?? -1])
                 .map { row in (row["outbox_id"], DeliveryAttempt(at: Instant(seconds: row["at"]), outcome: DeliveryAttempt.Outcome(rawValue: row["outcome"]) ?? .temporary,
                                                                  code: row["code"], message: row["message"])) })
             return deliveries

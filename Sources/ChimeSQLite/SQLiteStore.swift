@@ -159,7 +159,7 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
             // only the requests of one instant by identifier.
             let page = Self.page(recipient: recipient, after: after, descending: false, time: "next_fire", count: count)
             var notifications = try Self.pending(Row.fetchAll(db, sql: "SELECT * FROM pending" + page.sql, arguments: page.arguments))
-            try notifications.setAside(beyond: limits) { recipient, limit in
+            try notifications.setAside(beyond: limits, isWhole: after == nil && count == nil) { recipient, limit in
                 try Row.fetchOne(db, sql: "SELECT next_fire, identifier FROM pending WHERE recipient = ? ORDER BY next_fire, identifier LIMIT 1 OFFSET ?",
                                  arguments: [recipient, limit - 1])
                     .map { ListingKey(seconds: $0[0], identifier: $0[1]) }
@@ -178,8 +178,11 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
             arguments += [recipient]
         }
         if let after {
-            conditions.append("(\(time) \(descending ? "<" : ">") ? OR (\(time) = ? AND identifier > ?))")
-            arguments += [after.seconds, after.seconds, after.identifier]
+            // The first condition alone is what SQLite reads the index's range by (it does
+            // not from the OR, whose two `?` it takes for two values): else each page
+            // walked the index from its start to the cursor.
+            conditions.append("\(time) \(descending ? "<=" : ">=") ? AND (\(time) \(descending ? "<" : ">") ? OR (\(time) = ? AND identifier > ?))")
+            arguments += [after.seconds, after.seconds, after.seconds, after.identifier]
         }
         arguments += [count ?? -1]
         return ((conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))

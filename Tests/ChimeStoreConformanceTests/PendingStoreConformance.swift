@@ -85,6 +85,23 @@ struct PendingStoreConformance {
         #expect(try store.pending(recipient: nil, limits: [:], after: ListingKey(seconds: 400, identifier: "g"), count: 5).isEmpty)
     }
 
+    @Test("two recipients whose names differ only in how é is written are two recipients, each with its own limit, in a whole listing and in every page", arguments: StoreKind.allCases)
+    func pendingPagesRecipientBytes(kind: StoreKind) throws {
+        let store = try kind.make().store
+        let (composed, decomposed) = ("Jos\u{E9}", "Jose\u{301}")
+        try store.upsert([F.pending("j1", fires: 10, recipient: decomposed), F.pending("j2", fires: 20, recipient: composed),
+                          F.pending("j3", fires: 30, recipient: decomposed), F.pending("j4", fires: 40, recipient: composed),
+                          F.pending("j5", fires: 50, recipient: composed)])
+        // Swift finds the one limit under either spelling; the stores keep two recipients.
+        let limits = [composed: 2]
+        let whole = try store.pending(recipient: nil, limits: limits)
+        #expect(whole.map(\.isSetAside) == [false, false, false, false, true])
+        for count in 1...3 {
+            let paged = try pages(count, key: \PendingNotification.listingKey) { try store.pending(recipient: nil, limits: limits, after: $0, count: $1) }
+            #expect(paged.map(\.isSetAside) == whole.map(\.isSetAside), "pages of \(count)")
+        }
+    }
+
     @Test("delivered read a page at a time is the whole listing, newest first, ties by identifier byte by byte", arguments: StoreKind.allCases)
     func deliveredPages(kind: StoreKind) throws {
         let store = try kind.make().store

@@ -126,9 +126,8 @@ public struct AttemptRecord: Hashable, Sendable {
 }
 
 extension Array where Element == OutboxDelivery {
-    /// Adds attempts to the histories of their deliveries, in the order given: attempts
-    /// read for the ids a page of deliveries spans, which may hold those of deliveries in
-    /// another state (not on the page, passed over).
+    /// Adds attempts to the histories of their deliveries, in the order given (one of
+    /// another delivery is passed over).
     public mutating func attach(_ attempts: [(outboxID: Int64, attempt: DeliveryAttempt)]) {
         var positions: [Int64: Int] = [:]
         for (position, delivery) in enumerated() { positions[delivery.id] = position }

@@ -37,21 +37,27 @@ extension NotificationRequest {
 extension Array where Element == PendingNotification {
     /// Marks those beyond their recipient's pending limit (`limits`: recipient → most
     /// pending) as set aside: the recipient's requests sorted by next fire, then by
-    /// identifier, those after its `limit`-th. `lastWithin(recipient, limit)` gives the
-    /// sort key of that `limit`-th request, nil when it has no more than `limit`; it is
-    /// asked once for each recipient on the page that has a limit, so that a page of a
-    /// listing is marked as the whole listing would be.
-    public mutating func setAside(beyond limits: [String: Int], lastWithin: (String, Int) throws -> ListingKey?) rethrows {
-        var boundaries: [String: ListingKey?] = [:]
+    /// identifier, those after its `limit`-th. A whole listing (`isWhole`) is counted as
+    /// it is read. For a page, `lastWithin(recipient, limit)` gives the sort key of that
+    /// `limit`-th request, nil when it has no more than `limit`; it is asked once for each
+    /// recipient on the page that has a limit, so that the page is marked as the whole
+    /// listing would be. Recipients are told apart by their bytes, as the stores do.
+    public mutating func setAside(beyond limits: [String: Int], isWhole: Bool, lastWithin: (String, Int) throws -> ListingKey?) rethrows {
+        var counts: [[UInt8]: Int] = [:]
+        var boundaries: [[UInt8]: ListingKey?] = [:]
         for index in indices {
             let recipient = self[index].request.recipient
             guard let limit = limits[recipient] else { continue }
-            guard limit > 0 else {
+            let name = [UInt8](recipient.utf8)
+            if isWhole {
+                counts[name, default: 0] += 1
+                self[index].isSetAside = counts[name]! > limit
+            } else if limit <= 0 {
                 self[index].isSetAside = true
-                continue
+            } else {
+                if boundaries[name] == nil { boundaries[name] = .some(try lastWithin(recipient, limit)) }
+                if let boundary = boundaries[name]!, self[index].listingKey.follows(boundary) { self[index].isSetAside = true }
             }
-            if boundaries[recipient] == nil { boundaries[recipient] = .some(try lastWithin(recipient, limit)) }
-            if let boundary = boundaries[recipient]!, self[index].listingKey.follows(boundary) { self[index].isSetAside = true }
         }
     }
 }
