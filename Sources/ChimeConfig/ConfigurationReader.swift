@@ -174,7 +174,7 @@ struct ConfigurationReader {
             }
         }
         return Channel(id: id, url: url, from: value(element, "from"), replyTo: value(element, "replyTo"), returnPath: value(element, "returnPath"),
-                       policy: readPolicy(element, kind: url.kind), caFile: value(element, "caFile").map(resolvePath),
+                       policy: readPolicy(element, kind: url.kind), caFile: caFile(element),
                        signingSecret: secret(element, "secret"), moveTo: value(element, "moveTo"),
                        apiToken: secret(element, "apiToken"))
     }
@@ -205,6 +205,32 @@ struct ConfigurationReader {
 
     /// The configuration file's folder: where relative paths start.
     private var folder: String { URL(fileURLWithPath: document.path).deletingLastPathComponent().path }
+
+    /// The channel's `caFile`, resolved, once it is found to be a PEM bundle that can be
+    /// read: else reported here, at the attribute, rather than by every delivery later
+    /// as libcurl's error (or not at all, `chime check` saying the file was fine).
+    private mutating func caFile(_ element: XMLElement) -> String? {
+        guard let given = value(element, "caFile") else { return nil }
+        let path = resolvePath(given)
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            report(element, "caFile", "caFile \(path) cannot be read: \(String(cString: strerror(errno)))")
+            return path
+        }
+        guard status.st_mode & S_IFMT == S_IFREG, status.st_size <= Self.largestCAFile,
+              let handle = FileHandle(forReadingAtPath: path), let bytes = try? handle.readToEnd() else {
+            report(element, "caFile", "caFile \(path) is not a readable file of at most 16 MiB")
+            return path
+        }
+        guard bytes.range(of: Data("-----BEGIN CERTIFICATE-----".utf8)) != nil else {
+            report(element, "caFile", "caFile \(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
+            return path
+        }
+        return path
+    }
+
+    /// The largest `caFile` read: a system's whole bundle is about 200 KB.
+    static let largestCAFile = 16 << 20
 
     /// A path relative to the configuration file's folder.
     private func resolvePath(_ path: String) -> String {
