@@ -21,13 +21,25 @@ public struct ConfigurationLoader: Sendable {
 
     /// The bytes of the configuration file at `path`.
     /// - Throws: ``ConfigurationError`` `.unreadable`, saying why.
+    ///   `.invalid` when it is larger than ``largestFile``.
     public static func read(path: String) throws -> [UInt8] {
-        try requireFile(path, directory: "is a directory, not a configuration file")
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw unreadable(path, "cannot be read (permission denied?)")
+        do {
+            return try BoundedFile.read(path, atMost: largestFile)
+        } catch .missing {
+            throw unreadable(path, "no such file")
+        } catch .directory {
+            throw unreadable(path, "is a directory, not a configuration file")
+        } catch .tooLarge(let limit) {
+            throw ConfigurationError(.invalid, [Diagnostic(.error, at: SourceLocation(file: path, line: 1, column: 1),
+                                                           "the file is larger than \(limit >> 20) MiB; a configuration is a few KB")])
+        } catch {
+            throw unreadable(path, error.reason)
         }
-        return Array(data)
     }
+
+    /// The largest configuration file read: the example is 10 KB; a thousand recipients
+    /// and their addresses, a few hundred.
+    public static let largestFile = 16 << 20
 
     /// Throws `.unreadable` when nothing is at `path` ("no such file") or a directory is
     /// (`directory` says so), each after `prefix`: the configuration's and the environment

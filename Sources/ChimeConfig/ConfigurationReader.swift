@@ -212,17 +212,14 @@ struct ConfigurationReader {
     private mutating func caFile(_ element: XMLElement) -> String? {
         guard let given = value(element, "caFile") else { return nil }
         let path = resolvePath(given)
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            report(element, "caFile", "caFile \(path) cannot be read: \(String(cString: strerror(errno)))")
+        let bytes: [UInt8]
+        do {
+            bytes = try BoundedFile.read(path, atMost: Self.largestCAFile)
+        } catch {
+            report(element, "caFile", "caFile \(path): \(error.reason)")
             return path
         }
-        guard status.st_mode & S_IFMT == S_IFREG, status.st_size <= Self.largestCAFile,
-              let handle = FileHandle(forReadingAtPath: path), let bytes = try? handle.readToEnd() else {
-            report(element, "caFile", "caFile \(path) is not a readable file of at most 16 MiB")
-            return path
-        }
-        guard bytes.range(of: Data("-----BEGIN CERTIFICATE-----".utf8)) != nil else {
+        guard Data(bytes).range(of: Data("-----BEGIN CERTIFICATE-----".utf8)) != nil else {
             report(element, "caFile", "caFile \(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
             return path
         }

@@ -1,3 +1,4 @@
+import ChimeCore
 import Foundation
 
 /// Resolves `${NAME}`, `${file:/path}` and whole-value `file:/path` in attribute values,
@@ -71,6 +72,9 @@ struct Indirection {
 
     /// RFC 3986's unreserved characters: what a value put into a URL's user information
     /// keeps as it is.
+    /// The largest file behind `file:` read: a secret, a password, a webhook's URL.
+    static let largestFile = 1 << 20
+
     private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// The span of a URL as written, references unresolved, between its `://` and the
@@ -115,11 +119,13 @@ struct Indirection {
         guard path.hasPrefix("/") else {
             throw Failure(message: "file: indirection needs an absolute path, as in file:/run/secrets/name")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "it does not exist"
-            throw Failure(message: "cannot read file:\(path): \(reason)")
+        let bytes: [UInt8]
+        do {
+            bytes = try BoundedFile.read(path, atMost: Self.largestFile)
+        } catch {
+            throw Failure(message: "cannot read file:\(path): \(error == .missing ? "it does not exist" : error.reason)")
         }
-        guard var text = String(data: data, encoding: .utf8) else {
+        guard var text = String(validating: bytes, as: UTF8.self) else {
             throw Failure(message: "file:\(path) is not UTF-8 text")
         }
         if text.hasSuffix("\r\n") {

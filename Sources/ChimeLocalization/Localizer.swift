@@ -24,6 +24,19 @@ public final class Localizer: Sendable {
     /// ``chain(for:)`` of each locale asked for; every message asks several times.
     private let chains = Mutex<[String: [String]]>([:])
 
+    /// The bytes of a strings file, nil when the folder has none; one that cannot be read
+    /// or is larger than 16 MiB (an app's are a few hundred KB) is said in `diagnostics`.
+    private static func stringsFile(_ path: String, into diagnostics: inout [Diagnostic]) -> [UInt8]? {
+        do {
+            return try BoundedFile.read(path, atMost: 16 << 20)
+        } catch .missing {
+            return nil
+        } catch {
+            diagnostics.append(Diagnostic(.error, at: SourceLocation(file: path), error.reason))
+            return nil
+        }
+    }
+
     /// Reads every locale folder of `directory` (one that does not exist has none) over
     /// the built-in strings.
     /// - Parameter builtIn: whether to start from the strings compiled into chime; without,
@@ -48,18 +61,18 @@ public final class Localizer: Sendable {
             // `chime run` firing 100 notifications (callgrind: 22 of 220 million).
             let shipped = builtIn ? BuiltInStrings.files.first { $0.locale == locale } : nil
             let stringsPath = (folder as NSString).appendingPathComponent("Localizable.strings")
-            if let data = FileManager.default.contents(atPath: stringsPath), !(shipped.map { data.elementsEqual($0.strings) } ?? false) {
+            if let data = Self.stringsFile(stringsPath, into: &diagnostics), !(shipped.map { data.elementsEqual($0.strings) } ?? false) {
                 do {
-                    let file = try StringsFile(bytes: Array(data))
+                    let file = try StringsFile(bytes: data)
                     strings[locale] = strings[locale].map { $0.overlaid(by: file) } ?? file
                 } catch let error as StringsFile.ParseError {
                     diagnostics.append(Diagnostic(.error, at: SourceLocation(file: stringsPath, line: error.line, column: error.column), error.message))
                 }
             }
             let dictPath = (folder as NSString).appendingPathComponent("Localizable.stringsdict")
-            if let data = FileManager.default.contents(atPath: dictPath), !(shipped.map { data.elementsEqual($0.stringsdict) } ?? false) {
+            if let data = Self.stringsFile(dictPath, into: &diagnostics), !(shipped.map { data.elementsEqual($0.stringsdict) } ?? false) {
                 do {
-                    let file = try StringsDictFile(bytes: Array(data), path: dictPath)
+                    let file = try StringsDictFile(bytes: data, path: dictPath)
                     plurals[locale] = plurals[locale].map { $0.overlaid(by: file) } ?? file
                 } catch let error as DiagnosticError {
                     diagnostics += error.diagnostics

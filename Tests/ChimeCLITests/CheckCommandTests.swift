@@ -60,6 +60,13 @@ struct CheckCommandTests {
         #expect(result.stderr.hasPrefix("\(Self.fixtures)/\(fixture):"))
     }
 
+    @Test("a configuration that never ends (/dev/zero) is refused past 16 MiB, exit 65, rather than read until memory runs out")
+    func endless() throws {
+        let result = try ChimeProcess.run(["check", "--config", "/dev/zero"])
+        #expect(result.status == 65)
+        #expect(result.stderr.hasPrefix("/dev/zero:1:1: error: the file is larger than 16 MiB"), "\(result.stderr)")
+    }
+
     @Test("a missing file or a directory exits 66")
     func missing() throws {
         let result = try ChimeProcess.run(["check", "--config", "no/such/chime.xml"])

@@ -178,6 +178,9 @@ extension OperatorTests {
         let folder = try ws.chime(["schedule", "--json", "."])
         #expect(folder.status == 66 && folder.stderr == ".: error: a directory, not a file\n", "\(folder.stderr)")
         #expect(try ws.chime(["preview", "--json", ".", "--channel", "log"]).stderr == ".: error: a directory, not a file\n")
+        // One that never ends is refused past 256 MiB, as bad data.
+        let endless = try ws.chime(["schedule", "--json", "/dev/zero"])
+        #expect(endless.status == 65 && endless.stderr == "/dev/zero: error: larger than 256 MiB\n", "\(endless.stderr)")
         #expect(try ws.chime(["pending"]).stdout.isEmpty, "nothing was scheduled")
     }
 }

@@ -129,9 +129,11 @@ struct IndirectionTests {
         #expect(wrong == ["chime.xml:4:50: error: scope must be one of read, write, admin, not the value given through indirection"], "\(wrong)")
     }
 
-    @Test("a file that cannot be read is named")
+    @Test("a file that cannot be read is named; one that never ends (a device) is refused past 1 MiB, not read into memory")
     func unreadableFile() {
         let found = messages(configuration(channel: "smtp://mail.example.org", from: "file:/nonexistent/secret"))
         #expect(found == ["chime.xml:3:54: error: cannot read file:/nonexistent/secret: it does not exist"])
+        let endless = messages(configuration(channel: "smtp://mail.example.org", from: "file:/dev/zero"))
+        #expect(endless == ["chime.xml:3:54: error: cannot read file:/dev/zero: larger than 1 MiB"], "\(endless)")
     }
 }

@@ -49,4 +49,15 @@ struct BuiltInStringsTests {
         try (text + "\n\"unterminated = \"x\";\n").write(to: english, atomically: true, encoding: .utf8)
         #expect(throws: Localizer.LoadError.self) { try Localizer(directory: root.path) }
     }
+
+    @Test("a strings file that never ends (a link to /dev/zero) is named and refused past 16 MiB, not read until memory runs out")
+    func endlessStrings() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("chime-strings-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("fr"), withIntermediateDirectories: true)
+        let strings = root.appendingPathComponent("fr/Localizable.strings").path
+        try FileManager.default.createSymbolicLink(atPath: strings, withDestinationPath: "/dev/zero")
+        let error = #expect(throws: Localizer.LoadError.self) { try Localizer(directory: root.path) }
+        #expect(error?.description == "\(strings): error: larger than 16 MiB", "\(String(describing: error))")
+    }
 }

@@ -33,11 +33,15 @@ public enum AttachmentFile {
     /// The file is read once; only when that fails, or gives too much, is it looked at
     /// again to say why.
     public static func read(_ attachment: NotificationContent.Attachment) throws -> MailMessage.Attachment {
-        guard let data = FileManager.default.contents(atPath: attachment.path), data.count <= maximumBytes else {
-            throw Problem(identifier: attachment.identifier, path: attachment.path, reason: check(attachment.path) ?? "not readable")
+        // Read no further than the bound: a file that grew past it is not read whole.
+        let data: [UInt8]
+        do {
+            data = try BoundedFile.read(attachment.path, atMost: maximumBytes)
+        } catch {
+            throw Problem(identifier: attachment.identifier, path: attachment.path, reason: check(attachment.path) ?? error.reason)
         }
         let name = (attachment.path as NSString).lastPathComponent
-        return MailMessage.Attachment(filename: name, contentType: contentType(of: name), data: Array(data))
+        return MailMessage.Attachment(filename: name, contentType: contentType(of: name), data: data)
     }
 
     /// The media type of a file name's extension, for the kinds iOS attaches (images,

@@ -6,6 +6,10 @@ import Mustache
 /// (`Templates/*.mustache` beside this file), overridden by `templates/mustache/NAME`
 /// and, for one category, by `templates/mustache/CATEGORY/NAME`.
 public struct TemplateSet: Sendable {
+    /// The most of a template file read (``Entry/maximumBytes`` then says how much it may
+    /// hold): a device or a file grown huge by mistake is not read whole.
+    static let largestFile = 16 << 20
+
     /// The templates a message is made of.
     public enum Name: String, CaseIterable, Sendable {
         case emailText = "email.text.mustache"
@@ -125,12 +129,15 @@ public struct TemplateSet: Sendable {
             let files = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? []
             for file in files where file.hasSuffix(".mustache") {
                 let path = (root as NSString).appendingPathComponent(file)
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw LoadError(path: path, message: "cannot be read (its permissions?)")
+                let bytes: [UInt8]
+                do {
+                    bytes = try BoundedFile.read(path, atMost: Self.largestFile)
+                } catch {
+                    throw LoadError(path: path, message: error.reason)
                 }
                 let text: String
                 do {
-                    text = try TextFile.decode(Array(data))
+                    text = try TextFile.decode(bytes)
                 } catch {
                     throw LoadError(path: path, message: error.message, position: (error.line, error.column))
                 }
