@@ -72,6 +72,7 @@ public struct ConfigurationLoader: Sendable {
         var configuration = reader.read()
         configuration.secrets = reader.secrets
         configuration.recipientsReadIndirectly = reader.recipientsReadIndirectly
+        configuration.fileProblems = reader.fileProblems
         var diagnostics = reader.diagnostics
         let reported = Set(diagnostics.map(\.location))
         for problem in configuration.problems() {

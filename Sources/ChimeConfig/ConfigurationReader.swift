@@ -9,6 +9,8 @@ struct ConfigurationReader {
     let document: XMLDocument
     let indirection: Indirection
     private(set) var diagnostics: [Diagnostic] = []
+    /// What the files the configuration names hold wrong (``Configuration/fileProblems``).
+    private(set) var fileProblems: [Diagnostic] = []
     private(set) var elements: [ConfigurationElement: XMLElement] = [:]
     /// Channels left out because their URL was refused; addresses naming them are not
     /// reported again as naming an undefined channel.
@@ -206,23 +208,23 @@ struct ConfigurationReader {
     /// The configuration file's folder: where relative paths start.
     private var folder: String { URL(fileURLWithPath: document.path).deletingLastPathComponent().path }
 
-    /// The channel's `caFile`, resolved, once it is found to be a PEM bundle that can be
-    /// read: else reported here, at the attribute, rather than by every delivery later
-    /// as libcurl's error (or not at all, `chime check` saying the file was fine).
+    /// The channel's `caFile`, resolved. One that cannot be read, or holds no PEM
+    /// certificate, is noted at the attribute (``Configuration/fileProblems``) for
+    /// `chime check`, rather than said only by every delivery later as libcurl's error.
     private mutating func caFile(_ element: XMLElement) -> String? {
         guard let given = value(element, "caFile") else { return nil }
         let path = resolvePath(given)
-        let bytes: [UInt8]
+        let problem: String
         do {
-            bytes = try BoundedFile.read(path, atMost: Self.largestCAFile)
+            let bytes = Data(try BoundedFile.read(path, atMost: Self.largestCAFile))
+            // OpenSSL, which libcurl verifies with, reads each of these headers.
+            let headers = ["CERTIFICATE", "TRUSTED CERTIFICATE", "X509 CERTIFICATE"].map { Data("-----BEGIN \($0)-----".utf8) }
+            guard !headers.contains(where: { bytes.range(of: $0) != nil }) else { return path }
+            problem = "caFile \(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)"
         } catch {
-            report(element, "caFile", "caFile \(path): \(error.reason)")
-            return path
+            problem = "caFile \(path): \(error.reason)"
         }
-        guard Data(bytes).range(of: Data("-----BEGIN CERTIFICATE-----".utf8)) != nil else {
-            report(element, "caFile", "caFile \(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
-            return path
-        }
+        fileProblems.append(Diagnostic(.error, at: document.location(of: element, attribute: "caFile"), problem))
         return path
     }
 

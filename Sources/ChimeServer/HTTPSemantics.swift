@@ -82,7 +82,8 @@ struct MethodsAllowed<Context: RequestContext>: RouterMiddleware {
         /// The methods routes take `path` with (`HEAD` with `GET`, ``HeadAsGet``); empty
         /// when none takes it.
         func methods(for path: String) -> [HTTPRequest.Method] {
-            let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+            // As the router splits it: empty segments (`//`, a trailing `/`) are none.
+            let segments = path.split(separator: "/")
             var methods: [HTTPRequest.Method] = routes.withLock { routes in
                 routes.filter { route in
                     route.path.components.count == segments.count && zip(route.path.components, segments).allSatisfy { $0 ~= $1 }
@@ -96,6 +97,8 @@ struct MethodsAllowed<Context: RequestContext>: RouterMiddleware {
     let routes: Routes
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // A request the router took to a route is that route's.
+        guard context.endpointPath == nil else { return try await next(request, context) }
         let allowed = routes.methods(for: request.uri.path)
         guard !allowed.isEmpty, !allowed.contains(request.method) else { return try await next(request, context) }
         let allow = Set(allowed.map(\.rawValue)).sorted().joined(separator: ", ")

@@ -118,6 +118,11 @@ struct APITests {
         let health = ServeTests.Server.exchange(port: server.port, "POST", "/health")
         #expect(health.status == 405)
         #expect(health.headers["allow"] == "GET, HEAD")
+        // A trailing slash or a doubled one is the router's path without it, as before;
+        // a path no route takes, whatever its slashes, is 404.
+        #expect(ServeTests.Server.exchange(port: server.port, "GET", "/v1/delivered/", headers: write).status == 200)
+        #expect(ServeTests.Server.exchange(port: server.port, "POST", "/v1/requests/", headers: write, body: Array("{}".utf8)).status == 400)
+        #expect(ServeTests.Server.exchange(port: server.port, "DELETE", "/v1/recipients//settings", headers: write).status == 404)
         // Still there and still acting with the methods routes take; unknown paths 404.
         #expect(try server.request("GET", "/v1/requests/a1", headers: write).status == 200)
         #expect(try server.request("PATCH", "/v1/nothing", headers: write).status == 404)

@@ -67,6 +67,18 @@ struct CheckCommandTests {
         #expect(result.stderr.hasPrefix("/dev/zero:1:1: error: the file is larger than 16 MiB"), "\(result.stderr)")
     }
 
+    @Test("a channel's caFile that is missing: chime check names it at its attribute and exits 65; chime pending works all the same")
+    func missingCAFile() throws {
+        let fixture = "\(Self.fixtures)/bad-ca-missing.xml"
+        let check = try ChimeProcess.run(["check", "--config", fixture])
+        #expect(check.status == 65)
+        #expect(check.stderr.hasPrefix("\(fixture):3:54: error: caFile /") && check.stderr.contains("/\(Self.fixtures)/no-such-ca.pem: no such file"), "\(check.stderr)")
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("chime-ca-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
+        let pending = try ChimeProcess.run(["pending", "--config", fixture, "--store", "sqlite:" + store])
+        #expect(pending.status == 0, "\(pending.stderr)")
+    }
+
     @Test("a missing file or a directory exits 66")
     func missing() throws {
         let result = try ChimeProcess.run(["check", "--config", "no/such/chime.xml"])

@@ -47,15 +47,25 @@ struct BadConfigurationTests {
         #expect(try errors(fixture).first == expected)
     }
 
-    @Test("a caFile that is missing, a folder or no PEM bundle is said at the attribute when the file is loaded (chime check), not by each delivery later")
+    @Test("a caFile that is missing, a folder or no PEM bundle is noted at the attribute when the file is loaded (for chime check), the configuration loading all the same; a TRUSTED CERTIFICATE bundle is a bundle")
     func badCAFile() throws {
         let folder = Self.fixtures.path
         for (fixture, expected) in [("bad-ca-missing.xml", "3:54: caFile \(folder)/no-such-ca.pem: no such file"),
                                     ("bad-ca-directory.xml", "3:54: caFile \(folder)/.: a directory, not a file"),
                                     ("bad-ca-not-pem.xml", "3:54: caFile \(folder)/bad-ca-not-pem.xml holds no PEM certificate (-----BEGIN CERTIFICATE-----)")] {
-            let said = try errors(fixture)
+            let path = Self.fixtures.appendingPathComponent(fixture).path
+            let configuration = try ConfigurationLoader(environment: [:]).load(path: path)
+            let said = configuration.fileProblems.map { "\($0.location.line):\($0.location.column): \($0.message)" }
             #expect(said == [expected], "\(said)")
+            #expect(configuration.fileProblems.allSatisfy { $0.location.file == path && $0.severity == .error })
+            #expect(configuration.channel("hook") != nil)
         }
+        let trusted = FileManager.default.temporaryDirectory.appendingPathComponent("chime-ca-\(UUID().uuidString).pem")
+        defer { try? FileManager.default.removeItem(at: trusted) }
+        let pem = try String(contentsOf: Self.fixtures.appendingPathComponent("ca.pem"), encoding: .utf8)
+        try pem.replacingOccurrences(of: "CERTIFICATE-----", with: "TRUSTED CERTIFICATE-----").write(to: trusted, atomically: true, encoding: .utf8)
+        let xml = #"<chime version="1"><channels><channel id="hook" url="json://127.0.0.1:9/hook" caFile="\#(trusted.path)"/></channels></chime>"#
+        #expect(try ConfigurationLoader(environment: [:]).load(bytes: Array(xml.utf8), path: "chime.xml").fileProblems.isEmpty)
     }
 
     @Test("a backoff longer than maxBackoff's default is said at the backoff, and the channel's other errors (no from) are said too")

@@ -36,20 +36,26 @@ public enum BoundedFile {
 
     /// At most `limit` bytes of the file at `path` (a pipe or standard input's path too).
     public static func read(_ path: String, atMost limit: Int) throws(Failure) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        var descriptor: Int32
+        repeat { descriptor = open(path, O_RDONLY | O_CLOEXEC) } while descriptor < 0 && errno == EINTR
         guard descriptor >= 0 else {
             let why = errno
             throw why == ENOENT ? .missing : .unreadable(String(cString: strerror(why)))
         }
         defer { close(descriptor) }
         var status = stat()
-        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { throw .directory }
-        return try read(descriptor: descriptor, atMost: limit)
+        guard fstat(descriptor, &status) == 0 else { return try read(descriptor: descriptor, atMost: limit) }
+        if status.st_mode & S_IFMT == S_IFDIR { throw .directory }
+        // A regular file's size, as far as the bound, is made room for at once.
+        let expected = status.st_mode & S_IFMT == S_IFREG ? min(Int(status.st_size), limit) : 0
+        return try read(descriptor: descriptor, atMost: limit, expecting: expected)
     }
 
-    /// At most `limit` bytes from an open descriptor, until its end.
-    public static func read(descriptor: Int32, atMost limit: Int) throws(Failure) -> [UInt8] {
+    /// At most `limit` bytes from an open descriptor, until its end; room is made for
+    /// `expected` at once.
+    public static func read(descriptor: Int32, atMost limit: Int, expecting expected: Int = 0) throws(Failure) -> [UInt8] {
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(expected)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }

@@ -17,6 +17,8 @@ extension Chime {
                 meant. A missing file exits 66. A channel secret under \
                 16 characters and a CHIME_SECRET_KEY under 32 bytes are refused (exit 65), as is a locale whose language is \
                 not an ISO 639 code; a recipient whose language has no strings (built in or in the templates) is a warning. \
+                A channel's caFile that cannot be read or holds no PEM certificate is an error here (exit 65); other commands \
+                load the configuration all the same, and only that channel's deliveries fail while it is so. \
                 With --probe, each SMTP and webhook channel is also tried (SMTP: connect, TLS, \
                 login, NOOP; webhooks: HTTP HEAD), nothing is sent, and an unreachable one exits 69.
                 """
@@ -33,7 +35,7 @@ extension Chime {
                 printError("chime: error: \(SigningKey.TooShort(length: key.utf8.count))")
                 throw ExitCode(65)
             }
-            let diagnostics = try checkLocalization(configuration) + linkBaseWarnings(configuration) + pressWarnings(configuration)
+            let diagnostics = try configuration.fileProblems + checkLocalization(configuration) + linkBaseWarnings(configuration) + pressWarnings(configuration)
                 + transportSecurityWarnings(configuration) + environmentFileWarnings()
             printDiagnostics(diagnostics)
             if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(65) }
