@@ -231,7 +231,7 @@ public struct ClickDesk: Sendable {
             guard let match = reader.match(text, for: request) else {
                 try store.record(InboundRecord(at: now, messageID: "", sender: responder, outcome: .unmatched,
                                                detail: "\(channel): \(text.prefix(200))", deliveryID: nil))
-                let to = addressee(request), typed = String(text.prefix(60))
+                let to = addressee(request), typed = ActionDesk.shownText(text)
                 return .refused(Outcome(verdict: .answered, message: say("press.unmatched", [typed, to.reminder ?? ""], to: to,
                                                                   fallback: "\(to.reminder ?? ""): “\(typed)” names none of this reminder’s actions."),
                                         addressee: to))
@@ -361,7 +361,7 @@ public struct ClickDesk: Sendable {
             }
             fresh.id = id
             (response, message) = (fresh, say("press.received", [title, reminder], to: to, fallback: "\(reminder): “\(title)” received.")
-                                       + (userText.map { " (\($0.prefix(60)))" } ?? ""))
+                                       + (userText.map { " (\(ActionDesk.shownText($0)))" } ?? ""))
             status = InboundRecord.Outcome.responded.rawValue
         }
         return (Outcome(verdict: .answered, message: message, then: {

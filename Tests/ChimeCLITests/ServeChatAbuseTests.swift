@@ -78,7 +78,12 @@ struct ServeChatAbuseTests {
         let empty = try reply(" \\n\\t ", update: 3)
         #expect(empty.contains("type your text for “Add item” first"), "\(empty)")
         #expect(try ServeTests.responses(ws).isEmpty, "nothing recorded for empty text")
-        #expect(try reply("Milk", update: 4).contains("“Add item” received. (Milk)"))
+        // The text is echoed as a page shows it: one line of 60 characters at most, a
+        // bidirectional override escaped rather than reordering the answer.
+        let typed = "Milk \u{202E}gnp.exe " + String(repeating: "a", count: 70)
+        let received = try reply(typed, update: 4)
+        #expect(received.contains("“Add item” received. (Milk \\\\u{202e}gnp.exe aaa") && received.contains("a…)")
+                && !received.contains("\u{202E}") && !received.lowercased().contains("\\u202e"), "\(received)")
         // Carried out after the answer, on a thread of its own.
         var waited = 0
         while try ServeTests.responses(ws).first?["status"] as? String != "carried out", waited < 100 {
@@ -89,7 +94,7 @@ struct ServeChatAbuseTests {
         #expect(again.body.contains(#""method":"answerCallbackQuery""#) && again.body.contains("already done"), "\(again)")
         #expect(!again.body.contains("force_reply"))
         let responses = try ServeTests.responses(ws)
-        #expect(responses.count == 1 && responses.first?["userText"] as? String == "Milk", "\(responses)")
+        #expect(responses.count == 1 && responses.first?["userText"] as? String == typed, "\(responses)")
     }
 
     @Test("hooks taking their time do not hold other presses or /health: each is answered within a second while eight hooks sleep")
