@@ -41,15 +41,6 @@ public struct ConfigurationLoader: Sendable {
     /// and their addresses, a few hundred.
     public static let largestFile = 16 << 20
 
-    /// Throws `.unreadable` when nothing is at `path` ("no such file") or a directory is
-    /// (`directory` says so), each after `prefix`: the configuration's and the environment
-    /// file's first checks.
-    static func requireFile(_ path: String, prefix: String = "", directory: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw unreadable(path, prefix + "no such file") }
-        guard !isDirectory.boolValue else { throw unreadable(path, prefix + directory) }
-    }
-
     /// `.unreadable`, at the file `path`, saying `reason`.
     static func unreadable(_ path: String, _ reason: String) -> ConfigurationError {
         ConfigurationError(.unreadable, [Diagnostic(.error, at: SourceLocation(file: path), reason)])
@@ -72,7 +63,7 @@ public struct ConfigurationLoader: Sendable {
         var configuration = reader.read()
         configuration.secrets = reader.secrets
         configuration.recipientsReadIndirectly = reader.recipientsReadIndirectly
-        configuration.fileProblems = reader.fileProblems
+        configuration.caFileLocations = reader.caFileLocations
         var diagnostics = reader.diagnostics
         let reported = Set(diagnostics.map(\.location))
         for problem in configuration.problems() {

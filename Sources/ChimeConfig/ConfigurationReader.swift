@@ -9,8 +9,8 @@ struct ConfigurationReader {
     let document: XMLDocument
     let indirection: Indirection
     private(set) var diagnostics: [Diagnostic] = []
-    /// What the files the configuration names hold wrong (``Configuration/fileProblems``).
-    private(set) var fileProblems: [Diagnostic] = []
+    /// Where each channel's `caFile` is named (``Configuration/caFileLocations``).
+    private(set) var caFileLocations: [String: SourceLocation] = [:]
     private(set) var elements: [ConfigurationElement: XMLElement] = [:]
     /// Channels left out because their URL was refused; addresses naming them are not
     /// reported again as naming an undefined channel.
@@ -176,7 +176,7 @@ struct ConfigurationReader {
             }
         }
         return Channel(id: id, url: url, from: value(element, "from"), replyTo: value(element, "replyTo"), returnPath: value(element, "returnPath"),
-                       policy: readPolicy(element, kind: url.kind), caFile: caFile(element),
+                       policy: readPolicy(element, kind: url.kind), caFile: caFile(element, channel: id),
                        signingSecret: secret(element, "secret"), moveTo: value(element, "moveTo"),
                        apiToken: secret(element, "apiToken"))
     }
@@ -208,28 +208,13 @@ struct ConfigurationReader {
     /// The configuration file's folder: where relative paths start.
     private var folder: String { URL(fileURLWithPath: document.path).deletingLastPathComponent().path }
 
-    /// The channel's `caFile`, resolved. One that cannot be read, or holds no PEM
-    /// certificate, is noted at the attribute (``Configuration/fileProblems``) for
-    /// `chime check`, rather than said only by every delivery later as libcurl's error.
-    private mutating func caFile(_ element: XMLElement) -> String? {
+    /// The channel's `caFile`, resolved, its place kept so that `chime check` can say
+    /// what is wrong with the file there (``Configuration/fileProblems``).
+    private mutating func caFile(_ element: XMLElement, channel id: String) -> String? {
         guard let given = value(element, "caFile") else { return nil }
-        let path = resolvePath(given)
-        let problem: String
-        do {
-            let bytes = Data(try BoundedFile.read(path, atMost: Self.largestCAFile))
-            // OpenSSL, which libcurl verifies with, reads each of these headers.
-            let headers = ["CERTIFICATE", "TRUSTED CERTIFICATE", "X509 CERTIFICATE"].map { Data("-----BEGIN \($0)-----".utf8) }
-            guard !headers.contains(where: { bytes.range(of: $0) != nil }) else { return path }
-            problem = "caFile \(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)"
-        } catch {
-            problem = "caFile \(path): \(error.reason)"
-        }
-        fileProblems.append(Diagnostic(.error, at: document.location(of: element, attribute: "caFile"), problem))
-        return path
+        caFileLocations[id] = document.location(of: element, attribute: "caFile")
+        return resolvePath(given)
     }
-
-    /// The largest `caFile` read: a system's whole bundle is about 200 KB.
-    static let largestCAFile = 16 << 20
 
     /// A path relative to the configuration file's folder.
     private func resolvePath(_ path: String) -> String {

@@ -22,26 +22,19 @@ public struct EnvironmentFile: Sendable {
     /// - Throws: ``ConfigurationError`` — `.unreadable` when it is missing or cannot be
     ///   read, `.invalid` with the line and column of a line that is not `NAME=value`.
     public init(path: String) throws {
-        // Why it cannot be read is looked for only when it cannot: read on every command.
-        // A directory (Docker makes one where a mounted file was missing) opens and then
-        // fails to be read; it had been taken for a file without variables.
-        let whatItIs = { try ConfigurationLoader.requireFile(path, prefix: "environment file: ", directory: "is a directory, not a file") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            try whatItIs()
-            throw ConfigurationLoader.unreadable(path, "environment file: cannot be read (permission denied?)")
-        }
-        defer { try? handle.close() }
-        let data: Data
+        // A directory (Docker makes one where a mounted file was missing) is said as such;
+        // it had been taken for a file without variables.
+        let bytes: [UInt8]
         do {
-            data = try handle.read(upToCount: Self.largest + 1) ?? Data()
-        } catch {
-            try whatItIs()
-            throw ConfigurationLoader.unreadable(path, "environment file: cannot be read (\(error.localizedDescription))")
-        }
-        guard data.count <= Self.largest else {
+            bytes = try BoundedFile.read(path, atMost: Self.largest)
+        } catch .directory {
+            throw ConfigurationLoader.unreadable(path, "environment file: is a directory, not a file")
+        } catch .tooLarge {
             throw ConfigurationError(.invalid, [Diagnostic(.error, at: SourceLocation(file: path), "environment file larger than 1 MiB")])
+        } catch {
+            throw ConfigurationLoader.unreadable(path, "environment file: " + error.reason)
         }
-        try self.init(text: String(decoding: data, as: UTF8.self), path: path)
+        try self.init(text: String(decoding: bytes, as: UTF8.self), path: path)
     }
 
     /// Reads `text`; `path` names it in diagnostics.

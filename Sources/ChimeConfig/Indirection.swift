@@ -70,11 +70,11 @@ struct Indirection {
         return Value(text: result, isIndirect: !secrets.isEmpty, secrets: secrets)
     }
 
-    /// RFC 3986's unreserved characters: what a value put into a URL's user information
-    /// keeps as it is.
     /// The largest file behind `file:` read: a secret, a password, a webhook's URL.
     static let largestFile = 1 << 20
 
+    /// RFC 3986's unreserved characters: what a value put into a URL's user information
+    /// keeps as it is.
     private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// The span of a URL as written, references unresolved, between its `://` and the

@@ -32,12 +32,9 @@ public struct Configuration: Hashable, Sendable {
     /// Whether a recipient's `id` or `timeZone` was read from the environment or a file:
     /// then the file's bytes alone do not say who is where.
     public var recipientsReadIndirectly = false
-    /// What the files it names hold wrong (a channel's `caFile` missing, or without a
-    /// certificate), said where they are named: errors for `chime check`, which then
-    /// exits 65. Every other command loads the configuration all the same, as a CA file
-    /// provisioned after the configuration, or being replaced, fails only the deliveries
-    /// on its channel, and those only while it is.
-    public var fileProblems: [Diagnostic] = []
+    /// Where each channel's `caFile` is named (channel id → the attribute), for
+    /// ``fileProblems``.
+    public var caFileLocations: [String: SourceLocation] = [:]
 
     public init(categories: [NotificationCategory] = [], channels: [Channel] = [], recipients: [Recipient] = [], defaultPendingLimit: Int? = nil) {
         self.categories = categories
