@@ -112,17 +112,13 @@ extension PostgresStore {
     public func deliveries(state: DeliveryState?, after: Int64?, count: Int?) throws -> [OutboxDelivery] {
         let (wanted, after, count) = (state?.rawValue, after ?? 0, count.map(Int64.init))
         return try readSnapshot { session in
-            // The page's rows by the primary key from `after` on, then the attempts of those
-            // on the page, in one snapshot.
+            // The page's rows by the primary key from `after` on, then the attempts of
+            // their ids, in one snapshot.
             var deliveries = try await session.rows("""
                 SELECT * FROM outbox WHERE (\(wanted)::text IS NULL OR state = \(wanted)) AND id > \(after) ORDER BY id LIMIT \(count)::bigint
                 """).map { try Self.outbox($0, history: []) }
             guard !deliveries.isEmpty else { return [] }
-            deliveries.attach(try await session.rows("""
-                SELECT * FROM attempt WHERE outbox_id IN (
-                    SELECT id FROM outbox WHERE (\(wanted)::text IS NULL OR state = \(wanted)) AND id > \(after) ORDER BY id LIMIT \(count)::bigint)
-                ORDER BY id
-                """).map { row in
+            deliveries.attach(try await session.rows("SELECT * FROM attempt WHERE outbox_id = ANY(\(deliveries.map(\.id))) ORDER BY id").map { row in
                 (try row.get("outbox_id"), DeliveryAttempt(at: Instant(seconds: try row.get("at")),
                                                             outcome: DeliveryAttempt.Outcome(rawValue: try row.get("outcome")) ?? .temporary,
                                                             code: try row.get("code"), message: try row.get("message")))

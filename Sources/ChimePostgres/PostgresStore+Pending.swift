@@ -45,7 +45,6 @@ extension PostgresStore {
     }
 
     public func pending(recipient: String?, limits: [String: Int], after: ListingKey?, count: Int?) throws -> [PendingNotification] {
-        let isWhole = after == nil && count == nil
         // One snapshot: a page's set-aside marks come from the same state as the page.
         return try readSnapshot { session in
             // By pending_next_fire (or pending_recipient) from `after` on: the `>=` is
@@ -57,17 +56,16 @@ extension PostgresStore {
                          AND (next_fire > \(seconds) OR (next_fire = \(seconds) AND identifier > \(identifier)))))
                 ORDER BY next_fire, identifier LIMIT \(count)::bigint
                 """).map(Self.pending)
-            var boundaries: [[UInt8]: ListingKey] = [:]
-            if !isWhole {
-                var asked = Set<[UInt8]>()
-                for recipient in notifications.map(\.request.recipient) where asked.insert(Array(recipient.utf8)).inserted {
-                    guard let limit = limits[recipient], limit > 0 else { continue }
-                    boundaries[Array(recipient.utf8)] = try await session.rows("""
+            var boundaries: [[UInt8]: ListingKey]?
+            if after != nil || count != nil {
+                boundaries = [:]
+                for (recipient, limit) in notifications.limitedRecipients(limits) {
+                    boundaries?[[UInt8](recipient.utf8)] = try await session.rows("""
                         SELECT next_fire, identifier FROM pending WHERE recipient = \(recipient) ORDER BY next_fire, identifier LIMIT 1 OFFSET \(limit - 1)
                         """).first.map { ListingKey(seconds: try $0.get("next_fire"), identifier: try $0.get("identifier")) }
                 }
             }
-            notifications.setAside(beyond: limits, isWhole: isWhole) { recipient, _ in boundaries[Array(recipient.utf8)] }
+            notifications.setAside(beyond: limits, boundaries: boundaries)
             return notifications
         }
     }

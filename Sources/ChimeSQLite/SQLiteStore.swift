@@ -159,11 +159,16 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
             // only the requests of one instant by identifier.
             let page = Self.page(recipient: recipient, after: after, descending: false, time: "next_fire", count: count)
             var notifications = try Self.pending(Row.fetchAll(db, sql: "SELECT * FROM pending" + page.sql, arguments: page.arguments))
-            try notifications.setAside(beyond: limits, isWhole: after == nil && count == nil) { recipient, limit in
-                try Row.fetchOne(db, sql: "SELECT next_fire, identifier FROM pending WHERE recipient = ? ORDER BY next_fire, identifier LIMIT 1 OFFSET ?",
-                                 arguments: [recipient, limit - 1])
-                    .map { ListingKey(seconds: $0[0], identifier: $0[1]) }
+            var boundaries: [[UInt8]: ListingKey]?
+            if after != nil || count != nil {
+                boundaries = [:]
+                for (recipient, limit) in notifications.limitedRecipients(limits) {
+                    boundaries?[[UInt8](recipient.utf8)] = try Row.fetchOne(db, sql: """
+                        SELECT next_fire, identifier FROM pending WHERE recipient = ? ORDER BY next_fire, identifier LIMIT 1 OFFSET ?
+                        """, arguments: [recipient, limit - 1]).map { ListingKey(seconds: $0[0], identifier: $0[1]) }
+                }
             }
+            notifications.setAside(beyond: limits, boundaries: boundaries)
             return notifications
         }
     }

@@ -35,28 +35,36 @@ extension NotificationRequest {
 }
 
 extension Array where Element == PendingNotification {
+    /// The recipients of these requests that have a pending limit above 0, each once,
+    /// with it: those whose boundary a page's set-aside marks need
+    /// (``setAside(beyond:boundaries:)``). Recipients are told apart by their bytes, as
+    /// the stores do.
+    public func limitedRecipients(_ limits: [String: Int]) -> [(recipient: String, limit: Int)] {
+        var seen = Set<[UInt8]>()
+        return compactMap { notification in
+            let recipient = notification.request.recipient
+            guard let limit = limits[recipient], limit > 0, seen.insert([UInt8](recipient.utf8)).inserted else { return nil }
+            return (recipient, limit)
+        }
+    }
+
     /// Marks those beyond their recipient's pending limit (`limits`: recipient → most
     /// pending) as set aside: the recipient's requests sorted by next fire, then by
-    /// identifier, those after its `limit`-th. A whole listing (`isWhole`) is counted as
-    /// it is read. For a page, `lastWithin(recipient, limit)` gives the sort key of that
-    /// `limit`-th request, nil when it has no more than `limit`; it is asked once for each
-    /// recipient on the page that has a limit, so that the page is marked as the whole
-    /// listing would be. Recipients are told apart by their bytes, as the stores do.
-    public mutating func setAside(beyond limits: [String: Int], isWhole: Bool, lastWithin: (String, Int) throws -> ListingKey?) rethrows {
+    /// identifier, those after its `limit`-th. A whole listing (`boundaries` nil) is
+    /// counted as it is read. A page is marked as the whole listing would be from
+    /// `boundaries`: for each of its ``limitedRecipients(_:)`` (by the name's bytes), the
+    /// sort key of its `limit`-th request, absent when it has no more than `limit`.
+    public mutating func setAside(beyond limits: [String: Int], boundaries: [[UInt8]: ListingKey]?) {
         var counts: [[UInt8]: Int] = [:]
-        var boundaries: [[UInt8]: ListingKey?] = [:]
         for index in indices {
             let recipient = self[index].request.recipient
             guard let limit = limits[recipient] else { continue }
             let name = [UInt8](recipient.utf8)
-            if isWhole {
+            if let boundaries {
+                self[index].isSetAside = limit <= 0 || boundaries[name].map { self[index].listingKey.follows($0) } ?? false
+            } else {
                 counts[name, default: 0] += 1
                 self[index].isSetAside = counts[name]! > limit
-            } else if limit <= 0 {
-                self[index].isSetAside = true
-            } else {
-                if boundaries[name] == nil { boundaries[name] = .some(try lastWithin(recipient, limit)) }
-                if let boundary = boundaries[name]!, self[index].listingKey.follows(boundary) { self[index].isSetAside = true }
             }
         }
     }
@@ -68,11 +76,11 @@ extension PendingNotification {
 }
 
 extension ListingKey {
-    /// Whether `self` comes after `other`, sorted by seconds (the newest first when
-    /// `descending`), then by identifier byte by byte, as both stores sort it (`String`'s
-    /// `>` takes "é" written as e and an accent for the same as "é").
-    public func follows(_ other: ListingKey, descending: Bool = false) -> Bool {
-        if seconds != other.seconds { return descending ? seconds < other.seconds : seconds > other.seconds }
+    /// Whether `self` comes after `other`, sorted by seconds, then by identifier byte by
+    /// byte, as both stores sort it (`String`'s `>` takes "é" written as e and an accent
+    /// for the same as "é").
+    public func follows(_ other: ListingKey) -> Bool {
+        if seconds != other.seconds { return seconds > other.seconds }
         return other.identifier.utf8.lexicographicallyPrecedes(identifier.utf8)
     }
 }
