@@ -92,7 +92,7 @@ extension PostgresStore {
                     body = excluded.body, created_at = excluded.created_at
                 WHERE idempotency.status = 0
                 """)
-            try await session.execute("DELETE FROM idempotency WHERE created_at < \(at.seconds - IdempotentAnswer.keptFor) AND status <> 0")
+            try await session.execute("DELETE FROM idempotency WHERE created_at < \(at.seconds - IdempotentAnswer.keptFor)")
             return try await Self.kept(session, owner: owner, key: key) ?? answer
         }
     }

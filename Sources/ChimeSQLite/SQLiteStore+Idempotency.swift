@@ -48,7 +48,7 @@ extension SQLiteStore {
                     body = excluded.body, created_at = excluded.created_at
                 WHERE idempotency.status = 0
                 """, arguments: [owner, key, answer.requestDigest, answer.status, Data(answer.body), at.seconds])
-            try db.execute(sql: "DELETE FROM idempotency WHERE created_at < ? AND status <> 0", arguments: [at.seconds - IdempotentAnswer.keptFor])
+            try db.execute(sql: "DELETE FROM idempotency WHERE created_at < ?", arguments: [at.seconds - IdempotentAnswer.keptFor])
             return try Self.kept(db, owner: owner, key: key) ?? answer
         }
     }

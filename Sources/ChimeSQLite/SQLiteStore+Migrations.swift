@@ -326,6 +326,13 @@ extension SQLiteStore {
             // (``IdempotentAnswer/keptFor``), found by when they were kept.
             try db.execute(sql: "CREATE INDEX idempotency_created ON idempotency (created_at)")
         }
+        migrator.registerMigration("v20 delivered by time") { db in
+            // `GET /v1/delivered` without a recipient lists the newest first, a page at a
+            // time: with no index in that order, each page read every delivered row and
+            // sorted them all. This one is in the listing's order (``ListingKey``), so a page
+            // is read from its cursor on.
+            try db.execute(sql: "CREATE INDEX delivered_time ON delivered (delivered_at DESC, identifier)")
+        }
         return migrator
     }
 }

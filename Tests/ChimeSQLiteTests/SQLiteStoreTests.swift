@@ -27,7 +27,7 @@ struct SQLiteStoreTests {
         "v6 chat threads", "v7 delivery policy", "v8 thread groups", "v9 recipient settings", "v10 opt-in", "v11 waiting groups index",
         "v12 quiet-hours hold index", "v13 idempotency keys", "v14 claimed rows index",
         "v15 delivered by recipient, with delivery ids", "v16 carried-out responses index", "v17 answered deliveries",
-        "v18 answered inbound messages", "v19 idempotency keys by age",
+        "v18 answered inbound messages", "v19 idempotency keys by age", "v20 delivered by time",
     ]
 
     @Test("the file is in WAL mode, with the migrations recorded, the next-fire index, claimers indexed for claimed rows only, delivered rows by recipient with their ids, and carried-out responses by delivery")
@@ -50,7 +50,7 @@ struct SQLiteStoreTests {
             "CREATE INDEX pending_claimed_by ON pending (claimed_by) WHERE claimed_by IS NOT NULL",
             "CREATE INDEX outbox_claimed_by ON outbox (claimed_by) WHERE claimed_by IS NOT NULL",
             // The recipient's delivery ids in the index: counting what is still open reads no row.
-            "delivered_delivery,delivered_recipient_ids,delivered_unanswered,sqlite_autoindex_delivered_1",
+            "delivered_delivery,delivered_recipient_ids,delivered_time,delivered_unanswered,sqlite_autoindex_delivered_1",
             "CREATE INDEX delivered_recipient_ids ON delivered (recipient, delivered_at, delivery_id)",
             // Whether a delivery's response was carried out, answered from the index alone.
             "CREATE INDEX response_carried_out ON response (delivery_id) WHERE status = 'carried out'",

@@ -69,14 +69,17 @@ struct CoordinationStoreConformance {
         #expect(try made.store.takeIdempotencyKey(owner: "backend", key: "k3", digest: "f", at: Instant(seconds: 161), abandonedAfter: 60) == nil)
         #expect(try made.store.idempotentAnswer(owner: "backend", key: "k3") == .pending(digest: "f"))
 
-        // Kept a day, then forgotten when another answer is kept; holds are not (a call's
-        // is taken over once abandoned; a mailbox's is the store's own).
+        // Kept a day, then forgotten when another answer is kept; so are holds abandoned a
+        // day ago (a call's process died and no one sent it again), not those renewed since.
         let later = Instant(seconds: 101 + IdempotentAnswer.keptFor)
+        #expect(try made.store.takeIdempotencyKey(owner: "backend", key: "k6", digest: "g", at: Instant(seconds: 150), abandonedAfter: 60) == nil)
+        #expect(try made.store.renewIdempotencyKey(owner: "backend", key: "k6", digest: "g", at: later))
         _ = try made.store.keepIdempotentAnswer(answer, owner: "backend", key: "k4", at: later)
         #expect(try made.store.idempotentAnswer(owner: "backend", key: "k2") == answer, "a day old to the second: still kept")
         _ = try made.store.keepIdempotentAnswer(answer, owner: "frontend", key: "k5", at: later + 100)
         #expect(try made.store.idempotentAnswer(owner: "backend", key: "k2") == nil, "past a day: forgotten")
-        #expect(try made.store.idempotentAnswer(owner: "backend", key: "k3") == .pending(digest: "f"), "a hold is no answer to forget")
+        #expect(try made.store.idempotentAnswer(owner: "backend", key: "k3") == nil, "a hold abandoned a day ago: forgotten")
+        #expect(try made.store.idempotentAnswer(owner: "backend", key: "k6") == .pending(digest: "g"), "a hold renewed since: kept")
         #expect(try made.store.idempotentAnswer(owner: "backend", key: "k4") == answer)
     }
 

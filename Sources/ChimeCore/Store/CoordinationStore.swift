@@ -25,7 +25,10 @@ public protocol CoordinationStore: Sendable {
 
     /// Keeps `answer` as the one to replay for `owner`'s `key`, in place of the call's hold
     /// on it, unless an answer is already kept; returns the one kept (the first). Answers
-    /// kept ``IdempotentAnswer/keptFor`` before `at` are forgotten (holds are not).
+    /// kept ``IdempotentAnswer/keptFor`` before `at` are forgotten, and so are holds taken
+    /// or renewed that long before: a hold is taken over once abandoned, after far less
+    /// than a day, so one that old is a call whose process died and that no one asked for
+    /// again (left, such holds would pile up for ever).
     func keepIdempotentAnswer(_ answer: IdempotentAnswer, owner: String, key: String, at: Instant) throws -> IdempotentAnswer
 
     /// Gives back a key taken by a call that could not be answered, so that its retry
