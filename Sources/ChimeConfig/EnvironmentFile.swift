@@ -7,10 +7,27 @@ import Synchronization
 /// deployment — units, cron, the MTA pipe, a container — reads from the one file
 /// (`--env-file`, `$CHIME_ENV_FILE`). Written by hand: no Swift package reads this format.
 ///
-/// Blank lines and lines starting with `#` or `;` are skipped; `export ` before a name is
-/// allowed; a value may be bare (surrounding white space trimmed), in single quotes
-/// (taken as written) or in double quotes (`\"`, `\\`, `\$`, `\n` escaped). One pass over
-/// the bytes, at most ``largest`` of them.
+/// Blank lines and lines starting with `#` or `;` are skipped. A value ends at the first
+/// line break (LF, CR or CR LF) outside quotes. It starts with a quote or not:
+/// - in single quotes: taken as written, line breaks included;
+/// - in double quotes: as written, line breaks included, except that a backslash before
+///   `"`, `\`, `` ` `` or `$` stands for that character, one ending a line joins the next,
+///   and one before anything else stays (`"a\nb"` is `a\nb`, four characters);
+/// - after a closing quote, white space is skipped and another quoted or bare part may
+///   follow (`"x"'y'z` is `xyz`);
+/// - bare: quotes are characters like any other (`it's` is `it's`), surrounding white
+///   space is trimmed, a backslash takes the character after it as written (`a\ b` keeps
+///   its space), and one ending the line joins the next to it.
+///
+/// That is systemd's reading, so a file written for a unit's `EnvironmentFile=` gives the
+/// same secrets here. Where they differ, Chime refuses what systemd would skip or read
+/// otherwise, naming the line and column, rather than take a secret other than the one
+/// written: a line with no `=` or with a name that is not one (systemd skips it), a quote
+/// never closed (systemd takes the rest of the file), a NUL character (which no variable
+/// can hold) and text that is not UTF-8 (systemd refuses the file). Two more: `export `
+/// before a name is allowed, as a shell has it, and `#` after a closing quote starts a
+/// comment (systemd would append it to the value). One pass over the bytes, at most
+/// ``largest`` of them.
 public struct EnvironmentFile: Sendable {
     /// The variables in the order the file gives them (a repeated name: the last wins).
     public var variables: [(name: String, value: String)]
@@ -34,80 +51,195 @@ public struct EnvironmentFile: Sendable {
         } catch {
             throw ConfigurationLoader.unreadable(path, "environment file: " + error.reason)
         }
+        if let (line, column) = Self.firstInvalidUTF8(bytes) {
+            throw ConfigurationError(.invalid, [Diagnostic(.error, at: SourceLocation(file: path, line: line, column: column),
+                                                           "not UTF-8: a value would not be the bytes written")])
+        }
         try self.init(text: String(decoding: bytes, as: UTF8.self), path: path)
+    }
+
+    /// Where `bytes` stop being UTF-8 (its line and column, in scalars), nil when they are.
+    private static func firstInvalidUTF8(_ bytes: [UInt8]) -> (line: Int, column: Int)? {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var (line, column) = (1, 1)
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar) where scalar == "\n": (line, column) = (line + 1, 1)
+            case .scalarValue: column += 1
+            case .emptyInput: return nil
+            case .error: return (line, column)
+            }
+        }
     }
 
     /// Reads `text`; `path` names it in diagnostics.
     public init(text: String, path: String) throws {
+        var reader = Reader(Array(text.unicodeScalars))
         variables = []
         var diagnostics: [Diagnostic] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        if let problem = reader.firstNUL() {
+            throw ConfigurationError(.invalid, [Diagnostic(.error, at: SourceLocation(file: path, line: problem.line, column: problem.column), problem.message)])
+        }
+        while !reader.atEnd {
             do {
-                if let variable = try Self.variable(in: line) { variables.append(variable) }
+                if let variable = try reader.variable() { variables.append(variable) }
             } catch let problem as Problem {
-                diagnostics.append(Diagnostic(.error, at: SourceLocation(file: path, line: index + 1, column: problem.column), problem.message))
+                diagnostics.append(Diagnostic(.error, at: SourceLocation(file: path, line: problem.line, column: problem.column), problem.message))
+                reader.skipLine()
             }
         }
         guard diagnostics.isEmpty else { throw ConfigurationError(.invalid, diagnostics) }
     }
 
     private struct Problem: Error {
+        var line: Int
         var column: Int
         var message: String
     }
 
-    /// The variable a line sets, nil for a blank or comment line.
-    private static func variable(in line: Substring) throws -> (name: String, value: String)? {
-        let characters = Array(line.unicodeScalars)
-        var position = 0
-        func skipBlanks() { while position < characters.count, characters[position] == " " || characters[position] == "\t" || characters[position] == "\r" { position += 1 } }
-        skipBlanks()
-        guard position < characters.count, characters[position] != "#", characters[position] != ";" else { return nil }
-        if characters[position...].starts(with: "export ".unicodeScalars) { position += 7; skipBlanks() }
-        let nameStart = position
-        while position < characters.count, characters[position] == "_" || (characters[position].isASCII && characters[position].properties.isAlphabetic)
-                || ("0"..."9").contains(characters[position]) {
+    /// The text's scalars, read once from the start, with the line and column of each.
+    private struct Reader {
+        private let scalars: [Unicode.Scalar]
+        private var position = 0
+        private var line = 1, lineStart = 0
+
+        init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
+
+        var atEnd: Bool { position >= scalars.count }
+        private var next: Unicode.Scalar? { position < scalars.count ? scalars[position] : nil }
+
+        private static func isBreak(_ scalar: Unicode.Scalar?) -> Bool { scalar == "\n" || scalar == "\r" }
+        private static func isBlank(_ scalar: Unicode.Scalar?) -> Bool { scalar == " " || scalar == "\t" }
+
+        /// The next scalar, counted into the line and column: LF, CR LF and a lone CR
+        /// each end a line.
+        private mutating func advance() -> Unicode.Scalar {
+            let scalar = scalars[position]
             position += 1
+            if scalar == "\n" || (scalar == "\r" && next != "\n") { (line, lineStart) = (line + 1, position) }
+            return scalar
         }
-        let name = String(String.UnicodeScalarView(characters[nameStart..<position]))
-        guard !name.isEmpty, !("0"..."9").contains(name.unicodeScalars.first!) else {
-            throw Problem(column: nameStart + 1, message: "expected NAME=value (a name of letters, digits and _)")
+
+        /// Where the text holds a NUL, which `setenv` would cut a value at.
+        func firstNUL() -> Problem? {
+            var scan = self
+            while let scalar = scan.next {
+                if scalar == "\0" { return scan.problem("a NUL character (U+0000), which no environment variable can hold") }
+                _ = scan.advance()
+            }
+            return nil
         }
-        skipBlanks()
-        guard position < characters.count, characters[position] == "=" else {
-            // The line is not echoed: a bare pasted value (a key, a password) is no name.
-            throw Problem(column: position + 1, message: "expected \"=\" here: each line is NAME=value")
+
+        private func problem(_ message: String, at position: Int? = nil) -> Problem {
+            Problem(line: line, column: (position ?? self.position) - lineStart + 1, message: message)
         }
-        position += 1
-        skipBlanks()
-        var value = String.UnicodeScalarView()
-        if position < characters.count, characters[position] == "'" || characters[position] == "\"" {
-            let quote = characters[position]
-            let opened = position + 1
-            position += 1
-            var closed = false
-            while position < characters.count {
-                let scalar = characters[position]
-                position += 1
-                if scalar == quote { closed = true; break }
-                if quote == "\"", scalar == "\\", position < characters.count {
-                    let escaped = characters[position]
-                    position += 1
-                    value.append(escaped == "n" ? "\n" : escaped)
-                } else {
+
+        /// Past the end of the line (a comment's, or after an error, so that the next
+        /// line is read on its own).
+        mutating func skipLine() {
+            while next != nil, !Self.isBreak(next) { _ = advance() }
+            if next == "\r" { _ = advance() }
+            if next == "\n" { _ = advance() }
+        }
+
+        private mutating func skipBlanks() { while Self.isBlank(next) { _ = advance() } }
+
+        /// The variable the next line sets, nil for a blank or comment line; past the
+        /// line (or the lines its value spans) either way.
+        mutating func variable() throws -> (name: String, value: String)? {
+            while Self.isBlank(next) || Self.isBreak(next) { _ = advance() }
+            guard let first = next else { return nil }
+            if first == "#" || first == ";" {
+                skipLine()
+                return nil
+            }
+            if scalars[position...].starts(with: "export ".unicodeScalars) {
+                position += 7
+                skipBlanks()
+            }
+            let nameStart = position
+            while let scalar = next, scalar == "_" || (scalar.isASCII && scalar.properties.isAlphabetic) || ("0"..."9").contains(scalar) {
+                _ = advance()
+            }
+            let name = String(String.UnicodeScalarView(scalars[nameStart..<position]))
+            guard !name.isEmpty, !("0"..."9").contains(name.unicodeScalars.first!) else {
+                throw problem("expected NAME=value (a name of letters, digits and _)", at: nameStart)
+            }
+            skipBlanks()
+            guard next == "=" else {
+                // The line is not echoed: a bare pasted value (a key, a password) is no name.
+                throw problem("expected \"=\" here: each line is NAME=value")
+            }
+            _ = advance()
+            return (name, try value(of: name))
+        }
+
+        /// The value after `=`, to the line break that ends it (consumed).
+        private mutating func value(of name: String) throws -> String {
+            var value: [Unicode.Scalar] = []
+            // Where trailing white space of a bare part starts, to be trimmed at the end.
+            var trailingBlanks: Int?
+            // Once a bare part has started, quotes are characters like any other.
+            var bare = false
+            skipBlanks()
+            while let scalar = next, !Self.isBreak(scalar) {
+                switch scalar {
+                case "'" where !bare, "\"" where !bare:
+                    let (openLine, openLineStart, opened) = (line, lineStart, position)
+                    _ = advance()
+                    var closed = false
+                    while !atEnd {
+                        let inside = advance()
+                        if inside == scalar { closed = true; break }
+                        if scalar == "\"", inside == "\\", let escaped = next {
+                            _ = advance()
+                            if escaped == "\n" { continue }
+                            if !"\"\\`$".unicodeScalars.contains(escaped) { value.append("\\") }
+                            value.append(escaped)
+                        } else {
+                            value.append(inside)
+                        }
+                    }
+                    guard closed else {
+                        throw Problem(line: openLine, column: opened - openLineStart + 1, message: "a quoted value of \(name) is never closed")
+                    }
+                    trailingBlanks = nil
+                    skipBlanks()
+                    if next == "#" {
+                        skipLine()
+                        return Self.text(value)
+                    }
+                case "\\":
+                    // Before CR LF, only the CR is taken: the LF ends the value (systemd's reading).
+                    _ = advance()
+                    (trailingBlanks, bare) = (nil, true)
+                    if let escaped = next {
+                        _ = advance()
+                        if !Self.isBreak(escaped) { value.append(escaped) }
+                    }
+                default:
+                    _ = advance()
+                    bare = true
+                    if Self.isBlank(scalar) {
+                        if trailingBlanks == nil { trailingBlanks = value.count }
+                    } else {
+                        trailingBlanks = nil
+                    }
                     value.append(scalar)
                 }
             }
-            guard closed else { throw Problem(column: opened, message: "a quoted value of \(name) is never closed") }
-            skipBlanks()
-            guard position == characters.count || characters[position] == "#" else {
-                throw Problem(column: position + 1, message: "unexpected text after the quoted value of \(name)")
-            }
-        } else {
-            value.append(contentsOf: characters[position...])
-            while let last = value.last, last == " " || last == "\t" || last == "\r" { value.removeLast() }
+            if next == "\r" { _ = advance() }
+            if next == "\n" { _ = advance() }
+            if let trailingBlanks { value.removeLast(value.count - trailingBlanks) }
+            return Self.text(value)
         }
-        return (name, String(value))
+
+        private static func text(_ scalars: [Unicode.Scalar]) -> String {
+            var text = String.UnicodeScalarView()
+            text.append(contentsOf: scalars)
+            return String(text)
+        }
     }
 
     /// Sets each variable in this process's environment where the environment does not
