@@ -35,6 +35,9 @@ public struct EnvironmentFile: Sendable {
     /// The largest file read: secrets are short, and this is read on every command.
     public static let largest = 1 << 20
 
+    /// How many bad lines are named before the rest are only counted as more.
+    static let diagnosticsSaid = 100
+
     /// Reads the file at `path`.
     /// - Throws: ``ConfigurationError`` — `.unreadable` when it is missing or cannot be
     ///   read, `.invalid` with the line and column of a line that is not `NAME=value`.
@@ -63,9 +66,18 @@ public struct EnvironmentFile: Sendable {
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         var (line, column) = (1, 1)
+        var afterCR = false
         while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar) where scalar == "\n": (line, column) = (line + 1, 1)
+            let decoded = decoder.decode(&iterator)
+            // LF, CR LF and a lone CR each end a line, as the reader counts them.
+            if afterCR, case .scalarValue(let scalar) = decoded, scalar == "\n" {
+                afterCR = false
+                continue
+            }
+            afterCR = false
+            switch decoded {
+            case .scalarValue(let scalar) where scalar == "\n" || scalar == "\r":
+                (line, column, afterCR) = (line + 1, 1, scalar == "\r")
             case .scalarValue: column += 1
             case .emptyInput: return nil
             case .error: return (line, column)
@@ -85,6 +97,12 @@ public struct EnvironmentFile: Sendable {
             do {
                 if let variable = try reader.variable() { variables.append(variable) }
             } catch let problem as Problem {
+                // The first hundred said: a file of a million bad lines (a binary named by
+                // mistake) is refused without a million lines of errors.
+                guard diagnostics.count < Self.diagnosticsSaid else {
+                    diagnostics.append(Diagnostic(.error, at: SourceLocation(file: path), "more lines are not NAME=value; the first \(Self.diagnosticsSaid) are said above"))
+                    break
+                }
                 diagnostics.append(Diagnostic(.error, at: SourceLocation(file: path, line: problem.line, column: problem.column), problem.message))
                 reader.skipLine()
             }
@@ -154,9 +172,11 @@ public struct EnvironmentFile: Sendable {
                 skipLine()
                 return nil
             }
+            // `export NAME=`, as a shell has it; `export =x` sets a variable named export.
             if scalars[position...].starts(with: "export ".unicodeScalars) {
-                position += 7
-                skipBlanks()
+                var after = position + 7
+                while after < scalars.count, Self.isBlank(scalars[after]) { after += 1 }
+                if after < scalars.count, scalars[after] != "=" { position = after }
             }
             let nameStart = position
             while let scalar = next, scalar == "_" || (scalar.isASCII && scalar.properties.isAlphabetic) || ("0"..."9").contains(scalar) {

@@ -162,7 +162,7 @@ struct DeployTests {
         #expect(!FileManager.default.fileExists(atPath: root.state.appendingPathComponent("chime.sqlite-wal").path))
     }
 
-    @Test("the systemd units: chime-run.service fires, chime-digest.service sends the digest, chime-serve.service answers /health; the timers start them every minute and hourly")
+    @Test("the systemd units: chime-run.service fires, chime-digest.service sends the digest, chime-prune.service forgets old history, chime-serve.service answers /health; the timers start them every minute, hourly and daily")
     func systemdUnits() throws {
         let root = try Root()
         try root.schedule("tea")
@@ -175,9 +175,11 @@ struct DeployTests {
         let digest = try Self.start("chime-digest.service", in: root)
         #expect(digest.allowed.contains(digest.status) && digest.output.contains("digest alice: 1 notification"), "\(digest.output)")
         #expect(root.outbox.filter { $0.hasPrefix("digest-") }.count == 1)
+        let prune = try Self.start("chime-prune.service", in: root)
+        #expect(prune.status == 0 && prune.output.hasPrefix("forgot 0 deliveries"), "\(prune.output)")
 
-        let timers = try ["chime-run.timer", "chime-digest.timer"].map { try Self.unit($0, in: root).first { $0.key == "OnCalendar" }?.value }
-        #expect(timers == ["*-*-* *:*:00", "hourly"])
+        let timers = try ["chime-run.timer", "chime-digest.timer", "chime-prune.timer"].map { try Self.unit($0, in: root).first { $0.key == "OnCalendar" }?.value }
+        #expect(timers == ["*-*-* *:*:00", "hourly", "*-*-* 03:30:00"])
 
         // chime serve: its port made 0, the rest as written; stopped by SIGTERM as systemd stops it.
         let lines = try Self.unit("chime-serve.service", in: root)
@@ -214,7 +216,7 @@ struct DeployTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.deploy.appendingPathComponent("systemd").path).filter { $0.hasSuffix(".service") || $0.hasSuffix(".timer") }
         #expect(Set(names) == ["chime-daemon.service", "chime-serve.service", "chime-serve@.service", "chime-run.service", "chime-run.timer",
-                               "chime-digest.service", "chime-digest.timer"])
+                               "chime-digest.service", "chime-digest.timer", "chime-prune.service", "chime-prune.timer"])
         // The workers' template is checked as an instance: its instance is the port.
         let files = names.map { $0.replacingOccurrences(of: "@.", with: "@8081.") }
         for (name, file) in zip(names, files) {
@@ -256,7 +258,7 @@ struct DeployTests {
                 environment[String(line[..<equals])] = String(line[line.index(after: equals)...])
             }
         }
-        #expect(commands.map(\.schedule) == ["* * * * *", "0 * * * *"])
+        #expect(commands.map(\.schedule) == ["* * * * *", "0 * * * *", "30 3 * * *"])
         #expect(Set(environment.keys) == ["CHIME_CONFIG", "CHIME_STORE", "CHIME_TEMPLATES", "CHIME_ENV_FILE"])
         for (_, command) in commands {
             let result = try root.run(["/bin/sh", "-c", command], in: FileManager.default.temporaryDirectory, environment: environment)

@@ -84,6 +84,26 @@ struct EnvironmentFileTests {
             #expect(error.kind == .invalid)
             #expect(error.description == "\(path):2:4: error: not UTF-8: a value would not be the bytes written")
         }
+        // Counted as the reader counts lines: a lone CR ends one.
+        #expect(FileManager.default.createFile(atPath: path, contents: Data([0x41, 0x3D, 0x31, 0x0D, 0x42, 0x3D, 0xFF])))
+        #expect(throws: ConfigurationError.self) { try EnvironmentFile(path: path) }
+        do {
+            _ = try EnvironmentFile(path: path)
+        } catch let error as ConfigurationError {
+            #expect(error.description == "\(path):2:3: error: not UTF-8: a value would not be the bytes written")
+        }
+    }
+
+    @Test("`export NAME=` sets NAME; `export =x` a variable named export; a file of bad lines is refused naming the first hundred")
+    func exportAndManyErrors() throws {
+        #expect(try read("export A=1\nexport =x\n") == ["A": "1", "export": "x"])
+        do {
+            _ = try read(String(repeating: "A\n", count: 5_000))
+            Issue.record("read without an error")
+        } catch let error as ConfigurationError {
+            #expect(error.diagnostics.count == 101)
+            #expect(error.diagnostics.last?.description == "secrets.env: error: more lines are not NAME=value; the first 100 are said above")
+        }
     }
 
     @Test("errors name the line and column, counted across values that span lines, and every bad line is named")

@@ -1,6 +1,7 @@
 /// Where requests wait and deliveries are recorded: SQLite by default, PostgreSQL when one
 /// machine is not enough. One protocol per concern (``PendingStore``, ``OutboxStore``,
-/// ``ResponseStore``, ``PolicyStore``, ``BatchStore``, ``CoordinationStore``), so that each
+/// ``ResponseStore``, ``PolicyStore``, ``BatchStore``, ``CoordinationStore``,
+/// ``HistoryStore``), so that each
 /// part of Chime names what it reads and writes; a store is all of them.
 ///
 /// The stores are synchronous, and stay so on purpose. Every caller runs store calls on a
@@ -11,7 +12,7 @@
 /// the callers lack, and it would make every command and test async for the sake of one
 /// store. The PostgreSQL store waits for PostgresNIO's event loop on the calling thread,
 /// which is never one of those loops.
-public protocol NotificationStore: PendingStore, OutboxStore, ResponseStore, PolicyStore, BatchStore, CoordinationStore {
+public protocol NotificationStore: PendingStore, OutboxStore, ResponseStore, PolicyStore, BatchStore, CoordinationStore, HistoryStore {
     /// Closes the store now rather than when the last reference to it goes, which in a
     /// daemon may be after the process has exited; using it after throws.
     func close()

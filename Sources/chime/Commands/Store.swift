@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChimeCore
 import ChimePostgres
+import ChimeReply
 import ChimeRuntime
 import Foundation
 
@@ -9,14 +10,15 @@ extension Chime {
     struct Store: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "store",
-            abstract: "Migrate the store, or copy a whole deployment from one store to another.",
-            subcommands: [Migrate.self, Copy.self]
+            abstract: "Migrate the store, copy a whole deployment from one store to another, or forget old history.",
+            subcommands: [Migrate.self, Copy.self, Prune.self]
         )
     }
 }
 
 extension Chime.Store.Migrate: GlobalCommand {}
 extension Chime.Store.Copy: GlobalCommand {}
+extension Chime.Store.Prune: GlobalCommand {}
 
 extension Chime.Store {
     struct Migrate: ParsableCommand {
@@ -118,6 +120,77 @@ extension Chime.Store {
                 or a new PostgreSQL database); nothing was written
                 """)
             return RuntimeFailure(73)
+        }
+    }
+}
+
+extension Chime.Store {
+    struct Prune: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "prune",
+            abstract: "Forget the history older than --older-than days: deliveries delivered, inbound messages, responses, chat threads.",
+            discussion: """
+                Every email and webhook sent leaves its delivery and attempts in the store, every reply its inbound \
+                record and response: a store sending thousands a day grows by them for ever. This forgets those older \
+                than the days given (a delivery by when it was queued), once no token can name them: reply, link and \
+                chat tokens expire 30 days after their notification fired, so at least 31 days are kept. Kept whatever \
+                their age: deliveries queued or failed (chime retry sends a failed one again), pending requests, the \
+                delivered list (chime remove takes notifications off it), and the newest delivery, inbound message and \
+                response, so that no id is given again. A notification answered stays answered. 1,000 rows a \
+                transaction, so chime run and chime serve go on beside it. Run it once a day, e.g. chime store prune \
+                --older-than 90 (deploy/crontab, chime-prune.timer). Prints what it forgot; --dry-run what it would, \
+                forgetting nothing.
+                """
+        )
+
+        @OptionGroup var options: GlobalOptions
+
+        @Option(name: .customLong("older-than"), help: ArgumentHelp("Days of history kept (at least \(Self.fewestDays)).", valueName: "days"))
+        var olderThan = 90
+
+        @Flag(name: .customLong("dry-run"), help: "Count what would be forgotten; forget nothing.")
+        var dryRun = false
+
+        @Flag(name: .long, help: "Print one JSON object: cutoff, dryRun, deliveries, inbound, responses, threads.")
+        var json = false
+
+        /// A day past the tokens' validity (they expire at the end of the day 30 days after
+        /// their notification fired), so nothing a valid token names is forgotten.
+        static let fewestDays = Int(ReplyToken.validity / 86_400) + 1
+
+        func validate() throws {
+            guard olderThan <= 36_500 else { throw ValidationError("--older-than must be at most 36500 days (a hundred years)") }
+            guard olderThan >= Self.fewestDays else {
+                throw ValidationError("--older-than must be at least \(Self.fewestDays) days: replies, links and chat presses of the last 30 days still name what it would forget")
+            }
+        }
+
+        func run() throws {
+            let cutoff = options.instant + -Int64(olderThan) * 86_400
+            let forgotten = try options.runtime.openStore().forgetHistory(before: cutoff, dryRun: dryRun)
+            if json {
+                try printJSON(Summary(cutoff: cutoff.rfc3339(offset: 0), dryRun: dryRun, forgotten: forgotten))
+                return
+            }
+            let counts = [(forgotten.deliveries, "delivery", "deliveries"), (forgotten.inbound, "inbound message", "inbound messages"),
+                          (forgotten.responses, "response", "responses"), (forgotten.threads, "chat thread", "chat threads")]
+                .map { "\($0.0) \($0.0 == 1 ? $0.1 : $0.2)" }.joined(separator: ", ") + " from before \(cutoff.rfc3339(offset: 0))"
+            print((dryRun ? "would forget " : "forgot ") + counts)
+        }
+
+        private struct Summary: Encodable {
+            var cutoff: String
+            var dryRun: Bool
+            var forgotten: ForgottenHistory
+
+            func encode(to encoder: any Encoder) throws {
+                try forgotten.encode(to: encoder)
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode(cutoff, forKey: .cutoff)
+                try container.encode(dryRun, forKey: .dryRun)
+            }
+
+            private enum Keys: String, CodingKey { case cutoff, dryRun }
         }
     }
 }

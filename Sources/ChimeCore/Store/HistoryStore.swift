@@ -1,0 +1,65 @@
+/// What a store keeps of work that is over, and forgetting it (`chime store prune`): the
+/// deliveries delivered, with their attempts; the inbound messages and what became of
+/// them; the responses; the chat threads remembered. Each grows by every message sent or
+/// answered. What a forgotten row was still used for is kept otherwise, or was over:
+/// - the tokens that name these rows (a reply's, a link's, a chat button's or thread's)
+///   expire 30 days after their notification fired, and rows are forgotten only past 31
+///   days: no answer can find a row missing;
+/// - a delivery answered is flagged so on the delivered list before its response goes,
+///   so that the count of what is still open does not rise;
+/// - the newest row of each table with ids stays, so that forgetting never makes SQLite
+///   give a new row the id of one forgotten (a poller of `GET /v1/responses?after=ID`
+///   would miss it);
+/// - deliveries that failed stay (dead letters, until `chime retry` or by hand), and so
+///   do queued ones, pending requests and the delivered list (`chime remove` takes
+///   notifications off it).
+/// A response cut short or awaiting confirmation that long ago is over too: its tokens
+/// expired, and `chime respond --retry` of it would find its hook's deliveries gone.
+public protocol HistoryStore: Sendable {
+    /// Forgets the history from before `cutoff` (a delivery by when it was queued, the
+    /// rest by when they were recorded or last taken); with `dryRun`, counts what it
+    /// would forget and forgets nothing. In transactions of about ``ForgottenHistory/batch``
+    /// rows, each from where the last one ended (SQLite by rowid, PostgreSQL by a window
+    /// of the table's pages), so that firing and sending go on beside it and the whole
+    /// costs one read of each table.
+    func forgetHistory(before cutoff: Instant, dryRun: Bool) throws -> ForgottenHistory
+}
+
+/// How many of each kind ``HistoryStore/forgetHistory(before:dryRun:)`` forgot.
+public struct ForgottenHistory: Equatable, Sendable, Encodable {
+    /// Deliveries delivered, each with its attempts.
+    public var deliveries = 0
+    /// Inbound messages (replies, bounces, auto-replies) and what became of them.
+    public var inbound = 0
+    /// Responses, whatever became of them.
+    public var responses = 0
+    /// Chat threads remembered with the token of the notification they show.
+    public var threads = 0
+
+    public init(deliveries: Int = 0, inbound: Int = 0, responses: Int = 0, threads: Int = 0) {
+        (self.deliveries, self.inbound, self.responses, self.threads) = (deliveries, inbound, responses, threads)
+    }
+
+    /// One kind of row forgotten: its table, what selects the rows (its one argument, the
+    /// cutoff's seconds, written `?`), its count, and whether the table's newest row is
+    /// kept (a table whose ids are shown).
+    public struct Kind: Sendable {
+        public var table: String
+        public var condition: String
+        public var count: WritableKeyPath<ForgottenHistory, Int> & Sendable
+        public var keepsNewest: Bool
+    }
+
+    /// Every kind, in the order they are forgotten.
+    public static var kinds: [Kind] {
+        [
+            Kind(table: "outbox", condition: "state = '\(DeliveryState.delivered.rawValue)' AND queued_at < ?", count: \.deliveries, keepsNewest: true),
+            Kind(table: "inbound", condition: "at < ?", count: \.inbound, keepsNewest: true),
+            Kind(table: "response", condition: "at < ?", count: \.responses, keepsNewest: true),
+            Kind(table: "chat_thread", condition: "at < ?", count: \.threads, keepsNewest: false),
+        ]
+    }
+
+    /// Rows forgotten in one transaction.
+    public static let batch = 1_000
+}

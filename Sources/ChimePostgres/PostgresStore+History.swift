@@ -1,0 +1,75 @@
+import ChimeCore
+import PostgresNIO
+
+extension PostgresStore {
+    public func forgetHistory(before cutoff: Instant, dryRun: Bool) throws -> ForgottenHistory {
+        var forgotten = ForgottenHistory()
+        for kind in ForgottenHistory.kinds {
+            let condition = kind.condition.replacingOccurrences(of: "?", with: "$1")
+                + (kind.keepsNewest ? " AND id < (SELECT MAX(id) FROM \(kind.table))" : "")
+            if dryRun {
+                forgotten[keyPath: kind.count] = try read { session in
+                    Int(try await session.value(Self.query("SELECT COUNT(*) FROM \(kind.table) WHERE \(condition)", cutoff.seconds), as: Int64.self) ?? 0)
+                }
+                continue
+            }
+            // A window of the table's pages at a time (a TID range scan, in no order, of
+            // those pages alone), from its first page to the last it had when this began:
+            // one read of the table in all, whatever it holds; rows added since are new,
+            // not forgotten. Each window's rows locked as they are read, so that nothing
+            // changes one between its read and its delete.
+            let pages = try read { session in
+                try await session.value(PostgresQuery(unsafeSQL: "SELECT pg_relation_size('\(kind.table)') / current_setting('block_size')::bigint"),
+                                        as: Int64.self) ?? 0
+            }
+            var first: Int64 = 0
+            while first < pages {
+                let window = (from: "(\(first),0)", to: "(\(first + Self.pagesAtATime),0)")
+                forgotten[keyPath: kind.count] += try write { session in
+                    let rows = try await session.rows(Self.query("""
+                        SELECT ctid::text AS place\(kind.table == "chat_thread" ? "" : ", id") FROM \(kind.table)
+                        WHERE ctid >= $2::text::tid AND ctid < $3::text::tid AND \(condition) FOR UPDATE
+                        """, cutoff.seconds, window.from, window.to))
+                    guard !rows.isEmpty else { return 0 }
+                    switch kind.table {
+                    case "outbox":
+                        let ids = try rows.map { try $0.get("id", as: Int64.self) }
+                        try await session.execute("DELETE FROM attempt WHERE outbox_id = ANY(\(ids))")
+                        try await session.execute("DELETE FROM outbox_body WHERE outbox_id = ANY(\(ids))")
+                    case "response":
+                        // Answered stays answered once its response is gone (`outstanding`).
+                        let ids = try rows.map { try $0.get("id", as: Int64.self) }
+                        try await session.execute("""
+                            UPDATE delivered SET answered = 1 WHERE answered = 0 AND delivery_id IN
+                                (SELECT delivery_id FROM response WHERE id = ANY(\(ids)) AND status = \(StoredResponse.carriedOut))
+                            """)
+                    default: break
+                    }
+                    let places = try rows.map { try $0.get("place", as: String.self) }
+                    try await session.execute(PostgresQuery(unsafeSQL: "DELETE FROM \(kind.table) WHERE ctid = ANY($1::text[]::tid[])",
+                                                            binds: Self.bindings(places)))
+                    return rows.count
+                }
+                first += Self.pagesAtATime
+            }
+        }
+        return forgotten
+    }
+
+    /// Pages of a table read and forgotten in one transaction: 8 KiB each, some tens of
+    /// rows, about ``ForgottenHistory/batch`` rows in all.
+    private static let pagesAtATime: Int64 = 32
+
+    /// `sql` with `values` bound as $1, $2….
+    private static func query(_ sql: String, _ values: any PostgresNonThrowingEncodable & Sendable...) -> PostgresQuery {
+        var binds = PostgresBindings()
+        for value in values { binds.append(value) }
+        return PostgresQuery(unsafeSQL: sql, binds: binds)
+    }
+
+    private static func bindings(_ places: [String]) -> PostgresBindings {
+        var binds = PostgresBindings()
+        binds.append(places)
+        return binds
+    }
+}

@@ -1,0 +1,46 @@
+import ChimeTestSupport
+import Foundation
+import Testing
+
+/// `chime store prune`: a store that sends every day does not grow for ever.
+@Suite("chime store prune", .serialized)
+struct StorePruneTests {
+    @Test("forgets deliveries delivered before --older-than days with their attempts, keeps the recent and the failed ones; --dry-run forgets nothing; fewer than 31 days is refused (64)")
+    func prune() throws {
+        let server = try SMTPServer(["--refuse", "gone@example.org"])
+        let ws = try Workspace(configuration: DeliveryTests.configuration(
+            channels: [#"<channel id="mail" url="smtp://127.0.0.1:\#(server.port)" from="Chime &lt;bot@example.org&gt;"/>"#],
+            recipients: [("ann", "mail", "ann@example.org"), ("gus", "mail", "gone@example.org")]))
+        try DeliveryTests.schedule(ws, [("a", "ann"), ("g", "gus")])
+        #expect(try ws.chime(["run"], now: "2026-11-21T09:05:00Z").status == 69, "g failed for good")
+        try ws.write("later.json", #"{"identifier": "b", "recipient": "ann", "content": {"title": "b"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        #expect(try ws.chime(["schedule", "--json", "later.json"], now: "2026-12-30T09:00:00Z").status == 0)
+        #expect(try ws.chime(["run"], now: "2026-12-30T09:05:00Z").status == 0)
+        #expect(try DeliveryTests.deliveries(ws).keys.sorted() == ["a", "b", "g"])
+
+        let tooSoon = try ws.chime(["store", "prune", "--older-than", "30"], now: "2027-01-10T00:00:00Z")
+        #expect(tooSoon.status == 64)
+        #expect(tooSoon.stderr.contains("--older-than must be at least 31 days"), "\(tooSoon.stderr)")
+        #expect(try ws.chime(["store", "prune", "--older-than", "9223372036854775807"]).status == 64, "too many days: refused, not a crash")
+
+        let dry = try ws.chime(["store", "prune", "--older-than", "31", "--dry-run"], now: "2027-01-10T00:00:00Z")
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout == "would forget 1 delivery, 0 inbound messages, 0 responses, 0 chat threads from before 2026-12-10T00:00:00Z\n")
+        #expect(try DeliveryTests.deliveries(ws).count == 3)
+
+        let json = try ws.chime(["store", "prune", "--older-than", "31", "--json"], now: "2027-01-10T00:00:00Z")
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(object?["deliveries"] as? Int == 1)
+        #expect(object?["cutoff"] as? String == "2026-12-10T00:00:00Z")
+        #expect(object?["dryRun"] as? Bool == false)
+        let left = try DeliveryTests.deliveries(ws)
+        #expect(left.keys.sorted() == ["b", "g"], "the failed one is a dead letter, kept for chime retry")
+        #expect(DeliveryTests.outcomes(left["b"]) == ["delivered"])
+        // The attempts of the forgotten went with them (read with Python's sqlite3).
+        let attempts = try ChimeProcess.run(["python3", "-c", "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT COUNT(*) FROM attempt').fetchone()[0])",
+                                             ws.path("chime.sqlite")], in: ws.url, program: URL(fileURLWithPath: "/usr/bin/env"))
+        #expect(attempts.stdout == "2\n", "\(attempts.stderr)")
+        #expect(try ws.chime(["store", "prune"], now: "2027-01-10T00:00:00Z").stdout.hasPrefix("forgot 0 deliveries"), "90 days by default; the rest is gone")
+    }
+}

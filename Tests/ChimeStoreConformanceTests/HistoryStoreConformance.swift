@@ -1,0 +1,79 @@
+import ChimeCore
+import Foundation
+import Testing
+
+/// ``HistoryStore``: what is over forgotten, what is under way kept.
+@Suite("Store conformance: forgetting old history")
+struct HistoryStoreConformance {
+    typealias F = Fixture
+
+    @Test("deliveries delivered, inbound messages, responses and chat threads from before the cutoff are forgotten, a delivery with its attempts; a dry run counts them; deliveries queued or failed stay", arguments: StoreKind.allCases)
+    func forget(kind: StoreKind) throws {
+        let store = try kind.make().store
+        // Four deliveries: three queued at 100 (to be delivered, failed, left queued), one at 5,000.
+        for (id, at) in [("old-delivered", 100), ("old-failed", 100), ("old-queued", 100), ("new", 5_000)] as [(String, Int64)] {
+            try store.enqueue([F.mail("\(id)@example.org")], deliveryID: "g-\(id).1", identifier: id, recipient: "alice", at: Instant(seconds: at))
+        }
+        let claimed = try store.claimOutbox(now: Instant(seconds: 6_000), limit: 10, claimer: F.me, leaseNow: Instant(seconds: 6_000),
+                                            leaseUntil: Instant(seconds: 6_600))
+        #expect(claimed.count == 4)
+        try store.record(claimed.map { delivery in
+            let state: DeliveryState = delivery.identifier == "old-failed" ? .failed : delivery.identifier == "old-queued" ? .queued : .delivered
+            return AttemptRecord(id: delivery.id, attempt: DeliveryAttempt(at: Instant(seconds: 6_000), outcome: state == .delivered ? .delivered : .temporary,
+                                                                          code: state == .delivered ? 250 : 451, message: ""),
+                                 state: state, nextAttempt: state == .queued ? Instant(seconds: 7_000) : nil, countsAsAttempt: true, keepClaim: false)
+        }, claimer: F.me)
+
+        // Responses: finished long ago (carried out, failed), still under way long ago, and recent.
+        let carried = try #require(try store.record(F.response("d1", at: 100), from: InboundRecord(at: Instant(seconds: 100), messageID: "<old@x>",
+                                                                                                   sender: "a@x", outcome: .responded, detail: "", deliveryID: "d1")))
+        let failed = try #require(try store.record(F.response("d2", at: 100), from: nil))
+        try store.finish(response: failed, status: StoredResponse.failed, result: "hook exited 1")
+        _ = try #require(try store.record(F.response("d3", status: StoredResponse.awaitingConfirmation, at: 100), from: nil))
+        _ = try #require(try store.record(F.response("d4", status: StoredResponse.carryingOut, at: 100), from: nil))
+        // More old inbound messages than are forgotten in one transaction.
+        for n in 0..<(ForgottenHistory.batch + 5) {
+            try store.record(InboundRecord(at: Instant(seconds: 200), messageID: "<auto\(n)@x>", sender: "a@x", outcome: .autoReply, detail: "", deliveryID: nil))
+        }
+        _ = try #require(try store.record(F.response("d5", at: 5_000), from: InboundRecord(at: Instant(seconds: 5_000), messageID: "<new@x>",
+                                                                                           sender: "a@x", outcome: .responded, detail: "", deliveryID: "d5")))
+        try store.rememberThread(channel: "slack", thread: "1.1", token: "old", at: Instant(seconds: 100))
+        try store.rememberThread(channel: "slack", thread: "2.2", token: "new", at: Instant(seconds: 5_000))
+
+        let expected = ForgottenHistory(deliveries: 1, inbound: ForgottenHistory.batch + 6, responses: 4, threads: 1)
+        #expect(try store.forgetHistory(before: Instant(seconds: 1_000), dryRun: true) == expected)
+        #expect(try store.deliveries(state: nil).count == 4, "a dry run forgets nothing")
+        #expect(try store.inbound().count == ForgottenHistory.batch + 7)
+
+        #expect(try store.forgetHistory(before: Instant(seconds: 1_000), dryRun: false) == expected)
+        let left = try store.deliveries(state: nil)
+        #expect(left.map(\.identifier) == ["old-failed", "old-queued", "new"], "a failed delivery is a dead letter, kept for chime retry")
+        #expect(left.map(\.history.count) == [1, 1, 1], "their attempts kept")
+        #expect(try store.inbound().map(\.messageID) == ["<new@x>"])
+        #expect(try store.responses().map(\.deliveryID) == ["d5"])
+        #expect(try store.response(deliveryID: "d1", action: "done") == nil)
+        #expect(carried != failed)
+        #expect(try store.threadToken(channel: "slack", thread: "1.1") == nil)
+        #expect(try store.threadToken(channel: "slack", thread: "2.2") == "new")
+        #expect(try store.forgetHistory(before: Instant(seconds: 1_000), dryRun: false) == ForgottenHistory(), "nothing left to forget")
+    }
+
+    @Test("the newest response, inbound message and delivery stay however old, so no id is given again; a delivery answered stays answered once its response is forgotten", arguments: StoreKind.allCases)
+    func idsAndAnswers(kind: StoreKind) throws {
+        let store = try kind.make().store
+        // Pressed before the run settled its notification: the delivered row is written
+        // unflagged, the response alone says it was answered.
+        try store.upsert([F.pending("a", fires: 100)])
+        let a = try #require(try F.claim(store, now: 100, leaseNow: 100).first)
+        let first = try #require(try store.record(F.response(a.deliveryID, at: 100), from: nil))
+        try store.markSent([F.mark(a, at: 150)], claimer: F.me)
+        let second = try #require(try store.record(F.response("d2", at: 200), from: nil))
+        #expect(try store.outstanding(recipient: "alice") == 0)
+
+        #expect(try store.forgetHistory(before: Instant(seconds: 10_000), dryRun: false) == ForgottenHistory(responses: 1))
+        #expect(try store.responses().map(\.id) == [second], "the newest stays")
+        #expect(try store.outstanding(recipient: "alice") == 0, "answered before, answered still")
+        let third = try #require(try store.record(F.response("d3", at: 20_000), from: nil))
+        #expect(third > second && second > first)
+    }
+}
