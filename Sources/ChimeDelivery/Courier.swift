@@ -155,7 +155,7 @@ public final class Courier {
     }
 
     /// A duration in seconds.
-    static func seconds(_ duration: Swift.Duration) -> Double {
+    public static func seconds(_ duration: Swift.Duration) -> Double {
         let parts = duration.components
         return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }

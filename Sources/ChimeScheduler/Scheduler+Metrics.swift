@@ -29,9 +29,13 @@ extension Scheduler {
         Counter(label: Self.firedMetric, dimensions: [("route", route.rawValue)]).increment()
     }
 
-    /// Records how late a notification due at `instant` was sent at `now`.
-    func recordDelay(from instant: Instant, to now: Instant) {
-        Timer(label: Self.fireDelayMetric, preferredDisplayUnit: .seconds).recordSeconds(Double(max(0, now.seconds - instant.seconds)))
+    /// Records how late a notification due at `instant` was sent: at `now` (the run's
+    /// instant, in whole seconds) and `elapsed` after the run began, as the courier
+    /// measures its sending. It had been `now` alone: every notification of a run counted
+    /// as sent at its start, and a daemon firing on time recorded 0 s, whatever it took.
+    func recordDelay(from instant: Instant, to now: Instant, plus elapsed: Duration) {
+        let seconds = Double(now.seconds - instant.seconds) + Courier.seconds(elapsed)
+        Timer(label: Self.fireDelayMetric, preferredDisplayUnit: .seconds).recordSeconds(max(0, seconds))
     }
 
     /// Counts a local delivery (Maildir, file) as the courier counts the network's.

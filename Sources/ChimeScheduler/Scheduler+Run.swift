@@ -93,6 +93,7 @@ extension Scheduler {
     ///     slow relay hold up no firing.
     public func run(now: Instant, clock: @escaping @Sendable () -> Instant = { Instant(Date()) }, limit: Int? = nil, dryRun: Bool = false,
                     sending: Bool = true) throws -> RunReport {
+        let started = ContinuousClock.now
         var report = RunReport()
         if dryRun {
             report.due = try store.due(now: now, limit: limit ?? Int.max, limits: limits)
@@ -141,7 +142,7 @@ extension Scheduler {
             let claimed = try batches.next()
             if claimed.isEmpty { break }
             if firing == nil {
-                firing = Firing(now: now, claimer: claimer, transports: transports, bounces: BounceMarks(read: store.undeliverable),
+                firing = Firing(now: now, started: started, claimer: claimer, transports: transports, bounces: BounceMarks(read: store.undeliverable),
                                 preferences: try store.preferences(), askedToOptIn: try store.askedToOptIn())
             }
             // Marks of notifications delivered into a Maildir or a file, written together
@@ -259,6 +260,9 @@ extension Scheduler {
     /// What every notification of a run is fired with, read once per run.
     struct Firing {
         let now: Instant
+        /// When the run began, `now` by the monotonic clock: how late each notification
+        /// went is `now` minus its instant plus what the run took until then.
+        let started: ContinuousClock.Instant
         let claimer: Claimer
         let transports: TransportFactory
         let zones = ZoneCache()
@@ -414,7 +418,7 @@ extension Scheduler {
         report.fired += 1
         report.coalesced += advanced.coalesced
         count(.sent)
-        recordDelay(from: advanced.latest, to: now)
+        recordDelay(from: advanced.latest, to: now, plus: ContinuousClock.now - firing.started)
         return nil
     }
 

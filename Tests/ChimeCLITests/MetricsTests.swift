@@ -108,6 +108,9 @@ struct MetricsTests {
         #expect(Self.value(samples, "chime_notifications_fired_total", ["route": "sent"]) == 1, "fired by the daemon")
         #expect(Self.value(samples, "chime_fire_delay_seconds_count") == 1)
         #expect(Self.value(samples, "chime_fire_delay_seconds_bucket", ["le": "+Inf"]) == 1)
+        // How late, to within the run: not whole seconds from the run's start.
+        let late = Self.value(samples, "chime_fire_delay_seconds_sum")
+        #expect(late > 0 && late < 5 && late != late.rounded(), "\(late)")
         #expect(Self.value(samples, "chime_deliveries_total", ["kind": "maildir", "outcome": "delivered"]) >= 1)
         #expect(Self.value(samples, "chime_deliveries_total", ["kind": "file", "outcome": "delivered"]) >= 1)
         #expect(Self.value(samples, "chime_pending") == 1, "the one a day away")
