@@ -54,44 +54,40 @@ public struct EnvironmentFile: Sendable {
         } catch {
             throw ConfigurationLoader.unreadable(path, "environment file: " + error.reason)
         }
-        if let (line, column) = Self.firstInvalidUTF8(bytes) {
-            throw ConfigurationError(.invalid, [Diagnostic(.error, at: SourceLocation(file: path, line: line, column: column),
-                                                           "not UTF-8: a value would not be the bytes written")])
-        }
-        try self.init(text: String(decoding: bytes, as: UTF8.self), path: path)
+        try self.init(text: String(decoding: bytes, as: UTF8.self), path: path, invalidUTF8At: Self.firstInvalidScalar(bytes))
     }
 
-    /// Where `bytes` stop being UTF-8 (its line and column, in scalars), nil when they are.
-    private static func firstInvalidUTF8(_ bytes: [UInt8]) -> (line: Int, column: Int)? {
+    /// How many scalars `bytes` hold before they stop being UTF-8 (where decoding them
+    /// puts its first U+FFFD), nil when they are UTF-8.
+    private static func firstInvalidScalar(_ bytes: [UInt8]) -> Int? {
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
-        var (line, column) = (1, 1)
-        var afterCR = false
+        var count = 0
         while true {
-            let decoded = decoder.decode(&iterator)
-            // LF, CR LF and a lone CR each end a line, as the reader counts them.
-            if afterCR, case .scalarValue(let scalar) = decoded, scalar == "\n" {
-                afterCR = false
-                continue
-            }
-            afterCR = false
-            switch decoded {
-            case .scalarValue(let scalar) where scalar == "\n" || scalar == "\r":
-                (line, column, afterCR) = (line + 1, 1, scalar == "\r")
-            case .scalarValue: column += 1
+            switch decoder.decode(&iterator) {
+            case .scalarValue: count += 1
             case .emptyInput: return nil
-            case .error: return (line, column)
+            case .error: return count
             }
         }
     }
 
     /// Reads `text`; `path` names it in diagnostics.
     public init(text: String, path: String) throws {
+        try self.init(text: text, path: path, invalidUTF8At: nil)
+    }
+
+    /// Reads `text`, refused at its scalar `invalidUTF8At` (the file's bytes were not UTF-8
+    /// there) or at its first NUL before anything else.
+    private init(text: String, path: String, invalidUTF8At: Int?) throws {
         var reader = Reader(Array(text.unicodeScalars))
         variables = []
         var diagnostics: [Diagnostic] = []
-        if let problem = reader.firstNUL() {
-            throw ConfigurationError(.invalid, [Diagnostic(.error, at: SourceLocation(file: path, line: problem.line, column: problem.column), problem.message)])
+        if let invalidUTF8At {
+            throw ConfigurationError(.invalid, [reader.problem("not UTF-8: a value would not be the bytes written", atScalar: invalidUTF8At).diagnostic(path)])
+        }
+        if let nul = reader.firstNUL {
+            throw ConfigurationError(.invalid, [reader.problem("a NUL character (U+0000), which no environment variable can hold", atScalar: nul).diagnostic(path)])
         }
         while !reader.atEnd {
             do {
@@ -103,7 +99,7 @@ public struct EnvironmentFile: Sendable {
                     diagnostics.append(Diagnostic(.error, at: SourceLocation(file: path), "more lines are not NAME=value; the first \(Self.diagnosticsSaid) are said above"))
                     break
                 }
-                diagnostics.append(Diagnostic(.error, at: SourceLocation(file: path, line: problem.line, column: problem.column), problem.message))
+                diagnostics.append(problem.diagnostic(path))
                 reader.skipLine()
             }
         }
@@ -114,6 +110,11 @@ public struct EnvironmentFile: Sendable {
         var line: Int
         var column: Int
         var message: String
+
+        /// Said at its line and column of the file at `path`.
+        func diagnostic(_ path: String) -> Diagnostic {
+            Diagnostic(.error, at: SourceLocation(file: path, line: line, column: column), message)
+        }
     }
 
     /// The text's scalars, read once from the start, with the line and column of each.
@@ -140,13 +141,13 @@ public struct EnvironmentFile: Sendable {
         }
 
         /// Where the text holds a NUL, which `setenv` would cut a value at.
-        func firstNUL() -> Problem? {
+        var firstNUL: Int? { scalars.firstIndex(of: "\0") }
+
+        /// `message` at the scalar `index`, its line and column counted as reading counts them.
+        func problem(_ message: String, atScalar index: Int) -> Problem {
             var scan = self
-            while let scalar = scan.next {
-                if scalar == "\0" { return scan.problem("a NUL character (U+0000), which no environment variable can hold") }
-                _ = scan.advance()
-            }
-            return nil
+            while scan.position < index { _ = scan.advance() }
+            return scan.problem(message)
         }
 
         private func problem(_ message: String, at position: Int? = nil) -> Problem {
@@ -157,6 +158,11 @@ public struct EnvironmentFile: Sendable {
         /// line is read on its own).
         mutating func skipLine() {
             while next != nil, !Self.isBreak(next) { _ = advance() }
+            skipBreak()
+        }
+
+        /// Past one line break, CR LF being one.
+        private mutating func skipBreak() {
             if next == "\r" { _ = advance() }
             if next == "\n" { _ = advance() }
         }
@@ -228,7 +234,7 @@ public struct EnvironmentFile: Sendable {
                     skipBlanks()
                     if next == "#" {
                         skipLine()
-                        return Self.text(value)
+                        return String(String.UnicodeScalarView(value))
                     }
                 case "\\":
                     // Before CR LF, only the CR is taken: the LF ends the value (systemd's reading).
@@ -249,16 +255,9 @@ public struct EnvironmentFile: Sendable {
                     value.append(scalar)
                 }
             }
-            if next == "\r" { _ = advance() }
-            if next == "\n" { _ = advance() }
+            skipBreak()
             if let trailingBlanks { value.removeLast(value.count - trailingBlanks) }
-            return Self.text(value)
-        }
-
-        private static func text(_ scalars: [Unicode.Scalar]) -> String {
-            var text = String.UnicodeScalarView()
-            text.append(contentsOf: scalars)
-            return String(text)
+            return String(String.UnicodeScalarView(value))
         }
     }
 
