@@ -6,7 +6,7 @@ extension PostgresStore {
         var forgotten = ForgottenHistory()
         for kind in ForgottenHistory.kinds {
             let condition = kind.condition.replacingOccurrences(of: "?", with: "$1")
-                + (kind.keepsNewest ? " AND id < (SELECT MAX(id) FROM \(kind.table))" : "")
+                + (kind.hasIDs ? " AND id < (SELECT MAX(id) FROM \(kind.table))" : "")
             if dryRun {
                 forgotten[keyPath: kind.count] = try read { session in
                     Int(try await session.value(Self.query("SELECT COUNT(*) FROM \(kind.table) WHERE \(condition)", cutoff.seconds), as: Int64.self) ?? 0)
@@ -27,27 +27,21 @@ extension PostgresStore {
                 let window = (from: "(\(first),0)", to: "(\(first + Self.pagesAtATime),0)")
                 forgotten[keyPath: kind.count] += try write { session in
                     let rows = try await session.rows(Self.query("""
-                        SELECT ctid::text AS place\(kind.table == "chat_thread" ? "" : ", id") FROM \(kind.table)
+                        SELECT ctid::text AS place\(kind.hasIDs ? ", id" : "") FROM \(kind.table)
                         WHERE ctid >= $2::text::tid AND ctid < $3::text::tid AND \(condition) FOR UPDATE
                         """, cutoff.seconds, window.from, window.to))
                     guard !rows.isEmpty else { return 0 }
-                    switch kind.table {
-                    case "outbox":
+                    if !kind.dependents.isEmpty || kind.flagsAnswered {
                         let ids = try rows.map { try $0.get("id", as: Int64.self) }
-                        try await session.execute("DELETE FROM attempt WHERE outbox_id = ANY(\(ids))")
-                        try await session.execute("DELETE FROM outbox_body WHERE outbox_id = ANY(\(ids))")
-                    case "response":
-                        // Answered stays answered once its response is gone (`outstanding`).
-                        let ids = try rows.map { try $0.get("id", as: Int64.self) }
-                        try await session.execute("""
-                            UPDATE delivered SET answered = 1 WHERE answered = 0 AND delivery_id IN
-                                (SELECT delivery_id FROM response WHERE id = ANY(\(ids)) AND status = \(StoredResponse.carriedOut))
-                            """)
-                    default: break
+                        for dependent in kind.dependents {
+                            try await session.execute(Self.query("DELETE FROM \(dependent) WHERE outbox_id = ANY($1)", ids))
+                        }
+                        if kind.flagsAnswered {
+                            try await session.execute(Self.query(ForgottenHistory.flaggingAnswered(ids: "(SELECT unnest($1::bigint[]))"), ids))
+                        }
                     }
                     let places = try rows.map { try $0.get("place", as: String.self) }
-                    try await session.execute(PostgresQuery(unsafeSQL: "DELETE FROM \(kind.table) WHERE ctid = ANY($1::text[]::tid[])",
-                                                            binds: Self.bindings(places)))
+                    try await session.execute(Self.query("DELETE FROM \(kind.table) WHERE ctid = ANY($1::text[]::tid[])", places))
                     return rows.count
                 }
                 first += Self.pagesAtATime
@@ -65,11 +59,5 @@ extension PostgresStore {
         var binds = PostgresBindings()
         for value in values { binds.append(value) }
         return PostgresQuery(unsafeSQL: sql, binds: binds)
-    }
-
-    private static func bindings(_ places: [String]) -> PostgresBindings {
-        var binds = PostgresBindings()
-        binds.append(places)
-        return binds
     }
 }

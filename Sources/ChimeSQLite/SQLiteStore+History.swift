@@ -8,7 +8,7 @@ extension SQLiteStore {
         for kind in ForgottenHistory.kinds {
             // By the table's own order (NOT INDEXED: else SQLite read `outbox` by its state's
             // index and sorted what it found, the whole history again for every batch).
-            let newest = kind.keepsNewest ? " AND rowid < (SELECT MAX(rowid) FROM \(kind.table))" : ""
+            let newest = kind.hasIDs ? " AND rowid < (SELECT MAX(rowid) FROM \(kind.table))" : ""
             if dryRun {
                 forgotten[keyPath: kind.count] = try database.read { db in
                     try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(kind.table) NOT INDEXED WHERE \(kind.condition)\(newest)",
@@ -24,20 +24,12 @@ extension SQLiteStore {
                         ORDER BY rowid LIMIT \(ForgottenHistory.batch)
                         """, arguments: [after, cutoff.seconds])
                     guard !ids.isEmpty else { return ids }
-                    let list = ids.map(String.init).joined(separator: ",")
-                    switch kind.table {
-                    case "outbox":
-                        try db.execute(sql: "DELETE FROM attempt WHERE outbox_id IN (\(list))")
-                        try db.execute(sql: "DELETE FROM outbox_body WHERE outbox_id IN (\(list))")
-                    case "response":
-                        // Answered stays answered once its response is gone (`outstanding`).
-                        try db.execute(sql: """
-                            UPDATE delivered SET answered = 1 WHERE answered = 0 AND delivery_id IN
-                                (SELECT delivery_id FROM response WHERE rowid IN (\(list)) AND status = '\(StoredResponse.carriedOut)')
-                            """)
-                    default: break
+                    let list = "(" + ids.map(String.init).joined(separator: ",") + ")"
+                    for dependent in kind.dependents {
+                        try db.execute(sql: "DELETE FROM \(dependent) WHERE outbox_id IN \(list)")
                     }
-                    try db.execute(sql: "DELETE FROM \(kind.table) WHERE rowid IN (\(list))")
+                    if kind.flagsAnswered { try db.execute(sql: ForgottenHistory.flaggingAnswered(ids: list)) }
+                    try db.execute(sql: "DELETE FROM \(kind.table) WHERE rowid IN \(list)")
                     return ids
                 }
                 forgotten[keyPath: kind.count] += ids.count

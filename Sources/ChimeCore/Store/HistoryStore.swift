@@ -41,23 +41,41 @@ public struct ForgottenHistory: Equatable, Sendable, Encodable {
     }
 
     /// One kind of row forgotten: its table, what selects the rows (its one argument, the
-    /// cutoff's seconds, written `?`), its count, and whether the table's newest row is
-    /// kept (a table whose ids are shown).
+    /// cutoff's seconds, written `?`), its count, and what goes with each row.
     public struct Kind: Sendable {
         public var table: String
         public var condition: String
         public var count: WritableKeyPath<ForgottenHistory, Int> & Sendable
-        public var keepsNewest: Bool
+        /// Whether its rows have ids (`id`, SQLite's rowid) that are shown: then the
+        /// table's newest row is kept, so that SQLite gives no forgotten id again.
+        public var hasIDs = true
+        /// The tables whose `outbox_id` names a row of this one, forgotten with it.
+        public var dependents: [String] = []
+        /// Whether a delivery whose carried-out response is forgotten is first flagged
+        /// answered on the delivered list (what `outstanding` would otherwise read from the
+        /// response).
+        public var flagsAnswered = false
     }
 
     /// Every kind, in the order they are forgotten.
     public static var kinds: [Kind] {
         [
-            Kind(table: "outbox", condition: "state = '\(DeliveryState.delivered.rawValue)' AND queued_at < ?", count: \.deliveries, keepsNewest: true),
-            Kind(table: "inbound", condition: "at < ?", count: \.inbound, keepsNewest: true),
-            Kind(table: "response", condition: "at < ?", count: \.responses, keepsNewest: true),
-            Kind(table: "chat_thread", condition: "at < ?", count: \.threads, keepsNewest: false),
+            Kind(table: "outbox", condition: "state = '\(DeliveryState.delivered.rawValue)' AND queued_at < ?", count: \.deliveries,
+                 dependents: ["attempt", "outbox_body"]),
+            Kind(table: "inbound", condition: "at < ?", count: \.inbound),
+            Kind(table: "response", condition: "at < ?", count: \.responses, flagsAnswered: true),
+            Kind(table: "chat_thread", condition: "at < ?", count: \.threads, hasIDs: false),
         ]
+    }
+
+    /// The statement that flags answered the deliveries of the carried-out responses
+    /// among `ids` (a list of ids or a parameter, as the store writes them) before those
+    /// responses are forgotten.
+    public static func flaggingAnswered(ids: String) -> String {
+        """
+        UPDATE delivered SET answered = 1 WHERE answered = 0 AND delivery_id IN
+            (SELECT delivery_id FROM response WHERE id IN \(ids) AND status = '\(StoredResponse.carriedOut)')
+        """
     }
 
     /// Rows forgotten in one transaction.

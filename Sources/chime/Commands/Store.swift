@@ -167,7 +167,7 @@ extension Chime.Store {
         }
 
         func run() throws {
-            let cutoff = options.instant + -Int64(olderThan) * 86_400
+            let cutoff = Instant(seconds: options.instant.seconds - Int64(olderThan) * 86_400)
             let forgotten = try options.runtime.openStore().forgetHistory(before: cutoff, dryRun: dryRun)
             if json {
                 try printJSON(Summary(cutoff: cutoff.rfc3339(offset: 0), dryRun: dryRun, forgotten: forgotten))
