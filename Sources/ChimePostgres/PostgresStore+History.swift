@@ -27,21 +27,19 @@ extension PostgresStore {
                 let window = (from: "(\(first),0)", to: "(\(first + Self.pagesAtATime),0)")
                 forgotten[keyPath: kind.count] += try write { session in
                     let rows = try await session.rows(Self.query("""
-                        SELECT ctid::text AS place\(kind.hasIDs ? ", id" : "") FROM \(kind.table)
+                        SELECT ctid::text AS place FROM \(kind.table)
                         WHERE ctid >= $2::text::tid AND ctid < $3::text::tid AND \(condition) FOR UPDATE
                         """, cutoff.seconds, window.from, window.to))
                     guard !rows.isEmpty else { return 0 }
-                    if !kind.dependents.isEmpty || kind.flagsAnswered {
-                        let ids = try rows.map { try $0.get("id", as: Int64.self) }
-                        for dependent in kind.dependents {
-                            try await session.execute(Self.query("DELETE FROM \(dependent) WHERE outbox_id = ANY($1)", ids))
-                        }
-                        if kind.flagsAnswered {
-                            try await session.execute(Self.query(ForgottenHistory.flaggingAnswered(ids: "(SELECT unnest($1::bigint[]))"), ids))
-                        }
-                    }
                     let places = try rows.map { try $0.get("place", as: String.self) }
-                    try await session.execute(Self.query("DELETE FROM \(kind.table) WHERE ctid = ANY($1::text[]::tid[])", places))
+                    let selected = "ctid = ANY($1::text[]::tid[])"
+                    for dependent in kind.dependents {
+                        try await session.execute(Self.query(dependent.forgetting(of: kind, rows: selected), places))
+                    }
+                    if kind.flagsAnswered {
+                        try await session.execute(Self.query(ForgottenHistory.flaggingAnswered(rows: selected), places))
+                    }
+                    try await session.execute(Self.query("DELETE FROM \(kind.table) WHERE \(selected)", places))
                     return rows.count
                 }
                 first += Self.pagesAtATime

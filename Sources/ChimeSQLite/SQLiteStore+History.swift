@@ -24,12 +24,12 @@ extension SQLiteStore {
                         ORDER BY rowid LIMIT \(ForgottenHistory.batch)
                         """, arguments: [after, cutoff.seconds])
                     guard !ids.isEmpty else { return ids }
-                    let list = "(" + ids.map(String.init).joined(separator: ",") + ")"
+                    let rows = "rowid IN (" + ids.map(String.init).joined(separator: ",") + ")"
                     for dependent in kind.dependents {
-                        try db.execute(sql: "DELETE FROM \(dependent) WHERE outbox_id IN \(list)")
+                        try db.execute(sql: dependent.forgetting(of: kind, rows: rows))
                     }
-                    if kind.flagsAnswered { try db.execute(sql: ForgottenHistory.flaggingAnswered(ids: list)) }
-                    try db.execute(sql: "DELETE FROM \(kind.table) WHERE rowid IN \(list)")
+                    if kind.flagsAnswered { try db.execute(sql: ForgottenHistory.flaggingAnswered(rows: rows)) }
+                    try db.execute(sql: "DELETE FROM \(kind.table) WHERE \(rows)")
                     return ids
                 }
                 forgotten[keyPath: kind.count] += ids.count

@@ -25,7 +25,7 @@ struct StorePruneTests {
 
         let dry = try ws.chime(["store", "prune", "--older-than", "31", "--dry-run"], now: "2027-01-10T00:00:00Z")
         #expect(dry.status == 0, "\(dry.stderr)")
-        #expect(dry.stdout == "would forget 1 delivery, 0 inbound messages, 0 responses, 0 chat threads from before 2026-12-10T00:00:00Z\n")
+        #expect(dry.stdout == "would forget 1 delivery, 0 inbound messages, 0 responses, 0 chat threads, 0 digests from before 2026-12-10T00:00:00Z\n")
         #expect(try DeliveryTests.deliveries(ws).count == 3)
 
         let json = try ws.chime(["store", "prune", "--older-than", "31", "--json"], now: "2027-01-10T00:00:00Z")

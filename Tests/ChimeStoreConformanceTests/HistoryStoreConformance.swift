@@ -76,4 +76,48 @@ struct HistoryStoreConformance {
         let third = try #require(try store.record(F.response("d3", at: 20_000), from: nil))
         #expect(third > second && second > first)
     }
+
+    @Test("digests and thread groups sent before the cutoff are forgotten with the notifications they held; one sent since, one never finished and what waits for the next stay", arguments: StoreKind.allCases)
+    func digests(kind: StoreKind) throws {
+        let store = try kind.make().store
+        /// Parks `ids` for alice's digest (or her thread "t"), fired at `fires`.
+        func park(_ ids: [String], fires: Int64, thread: String = "") throws {
+            try store.upsert(ids.map { F.pending($0, fires: fires, thread: thread) })
+            let claimed = try F.claim(store, now: fires, leaseNow: fires)
+            try store.markSent(claimed.map { F.mark($0, at: fires, route: thread.isEmpty ? .digest : .grouped) }, claimer: F.me)
+            try store.settle(claimer: F.me)
+        }
+        func batch(_ id: String, thread: String? = nil, slot: Int64, at: Int64) throws -> MessageBatch {
+            try #require(try store.claimBatch(id: id, recipient: "alice", thread: thread, slot: Instant(seconds: slot), claimer: F.me, at: Instant(seconds: at)))
+        }
+        try park(["a", "b"], fires: 100)
+        try store.finishBatch(try batch("digest-old", slot: 200, at: 200), queued: [], at: Instant(seconds: 200))
+        try park(["g1", "g2"], fires: 250, thread: "t")
+        try store.finishBatch(try batch("group-old", thread: "t", slot: 250, at: 300), queued: [], at: Instant(seconds: 300))
+        try park(["c"], fires: 400)
+        let unfinished = try batch("digest-unfinished", slot: 500, at: 500)
+        try park(["d"], fires: 5_000)
+        try store.finishBatch(try batch("digest-new", slot: 5_100, at: 5_100), queued: [], at: Instant(seconds: 5_100))
+        try park(["e"], fires: 5_200)
+        let parkedBefore = try #require(try StoreCopyConformance.dump(store)["parked"]).count
+        #expect(parkedBefore == 7)
+
+        let expected = ForgottenHistory(digests: 2)
+        #expect(try store.forgetHistory(before: Instant(seconds: 1_000), dryRun: true) == expected)
+        #expect(try store.hasDigest(recipient: "alice", slot: Instant(seconds: 200)), "a dry run forgets nothing")
+        #expect(try store.forgetHistory(before: Instant(seconds: 1_000), dryRun: false) == expected)
+
+        let tables = try StoreCopyConformance.dump(store)
+        let parked = try #require(tables["parked"]).compactMap { row -> String? in
+            guard case .text(let request)? = row["request"] else { return nil }
+            return try NotificationRequest(storedJSON: request).identifier
+        }
+        #expect(parked.sorted() == ["c", "d", "e"], "the notifications of the two sent before the cutoff went with them")
+        #expect(try #require(tables["batch"]).count == 2)
+        #expect(try !store.hasDigest(recipient: "alice", slot: Instant(seconds: 200)))
+        #expect(try store.hasDigest(recipient: "alice", slot: Instant(seconds: 5_100)), "sent after the cutoff: its slot stays taken")
+        #expect(try store.unfinishedBatches(digests: true).map(\.id) == ["digest-unfinished"], "never finished, however old: still to send")
+        #expect(try store.takeOver(unfinished, claimer: F.other)?.items.map(\.request.identifier) == ["c"], "with what it holds")
+        #expect(try store.parked(recipient: "alice").map(\.request.identifier) == ["e"], "what waits for the next digest stays")
+    }
 }

@@ -1,7 +1,7 @@
 /// What a store keeps of work that is over, and forgetting it (`chime store prune`): the
 /// deliveries delivered, with their attempts; the inbound messages and what became of
-/// them; the responses; the chat threads remembered. Each grows by every message sent or
-/// answered. What a forgotten row was still used for is kept otherwise, or was over:
+/// them; the responses; the chat threads remembered; the digests and thread groups sent,
+/// with the notifications each held. Each grows by every message sent or answered. What a forgotten row was still used for is kept otherwise, or was over:
 /// - the tokens that name these rows (a reply's, a link's, a chat button's or thread's)
 ///   expire 30 days after their notification fired, and rows are forgotten only past 31
 ///   days: no answer can find a row missing;
@@ -12,7 +12,9 @@
 ///   would miss it);
 /// - deliveries that failed stay (dead letters, until `chime retry` or by hand), and so
 ///   do queued ones, pending requests and the delivered list (`chime remove` takes
-///   notifications off it).
+///   notifications off it);
+/// - a digest or thread group not yet sent stays, with what it holds; one sent is only
+///   asked whether its slot has had its digest, and a slot is the last day's.
 /// A response cut short or awaiting confirmation that long ago is over too: its tokens
 /// expired, and `chime respond --retry` of it would find its hook's deliveries gone.
 public protocol HistoryStore: Sendable {
@@ -35,9 +37,11 @@ public struct ForgottenHistory: Equatable, Sendable, Encodable {
     public var responses = 0
     /// Chat threads remembered with the token of the notification they show.
     public var threads = 0
+    /// Digests and thread groups sent, each with the notifications it held.
+    public var digests = 0
 
-    public init(deliveries: Int = 0, inbound: Int = 0, responses: Int = 0, threads: Int = 0) {
-        (self.deliveries, self.inbound, self.responses, self.threads) = (deliveries, inbound, responses, threads)
+    public init(deliveries: Int = 0, inbound: Int = 0, responses: Int = 0, threads: Int = 0, digests: Int = 0) {
+        (self.deliveries, self.inbound, self.responses, self.threads, self.digests) = (deliveries, inbound, responses, threads, digests)
     }
 
     /// One kind of row forgotten: its table, what selects the rows (its one argument, the
@@ -49,32 +53,52 @@ public struct ForgottenHistory: Equatable, Sendable, Encodable {
         /// Whether its rows have ids (`id`, SQLite's rowid) that are shown: then the
         /// table's newest row is kept, so that SQLite gives no forgotten id again.
         public var hasIDs = true
-        /// The tables whose `outbox_id` names a row of this one, forgotten with it.
-        public var dependents: [String] = []
+        /// The rows of other tables that name a row of this one, forgotten with it.
+        public var dependents: [Dependent] = []
         /// Whether a delivery whose carried-out response is forgotten is first flagged
         /// answered on the delivered list (what `outstanding` would otherwise read from the
         /// response).
         public var flagsAnswered = false
     }
 
+    /// Rows of `table` whose `columns` (one, or a row value such as `(a, b)`) hold the
+    /// `key` (the same number of columns) of a row forgotten.
+    public struct Dependent: Sendable {
+        public var table: String
+        public var columns: String
+        public var key: String
+
+        /// The statement that forgets them, given what selects the rows forgotten
+        /// (`rowid IN (…)` on SQLite, a list of `ctid`s on PostgreSQL): by an index of
+        /// `table` that starts with `columns`.
+        public func forgetting(of kind: Kind, rows: String) -> String {
+            "DELETE FROM \(table) WHERE \(columns) IN (SELECT \(key) FROM \(kind.table) WHERE \(rows))"
+        }
+    }
+
     /// Every kind, in the order they are forgotten.
     public static var kinds: [Kind] {
         [
             Kind(table: "outbox", condition: "state = '\(DeliveryState.delivered.rawValue)' AND queued_at < ?", count: \.deliveries,
-                 dependents: ["attempt", "outbox_body"]),
+                 dependents: [Dependent(table: "attempt", columns: "outbox_id", key: "id"),
+                              Dependent(table: "outbox_body", columns: "outbox_id", key: "id")]),
             Kind(table: "inbound", condition: "at < ?", count: \.inbound),
             Kind(table: "response", condition: "at < ?", count: \.responses, flagsAnswered: true),
             Kind(table: "chat_thread", condition: "at < ?", count: \.threads, hasIDs: false),
+            // Sent (an unsent one has no `sent_at`, and `NULL < ?` holds for no row); its
+            // notifications are parked under its id, by the index on (recipient, digest).
+            Kind(table: "batch", condition: "sent_at < ?", count: \.digests, hasIDs: false,
+                 dependents: [Dependent(table: "parked", columns: "(recipient, digest)", key: "recipient, id")]),
         ]
     }
 
     /// The statement that flags answered the deliveries of the carried-out responses
-    /// among `ids` (a list of ids or a parameter, as the store writes them) before those
-    /// responses are forgotten.
-    public static func flaggingAnswered(ids: String) -> String {
+    /// among the `rows` of `response` about to be forgotten (selected as for
+    /// ``Dependent/forgetting(of:rows:)``).
+    public static func flaggingAnswered(rows: String) -> String {
         """
         UPDATE delivered SET answered = 1 WHERE answered = 0 AND delivery_id IN
-            (SELECT delivery_id FROM response WHERE id IN \(ids) AND status = '\(StoredResponse.carriedOut)')
+            (SELECT delivery_id FROM response WHERE \(rows) AND status = '\(StoredResponse.carriedOut)')
         """
     }
 

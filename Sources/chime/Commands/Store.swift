@@ -128,14 +128,15 @@ extension Chime.Store {
     struct Prune: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "prune",
-            abstract: "Forget the history older than --older-than days: deliveries delivered, inbound messages, responses, chat threads.",
+            abstract: "Forget the history older than --older-than days: deliveries delivered, inbound messages, responses, chat threads, digests sent.",
             discussion: """
                 Every email and webhook sent leaves its delivery and attempts in the store, every reply its inbound \
-                record and response: a store sending thousands a day grows by them for ever. This forgets those older \
-                than the days given (a delivery by when it was queued), once no token can name them: reply, link and \
+                record and response, every digest or thread group sent the notifications it held: a store sending \
+                thousands a day grows by them for ever. This forgets those older \
+                than the days given (a delivery by when it was queued, a digest by when it was sent), once no token can name them: reply, link and \
                 chat tokens expire 30 days after their notification fired, so at least 31 days are kept. Kept whatever \
-                their age: deliveries queued or failed (chime retry sends a failed one again), pending requests, the \
-                delivered list (chime remove takes notifications off it), and the newest delivery, inbound message and \
+                their age: deliveries queued or failed (chime retry sends a failed one again), digests not yet sent, \
+                pending requests, the delivered list (chime remove takes notifications off it), and the newest delivery, inbound message and \
                 response, so that no id is given again. A notification answered stays answered. 1,000 rows a \
                 transaction (on SQLite with its write lock left free a moment after each), so chime run and chime \
                 serve go on beside it. Run it once a day, e.g. chime store prune \
@@ -152,7 +153,7 @@ extension Chime.Store {
         @Flag(name: .customLong("dry-run"), help: "Count what would be forgotten; forget nothing.")
         var dryRun = false
 
-        @Flag(name: .long, help: "Print one JSON object: cutoff, dryRun, deliveries, inbound, responses, threads.")
+        @Flag(name: .long, help: "Print one JSON object: cutoff, dryRun, deliveries, inbound, responses, threads, digests.")
         var json = false
 
         /// A day past the tokens' validity (they expire at the end of the day 30 days after
@@ -174,7 +175,8 @@ extension Chime.Store {
                 return
             }
             let counts = [(forgotten.deliveries, "delivery", "deliveries"), (forgotten.inbound, "inbound message", "inbound messages"),
-                          (forgotten.responses, "response", "responses"), (forgotten.threads, "chat thread", "chat threads")]
+                          (forgotten.responses, "response", "responses"), (forgotten.threads, "chat thread", "chat threads"),
+                          (forgotten.digests, "digest", "digests")]
                 .map { "\($0.0) \($0.0 == 1 ? $0.1 : $0.2)" }.joined(separator: ", ") + " from before \(cutoff.rfc3339(offset: 0))"
             print((dryRun ? "would forget " : "forgot ") + counts)
         }
