@@ -22,9 +22,10 @@ extension PostgresStore {
                 try await session.value(PostgresQuery(unsafeSQL: "SELECT pg_relation_size('\(kind.table)') / current_setting('block_size')::bigint"),
                                         as: Int64.self) ?? 0
             }
+            let pagesAtATime = max(1, Self.pagesAtATime * Int64(kind.rowsAtATime) / Int64(ForgottenHistory.batch))
             var first: Int64 = 0
             while first < pages {
-                let window = (from: "(\(first),0)", to: "(\(first + Self.pagesAtATime),0)")
+                let window = (from: "(\(first),0)", to: "(\(first + pagesAtATime),0)")
                 forgotten[keyPath: kind.count] += try write { session in
                     let rows = try await session.rows(Self.query("""
                         SELECT ctid::text AS place FROM \(kind.table)
@@ -42,14 +43,15 @@ extension PostgresStore {
                     try await session.execute(Self.query("DELETE FROM \(kind.table) WHERE \(selected)", places))
                     return rows.count
                 }
-                first += Self.pagesAtATime
+                first += pagesAtATime
             }
         }
         return forgotten
     }
 
     /// Pages of a table read and forgotten in one transaction: 8 KiB each, some tens of
-    /// rows, about ``ForgottenHistory/batch`` rows in all.
+    /// rows, about ``ForgottenHistory/batch`` rows in all (for a kind that forgets fewer
+    /// at a time, as many fewer pages, one at least).
     private static let pagesAtATime: Int64 = 32
 
     /// `sql` with `values` bound as $1, $2….

@@ -238,6 +238,13 @@ extension PostgresStore {
         Migration(name: "v6 delivered by time", statements: [
             "CREATE INDEX delivered_time ON delivered (delivered_at DESC, identifier)",
         ]),
+        // A parked notification's digest names a batch by its id, which is compared in
+        // "C": in the default collation, `chime store prune` forgetting a batch's parked
+        // notifications could use `parked_recipient` for the recipient alone (SQLite
+        // compares both the same way already).
+        Migration(name: "v7 parked digests in the batches' collation", statements: [
+            #"ALTER TABLE parked ALTER COLUMN digest TYPE TEXT COLLATE "C""#,
+        ]),
     ]
 
     /// The advisory lock every process takes before it looks at the migrations: "chime"

@@ -21,7 +21,7 @@ extension SQLiteStore {
                 let ids = try database.write { db in
                     let ids = try Int64.fetchAll(db, sql: """
                         SELECT rowid FROM \(kind.table) NOT INDEXED WHERE rowid > ? AND \(kind.condition)\(newest)
-                        ORDER BY rowid LIMIT \(ForgottenHistory.batch)
+                        ORDER BY rowid LIMIT \(kind.rowsAtATime)
                         """, arguments: [after, cutoff.seconds])
                     guard !ids.isEmpty else { return ids }
                     let rows = "rowid IN (" + ids.map(String.init).joined(separator: ",") + ")"
@@ -33,7 +33,7 @@ extension SQLiteStore {
                     return ids
                 }
                 forgotten[keyPath: kind.count] += ids.count
-                guard let last = ids.last, ids.count == ForgottenHistory.batch else { break }
+                guard let last = ids.last, ids.count == kind.rowsAtATime else { break }
                 after = last
                 // The write lock left free a while: a writer that has waited for it (a run
                 // marking what it sent, `chime schedule`) polls it every 25 to 100 ms,

@@ -43,4 +43,34 @@ struct StorePruneTests {
         #expect(attempts.stdout == "2\n", "\(attempts.stderr)")
         #expect(try ws.chime(["store", "prune"], now: "2027-01-10T00:00:00Z").stdout.hasPrefix("forgot 0 deliveries"), "90 days by default; the rest is gone")
     }
+
+    @Test("forgets the digests sent before --older-than days with the notifications they held (a recipient's empty digest too), and a digest run at their slot again sends nothing")
+    func digests() throws {
+        let configuration = PolicyTests.configuration
+            .replacingOccurrences(of: #"<recipient id="carol" timeZone="UTC" authorization="denied">"#, with: #"<recipient id="carol" timeZone="Europe/Paris">"#)
+        let ws = try ReplyCorpusTests.workspace(configuration)
+        let requests = [PolicyTests.request("one", to: "carol", at: "2026-10-24T12:00:00", level: "passive"),
+                        PolicyTests.request("two", to: "carol", at: "2026-10-24T12:00:00", level: "passive")]
+        try ws.write("requests.json", "[" + requests.joined(separator: ",") + "]")
+        #expect(try ws.chime(["schedule", "--json", "requests.json"], now: "2026-10-24T04:00:00Z").status == 0)
+        #expect(try ws.chime(["run"], now: "2026-10-24T10:00:00Z").stdout == "fired 2, 2 kept for the digest\n")
+        #expect(try ws.chime(["digest"], now: "2026-10-25T06:00:00Z").stdout == "digest carol: 2 notifications\nsent 1 digest\n")
+        #expect(try PolicyTests.outbox(ws).count == 1)
+        func count(_ table: String) throws -> String {
+            try ChimeProcess.run(["python3", "-c", "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT COUNT(*) FROM \(table)').fetchone()[0])",
+                                  ws.path("chime.sqlite")], in: ws.url, program: URL(fileURLWithPath: "/usr/bin/env")).stdout
+        }
+        #expect(try count("parked") == "2\n")
+        #expect(try count("batch") == "4\n", "each of the four recipients' digest recorded when its slot came, three of them empty")
+
+        let pruned = try ws.chime(["store", "prune", "--older-than", "31", "--json"], now: "2026-12-31T00:00:00Z")
+        #expect(pruned.status == 0, "\(pruned.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(pruned.stdout.utf8)) as? [String: Any]
+        #expect(object?["digests"] as? Int == 4)
+        #expect(try count("parked") == "0\n")
+        #expect(try count("batch") == "0\n")
+        // The same slot once more: nothing it held is left to go out again.
+        #expect(try ws.chime(["digest"], now: "2026-10-25T06:00:00Z").stdout == "sent 0 digests\n")
+        #expect(try PolicyTests.outbox(ws).count == 1)
+    }
 }

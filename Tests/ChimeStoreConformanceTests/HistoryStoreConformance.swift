@@ -77,7 +77,7 @@ struct HistoryStoreConformance {
         #expect(third > second && second > first)
     }
 
-    @Test("digests and thread groups sent before the cutoff are forgotten with the notifications they held; one sent since, one never finished and what waits for the next stay", arguments: StoreKind.allCases)
+    @Test("digests and thread groups sent before the cutoff (empty ones too, more than a transaction takes) are forgotten with the notifications they held; one sent since, one never finished, what waits for the next digest and a thread that waits stay", arguments: StoreKind.allCases)
     func digests(kind: StoreKind) throws {
         let store = try kind.make().store
         /// Parks `ids` for alice's digest (or her thread "t"), fired at `fires`.
@@ -87,8 +87,8 @@ struct HistoryStoreConformance {
             try store.markSent(claimed.map { F.mark($0, at: fires, route: thread.isEmpty ? .digest : .grouped) }, claimer: F.me)
             try store.settle(claimer: F.me)
         }
-        func batch(_ id: String, thread: String? = nil, slot: Int64, at: Int64) throws -> MessageBatch {
-            try #require(try store.claimBatch(id: id, recipient: "alice", thread: thread, slot: Instant(seconds: slot), claimer: F.me, at: Instant(seconds: at)))
+        func batch(_ id: String, of recipient: String = "alice", thread: String? = nil, slot: Int64, at: Int64) throws -> MessageBatch {
+            try #require(try store.claimBatch(id: id, recipient: recipient, thread: thread, slot: Instant(seconds: slot), claimer: F.me, at: Instant(seconds: at)))
         }
         try park(["a", "b"], fires: 100)
         try store.finishBatch(try batch("digest-old", slot: 200, at: 200), queued: [], at: Instant(seconds: 200))
@@ -96,13 +96,23 @@ struct HistoryStoreConformance {
         try store.finishBatch(try batch("group-old", thread: "t", slot: 250, at: 300), queued: [], at: Instant(seconds: 300))
         try park(["c"], fires: 400)
         let unfinished = try batch("digest-unfinished", slot: 500, at: 500)
+        try park(["w"], fires: 650, thread: "still")
+        // Another recipient's daily digests, found empty, more than one transaction takes.
+        let empty = ForgottenHistory.kinds.first { $0.table == "batch" }!.rowsAtATime + 3
+        for n in 0..<empty {
+            let slot = 700 + Int64(n)
+            try store.finishBatch(try batch("digest-empty-\(n)", of: "bob", slot: slot, at: slot), queued: [], at: Instant(seconds: slot))
+        }
         try park(["d"], fires: 5_000)
         try store.finishBatch(try batch("digest-new", slot: 5_100, at: 5_100), queued: [], at: Instant(seconds: 5_100))
+        // Long waiting, never taken by a batch: a digest item (fired late, or held) and a
+        // thread still waiting ("w", above).
+        try park(["f"], fires: 600)
         try park(["e"], fires: 5_200)
         let parkedBefore = try #require(try StoreCopyConformance.dump(store)["parked"]).count
-        #expect(parkedBefore == 7)
+        #expect(parkedBefore == 9)
 
-        let expected = ForgottenHistory(digests: 2)
+        let expected = ForgottenHistory(digests: 2 + empty)
         #expect(try store.forgetHistory(before: Instant(seconds: 1_000), dryRun: true) == expected)
         #expect(try store.hasDigest(recipient: "alice", slot: Instant(seconds: 200)), "a dry run forgets nothing")
         #expect(try store.forgetHistory(before: Instant(seconds: 1_000), dryRun: false) == expected)
@@ -112,12 +122,13 @@ struct HistoryStoreConformance {
             guard case .text(let request)? = row["request"] else { return nil }
             return try NotificationRequest(storedJSON: request).identifier
         }
-        #expect(parked.sorted() == ["c", "d", "e"], "the notifications of the two sent before the cutoff went with them")
+        #expect(parked.sorted() == ["c", "d", "e", "f", "w"], "the notifications of the two sent before the cutoff went with them")
         #expect(try #require(tables["batch"]).count == 2)
         #expect(try !store.hasDigest(recipient: "alice", slot: Instant(seconds: 200)))
         #expect(try store.hasDigest(recipient: "alice", slot: Instant(seconds: 5_100)), "sent after the cutoff: its slot stays taken")
         #expect(try store.unfinishedBatches(digests: true).map(\.id) == ["digest-unfinished"], "never finished, however old: still to send")
         #expect(try store.takeOver(unfinished, claimer: F.other)?.items.map(\.request.identifier) == ["c"], "with what it holds")
-        #expect(try store.parked(recipient: "alice").map(\.request.identifier) == ["e"], "what waits for the next digest stays")
+        #expect(try store.parked(recipient: "alice").map(\.request.identifier) == ["f", "e"], "what waits for the next digest stays")
+        #expect(try store.waitingGroups().map(\.thread) == ["still"], "and a thread that waits")
     }
 }

@@ -18,10 +18,11 @@
 /// A response cut short or awaiting confirmation that long ago is over too: its tokens
 /// expired, and `chime respond --retry` of it would find its hook's deliveries gone.
 public protocol HistoryStore: Sendable {
-    /// Forgets the history from before `cutoff` (a delivery by when it was queued, the
-    /// rest by when they were recorded or last taken); with `dryRun`, counts what it
-    /// would forget and forgets nothing. In transactions of about ``ForgottenHistory/batch``
-    /// rows, each from where the last one ended (SQLite by rowid, PostgreSQL by a window
+    /// Forgets the history from before `cutoff` (a delivery by when it was queued, a
+    /// digest or thread group by when it was sent, the rest by when they were recorded or
+    /// last taken); with `dryRun`, counts what it would forget and forgets nothing. In
+    /// transactions of about ``ForgottenHistory/batch`` rows (fewer of a kind whose rows
+    /// take many others with them), each from where the last one ended (SQLite by rowid, PostgreSQL by a window
     /// of the table's pages), so that firing and sending go on beside it and the whole
     /// costs one read of each table.
     func forgetHistory(before cutoff: Instant, dryRun: Bool) throws -> ForgottenHistory
@@ -37,7 +38,8 @@ public struct ForgottenHistory: Equatable, Sendable, Encodable {
     public var responses = 0
     /// Chat threads remembered with the token of the notification they show.
     public var threads = 0
-    /// Digests and thread groups sent, each with the notifications it held.
+    /// Digests and thread groups sent, each with the notifications it held (a recipient's
+    /// daily digest is recorded when its slot comes, sent or found empty).
     public var digests = 0
 
     public init(deliveries: Int = 0, inbound: Int = 0, responses: Int = 0, threads: Int = 0, digests: Int = 0) {
@@ -59,6 +61,9 @@ public struct ForgottenHistory: Equatable, Sendable, Encodable {
         /// answered on the delivered list (what `outstanding` would otherwise read from the
         /// response).
         public var flagsAnswered = false
+        /// Its rows forgotten in one transaction: fewer than ``ForgottenHistory/batch``
+        /// when each takes many dependents with it.
+        public var rowsAtATime = ForgottenHistory.batch
     }
 
     /// Rows of `table` whose `columns` (one, or a row value such as `(a, b)`) hold the
@@ -86,9 +91,10 @@ public struct ForgottenHistory: Equatable, Sendable, Encodable {
             Kind(table: "response", condition: "at < ?", count: \.responses, flagsAnswered: true),
             Kind(table: "chat_thread", condition: "at < ?", count: \.threads, hasIDs: false),
             // Sent (an unsent one has no `sent_at`, and `NULL < ?` holds for no row); its
-            // notifications are parked under its id, by the index on (recipient, digest).
+            // notifications are parked under its id, by the index on (recipient, digest):
+            // a few, or a hundred for a busy day's digest, so fewer at a time.
             Kind(table: "batch", condition: "sent_at < ?", count: \.digests, hasIDs: false,
-                 dependents: [Dependent(table: "parked", columns: "(recipient, digest)", key: "recipient, id")]),
+                 dependents: [Dependent(table: "parked", columns: "(recipient, digest)", key: "recipient, id")], rowsAtATime: 50),
         ]
     }
 

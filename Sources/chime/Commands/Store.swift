@@ -138,7 +138,7 @@ extension Chime.Store {
                 their age: deliveries queued or failed (chime retry sends a failed one again), digests not yet sent, \
                 pending requests, the delivered list (chime remove takes notifications off it), and the newest delivery, inbound message and \
                 response, so that no id is given again. A notification answered stays answered. 1,000 rows a \
-                transaction (on SQLite with its write lock left free a moment after each), so chime run and chime \
+                transaction (50 digests; on SQLite with its write lock left free a moment after each), so chime run and chime \
                 serve go on beside it. Run it once a day, e.g. chime store prune \
                 --older-than 90 (deploy/crontab, chime-prune.timer). Prints what it forgot; --dry-run what it would, \
                 forgetting nothing.
