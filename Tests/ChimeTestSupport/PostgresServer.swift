@@ -74,7 +74,7 @@ public final class PostgresServer: @unchecked Sendable { // immutable after init
         guard FileManager.default.isExecutableFile(atPath: Self.binaries.appendingPathComponent("initdb").path) else {
             throw Failure("PostgreSQL 15 is not installed (\(Self.binaries.path)/initdb): run script/setup --test")
         }
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-postgres-\(UUID().uuidString)")
+        folder = Self.reachableTemporaryDirectory().appendingPathComponent("chime-postgres-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         if geteuid() == 0 { try Self.run("/usr/bin/chown", ["postgres:postgres", folder.path]) }
         let data = folder.appendingPathComponent("data").path
@@ -104,6 +104,22 @@ public final class PostgresServer: @unchecked Sendable { // immutable after init
         }
         let log = (try? String(contentsOf: folder.appendingPathComponent("log"), encoding: .utf8)) ?? ""
         throw Failure("PostgreSQL did not start: \(lastError.map { "\($0)" } ?? "") \(log.suffix(2000))")
+    }
+
+    /// The temporary directory, when the server's user can reach a folder in it; else
+    /// `/tmp`. As root, the server runs as `postgres`, who cannot pass through a folder
+    /// only its owner may enter, such as one made by `mktemp -d` (a benchmark's `TMPDIR`):
+    /// `initdb` failed there with "Permission denied".
+    private static func reachableTemporaryDirectory() -> URL {
+        let temporary = FileManager.default.temporaryDirectory
+        guard geteuid() == 0 else { return temporary }
+        var path = temporary.resolvingSymlinksInPath()
+        while path.path != "/" {
+            let mode = ((try? FileManager.default.attributesOfItem(atPath: path.path))?[.posixPermissions] as? Int) ?? 0
+            if mode & 0o001 == 0 { return URL(fileURLWithPath: "/tmp") }
+            path.deleteLastPathComponent()
+        }
+        return temporary
     }
 
     /// Starts the server of `folder` on `port` and waits until it takes connections.
