@@ -110,12 +110,12 @@ extension PostgresStore {
     }
 
     public func deliveries(state: DeliveryState?, after: Int64?, count: Int?) throws -> [OutboxDelivery] {
-        let (wanted, after, count) = (state?.rawValue, after ?? 0, count.map(Int64.init))
+        let (after, count) = (after ?? 0, count.map(Int64.init))
         return try readSnapshot { session in
             // The page's rows by the primary key from `after` on, then the attempts of
             // their ids, in one snapshot.
             var deliveries = try await session.rows("""
-                SELECT * FROM outbox WHERE (\(wanted)::text IS NULL OR state = \(wanted)) AND id > \(after) ORDER BY id LIMIT \(count)::bigint
+                SELECT * FROM outbox WHERE \(unescaped: DeliveryState.listingCondition(state)) AND id > \(after) ORDER BY id LIMIT \(count)::bigint
                 """).map { try Self.outbox($0, history: []) }
             guard !deliveries.isEmpty else { return [] }
             deliveries.attach(try await session.rows("SELECT * FROM attempt WHERE outbox_id = ANY(\(deliveries.map(\.id))) ORDER BY id").map { row in

@@ -76,18 +76,18 @@ extension SQLiteStore {
 
     public func deliveries(state: DeliveryState?, after: Int64?, count: Int?) throws -> [OutboxDelivery] {
         try database.read { db in
-            // The page's rows by the primary key from `after` on, in every state or the
-            // one asked for (`?` bound to NULL matches all); then the attempts of the same
-            // rows (the page's selection again, in the same transaction).
-            let page = "FROM outbox WHERE (? IS NULL OR state = ?) AND id > ? ORDER BY id LIMIT ?"
-            let arguments: [BoundValue] = [.text(state?.rawValue), .text(state?.rawValue), .integer(after ?? 0), .integer(Int64(count ?? -1))]
+            // The page's rows by the primary key from `after` on, in the state asked for;
+            // then the attempts of the same rows (the page's selection again, in the same
+            // transaction).
+            let page = "FROM outbox WHERE \(DeliveryState.listingCondition(state)) AND id > ? ORDER BY id LIMIT ?"
+            let arguments: [BoundValue] = [.integer(after ?? 0), .integer(Int64(count ?? -1))]
             var deliveries: [OutboxDelivery] = []
             try db.makeStatement(sql: "SELECT \(Self.outboxColumns) \(page)").run(arguments, in: db) { row in
                 deliveries.append(Self.outboxDelivery(row, history: []))
             }
             guard !deliveries.isEmpty else { return [] }
             deliveries.attach(try Row.fetchAll(db, sql: "SELECT * FROM attempt WHERE outbox_id IN (SELECT id \(page)) ORDER BY id",
-                                               arguments: [state?.rawValue, state?.rawValue, after ?? 0, count ?? -1])
+                                               arguments: [after ?? 0, count ?? -1])
                 .map { row in (row["outbox_id"], DeliveryAttempt(at: Instant(seconds: row["at"]), outcome: DeliveryAttempt.Outcome(rawValue: row["outcome"]) ?? .temporary,
                                                                  code: row["code"], message: row["message"])) })
             return deliveries

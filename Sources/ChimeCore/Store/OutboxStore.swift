@@ -29,3 +29,21 @@ extension OutboxStore {
         try deliveries(state: state, after: nil, count: nil)
     }
 }
+
+extension DeliveryState {
+    /// What selects the outbox rows of a listing in `state` (every row when nil), as both
+    /// stores read it by id. Queued and failed rows, a backlog and dead letters, by
+    /// `outbox_due`, whose state comes first, then sorted by id (a parameter for the
+    /// state, or one that may be NULL, let no index serve: a page of failed deliveries read
+    /// the outbox from its cursor on, 0.15 s past a million delivered); delivered ones,
+    /// most of the outbox, by the primary key, the state written so that no index of it is
+    /// chosen (which would sort every delivery for a page).
+    public static func listingCondition(_ state: DeliveryState?) -> String {
+        switch state {
+        case nil: "TRUE"
+        case .failed?: "state = 'failed'"
+        case .queued?: "state = 'queued'"
+        case .delivered?: "state || '' = 'delivered'"
+        }
+    }
+}
