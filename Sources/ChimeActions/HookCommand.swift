@@ -1,3 +1,4 @@
+import ChimeCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -99,7 +100,7 @@ enum HookCommand {
         let words: [String] = ["sh", "-c", #"cd -- "$1" && exec /bin/sh -c "$2""#, "sh", directory, command]
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { (word: String) in strdup(word) } + [nil]
         defer { argv.forEach { free($0) } }
-        let envp: [UnsafeMutablePointer<CChar>?] = environment(passing: passed, from: ProcessInfo.processInfo.environment)
+        let envp: [UnsafeMutablePointer<CChar>?] = environment(passing: passed, from: ProcessEnvironment.current)
             .map { strdup($0) } + [nil]
         defer { envp.forEach { free($0) } }
         let spawned = spawning.withLock { posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp) }

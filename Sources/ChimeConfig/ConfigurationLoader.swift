@@ -8,7 +8,7 @@ public struct ConfigurationLoader: Sendable {
     /// Where `${NAME}` values come from.
     public var environment: [String: String]
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(environment: [String: String] = ProcessEnvironment.current) {
         self.environment = environment
     }
 

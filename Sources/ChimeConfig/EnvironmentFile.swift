@@ -24,10 +24,12 @@ import Synchronization
 /// otherwise, naming the line and column, rather than take a secret other than the one
 /// written: a line with no `=` or with a name that is not one (systemd skips it), a quote
 /// never closed (systemd takes the rest of the file), a NUL character (which no variable
-/// can hold) and text that is not UTF-8 (systemd refuses the file). Two more: `export `
-/// before a name is allowed, as a shell has it, and `#` after a closing quote starts a
-/// comment (systemd would append it to the value). One pass over the bytes, at most
-/// ``largest`` of them.
+/// can hold), a name or value that is not UTF-8 (systemd skips it; a comment that is not
+/// is skipped here too), a byte order mark before the first name (systemd skips that
+/// line), and a `#` after a closing quote (`PASS="abc" # smtp`: systemd appends it to the
+/// value, `abc# smtp`, where the comment was surely meant). One more: `export` and a blank
+/// before a name are allowed, as a shell has them (systemd skips such a line). One pass
+/// over the bytes, at most ``largest`` of them.
 public struct EnvironmentFile: Sendable {
     /// The variables in the order the file gives them (a repeated name: the last wins).
     public var variables: [(name: String, value: String)]
@@ -54,38 +56,38 @@ public struct EnvironmentFile: Sendable {
         } catch {
             throw ConfigurationLoader.unreadable(path, "environment file: " + error.reason)
         }
-        try self.init(text: String(decoding: bytes, as: UTF8.self), path: path, invalidUTF8At: Self.firstInvalidScalar(bytes))
+        try self.init(text: String(decoding: bytes, as: UTF8.self), path: path, notUTF8: Self.invalidScalars(bytes))
     }
 
-    /// How many scalars `bytes` hold before they stop being UTF-8 (where decoding them
-    /// puts its first U+FFFD), nil when they are UTF-8.
-    private static func firstInvalidScalar(_ bytes: [UInt8]) -> Int? {
+    /// Where decoding `bytes` puts a U+FFFD for bytes that are not UTF-8: the index of
+    /// each such scalar, in order.
+    private static func invalidScalars(_ bytes: [UInt8]) -> [Int] {
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
-        var count = 0
+        var (count, invalid) = (0, [Int]())
         while true {
             switch decoder.decode(&iterator) {
             case .scalarValue: count += 1
-            case .emptyInput: return nil
-            case .error: return count
+            case .emptyInput: return invalid
+            case .error:
+                invalid.append(count)
+                count += 1
             }
         }
     }
 
     /// Reads `text`; `path` names it in diagnostics.
     public init(text: String, path: String) throws {
-        try self.init(text: text, path: path, invalidUTF8At: nil)
+        try self.init(text: text, path: path, notUTF8: [])
     }
 
-    /// Reads `text`, refused at its scalar `invalidUTF8At` (the file's bytes were not UTF-8
-    /// there) or at its first NUL before anything else.
-    private init(text: String, path: String, invalidUTF8At: Int?) throws {
-        var reader = Reader(Array(text.unicodeScalars))
+    /// Reads `text`, whose scalars at the indexes `notUTF8` stand for bytes that were not
+    /// UTF-8 (refused in a name or value, skipped in a comment); refused at its first NUL
+    /// before anything else.
+    private init(text: String, path: String, notUTF8: [Int]) throws {
+        var reader = Reader(Array(text.unicodeScalars), notUTF8: notUTF8)
         variables = []
         var diagnostics: [Diagnostic] = []
-        if let invalidUTF8At {
-            throw ConfigurationError(.invalid, [reader.problem("not UTF-8: a value would not be the bytes written", atScalar: invalidUTF8At).diagnostic(path)])
-        }
         if let nul = reader.firstNUL {
             throw ConfigurationError(.invalid, [reader.problem("a NUL character (U+0000), which no environment variable can hold", atScalar: nul).diagnostic(path)])
         }
@@ -123,7 +125,11 @@ public struct EnvironmentFile: Sendable {
         private var position = 0
         private var line = 1, lineStart = 0
 
-        init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
+        /// The scalars that stand for bytes not UTF-8, and how many of them are behind.
+        private let notUTF8: [Int]
+        private var notUTF8Passed = 0
+
+        init(_ scalars: [Unicode.Scalar], notUTF8: [Int]) { (self.scalars, self.notUTF8) = (scalars, notUTF8) }
 
         var atEnd: Bool { position >= scalars.count }
         private var next: Unicode.Scalar? { position < scalars.count ? scalars[position] : nil }
@@ -178,8 +184,14 @@ public struct EnvironmentFile: Sendable {
                 skipLine()
                 return nil
             }
+            if first == "\u{FEFF}" {
+                throw problem("a byte order mark (U+FEFF) before the first name: save the file as UTF-8 without one")
+            }
+            // Bytes not UTF-8 before this line were in comments, skipped.
+            passNotUTF8(before: position)
+            let start = self
             // `export NAME=`, as a shell has it; `export =x` sets a variable named export.
-            if scalars[position...].starts(with: "export ".unicodeScalars) {
+            if scalars[position...].starts(with: "export".unicodeScalars), position + 6 < scalars.count, Self.isBlank(scalars[position + 6]) {
                 var after = position + 7
                 while after < scalars.count, Self.isBlank(scalars[after]) { after += 1 }
                 if after < scalars.count, scalars[after] != "=" { position = after }
@@ -198,7 +210,16 @@ public struct EnvironmentFile: Sendable {
                 throw problem("expected \"=\" here: each line is NAME=value")
             }
             _ = advance()
-            return (name, try value(of: name))
+            let value = try value(of: name)
+            if notUTF8Passed < notUTF8.count, notUTF8[notUTF8Passed] < position {
+                throw start.problem("not UTF-8: \(name) would not be the bytes written", atScalar: notUTF8[notUTF8Passed])
+            }
+            return (name, value)
+        }
+
+        /// Past the scalars not UTF-8 before `end`.
+        private mutating func passNotUTF8(before end: Int) {
+            while notUTF8Passed < notUTF8.count, notUTF8[notUTF8Passed] < end { notUTF8Passed += 1 }
         }
 
         /// The value after `=`, to the line break that ends it (consumed).
@@ -233,8 +254,7 @@ public struct EnvironmentFile: Sendable {
                     trailingBlanks = nil
                     skipBlanks()
                     if next == "#" {
-                        skipLine()
-                        return String(String.UnicodeScalarView(value))
+                        throw problem("a comment after the quoted value of \(name): systemd would take it as part of the value; put it on a line of its own")
                     }
                 case "\\":
                     // Before CR LF, only the CR is taken: the LF ends the value (systemd's reading).
@@ -263,22 +283,37 @@ public struct EnvironmentFile: Sendable {
 
     /// Sets each variable in this process's environment where the environment does not
     /// already name it (what a unit or a shell sets explicitly wins); of a name the file
-    /// repeats, the last value. A file applied again (`chime serve` on SIGHUP, after a
-    /// secret was rotated) replaces what an earlier one set, and takes away what it set
-    /// and no longer names; what the process started with still wins.
+    /// repeats, the last value. Once, as a command starts, before it starts any thread:
+    /// reading the file again is ``changes()``.
     public func apply() {
-        var last: [String: String] = [:]
-        for (name, value) in variables { last[name] = value }
         Self.fromFile.withLock { fromFile in
-            for name in fromFile where last[name] == nil {
-                unsetenv(name)
-                fromFile.remove(name)
-            }
-            for (name, value) in last where fromFile.contains(name) || getenv(name) == nil {
+            for (name, value) in lastValues where getenv(name) == nil || fromFile.contains(name) {
                 setenv(name, value, 1)
                 fromFile.insert(name)
             }
         }
+    }
+
+    /// What this reading of the file changes in the environment Chime reads
+    /// (``ProcessEnvironment``), with the rules of ``apply()``, for
+    /// ``ProcessEnvironment/replaceChanges(_:)``: a name the process started with stays as
+    /// it started; one the file named when the process started and no longer names is
+    /// taken away (nil); the file's values stand for the others.
+    public func changes() -> [String: String?] {
+        let started = ProcessInfo.processInfo.environment
+        let fromFile = Self.fromFile.withLock { $0 }
+        let last = lastValues
+        var changes: [String: String?] = [:]
+        for name in fromFile where last[name] == nil { changes[name] = .some(nil) }
+        for (name, value) in last where fromFile.contains(name) || started[name] == nil { changes[name] = .some(value) }
+        return changes
+    }
+
+    /// Each name's value, the last of a name the file repeats.
+    private var lastValues: [String: String] {
+        var last: [String: String] = [:]
+        for (name, value) in variables { last[name] = value }
+        return last
     }
 
     /// The names an environment file set in this process (not the ones it started with).

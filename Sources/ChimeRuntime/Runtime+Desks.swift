@@ -53,7 +53,7 @@ extension Runtime {
     /// The key that signs tokens and links: `$CHIME_SECRET_KEY`, else the store's.
     /// - Throws: ``RuntimeFailure`` 65, said on standard error, for a key too short to trust.
     public func signingKey(_ store: any CoordinationStore) throws -> SigningKey {
-        try refusingShortKey { try SigningKey.load(store: store, environment: ProcessInfo.processInfo.environment) }
+        try refusingShortKey { try SigningKey.load(store: store, environment: ProcessEnvironment.current) }
     }
 
     /// 65, said on standard error, when `$CHIME_SECRET_KEY` is set and too short: checked
@@ -61,7 +61,7 @@ extension Runtime {
     /// message was held, one by one, for a reason that read `RuntimeFailure(exitCode: 65)`,
     /// and the run exited 75, which a timer takes for "try again".
     public func checkSigningKey() throws {
-        try refusingShortKey { try SigningKey.checkEnvironment(ProcessInfo.processInfo.environment) }
+        try refusingShortKey { try SigningKey.checkEnvironment(ProcessEnvironment.current) }
     }
 
     private func refusingShortKey<T>(_ body: () throws -> T) throws -> T {

@@ -142,13 +142,17 @@ extension Runtime {
         signal(SIGHUP, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "chime.serve.reload"))
         source.setEventHandler {
+            // The environment file's new values are put in force with the configuration
+            // they are read for, or not at all.
+            var before: [String: String?]?
             do {
-                if let environmentFile { try EnvironmentFile(path: environmentFile).apply() }
+                if let environmentFile { before = ProcessEnvironment.replaceChanges(try EnvironmentFile(path: environmentFile).changes()) }
                 let configuration = try ConfigurationLoader().load(bytes: ConfigurationLoader.read(path: configPath), path: configPath)
                 let (reader, actions) = try replyDesks(configuration: configuration, store: store, failureCode: 65)
                 desks.replace(with: ClickDesk(reader: reader, actions: actions))
                 Logger(label: "chime.serve").notice("configuration reloaded: \(configuration.summary)")
             } catch {
+                if let before { ProcessEnvironment.replaceChanges(before) }
                 // Why it was refused goes in the log record (`path:line:col: error: …`), not on
                 // standard error beside it: with --log-format json, every line is a JSON object.
                 var metadata: Logger.Metadata = [:]

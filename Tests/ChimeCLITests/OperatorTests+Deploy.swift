@@ -134,5 +134,15 @@ extension OperatorTests {
         }
         #expect(rotated == 200, "the new key works once reloaded")
         #expect(try status(old) == 401, "the old key stops")
+
+        // Rotated again with a configuration that is refused: the secret read for it is
+        // not put in force either.
+        let third = String(repeating: "t", count: 24)
+        try ws.write("secrets.env", "READ_KEY=\(third)\n")
+        try ws.write("chime.xml", configuration.replacingOccurrences(of: "</chime>", with: "<unknown/></chime>"))
+        let said = try server.reload(ws, until: "not reloaded")
+        #expect(said.contains("configuration not reloaded"), "\(said)")
+        #expect(try status(new) == 200, "the key in force stays")
+        #expect(try status(third) == 401, "the environment file's new value is not taken without its configuration")
     }
 }
