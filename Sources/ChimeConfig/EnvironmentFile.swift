@@ -211,9 +211,11 @@ public struct EnvironmentFile: Sendable {
             }
             _ = advance()
             let value = try value(of: name)
+            // Before the line break: a line refused is skipped to its end, and no further.
             if notUTF8Passed < notUTF8.count, notUTF8[notUTF8Passed] < position {
                 throw start.problem("not UTF-8: \(name) would not be the bytes written", atScalar: notUTF8[notUTF8Passed])
             }
+            skipBreak()
             return (name, value)
         }
 
@@ -222,7 +224,7 @@ public struct EnvironmentFile: Sendable {
             while notUTF8Passed < notUTF8.count, notUTF8[notUTF8Passed] < end { notUTF8Passed += 1 }
         }
 
-        /// The value after `=`, to the line break that ends it (consumed).
+        /// The value after `=`, to the line break that ends it (not consumed).
         private mutating func value(of name: String) throws -> String {
             var value: [Unicode.Scalar] = []
             // Where trailing white space of a bare part starts, to be trimmed at the end.
@@ -275,7 +277,6 @@ public struct EnvironmentFile: Sendable {
                     value.append(scalar)
                 }
             }
-            skipBreak()
             if let trailingBlanks { value.removeLast(value.count - trailingBlanks) }
             return String(String.UnicodeScalarView(value))
         }
@@ -300,9 +301,12 @@ public struct EnvironmentFile: Sendable {
     /// it started; one the file named when the process started and no longer names is
     /// taken away (nil); the file's values stand for the others.
     public func changes() -> [String: String?] {
-        let started = ProcessInfo.processInfo.environment
-        let fromFile = Self.fromFile.withLock { $0 }
-        let last = lastValues
+        Self.changes(to: lastValues, started: ProcessInfo.processInfo.environment, fromFile: Self.fromFile.withLock { $0 })
+    }
+
+    /// The rules of ``changes()``: the file now names `last`; the process `started` with
+    /// its environment, of which the file had set the names `fromFile`.
+    static func changes(to last: [String: String], started: [String: String], fromFile: Set<String>) -> [String: String?] {
         var changes: [String: String?] = [:]
         for name in fromFile where last[name] == nil { changes[name] = .some(nil) }
         for (name, value) in last where fromFile.contains(name) || started[name] == nil { changes[name] = .some(value) }

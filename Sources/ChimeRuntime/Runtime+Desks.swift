@@ -10,10 +10,13 @@ extension Runtime {
     /// The desk that reads replies, with the templates' translations of action titles, of
     /// the built-in snooze and done, and of the "reply above this line" marker; and the desk
     /// that carries out what they ask and answers.
-    /// - Parameter failureCode: the exit code when the templates folder's strings cannot
-    ///   be read (said on standard error, file by file): without them a reply in French
-    ///   would be read as no answer at all, so nothing is read until they are mended.
-    public func replyDesks(configuration: Configuration, store: any NotificationStore, failureCode: Int32) throws -> (ReplyDesk, ActionDesk) {
+    /// - Parameters:
+    ///   - failureCode: the exit code when the templates folder's strings cannot be read
+    ///     (said on standard error, file by file): without them a reply in French would be
+    ///     read as no answer at all, so nothing is read until they are mended.
+    ///   - environment: where `CHIME_SECRET_KEY` is read (a reload's, before it is in force).
+    public func replyDesks(configuration: Configuration, store: any NotificationStore, failureCode: Int32,
+                           environment: [String: String] = ProcessEnvironment.current) throws -> (ReplyDesk, ActionDesk) {
         let localizer = try localizer(failureCode: failureCode)
         let locales = localizer.locales
         let titles: (String) -> [String] = { title in
@@ -25,7 +28,7 @@ extension Runtime {
         }
         let markers = ["Reply above this line to answer."] + locales.compactMap { localizer.string("ui.replyAbove", locale: $0)?.text }
         let reader = ReplyDesk(configuration: configuration, store: store,
-                               key: try signingKey(store),
+                               key: try signingKey(store, environment: environment),
                                titles: titles, builtIns: builtIns, markers: markers)
         return (reader, ActionDesk(configuration: configuration, store: store, localizer: localizer, stateDirectory: statePath))
     }
@@ -50,10 +53,10 @@ extension Runtime {
         }
     }
 
-    /// The key that signs tokens and links: `$CHIME_SECRET_KEY`, else the store's.
+    /// The key that signs tokens and links: `$CHIME_SECRET_KEY` of `environment`, else the store's.
     /// - Throws: ``RuntimeFailure`` 65, said on standard error, for a key too short to trust.
-    public func signingKey(_ store: any CoordinationStore) throws -> SigningKey {
-        try refusingShortKey { try SigningKey.load(store: store, environment: ProcessEnvironment.current) }
+    public func signingKey(_ store: any CoordinationStore, environment: [String: String] = ProcessEnvironment.current) throws -> SigningKey {
+        try refusingShortKey { try SigningKey.load(store: store, environment: environment) }
     }
 
     /// 65, said on standard error, when `$CHIME_SECRET_KEY` is set and too short: checked

@@ -142,17 +142,18 @@ extension Runtime {
         signal(SIGHUP, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "chime.serve.reload"))
         source.setEventHandler {
-            // The environment file's new values are put in force with the configuration
-            // they are read for, or not at all.
-            var before: [String: String?]?
             do {
-                if let environmentFile { before = ProcessEnvironment.replaceChanges(try EnvironmentFile(path: environmentFile).changes()) }
-                let configuration = try ConfigurationLoader().load(bytes: ConfigurationLoader.read(path: configPath), path: configPath)
-                let (reader, actions) = try replyDesks(configuration: configuration, store: store, failureCode: 65)
+                // The environment file's new values are read with the configuration and put
+                // in force with it, or not at all: meanwhile, what is fired and sent is
+                // signed with the key the reply desks in force check.
+                let changes = try environmentFile.map { try EnvironmentFile(path: $0).changes() }
+                let environment = changes.map(ProcessEnvironment.current(with:)) ?? ProcessEnvironment.current
+                let configuration = try ConfigurationLoader(environment: environment).load(bytes: ConfigurationLoader.read(path: configPath), path: configPath)
+                let (reader, actions) = try replyDesks(configuration: configuration, store: store, failureCode: 65, environment: environment)
+                if let changes { ProcessEnvironment.replaceChanges(changes) }
                 desks.replace(with: ClickDesk(reader: reader, actions: actions))
                 Logger(label: "chime.serve").notice("configuration reloaded: \(configuration.summary)")
             } catch {
-                if let before { ProcessEnvironment.replaceChanges(before) }
                 // Why it was refused goes in the log record (`path:line:col: error: …`), not on
                 // standard error beside it: with --log-format json, every line is a JSON object.
                 var metadata: Logger.Metadata = [:]

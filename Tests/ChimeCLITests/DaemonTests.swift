@@ -98,6 +98,34 @@ struct DaemonTests {
         #expect(try ws.chime(["pending"]).stdout.isEmpty)
     }
 
+    @Test("a SIGHUP whose chime.xml is refused leaves the environment file's rotated CHIME_SECRET_KEY out of force too: what the daemon fires afterwards is signed with the key its link pages check, and its link opens")
+    func refusedReloadKeepsKey() throws {
+        let ws = try Workspace()
+        try ws.write("secrets.env", "CHIME_SECRET_KEY=\(String(repeating: "1", count: 32))\n")
+        let daemon = try Daemon(ws, ["--env-file", ws.path("secrets.env")])
+        defer { _ = daemon.stop() }
+        try ws.write("secrets.env", "CHIME_SECRET_KEY=\(String(repeating: "2", count: 32))\n")
+        try ws.write("chime.xml", Workspace.defaultConfiguration.replacingOccurrences(of: "</chime>", with: "<unknown/></chime>"))
+        kill(daemon.process.processIdentifier, SIGHUP)
+        let deadline = Date().addingTimeInterval(5)
+        while !daemon.log.contains("not reloaded"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(daemon.log.contains("configuration not reloaded"), "\(daemon.log)")
+        try ws.write("chime.xml", Workspace.defaultConfiguration)
+
+        try ws.write("key.json", #"[{"identifier": "k1", "recipient": "alice", "content": {"title": "Key", "categoryIdentifier": "reminder"}, "trigger": {"type": "timeInterval", "seconds": 1}}]"#)
+        #expect(try ws.chime(["schedule", "--json", "key.json"]).status == 0)
+        var line = ""
+        let fired = Date().addingTimeInterval(15)
+        while line.isEmpty, Date() < fired {
+            Thread.sleep(forTimeInterval: 0.1)
+            line = (try? ws.read("sent.jsonl")) ?? ""
+        }
+        let path = try #require(line.firstMatch(of: /https?:\/\/[^\/"]+(\/a\/[^"]+\/done)"/)?.output.1, "not fired: \(daemon.log.suffix(1500))")
+        let page = try ServeTests.Server.request(port: daemon.port, "GET", String(path))
+        #expect(page.status == 200, "\(page.body.prefix(300))")
+        #expect(page.body.contains("Done"), "the action's page: \(page.body.prefix(300))")
+    }
+
     @Test("150 notifications held (their recipient has no address) do not stand in the way: one due after them still arrives at its instant, and the held ones stay pending, tried again a minute on")
     func heldDoNotBlock() throws {
         let ws = try Workspace(configuration: Workspace.defaultConfiguration.replacingOccurrences(

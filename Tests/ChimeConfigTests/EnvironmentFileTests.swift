@@ -1,4 +1,4 @@
-import ChimeConfig
+@testable import ChimeConfig
 import ChimeCore
 import Foundation
 import Testing
@@ -93,6 +93,16 @@ struct EnvironmentFileTests {
         // In a comment (Latin-1 "für"), skipped as systemd skips it; the lines after it read.
         #expect(FileManager.default.createFile(atPath: path, contents: Data("# Passwort f".utf8) + Data([0xFC]) + Data("r SMTP\nA=1\n# \u{FF}".utf8) + Data([0xFF, 0x0A]) + Data("B=2\n".utf8)))
         #expect(try EnvironmentFile(path: path).variables.map { "\($0.name)=\($0.value)" } == ["A=1", "B=2"])
+        // A line refused for its bytes is skipped to its end, and the next one read: its
+        // own error named at its line.
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("A=caf".utf8) + Data([0xE9]) + Data("\nB\nC=\"two\nlines\"\nD=1\n".utf8)))
+        do {
+            _ = try EnvironmentFile(path: path)
+            Issue.record("read without an error")
+        } catch let error as ConfigurationError {
+            #expect(error.diagnostics.map(\.description) == ["\(path):1:6: error: not UTF-8: A would not be the bytes written",
+                                                            "\(path):2:2: error: expected \"=\" here: each line is NAME=value"])
+        }
         // A byte order mark is said as one, not as a name that is not one.
         do {
             _ = try read("\u{FEFF}A=1\n")
@@ -143,5 +153,18 @@ struct EnvironmentFileTests {
             #expect(said.contains { $0.hasPrefix("secrets.env:6:3: error: a quoted value of C is never closed") }, "\(said)")
             #expect(!said.joined().contains("not a variable"), "the line is not echoed (it may be a pasted secret)")
         }
+    }
+
+    @Test("read again (chime serve on SIGHUP), the file changes what it set: a name the process started with stays, one it no longer names goes, one it adds comes, a value it changes changes")
+    func changesOnReload() {
+        let changes = EnvironmentFile.changes(to: ["KEY": "new", "ADDED": "a", "HOME": "/elsewhere"],
+                                              started: ["HOME": "/root", "KEY": "old", "GONE": "g"], fromFile: ["KEY", "GONE"])
+        let expected: [String: String?] = ["KEY": "new", "ADDED": "a", "GONE": .none]
+        #expect(changes == expected)
+        let removed: [String: String?] = ["CHIME_TEST_ADDED": "a", "PATH": .none]
+        let environment = ProcessEnvironment.current(with: removed)
+        #expect(environment["CHIME_TEST_ADDED"] == "a")
+        #expect(environment["PATH"] == nil)
+        #expect(ProcessEnvironment.current["CHIME_TEST_ADDED"] == nil, "nothing put in force")
     }
 }

@@ -16,19 +16,18 @@ public enum ProcessEnvironment {
     private static let changes = Mutex<[String: String?]>([:])
 
     /// The environment in force.
-    public static var current: [String: String] {
+    public static var current: [String: String] { current(with: changes.withLock { $0 }) }
+
+    /// The environment `changes` would put in force, without putting it in force.
+    public static func current(with changes: [String: String?]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
-        for (name, value) in changes.withLock({ $0 }) { environment[name] = value }
+        for (name, value) in changes { environment[name] = value }
         return environment
     }
 
     /// Puts `new` in force over the process's own environment, in place of the changes
-    /// before, and returns those (to put them back when what they were read for is refused).
-    @discardableResult
-    public static func replaceChanges(_ new: [String: String?]) -> [String: String?] {
-        changes.withLock { changes in
-            defer { changes = new }
-            return changes
-        }
+    /// before.
+    public static func replaceChanges(_ new: [String: String?]) {
+        changes.withLock { $0 = new }
     }
 }
