@@ -1,6 +1,5 @@
 import ChimeCore
 import Foundation
-import Synchronization
 
 /// A file of `NAME=value` lines, as systemd's `EnvironmentFile=` reads them: the secrets
 /// (`CHIME_SECRET_KEY`, what `${NAME}` in chime.xml names) that every entry point of a
@@ -282,35 +281,16 @@ public struct EnvironmentFile: Sendable {
         }
     }
 
-    /// Sets each variable in this process's environment where the environment does not
-    /// already name it (what a unit or a shell sets explicitly wins); of a name the file
-    /// repeats, the last value. Once, as a command starts, before it starts any thread:
-    /// reading the file again is ``changes()``.
+    /// Sets the file's variables in this process's environment, once, as a command starts
+    /// (``ProcessEnvironment/setAtStart(_:)``).
     public func apply() {
-        Self.fromFile.withLock { fromFile in
-            for (name, value) in lastValues where getenv(name) == nil || fromFile.contains(name) {
-                setenv(name, value, 1)
-                fromFile.insert(name)
-            }
-        }
+        ProcessEnvironment.setAtStart(lastValues)
     }
 
     /// What this reading of the file changes in the environment Chime reads
-    /// (``ProcessEnvironment``), with the rules of ``apply()``, for
-    /// ``ProcessEnvironment/replaceChanges(_:)``: a name the process started with stays as
-    /// it started; one the file named when the process started and no longer names is
-    /// taken away (nil); the file's values stand for the others.
+    /// (``ProcessEnvironment/changes(to:)``), for ``ProcessEnvironment/replaceChanges(_:)``.
     public func changes() -> [String: String?] {
-        Self.changes(to: lastValues, started: ProcessInfo.processInfo.environment, fromFile: Self.fromFile.withLock { $0 })
-    }
-
-    /// The rules of ``changes()``: the file now names `last`; the process `started` with
-    /// its environment, of which the file had set the names `fromFile`.
-    static func changes(to last: [String: String], started: [String: String], fromFile: Set<String>) -> [String: String?] {
-        var changes: [String: String?] = [:]
-        for name in fromFile where last[name] == nil { changes[name] = .some(nil) }
-        for (name, value) in last where fromFile.contains(name) || started[name] == nil { changes[name] = .some(value) }
-        return changes
+        ProcessEnvironment.changes(to: lastValues)
     }
 
     /// Each name's value, the last of a name the file repeats.
@@ -319,7 +299,4 @@ public struct EnvironmentFile: Sendable {
         for (name, value) in variables { last[name] = value }
         return last
     }
-
-    /// The names an environment file set in this process (not the ones it started with).
-    private static let fromFile = Mutex<Set<String>>([])
 }

@@ -37,10 +37,8 @@ struct StorePruneTests {
         let left = try DeliveryTests.deliveries(ws)
         #expect(left.keys.sorted() == ["b", "g"], "the failed one is a dead letter, kept for chime retry")
         #expect(DeliveryTests.outcomes(left["b"]) == ["delivered"])
-        // The attempts of the forgotten went with them (read with Python's sqlite3).
-        let attempts = try ChimeProcess.run(["python3", "-c", "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT COUNT(*) FROM attempt').fetchone()[0])",
-                                             ws.path("chime.sqlite")], in: ws.url, program: URL(fileURLWithPath: "/usr/bin/env"))
-        #expect(attempts.stdout == "2\n", "\(attempts.stderr)")
+        // The attempts of the forgotten went with them.
+        #expect(try Self.count("attempt", in: ws) == "2\n")
         #expect(try ws.chime(["store", "prune"], now: "2027-01-10T00:00:00Z").stdout.hasPrefix("forgot 0 deliveries"), "90 days by default; the rest is gone")
     }
 
@@ -56,21 +54,25 @@ struct StorePruneTests {
         #expect(try ws.chime(["run"], now: "2026-10-24T10:00:00Z").stdout == "fired 2, 2 kept for the digest\n")
         #expect(try ws.chime(["digest"], now: "2026-10-25T06:00:00Z").stdout == "digest carol: 2 notifications\nsent 1 digest\n")
         #expect(try PolicyTests.outbox(ws).count == 1)
-        func count(_ table: String) throws -> String {
-            try ChimeProcess.run(["python3", "-c", "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT COUNT(*) FROM \(table)').fetchone()[0])",
-                                  ws.path("chime.sqlite")], in: ws.url, program: URL(fileURLWithPath: "/usr/bin/env")).stdout
-        }
-        #expect(try count("parked") == "2\n")
-        #expect(try count("batch") == "4\n", "each of the four recipients' digest recorded when its slot came, three of them empty")
+        #expect(try Self.count("parked", in: ws) == "2\n")
+        #expect(try Self.count("batch", in: ws) == "4\n", "each of the four recipients' digest recorded when its slot came, three of them empty")
 
         let pruned = try ws.chime(["store", "prune", "--older-than", "31", "--json"], now: "2026-12-31T00:00:00Z")
         #expect(pruned.status == 0, "\(pruned.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(pruned.stdout.utf8)) as? [String: Any]
         #expect(object?["digests"] as? Int == 4)
-        #expect(try count("parked") == "0\n")
-        #expect(try count("batch") == "0\n")
+        #expect(try Self.count("parked", in: ws) == "0\n")
+        #expect(try Self.count("batch", in: ws) == "0\n")
         // The same slot once more: nothing it held is left to go out again.
         #expect(try ws.chime(["digest"], now: "2026-10-25T06:00:00Z").stdout == "sent 0 digests\n")
         #expect(try PolicyTests.outbox(ws).count == 1)
+    }
+
+    /// The rows of `table` in the workspace's store, as Python's sqlite3 counts them (with
+    /// a line feed), or what it said on standard error.
+    static func count(_ table: String, in ws: Workspace) throws -> String {
+        let counted = try ChimeProcess.run(["python3", "-c", "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT COUNT(*) FROM \(table)').fetchone()[0])",
+                                            ws.path("chime.sqlite")], in: ws.url, program: URL(fileURLWithPath: "/usr/bin/env"))
+        return counted.stdout.isEmpty ? counted.stderr : counted.stdout
     }
 }

@@ -1,5 +1,5 @@
-@testable import ChimeConfig
-import ChimeCore
+import ChimeConfig
+@testable import ChimeCore
 import Foundation
 import Testing
 
@@ -157,8 +157,8 @@ struct EnvironmentFileTests {
 
     @Test("read again (chime serve on SIGHUP), the file changes what it set: a name the process started with stays, one it no longer names goes, one it adds comes, a value it changes changes")
     func changesOnReload() {
-        let changes = EnvironmentFile.changes(to: ["KEY": "new", "ADDED": "a", "HOME": "/elsewhere"],
-                                              started: ["HOME": "/root", "KEY": "old", "GONE": "g"], fromFile: ["KEY", "GONE"])
+        let changes = ProcessEnvironment.changes(to: ["KEY": "new", "ADDED": "a", "HOME": "/elsewhere"],
+                                                  started: ["HOME": "/root", "KEY": "old", "GONE": "g"], fromFile: ["KEY", "GONE"])
         let expected: [String: String?] = ["KEY": "new", "ADDED": "a", "GONE": .none]
         #expect(changes == expected)
         let removed: [String: String?] = ["CHIME_TEST_ADDED": "a", "PATH": .none]

@@ -1,7 +1,8 @@
 /// What a store keeps of work that is over, and forgetting it (`chime store prune`): the
 /// deliveries delivered, with their attempts; the inbound messages and what became of
 /// them; the responses; the chat threads remembered; the digests and thread groups sent,
-/// with the notifications each held. Each grows by every message sent or answered. What a forgotten row was still used for is kept otherwise, or was over:
+/// with the notifications each held. Each grows by every message sent or answered. What
+/// a forgotten row was still used for is kept otherwise, or was over:
 /// - the tokens that name these rows (a reply's, a link's, a chat button's or thread's)
 ///   expire 30 days after their notification fired, and rows are forgotten only past 31
 ///   days: no answer can find a row missing;
@@ -22,9 +23,9 @@ public protocol HistoryStore: Sendable {
     /// digest or thread group by when it was sent, the rest by when they were recorded or
     /// last taken); with `dryRun`, counts what it would forget and forgets nothing. In
     /// transactions of about ``ForgottenHistory/batch`` rows (fewer of a kind whose rows
-    /// take many others with them), each from where the last one ended (SQLite by rowid, PostgreSQL by a window
-    /// of the table's pages), so that firing and sending go on beside it and the whole
-    /// costs one read of each table.
+    /// take many others with them), each from where the last one ended (SQLite by rowid,
+    /// PostgreSQL by a window of the table's pages), so that firing and sending go on
+    /// beside it and the whole costs one read of each table.
     func forgetHistory(before cutoff: Instant, dryRun: Bool) throws -> ForgottenHistory
 }
 
