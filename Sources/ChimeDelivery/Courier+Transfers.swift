@@ -53,11 +53,22 @@ extension Courier {
             }
             for line in order where startsMore {
                 guard !unreachable.contains(line.channel.id), !line.waitsPastRun else { continue }
-                waiting = waiting || line.waiting.hasReady
                 while line.waiting.hasReady, line.inFlight < line.window, pool.inFlight - queuedAhead(order) < configuration.concurrency {
                     if let gate = line.pace.notBefore, gate > .now {
                         soonest = min(soonest ?? gate, gate)
                         break
+                    }
+                    // A channel with a rate starts when the pace shared by every process
+                    // says; one that has no start for it within maxWait leaves the rest
+                    // for a later run.
+                    if line.pace.heldStart == nil, let (start, taken, wait) = try sharedStart(for: line) {
+                        guard taken else {
+                            line.waitsPastRun = true
+                            line.waitsForPace = true
+                            break
+                        }
+                        line.pace.given(start, in: wait)
+                        if wait > 0 { continue }
                     }
                     // What a crash would resend: the marks not written, and what is in flight.
                     if marks.count + pool.inFlight >= DeliveryMarks.backlog { try writeMarks() }
@@ -72,8 +83,10 @@ extension Courier {
                     running[nextTag] = (entry, line)
                     nextTag += 1
                     line.inFlight += 1
+                    try catchUpSharedPace(line)
                     line.pace.started(rate: line.channel.policy.rate)
                 }
+                waiting = waiting || (!line.waitsPastRun && line.waiting.hasReady)
             }
             guard waiting || pool.inFlight > 0 else { break }
             let wait = soonest.map { max(1, Int(Self.seconds($0 - .now) * 1_000)) } ?? 1_000
@@ -108,6 +121,7 @@ extension Courier {
                 // (A drained bucket's wait comes with a delivery, and pauses the same.)
                 if let seconds = verdict.wait ?? (verdict.outcome == .rateLimited ? 0 : nil) {
                     if verdict.outcome == .rateLimited { line.waited += max(1, seconds) }
+                    if seconds > 0 { try sharePause(seconds, of: line) }
                     if seconds > line.channel.policy.maxWait || line.waited > line.channel.policy.maxWait {
                         line.waitsPastRun = true
                     } else if seconds > 0 {
@@ -126,12 +140,52 @@ extension Courier {
         for line in order {
             if unreachable.contains(line.channel.id) {
                 report.deferred += line.waiting.remaining
+            } else if line.waitsForPace {
+                report.waitingForPace += line.waiting.remaining
             } else if line.waitsPastRun {
                 report.waitingPastRun += line.waiting.remaining
             } else if report.cutShort {
                 report.stopped += line.waiting.remaining
             }
         }
+    }
+
+    /// The start that the pace shared by every process sharing the store gives `line`'s
+    /// next request (microseconds of the real clock), whether it was taken (it is within
+    /// the channel's maxWait of asking: the store decides, with the bound it was given),
+    /// and the seconds from now to it; nil for a channel without a rate, or without a
+    /// shared pace.
+    private func sharedStart(for line: Line) throws -> (start: Int64, taken: Bool, wait: Double)? {
+        guard let sharedPace, let spacing = line.spacing else { return nil }
+        let asked = realMicroseconds()
+        let latest = asked + Self.microseconds(line.channel.policy.maxWait)
+        let start = try sharedPace.paceStart(line.channel.id, earliest: asked, spacing: spacing, latest: latest)
+        // From the clock once the store answered: the time it took is not waited again.
+        return (start, start <= latest, Double(start - realMicroseconds()) / 1_000_000)
+    }
+
+    /// A request on a channel with a rate starting more than a hundredth of a second after
+    /// the start the shared pace gave it (the store slow to answer, the concurrency of all
+    /// channels full): the pace moves on from now, so that the next start, in this process
+    /// or another, is still a spacing after this one.
+    private func catchUpSharedPace(_ line: Line) throws {
+        guard let sharedPace, let spacing = line.spacing, let given = line.pace.heldStart else { return }
+        let now = realMicroseconds()
+        guard now - given > 10_000 else { return }
+        _ = try sharedPace.paceStart(line.channel.id, earliest: now + spacing, spacing: 0, latest: .max)
+    }
+
+    /// A pause a server asked of a channel with a rate, shared: no process sharing the store
+    /// starts a request on the channel before it ends.
+    private func sharePause(_ seconds: Double, of line: Line) throws {
+        guard let sharedPace, line.spacing != nil else { return }
+        let until = realMicroseconds() + Self.microseconds(seconds)
+        _ = try sharedPace.paceStart(line.channel.id, earliest: until, spacing: 0, latest: .max)
+    }
+
+    /// Seconds as microseconds, a year at most (a server's wait is one at most).
+    private static func microseconds(_ seconds: Double) -> Int64 {
+        Int64((min(max(seconds, 0), 366 * 86_400) * 1_000_000).rounded())
     }
 
     /// Starts one delivery on its channel: an email to its one address, or a webhook.
@@ -186,6 +240,10 @@ extension Courier {
         var waitsPastRun = false
         /// Seconds its server's 429s asked this run to wait, each counted as one at least.
         var waited = 0.0
+        /// The shared pace had no start for it within its `maxWait`.
+        var waitsForPace = false
+        /// Microseconds between two starts, for a channel with a rate.
+        let spacing: Int64?
 
         init(channel: Channel) {
             self.channel = channel
@@ -193,6 +251,7 @@ extension Courier {
             mailServer = email ? channel.mailServer : nil
             window = channel.policy.concurrency + (email && channel.policy.rate == nil ? Self.emailsAhead : 0)
             returnPathParts = channel.returnPathParts
+            spacing = channel.policy.rate.map { Int64((1_000_000 / $0).rounded()) }
             // Emails to one address go one at a time, in order (an answer in a thread
             // after the message it answers); webhooks all at once.
             waiting = DeliveryQueue(inOrderPerAddress: email)

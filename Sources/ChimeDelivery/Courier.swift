@@ -21,6 +21,9 @@ public final class Courier {
         /// Deliveries left untried because their channel's server asked to wait longer than
         /// its `maxWait` (a 429's `Retry-After`, a drained rate-limit bucket).
         public var waitingPastRun = 0
+        /// Deliveries left untried because their channel's rate, paced across every
+        /// process sharing the store, had no start for them within its `maxWait`.
+        public var waitingForPace = 0
         /// Deliveries claimed and left untried because the pass was told to stop
         /// (``Courier/keepsSending``: `chime serve` stopping).
         public var stopped = 0
@@ -28,7 +31,7 @@ public final class Courier {
         public var cutShort = false
 
         /// Deliveries left untried for a later run, for any of these reasons.
-        public var notTried: Int { deferred + waitingPastRun + stopped }
+        public var notTried: Int { deferred + waitingPastRun + waitingForPace + stopped }
 
         public init() {}
     }
@@ -54,6 +57,13 @@ public final class Courier {
     public var undeliverable: () throws -> Set<String> = { [] }
     /// This pass's marks, read by ``undeliverable`` once needed.
     var marked = BounceMarks { [] }
+    /// Where the channels with a `rate` take each start, so that every process sharing the
+    /// store (workers, a run beside a digest pass, one cron tick and the next) stays within
+    /// it together, and learn of a pause a server asked of one of them; nil: each pass
+    /// paces its own requests alone.
+    public var sharedPace: (any CoordinationStore)?
+    /// Microseconds of the real clock, as ``sharedPace`` keeps its starts.
+    var realMicroseconds: () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1_000_000).rounded()) }
     /// Asked before each claim and each time the pass is about to start deliveries: false
     /// stops the pass, what the connections are sending finishing (an email, and the next
     /// each had already taken up, its envelope sent ahead with PIPELINING) and the rest of

@@ -2,20 +2,8 @@ import ChimeCore
 import Foundation
 import GRDB
 
-/// Replies: the signing key, responses and the inbound log.
+/// Replies: responses and the inbound log.
 extension SQLiteStore {
-    public func secretKey(keeping candidate: [UInt8]) throws -> [UInt8] {
-        // Read first: once the key exists, nothing waits for the write lock to learn it.
-        if let kept = try database.read({ db in try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE name = 'secret_key'") }) {
-            return [UInt8](kept)
-        }
-        return try database.write { db in
-            try db.execute(sql: "INSERT INTO setting (name, value) VALUES ('secret_key', ?) ON CONFLICT (name) DO NOTHING",
-                           arguments: [Data(candidate)])
-            return [UInt8](try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE name = 'secret_key'") ?? Data(candidate))
-        }
-    }
-
     public func request(ofDelivery deliveryID: String) throws -> NotificationRequest? {
         // No delivery's id holds a NUL (a forged token's may): PostgreSQL refuses the query.
         guard !deliveryID.utf8.contains(0) else { return nil }
@@ -159,19 +147,6 @@ extension SQLiteStore {
         let thread = thread.storable
         return try database.read { db in
             try String.fetchOne(db, sql: "SELECT token FROM chat_thread WHERE channel = ? AND thread = ?", arguments: [channel, thread])
-        }
-    }
-
-    public func takeTurn(_ name: String, at: Instant, every seconds: Int64) throws -> Bool {
-        try database.write { db in
-            let key = "turn:" + name
-            if let last = try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE name = ?", arguments: [key]),
-               let when = Int64(String(decoding: last, as: UTF8.self)), at.seconds - when < seconds {
-                return false
-            }
-            try db.execute(sql: "INSERT INTO setting (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-                           arguments: [key, Data(String(at.seconds).utf8)])
-            return true
         }
     }
 

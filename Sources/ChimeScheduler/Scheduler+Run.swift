@@ -236,6 +236,7 @@ extension Scheduler {
         courier.lease = lease
         courier.returnPathToken = returnPathToken
         courier.undeliverable = { [store] in try store.undeliverable() }
+        courier.sharedPace = store
         return courier
     }
 

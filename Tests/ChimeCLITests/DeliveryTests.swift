@@ -318,6 +318,87 @@ struct DeliveryTests {
         #expect(zip(paced, paced.dropFirst()).allSatisfy { $1 - $0 >= 0.15 }, "5 per second: \(paced)")
     }
 
+    @Test("a channel's rate holds across the processes sharing the store: a run begun while another sends on the channel waits its turn, and so does the next tick")
+    func rateAcrossProcesses() throws {
+        let server = try WebhookServer()
+        let ws = try Workspace(configuration: Self.configuration(
+            channels: [#"<channel id="paced" url="json://127.0.0.1:\#(server.port)/ok" rate="2/s"/>"#], recipients: [("p", "paced", "")]))
+        // Four due at 09:01 for the first run, one due at 09:02 for a run beside it, one at
+        // 09:03 for the tick after.
+        try Self.schedule(ws, (1...4).map { ("a\($0)", "p") })
+        for (name, now) in [("b", "2026-11-21T09:01:00Z"), ("c", "2026-11-21T09:02:00Z")] {
+            try ws.write("\(name).json", #"{"identifier": "\#(name)", "recipient": "p", "content": {"title": "\#(name)"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+            #expect(try ws.chime(["schedule", "--json", "\(name).json"], now: now).status == 0)
+        }
+        let first = DispatchGroup()
+        nonisolated(unsafe) var firstRun: ChimeProcess.Result?
+        DispatchQueue.global().async(group: first) { firstRun = try? ws.chime(["run"], now: "2026-11-21T09:01:30Z") }
+        // The second run starts once the first has sent its first request.
+        let deadline = Date().addingTimeInterval(30)
+        while try server.requests().isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        let beside = try ws.chime(["run"], now: "2026-11-21T09:02:30Z")
+        #expect(beside.stdout == "fired 1, delivered 1\n", "\(beside.stdout) \(beside.stderr)")
+        first.wait()
+        #expect(firstRun?.stdout == "fired 4, delivered 4\n", "\(firstRun?.stdout ?? "") \(firstRun?.stderr ?? "")")
+        let next = try ws.chime(["run"], now: "2026-11-21T09:03:30Z")
+        #expect(next.stdout == "fired 1, delivered 1\n", "\(next.stdout) \(next.stderr)")
+        let starts = try server.requests().map { $0["start"] as! Double }.sorted()
+        #expect(starts.count == 6)
+        let gaps = zip(starts, starts.dropFirst()).map { $1 - $0 }
+        // 0.5 s apart, less how much later than its start each request reached the server.
+        #expect(gaps.allSatisfy { $0 >= 0.25 }, "2 per second across the three runs: \(gaps)")
+    }
+
+    @Test("a pause a server asked of one process on a channel with a rate holds every process sharing the store until it ends")
+    func pauseAcrossProcesses() throws {
+        let server = try WebhookServer()
+        let ws = try Workspace(configuration: Self.configuration(
+            channels: [#"<channel id="paced" url="json://127.0.0.1:\#(server.port)/ratelimit/1/3" rate="10/s"/>"#], recipients: [("p", "paced", "")]))
+        try Self.schedule(ws, [("a", "p")])
+        try ws.write("b.json", #"{"identifier": "b", "recipient": "p", "content": {"title": "b"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        #expect(try ws.chime(["schedule", "--json", "b.json"], now: "2026-11-21T09:01:00Z").status == 0)
+        let first = DispatchGroup()
+        nonisolated(unsafe) var firstRun: ChimeProcess.Result?
+        DispatchQueue.global().async(group: first) { firstRun = try? ws.chime(["run"], now: "2026-11-21T09:01:30Z") }
+        // The second run starts once the first has recorded the 429 (and shared its pause).
+        let deadline = Date().addingTimeInterval(30)
+        while try Self.outcomes(Self.deliveries(ws)["a"]).isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let beside = try ws.chime(["run"], now: "2026-11-21T09:02:30Z")
+        #expect(beside.stdout == "fired 1, delivered 1\n", "\(beside.stdout) \(beside.stderr)")
+        first.wait()
+        #expect(firstRun?.stdout == "fired 1, delivered 1\n", "\(firstRun?.stdout ?? "") \(firstRun?.stderr ?? "")")
+        let requests = try server.requests().sorted { ($0["start"] as! Double) < ($1["start"] as! Double) }
+        #expect(requests.map { $0["status"] as? Int } == [429, 200, 200])
+        let asked = requests[0]["start"] as! Double
+        #expect(requests.dropFirst().allSatisfy { ($0["start"] as! Double) - asked >= 2.5 }, "Retry-After: 3 held both runs: \(requests.map { $0["start"] as! Double })")
+    }
+
+    @Test("a run whose channel's shared pace has no start within maxWait leaves the delivery queued for a later run (75), taking no start from the others")
+    func paceBeyondMaxWait() throws {
+        let server = try WebhookServer()
+        let ws = try Workspace(configuration: Self.configuration(
+            channels: [#"<channel id="paced" url="json://127.0.0.1:\#(server.port)/ok" rate="1/min"/>"#], recipients: [("p", "paced", "")]))
+        try Self.schedule(ws, [("a", "p")])
+        try ws.write("b.json", #"{"identifier": "b", "recipient": "p", "content": {"title": "b"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        #expect(try ws.chime(["schedule", "--json", "b.json"], now: "2026-11-21T09:01:00Z").status == 0)
+        let first = try ws.chime(["run"], now: "2026-11-21T09:01:30Z")
+        #expect(first.stdout == "fired 1, delivered 1\n", "\(first.stdout) \(first.stderr)")
+        // The next start is a minute after the first; maxWait is 10 s.
+        for _ in 0..<3 {
+            let next = try ws.chime(["run"], now: "2026-11-21T09:02:30Z")
+            #expect(next.status == 75, "\(next.stdout) \(next.stderr)")
+            #expect(next.stdout.hasSuffix("delivered 0, 1 not tried (the channel's rate has no start for them within maxWait)\n"), "\(next.stdout)")
+        }
+        #expect(try server.requests().count == 1)
+        #expect(try Self.deliveries(ws)["b"]?["state"] as? String == "queued")
+        // Runs that went without did not move the pace: 50 s on, the start is within maxWait.
+        let setting = try ChimeProcess.run(["python3", "-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"SELECT value FROM setting WHERE name = 'pace:paced'\").fetchone()[0].decode())", ws.path("chime.sqlite")],
+                                           in: ws.url, program: URL(fileURLWithPath: "/usr/bin/env"))
+        let pace = Double(setting.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        let firstStart = try server.requests()[0]["start"] as! Double
+        #expect(abs(pace / 1_000_000 - (firstStart + 60)) < 1, "the pace is the first start and a minute: \(setting.stdout) \(firstStart)")
+    }
+
     @Test("volume: 2,000 due to Postfix's smtp-sink in one run, each delivered once")
     func volume() throws {
         let sink = try SMTPSink()

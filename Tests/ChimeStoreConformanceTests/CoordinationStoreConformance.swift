@@ -31,6 +31,38 @@ struct CoordinationStoreConformance {
         #expect(try made.store.takeTurn("digest", at: Instant(seconds: 200), every: 60) == false)
     }
 
+    @Test("a channel's pace gives eight processes asking at once eight starts a spacing apart; a start past the latest asked is not taken; a pause holds every later start; channels pace apart", arguments: StoreKind.allCases)
+    func paceStarts(kind: StoreKind) throws {
+        let made = try kind.make()
+        let stores = try (0..<8).map { _ in try made.another() }
+        let starts = try concurrently(8) { try stores[$0].paceStart("slack", earliest: 1_000_000, spacing: 250_000, latest: .max) }.map { try $0.get() }
+        #expect(starts.sorted() == (0..<8).map { 1_000_000 + Int64($0) * 250_000 }, "\(starts.sorted())")
+        // Asked later than the pace's next start: at once, and the next a spacing after.
+        #expect(try made.store.paceStart("slack", earliest: 9_000_000, spacing: 250_000, latest: .max) == 9_000_000)
+        #expect(try made.store.paceStart("slack", earliest: 9_000_001, spacing: 250_000, latest: .max) == 9_250_000)
+        // One past the latest asked is told and not taken: the pace stays where it was.
+        #expect(try made.store.paceStart("slack", earliest: 9_000_002, spacing: 250_000, latest: 9_400_000) == 9_500_000)
+        #expect(try made.store.paceStart("slack", earliest: 9_000_003, spacing: 250_000, latest: 9_499_999) == 9_500_000)
+        #expect(try made.store.paceStart("slack", earliest: 9_000_004, spacing: 250_000, latest: 9_500_000) == 9_500_000)
+        #expect(try made.store.paceStart("slack", earliest: 9_000_005, spacing: 250_000, latest: 9_500_000) == 9_750_000)
+        // A pause (no spacing) moves the pace on, and never back.
+        #expect(try made.store.paceStart("slack", earliest: 20_000_000, spacing: 0, latest: .max) == 20_000_000)
+        #expect(try made.store.paceStart("slack", earliest: 10_000_000, spacing: 0, latest: .max) == 20_000_000)
+        #expect(try made.store.paceStart("slack", earliest: 10_000_000, spacing: 250_000, latest: .max) == 20_000_000)
+        #expect(try made.store.paceStart("discord", earliest: 10_000_000, spacing: 400_000, latest: .max) == 10_000_000)
+        // The pace lives beside turns without touching them.
+        #expect(try made.store.takeTurn("slack", at: Instant(seconds: 100), every: 60) == true)
+        #expect(try made.store.paceStart("slack", earliest: 0, spacing: 0, latest: .max) == 20_250_000)
+        // A first start not taken leaves the new pace as if never asked.
+        #expect(try made.store.paceStart("teams", earliest: 500, spacing: 100, latest: 499) == 500)
+        #expect(try made.store.paceStart("teams", earliest: 400, spacing: 100, latest: .max) == 400)
+        #expect(try made.store.paceStart("teams", earliest: 400, spacing: 100, latest: .max) == 500)
+        // At the end of the clock's range the pace stays there rather than wrapping round.
+        #expect(try made.store.paceStart("far", earliest: .max - 10, spacing: 100, latest: .max) == .max - 10)
+        #expect(try made.store.paceStart("far", earliest: 0, spacing: 100, latest: .max) == .max)
+        #expect(try made.store.paceStart("far", earliest: 0, spacing: 100, latest: .max) == .max)
+    }
+
     @Test("the first idempotent answer kept is the one every later call replays, even when eight keep theirs together", arguments: StoreKind.allCases)
     func idempotentAnswers(kind: StoreKind) throws {
         let made = try kind.make()

@@ -9,6 +9,15 @@ public protocol CoordinationStore: Sendable {
     /// seconds before: a rate limit that holds across processes.
     func takeTurn(_ name: String, at: Instant, every seconds: Int64) throws -> Bool
 
+    /// The next start `name`'s pace allows at or after `earliest`, taken when it is no
+    /// later than `latest`: the start after it is then `spacing` later. One later than
+    /// `latest` is returned and not taken (the pace does not move for a caller that will
+    /// not start then). Times are microseconds of the real clock, so that every process of
+    /// the deployment, on any machine, paces one channel together. With a `spacing` of 0,
+    /// a pause: no start is given before `earliest` from then on. One transaction: of
+    /// processes taking starts together, each gets its own.
+    func paceStart(_ name: String, earliest: Int64, spacing: Int64, latest: Int64) throws -> Int64
+
     /// The first answer given to an HTTP API call with this `Idempotency-Key` (scoped by
     /// `owner`, the API key's id), or nil; ``IdempotentAnswer/isPending`` while the call
     /// that took the key is being answered.
@@ -84,4 +93,22 @@ extension CoordinationStore {
     }
 
     private static var holdOwner: String { "\u{1}hold" }
+}
+
+/// One step of a channel's shared pace (``CoordinationStore/paceStart(_:earliest:spacing:latest:)``),
+/// the same in every store: each reads the value kept (decimal text), locked for its
+/// transaction, and writes back ``kept`` when there is one.
+public struct PaceStep: Equatable, Sendable {
+    /// The start given.
+    public let start: Int64
+    /// The value to keep, as decimal text; nil when the start is not taken (past `latest`).
+    public let kept: String?
+
+    /// `stored`: the value kept, or nil; one that is not a number counts as long ago.
+    public init(stored: String?, earliest: Int64, spacing: Int64, latest: Int64) {
+        start = max(stored.flatMap { Int64($0) } ?? earliest, earliest)
+        guard start <= latest else { kept = nil; return }
+        let (next, overflow) = start.addingReportingOverflow(max(spacing, 0))
+        kept = String(overflow ? .max : next)
+    }
 }

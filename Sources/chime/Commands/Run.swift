@@ -17,7 +17,9 @@ extension Chime {
                 up are listed by `chime failed`. A tick with nothing to do stops after one question to \
                 the store, without loading the configuration unless the file changed since the \
                 last run that did. Exits 75 when something waits for a later run \
-                (a notification held, a delivery to retry), 69 when a delivery gave up this run.
+                (a notification held, a delivery to retry, or one not tried: its server \
+                unreachable or asking to wait past the run, its channel's rate without a start \
+                free), 69 when a delivery gave up this run.
                 """
         )
 
@@ -66,6 +68,7 @@ extension Chime {
                 if !delivery.retrying.isEmpty { summary += ", \(delivery.retrying.count) to retry" }
                 if delivery.deferred > 0 { summary += ", \(delivery.deferred) not tried (server unreachable)" }
                 if delivery.waitingPastRun > 0 { summary += ", \(delivery.waitingPastRun) not tried (the server asked to wait past this run)" }
+                if delivery.waitingForPace > 0 { summary += ", \(delivery.waitingForPace) not tried (the channel's rate has no start for them within maxWait)" }
                 if !delivery.failed.isEmpty { summary += ", \(delivery.failed.count) failed" }
             }
             if report.digested > 0 { summary += ", \(report.digested) kept for the digest" }

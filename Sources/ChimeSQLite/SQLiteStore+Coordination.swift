@@ -1,0 +1,46 @@
+import ChimeCore
+import Foundation
+import GRDB
+
+/// What every process sharing the store agrees on, kept in `setting`: the signing key,
+/// turns (`turn:` names) and channels' paces (`pace:` names).
+extension SQLiteStore {
+    public func secretKey(keeping candidate: [UInt8]) throws -> [UInt8] {
+        // Read first: once the key exists, nothing waits for the write lock to learn it.
+        if let kept = try database.read({ db in try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE name = 'secret_key'") }) {
+            return [UInt8](kept)
+        }
+        return try database.write { db in
+            try db.execute(sql: "INSERT INTO setting (name, value) VALUES ('secret_key', ?) ON CONFLICT (name) DO NOTHING",
+                           arguments: [Data(candidate)])
+            return [UInt8](try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE name = 'secret_key'") ?? Data(candidate))
+        }
+    }
+
+    public func takeTurn(_ name: String, at: Instant, every seconds: Int64) throws -> Bool {
+        try database.write { db in
+            let key = "turn:" + name
+            if let last = try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE name = ?", arguments: [key]),
+               let when = Int64(String(decoding: last, as: UTF8.self)), at.seconds - when < seconds {
+                return false
+            }
+            try db.execute(sql: "INSERT INTO setting (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                           arguments: [key, Data(String(at.seconds).utf8)])
+            return true
+        }
+    }
+
+    /// Read and moved in one write transaction, which SQLite gives one process at a time.
+    public func paceStart(_ name: String, earliest: Int64, spacing: Int64, latest: Int64) throws -> Int64 {
+        let key = "pace:" + name
+        return try database.write { db in
+            let stored = try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE name = ?", arguments: [key])
+            let step = PaceStep(stored: stored.map { String(decoding: $0, as: UTF8.self) }, earliest: earliest, spacing: spacing, latest: latest)
+            if let kept = step.kept {
+                try db.execute(sql: "INSERT INTO setting (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                               arguments: [key, Data(kept.utf8)])
+            }
+            return step.start
+        }
+    }
+}
