@@ -159,20 +159,20 @@ extension Courier {
         guard let sharedPace, let spacing = line.spacing else { return nil }
         let asked = realMicroseconds()
         let latest = asked + Self.microseconds(line.channel.policy.maxWait)
-        let start = try sharedPace.paceStart(line.channel.id, earliest: asked, spacing: spacing, latest: latest)
+        let start = try sharedPace.pace(line.channel.id, .start(earliest: asked, spacing: spacing, latest: latest))
         // From the clock once the store answered: the time it took is not waited again.
         return (start, start <= latest, Double(start - realMicroseconds()) / 1_000_000)
     }
 
     /// A request on a channel with a rate starting more than a hundredth of a second after
     /// the start the shared pace gave it (the store slow to answer, the concurrency of all
-    /// channels full): the pace moves on from now, so that the next start, in this process
-    /// or another, is still a spacing after this one.
+    /// channels full): the pace takes now as its last start, so that the next, in this
+    /// process or another, is still a spacing after this one.
     private func catchUpSharedPace(_ line: Line) throws {
-        guard let sharedPace, let spacing = line.spacing, let given = line.pace.heldStart else { return }
+        guard let sharedPace, line.spacing != nil, let given = line.pace.heldStart else { return }
         let now = realMicroseconds()
         guard now - given > 10_000 else { return }
-        _ = try sharedPace.paceStart(line.channel.id, earliest: now + spacing, spacing: 0, latest: .max)
+        _ = try sharedPace.pace(line.channel.id, .startedAt(now))
     }
 
     /// A pause a server asked of a channel with a rate, shared: no process sharing the store
@@ -180,7 +180,7 @@ extension Courier {
     private func sharePause(_ seconds: Double, of line: Line) throws {
         guard let sharedPace, line.spacing != nil else { return }
         let until = realMicroseconds() + Self.microseconds(seconds)
-        _ = try sharedPace.paceStart(line.channel.id, earliest: until, spacing: 0, latest: .max)
+        _ = try sharedPace.pace(line.channel.id, .pause(until: until))
     }
 
     /// Seconds as microseconds, a year at most (a server's wait is one at most).

@@ -39,19 +39,19 @@ extension PostgresStore {
         }
     }
 
-    /// The row made if missing (empty: long ago) and locked, so that a second process
-    /// taking a start at the same moment waits for the first's commit and then reads the
-    /// start the first took; the step itself is the SQLite store's (``PaceStep``).
-    public func paceStart(_ name: String, earliest: Int64, spacing: Int64, latest: Int64) throws -> Int64 {
+    /// The row made if missing (empty: a pace never asked) and locked, so that a second
+    /// process asking at the same moment waits for the first's commit and then reads what
+    /// the first kept; the step itself is the SQLite store's (``PaceState``).
+    public func pace(_ name: String, _ ask: PaceAsk) throws -> Int64 {
         let key = "pace:" + name
         return try write { session in
             try await session.execute("INSERT INTO setting (name, value) VALUES (\(key), ''::bytea) ON CONFLICT (name) DO NOTHING")
             let stored = try await session.value("SELECT value FROM setting WHERE name = \(key) FOR UPDATE", as: Data.self)
-            let step = PaceStep(stored: stored.map { String(decoding: $0, as: UTF8.self) }, earliest: earliest, spacing: spacing, latest: latest)
-            if let kept = step.kept {
-                try await session.execute("UPDATE setting SET value = \(Data(kept.utf8)) WHERE name = \(key)")
+            let (value, kept) = PaceState(text: stored.map { String(decoding: $0, as: UTF8.self) }).answer(ask)
+            if let kept {
+                try await session.execute("UPDATE setting SET value = \(Data(kept.text.utf8)) WHERE name = \(key)")
             }
-            return step.start
+            return value
         }
     }
 

@@ -31,16 +31,16 @@ extension SQLiteStore {
     }
 
     /// Read and moved in one write transaction, which SQLite gives one process at a time.
-    public func paceStart(_ name: String, earliest: Int64, spacing: Int64, latest: Int64) throws -> Int64 {
+    public func pace(_ name: String, _ ask: PaceAsk) throws -> Int64 {
         let key = "pace:" + name
         return try database.write { db in
             let stored = try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE name = ?", arguments: [key])
-            let step = PaceStep(stored: stored.map { String(decoding: $0, as: UTF8.self) }, earliest: earliest, spacing: spacing, latest: latest)
-            if let kept = step.kept {
+            let (value, kept) = PaceState(text: stored.map { String(decoding: $0, as: UTF8.self) }).answer(ask)
+            if let kept {
                 try db.execute(sql: "INSERT INTO setting (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-                               arguments: [key, Data(kept.utf8)])
+                               arguments: [key, Data(kept.text.utf8)])
             }
-            return step.start
+            return value
         }
     }
 }

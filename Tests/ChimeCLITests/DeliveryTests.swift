@@ -373,7 +373,7 @@ struct DeliveryTests {
         #expect(requests.dropFirst().allSatisfy { ($0["start"] as! Double) - asked >= 2.5 }, "Retry-After: 3 held both runs: \(requests.map { $0["start"] as! Double })")
     }
 
-    @Test("a run whose channel's shared pace has no start within maxWait leaves the delivery queued for a later run (75), taking no start from the others")
+    @Test("a run whose channel's shared pace has no start within maxWait leaves the delivery queued for a later run (75), taking no start from the others; the rate raised, the next run sends it at once")
     func paceBeyondMaxWait() throws {
         let server = try WebhookServer()
         let ws = try Workspace(configuration: Self.configuration(
@@ -391,12 +391,19 @@ struct DeliveryTests {
         }
         #expect(try server.requests().count == 1)
         #expect(try Self.deliveries(ws)["b"]?["state"] as? String == "queued")
-        // Runs that went without did not move the pace: 50 s on, the start is within maxWait.
+        // Runs that went without did not move the pace: its last start is still the first.
         let setting = try ChimeProcess.run(["python3", "-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"SELECT value FROM setting WHERE name = 'pace:paced'\").fetchone()[0].decode())", ws.path("chime.sqlite")],
                                            in: ws.url, program: URL(fileURLWithPath: "/usr/bin/env"))
-        let pace = Double(setting.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        let lastStart = setting.stdout.split(separator: " ").first.flatMap { Double($0) } ?? 0
         let firstStart = try server.requests()[0]["start"] as! Double
-        #expect(abs(pace / 1_000_000 - (firstStart + 60)) < 1, "the pace is the first start and a minute: \(setting.stdout) \(firstStart)")
+        #expect(abs(lastStart / 1_000_000 - firstStart) < 1, "the pace's last start is the first request's: \(setting.stdout) \(firstStart)")
+        // The operator raises the rate: the next run counts from that last start with the
+        // new rate, and sends at once rather than when the old one allowed.
+        try ws.write("chime.xml", Self.configuration(
+            channels: [#"<channel id="paced" url="json://127.0.0.1:\#(server.port)/ok" rate="10/s"/>"#], recipients: [("p", "paced", "")]))
+        let raised = try ws.chime(["run"], now: "2026-11-21T09:02:40Z")
+        #expect(raised.status == 0 && raised.stdout == "fired 0, delivered 1\n", "\(raised.stdout) \(raised.stderr)")
+        #expect(try server.requests().count == 2)
     }
 
     @Test("volume: 2,000 due to Postfix's smtp-sink in one run, each delivered once")

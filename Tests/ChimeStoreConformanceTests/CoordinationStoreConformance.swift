@@ -31,36 +31,63 @@ struct CoordinationStoreConformance {
         #expect(try made.store.takeTurn("digest", at: Instant(seconds: 200), every: 60) == false)
     }
 
-    @Test("a channel's pace gives eight processes asking at once eight starts a spacing apart; a start past the latest asked is not taken; a pause holds every later start; channels pace apart", arguments: StoreKind.allCases)
+    @Test("a channel's pace gives eight processes asking at once eight starts a spacing apart; a start past the latest asked is not taken; a rate changed spaces the next start at once; a pause holds every later start and never moves back; channels pace apart", arguments: StoreKind.allCases)
     func paceStarts(kind: StoreKind) throws {
         let made = try kind.make()
+        func start(_ name: String, _ earliest: Int64, spacing: Int64 = 250_000, latest: Int64 = .max) throws -> Int64 {
+            try made.store.pace(name, .start(earliest: earliest, spacing: spacing, latest: latest))
+        }
         let stores = try (0..<8).map { _ in try made.another() }
-        let starts = try concurrently(8) { try stores[$0].paceStart("slack", earliest: 1_000_000, spacing: 250_000, latest: .max) }.map { try $0.get() }
+        let starts = try concurrently(8) { try stores[$0].pace("slack", .start(earliest: 1_000_000, spacing: 250_000, latest: .max)) }.map { try $0.get() }
         #expect(starts.sorted() == (0..<8).map { 1_000_000 + Int64($0) * 250_000 }, "\(starts.sorted())")
         // Asked later than the pace's next start: at once, and the next a spacing after.
-        #expect(try made.store.paceStart("slack", earliest: 9_000_000, spacing: 250_000, latest: .max) == 9_000_000)
-        #expect(try made.store.paceStart("slack", earliest: 9_000_001, spacing: 250_000, latest: .max) == 9_250_000)
+        #expect(try start("slack", 9_000_000) == 9_000_000)
+        #expect(try start("slack", 9_000_001) == 9_250_000)
         // One past the latest asked is told and not taken: the pace stays where it was.
-        #expect(try made.store.paceStart("slack", earliest: 9_000_002, spacing: 250_000, latest: 9_400_000) == 9_500_000)
-        #expect(try made.store.paceStart("slack", earliest: 9_000_003, spacing: 250_000, latest: 9_499_999) == 9_500_000)
-        #expect(try made.store.paceStart("slack", earliest: 9_000_004, spacing: 250_000, latest: 9_500_000) == 9_500_000)
-        #expect(try made.store.paceStart("slack", earliest: 9_000_005, spacing: 250_000, latest: 9_500_000) == 9_750_000)
-        // A pause (no spacing) moves the pace on, and never back.
-        #expect(try made.store.paceStart("slack", earliest: 20_000_000, spacing: 0, latest: .max) == 20_000_000)
-        #expect(try made.store.paceStart("slack", earliest: 10_000_000, spacing: 0, latest: .max) == 20_000_000)
-        #expect(try made.store.paceStart("slack", earliest: 10_000_000, spacing: 250_000, latest: .max) == 20_000_000)
-        #expect(try made.store.paceStart("discord", earliest: 10_000_000, spacing: 400_000, latest: .max) == 10_000_000)
+        #expect(try start("slack", 9_000_002, latest: 9_400_000) == 9_500_000)
+        #expect(try start("slack", 9_000_003, latest: 9_499_999) == 9_500_000)
+        #expect(try start("slack", 9_000_004, latest: 9_500_000) == 9_500_000)
+        #expect(try start("slack", 9_000_005, latest: 9_500_000) == 9_750_000)
+        // A rate changed counts from the last start taken, at once: an hour's spacing has
+        // no start within the latest asked, a tenth of a second's has one now.
+        #expect(try start("slack", 9_000_006, spacing: 3_600_000_000, latest: 10_000_000) == 3_609_500_000)
+        #expect(try start("slack", 9_000_007, spacing: 100_000) == 9_600_000)
+        #expect(try start("slack", 3_700_000_000, spacing: 100_000) == 3_700_000_000)
+        // A request started later than its start: the next counts from when it did, and
+        // that never moves back.
+        #expect(try made.store.pace("slack", .startedAt(3_700_050_000)) == 3_700_050_000)
+        #expect(try made.store.pace("slack", .startedAt(3_600_000_000)) == 3_700_050_000)
+        #expect(try start("slack", 3_700_000_001, spacing: 100_000) == 3_700_150_000)
+        // A pause holds every start until it ends, whatever the spacing, and never moves back.
+        #expect(try made.store.pace("slack", .pause(until: 4_000_000_000)) == 4_000_000_000)
+        #expect(try made.store.pace("slack", .pause(until: 3_900_000_000)) == 4_000_000_000)
+        #expect(try start("slack", 3_800_000_000, spacing: 1) == 4_000_000_000)
+        #expect(try start("slack", 3_800_000_000, spacing: 1) == 4_000_000_001)
+        #expect(try start("discord", 10_000_000, spacing: 400_000) == 10_000_000)
         // The pace lives beside turns without touching them.
         #expect(try made.store.takeTurn("slack", at: Instant(seconds: 100), every: 60) == true)
-        #expect(try made.store.paceStart("slack", earliest: 0, spacing: 0, latest: .max) == 20_250_000)
+        #expect(try start("slack", 0, spacing: 0) == 4_000_000_001)
         // A first start not taken leaves the new pace as if never asked.
-        #expect(try made.store.paceStart("teams", earliest: 500, spacing: 100, latest: 499) == 500)
-        #expect(try made.store.paceStart("teams", earliest: 400, spacing: 100, latest: .max) == 400)
-        #expect(try made.store.paceStart("teams", earliest: 400, spacing: 100, latest: .max) == 500)
+        #expect(try start("teams", 500, spacing: 100, latest: 499) == 500)
+        #expect(try start("teams", 400, spacing: 100) == 400)
+        #expect(try start("teams", 400, spacing: 100) == 500)
         // At the end of the clock's range the pace stays there rather than wrapping round.
-        #expect(try made.store.paceStart("far", earliest: .max - 10, spacing: 100, latest: .max) == .max - 10)
-        #expect(try made.store.paceStart("far", earliest: 0, spacing: 100, latest: .max) == .max)
-        #expect(try made.store.paceStart("far", earliest: 0, spacing: 100, latest: .max) == .max)
+        #expect(try start("far", .max - 10, spacing: 100) == .max - 10)
+        #expect(try start("far", 0, spacing: 100) == .max)
+        #expect(try start("far", 0, spacing: 100) == .max)
+    }
+
+    @Test("a pace kept as the first builds kept it (the next start alone) holds as a pause until then; text that is not a pace reads as one never asked")
+    func paceText() {
+        #expect(PaceState(text: "5000").answer(.start(earliest: 100, spacing: 10, latest: .max)).value == 5_000)
+        #expect(PaceState(text: "4000 -").answer(.start(earliest: 100, spacing: 10, latest: .max)).value == 4_010)
+        #expect(PaceState(text: "- 4000").answer(.start(earliest: 100, spacing: 10, latest: .max)).value == 4_000)
+        for text in [nil, "", "x", "1 2 3", "9223372036854775808"] {
+            #expect(PaceState(text: text) == PaceState(), "\(text ?? "nil")")
+        }
+        let state = PaceState(lastStart: -5, pausedUntil: .max)
+        #expect(PaceState(text: state.text) == state)
+        #expect(state.answer(.pause(until: 7)).kept == nil, "a pause earlier than the one kept changes nothing")
     }
 
     @Test("the first idempotent answer kept is the one every later call replays, even when eight keep theirs together", arguments: StoreKind.allCases)

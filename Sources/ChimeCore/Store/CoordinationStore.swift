@@ -9,14 +9,10 @@ public protocol CoordinationStore: Sendable {
     /// seconds before: a rate limit that holds across processes.
     func takeTurn(_ name: String, at: Instant, every seconds: Int64) throws -> Bool
 
-    /// The next start `name`'s pace allows at or after `earliest`, taken when it is no
-    /// later than `latest`: the start after it is then `spacing` later. One later than
-    /// `latest` is returned and not taken (the pace does not move for a caller that will
-    /// not start then). Times are microseconds of the real clock, so that every process of
-    /// the deployment, on any machine, paces one channel together. With a `spacing` of 0,
-    /// a pause: no start is given before `earliest` from then on. One transaction: of
-    /// processes taking starts together, each gets its own.
-    func paceStart(_ name: String, earliest: Int64, spacing: Int64, latest: Int64) throws -> Int64
+    /// Moves `name`'s pace, shared by every process of the deployment, as `ask` says, and
+    /// returns what it answers (``PaceAsk``). One transaction: of processes taking starts
+    /// together, each gets its own. The step is the same in every store (``PaceState``).
+    func pace(_ name: String, _ ask: PaceAsk) throws -> Int64
 
     /// The first answer given to an HTTP API call with this `Idempotency-Key` (scoped by
     /// `owner`, the API key's id), or nil; ``IdempotentAnswer/isPending`` while the call
@@ -95,20 +91,70 @@ extension CoordinationStore {
     private static var holdOwner: String { "\u{1}hold" }
 }
 
-/// One step of a channel's shared pace (``CoordinationStore/paceStart(_:earliest:spacing:latest:)``),
-/// the same in every store: each reads the value kept (decimal text), locked for its
-/// transaction, and writes back ``kept`` when there is one.
-public struct PaceStep: Equatable, Sendable {
-    /// The start given.
-    public let start: Int64
-    /// The value to keep, as decimal text; nil when the start is not taken (past `latest`).
-    public let kept: String?
+/// What a process asks of a channel's pace (``CoordinationStore/pace(_:_:)``). Times are
+/// microseconds of the real clock, so that every process of the deployment, on any
+/// machine, paces one channel together.
+public enum PaceAsk: Equatable, Sendable {
+    /// The next start at or after `earliest`: `spacing` after the last start taken (the
+    /// spacing of the rate the asker follows now, so that a rate changed takes effect at
+    /// once), and not before a pause ends. Taken (the last start from then on) when no
+    /// later than `latest`; one later is returned and not taken, the pace left as it was
+    /// for a caller that will not start then.
+    case start(earliest: Int64, spacing: Int64, latest: Int64)
+    /// No start before `until` (a server asked to wait); a pause never moves back.
+    /// Returns the end of the pause kept.
+    case pause(until: Int64)
+    /// A start given was used only at `at` (the asker was held up): the next is spaced
+    /// from then. Never moves the last start back; returns the one kept.
+    case startedAt(Int64)
+}
 
-    /// `stored`: the value kept, or nil; one that is not a number counts as long ago.
-    public init(stored: String?, earliest: Int64, spacing: Int64, latest: Int64) {
-        start = max(stored.flatMap { Int64($0) } ?? earliest, earliest)
-        guard start <= latest else { kept = nil; return }
-        let (next, overflow) = start.addingReportingOverflow(max(spacing, 0))
-        kept = String(overflow ? .max : next)
+/// A channel's pace as a store keeps it, under `pace:<channel>` in `setting`: the last
+/// start taken and the end of the last pause, decimal text (`"<last> <pause end>"`, `-`
+/// for none). Each store reads it, locked for its transaction, answers with ``answer(_:)``
+/// and writes back what that returns.
+public struct PaceState: Equatable, Sendable {
+    public var lastStart: Int64?
+    public var pausedUntil: Int64?
+
+    public init(lastStart: Int64? = nil, pausedUntil: Int64? = nil) {
+        self.lastStart = lastStart
+        self.pausedUntil = pausedUntil
+    }
+
+    /// From the text kept: anything else than the two numbers reads as a pace never
+    /// asked, except one number alone, the next start as the first builds kept it, which
+    /// holds as a pause until then.
+    public init(text: String?) {
+        let parts = text?.split(separator: " ", omittingEmptySubsequences: false) ?? []
+        switch parts.count {
+        case 1: self.init(pausedUntil: Int64(parts[0]))
+        case 2: self.init(lastStart: Int64(parts[0]), pausedUntil: Int64(parts[1]))
+        default: self.init()
+        }
+    }
+
+    public var text: String {
+        "\(lastStart.map(String.init) ?? "-") \(pausedUntil.map(String.init) ?? "-")"
+    }
+
+    /// What `ask` answers, and the state to keep: nil when it is unchanged.
+    public func answer(_ ask: PaceAsk) -> (value: Int64, kept: PaceState?) {
+        var next = self
+        let value: Int64
+        switch ask {
+        case let .start(earliest, spacing, latest):
+            let spaced = lastStart.map { $0.addingReportingOverflow(max(spacing, 0)) }.map { $0.overflow ? Int64.max : $0.partialValue }
+            value = max(earliest, spaced ?? earliest, pausedUntil ?? earliest)
+            guard value <= latest else { return (value, nil) }
+            next.lastStart = value
+        case let .pause(until):
+            value = max(pausedUntil ?? until, until)
+            next.pausedUntil = value
+        case let .startedAt(at):
+            value = max(lastStart ?? at, at)
+            next.lastStart = value
+        }
+        return (value, next == self ? nil : next)
     }
 }
