@@ -150,44 +150,6 @@ extension Courier {
         }
     }
 
-    /// The start that the pace shared by every process sharing the store gives `line`'s
-    /// next request (microseconds of the real clock), whether it was taken (it is within
-    /// the channel's maxWait of asking: the store decides, with the bound it was given),
-    /// and the seconds from now to it; nil for a channel without a rate, or without a
-    /// shared pace.
-    private func sharedStart(for line: Line) throws -> (start: Int64, taken: Bool, wait: Double)? {
-        guard let sharedPace, let spacing = line.spacing else { return nil }
-        let asked = realMicroseconds()
-        let latest = asked + Self.microseconds(line.channel.policy.maxWait)
-        let start = try sharedPace.pace(line.channel.id, .start(earliest: asked, spacing: spacing, latest: latest))
-        // From the clock once the store answered: the time it took is not waited again.
-        return (start, start <= latest, Double(start - realMicroseconds()) / 1_000_000)
-    }
-
-    /// A request on a channel with a rate starting more than a hundredth of a second after
-    /// the start the shared pace gave it (the store slow to answer, the concurrency of all
-    /// channels full): the pace takes now as its last start, so that the next, in this
-    /// process or another, is still a spacing after this one.
-    private func catchUpSharedPace(_ line: Line) throws {
-        guard let sharedPace, line.spacing != nil, let given = line.pace.heldStart else { return }
-        let now = realMicroseconds()
-        guard now - given > 10_000 else { return }
-        _ = try sharedPace.pace(line.channel.id, .startedAt(now))
-    }
-
-    /// A pause a server asked of a channel with a rate, shared: no process sharing the store
-    /// starts a request on the channel before it ends.
-    private func sharePause(_ seconds: Double, of line: Line) throws {
-        guard let sharedPace, line.spacing != nil else { return }
-        let until = realMicroseconds() + Self.microseconds(seconds)
-        _ = try sharedPace.pace(line.channel.id, .pause(until: until))
-    }
-
-    /// Seconds as microseconds, a year at most (a server's wait is one at most).
-    private static func microseconds(_ seconds: Double) -> Int64 {
-        Int64((min(max(seconds, 0), 366 * 86_400) * 1_000_000).rounded())
-    }
-
     /// Starts one delivery on its channel: an email to its one address, or a webhook.
     private func start(_ entry: OutboxDelivery, on line: Line, pool: HTTPPool, tag: Int) throws {
         if let server = line.mailServer {
@@ -216,7 +178,7 @@ extension Courier {
 
     /// One channel's deliveries waiting to go, and how fast they may. A class: the loop
     /// changes it in place, many times per message.
-    private final class Line {
+    final class Line {
         /// How many emails an email channel without a rate hands the pool beyond its
         /// connections, so each connection takes up its next message without waiting for
         /// this loop (``HTTPPool/start(_:tag:connections:)``). Few: what is in flight

@@ -62,8 +62,6 @@ public final class Courier {
     /// it together, and learn of a pause a server asked of one of them; nil: each pass
     /// paces its own requests alone.
     public var sharedPace: (any CoordinationStore)?
-    /// Microseconds of the real clock, as ``sharedPace`` keeps its starts.
-    var realMicroseconds: () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1_000_000).rounded()) }
     /// Asked before each claim and each time the pass is about to start deliveries: false
     /// stops the pass, what the connections are sending finishing (an email, and the next
     /// each had already taken up, its envelope sent ahead with PIPELINING) and the rest of

@@ -20,12 +20,10 @@ extension SQLiteStore {
     public func takeTurn(_ name: String, at: Instant, every seconds: Int64) throws -> Bool {
         try database.write { db in
             let key = "turn:" + name
-            if let last = try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE name = ?", arguments: [key]),
-               let when = Int64(String(decoding: last, as: UTF8.self)), at.seconds - when < seconds {
+            if let when = try Self.text(db, of: key).flatMap({ Int64($0) }), at.seconds - when < seconds {
                 return false
             }
-            try db.execute(sql: "INSERT INTO setting (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-                           arguments: [key, Data(String(at.seconds).utf8)])
+            try Self.keep(db, String(at.seconds), as: key)
             return true
         }
     }
@@ -34,13 +32,20 @@ extension SQLiteStore {
     public func pace(_ name: String, _ ask: PaceAsk) throws -> Int64 {
         let key = "pace:" + name
         return try database.write { db in
-            let stored = try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE name = ?", arguments: [key])
-            let (value, kept) = PaceState(text: stored.map { String(decoding: $0, as: UTF8.self) }).answer(ask)
-            if let kept {
-                try db.execute(sql: "INSERT INTO setting (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-                               arguments: [key, Data(kept.text.utf8)])
-            }
+            let (value, kept) = PaceState(text: try Self.text(db, of: key)).answer(ask)
+            if let kept { try Self.keep(db, kept.text, as: key) }
             return value
         }
+    }
+
+    /// A setting kept as text (turns, paces), or nil.
+    private static func text(_ db: Database, of key: String) throws -> String? {
+        try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE name = ?", arguments: [key]).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Keeps `text` as the setting `key`, in place of what was kept.
+    private static func keep(_ db: Database, _ text: String, as key: String) throws {
+        try db.execute(sql: "INSERT INTO setting (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                       arguments: [key, Data(text.utf8)])
     }
 }
