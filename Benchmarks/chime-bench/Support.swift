@@ -12,6 +12,45 @@ func chimeExecutable() -> String {
     return path
 }
 
+/// How fast this machine is at the moment, as fixed pieces of work timed in this process:
+/// 200 million steps of integer arithmetic, each depending on the last, and 8 million
+/// reads, each depending on the last, at random over 4 MiB (what a cache shared with the
+/// machine's neighbours may keep) and over 64 MiB (memory; a B-tree's descents are such
+/// reads). The same binary's figures move by a factor of three between hours on a shared
+/// machine (the 10,000 due took 0.37 s one day and 1.34 s another), with memory's
+/// latency more than with the arithmetic; printed beside them, figures from different runs
+/// can be told apart from the machine's speed.
+func machineReference() -> String {
+    func milliseconds(_ duration: Duration) -> String {
+        String(format: "%.0f ms", Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15)
+    }
+    var x: UInt64 = 0x9E37_79B9_7F4A_7C15
+    let start = ContinuousClock.now
+    for _ in 0..<200_000_000 {
+        x ^= x << 13
+        x ^= x >> 7
+        x ^= x << 17
+    }
+    var figures = ["200 M integer steps \(milliseconds(start.duration(to: .now)))"]
+    var random = SplitMix(seed: x)
+    for mebibytes in [4, 64] {
+        // One random cycle through every slot (Sattolo's shuffle), so each read waits for the last.
+        let count = mebibytes * 1_048_576 / MemoryLayout<Int>.size
+        var next = [Int](0..<count)
+        for i in stride(from: count - 1, to: 0, by: -1) {
+            next.swapAt(i, Int(random.next() % UInt64(i)))
+        }
+        var at = 0
+        let start = ContinuousClock.now
+        for _ in 0..<8_388_608 { at = next[at] }
+        figures.append("8 M dependent reads over \(mebibytes) MiB \(milliseconds(start.duration(to: .now)))")
+        // The result used, so that the loop cannot be left out (it is never -1).
+        if at == -1 { print("") }
+    }
+    if x == 0 { print("") }
+    return "machine reference (this process, now): " + figures.joined(separator: ", ")
+}
+
 /// The repository, found from this file; the instant the delivery and ingest benchmarks
 /// fire at.
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

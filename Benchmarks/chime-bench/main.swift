@@ -39,6 +39,7 @@ var repeats = 5
 var storeKind = "sqlite"
 var workerCounts: [Int]?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
+print(machineReference())
 while let argument = arguments.next() {
     switch argument {
     case "--pending": pendingCount = Int(arguments.next() ?? "") ?? pendingCount
