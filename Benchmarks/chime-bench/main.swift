@@ -39,8 +39,10 @@ var repeats = 5
 var storeKind = "sqlite"
 var workerCounts: [Int]?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
-print(machineReference())
-while let argument = arguments.next() {
+// A benchmark other than the cron tick's, chosen by its argument; the arguments after
+// its own are its options (`--smtp`) or not read.
+var benchmark: (() throws -> Void)?
+reading: while let argument = arguments.next() {
     switch argument {
     case "--pending": pendingCount = Int(arguments.next() ?? "") ?? pendingCount
     case "--due": dueCount = Int(arguments.next() ?? "") ?? dueCount
@@ -48,32 +50,44 @@ while let argument = arguments.next() {
     case "--store": storeKind = arguments.next() ?? storeKind
     case "--workers": workerCounts = (arguments.next() ?? "1,2,4").split(separator: ",").compactMap { Int($0) }
     case "--render":
-        try renderBenchmark(count: Int(arguments.next() ?? "") ?? 100_000)
-        exit(0)
+        let count = Int(arguments.next() ?? "") ?? 100_000
+        benchmark = { try renderBenchmark(count: count) }
+        break reading
     case "--smtp":
-        try smtpBenchmark(count: Int(arguments.next() ?? "") ?? 20_000, options: Array(IteratorSequence(arguments)))
-        exit(0)
+        let (count, options) = (Int(arguments.next() ?? "") ?? 20_000, Array(IteratorSequence(arguments)))
+        benchmark = { try smtpBenchmark(count: count, options: options) }
+        break reading
     case "--ingest":
-        try ingestBenchmark(count: Int(arguments.next() ?? "") ?? 10_000)
-        exit(0)
+        let count = Int(arguments.next() ?? "") ?? 10_000
+        benchmark = { try ingestBenchmark(count: count) }
+        break reading
     case "--adversarial":
-        try adversarialBenchmark(size: Int(arguments.next() ?? "") ?? 262_144, only: arguments.next())
-        exit(0)
+        let (size, only) = (Int(arguments.next() ?? "") ?? 262_144, arguments.next())
+        benchmark = { try adversarialBenchmark(size: size, only: only) }
+        break reading
     case "--api":
-        try apiBenchmark(count: Int(arguments.next() ?? "") ?? 20_000)
-        exit(0)
+        let count = Int(arguments.next() ?? "") ?? 20_000
+        benchmark = { try apiBenchmark(count: count) }
+        break reading
     case "--webhooks":
-        try webhookBenchmark(count: Int(arguments.next() ?? "") ?? 2_000)
-        exit(0)
+        let count = Int(arguments.next() ?? "") ?? 2_000
+        benchmark = { try webhookBenchmark(count: count) }
+        break reading
     default:
         print("usage: chime-bench [--pending N] [--due N] [--repeat N] [--store postgres] | --workers 1,2,4 [--store postgres|sqlite] [--due N] | --render N | --smtp N | --ingest N | --webhooks N | --api N | --adversarial BYTES")
         exit(64)
     }
 }
 
-guard storeKind == "sqlite" || storeKind == "postgres" else {
+guard benchmark != nil || storeKind == "sqlite" || storeKind == "postgres" else {
     print("--store: postgres or sqlite")
     exit(64)
+}
+// Once the arguments are known good: a usage error is not kept waiting for it.
+print(machineReference())
+if let benchmark {
+    try benchmark()
+    exit(0)
 }
 if let workerCounts {
     let given = CommandLine.arguments.contains("--due")
