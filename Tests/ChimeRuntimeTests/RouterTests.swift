@@ -1,17 +1,18 @@
 import ChimeCore
+import ChimeCurl
 import ChimeRuntime
 import ChimeTestSupport
 import Foundation
-import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
+import Logging
+import ServiceLifecycle
 import Testing
 
-/// `chime serve`'s routes as the runtime assembles them (`Runtime.buildApplication`),
-/// driven through Hummingbird's router without a socket: what a route answers, the API's
-/// keys and scopes, a request scheduled over HTTP seen by the store the runtime opened.
-/// The same application on a real port is what the CLI tests (`ServeTests`, `APITests`)
-/// drive with curl and Python's requests.
+/// `chime serve`'s routes as the runtime assembles them (`Runtime.buildApplication`), on
+/// a port of their own in this process, asked over HTTP by libcurl: what a route answers,
+/// the API's keys and scopes, a request scheduled over HTTP seen by the store the runtime
+/// opened. `chime serve` itself, as a process, is what the CLI tests (`ServeTests`,
+/// `APITests`) drive with curl and Python's requests.
 @Suite("Runtime: the router")
 struct RouterTests {
     /// Each test's folder, gone with it.
@@ -41,61 +42,95 @@ struct RouterTests {
                           templatesPath: templates, statePath: folder.path)
     }
 
-    func json(_ buffer: ByteBuffer) -> [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: Data(String(buffer: buffer).utf8))) as? [String: Any]
+    /// What a request brought back: its status, headers by lower-cased name, its body.
+    struct Answer {
+        let status: Int
+        let headers: [String: String]
+        let text: String
+        var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] }
+    }
+
+    /// The application listening on 127.0.0.1 (a port the system chose) while `body`
+    /// runs, which asks it through `ask(path, method, headers, body)`; stopped after.
+    func serving(_ body: (_ ask: Asking) async throws -> Void) async throws {
+        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+        let app = try runtime.buildApplication(listening: { listening.yield($0) })
+        let services = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "chime.router-tests")))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                defer { listening.finish() }
+                try await services.run()
+            }
+            var bound = ports.makeAsyncIterator()
+            guard let port = await bound.next() else {
+                try await group.waitForAll()
+                Issue.record("the application stopped before it listened")
+                return
+            }
+            do {
+                try await body(Asking(port: port))
+            } catch {
+                await services.triggerGracefulShutdown()
+                throw error
+            }
+            // As SIGTERM stops `chime serve`: what is in flight finishes, then it closes.
+            await services.triggerGracefulShutdown()
+            try await group.waitForAll()
+        }
+    }
+
+    /// libcurl asking the application, on a thread of its own: a transfer waits for the
+    /// answer, and the routes' handlers run on the threads Swift's tasks share.
+    struct Asking {
+        let port: Int
+
+        func callAsFunction(_ path: String, _ method: HTTPPool.Method, _ headers: [String], _ text: String) async throws -> Answer {
+            let request = HTTPPool.Request(url: "http://127.0.0.1:\(port)\(path)", method: method, body: Array(text.utf8), headers: headers)
+            let response = try await withCheckedThrowingContinuation { (done: CheckedContinuation<HTTPPool.Response, any Error>) in
+                DispatchQueue.global().async { done.resume(with: Result { try HTTPPool(bodyLimit: 1 << 20).perform(request) }) }
+            }
+            if let error = response.error { throw error }
+            return Answer(status: response.status, headers: response.headers, text: String(decoding: response.body, as: UTF8.self))
+        }
     }
 
     @Test("Health, the OpenAPI document, a forged action link and an unknown route")
     func publicRoutes() async throws {
-        let app = try runtime.buildApplication()
-        try await app.test(.router) { client in
-            try await client.execute(uri: "/health", method: .get) { response in
-                #expect(response.status == .ok)
-                #expect(String(buffer: response.body).trimmingCharacters(in: .whitespacesAndNewlines) == "ok")
-            }
-            try await client.execute(uri: "/v1/openapi.json", method: .get) { response in
-                #expect(response.status == .ok)
-                #expect((json(response.body)?["openapi"] as? String)?.hasPrefix("3.1") == true)
-            }
+        try await serving { ask in
+            let health = try await ask("/health", .get, [], "")
+            #expect(health.status == 200)
+            #expect(health.text.trimmingCharacters(in: .whitespacesAndNewlines) == "ok")
+            let document = try await ask("/v1/openapi.json", .get, [], "")
+            #expect(document.status == 200)
+            #expect((document.json?["openapi"] as? String)?.hasPrefix("3.1") == true)
             // A token that does not verify: the page says so, and nothing is recorded.
-            try await client.execute(uri: "/a/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/1", method: .post) { response in
-                #expect(response.status == .forbidden)
-                #expect(String(buffer: response.body).contains("This link is not valid."))
-            }
-            try await client.execute(uri: "/nowhere", method: .get) { response in
-                #expect(response.status == .notFound)
-            }
+            let forged = try await ask("/a/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/1", .post, [], "")
+            #expect(forged.status == 403)
+            #expect(forged.text.contains("This link is not valid."))
+            #expect(try await ask("/nowhere", .get, [], "").status == 404)
         }
     }
 
     @Test("The API: 401 without a key, 403 for a read key writing, 201 scheduling, then listed as pending")
     func scheduleOverTheRouter() async throws {
-        let app = try runtime.buildApplication()
         let body = #"{"identifier": "dentist", "recipient": "alice", "content": {"title": "Call the dentist"}, "trigger": {"type": "timeInterval", "seconds": 3600}}"#
-        try await app.test(.router) { client in
-            try await client.execute(uri: "/v1/pending", method: .get) { response in
-                #expect(response.status == .unauthorized)
-                #expect(response.headers[.wwwAuthenticate] == "Bearer")
-            }
-            try await client.execute(uri: "/v1/requests", method: .post, headers: [.authorization: "Bearer \(readKey)", .contentType: "application/json"],
-                                     body: ByteBuffer(string: body)) { response in
-                #expect(response.status == .forbidden)
-            }
+        try await serving { ask in
+            let anonymous = try await ask("/v1/pending", .get, [], "")
+            #expect(anonymous.status == 401)
+            #expect(anonymous.headers["www-authenticate"] == "Bearer")
+            #expect(try await ask("/v1/requests", .post, ["Authorization: Bearer \(readKey)", "Content-Type: application/json"], body).status == 403)
             let before = Instant(Date())
-            try await client.execute(uri: "/v1/requests", method: .post, headers: [.authorization: "Bearer \(key)", .contentType: "application/json"],
-                                     body: ByteBuffer(string: body)) { response in
-                #expect(response.status == .created)
-                let scheduled = json(response.body)?["scheduled"] as? [[String: Any]]
-                #expect(scheduled?.first?["identifier"] as? String == "dentist")
-                // An hour after it was scheduled.
-                let next = (scheduled?.first?["nextTriggerDate"] as? String).flatMap(Instant.init(rfc3339:))
-                #expect(next.map { $0 >= before + 3_600 && $0 <= Instant(Date()) + 3_600 } == true, "\(String(describing: next))")
-            }
-            try await client.execute(uri: "/v1/pending", method: .get, headers: [.authorization: "Bearer \(readKey)"]) { response in
-                #expect(response.status == .ok)
-                let items = json(response.body)?["items"] as? [[String: Any]]
-                #expect(items?.map { $0["identifier"] as? String } == ["dentist"])
-            }
+            let created = try await ask("/v1/requests", .post, ["Authorization: Bearer \(key)", "Content-Type: application/json"], body)
+            #expect(created.status == 201)
+            let scheduled = created.json?["scheduled"] as? [[String: Any]]
+            #expect(scheduled?.first?["identifier"] as? String == "dentist")
+            // An hour after it was scheduled.
+            let next = (scheduled?.first?["nextTriggerDate"] as? String).flatMap(Instant.init(rfc3339:))
+            #expect(next.map { $0 >= before + 3_600 && $0 <= Instant(Date()) + 3_600 } == true, "\(String(describing: next))")
+            let pending = try await ask("/v1/pending", .get, ["Authorization: Bearer \(readKey)"], "")
+            #expect(pending.status == 200)
+            let items = pending.json?["items"] as? [[String: Any]]
+            #expect(items?.map { $0["identifier"] as? String } == ["dentist"])
         }
         // The store the runtime opened holds it: the command line sees what the API scheduled.
         let store = try runtime.openStore()
