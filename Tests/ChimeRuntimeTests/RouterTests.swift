@@ -80,12 +80,16 @@ struct RouterTests {
     }
 
     /// libcurl asking the application, on a thread of its own: a transfer waits for the
-    /// answer, and the routes' handlers run on the threads Swift's tasks share.
+    /// answer, and the routes' handlers run on the threads Swift's tasks share. Those are
+    /// as many as the cores, and the suite's other tests hold them for minutes on end
+    /// (each waiting on a child process), so an answer may come only once many of those
+    /// are done: the transfer gives up after 30 minutes, not libcurl's usual one.
     struct Asking {
         let port: Int
 
         func callAsFunction(_ path: String, _ method: HTTPPool.Method, _ headers: [String], _ text: String) async throws -> Answer {
-            let request = HTTPPool.Request(url: "http://127.0.0.1:\(port)\(path)", method: method, body: Array(text.utf8), headers: headers)
+            let request = HTTPPool.Request(url: "http://127.0.0.1:\(port)\(path)", method: method, body: Array(text.utf8), headers: headers,
+                                           timeouts: .init(connect: 10_000, total: 1_800_000))
             let response = try await withCheckedThrowingContinuation { (done: CheckedContinuation<HTTPPool.Response, any Error>) in
                 DispatchQueue.global().async { done.resume(with: Result { try HTTPPool(bodyLimit: 1 << 20).perform(request) }) }
             }
