@@ -42,35 +42,37 @@ var arguments = CommandLine.arguments.dropFirst().makeIterator()
 // A benchmark other than the cron tick's, chosen by its argument; the arguments after
 // its own are its options (`--smtp`) or not read.
 var benchmark: (() throws -> Void)?
+/// The next argument as a number, or `fallback` when it is missing or not one.
+@MainActor func number(or fallback: Int) -> Int { Int(arguments.next() ?? "") ?? fallback }
 reading: while let argument = arguments.next() {
     switch argument {
-    case "--pending": pendingCount = Int(arguments.next() ?? "") ?? pendingCount
-    case "--due": dueCount = Int(arguments.next() ?? "") ?? dueCount
-    case "--repeat": repeats = Int(arguments.next() ?? "") ?? repeats
+    case "--pending": pendingCount = number(or: pendingCount)
+    case "--due": dueCount = number(or: dueCount)
+    case "--repeat": repeats = number(or: repeats)
     case "--store": storeKind = arguments.next() ?? storeKind
     case "--workers": workerCounts = (arguments.next() ?? "1,2,4").split(separator: ",").compactMap { Int($0) }
     case "--render":
-        let count = Int(arguments.next() ?? "") ?? 100_000
+        let count = number(or: 100_000)
         benchmark = { try renderBenchmark(count: count) }
         break reading
     case "--smtp":
-        let (count, options) = (Int(arguments.next() ?? "") ?? 20_000, Array(IteratorSequence(arguments)))
+        let (count, options) = (number(or: 20_000), Array(IteratorSequence(arguments)))
         benchmark = { try smtpBenchmark(count: count, options: options) }
         break reading
     case "--ingest":
-        let count = Int(arguments.next() ?? "") ?? 10_000
+        let count = number(or: 10_000)
         benchmark = { try ingestBenchmark(count: count) }
         break reading
     case "--adversarial":
-        let (size, only) = (Int(arguments.next() ?? "") ?? 262_144, arguments.next())
+        let (size, only) = (number(or: 262_144), arguments.next())
         benchmark = { try adversarialBenchmark(size: size, only: only) }
         break reading
     case "--api":
-        let count = Int(arguments.next() ?? "") ?? 20_000
+        let count = number(or: 20_000)
         benchmark = { try apiBenchmark(count: count) }
         break reading
     case "--webhooks":
-        let count = Int(arguments.next() ?? "") ?? 2_000
+        let count = number(or: 2_000)
         benchmark = { try webhookBenchmark(count: count) }
         break reading
     default:

@@ -67,15 +67,13 @@ struct RouterTests {
                 Issue.record("the application stopped before it listened")
                 return
             }
-            do {
-                try await body(Asking(port: port))
-            } catch {
-                await services.triggerGracefulShutdown()
-                throw error
-            }
-            // As SIGTERM stops `chime serve`: what is in flight finishes, then it closes.
+            var failure: (any Error)?
+            do { try await body(Asking(port: port)) } catch { failure = error }
+            // However `body` ended, as SIGTERM stops `chime serve`: what is in flight
+            // finishes, then it closes.
             await services.triggerGracefulShutdown()
             try await group.waitForAll()
+            if let failure { throw failure }
         }
     }
 
