@@ -104,7 +104,8 @@ extension PostgresStore {
     }
 
     static func parked(_ row: PostgresRandomAccessRow) throws -> ParkedNotification {
-        ParkedNotification(deliveryID: try row.get("delivery_id"), request: try NotificationRequest(storedJSON: row.get("request")),
-                           fireDate: Instant(seconds: try row.get("fire_date")))
+        let deliveryID: String = try row.get("delivery_id")
+        return ParkedNotification(deliveryID: deliveryID, request: try NotificationRequest(storedJSON: row.get("request"), table: .parked, identifier: deliveryID),
+                                  fireDate: Instant(seconds: try row.get("fire_date")))
     }
 }

@@ -25,8 +25,8 @@ extension PostgresStore {
     /// after its snapshot is seen. A dead worker's claims come free when their lease ends,
     /// as in SQLite, unless it marked the occurrence sent (then its mark is settled
     /// instead).
-    public func claimDue(now: Instant, limit: Int, claimer: Claimer, leaseNow: Instant, leaseUntil: Instant,
-                         limits: [String: Int]) throws -> [PendingNotification] {
+    public func claimDueRows(now: Instant, limit: Int, claimer: Claimer, leaseNow: Instant, leaseUntil: Instant,
+                             limits: [String: Int]) throws -> ClaimedDue {
         try write { session in
             // No JIT for the claim, in its transaction alone: on a large table whose
             // statistics are not gathered yet the planner's estimates pass
@@ -34,16 +34,23 @@ extension PostgresStore {
             // runs in 4 ms (`auto_explain`). Not a startup parameter of the session:
             // PgBouncer refuses the ones it does not know.
             try await session.execute("SELECT set_config('jit', 'off', true)")
-            var claimed: [PendingNotification] = []
+            var claimed = ClaimedDue()
             for selection in try await Self.dueSelections(session, now: now, leaseNow: leaseNow, limits: limits) where claimed.count < limit {
-                claimed += try await session.rows("""
+                for row in try await session.rows("""
                     WITH picked AS MATERIALIZED (\(unescaped: selection) LIMIT \(limit - claimed.count) FOR UPDATE SKIP LOCKED)
                     UPDATE pending SET claimed_by = \(claimer.description), claim_expires = \(leaseUntil.seconds)
                     FROM picked WHERE pending.identifier = picked.identifier
                     RETURNING pending.*
-                    """).map(Self.pending)
+                    """) {
+                    do {
+                        claimed.notifications.append(try Self.pending(row))
+                    } catch let unreadable as UnreadableStoredRequest {
+                        claimed.unreadable.append(unreadable)
+                    }
+                }
             }
-            return claimed.sorted(by: Self.soonestFirst)
+            claimed.notifications.sort(by: Self.soonestFirst)
+            return claimed
         }
     }
 
@@ -258,11 +265,11 @@ extension PostgresStore {
         }
     }
 
-    public func postpone(_ notification: PendingNotification, until: Instant, claimer: Claimer) throws {
+    public func postpone(identifier: String, generation: String, until: Instant, claimer: Claimer) throws {
         try write { session in
             try await session.execute("""
                 UPDATE pending SET not_before = \(until.seconds), claimed_by = NULL, claim_expires = NULL
-                WHERE identifier = \(notification.request.identifier) AND generation = \(notification.generation) AND claimed_by = \(claimer.description)
+                WHERE identifier = \(identifier) AND generation = \(generation) AND claimed_by = \(claimer.description)
                 """)
         }
     }

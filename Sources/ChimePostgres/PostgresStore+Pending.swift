@@ -102,8 +102,9 @@ extension PostgresStore {
                          AND (delivered_at < \(seconds) OR (delivered_at = \(seconds) AND identifier > \(identifier)))))
                 ORDER BY delivered_at DESC, identifier LIMIT \(count)::bigint
                 """).map { row in
-                DeliveredNotification(
-                    request: try NotificationRequest(storedJSON: row.get("request")),
+                let key: String = try row.get("identifier")
+                return DeliveredNotification(
+                    request: try NotificationRequest(storedJSON: row.get("request"), table: .delivered, identifier: key),
                     fireDate: Instant(seconds: try row.get("fire_date")),
                     deliveredAt: Instant(seconds: try row.get("delivered_at")),
                     deliveryID: try row.get("delivery_id"),
@@ -190,13 +191,14 @@ extension PostgresStore {
 
     static func pending(_ row: PostgresRandomAccessRow) throws -> PendingNotification {
         let json: String = try row.get("request")
+        let identifier: String = try row.get("identifier"), generation: String = try row.get("generation")
         var notification = PendingNotification(
-            request: try NotificationRequest(storedJSON: json),
+            request: try NotificationRequest(storedJSON: json, table: .pending, identifier: identifier, generation: generation),
             added: Instant(seconds: try row.get("added_at")),
             nextFire: Instant(seconds: try row.get("next_fire")),
             anchor: Instant(seconds: try row.get("anchor")),
             zone: try row.get("zone"),
-            generation: try row.get("generation"))
+            generation: generation)
         notification.firedCount = try row.get("fired_count")
         notification.encodedRequest = json
         return notification

@@ -112,6 +112,11 @@ public final class PostgresStore: NotificationStore, StoreMigrating {
         } catch let error as ResponseInFlight {
             // Not the database's: an answer to try again later.
             throw error
+        } catch let error as UnreadableStoredRequest {
+            // Not the database's: a row it holds that Chime cannot read, named.
+            throw error
+        } catch let error as PostgresTransactionError where error.closureError is UnreadableStoredRequest {
+            throw error.closureError!
         } catch {
             throw PostgresStoreFailure(error, url: url)
         }

@@ -85,6 +85,8 @@ extension SQLiteStore {
     }
 
     static func parked(_ row: Row) throws -> ParkedNotification {
-        ParkedNotification(deliveryID: row["delivery_id"], request: try NotificationRequest(storedJSON: row["request"]), fireDate: Instant(seconds: row["fire_date"]))
+        let deliveryID: String = row["delivery_id"]
+        return ParkedNotification(deliveryID: deliveryID, request: try NotificationRequest(storedJSON: row["request"], table: .parked, identifier: deliveryID),
+                                  fireDate: Instant(seconds: row["fire_date"]))
     }
 }

@@ -16,8 +16,8 @@ extension SQLiteStore {
         }
     }
 
-    public func claimDue(now: Instant, limit: Int, claimer: Claimer, leaseNow: Instant, leaseUntil: Instant,
-                         limits: [String: Int]) throws -> [PendingNotification] {
+    public func claimDueRows(now: Instant, limit: Int, claimer: Claimer, leaseNow: Instant, leaseUntil: Instant,
+                             limits: [String: Int]) throws -> ClaimedDue {
         // The rows are read back in the transaction and their requests decoded after it:
         // decoding is most of a claim's time, and the store's one connection is not held
         // for it (a claim ahead would make the firing thread wait to write its marks).
@@ -36,7 +36,9 @@ extension SQLiteStore {
             }
             return claimed
         }
-        return try rows.flatMap(Self.pending).sorted(by: Self.soonestFirst)
+        var claimed = Self.readPending(rows.flatMap { $0 })
+        claimed.notifications.sort(by: Self.soonestFirst)
+        return claimed
     }
 
     public func hasClaimableDue(now: Instant, limits: [String: Int]) throws -> Bool {
@@ -141,12 +143,12 @@ extension SQLiteStore {
         }
     }
 
-    public func postpone(_ notification: PendingNotification, until: Instant, claimer: Claimer) throws {
+    public func postpone(identifier: String, generation: String, until: Instant, claimer: Claimer) throws {
         try database.write { db in
             try db.execute(sql: """
                 UPDATE pending SET not_before = ?, claimed_by = NULL, claim_expires = NULL
                 WHERE identifier = ? AND generation = ? AND claimed_by = ?
-                """, arguments: [until.seconds, notification.request.identifier, notification.generation, claimer.description])
+                """, arguments: [until.seconds, identifier, generation, claimer.description])
         }
     }
 }

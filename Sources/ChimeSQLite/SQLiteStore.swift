@@ -238,7 +238,7 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
             let page = Self.page(recipient: recipient, after: after, descending: true, time: "delivered_at", count: count)
             return try Row.fetchAll(db, sql: "SELECT * FROM delivered" + page.sql, arguments: page.arguments).map { row in
                 DeliveredNotification(
-                    request: try NotificationRequest(storedJSON: row["request"]),
+                    request: try NotificationRequest(storedJSON: row["request"], table: .delivered, identifier: row["identifier"]),
                     fireDate: Instant(seconds: row["fire_date"]),
                     deliveredAt: Instant(seconds: row["delivered_at"]),
                     deliveryID: row["delivery_id"],
@@ -314,24 +314,41 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
         try pending([row])[0]
     }
 
-    /// Rows of one statement selecting `pending`'s columns, read by position
-    /// (``ColumnPositions``; a claim reads seven values a row).
+    /// Rows of one statement selecting `pending`'s columns; the first whose request cannot
+    /// be read is the error.
     static func pending(_ rows: [Row]) throws -> [PendingNotification] {
-        guard let position = ColumnPositions(rows) else { return [] }
-        let request = position["request"], added = position["added_at"], nextFire = position["next_fire"], anchor = position["anchor"]
-        let zone = position["zone"], generation = position["generation"], firedCount = position["fired_count"]
-        return try rows.map { row in
+        let read = readPending(rows)
+        if let unreadable = read.unreadable.first { throw unreadable }
+        return read.notifications
+    }
+
+    /// Rows of one statement selecting `pending`'s columns, read by position
+    /// (``ColumnPositions``; a claim reads eight values a row), those whose request cannot
+    /// be read apart.
+    static func readPending(_ rows: [Row]) -> ClaimedDue {
+        var read = ClaimedDue()
+        guard let position = ColumnPositions(rows) else { return read }
+        let identifier = position["identifier"], request = position["request"], added = position["added_at"], nextFire = position["next_fire"]
+        let anchor = position["anchor"], zone = position["zone"], generation = position["generation"], firedCount = position["fired_count"]
+        read.notifications.reserveCapacity(rows.count)
+        for row in rows {
             let json: String = row[request]
-            var notification = PendingNotification(
-                request: try NotificationRequest(storedJSON: json),
-                added: Instant(seconds: row[added]),
-                nextFire: Instant(seconds: row[nextFire]),
-                anchor: Instant(seconds: row[anchor]),
-                zone: row[zone],
-                generation: row[generation])
-            notification.firedCount = row[firedCount]
-            notification.encodedRequest = json
-            return notification
+            let generation: String = row[generation]
+            do throws(UnreadableStoredRequest) {
+                var notification = PendingNotification(
+                    request: try NotificationRequest(storedJSON: json, table: .pending, identifier: row[identifier], generation: generation),
+                    added: Instant(seconds: row[added]),
+                    nextFire: Instant(seconds: row[nextFire]),
+                    anchor: Instant(seconds: row[anchor]),
+                    zone: row[zone],
+                    generation: generation)
+                notification.firedCount = row[firedCount]
+                notification.encodedRequest = json
+                read.notifications.append(notification)
+            } catch {
+                read.unreadable.append(error)
+            }
         }
+        return read
     }
 }

@@ -10,13 +10,13 @@ import ChimeCore
 /// expired before it is marked), and so not during the first. With pending limits, never:
 /// settling a batch lets later requests into a window, so the next claim waits for it.
 struct DueBatches {
-    private let claim: @Sendable (Int) throws -> [PendingNotification]
+    private let claim: @Sendable (Int) throws -> ClaimedDue
     private let batchSize: Int
     private let lease: Duration
     private let mayClaimAhead: Bool
     /// How many the run may still claim (`--limit`).
     private var remaining: Int
-    private var claimingNext: OnItsOwnThread<[PendingNotification]>?
+    private var claimingNext: OnItsOwnThread<ClaimedDue>?
     private var batchStart: ContinuousClock.Instant?
     /// How long the last batch took from its claim to its settling.
     private var lastBatch: Duration?
@@ -25,8 +25,8 @@ struct DueBatches {
          batchSize: Int, lease: Int64, limits: [String: Int], limit: Int?) {
         claim = { count in
             let leaseStart = clock()
-            return try store.claimDue(now: now, limit: min(batchSize, count), claimer: claimer, leaseNow: leaseStart,
-                                      leaseUntil: leaseStart + lease, limits: limits)
+            return try store.claimDueRows(now: now, limit: min(batchSize, count), claimer: claimer, leaseNow: leaseStart,
+                                          leaseUntil: leaseStart + lease, limits: limits)
         }
         self.batchSize = batchSize
         self.lease = .seconds(lease)
@@ -36,8 +36,8 @@ struct DueBatches {
 
     /// The next batch, the one claimed ahead if there is one; empty once nothing more is
     /// due or the run's limit is reached.
-    mutating func next() throws -> [PendingNotification] {
-        guard remaining > 0 else { return [] }
+    mutating func next() throws -> ClaimedDue {
+        guard remaining > 0 else { return ClaimedDue() }
         batchStart = .now
         let ahead = claimingNext
         claimingNext = nil
@@ -50,11 +50,12 @@ struct DueBatches {
                 // marks in between instead of waiting for the whole batch's claim (SQLite
                 // has one writer; with one claim of 500, `perf trace` showed it waiting
                 // 2 to 15 ms a batch).
-                var claimed: [PendingNotification] = []
+                var claimed = ClaimedDue()
                 while claimed.count < count {
                     let asked = min(Self.claimAheadChunk, count - claimed.count)
                     let part = try claim(asked)
-                    claimed += part
+                    claimed.notifications += part.notifications
+                    claimed.unreadable += part.unreadable
                     if part.count < asked { break }
                 }
                 return claimed

@@ -140,7 +140,17 @@ extension Scheduler {
         defer { batches.finish() }
         while true {
             let claimed = try batches.next()
-            if claimed.isEmpty { break }
+            if claimed.count == 0 { break }
+            // A row whose request cannot be read is held as a notification that cannot be
+            // rendered is: named, left in the store, and the others fired all the same.
+            for unreadable in claimed.unreadable {
+                report.held.append(configuration.redact("\(unreadable.shownIdentifier): \(unreadable.problem)"))
+                count(.held)
+                logger.error("held: \(configuration.redact(unreadable.problem))", metadata: ["notification.id": .string(unreadable.identifier)])
+                if let heldRetry, let generation = unreadable.generation {
+                    try store.postpone(identifier: unreadable.identifier, generation: generation, until: now + heldRetry, claimer: claimer)
+                }
+            }
             if firing == nil {
                 firing = Firing(now: now, started: started, claimer: claimer, transports: transports, bounces: BounceMarks(read: store.undeliverable),
                                 preferences: try store.preferences(), askedToOptIn: try store.askedToOptIn())
@@ -172,7 +182,7 @@ extension Scheduler {
                 }
                 return wrote
             }
-            for notification in claimed {
+            for notification in claimed.notifications {
                 if let reason = try fire(notification, firing: &firing!, delivered: &delivered, queuedOnly: &queuedOnly, report: &report) {
                     report.held.append(configuration.redact("\(notification.request.identifier): \(reason)"))
                     count(.held)

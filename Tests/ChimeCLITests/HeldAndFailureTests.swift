@@ -45,6 +45,37 @@ struct HeldAndFailureTests {
         #expect(try ws.chime(["delivered"]).stdout.isEmpty)
     }
 
+    @Test("a pending row whose request cannot be read (the store edited by hand) is held and named with what removes it; the others fire; listing it fails naming it")
+    func unreadableRow() throws {
+        let ws = try Workspace()
+        for id in ["r1", "r2", "r3"] {
+            #expect(try ws.chime(["schedule", "--id", id, "--to", "alice", "--title", "Tea", "--in", "1m"], now: "2026-11-21T09:00:00Z").status == 0)
+        }
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", "import sqlite3, sys\ndb = sqlite3.connect(sys.argv[1])\ndb.execute(sys.argv[2])\ndb.commit()",
+                            ws.path("chime.sqlite"), #"UPDATE pending SET request = '{"identifier": "r2"' WHERE identifier = 'r2'"#]
+        try python.run()
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0)
+        let problem = "its request in the store cannot be read (not valid JSON); `chime cancel r2` removes it"
+        for (minute, fired) in [("05", "fired 2\n"), ("06", "fired 0\n")] {
+            let run = try ws.chime(["run"], now: "2026-11-21T09:\(minute):00Z")
+            #expect(run.status == 75)
+            #expect(run.stdout == fired)
+            #expect(run.stderr.hasSuffix("held r2: \(problem)\n"), "\(run.stderr)")
+        }
+        #expect(try ws.lines().map { $0["identifier"] as? String } == ["r1", "r3"])
+        let listing = try ws.chime(["pending"])
+        #expect(listing.status == 70)
+        #expect(listing.stderr == "chime: error: pending request \"r2\": \(problem)\n")
+        #expect(try ws.chime(["cancel", "r2"]).stdout == "cancelled 1\n")
+        let after = try ws.chime(["run"], now: "2026-11-21T09:07:00Z")
+        #expect(after.status == 0)
+        #expect(after.stdout == "fired 0\n")
+        #expect(after.stderr.isEmpty)
+    }
+
     @Test("an unexpected failure is an internal error: exit 70")
     func internalError() throws {
         let ws = try Workspace()

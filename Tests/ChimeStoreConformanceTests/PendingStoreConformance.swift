@@ -24,6 +24,34 @@ struct PendingStoreConformance {
         #expect(try F.claim(store, claimer: F.other).map(\.request.identifier) == ["a", "c"])
     }
 
+    @Test("a row whose request cannot be read is claimed apart, named with what removes it, and held; the others are claimed; a listing reaching it fails naming it", arguments: StoreKind.allCases)
+    func unreadableRow(kind: StoreKind) throws {
+        let under = try kind.make()
+        let store = under.store
+        try store.upsert([F.pending("a", fires: 100), F.pending("b", fires: 200), F.pending("c", fires: 300)])
+        try under.execute("UPDATE pending SET request = '{\"identifier\": \"b\", ' WHERE identifier = 'b'")
+        let claimed = try store.claimDueRows(now: Instant(seconds: 1000), limit: 100, claimer: F.me, leaseNow: Instant(seconds: 1000),
+                                             leaseUntil: Instant(seconds: 1600), limits: [:])
+        #expect(claimed.notifications.map(\.request.identifier) == ["a", "c"])
+        #expect(claimed.count == 3)
+        let unreadable = try #require(claimed.unreadable.first)
+        #expect(claimed.unreadable.count == 1)
+        #expect((unreadable.identifier, unreadable.generation) == ("b", "g-b"))
+        #expect("\(unreadable)" == "pending request \"b\": its request in the store cannot be read (not valid JSON); `chime cancel b` removes it")
+        // Held: not claimed again before the instant it was put off to, then claimed again.
+        try store.postpone(identifier: "b", generation: "g-b", until: Instant(seconds: 5000), claimer: F.me)
+        #expect(try store.claimDueRows(now: Instant(seconds: 2000), limit: 100, claimer: F.other, leaseNow: Instant(seconds: 1000),
+                                       leaseUntil: Instant(seconds: 1600), limits: [:]).count == 0)
+        #expect(try store.claimDueRows(now: Instant(seconds: 5000), limit: 100, claimer: F.other, leaseNow: Instant(seconds: 1000),
+                                       leaseUntil: Instant(seconds: 1600), limits: [:]).unreadable.map(\.identifier) == ["b"])
+        // A listing, and the claim that wants notifications only, stop at it with its name.
+        #expect(throws: unreadable) { try store.pending(recipient: nil, limits: [:]) }
+        #expect(throws: unreadable) { try F.claim(store, now: 5000, claimer: F.other, leaseNow: 9000) }
+        // Nothing else was touched, and cancelling it takes it away.
+        #expect(try store.cancel(["b"]) == ["b"])
+        #expect(try store.pending(recipient: nil, limits: [:]).map(\.request.identifier) == ["a", "c"])
+    }
+
     @Test("an identifier with a NUL, as a URL's %00 gives one, names no request: found nowhere, cancelled and removed nowhere, as any unknown one", arguments: StoreKind.allCases)
     func identifierWithNUL(kind: StoreKind) throws {
         let store = try kind.make().store

@@ -50,6 +50,23 @@ final class StoreUnderTest: Sendable {
     /// Another handle on the same store.
     func another() throws -> Store { try open() }
 
+    /// Runs SQL on the store from outside Chime, as an operator's hand or another program
+    /// would: Python's `sqlite3` module, or PostgreSQL's `psql`.
+    func execute(_ sql: String) throws {
+        if let folder {
+            let python = Process()
+            python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            python.arguments = ["python3", "-c", "import sqlite3, sys\ndb = sqlite3.connect(sys.argv[1])\ndb.execute(sys.argv[2])\ndb.commit()",
+                                folder.appendingPathComponent("chime.sqlite").path, sql]
+            try python.run()
+            python.waitUntilExit()
+            guard python.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        } else {
+            let database = String(url.split(separator: "/").last!.split(separator: "?").first!)
+            try PostgresServer.shared().psql(sql, database: database)
+        }
+    }
+
     deinit {
         if let folder { try? FileManager.default.removeItem(at: folder) }
     }

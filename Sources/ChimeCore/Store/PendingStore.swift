@@ -44,8 +44,10 @@ public protocol PendingStore: Sendable {
 
     /// Claims up to `limit` notifications due at `now` that nobody holds (or whose lease
     /// ended before `leaseNow`), within each recipient's pending limit, soonest first.
-    func claimDue(now: Instant, limit: Int, claimer: Claimer, leaseNow: Instant, leaseUntil: Instant,
-                  limits: [String: Int]) throws -> [PendingNotification]
+    /// Rows whose request cannot be read are claimed too, and handed back apart
+    /// (``ClaimedDue/unreadable``): the others fire all the same.
+    func claimDueRows(now: Instant, limit: Int, claimer: Claimer, leaseNow: Instant, leaseUntil: Instant,
+                      limits: [String: Int]) throws -> ClaimedDue
 
     /// Records, durably and at once, in one transaction, that claimed notifications were
     /// delivered (to their local destinations) and queued (for the network ones), and
@@ -83,9 +85,9 @@ public protocol PendingStore: Sendable {
     /// a recipient moved to an earlier zone) falls due at no instant after that round.
     func hasClaimableDue(now: Instant, limits: [String: Int]) throws -> Bool
 
-    /// Gives a claimed notification back, not to be taken up before `until` (quiet hours
-    /// that wait).
-    func postpone(_ notification: PendingNotification, until: Instant, claimer: Claimer) throws
+    /// Gives a claimed notification back (the row of `identifier` and `generation`), not
+    /// to be taken up before `until` (quiet hours that wait, a notification held).
+    func postpone(identifier: String, generation: String, until: Instant, claimer: Claimer) throws
 
     /// The zone each recipient's floating triggers were last computed in.
     func recipientZones() throws -> [String: String]
@@ -109,8 +111,36 @@ extension PendingStore {
         try delivered(recipient: recipient, after: nil, count: nil)
     }
 
+    /// ``claimDueRows(now:limit:claimer:leaseNow:leaseUntil:limits:)``'s notifications;
+    /// a row whose request cannot be read is its error.
+    public func claimDue(now: Instant, limit: Int, claimer: Claimer, leaseNow: Instant, leaseUntil: Instant,
+                         limits: [String: Int]) throws -> [PendingNotification] {
+        let claimed = try claimDueRows(now: now, limit: limit, claimer: claimer, leaseNow: leaseNow, leaseUntil: leaseUntil, limits: limits)
+        if let unreadable = claimed.unreadable.first { throw unreadable }
+        return claimed.notifications
+    }
+
+    public func postpone(_ notification: PendingNotification, until: Instant, claimer: Claimer) throws {
+        try postpone(identifier: notification.request.identifier, generation: notification.generation, until: until, claimer: claimer)
+    }
+
     public func markSentAndSettle(_ marks: [SentMark], claimer: Claimer) throws {
         try markSent(marks, claimer: claimer)
         try settle(claimer: claimer)
     }
+}
+
+/// What a claim took: the notifications, soonest first, and the rows it claimed whose
+/// request could not be read.
+public struct ClaimedDue: Sendable {
+    public var notifications: [PendingNotification]
+    public var unreadable: [UnreadableStoredRequest]
+
+    public init(notifications: [PendingNotification] = [], unreadable: [UnreadableStoredRequest] = []) {
+        self.notifications = notifications
+        self.unreadable = unreadable
+    }
+
+    /// How many rows were claimed.
+    public var count: Int { notifications.count + unreadable.count }
 }

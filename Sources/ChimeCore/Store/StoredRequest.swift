@@ -20,6 +20,18 @@ extension NotificationRequest {
         }
     }
 
+    /// A request a store kept in a row of `table` (`pending`, `delivered`, `parked`) under
+    /// `identifier` (read only when it fails): as ``init(storedJSON:)``, its failure an
+    /// ``UnreadableStoredRequest`` naming the row, not the decoder's words alone.
+    public init(storedJSON text: String, table: StoredTable, identifier: @autoclosure () -> String,
+                generation: String? = nil) throws(UnreadableStoredRequest) {
+        do {
+            try self.init(storedJSON: text)
+        } catch {
+            throw UnreadableStoredRequest(table: table, identifier: identifier(), generation: generation, reason: UnreadableStoredRequest.reason(error))
+        }
+    }
+
     /// JSONDecoder's reading of a stored request, the definition ``readStored(_:)`` keeps to.
     package static func decodeStored(_ text: String) throws -> NotificationRequest {
         try storedDecoder.decode(NotificationRequest.self, from: Data(text.utf8))
