@@ -80,8 +80,8 @@ public final class PostgresStore: NotificationStore, StoreMigrating {
 
     /// Runs `work` on PostgresNIO's threads and waits for its result on this one, which is
     /// none of theirs (see the type's comment); its errors come out as
-    /// ``PostgresStoreFailure`` (but a `StoreCopyError` or a `ResponseInFlight`, which are
-    /// no database errors).
+    /// ``PostgresStoreFailure`` (but a `StoreCopyError`, a `ResponseInFlight` or an
+    /// `UnreadableStoredRequest`, which are no database errors).
     static func wait<T: Sendable>(url: PostgresURL, _ work: @escaping @Sendable () async throws -> T) throws -> T {
         precondition(MultiThreadedEventLoopGroup.currentEventLoop == nil,
                      "PostgresStore called on an event loop thread, which would wait for itself")
@@ -115,8 +115,6 @@ public final class PostgresStore: NotificationStore, StoreMigrating {
         } catch let error as UnreadableStoredRequest {
             // Not the database's: a row it holds that Chime cannot read, named.
             throw error
-        } catch let error as PostgresTransactionError where error.closureError is UnreadableStoredRequest {
-            throw error.closureError!
         } catch {
             throw PostgresStoreFailure(error, url: url)
         }

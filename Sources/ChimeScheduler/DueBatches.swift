@@ -54,8 +54,7 @@ struct DueBatches {
                 while claimed.count < count {
                     let asked = min(Self.claimAheadChunk, count - claimed.count)
                     let part = try claim(asked)
-                    claimed.notifications += part.notifications
-                    claimed.unreadable += part.unreadable
+                    claimed.append(contentsOf: part)
                     if part.count < asked { break }
                 }
                 return claimed

@@ -144,12 +144,8 @@ extension Scheduler {
             // A row whose request cannot be read is held as a notification that cannot be
             // rendered is: named, left in the store, and the others fired all the same.
             for unreadable in claimed.unreadable {
-                report.held.append(configuration.redact("\(unreadable.shownIdentifier): \(unreadable.problem)"))
-                count(.held)
-                logger.error("held: \(configuration.redact(unreadable.problem))", metadata: ["notification.id": .string(unreadable.identifier)])
-                if let heldRetry, let generation = unreadable.generation {
-                    try store.postpone(identifier: unreadable.identifier, generation: generation, until: now + heldRetry, claimer: claimer)
-                }
+                try hold(unreadable.identifier, generation: unreadable.generation, named: unreadable.shownIdentifier, because: unreadable.problem,
+                         logged: .error, metadata: ["notification.id": .string(unreadable.identifier)], now: now, claimer: claimer, report: &report)
             }
             if firing == nil {
                 firing = Firing(now: now, started: started, claimer: claimer, transports: transports, bounces: BounceMarks(read: store.undeliverable),
@@ -184,10 +180,8 @@ extension Scheduler {
             }
             for notification in claimed.notifications {
                 if let reason = try fire(notification, firing: &firing!, delivered: &delivered, queuedOnly: &queuedOnly, report: &report) {
-                    report.held.append(configuration.redact("\(notification.request.identifier): \(reason)"))
-                    count(.held)
-                    logger.info("held: \(configuration.redact(reason))", metadata: Self.metadata(of: notification))
-                    if let heldRetry { try store.postpone(notification, until: now + heldRetry, claimer: claimer) }
+                    try hold(notification.request.identifier, generation: notification.generation, named: notification.request.identifier,
+                             because: reason, logged: .info, metadata: Self.metadata(of: notification), now: now, claimer: claimer, report: &report)
                 }
                 if queuedOnly.messages >= Self.queuedTogether { _ = try writeMarks() }
             }
@@ -286,6 +280,19 @@ extension Scheduler {
     }
 
     /// What names a notification in the log: its request, recipient, category and delivery.
+    /// Holds a claimed notification that does not go (`named` as the run prints it): the
+    /// reason in the run's report, its metrics and log; with ``heldRetry`` (the daemon) it
+    /// is given back until then, else it stays claimed until the run ends.
+    private func hold(_ identifier: String, generation: String?, named: String, because reason: String, logged level: Logger.Level,
+                      metadata: Logger.Metadata, now: Instant, claimer: Claimer, report: inout RunReport) throws {
+        report.held.append(configuration.redact("\(named): \(reason)"))
+        count(.held)
+        logger.log(level: level, "held: \(configuration.redact(reason))", metadata: metadata)
+        if let heldRetry, let generation {
+            try store.postpone(identifier: identifier, generation: generation, until: now + heldRetry, claimer: claimer)
+        }
+    }
+
     static func metadata(of notification: PendingNotification) -> Logger.Metadata {
         ["notification.id": .string(notification.request.identifier), "recipient.id": .string(notification.request.recipient),
          "category": .string(notification.request.content.categoryIdentifier), "delivery.id": .string(notification.deliveryID)]

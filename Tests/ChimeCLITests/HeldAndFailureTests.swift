@@ -1,3 +1,4 @@
+import ChimeTestSupport
 import Foundation
 import Testing
 
@@ -51,13 +52,7 @@ struct HeldAndFailureTests {
         for id in ["r1", "r2", "r3"] {
             #expect(try ws.chime(["schedule", "--id", id, "--to", "alice", "--title", "Tea", "--in", "1m"], now: "2026-11-21T09:00:00Z").status == 0)
         }
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", "import sqlite3, sys\ndb = sqlite3.connect(sys.argv[1])\ndb.execute(sys.argv[2])\ndb.commit()",
-                            ws.path("chime.sqlite"), #"UPDATE pending SET request = '{"identifier": "r2"' WHERE identifier = 'r2'"#]
-        try python.run()
-        python.waitUntilExit()
-        #expect(python.terminationStatus == 0)
+        try runSQLiteScript(#"UPDATE pending SET request = '{"identifier": "r2"' WHERE identifier = 'r2'"#, on: ws.path("chime.sqlite"))
         let problem = "its request in the store cannot be read (not valid JSON); `chime cancel r2` removes it"
         for (minute, fired) in [("05", "fired 2\n"), ("06", "fired 0\n")] {
             let run = try ws.chime(["run"], now: "2026-11-21T09:\(minute):00Z")
@@ -80,17 +75,10 @@ struct HeldAndFailureTests {
     func internalError() throws {
         let ws = try Workspace()
         // A store whose schema says it is up to date but lacks its tables.
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", """
-            import sqlite3
-            db = sqlite3.connect("\(ws.path("chime.sqlite"))")
-            db.execute("CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-            db.execute("INSERT INTO grdb_migrations VALUES ('v1 pending and delivered notifications'), ('v2 sent marks'), ('v3 outbox and attempts'), ('v4 replies'), ('v5 carrying out'), ('v6 chat threads'), ('v7 delivery policy'), ('v8 thread groups'), ('v9 recipient settings'), ('v10 opt-in'), ('v11 waiting groups index')")
-            db.commit()
-            """]
-        try python.run()
-        python.waitUntilExit()
+        try runSQLiteScript("""
+            CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+            INSERT INTO grdb_migrations VALUES ('v1 pending and delivered notifications'), ('v2 sent marks'), ('v3 outbox and attempts'), ('v4 replies'), ('v5 carrying out'), ('v6 chat threads'), ('v7 delivery policy'), ('v8 thread groups'), ('v9 recipient settings'), ('v10 opt-in'), ('v11 waiting groups index');
+            """, on: ws.path("chime.sqlite"))
         let result = try ws.chime(["pending"])
         #expect(result.status == 70)
         #expect(result.stderr.hasPrefix("./chime.sqlite: error: the store failed"), "the store's path, then SQLite's words: \(result.stderr)")

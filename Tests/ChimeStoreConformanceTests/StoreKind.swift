@@ -54,13 +54,7 @@ final class StoreUnderTest: Sendable {
     /// would: Python's `sqlite3` module, or PostgreSQL's `psql`.
     func execute(_ sql: String) throws {
         if let folder {
-            let python = Process()
-            python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            python.arguments = ["python3", "-c", "import sqlite3, sys\ndb = sqlite3.connect(sys.argv[1])\ndb.execute(sys.argv[2])\ndb.commit()",
-                                folder.appendingPathComponent("chime.sqlite").path, sql]
-            try python.run()
-            python.waitUntilExit()
-            guard python.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+            try runSQLiteScript(sql, on: folder.appendingPathComponent("chime.sqlite").path)
         } else {
             let database = String(url.split(separator: "/").last!.split(separator: "?").first!)
             try PostgresServer.shared().psql(sql, database: database)

@@ -143,4 +143,10 @@ public struct ClaimedDue: Sendable {
 
     /// How many rows were claimed.
     public var count: Int { notifications.count + unreadable.count }
+
+    /// Adds another claim's rows after these.
+    public mutating func append(contentsOf other: ClaimedDue) {
+        notifications += other.notifications
+        unreadable += other.unreadable
+    }
 }

@@ -1,7 +1,7 @@
 // A row of the store whose request Chime cannot read, and how it is named.
 
 /// The tables whose rows keep a request.
-public enum StoredTable: String, Sendable {
+public enum StoredTable: Sendable {
     case pending, delivered, parked
 }
 
