@@ -490,7 +490,7 @@ struct APITests {
             "-H", "Authorization: Bearer " + key,
             "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
             "--phases", "examples,coverage,fuzzing,stateful", "--max-examples", String(maxExamples), "--no-color",
-        ] + options, in: ws.url, timeout: 90, program: URL(fileURLWithPath: "/usr/bin/env"))
+        ] + options, in: ws.url, timeout: 240, program: URL(fileURLWithPath: "/usr/bin/env"))
         let output = result.stdout + result.stderr
         print(output.split(separator: "\n").filter { $0.contains("generated") || $0.contains("Scenarios") }.joined(separator: "\n"))
         #expect(result.status == 0, "\(output)")
