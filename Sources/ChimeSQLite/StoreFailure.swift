@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 
 /// Why the store failed, said for the person running `chime`: what is wrong, what to do,
-/// and the exit code that fits (sysexits: 73 cannot create or write, 74 input/output
-/// error, 75 try again later, 65 not a store), with SQLite's own result code and words
+/// and the exit code that fits (sysexits: 73 cannot create or write, 75 try again later,
+/// an input/output error too, 65 not a store), with SQLite's own result code and words
 /// kept beside them (as GRDB's `DatabaseError` keeps them).
 public struct StoreFailure: Error, CustomStringConvertible {
     /// The store's path.
@@ -48,8 +48,11 @@ public struct StoreFailure: Error, CustomStringConvertible {
         // needs, in WAL mode) as an I/O error: the free space tells them apart.
         case .SQLITE_IOERR where Self.isFull(folderOf: path):
             (exitCode, explanation) = (75, Self.full)
+        // Exit 75 rather than sysexits' 74, which CONTRACT.md's list (what cron wrappers
+        // and MTAs are told to expect) leaves out: nothing was lost, and a later run may
+        // find the disk well again.
         case .SQLITE_IOERR:
-            (exitCode, explanation) = (74, "the store could not be read or written (an input/output error: a full or failing disk, or a folder it cannot sync)")
+            (exitCode, explanation) = (75, "the store could not be read or written (an input/output error: a full or failing disk, or a folder it cannot sync)")
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             (exitCode, explanation) = (75, "the store stayed locked by another process for 30 s: try again later")
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:

@@ -217,9 +217,15 @@ struct ScheduleCommandTests {
         #expect(refused.stderr.contains("requests/missing.json:1:135: error: request \"tea\": attachment \"cup\": "))
         #expect(refused.stderr.contains("files/nope.jpg: no such file"))
         #expect(try ws.chime(["pending"]).stdout.isEmpty)
+        // `chime preview --json` refuses it the same way.
+        let unshown = try ws.chime(["preview", "--json", "requests/missing.json", "--channel", "box"])
+        #expect(unshown.status == 65 && unshown.stderr == refused.stderr, "\(unshown.stderr)")
 
-        // A relative path is read from the request file's folder.
+        // A relative path is read from the request file's folder, by the preview too.
         try ws.write("requests/tea.json", request("files/cup.jpg"))
+        let preview = try ws.chime(["preview", "--json", "requests/tea.json", "--channel", "box"])
+        #expect(preview.status == 0, "\(preview.stderr)")
+        #expect(ParsedMail(bytes: Array(preview.stdout.utf8))?.part("image/jpeg")?.data == bytes)
         #expect(try ws.chime(["schedule", "--json", "requests/tea.json"], now: "2026-11-21T09:00:00Z").status == 0)
         #expect(try ws.chime(["run"], now: "2026-11-21T09:01:00Z").stdout == "fired 1\n")
         let files = try FileManager.default.contentsOfDirectory(atPath: ws.path("outbox/new"))
@@ -254,6 +260,9 @@ struct ScheduleCommandTests {
         #expect(refused.status == 65)
         #expect(refused.stderr == "unknown.json:1:83: error: request \"a\": titleLocKey \"tea.nope\" is in no strings read for the recipient's locale en (looked in: en); give a literal text to fall back on, or add the key\n")
         #expect(try ws.chime(["pending"]).stdout.isEmpty)
+        // `chime preview --json` checks it as `chime schedule` does, at the same place.
+        let unshown = try ws.chime(["preview", "--json", "unknown.json", "--channel", "box"], now: "2026-11-21T09:00:00Z")
+        #expect(unshown.status == 65 && unshown.stderr == refused.stderr, "\(unshown.stderr)")
 
         // A key only French has, for an English recipient; arguments that do not fit the
         // key's format: each would only be held at every run, so each is refused now.

@@ -12,7 +12,7 @@ extension Chime {
                 A digest holds what fired since the recipient's last one and was kept for it: \
                 passive notifications, provisional recipients, categories set to Deliver \
                 Quietly, and (by default) what fired in quiet hours. It goes to each email \
-                address of the recipient once its `digestAt` (07:00 unless set) has come in the \
+                and chat address of the recipient (not a file: feed) once its `digestAt` (07:00 unless set) has come in the \
                 recipient's own zone, so an hourly cron reaches everyone at their morning. Each \
                 notification is in one digest only, even when runs overlap or one is killed \
                 (the next run finishes it, replacing rather than repeating it); nothing is sent \

@@ -10,7 +10,7 @@ import ChimeTransport
 import Foundation
 
 extension Chime {
-    struct Preview: ParsableCommand {
+    struct Preview: ParsableCommand, RequestFileCommand {
         static let configuration = CommandConfiguration(
             commandName: "preview",
             abstract: "Print exactly what would be sent: the raw RFC 5322 message for email, the HTTP body for a webhook.",
@@ -99,6 +99,9 @@ extension Chime {
             }
         }
 
+        /// Where a request from --json came from, as errors name it.
+        var source: String { json.map { $0 == "-" ? "<stdin>" : $0 } ?? "chime preview" }
+
         /// The generation of the stand-in delivery: shaped as a real one (a UUID), so that
         /// tokens are as long as `chime run` writes them.
         static let standIn = "00000000-0000-4000-8000-000000000000"
@@ -120,17 +123,20 @@ extension Chime {
                 printError("no pending or delivered request \"\(id)\"")
                 throw ExitCode(65)
             }
-            let path = json ?? "-", source = path == "-" ? "<stdin>" : path
-            let data = try readInputFile(path)
+            let data = try readInputFile(json ?? "-")
             do {
                 guard let first = try RequestDecoder.decode(data).first else {
-                    printError("\(path): error: no request")
+                    printError("\(source): error: no request")
                     throw ExitCode(65)
                 }
-                // As `chime schedule` would take it: checked the same, and shown at its
+                // As `chime schedule` would take it: checked the same (its attachments
+                // from the file's folder, its keys in the templates), and shown at its
                 // first fire rather than at now.
-                let planned = try Scheduler.plan([first], configuration: configuration, now: options.instant)
-                return (first, planned[0].nextFire)
+                let text = Array(data)
+                let checked = try withAttachmentsResolved([first], text: text)
+                try checkLocalizationKeys(checked, configuration: configuration, text: text)
+                let planned = try Scheduler.plan(checked, configuration: configuration, now: options.instant)
+                return (checked[0], planned[0].nextFire)
             } catch let failure as RequestDecoder.Failure {
                 printError("\(failure.location(in: source)): error: \(failure)")
                 throw ExitCode(65)

@@ -5,7 +5,7 @@ import ChimeRuntime
 import Foundation
 
 extension Chime {
-    struct Schedule: ParsableCommand {
+    struct Schedule: ParsableCommand, RequestFileCommand {
         static let configuration = CommandConfiguration(
             commandName: "schedule",
             abstract: "Add or replace requests, from JSON or from flags.",

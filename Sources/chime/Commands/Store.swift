@@ -136,7 +136,7 @@ extension Chime.Store {
                 than the days given (a delivery by when it was queued, a digest by when it was sent), once no token can name them: reply, link and \
                 chat tokens expire 30 days after their notification fired, so at least 31 days are kept. Kept whatever \
                 their age: deliveries queued or failed (chime retry sends a failed one again), digests not yet sent, \
-                pending requests, the delivered list (chime remove takes notifications off it), and the newest delivery, inbound message and \
+                pending requests, the delivered list (chime remove-delivered takes notifications off it), and the newest delivery, inbound message and \
                 response, so that no id is given again. A notification answered stays answered. 1,000 rows a \
                 transaction (50 digests; on SQLite with its write lock left free a moment after each), so chime run and chime \
                 serve go on beside it. Run it once a day, e.g. chime store prune \

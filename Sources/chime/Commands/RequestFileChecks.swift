@@ -6,10 +6,20 @@ import ChimeLocalization
 import ChimeRendering
 import Foundation
 
-/// What `chime schedule` checks of requests beyond their own validity: files to attach
-/// and keys to localize, which live outside the request. `POST /v1/requests` checks the
-/// same (``RequestChecks/requestProblems(_:base:templatesPath:)``).
-extension Chime.Schedule {
+/// A command that reads requests from `--json FILE|-`: `chime schedule`, and `chime
+/// preview`, which checks a request as `chime schedule` would take it.
+protocol RequestFileCommand {
+    var options: GlobalOptions { get }
+    /// The `--json` argument: a path, or `-` for standard input.
+    var json: String? { get }
+    /// How errors name the input: its path, or `<stdin>`.
+    var source: String { get }
+}
+
+/// What `chime schedule` (and `chime preview --json`) checks of requests beyond their own
+/// validity: files to attach and keys to localize, which live outside the request.
+/// `POST /v1/requests` checks the same (``RequestChecks/requestProblems(_:base:templatesPath:)``).
+extension RequestFileCommand {
     /// The requests with each attachment's path made absolute — a relative one is
     /// read from the request file's folder, or from the working directory for
     /// standard input — and each file checked: one that is missing, unreadable or too
