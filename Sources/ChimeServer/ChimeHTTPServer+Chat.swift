@@ -9,8 +9,9 @@ import Logging
 /// The chat platforms' callbacks: each verified before it is parsed, answered at once,
 /// carried out after. What can be checked without the body (the channel, Telegram's
 /// secret header, Slack's and Discord's timestamps) is checked before it is read: a body
-/// sent a byte at a time holds the connection open past the idle timeout, and that needs
-/// no secret when a callback to no channel is read whole first.
+/// sent a byte at a time holds the connection open past the idle timeout (until
+/// ``RequestBodyDeadline`` closes it), and that needs no secret when a callback to no
+/// channel is read whole first.
 extension ChimeHTTPServer {
     /// The channel of a callback path, when it is of that kind and has its secret.
     func secret(_ channel: String, _ kind: ChannelKind) -> String? {

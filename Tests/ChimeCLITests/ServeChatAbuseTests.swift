@@ -206,6 +206,57 @@ extension ServeChatAbuseTests {
 }
 
 extension ServeChatAbuseTests {
+    @Test("a body sent a byte every 2 s to a chat callback (Mattermost's, read with no header; Slack's, with a fresh timestamp) or the API is cut off 30 s after its headers, though the connection is never idle; the server answers others meanwhile")
+    func tricklingBody() async throws {
+        let (_, _, _, server) = try Self.served()
+        defer { server.stop() }
+        // Each connection promises 1,000 bytes and sends one every 2 s: each a part of the
+        // request, which Hummingbird's idle timeout counts as activity. Printed for each:
+        // the seconds after which the server closed it, or "open" after 45 s.
+        let script = """
+            import select, socket, sys, time
+            port, fresh = int(sys.argv[1]), sys.argv[2]
+            heads = [("/mattermost/mm", ""), ("/slack/team", "X-Slack-Request-Timestamp: " + fresh + "\\r\\n"),
+                     ("/v1/requests", "Authorization: Bearer nothing-at-all\\r\\n")]
+            start, open_, closed = time.monotonic(), {}, {}
+            for path, extra in heads:
+                s = socket.create_connection(("127.0.0.1", port))
+                s.sendall(("POST " + path + " HTTP/1.1\\r\\nHost: x\\r\\n" + extra
+                           + "Content-Type: application/json\\r\\nContent-Length: 1000\\r\\n\\r\\n{").encode())
+                open_[s] = path
+            while open_ and time.monotonic() - start < 45:
+                for s in list(open_):
+                    try:
+                        s.sendall(b" ")
+                        while select.select([s], [], [], 0)[0]:
+                            if not s.recv(4096):
+                                raise ConnectionResetError
+                    except OSError:
+                        closed[open_.pop(s)] = round(time.monotonic() - start)
+                time.sleep(2)
+            for path, _ in heads:
+                print(path, closed.get(path, "open"))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", script, "\(server.port)", "\(Int(Date().timeIntervalSince1970))"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        // Waited for without holding one of the test run's few threads.
+        try await Task.sleep(for: .seconds(5))
+        #expect(try server.request("GET", "/health").status == 200, "answers others meanwhile")
+        while process.isRunning { try await Task.sleep(for: .milliseconds(250)) }
+        let lines = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 3, "\(lines)")
+        for line in lines {
+            let seconds = line.split(separator: " ").last.flatMap { Int($0) }
+            #expect(seconds.map { (28...40).contains($0) } == true, "closed after 30 s: \(line)")
+        }
+    }
+}
+
+extension ServeChatAbuseTests {
     /// `chime serve --port 0` (and `arguments`) started by `sh` after `ulimit`, its
     /// standard output and error in `serve.out`, once it says it listens; the caller stops it.
     static func serve(_ ws: Workspace, ulimit: String, _ arguments: String = "") throws -> (process: Process, log: () -> String) {
