@@ -38,6 +38,12 @@ final class XMLErrorCollector {
 
     /// Records one libxml2 error. Schema errors carry the node rather than a column; the
     /// column is then found in the source text.
+    ///
+    /// Of a document that is not well-formed, only the first error is kept, in Chime's
+    /// words where libxml2's quote the text at fault: that text may be a password or a
+    /// secret (an `&` or a `"` in one, not escaped, made `Entity 'ssw0rd' not defined`),
+    /// and libxml2's follow-on errors read the rest of the value as markup, naming its
+    /// words as tags and attributes.
     func record(_ error: xmlErrorPtr) {
         guard !stopped else { return }
         let raw = error.pointee
@@ -46,12 +52,52 @@ final class XMLErrorCollector {
         message = message.trimmingCharacters(in: .whitespacesAndNewlines)
         var line = Int(raw.line)
         var column = Int(raw.int2)
-        if raw.domain == Int32(XML_FROM_SCHEMASV.rawValue), let node = raw.node {
-            let located = source.locate(node.assumingMemoryBound(to: xmlNode.self), attribute: Self.attributeName(in: message))
-            line = located.line
-            column = located.column
+        if raw.domain == Int32(XML_FROM_SCHEMASV.rawValue) {
+            if let node = raw.node {
+                let located = source.locate(node.assumingMemoryBound(to: xmlNode.self), attribute: Self.attributeName(in: message))
+                line = located.line
+                column = located.column
+            }
+        } else {
+            guard !notWellFormed else { return }
+            notWellFormed = severity == .error
+            if let words = Self.unquoted(code: Int(raw.code), message) {
+                // libxml2 points past an entity's name: the & that began it is the place.
+                if words == Self.strayAmpersand { (line, column) = source.start(of: "&", before: line, column: column) }
+                message = words
+            }
         }
         diagnostics.append(Diagnostic(severity, at: SourceLocation(file: path, line: line, column: column), message))
+    }
+
+    /// Whether a well-formedness error was recorded: libxml2's later ones are dropped.
+    private var notWellFormed = false
+
+    static let strayAmpersand = "an & that begins none of XML's entities (&amp; &lt; &gt; &quot; &apos; &#…;): write an & as &amp;, in a password or secret too"
+
+    /// Chime's words for the libxml2 parser errors that quote the text at fault; nil for
+    /// the others (which name the document's own tags, or nothing).
+    static func unquoted(code: Int, _ message: String) -> String? {
+        switch code {
+        case Int(XML_ERR_ENTITYREF_SEMICOL_MISSING.rawValue), Int(XML_ERR_UNDECLARED_ENTITY.rawValue),
+             Int(XML_WAR_UNDECLARED_ENTITY.rawValue), Int(XML_ERR_ENTITYREF_AT_EOF.rawValue),
+             Int(XML_ERR_NAME_REQUIRED.rawValue) where message.contains("EntityRef"):
+            return strayAmpersand
+        case Int(XML_ERR_INVALID_CHAR.rawValue), Int(XML_ERR_INVALID_ENCODING.rawValue):
+            return "a byte or character XML does not allow here: the file must be UTF-8 (or name its encoding in <?xml version=\"1.0\" encoding=\"…\"?>), without control characters"
+        case Int(XML_ERR_ATTRIBUTE_NOT_STARTED.rawValue), Int(XML_ERR_ATTRIBUTE_NOT_FINISHED.rawValue),
+             Int(XML_ERR_ATTRIBUTE_WITHOUT_VALUE.rawValue),
+             // What follows a value's stray " (under XML_ERR_SPACE_REQUIRED): quoting
+             // nothing, but saying nothing either.
+             _ where message == "attributes construct error":
+            return "an attribute without a quoted value: a \" inside a value ends it (write it as &quot;, in a password or secret too)"
+        case Int(XML_ERR_ATTRIBUTE_REDEFINED.rawValue):
+            return "an attribute given twice in one tag"
+        case Int(XML_ERR_LT_IN_ATTRIBUTE.rawValue):
+            return "a < inside an attribute value: write it as &lt;, in a password or secret too"
+        default:
+            return nil
+        }
     }
 
     /// Schema errors about an attribute give the element as their node and name the

@@ -45,6 +45,42 @@ struct XMLDocumentTests {
         #expect(found.first?.description == "test.xml:3:5: error: Opening and ending tag mismatch: b line 2 and a")
     }
 
+    @Test("a password with an &, a < or a \" not escaped, or in Latin-1, gets one error at its place, in words that quote none of it")
+    func unescapedSecrets() {
+        func said(_ bytes: [UInt8]) -> [String] {
+            do {
+                _ = try XMLDocument(bytes: bytes, path: "chime.xml")
+                return []
+            } catch {
+                return (error as? XMLError)?.diagnostics.map(\.description) ?? ["\(error)"]
+            }
+        }
+        func channel(_ url: String) -> [UInt8] {
+            Array("<chime>\n  <channel id=\"mail\" url=\"\(url)\" from=\"bot@example.org\"/>\n</chime>\n".utf8)
+        }
+        let cases: [(bytes: [UInt8], secret: String, expected: String)] = [
+            (channel("smtp://bot:Pa&ssw0rd;X@mail.example.org"), "ssw0rd",
+             "chime.xml:2:40: error: an & that begins none of XML's entities (&amp; &lt; &gt; &quot; &apos; &#…;): write an & as &amp;, in a password or secret too"),
+            (channel("smtp://bot:Pa&ssw0rd@mail.example.org"), "ssw0rd",
+             "chime.xml:2:40: error: an & that begins none of XML's entities (&amp; &lt; &gt; &quot; &apos; &#…;): write an & as &amp;, in a password or secret too"),
+            (channel("smtps://bot:Pa<Hunter2@mail.example.org"), "Hunter2",
+             "chime.xml:2:41: error: a < inside an attribute value: write it as &lt;, in a password or secret too"),
+            (channel("smtps://bot:Pa\"Hunter2@mail.example.org"), "Hunter2",
+             "chime.xml:2:42: error: an attribute without a quoted value: a \" inside a value ends it (write it as &quot;, in a password or secret too)"),
+        ]
+        for (bytes, secret, expected) in cases {
+            let found = said(bytes)
+            #expect(found.count == 1 && found[0].hasPrefix(expected), "\(found)")
+            #expect(!found.joined().contains(secret), "\(found)")
+        }
+        // "Pässw0rd" saved as Latin-1: libxml2 quoted the bytes that follow the first bad one.
+        var latin1 = channel("smtps://bot:P_sswort@mail.example.org")
+        latin1[latin1.firstIndex(of: UInt8(ascii: "_"))!] = 0xE4
+        let found = said(latin1)
+        #expect(found == ["chime.xml:2:40: error: a byte or character XML does not allow here: the file must be UTF-8 (or name its encoding in <?xml version=\"1.0\" encoding=\"…\"?>), without control characters"], "\(found)")
+        #expect(!found.joined().contains("0x73"), "\(found)")
+    }
+
     @Test("locations point at the start tag and at attributes, across lines")
     func locations() throws {
         let document = try parse("""
