@@ -95,6 +95,27 @@ struct RequestDecoderTests {
         #expect(try RequestDecoder.decode(Data(fine.utf8)).first?.identifier == "é€😀")
     }
 
+    @Test("a file with a byte order mark, or in UTF-16 with or without one, is said to be so at 1:1, rather than shown as invisible or raw bytes")
+    func markOrUTF16() throws {
+        let json = #"{"identifier": "a", "recipient": "b", "trigger": {"type": "timeInterval", "seconds": 60}}"#
+        let utf16LE = Array(json.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let utf16BE = Array(json.utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        let cases: [([UInt8], String)] = [
+            ([0xEF, 0xBB, 0xBF] + Array(json.utf8), "not valid JSON: the file starts with a byte order mark (U+FEFF): save it as UTF-8 without one"),
+            ([0xFF, 0xFE] + utf16LE, "not valid JSON: the file is UTF-16 (as Windows PowerShell's > writes it), not UTF-8: save it as UTF-8"),
+            (utf16LE, "not valid JSON: the file is UTF-16 (as Windows PowerShell's > writes it), not UTF-8: save it as UTF-8"),
+            ([0xFE, 0xFF] + utf16BE, "not valid JSON: the file is UTF-16 (as Windows PowerShell's > writes it), not UTF-8: save it as UTF-8"),
+            (utf16BE, "not valid JSON: the file is UTF-16 (as Windows PowerShell's > writes it), not UTF-8: save it as UTF-8"),
+        ]
+        for (bytes, message) in cases {
+            let failure = try #require(throws: RequestDecoder.Failure.self) { try RequestDecoder.decode(Data(bytes)) }
+            #expect(failure.message == message && failure.line == 1 && failure.column == 1, "\(failure.message) \(failure.line):\(failure.column)")
+        }
+        // Text that merely starts wrong in UTF-8 keeps the scanner's own words.
+        let wrong = try #require(throws: RequestDecoder.Failure.self) { try RequestDecoder.decode(Data("x{}".utf8)) }
+        #expect(!wrong.message.contains("UTF-16") && !wrong.message.contains("byte order"), "\(wrong.message)")
+    }
+
     @Test("a fraction where a whole number goes is pointed at by line and column")
     func fractionPlace() throws {
         let json = "{\"identifier\": \"a\", \"recipient\": \"b\",\n \"trigger\": {\"type\": \"calendar\", \"dateComponents\": {\"hour\": 9.5}}}"

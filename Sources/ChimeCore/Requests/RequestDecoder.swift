@@ -94,9 +94,26 @@ public enum RequestDecoder {
     }
 
     private static func failure(_ error: JSONLocator.SyntaxError, in bytes: [UInt8]) -> Failure {
+        if error.offset <= 1, let problem = encodingProblem(bytes) {
+            var failure = Failure(path: "", message: "not valid JSON: \(problem)", steps: nil)
+            (failure.line, failure.column) = (1, 1)
+            return failure
+        }
         var failure = Failure(path: "", message: error.tooDeep ? error.message : "not valid JSON: \(error.message)", steps: nil)
         (failure.line, failure.column) = JSONLocator.lineAndColumn(of: error.offset, in: bytes)
         return failure
+    }
+
+    /// What is wrong with text that starts as no UTF-8 JSON does, said plainly: the
+    /// scanner's own words would show the invisible mark or raw UTF-16 bytes between
+    /// backticks. Windows PowerShell 5's `>` writes UTF-16; Notepad long wrote a mark.
+    private static func encodingProblem(_ bytes: [UInt8]) -> String? {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            return "the file starts with a byte order mark (U+FEFF): save it as UTF-8 without one"
+        }
+        let utf16 = bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
+            || bytes.count > 1 && (bytes[0] == 0) != (bytes[1] == 0)
+        return utf16 ? "the file is UTF-16 (as Windows PowerShell's > writes it), not UTF-8: save it as UTF-8" : nil
     }
 
     private static func failure(duplicate: (path: [JSONLocator.Step], offset: Int), in bytes: [UInt8]) -> Failure? {
