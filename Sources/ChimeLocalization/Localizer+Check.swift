@@ -48,27 +48,50 @@ extension Localizer {
     }
 
     /// An error for each string that cannot be formatted when its message is sent, which
-    /// would hold every message of its locale that uses it: a translation of one of
-    /// Chime's own strings (`ui.reply`) whose specifiers take its arguments otherwise than
-    /// the English one (`%2$u` where argument 2 is text), and a stringsdict format naming
-    /// a variable its entry lacks.
+    /// would hold every message of its locale that uses it: a translation whose specifiers
+    /// take its arguments otherwise than the original (`%2$u` where argument 2 is text),
+    /// and a stringsdict format naming a variable its entry lacks. The original is
+    /// Chime's English for its own strings (`ui.reply`), else the templates' own in the
+    /// fallback language: a translator who put a summary's words in another order without
+    /// numbering them (`De %@ : %#@more@` for `%#@more@ from %@`) held that language's
+    /// digests at every run, though `chime check` said ok.
     func formatProblems(templates: String) -> [Diagnostic] {
         let english = BuiltInStrings.parsed.strings["en"]?.table ?? [:]
+        let fallbackName = Self.englishName(fallbackLanguage)
+        /// The original of a key and the language it is in, for a translation in `locale`.
+        func original(of key: String, for locale: String) -> (format: String, language: String)? {
+            if let builtIn = english[key] { return (builtIn, "English") }
+            guard locale != fallbackLanguage else { return nil }
+            return (pluralsFile(fallbackLanguage)?[key]?.format ?? stringsFile(fallbackLanguage)?[key]).map { ($0, fallbackName) }
+        }
         var problems: [Diagnostic] = []
         for locale in locales {
             problems += pluralsFile(locale)?.problems ?? []
-            guard let file = stringsFile(locale) else { continue }
-            for (key, line) in file.lines.sorted(by: { $0.value < $1.value }) {
-                guard let original = english[key], let translated = file[key] else { continue }
+            var translations: [(key: String, format: String, at: SourceLocation)] = []
+            if let file = stringsFile(locale) {
+                let path = "\(templates)/\(folder(of: locale))/Localizable.strings"
+                translations += file.lines.sorted { $0.value < $1.value }.compactMap { key, line in
+                    file[key].map { (key, $0, SourceLocation(file: path, line: line, column: 1)) }
+                }
+            }
+            if let plurals = pluralsFile(locale) {
+                let path = "\(templates)/\(folder(of: locale))/Localizable.stringsdict"
+                translations += plurals.entries.keys.sorted().compactMap { key in
+                    plurals.formatLocations[key].map { at in
+                        (key, plurals.entries[key]!.format, SourceLocation(file: path, line: at.line, column: at.column))
+                    }
+                }
+            }
+            for (key, translated, at) in translations {
+                guard let (original, language) = original(of: key, for: locale) else { continue }
                 let wanted = StringFormat.argumentKinds(original)
-                // The first argument the translation takes otherwise: one English has not, or
-                // a number where English gives text.
+                // The first argument the translation takes otherwise: one the original has
+                // not, or a number where the original gives text.
                 guard let (position, _) = StringFormat.argumentKinds(translated).sorted(by: { $0.key < $1.key })
                     .first(where: { position, number in wanted[position].map { number && !$0 } ?? true }) else { continue }
-                let why = wanted[position] == nil ? "there is no argument \(position) (English: \"\(original)\")"
-                    : "argument \(position) is text, written with %@ in English (\"\(original)\")"
-                problems.append(Diagnostic(.error, at: SourceLocation(file: "\(templates)/\(folder(of: locale))/Localizable.strings", line: line, column: 1),
-                                           "\"\(key)\" cannot be formatted: \(why)"))
+                let why = wanted[position] == nil ? "there is no argument \(position) (\(language): \"\(original)\")"
+                    : "argument \(position) is text, written with %@ in \(language) (\"\(original)\")"
+                problems.append(Diagnostic(.error, at: at, "\"\(key)\" cannot be formatted: \(why)"))
             }
         }
         return problems

@@ -43,6 +43,8 @@ public struct StringsDictFile: Sendable {
     }
 
     public internal(set) var entries: [String: Entry] = [:]
+    /// Where each entry's format (its `NSStringLocalizedFormatKey` value) stands.
+    public internal(set) var formatLocations: [String: SourceLocation] = [:]
     /// What does not stop the file being read but stops its entry being used: a
     /// `%#@name@` of a format that the entry does not define (said by `chime check`).
     public internal(set) var problems: [Diagnostic] = []
@@ -64,13 +66,16 @@ public struct StringsDictFile: Sendable {
             for (name, item) in try Self.pairs(value, fail: fail) {
                 if name == "NSStringLocalizedFormatKey" {
                     format = item.text
+                    formatLocations[key] = document.location(of: item)
                     continue
                 }
                 // Width variants (Xcode's "Vary by Device"), by the width of the screen
                 // they fit: a message has no screen, and takes the widest, as
                 // NSLocalizedString does when no width is asked for.
                 if name == "NSStringVariableWidthRuleType", item.name == "dict" {
-                    format = try Self.pairs(item, fail: fail).max { (Int($0.0) ?? 0) < (Int($1.0) ?? 0) }?.1.text
+                    let widest = try Self.pairs(item, fail: fail).max { (Int($0.0) ?? 0) < (Int($1.0) ?? 0) }?.1
+                    format = widest?.text
+                    formatLocations[key] = widest.map { document.location(of: $0) }
                     continue
                 }
                 guard item.name == "dict" else { continue }

@@ -93,6 +93,52 @@ extension OperatorTests {
                 "\(broken.stderr)")
     }
 
+    @Test("a translation of the templates' own key whose arguments come in another order unnumbered (in .strings or .stringsdict) is an error of chime check at its place, against the fallback language's original; numbered, it is fine")
+    func reorderedTranslation() throws {
+        let ws = try Workspace(configuration: Self.configuration(locale: "sv-SE"))
+        for folder in ["templates/en", "templates/sv"] {
+            try FileManager.default.createDirectory(atPath: ws.path(folder), withIntermediateDirectories: true)
+        }
+        func plist(_ key: String, _ format: String) -> String {
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+              <key>\(key)</key>
+              <dict>
+                <key>NSStringLocalizedFormatKey</key>
+                <string>\(format)</string>
+                <key>more</key>
+                <dict>
+                  <key>NSStringFormatSpecTypeKey</key>
+                  <string>NSStringPluralRuleType</string>
+                  <key>other</key>
+                  <string>%u more</string>
+                </dict>
+              </dict>
+            </dict>
+            </plist>
+            """
+        }
+        try ws.write("templates/en/Localizable.strings", #""shop.count" = "%d new from %@";"# + "\n" + #""shop.ok" = "%d new from %@";"# + "\n")
+        try ws.write("templates/en/Localizable.stringsdict", plist("shop.sum", "%#@more@ from %@"))
+        try ws.write("templates/sv/Localizable.strings", #""shop.ok" = "Från %2$@: %1$d nya";"# + "\n" + #""shop.count" = "Från %@: %d nya";"# + "\n")
+        try ws.write("templates/sv/Localizable.stringsdict", plist("shop.sum", "Från %@: %#@more@"))
+        let checked = try ws.chime(["check"])
+        #expect(checked.status == 65, "\(checked.stderr)")
+        let errors = checked.stderr.split(separator: "\n").filter { $0.contains("cannot be formatted") }
+        #expect(errors == [
+            #"templates/sv/Localizable.strings:2:1: error: "shop.count" cannot be formatted: argument 2 is text, written with %@ in English ("%d new from %@")"#,
+            #"templates/sv/Localizable.stringsdict:7:5: error: "shop.sum" cannot be formatted: argument 2 is text, written with %@ in English ("%#@more@ from %@")"#,
+        ], "\(checked.stderr)")
+
+        // Numbered as the original takes them, both are fine.
+        try ws.write("templates/sv/Localizable.strings", #""shop.ok" = "Från %2$@: %1$d nya";"# + "\n" + #""shop.count" = "Från %2$@: %1$d nya";"# + "\n")
+        try ws.write("templates/sv/Localizable.stringsdict", plist("shop.sum", "Från %2$@: %1$#@more@"))
+        let fixed = try ws.chime(["check"])
+        #expect(fixed.status == 0 && !fixed.stderr.contains("cannot be formatted"), "\(fixed.stderr)")
+    }
+
     @Test("a misspelt element or attribute is refused at its line and column with the name meant (\"did you mean `textInputAction`?\"); one near no name the schema allows there gets no guess")
     func schemaSuggestions() throws {
         let written = Self.configuration.replacingOccurrences(of: #"<action identifier="ok" title="OK, got it"/>"#, with: """
