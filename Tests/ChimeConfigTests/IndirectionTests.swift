@@ -112,6 +112,18 @@ struct IndirectionTests {
         #expect(!locale.joined().lowercased().contains("hunter"), "\(locale)")
     }
 
+    @Test("a secret refused as too short is not blanked where its letters occur by chance: the message reads whole and does not point at it")
+    func shortSecretNotBlanked() {
+        for secret in ["short", "mail"] {
+            let found = messages("""
+                <chime version="1">
+                  <channels><channel id="mail" url="slack://hooks.slack.com/services/T1/B2/C3" secret="${HOOK_SECRET}"/></channels>
+                </chime>
+                """, environment: ["HOOK_SECRET": secret])
+            #expect(found == ["chime.xml:2:80: error: channel \"mail\": secret is too short (\(secret.count) characters); it needs at least 16 characters, or remove it"], "\(found)")
+        }
+    }
+
     @Test("an API key's scope, a preference and a quiet-hours mode may come through indirection, and are checked once read")
     func enumeratedThroughIndirection() throws {
         let text = """
