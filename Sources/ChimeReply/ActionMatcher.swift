@@ -77,8 +77,12 @@ public struct ActionMatcher: Sendable {
         if Self.isGreeting(lines[first]), let next = lines[(first + 1)...].firstIndex(where: { !ReplyWords.fold($0).isEmpty }) {
             first = next
         }
-        return match(line: lines[first], rest: Array(lines[(first + 1)...]))
-            ?? textInput.map { Match(action: $0.identifier, userText: text.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        if let named = match(line: lines[first], rest: Array(lines[(first + 1)...])) { return named }
+        // Any other answer is the text of the category's one text-input action, but thanks
+        // alone ("Thanks!", "Merci beaucoup") answers nothing: it was added as a shopping
+        // list's item.
+        guard let textInput, !Self.onlyCourtesy(Substring(ReplyWords.fold(text))) else { return nil }
+        return Match(action: textInput.identifier, userText: text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     private func match(line: String, rest: [String]) -> Match? {

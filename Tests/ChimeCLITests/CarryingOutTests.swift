@@ -130,6 +130,23 @@ struct CarryingOutTests {
                             "e": "2026-11-21T14:00:00Z"], "two hours after 10:00 UTC; 15:00 in Paris")
     }
 
+    @Test("a snooze's time followed by more words or a stop (\"2h, thanks\", \"2 hours please\", \"2h.\") is that time, and a 12-hour clock's (3pm, 8 p.m.) is read")
+    func snoozeInASentence() throws {
+        let ws = try Self.workspace()
+        let replies = [("a", "Snooze 2h, thanks"), ("b", "Snooze 2 hours please"), ("c", "Snooze 2h."), ("d", "Snooze until 3pm"),
+                       ("e", "snooze 8 p.m."), ("f", "Snooze until 3:30 PM!"), ("g", "Snooze 15:00, I am out")]
+        let sent = try ReplyCorpusTests.send(ws, replies.map(\.0), category: "shop")
+        for (id, body) in replies {
+            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent[id]!, body: body))
+            #expect(printed.contains("responded: chime.snooze (carried out)"), "\(body): \(printed)")
+        }
+        let pending = Dictionary(uniqueKeysWithValues: try Self.pending(ws).map { ($0["identifier"] as? String ?? "", $0["nextTriggerDate"] as? String ?? "") })
+        #expect(pending == ["a": "2026-11-21T12:00:00Z", "b": "2026-11-21T12:00:00Z", "c": "2026-11-21T12:00:00Z", "d": "2026-11-21T14:00:00Z",
+                            "e": "2026-11-21T19:00:00Z", "f": "2026-11-21T14:30:00Z", "g": "2026-11-21T14:00:00Z"],
+                "two hours after 10:00 UTC; 3 PM, 8 PM, 3:30 PM and 15:00 in Paris")
+        #expect(try Self.responses(ws).allSatisfy { !($0["result"] as? String ?? "").contains("the default snooze") })
+    }
+
     @Test("a snooze too long to count is read as no duration (the configured one), not a crash, and the record says so")
     func absurdSnooze() throws {
         let ws = try Self.workspace()

@@ -172,6 +172,14 @@ struct ReplyTextTests {
         #expect(matcher.match(text: reply) == ActionMatcher.Match(action: action, userText: text))
     }
 
+    @Test("in a category whose one text-input action takes any other answer, thanks alone is no item: it matches nothing")
+    func thanksAlone() {
+        for reply in ["Thanks!", "thank you very much", "Merci beaucoup !", "Danke schön", "Спасибо!", "ありがとうございます"] {
+            #expect(matcher.match(text: reply) == nil, "\(reply)")
+        }
+        #expect(matcher.match(text: "Milk, thanks") == ActionMatcher.Match(action: "addItem", userText: "Milk, thanks"))
+    }
+
     @Test("an empty reply takes the subject's bracket tag, unless the reminder's title has it; else matches nothing")
     func subjectTag() {
         #expect(matcher.match(text: "", subject: "Re: Shopping [3]") == ActionMatcher.Match(action: "trashAction", userText: nil))
