@@ -265,6 +265,26 @@ extension ReplyCorpusTests {
         #expect(outcomes == ["responded", "replayed", "forged-sender", "forged-token", "expired-token", "auto-reply", "auto-reply", "bounce", "unmatched", "responded"])
     }
 
+    @Test("a forward sent to Chime (Fwd:, FW:, WG:, TR:, RV:, 転送:) acts on nothing, whatever is written above the reminder; a reply to it (Re: Fwd:) and a reminder titled \"Fwd: …\" answered as it stands still act")
+    func forwards() throws {
+        let ws = try Self.workspace()
+        let sent = try Self.send(ws, ["a", "b", "c", "d", "e", "f", "g"])
+        let titled = try Self.send(ws, ["h"], title: "Fwd: the invoice")["h"]!
+        let forwarded = "\n\n---------- Forwarded message ---------\nFrom: Chime <chime@example.org>\nSubject: Shopping\n\nReply 1 for OK, got it"
+        for (id, subject, body) in [("a", "Fwd: Shopping", "1"), ("b", "FW: Shopping", "done"), ("c", "WG: Shopping", "Erledigt"),
+                                    ("d", "TR : Shopping", "1"), ("e", "RV: Shopping", "1"), ("f", "転送: Shopping", "1")] {
+            let result = try Self.ingest(ws, Self.reply(sent[id]!, subject: subject, body: body + forwarded))
+            #expect(result.stdout.hasPrefix("stdin: unmatched"), "\(subject): \(result.stdout)")
+        }
+        let reply = try Self.ingest(ws, Self.reply(sent["g"]!, subject: "Re: Fwd: Shopping", body: "1"))
+        #expect(reply.stdout.hasPrefix("stdin: responded: justInform"), "\(reply.stdout)")
+        let asTitled = try Self.ingest(ws, Self.reply(titled, subject: "Fwd: the invoice", body: "1"))
+        #expect(asTitled.stdout.hasPrefix("stdin: responded: justInform"), "\(asTitled.stdout)")
+        #expect(try Self.json(ws, "responses").count == 2)
+        let details = try Self.json(ws, "replies").compactMap { $0["detail"] as? String }
+        #expect(details.contains("a forwarded message (Fwd:), not a reply"), "\(details)")
+    }
+
     @Test("a person's answer to a reminder whose title says \"Out of Office\" acts; an out-of-office answering it does not")
     func outOfOfficeTitle() throws {
         let ws = try Self.workspace()
