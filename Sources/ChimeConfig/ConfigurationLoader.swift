@@ -82,9 +82,7 @@ public struct ConfigurationLoader: Sendable {
             // A secret refused as too short is not blanked where its characters occur by
             // chance ("too short", a channel named "mail"): no message shows it, and
             // "(secret)" in their place would garble the message and tell the secret.
-            let refused = (configuration.channels.compactMap(\.signingSecret) + configuration.apiKeys.map(\.secret))
-                .filter { $0.utf8.count < Configuration.shortestSecret }
-            configuration.secrets.subtract(refused)
+            configuration.secrets.subtract(configuration.secretsTooShort)
             let sorted = diagnostics.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
             throw ConfigurationError(.invalid, sorted.map { diagnostic in
                 var redacted = diagnostic

@@ -76,10 +76,8 @@ extension Localizer {
             }
             if let plurals = pluralsFile(locale) {
                 let path = "\(templates)/\(folder(of: locale))/Localizable.stringsdict"
-                translations += plurals.entries.keys.sorted().compactMap { key in
-                    plurals.formatLocations[key].map { at in
-                        (key, plurals.entries[key]!.format, SourceLocation(file: path, line: at.line, column: at.column))
-                    }
+                translations += plurals.formatLocations.sorted { $0.key < $1.key }.compactMap { key, at in
+                    plurals[key].map { (key, $0.format, SourceLocation(file: path, line: at.line, column: at.column)) }
                 }
             }
             for (key, translated, at) in translations {

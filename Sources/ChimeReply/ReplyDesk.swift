@@ -234,7 +234,7 @@ public struct ReplyDesk: Sendable {
         // A forward sent to Chime passes the reminder on: the words above it are for
         // whoever reads it ("3", "Erledigt" were carried out), not an answer.
         let subject = mail.header("Subject") ?? ""
-        if let prefix = Self.forwardPrefix(of: subject), !request.content.title.hasPrefix(prefix) {
+        if let prefix = ForwardSubject.prefix(of: subject, title: request.content.title) {
             return try finish(.unmatched, "a forwarded message (\(prefix)), not a reply")
         }
         guard let match = matcher(for: request).match(text: body, subject: subject, title: request.content.title) else {
@@ -311,22 +311,6 @@ public struct ReplyDesk: Sendable {
 
     /// At most ten of `addresses`, and how many more: what a record says of a report's
     /// addresses that nothing was done about.
-    /// The prefix mail clients put before a forwarded message's subject, in the common
-    /// clients' languages ("Fwd:", "FW:", German "WG:", French "TR:", Spanish "RV:",
-    /// Portuguese "Enc:", Dutch "Doorst:", Swedish "VB:", Finnish "VL:", Polish "PD:",
-    /// Italian "I:", Turkish "İLT:", Russian "Пересл:", Chinese "转发:", Japanese "転送:"), as
-    /// the subject starts with it; nil for any other subject. Not "VS:": Danish and
-    /// Norwegian forward with it, Finnish replies with it.
-    static func forwardPrefix(of subject: String) -> String? {
-        let trimmed = subject.drop { $0 == " " || $0 == "\t" }
-        guard let colon = trimmed.prefix(8).firstIndex(where: { $0 == ":" || $0 == "：" }) else { return nil }
-        let word = trimmed[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-        return forwardWords.contains(word) ? String(trimmed[...colon]) : nil
-    }
-
-    static let forwardWords: Set<String> = ["fwd", "fw", "wg", "tr", "rv", "enc", "doorst", "vb", "vl", "pd", "i", "i̇lt", "ilt",
-                                            "пересл", "转发", "轉寄", "転送"]
-
     static func listed(_ addresses: [String]) -> String {
         let shown = addresses.prefix(10).joined(separator: ", ")
         return addresses.count > 10 ? shown + " and \(addresses.count - 10) more" : shown

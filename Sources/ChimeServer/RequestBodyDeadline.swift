@@ -1,7 +1,7 @@
 import NIOCore
 import NIOHTTPTypes
 
-/// Closes a connection whose request body has not arrived whole ``seconds`` after its
+/// Closes a connection whose request body has not arrived whole ``limit`` after its
 /// headers. Hummingbird's idle timeout counts from the last part of a request read, and
 /// every byte of a body is a part: a client sending a byte every 25 s held its
 /// connection for as long as its `Content-Length` lasted (a megabyte: about 300 days),
@@ -21,20 +21,15 @@ final class RequestBodyDeadline: ChannelInboundHandler, RemovableChannelHandler 
 
     /// As long as the idle timeout: a reminder's callback or API call is a few kilobytes,
     /// and its 1 MiB limit arrives within it at 35 KB/s.
-    static let seconds: Int64 = ChimeHTTPServer.idleSeconds
+    static let limit = TimeAmount.seconds(ChimeHTTPServer.idleSeconds)
 
-    private let limit: TimeAmount
     private var closing: Scheduled<Void>?
-
-    init(limit: TimeAmount = .seconds(RequestBodyDeadline.seconds)) {
-        self.limit = limit
-    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head:
-            closing?.cancel()
-            closing = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(in: limit) {
+            cancel()
+            closing = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(in: Self.limit) {
                 context.close(promise: nil)
             }
         case .body:

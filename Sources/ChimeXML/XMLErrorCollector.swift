@@ -61,9 +61,11 @@ final class XMLErrorCollector {
         } else {
             guard !notWellFormed else { return }
             notWellFormed = severity == .error
-            if let words = Self.unquoted(code: Int(raw.code), message) {
+            if Self.isStrayAmpersand(code: Int(raw.code), message) {
                 // libxml2 points past an entity's name: the & that began it is the place.
-                if words == Self.strayAmpersand { (line, column) = source.start(of: "&", before: line, column: column) }
+                (line, column) = source.start(of: "&", before: line, column: column)
+                message = Self.strayAmpersand
+            } else if let words = Self.unquoted(code: Int(raw.code), message) {
                 message = words
             }
         }
@@ -75,14 +77,24 @@ final class XMLErrorCollector {
 
     static let strayAmpersand = "an & that begins none of XML's entities (&amp; &lt; &gt; &quot; &apos; &#…;): write an & as &amp;, in a password or secret too"
 
-    /// Chime's words for the libxml2 parser errors that quote the text at fault; nil for
-    /// the others (which name the document's own tags, or nothing).
-    static func unquoted(code: Int, _ message: String) -> String? {
+    /// Whether libxml2's error is about an `&` that begins no entity: its message quotes
+    /// the name that follows (`Entity 'ssw0rd' not defined`).
+    static func isStrayAmpersand(code: Int, _ message: String) -> Bool {
         switch code {
         case Int(XML_ERR_ENTITYREF_SEMICOL_MISSING.rawValue), Int(XML_ERR_UNDECLARED_ENTITY.rawValue),
-             Int(XML_WAR_UNDECLARED_ENTITY.rawValue), Int(XML_ERR_ENTITYREF_AT_EOF.rawValue),
-             Int(XML_ERR_NAME_REQUIRED.rawValue) where message.contains("EntityRef"):
-            return strayAmpersand
+             Int(XML_WAR_UNDECLARED_ENTITY.rawValue), Int(XML_ERR_ENTITYREF_AT_EOF.rawValue):
+            true
+        case Int(XML_ERR_NAME_REQUIRED.rawValue):
+            message.contains("EntityRef")
+        default:
+            false
+        }
+    }
+
+    /// Chime's words for the other libxml2 parser errors that quote the text at fault; nil
+    /// for the rest (which name the document's own tags, or nothing).
+    static func unquoted(code: Int, _ message: String) -> String? {
+        switch code {
         case Int(XML_ERR_INVALID_CHAR.rawValue), Int(XML_ERR_INVALID_ENCODING.rawValue):
             return "a byte or character XML does not allow here: the file must be UTF-8 (or name its encoding in <?xml version=\"1.0\" encoding=\"…\"?>), without control characters"
         case Int(XML_ERR_ATTRIBUTE_NOT_STARTED.rawValue), Int(XML_ERR_ATTRIBUTE_NOT_FINISHED.rawValue),

@@ -4,6 +4,30 @@ import Testing
 /// Point 17 of the first week, in part: what `chime check` and `chime schedule` say of a
 /// mistyped locale, element, attribute or JSON field.
 extension OperatorTests {
+    /// A `Localizable.stringsdict` of one entry, `key`, whose format is `format` and whose
+    /// one variable, `more`, has an `other` variant; the entry's `<dict>` is at 5:3.
+    static func stringsdict(_ key: String, _ format: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0">
+        <dict>
+          <key>\(key)</key>
+          <dict>
+            <key>NSStringLocalizedFormatKey</key>
+            <string>\(format)</string>
+            <key>more</key>
+            <dict>
+              <key>NSStringFormatSpecTypeKey</key>
+              <string>NSStringPluralRuleType</string>
+              <key>other</key>
+              <string>%u more</string>
+            </dict>
+          </dict>
+        </dict>
+        </plist>
+        """
+    }
+
     /// The configuration of the first week with alice's locale set to `locale`.
     static func configuration(locale: String) -> String {
         configuration.replacingOccurrences(of: #"locale="fr""#, with: #"locale="\#(locale)""#)
@@ -64,27 +88,7 @@ extension OperatorTests {
         // file and line: a translation of one of chime's own strings that takes its
         // arguments otherwise, a stringsdict format naming a variable its entry lacks.
         try swedish.write("templates/sv/Localizable.strings", #""ui.replyAbove" = "Svara ovanför den här raden.";"# + "\n" + #""ui.reply" = "Svara %2$u för %1$@";"# + "\n")
-        try swedish.write("templates/sv/Localizable.stringsdict", """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0">
-            <dict>
-              <key>shop.more</key>
-              <dict>
-                <key>NSStringLocalizedFormatKey</key>
-                <string>%#@mroe@ från %@</string>
-                <key>more</key>
-                <dict>
-                  <key>NSStringFormatSpecTypeKey</key>
-                  <string>NSStringPluralRuleType</string>
-                  <key>one</key>
-                  <string>en till</string>
-                  <key>other</key>
-                  <string>%u till</string>
-                </dict>
-              </dict>
-            </dict>
-            </plist>
-            """)
+        try swedish.write("templates/sv/Localizable.stringsdict", Self.stringsdict("shop.more", "%#@mroe@ från %@"))
         let broken = try swedish.chime(["check"])
         #expect(broken.status == 65, "\(broken.stderr)")
         #expect(broken.stderr.contains("sv/Localizable.strings:2:1: error: \"ui.reply\" cannot be formatted: argument 2 is text, written with %@ in English (\"Reply %1$u for %2$@\")"),
@@ -99,31 +103,10 @@ extension OperatorTests {
         for folder in ["templates/en", "templates/sv"] {
             try FileManager.default.createDirectory(atPath: ws.path(folder), withIntermediateDirectories: true)
         }
-        func plist(_ key: String, _ format: String) -> String {
-            """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0">
-            <dict>
-              <key>\(key)</key>
-              <dict>
-                <key>NSStringLocalizedFormatKey</key>
-                <string>\(format)</string>
-                <key>more</key>
-                <dict>
-                  <key>NSStringFormatSpecTypeKey</key>
-                  <string>NSStringPluralRuleType</string>
-                  <key>other</key>
-                  <string>%u more</string>
-                </dict>
-              </dict>
-            </dict>
-            </plist>
-            """
-        }
         try ws.write("templates/en/Localizable.strings", #""shop.count" = "%d new from %@";"# + "\n" + #""shop.ok" = "%d new from %@";"# + "\n")
-        try ws.write("templates/en/Localizable.stringsdict", plist("shop.sum", "%#@more@ from %@"))
+        try ws.write("templates/en/Localizable.stringsdict", Self.stringsdict("shop.sum", "%#@more@ from %@"))
         try ws.write("templates/sv/Localizable.strings", #""shop.ok" = "Från %2$@: %1$d nya";"# + "\n" + #""shop.count" = "Från %@: %d nya";"# + "\n")
-        try ws.write("templates/sv/Localizable.stringsdict", plist("shop.sum", "Från %@: %#@more@"))
+        try ws.write("templates/sv/Localizable.stringsdict", Self.stringsdict("shop.sum", "Från %@: %#@more@"))
         let checked = try ws.chime(["check"])
         #expect(checked.status == 65, "\(checked.stderr)")
         let errors = checked.stderr.split(separator: "\n").filter { $0.contains("cannot be formatted") }
@@ -134,7 +117,7 @@ extension OperatorTests {
 
         // Numbered as the original takes them, both are fine.
         try ws.write("templates/sv/Localizable.strings", #""shop.ok" = "Från %2$@: %1$d nya";"# + "\n" + #""shop.count" = "Från %2$@: %1$d nya";"# + "\n")
-        try ws.write("templates/sv/Localizable.stringsdict", plist("shop.sum", "Från %2$@: %1$#@more@"))
+        try ws.write("templates/sv/Localizable.stringsdict", Self.stringsdict("shop.sum", "Från %2$@: %1$#@more@"))
         let fixed = try ws.chime(["check"])
         #expect(fixed.status == 0 && !fixed.stderr.contains("cannot be formatted"), "\(fixed.stderr)")
     }

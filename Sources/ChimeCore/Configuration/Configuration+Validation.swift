@@ -112,7 +112,7 @@ extension Configuration {
             if channel.url.kind != .mattermost, channel.apiToken != nil {
                 problems.append(.init(.channel(i), attribute: "apiToken", "apiToken applies to mattermost:// channels only, and \"\(channel.id)\" is \(channel.url.kind.rawValue)"))
             }
-            if let secret = channel.signingSecret, secret.utf8.count < Self.shortestSecret {
+            if let secret = channel.signingSecret, Self.isTooShort(secret) {
                 // Not shown: a secret stays out of every message, even a short one.
                 problems.append(.init(.channel(i), attribute: "secret", "channel \"\(channel.id)\": secret is \(secret.isEmpty ? "empty" : "too short (\(secret.utf8.count) characters)"); it needs at least \(Self.shortestSecret) characters, or remove it"))
             }
@@ -147,13 +147,19 @@ extension Configuration {
     /// (every platform's own secrets are longer: Slack's 32, Discord's key 64).
     public static let shortestSecret = 16
 
+    /// Whether a channel's or an API key's secret is refused as too short.
+    static func isTooShort(_ secret: String) -> Bool { secret.utf8.count < shortestSecret }
+
+    /// The channels' and API keys' secrets that ``problems()`` refuses as too short.
+    public var secretsTooShort: [String] { (channels.compactMap(\.signingSecret) + apiKeys.map(\.secret)).filter(Self.isTooShort) }
+
     /// API keys: distinct ids, secrets as long as a channel's and each used by one key.
     private func apiKeyProblems() -> [ConfigurationProblem] {
         var problems: [ConfigurationProblem] = []
         var ids = Set<String>(), secrets = Set<String>()
         for (k, key) in apiKeys.enumerated() {
             problems += Self.identifierProblems(key.id, named: "API key id", at: .apiKey(k), attribute: "id", seen: &ids)
-            if key.secret.utf8.count < Self.shortestSecret {
+            if Self.isTooShort(key.secret) {
                 // Not shown: a secret stays out of every message, even a short one.
                 problems.append(.init(.apiKey(k), attribute: "secret", "API key \"\(key.id)\": secret is \(key.secret.isEmpty ? "empty" : "too short (\(key.secret.utf8.count) characters)"); it needs at least \(Self.shortestSecret) characters"))
             } else if !secrets.insert(key.secret).inserted {

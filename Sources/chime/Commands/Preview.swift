@@ -10,7 +10,7 @@ import ChimeTransport
 import Foundation
 
 extension Chime {
-    struct Preview: ParsableCommand, RequestFileCommand {
+    struct Preview: RequestFileCommand {
         static let configuration = CommandConfiguration(
             commandName: "preview",
             abstract: "Print exactly what would be sent: the raw RFC 5322 message for email, the HTTP body for a webhook.",
@@ -98,9 +98,6 @@ extension Chime {
                              as: UTF8.self))
             }
         }
-
-        /// Where a request from --json came from, as errors name it.
-        var source: String { json.map { $0 == "-" ? "<stdin>" : $0 } ?? "chime preview" }
 
         /// The generation of the stand-in delivery: shaped as a real one (a UUID), so that
         /// tokens are as long as `chime run` writes them.

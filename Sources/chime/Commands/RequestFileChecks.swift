@@ -8,12 +8,16 @@ import Foundation
 
 /// A command that reads requests from `--json FILE|-`: `chime schedule`, and `chime
 /// preview`, which checks a request as `chime schedule` would take it.
-protocol RequestFileCommand {
+protocol RequestFileCommand: ParsableCommand {
     var options: GlobalOptions { get }
     /// The `--json` argument: a path, or `-` for standard input.
     var json: String? { get }
-    /// How errors name the input: its path, or `<stdin>`.
-    var source: String { get }
+}
+
+extension RequestFileCommand {
+    /// How errors name the input: its path, `<stdin>`, or the command (`chime schedule`)
+    /// for a request made of flags.
+    var source: String { json.map { $0 == "-" ? "<stdin>" : $0 } ?? "chime \(Self.configuration.commandName ?? "")" }
 }
 
 /// What `chime schedule` (and `chime preview --json`) checks of requests beyond their own

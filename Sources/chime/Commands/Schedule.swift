@@ -5,7 +5,7 @@ import ChimeRuntime
 import Foundation
 
 extension Chime {
-    struct Schedule: ParsableCommand, RequestFileCommand {
+    struct Schedule: RequestFileCommand {
         static let configuration = CommandConfiguration(
             commandName: "schedule",
             abstract: "Add or replace requests, from JSON or from flags.",
@@ -112,9 +112,6 @@ extension Chime {
                 print(printable("set aside (beyond the recipient's pending limit; kept, fires when within it): \(report.setAside.joined(separator: " "))"))
             }
         }
-
-        /// Where the requests came from, as errors name it.
-        var source: String { json.map { $0 == "-" ? "<stdin>" : $0 } ?? "chime schedule" }
 
         /// The requests, with the JSON text they were read from (nil for flags).
         private func readRequests() throws -> ([NotificationRequest], [UInt8]?) {
