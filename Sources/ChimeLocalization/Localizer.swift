@@ -65,6 +65,10 @@ public final class Localizer: Sendable {
                 do {
                     let file = try StringsFile(bytes: data)
                     strings[locale] = strings[locale].map { $0.overlaid(by: file) } ?? file
+                    // A built-in plural key the folder's strings give again ("digest.subject"
+                    // reworded without plural forms) is theirs now, not the built-in
+                    // stringsdict's; the folder's own stringsdict, read next, may give it back.
+                    if builtIn, let shipped = plurals[locale] { plurals[locale]?.entries = shipped.entries.filter { file[$0.key] == nil } }
                 } catch let error as StringsFile.ParseError {
                     diagnostics.append(Diagnostic(.error, at: SourceLocation(file: stringsPath, line: error.line, column: error.column), error.message))
                 }
@@ -141,12 +145,15 @@ public final class Localizer: Sendable {
     /// The pluralized entry of `key` for a locale, with the plural rules to apply to it:
     /// the rules of the locale whose file has it, `Base.lproj`'s those of the fallback
     /// language, the one Base holds (the project's development language: with none, every
-    /// count read as `other`, "1 items").
+    /// count read as `other`, "1 items"). Nil when the first locale of the chain to have
+    /// the key has it in its `Localizable.strings`: as iOS reads one `.lproj`, a Japanese
+    /// "新着%d件" there wins over the English file's plural forms of the same key.
     public func plural(_ key: String, locale: String) -> (entry: StringsDictFile.Entry, rules: PluralRules)? {
         for candidate in chain(for: locale) {
             if let entry = plurals[candidate]?[key] {
                 return (entry, PluralData.rules(for: candidate == Self.baseLocale ? fallbackLanguage : candidate))
             }
+            if strings[candidate]?[key] != nil { return nil }
         }
         return nil
     }

@@ -78,6 +78,16 @@ public struct StringsDictFile: Sendable {
                     formatLocations[key] = widest.map { document.location(of: $0) }
                     continue
                 }
+                // Device variants (Xcode's "Vary by Device", keyed `mac`, `iphone`,
+                // `ipad`…): a message is read on any device, and takes `other`'s text, else
+                // the iPhone's, the device an iOS app's notifications were worded for.
+                if name == "NSStringDeviceSpecificRuleType", item.name == "dict" {
+                    let devices = try Self.pairs(item, fail: fail)
+                    let chosen = (devices.first { $0.0 == "other" } ?? devices.first { $0.0 == "iphone" } ?? devices.first)?.1
+                    format = chosen?.text
+                    formatLocations[key] = chosen.map { document.location(of: $0) }
+                    continue
+                }
                 guard item.name == "dict" else { continue }
                 var variants: [PluralCategory: String] = [:]
                 for (field, variant) in try Self.pairs(item, fail: fail) {
@@ -90,7 +100,9 @@ public struct StringsDictFile: Sendable {
                 variables[name] = variants
             }
             guard let format else { throw fail(value, "entry \"\(key)\" has no NSStringLocalizedFormatKey") }
-            for name in StringFormat.variableNames(in: format) where variables[name] == nil {
+            // The format's variables, and those its variants name in turn.
+            let named = ([format] + variables.values.flatMap(\.values)).flatMap(StringFormat.variableNames(in:))
+            for name in Set(named).sorted() where variables[name] == nil {
                 let known = variables.keys.sorted().joined(separator: ", ")
                 problems.append(Diagnostic(.error, at: document.location(of: value),
                                            "entry \"\(key)\": %#@\(name)@ names no variable of the entry\(known.isEmpty ? "" : " (it has \(known))")"))

@@ -18,8 +18,13 @@ public enum ReminderTitle {
         if request.content.categoryIdentifier == OptIn.category {
             return localizer.string(OptInComposer.subject.key, locale: locale)?.text ?? OptInComposer.subject.fallback
         }
-        let placeholder = localizer.localized(category?.hiddenPreviewsBodyPlaceholder ?? "Notification", locale: locale)
-        guard let content = try? LocalizedContent(request.content, localizer: localizer, locale: locale) else { return placeholder }
+        // As the message has it: a key of a `.stringsdict` in its form for one reminder.
+        let value = category?.hiddenPreviewsBodyPlaceholder ?? "Notification"
+        let placeholder = (try? LocalizedMessage.placeholder(value, localizer: localizer, locale: locale, threadCount: 1))
+            ?? localizer.localized(value, locale: locale)
+        guard let content = try? LocalizedContent(request.content, localizer: localizer, locale: locale) else {
+            return (try? StringFormat.format(placeholder, [.integer(1)])) ?? placeholder
+        }
         let surfaces = PreviewSurfaces(title: content.title, subtitle: content.subtitle, body: content.body,
                                        showPreviews: recipient.showPreviews, options: category?.options ?? [],
                                        placeholder: placeholder, threadCount: 1)

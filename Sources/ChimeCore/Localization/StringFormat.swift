@@ -94,20 +94,49 @@ public enum StringFormat {
         variable: ((String, FormatArgument) throws -> String)?
     ) throws -> String {
         guard Bytes.contains(format.utf8, Self.variableMark) else { return format }
-        // Every specifier comes out with its position written (`%2$@`), those of a variant
-        // with its variable's: a variant may leave its number out ("one more reminder
-        // from %@"), and the `%@` after it still takes the second argument, not the count.
+        // Every specifier comes out with its position written (`%2$@`): a variant may
+        // leave its number out ("one more reminder"), and the `%@` after the variable
+        // ("%#@more@ from %@") still takes the second argument, not the count.
+        var length = 0
         return try rewrite(format, percent: "%%") { specifier, position in
             guard let name = specifier.variable else { return "%\(position)$" + specifier.body }
-            guard position <= arguments.count else {
-                throw Failure(message: "the format needs an argument for %#@\(name)@ at position \(position), and has \(arguments.count)")
-            }
-            guard let variable else { throw Failure(message: "%#@\(name)@ needs its .stringsdict entry") }
-            return try rewrite(try variable(name, arguments[position - 1]), percent: "%%") { inner, _ in
-                "%\(inner.position ?? position)$" + inner.body
-            }
+            return try variant(name, at: position, arguments, variable: variable, depth: 1, length: &length)
         }
     }
+
+    /// The variant of variable `name` for the argument at `position`, its specifiers
+    /// numbered as Foundation reads a variant put in the variable's place: the first
+    /// without a number takes the variable's own argument and the next ones those after it
+    /// ("%u more messages from %@": the count, then the name); a variable of the variant
+    /// is expanded in turn ("%d photo and %#@videos@").
+    /// - Throws: ``Failure`` past ``deepest`` variables within variables, or when the
+    ///   expansion outgrows ``longest`` bytes: a variant naming itself, or each of its
+    ///   variables naming many more, would otherwise never end.
+    private static func variant(
+        _ name: String, at position: Int, _ arguments: [FormatArgument],
+        variable: ((String, FormatArgument) throws -> String)?, depth: Int, length: inout Int
+    ) throws -> String {
+        guard position >= 1, position <= arguments.count else {
+            throw Failure(message: "the format needs an argument for %#@\(name)@ at position \(position), and has \(arguments.count)")
+        }
+        guard let variable else { throw Failure(message: "%#@\(name)@ needs its .stringsdict entry") }
+        guard depth <= deepest else {
+            throw Failure(message: "%#@\(name)@ is a variable within variables more than \(deepest) deep")
+        }
+        let text = try variable(name, arguments[position - 1])
+        length += text.utf8.count
+        guard length <= longest else { throw Failure(message: "the variables' variants come to more than \(longest) bytes") }
+        return try rewrite(text, percent: "%%") { inner, sequential in
+            let innerPosition = inner.position ?? position + sequential - 1
+            guard let innerName = inner.variable else { return "%\(innerPosition)$" + inner.body }
+            return try variant(innerName, at: innerPosition, arguments, variable: variable, depth: depth + 1, length: &length)
+        }
+    }
+
+    /// How deep variables may stand within variants.
+    private static let deepest = 4
+    /// How long the variants of one format may come to.
+    private static let longest = 65_536
 
     private static func substituteSpecifiers(_ format: String, _ arguments: [FormatArgument]) throws -> String {
         try rewrite(format, percent: "%") { specifier, position in
