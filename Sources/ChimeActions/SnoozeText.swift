@@ -7,7 +7,9 @@ import Foundation
 enum SnoozeText {
     // Built once: a regex literal is built anew each time it is evaluated.
     nonisolated(unsafe) static let clock = /(\d{1,2})[:h.](\d{2})/
-    nonisolated(unsafe) static let spelled = /(\d+)\s*(\p{L}+)/
+    /// A number and the word after it, white space before either: one part of "1 hour 30
+    /// minutes", "1h 30min", "1h30min".
+    nonisolated(unsafe) static let spelledPart = /\s*(\d+)\s*(\p{L}+)/
     nonisolated(unsafe) static let twelveHour = /(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?m/
 
     /// The start of each unit's words, lower case, and DurationText's letter for it.
@@ -23,6 +25,10 @@ enum SnoozeText {
     ]
 
 
+    /// The leads that ask for a time of day rather than a while: after them, "9h30" is
+    /// half past nine, not nine and a half hours.
+    static let timeLeads: Set = ["until", "bis", "jusqu'à", "jusqu’à", "hasta", "до", "do"]
+
     /// The longest text read as a duration: anything longer names none (and is not run
     /// through the patterns at all).
     static let longest = 64
@@ -34,23 +40,31 @@ enum SnoozeText {
     static func seconds(_ text: String, now: Instant, zone: TimeZone) -> Int64? {
         guard text.utf8.count <= longest else { return nil }
         var words = text.lowercased().trimmingCharacters(in: .whitespacesAndNewlines)
-        if let word = ReplyWords.snoozeLeads.first(where: { words.hasPrefix($0 + " ") }) { words = String(words.dropFirst(word.count + 1)) }
+        let lead = ReplyWords.snoozeLeads.first { words.hasPrefix($0 + " ") }
+        if let lead { words = String(words.dropFirst(lead.count + 1)) }
+        let timeOfDay = lead.map(timeLeads.contains) ?? false
         // The first four words at most (`1 h 30 m`), each without the punctuation after it,
         // the most of them that name a time first.
         let leading = words.split(whereSeparator: \.isWhitespace).prefix(4).map { word in
             word[..<(word.lastIndex { !$0.isPunctuation }.map(word.index(after:)) ?? word.startIndex)]
         }
         for count in stride(from: leading.count, through: 1, by: -1) {
-            if let seconds = reading(leading.prefix(count).joined(separator: " "), now: now, zone: zone) { return seconds }
+            if let seconds = reading(leading.prefix(count).joined(separator: " "), timeOfDay: timeOfDay, now: now, zone: zone) {
+                return seconds
+            }
         }
         return nil
     }
 
     /// The seconds that text naming a time, and nothing else, asks for.
-    private static func reading(_ words: String, now: Instant, zone: TimeZone) -> Int64? {
+    /// - Parameter timeOfDay: whether a lead such as "until" came before it.
+    private static func reading(_ words: String, timeOfDay: Bool, now: Instant, zone: TimeZone) -> Int64? {
         guard !words.isEmpty else { return nil }
         if let match = words.wholeMatch(of: clock), let hour = Int(match.output.1), let minute = Int(match.output.2),
            hour < 24, minute < 60 {
+            // "1h30" is an hour and a half, as "1h" is an hour; "09h30", "15h30", "9:30"
+            // and "until 9h30" are times of day.
+            if match.output.1.count == 1, words.contains("h"), !timeOfDay { return DurationText.seconds("\(hour)h\(minute)m") }
             return untilNext(hour: hour, minute: minute, now: now, zone: zone)
         }
         // "3pm", "8 p.m.", "3:30 pm": a 12-hour clock's (its last dot taken off above).
@@ -63,11 +77,24 @@ enum SnoozeText {
         // 36,000 instructions a snooze, with the store held (callgrind).
         let compact = String(words.filter { !$0.isWhitespace })
         if let seconds = DurationText.seconds(compact) { return seconds }
-        // "2 hours", "15 min", "3 days": a number and a spelled-out unit, read as
-        // DurationText's `2h` (with its bounds: a reply is untrusted text).
-        guard let match = words.wholeMatch(of: spelled) else { return nil }
-        guard let unit = units.first(where: { match.output.2.hasPrefix($0.prefix) }) else { return nil }
-        return DurationText.seconds("\(match.output.1)\(unit.letter)")
+        // "2 hours", "15 min", "1 hour 30 minutes", "1h 30min": numbers each with a unit,
+        // spelled out or DurationText's own letter, read as DurationText's `1h30m` (with
+        // its bounds: a reply is untrusted text).
+        var letters = ""
+        var rest = Substring(words)
+        while !rest.isEmpty {
+            guard let match = rest.prefixMatch(of: spelledPart), let letter = unitLetter(match.output.2) else { return nil }
+            letters += "\(match.output.1)\(letter)"
+            rest = rest[match.range.upperBound...]
+        }
+        return rest.isEmpty ? DurationText.seconds(letters) : nil
+    }
+
+    /// DurationText's letter for a unit's word: the letter itself, or the unit whose word
+    /// it begins with ("hours", "Stunden", "мин").
+    private static func unitLetter(_ word: Substring) -> String? {
+        if ["s", "m", "h", "d", "w"].contains(word) { return String(word) }
+        return units.first { word.hasPrefix($0.prefix) }?.letter
     }
 
     /// The seconds until the next `hour`:`minute` in the recipient's zone.

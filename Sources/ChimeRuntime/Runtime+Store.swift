@@ -58,7 +58,7 @@ extension Runtime {
         // no store of its own there.
         let configuration = try loadConfiguration()
         let scheduler = try scheduler(configuration: configuration, store: try openStore())
-        if followMoves { try scheduler.followMovedRecipients() }
+        if followMoves { try scheduler.followMovedRecipients(now: now ?? Instant(Date())) }
         return scheduler
     }
 

@@ -100,7 +100,7 @@ extension Scheduler {
             return report
         }
         report.recovered = try recoverAbandonedClaims(now: clock())
-        report.moved = try followMovedRecipients()
+        report.moved = try followMovedRecipients(now: now)
         keepFollowingConfiguration()
         let claimer = ProcessIdentity.current
         // Deliveries over the network are sent on a thread of their own as they are
@@ -463,17 +463,31 @@ extension Scheduler {
 
     /// Recomputes floating requests of recipients whose zone changed in the configuration;
     /// returns how many moved. Every command that shows or fires requests calls it first.
+    ///
+    /// The next occurrence in the new zone after the last one fired (or after the request
+    /// was added) stands while it is still ahead at `now`, as iOS would fire it: a daily
+    /// 09:00 fired in Paris at 08:00 UTC, moved to New York at 10:00 UTC, fires again at
+    /// 09:00 there. One the new zone has already passed is read on the wall clock, a
+    /// floating time being one: where the request stood is taken at the same wall time in
+    /// the new zone, and the next wall time after that is its next occurrence. Moved at
+    /// 17:00 UTC, that daily 09:00 comes tomorrow at 09:00 in New York, where it came
+    /// again at once, at noon there; one that has not fired on the wall clock yet (moved
+    /// east, its 09:00 already passed there) fires at once, as any missed occurrence.
     @discardableResult
-    public func followMovedRecipients() throws -> Int {
+    public func followMovedRecipients(now: Instant) throws -> Int {
         let known = try store.recipientZones()
         var moved = 0
         for recipient in configuration.recipients {
             guard let old = known[recipient.id], old != recipient.timeZone, let zone = TimeZone(identifier: recipient.timeZone) else { continue }
             var updated: [PendingNotification] = []
+            let wall = WallClock(from: TimeZone(identifier: old), to: zone)
             for var notification in try store.floatingPending(recipient: recipient.id) {
-                let schedule = TriggerSchedule(notification.request.trigger, added: notification.added, zone: zone)
-                let next = notification.firedCount == 0 ? schedule.first : schedule.next(after: notification.anchor)
-                guard let next else { continue }
+                func following(_ moved: (Instant) -> Instant) -> Instant? {
+                    let schedule = TriggerSchedule(notification.request.trigger, added: moved(notification.added), zone: zone)
+                    return notification.firedCount == 0 ? schedule.first : schedule.next(after: moved(notification.anchor))
+                }
+                let ahead = following { $0 }
+                guard let next = ahead.map({ $0 >= now }) == true ? ahead : following(wall.moved) else { continue }
                 notification.nextFire = next
                 notification.zone = recipient.timeZone
                 updated.append(notification)
@@ -482,5 +496,31 @@ extension Scheduler {
             moved += updated.count
         }
         return moved
+    }
+}
+
+/// The same wall-clock time in another zone: 09:00 in Paris → 09:00 in New York.
+struct WallClock {
+    private var from: Calendar?
+    private var to: Calendar
+
+    /// - Parameter old: the zone times were read in; nil (a name no longer known) keeps
+    ///   every instant as it is.
+    init(from old: TimeZone?, to new: TimeZone) {
+        func calendar(_ zone: TimeZone) -> Calendar {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            return calendar
+        }
+        from = old.map(calendar)
+        to = calendar(new)
+    }
+
+    /// The instant showing on the new zone's clock what `instant` showed on the old one's
+    /// (a time the new zone skips, the instant just after its gap).
+    func moved(_ instant: Instant) -> Instant {
+        guard let from else { return instant }
+        let shown = from.dateComponents([.year, .month, .day, .hour, .minute, .second], from: instant.date)
+        return to.date(from: shown).map(Instant.init) ?? instant
     }
 }

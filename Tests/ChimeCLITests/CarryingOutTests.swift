@@ -134,7 +134,9 @@ struct CarryingOutTests {
     func snoozeInASentence() throws {
         let ws = try Self.workspace()
         let replies = [("a", "Snooze 2h, thanks"), ("b", "Snooze 2 hours please"), ("c", "Snooze 2h."), ("d", "Snooze until 3pm"),
-                       ("e", "snooze 8 p.m."), ("f", "Snooze until 3:30 PM!"), ("g", "Snooze 15:00, I am out")]
+                       ("e", "snooze 8 p.m."), ("f", "Snooze until 3:30 PM!"), ("g", "Snooze 15:00, I am out"),
+                       ("h", "Snooze 1 hour 30 minutes"), ("i", "snooze 1h 30min"), ("j", "Snooze 1h30min"), ("k", "Snooze 1h30"),
+                       ("l", "Snooze until 9h30"), ("m", "Snooze 15h30")]
         let sent = try ReplyCorpusTests.send(ws, replies.map(\.0), category: "shop")
         for (id, body) in replies {
             let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent[id]!, body: body))
@@ -142,8 +144,10 @@ struct CarryingOutTests {
         }
         let pending = Dictionary(uniqueKeysWithValues: try Self.pending(ws).map { ($0["identifier"] as? String ?? "", $0["nextTriggerDate"] as? String ?? "") })
         #expect(pending == ["a": "2026-11-21T12:00:00Z", "b": "2026-11-21T12:00:00Z", "c": "2026-11-21T12:00:00Z", "d": "2026-11-21T14:00:00Z",
-                            "e": "2026-11-21T19:00:00Z", "f": "2026-11-21T14:30:00Z", "g": "2026-11-21T14:00:00Z"],
-                "two hours after 10:00 UTC; 3 PM, 8 PM, 3:30 PM and 15:00 in Paris")
+                            "e": "2026-11-21T19:00:00Z", "f": "2026-11-21T14:30:00Z", "g": "2026-11-21T14:00:00Z",
+                            "h": "2026-11-21T11:30:00Z", "i": "2026-11-21T11:30:00Z", "j": "2026-11-21T11:30:00Z", "k": "2026-11-21T11:30:00Z",
+                            "l": "2026-11-22T08:30:00Z", "m": "2026-11-21T14:30:00Z"],
+                "two hours and an hour and a half after 10:00 UTC; 3 PM, 8 PM, 3:30 PM, 15:00, 9:30 tomorrow and 15:30 in Paris")
         #expect(try Self.responses(ws).allSatisfy { !($0["result"] as? String ?? "").contains("the default snooze") })
     }
 

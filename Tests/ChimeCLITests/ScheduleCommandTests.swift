@@ -184,6 +184,31 @@ struct ScheduleCommandTests {
         #expect(try ws.lines().compactMap { $0["identifier"] as? String } == ["fixed", "float"])
     }
 
+    @Test("a repeating floating reminder of a recipient moved west goes on at the next 09:00 there, not at once hours late, fired or not yet")
+    func movedWestRepeating() throws {
+        let ws = try Workspace()
+        try ws.write("daily.json", """
+            {"identifier": "daily", "recipient": "alice", "content": {"title": "Daily"},
+             "trigger": {"type": "calendar", "dateComponents": {"hour": 9, "minute": 0}, "timeZone": null, "repeats": true}}
+            """)
+        try ws.write("weekly.json", """
+            {"identifier": "weekly", "recipient": "alice", "content": {"title": "Weekly"},
+             "trigger": {"type": "calendar", "dateComponents": {"weekday": 2, "hour": 9, "minute": 0}, "timeZone": null, "repeats": true}}
+            """)
+        try ws.chime(["schedule", "--json", "daily.json"], now: "2026-01-11T12:00:00Z")
+        #expect(try ws.chime(["run"], now: "2026-01-12T08:00:00Z").stdout == "fired 1\n")
+        // Added on a Monday after its 09:00 in Paris: first due the Monday after.
+        try ws.chime(["schedule", "--json", "weekly.json"], now: "2026-01-12T10:00:00Z")
+        // 17:00 UTC: noon in New York, its 09:00 gone.
+        try ws.write("chime.xml", Workspace.defaultConfiguration.replacingOccurrences(of: "id=\"alice\" timeZone=\"Europe/Paris\"", with: "id=\"alice\" timeZone=\"America/New_York\""))
+        #expect(try ws.chime(["next", "daily"], now: "2026-01-12T17:00:00Z").stdout == "2026-01-13T09:00:00-05:00\n")
+        #expect(try ws.chime(["next", "weekly"], now: "2026-01-12T17:00:00Z").stdout == "2026-01-19T09:00:00-05:00\n")
+        #expect(try ws.chime(["run"], now: "2026-01-12T17:00:00Z").stdout == "fired 0\n")
+        #expect(try ws.chime(["run"], now: "2026-01-13T13:59:59Z").stdout == "fired 0\n")
+        #expect(try ws.chime(["run"], now: "2026-01-13T14:00:00Z").stdout == "fired 1\n")
+        #expect(try ws.lines().compactMap { $0["identifier"] as? String } == ["daily", "daily"])
+    }
+
     @Test("the Maildir transport writes an RFC 5322 message into new/")
     func maildir() throws {
         let ws = try Workspace()
