@@ -213,28 +213,42 @@ struct OperatorTests {
         }
     }
 
-    @Test("a Slack channel without its signing secret gets links instead of buttons whose presses would be refused, and chime check says so; with one, buttons")
-    func slackWithoutSecret() throws {
-        let withSlack = Self.configuration
-            .replacingOccurrences(of: "</channels>", with: #"<channel id="team" url="slack://hooks.slack.com/services/T0/B0/X"/></channels>"#)
+    @Test("a Slack or Telegram channel without its secret gets link buttons, not presses chime serve would refuse (Telegram's spinning, nothing recorded), and chime check says so; with one, presses",
+          arguments: ["slack", "telegram"])
+    func chatWithoutSecret(kind: String) throws {
+        let (channel, platform) = kind == "slack"
+            ? (#"<channel id="team" url="slack://hooks.slack.com/services/T0/B0/X"/>"#, "Slack")
+            : (#"<channel id="team" url="telegram://api.telegram.org/botTOKEN/sendMessage?chat_id=42"/>"#, "Telegram")
+        let configuration = Self.configuration
+            .replacingOccurrences(of: "</channels>", with: channel + "</channels>")
             .replacingOccurrences(of: "</recipient>", with: #"<address channel="team"/></recipient>"#)
-        let ws = try Workspace(configuration: withSlack)
+        let ws = try Workspace(configuration: configuration)
         let check = try ws.chime(["check"])
-        #expect(check.status == 0 && check.stderr.contains(#"warning: channel "team" has no secret: presses on Slack buttons cannot be verified"#), "\(check.stderr)")
+        #expect(check.status == 0 && check.stderr.contains(#"warning: channel "team" has no secret: presses on \#(platform) buttons cannot be verified"#), "\(check.stderr)")
         try ws.write("r.json", #"{"identifier": "p", "recipient": "alice", "content": {"title": "Shopping", "categoryIdentifier": "shop"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
-        func buttons() throws -> [[String: Any]] {
-            let shown = try ws.chime(["preview", "--json", "r.json", "--channel", "team"])
+        /// The message's buttons, and the field a press sends back in (a link has none).
+        func buttons(_ previews: String = "always") throws -> (buttons: [[String: Any]], pressField: String) {
+            let shown = try ws.chime(["preview", "--json", "r.json", "--channel", "team", "--previews", previews])
             let body = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any], "\(shown.stderr)")
-            let blocks = body["blocks"] as? [[String: Any]] ?? []
-            return blocks.first { $0["type"] as? String == "actions" }?["elements"] as? [[String: Any]] ?? []
+            if kind == "slack" {
+                let blocks = body["blocks"] as? [[String: Any]] ?? []
+                return (blocks.first { $0["type"] as? String == "actions" }?["elements"] as? [[String: Any]] ?? [], "value")
+            }
+            return (((body["reply_markup"] as? [String: Any])?["inline_keyboard"] as? [[[String: Any]]] ?? []).flatMap { $0 }, "callback_data")
         }
-        let links = try buttons()
-        #expect(links.count == 1 && links.allSatisfy { $0["value"] == nil && ($0["url"] as? String)?.contains("/chime/links/a/") == true }, "\(links)")
-        try ws.write("slack.key", String(repeating: "s", count: 32))
-        try ws.write("chime.xml", withSlack.replacingOccurrences(of: #"<channel id="team" url="slack://hooks.slack.com/services/T0/B0/X"/>"#,
-                                                                 with: #"<channel id="team" url="slack://hooks.slack.com/services/T0/B0/X" secret="file:\#(ws.path("slack.key"))"/>"#))
+        let (links, field) = try buttons()
+        #expect(links.count == 1 && links.allSatisfy { $0[field] == nil && ($0["url"] as? String)?.contains("/chime/links/a/") == true }, "\(links)")
+        try ws.write("chat.key", String(repeating: "s", count: 32))
+        try ws.write("chime.xml", configuration.replacingOccurrences(of: channel, with: channel.replacingOccurrences(of: "/>", with: #" secret="file:\#(ws.path("chat.key"))"/>"#)))
         #expect(!(try ws.chime(["check"]).stderr.contains("has no secret")))
-        let pressable = try buttons()
-        #expect(pressable.count == 1 && pressable.allSatisfy { $0["value"] != nil && $0["url"] == nil }, "\(pressable)")
+        let pressable = try buttons().buttons
+        #expect(pressable.count == 1 && pressable.allSatisfy { $0[field] != nil && $0["url"] == nil }, "\(pressable)")
+        guard kind == "telegram" else { return }
+        // A linkBase whose host has no dot, which Telegram refuses in a button: said, and no
+        // such link sent (the message would be refused whole).
+        try ws.write("chime.xml", try ws.read("chime.xml").replacingOccurrences(of: "https://reminders.example.org/chime/links", with: "http://chime:8080"))
+        #expect(try ws.chime(["check"]).stderr.contains(#"warning: channel "team": Telegram refuses buttons that link to a host without a dot (chime)"#))
+        let hidden = try buttons("never").buttons
+        #expect(hidden.count == 1 && hidden.allSatisfy { $0["callback_data"] != nil && $0["url"] == nil }, "\(hidden)")
     }
 }

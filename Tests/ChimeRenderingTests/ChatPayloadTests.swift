@@ -12,7 +12,7 @@ struct ChatPayloadTests {
     private func message(title: String, body: String, previews: Recipient.ShowPreviews = .always) -> ChatMessage {
         let actions = [
             ChatMessage.Action(identifier: "justInform", number: 1, title: "OK, got it", url: "https://chime.example.org/a/1", token: "t1"),
-            ChatMessage.Action(identifier: "editList", number: 2, title: "Edit list", options: [.foreground, .authenticationRequired], url: "https://example.org/lists/1", token: "t2"),
+            ChatMessage.Action(identifier: "editList", number: 2, title: "Edit list", options: [.foreground, .authenticationRequired], url: "https://example.org/lists/1", opensTarget: true, token: "t2"),
             ChatMessage.Action(identifier: "trashAction", number: 3, title: "Delete list", options: [.destructive, .authenticationRequired], url: "https://chime.example.org/a/3", token: String(repeating: "x", count: 100)),
         ]
         return ChatMessage(
@@ -153,6 +153,19 @@ struct ChatPayloadTests {
         }
     }
 
+    @Test("a Mattermost title that links to the view page (content hidden) is plain text, as Mattermost shows it: no markdown backslashes; @ still no mention")
+    func mattermostLinkedTitle() throws {
+        var m = message(title: "Tea", body: "b", previews: .never)
+        m.surfaces = PreviewSurfaces(title: "Tea", subtitle: "", body: "b", showPreviews: .never, options: [],
+                                     placeholder: "Reminder (private) - to-do & more @here", threadCount: 1)
+        let attachment = try #require((try json(.mattermost, m)["attachments"] as? [[String: Any]])?.first)
+        #expect(attachment["title"] as? String == "Reminder (private) - to-do & more @\u{2060}here", "\(attachment)")
+        #expect(attachment["title_link"] as? String == "https://chime.example.org/v/1")
+        // Shown content has no link: its title is markdown, escaped as such.
+        let shown = try #require((try json(.mattermost, message(title: "Tea (hot)", body: "b"))["attachments"] as? [[String: Any]])?.first)
+        #expect(shown["title"] as? String == "Tea \\(hot\\)" && shown["title_link"] == nil, "\(shown)")
+    }
+
     @Test("no text notifies a whole Mattermost channel: not a character reference, not an address")
     func mattermostMentionsHidden() throws {
         let m = message(title: "Standup &#64;channel", body: "Notes: https://x.example/@channel and https://x.example/a@here, mail me@example.org, &commat;all"
@@ -193,6 +206,33 @@ struct ChatPayloadTests {
         let payload = String(decoding: ChatPayload.encode(ChatPayload.discordInteractive(m)), as: UTF8.self)
         #expect(!payload.contains(String(repeating: "a", count: 600)))
         #expect(payload.contains("https://chime.example.org/v/1"))
+    }
+
+    @Test("a Discord application's button for a foreground action opens its target, whatever the target's path (one with /a/ in it was taken for an action link, and pressing it opened nothing)")
+    func discordTargetLikeActionLink() throws {
+        let templates = EmailComposerTests.templates
+        var content = NotificationContent(title: "Shopping", body: "Milk", categoryIdentifier: EmailComposerTests.shopping.identifier)
+        let channel = Channel(id: "c", url: try ChannelURL(parsing: "discord://discord.com/api/webhooks/1/x"), signingSecret: String(repeating: "a", count: 64))
+        func buttons(target: String?) throws -> [String: [String: Any]] {
+            content.targetContentIdentifier = target
+            let notification = OutgoingNotification(
+                request: NotificationRequest(identifier: "r", recipient: "r", content: content, trigger: .timeInterval(seconds: 60, repeats: false)),
+                recipient: Recipient(id: "r", locale: "en", timeZone: "Europe/Paris"), address: .init(channel: "c", value: ""), channel: channel,
+                fireDate: Instant(rfc3339: "2026-11-24T08:00:00Z")!, deliveryID: "r.1", coalesced: 0)
+            let message = try ChatComposer(localizer: try Localizer(directory: templates), templates: try TemplateSet(directory: templates))
+                .compose(notification, category: EmailComposerTests.shopping)
+            let body = try #require(try JSONSerialization.jsonObject(with: ChatPayload.encode(ChatPayload.body(for: .discord, message, interactive: channel.takesPresses))) as? [String: Any])
+            let rows = body["components"] as? [[String: Any]] ?? []
+            let all = rows.flatMap { $0["components"] as? [[String: Any]] ?? [] }
+            return Dictionary(all.map { ($0["label"] as? String ?? "", $0) }) { first, _ in first }
+        }
+        let foreground = try #require(EmailComposerTests.shopping.actions.first { $0.options.contains(.foreground) }).title
+        for target in ["https://shop.example/a/lists/42", "https://shop.example/lists/42"] {
+            let button = try buttons(target: target)[foreground]
+            #expect(button?["url"] as? String == target && button?["custom_id"] == nil, "\(String(describing: button))")
+        }
+        // Without a target the foreground action is pressed like the others.
+        #expect(try buttons(target: nil)[foreground]?["custom_id"] != nil)
     }
 
     @Test("a shortened text never ends inside an escape", arguments: ["&", "<", "@", "*"])

@@ -47,8 +47,12 @@ public struct Channel: Hashable, Sendable {
 
     /// Whether presses on this channel's buttons come back verified: a Slack channel needs
     /// its app's signing secret (`secret`), a Discord channel its application's public
-    /// key, without which their buttons are links.
-    public var takesPresses: Bool { (url.kind != .slack && url.kind != .discord) || !(signingSecret ?? "").isEmpty }
+    /// key, a Telegram channel the secret token of its bot's webhook, without which their
+    /// buttons are links (a Telegram press would reach a `/telegram/` path that refuses it,
+    /// the button spinning and nothing recorded).
+    public var takesPresses: Bool {
+        ![.slack, .discord, .telegram].contains(url.kind) || !(signingSecret ?? "").isEmpty
+    }
 
     /// Where a person types a text-input action's text, for this chat channel's messages.
     public enum TextEntry: Sendable {
@@ -57,7 +61,7 @@ public struct Channel: Hashable, Sendable {
         /// and an `apiToken` to read the thread).
         case reply
         /// On the `/a/` page a link button opens: Discord's and Teams' buttons, and a
-        /// Slack channel's without `secret`.
+        /// Slack or Telegram channel's without `secret`.
         case page
         /// Nowhere: a press records the action without text.
         case none
@@ -67,7 +71,7 @@ public struct Channel: Hashable, Sendable {
     public var textEntry: TextEntry {
         switch url.kind {
         case .slack: takesPresses ? .reply : .page
-        case .telegram: (signingSecret ?? "").isEmpty ? .none : .reply
+        case .telegram: takesPresses ? .reply : .page
         case .mattermost: signingSecret != nil && apiToken != nil ? .reply : .none
         // Discord with an application's public key: a modal dialog, in Discord.
         case .discord: takesPresses ? .none : .page

@@ -27,7 +27,7 @@ public struct ChatComposer: Sendable {
             let token = links.actionToken(action.identifier)
             return ChatMessage.Action(
                 identifier: action.identifier, number: numbers[action.identifier] ?? 0, title: localizer.localized(action.title, locale: locale), options: action.options,
-                url: links.action(action, token: token),
+                url: links.action(action, token: token), opensTarget: links.opensTarget(action),
                 // What a platform sends back: the action's signed token and its number in
                 // the menu, 57 bytes, within Telegram's 64.
                 token: "\(token).\(numbers[action.identifier] ?? 0)",

@@ -15,6 +15,9 @@ public struct ChatMessage: Sendable {
         /// The signed link that performs the action (or, for a foreground action, opens
         /// `targetContentIdentifier`).
         public var url: String
+        /// Whether ``url`` opens the request's `targetContentIdentifier` rather than the
+        /// action's own page: a foreground action of a request that has one.
+        public var opensTarget: Bool
         /// The short signed token a platform sends back (Telegram callback_data ≤ 64
         /// bytes, Mattermost context, Slack value).
         public var token: String
@@ -25,13 +28,14 @@ public struct ChatMessage: Sendable {
         /// opens…" where its button is a link); nil otherwise.
         public var textHint: String?
 
-        public init(identifier: String, number: Int, title: String, options: NotificationAction.Options = [], url: String, token: String,
-                    placeholder: String? = nil, textHint: String? = nil) {
+        public init(identifier: String, number: Int, title: String, options: NotificationAction.Options = [], url: String,
+                    opensTarget: Bool = false, token: String, placeholder: String? = nil, textHint: String? = nil) {
             self.identifier = identifier
             self.number = number
             self.title = title
             self.options = options
             self.url = url
+            self.opensTarget = opensTarget
             self.token = token
             self.placeholder = placeholder
             self.textHint = textHint

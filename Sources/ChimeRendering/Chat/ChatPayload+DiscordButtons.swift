@@ -12,7 +12,7 @@ extension ChatPayload {
         guard case .object(var body) = discord(message) else { return discord(message) }
         var buttons: [JSONValue] = message.actions.prefix(NotificationCategory.maximumDefaultActions).map { action in
             let label = JSONValue.string(TextLimit.fit(action.title, 80, .scalars))
-            if action.options.contains(.foreground), MessageLinks.actionLink(action.url) == nil {
+            if action.opensTarget {
                 return .object(["type": .integer(2), "style": .integer(5), "label": label, "url": .string(link(action.url, 512, .scalars, or: message))])
             }
             return .object(["type": .integer(2), "style": .integer(action.options.contains(.destructive) ? 4 : 2), "label": label,

@@ -21,7 +21,11 @@ extension ChatPayload {
         }
         var attachment: [String: JSONValue] = [
             "fallback": .string(TextLimit.fit(message.surfaces.notificationText, 3000, .scalars, escaping: ChatEscaping.mattermostPlain)),
-            "title": .string(TextLimit.fit(message.headline, 1000, .scalars, escaping: ChatEscaping.mattermostMarkdown)),
+            // A title with a `title_link` (the view page's, where the content is hidden) is
+            // shown as plain text inside the link, markdown unread: escaped for markdown, it
+            // showed its backslashes ("Reminder \(private\)").
+            "title": .string(TextLimit.fit(message.headline, 1000, .scalars,
+                                           escaping: message.surfaces.bodyShowsContent ? ChatEscaping.mattermostMarkdown : ChatEscaping.mattermostPlain)),
             "text": .string(message.fittedText(7000, .scalars, escaping: ChatEscaping.mattermostMarkdown, links: .asWrittenWithoutMentions)),
             "footer": .string(TextLimit.fit(message.dateText, 1000, .scalars)),
         ]

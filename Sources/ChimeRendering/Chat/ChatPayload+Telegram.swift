@@ -1,4 +1,5 @@
 import ChimeCore
+import Foundation
 
 extension ChatPayload {
     /// Telegram's limit on a message's text, counted in UTF-16 after its HTML is parsed.
@@ -10,7 +11,9 @@ extension ChatPayload {
     static let telegramPadding = 200
 
     /// `sendMessage` with HTML parse mode: `text` (4,096 after parsing), buttons in an
-    /// `inline_keyboard` whose `callback_data` is at most 64 bytes.
+    /// `inline_keyboard` whose `callback_data` is at most 64 bytes; not `interactive` (no
+    /// secret token to verify presses with), each button is a link to its signed action
+    /// page.
     ///
     /// The start of the text is the push notification and the chat list's preview. Where
     /// the recipient's previews hide the content but the opened chat may show it
@@ -25,7 +28,7 @@ extension ChatPayload {
     /// a right-to-left recipient each line starts with a right-to-left mark: Telegram's
     /// Bot API has no direction setting, its apps take a line's from its first strong
     /// character.
-    static func telegram(_ message: ChatMessage) -> JSONValue {
+    static func telegram(_ message: ChatMessage, interactive: Bool = true) -> JSONValue {
         var fitted = TelegramText(rightToLeft: message.rightToLeft)
         let hides = message.surfaces.bodyShowsHiddenContent
         let headline = hides ? message.surfaces.subject : message.headline
@@ -48,18 +51,32 @@ extension ChatPayload {
             if !date.isEmpty { parts.append("<i>\(date)</i>") }
         }
         let text = parts.joined(separator: "\n\n")
-        var rows: [JSONValue] = message.actions.prefix(NotificationCategory.maximumDefaultActions).map { action in
-            let button: [String: JSONValue] = action.options.contains(.foreground)
-                ? ["text": .string(TextLimit.fit(action.title, 64, .utf16)), "url": .string(action.url)]
-                : ["text": .string(TextLimit.fit(action.title, 64, .utf16)), "callback_data": .string(TextLimit.fit(action.token, 64, .utf8, ellipsis: ""))]
+        // Telegram refuses the whole message (BUTTON_URL_INVALID) when a button links to a
+        // host without a dot (`http://intranet/…`, `http://localhost:8080`): such a link
+        // is left out, a foreground action then pressed in the chat where presses come back.
+        var rows: [JSONValue] = message.actions.prefix(NotificationCategory.maximumDefaultActions).compactMap { action in
+            let title = JSONValue.string(TextLimit.fit(action.title, 64, .utf16))
+            let linked = (action.options.contains(.foreground) || !interactive) && telegramLinkable(action.url)
+            if !linked, !interactive { return nil }
+            let button: [String: JSONValue] = linked
+                ? ["text": title, "url": .string(action.url)]
+                : ["text": title, "callback_data": .string(TextLimit.fit(action.token, 64, .utf8, ellipsis: ""))]
             return .array([.object(button)])
         }
-        if !message.surfaces.bodyShowsContent {
+        if !message.surfaces.bodyShowsContent, telegramLinkable(message.viewURL) {
             rows.append(.array([.object(["text": .string(message.words.view), "url": .string(message.viewURL)])]))
         }
         var body: [String: JSONValue] = ["text": .string(text), "parse_mode": .string("HTML"), "disable_web_page_preview": .bool(true)]
         if !rows.isEmpty { body["reply_markup"] = .object(["inline_keyboard": .array(rows)]) }
         return .object(body)
+    }
+}
+
+extension ChatPayload {
+    /// Whether Telegram takes `url` for a button: its host has a dot (a domain name or an
+    /// IPv4 address).
+    static func telegramLinkable(_ url: String) -> Bool {
+        URLComponents(string: url)?.host?.contains(".") == true
     }
 }
 

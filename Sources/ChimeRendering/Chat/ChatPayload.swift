@@ -31,7 +31,7 @@ public enum ChatPayload {
         case .discord: interactive ? discordInteractive(message) : discord(message)
         case .mattermost: mattermost(message)
         case .msteams: teams(message)
-        case .telegram: telegram(message)
+        case .telegram: telegram(message, interactive: interactive)
         default: nil
         }
     }

@@ -67,8 +67,14 @@ public struct MessageLinks: Sendable {
 
     /// ``action(_:)`` with the action's token already made (``actionToken(_:)``).
     public func action(_ action: NotificationAction, token: String) -> String {
-        if action.options.contains(.foreground), let target { return target }
+        if opensTarget(action), let target { return target }
         return Self.actionURL(base: base, token: token, identifier: action.identifier)
+    }
+
+    /// Whether an action's link opens the request's target rather than the action's page:
+    /// a foreground action, where the request has a target.
+    public func opensTarget(_ action: NotificationAction) -> Bool {
+        action.options.contains(.foreground) && target != nil
     }
 
     /// The token that carries out one action, and only it: what `/a/` links and chat

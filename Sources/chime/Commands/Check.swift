@@ -36,6 +36,7 @@ extension Chime {
                 throw ExitCode(65)
             }
             let diagnostics = try configuration.fileProblems + checkLocalization(configuration) + linkBaseWarnings(configuration) + pressWarnings(configuration)
+                + telegramLinkWarnings(configuration)
                 + transportSecurityWarnings(configuration) + environmentFileWarnings()
             printDiagnostics(diagnostics)
             if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(65) }
@@ -67,12 +68,26 @@ extension Chime {
                                "<replies linkBase> is not set: the links in messages (actions, preferences, unsubscribe) lead to \(ReplySettings().linkBase), nowhere; set it to where chime serve is reached, e.g. <replies linkBase=\"https://chime.example.org\"/>")]
         }
 
-        /// A Slack channel without its app's signing secret cannot verify presses: its
+        /// Telegram refuses a message whose buttons link to a host without a dot: with such a
+        /// linkBase, its messages go without their link buttons (View, and every action's
+        /// where presses cannot come back).
+        private func telegramLinkWarnings(_ configuration: Configuration) -> [Diagnostic] {
+            guard let host = URLComponents(string: configuration.replies.linkBase)?.host, !host.contains(".") else { return [] }
+            return configuration.channels.filter { $0.url.kind == .telegram }.map { channel in
+                Diagnostic(.warning, at: SourceLocation(file: options.configPath),
+                           "channel \"\(channel.id)\": Telegram refuses buttons that link to a host without a dot (\(host)), so its messages go without their link buttons; set <replies linkBase> to a domain name chime serve is reached at")
+            }
+        }
+
+        /// A Slack or Telegram channel without its secret cannot verify presses: its
         /// messages carry links, and `chime serve` refuses its callbacks.
         private func pressWarnings(_ configuration: Configuration) -> [Diagnostic] {
-            configuration.channels.filter { $0.url.kind == .slack && !$0.takesPresses }.map { channel in
-                Diagnostic(.warning, at: SourceLocation(file: options.configPath),
-                           "channel \"\(channel.id)\" has no secret: presses on Slack buttons cannot be verified, so its messages carry links instead of buttons; set secret to the Slack app's signing secret to get buttons")
+            configuration.channels.filter { [.slack, .telegram].contains($0.url.kind) && !$0.takesPresses }.map { channel in
+                let (platform, secret) = channel.url.kind == .slack
+                    ? ("Slack", "the Slack app's signing secret")
+                    : ("Telegram", "the secret_token given to the bot's setWebhook")
+                return Diagnostic(.warning, at: SourceLocation(file: options.configPath),
+                                  "channel \"\(channel.id)\" has no secret: presses on \(platform) buttons cannot be verified, so its messages carry links instead of buttons; set secret to \(secret) to get buttons")
             }
         }
 
