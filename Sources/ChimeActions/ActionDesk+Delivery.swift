@@ -49,11 +49,26 @@ extension ActionDesk {
             outcome.result = "\(request.recipient) opted in (authorized)"
             outcome.answer = try text("answer.optedIn", [], locale, fallback: "Confirmed: your reminders will come to you from now on.")
         default:
-            try authorize(request.recipient, preferences: [category: .prominently], now: now)
+            try authorize(request.recipient, preferences: try keptPreferences(request, category: category), now: now)
             outcome.result = "\(request.recipient) authorized, \(category) delivered prominently"
             outcome.answer = try text("answer.keep", [.string(name)], locale, fallback: "Kept: “\(name)” reminders will come to you directly.")
         }
         return outcome
+    }
+
+    /// What Keep stores: the category kept, prominent; for a recipient still provisional,
+    /// every other category whose reminders go to the digest stored as quiet too, as the
+    /// preferences page's Deliver Prominently does: keeping one kind of reminder brought
+    /// every other kind out of the digest unasked.
+    private func keptPreferences(_ request: NotificationRequest, category: String) throws -> [String: DeliveryPreference] {
+        var kept = [category: DeliveryPreference.prominently]
+        guard let recipient = recipient(of: request), recipient.authorization == .provisional else { return kept }
+        let chosen = try store.preferences()[recipient.id]
+        for other in configuration.categories where other.identifier != category
+            && recipient.preference(for: other.identifier, stored: chosen) == .prominently {
+            kept[other.identifier] = .quietly
+        }
+        return kept
     }
 
     /// Stores the recipient as authorized, with their other settings as they are (the

@@ -70,7 +70,12 @@ public struct ActionDesk: Sendable {
     /// The request's recipient as they are now: the configuration's, with what they chose
     /// on the preferences page (their language, their previews) over it.
     public func recipient(of request: NotificationRequest) -> Recipient? {
-        configuration.recipient(request.recipient)?.applying(try? store.recipientSettings()[request.recipient])
+        recipient(request.recipient)
+    }
+
+    /// A configured recipient, with the settings they chose applied.
+    public func recipient(_ id: String) -> Recipient? {
+        configuration.recipient(id)?.applying(try? store.recipientSettings()[id])
     }
 
     /// The language everything said to the request's recipient is in.

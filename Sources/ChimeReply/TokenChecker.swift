@@ -59,6 +59,17 @@ public struct TokenChecker: Sendable {
         return .good(token, request, purpose: purpose)
     }
 
+    /// The configured recipient a token is signed for, for `purpose`, unexpired at `now`,
+    /// whether or not its notification is still known: for a purpose that names all it
+    /// acts on (an unsubscribe link's categories), which a reminder removed since leaves
+    /// as it was. Nil for a forged or expired token.
+    public func recipient(of candidate: Substring, for purpose: TokenPurpose, now: Instant) -> String? {
+        guard let (token, payload, tag) = ReplyToken.read(candidate), now <= token.expires else { return nil }
+        return configuration.recipients.first {
+            ReplyToken.signatureMatches(payload: payload, tag: tag, recipient: $0.id, purpose: purpose, key: key)
+        }?.id
+    }
+
     /// Checks a token that is to serve one purpose only.
     public func check(_ candidate: Substring, now: Instant, for purpose: TokenPurpose) throws -> TokenCheck? {
         try check(candidate, now: now) { _ in [purpose] }

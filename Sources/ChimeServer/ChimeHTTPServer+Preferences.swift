@@ -86,7 +86,7 @@ extension ChimeHTTPServer {
         }
         body += "</select></p>\n"
         body += "<p><label for=\"locale\">\(text("prefs.language", "Language"))</label>\n<select name=\"locale\" id=\"locale\">"
-        let current = preferences.locales.contains(locale) ? locale : LocaleFallback.chain(locale).last { preferences.locales.contains($0) } ?? ""
+        let current = preferences.shownLocale
         for code in preferences.locales {
             let name = Locale(identifier: code).localizedString(forIdentifier: code) ?? code
             body += "<option value=\"\(htmlEscaped(code))\"" + (code == current ? " selected" : "") + ">\(htmlEscaped(name))</option>"

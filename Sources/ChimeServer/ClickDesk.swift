@@ -406,15 +406,23 @@ public struct ClickDesk: Sendable {
     /// `categories`: the list a digest's or a thread's link names (its reminders being of
     /// several categories), each turned off; the token must be signed for that very list
     /// (``TokenPurpose/unsubscribeFrom(_:)``).
+    ///
+    /// A link that lists its categories (every message's since they all do) unsubscribes
+    /// after its notification is gone too, removed from the delivered list or past its
+    /// keeping: what it acts on is in its signature, and its recipient is the one it is
+    /// signed for. A mail client that sent the POST tells the person they are
+    /// unsubscribed, and shows them no answer.
     public func unsubscribe(token: String, categories listed: [String]? = nil, apply: Bool, now: Instant) throws -> (page: Outcome, button: String?) {
-        let request: NotificationRequest
+        let (request, recipient, to, categories): (NotificationRequest?, String, Addressee, [String])
         let purposes: [TokenPurpose] = listed.map { [.unsubscribeFrom($0)] } ?? [.unsubscribe, .reply]
         switch try checkLink(token, now: now, accepting: { _ in purposes }) {
-        case .refused(let refusal): return (refusal, nil)
-        case .good(let found, _, _): request = found
+        case .refused(let refusal):
+            guard let listed, refusal.verdict == .gone,
+                  let owner = tokens.recipient(of: Substring(token.lowercased()), for: .unsubscribeFrom(listed), now: now) else { return (refusal, nil) }
+            (request, recipient, to, categories) = (nil, owner, Addressee(locale: actions.recipient(owner)?.locale ?? "en"), listed)
+        case .good(let found, _, _):
+            (request, recipient, to, categories) = (found, found.recipient, addressee(found), listed ?? [found.content.categoryIdentifier])
         }
-        let to = addressee(request)
-        let categories = listed ?? [request.content.categoryIdentifier]
         // An opt-in request has no category to leave (and no List-Unsubscribe): its reply
         // token names nothing to unsubscribe from (ignoring the request is enough).
         guard !categories.contains(OptIn.category) else { return (refused(.noSuchAction, request: request), nil) }
@@ -430,7 +438,7 @@ public struct ClickDesk: Sendable {
             return (Outcome(verdict: .answered, message: say(ask.0, [name], to: to, fallback: ask.1), addressee: to),
                     say("ui.unsubscribe", [], to: to, fallback: "Unsubscribe"))
         }
-        for category in categories { try store.setPreference(recipient: request.recipient, category: category, .off, at: now) }
+        for category in categories { try store.setPreference(recipient: recipient, category: category, .off, at: now) }
         return (Outcome(verdict: .answered, message: say(done.0, [name], to: to, fallback: done.1), addressee: to), nil)
     }
 

@@ -18,6 +18,13 @@ extension ClickDesk {
         public var categories: [(identifier: String, deliver: DeliveryPreference)]
         /// The locales a person may choose: those the templates have.
         public var locales: [String]
+
+        /// The language the page shows as chosen: the recipient's, or the one of
+        /// ``locales`` it falls back to.
+        public var shownLocale: String {
+            let locale = recipient.locale
+            return locales.contains(locale) ? locale : LocaleFallback.chain(locale).last { locales.contains($0) } ?? ""
+        }
     }
 
     /// The preferences of the token's recipient, or the verdict saying why there are none
@@ -80,23 +87,31 @@ extension ClickDesk {
             }
             if preference != deliver { changed[identifier] = preference }
         }
-        // Only what the form gives: the store keeps the rest as it is then (a Keep
-        // answered while the page was open is not undone by it).
+        // Only what the form changes from what the page showed: the store keeps the rest
+        // as it is then (a Keep answered while the page was open is not undone by it), and
+        // a field left as shown stays the configuration's, so that the operator's later
+        // quiet hours or previews setting still reach someone who only chose a language.
         var settings = RecipientSettings()
+        let shown = current.recipient
         if let text = form.quietHours?.trimmingCharacters(in: .whitespaces) {
-            if !text.isEmpty, QuietHours(parsing: text) == nil {
+            let hours = QuietHours(parsing: text)
+            if !text.isEmpty, hours == nil {
                 problems.append(FormProblem(field: "quietHours", key: "prefs.quietHours.invalid"))
-            } else {
+            } else if hours != shown.quietHours {
                 settings.quietHours = text
             }
         }
         if let text = form.showPreviews {
-            if let showPreviews = Recipient.ShowPreviews(rawValue: text) { settings.showPreviews = showPreviews } else {
+            if let showPreviews = Recipient.ShowPreviews(rawValue: text) {
+                if showPreviews != shown.showPreviews { settings.showPreviews = showPreviews }
+            } else {
                 problems.append(FormProblem(field: "showPreviews", key: "prefs.invalid"))
             }
         }
         if let text = form.locale {
-            if current.locales.contains(text) { settings.locale = text } else {
+            if current.locales.contains(text) {
+                if text != current.shownLocale { settings.locale = text }
+            } else {
                 problems.append(FormProblem(field: "locale", key: "prefs.invalid"))
             }
         }

@@ -152,6 +152,19 @@ struct APIRecipientSettingsTests {
         // One-click unsubscribe (RFC 8058's POST): shop turned off.
         #expect(try Self.exchange(server.port, "POST", unsubscribe).status == 200)
         #expect(deliver(try get("alice")) == ["shop": "off"])
+        // The preferences page saved with only the language changed, every other field as
+        // shown: only the language is stored, the rest stays chime.xml's.
+        let shownPage = try Self.exchange(server.port, "GET", preferences)
+        let firstNonce = String(try #require(shownPage.body.firstMatch(of: /name="csrf" value="([^"]+)"/)).output.1)
+        let shownQuiet = String(try #require(shownPage.body.firstMatch(of: /name="quietHours" id="quietHours" value="([^"]*)"/)).output.1)
+        let shownPreviews = String(try #require(shownPage.body.firstMatch(of: /<option value="([a-zA-Z]+)" selected>/)).output.1)
+        let languageOnly = try Self.exchange(server.port, "POST", preferences,
+                                             headers: ["Cookie": "chime_csrf=\(firstNonce)", "Content-Type": "application/x-www-form-urlencoded"],
+                                             body: "csrf=\(firstNonce)&quietHours=\(shownQuiet)&showPreviews=\(shownPreviews)&locale=de")
+        #expect(languageOnly.status == 303, "\(languageOnly.body)")
+        let languageSaved = try get("alice")
+        #expect(settings(languageSaved)["locale"] as? String == "de")
+        #expect(settings(languageSaved)["showPreviews"] is NSNull && settings(languageSaved)["quietHours"] is NSNull, "\(languageSaved)")
         // The preferences page: its form's cookie and nonce, then quiet hours, no previews, French.
         let page = try Self.exchange(server.port, "GET", preferences)
         #expect(page.status == 200)

@@ -33,7 +33,7 @@ struct OperatorTests {
         let head = raw.components(separatedBy: "\n\n")[0]
         #expect(!head.contains("=?"), "no encoded word in any header: \(head)")
         let line = try #require(head.split(separator: "\n").first { $0.hasPrefix("List-Unsubscribe: ") })
-        #expect(line.wholeMatch(of: /List-Unsubscribe: <https:\/\/reminders\.example\.org\/chime\/links\/u\/[a-z2-7]{55}>/) != nil, "\(line)")
+        #expect(line.wholeMatch(of: /List-Unsubscribe: <https:\/\/reminders\.example\.org\/chime\/links\/u\/[a-z2-7]{55}\?c=shop>/) != nil, "\(line)")
         // A real mail client's parser: the URL, whole.
         try ws.write("read.py", """
             import email, email.policy, sys
@@ -43,7 +43,7 @@ struct OperatorTests {
         let parsed = try ChimeProcess.runProgram("/usr/bin/python3", [ws.path("read.py"), ws.path("outbox/new/\(name)")])
         let values = parsed.stdout.split(separator: "\n").map(String.init)
         #expect(values.count == 4, "\(parsed.stdout) \(parsed.stderr)")
-        #expect(values.first?.wholeMatch(of: /<https:\/\/reminders\.example\.org\/chime\/links\/u\/[a-z2-7]{55}>/) != nil, "\(values)")
+        #expect(values.first?.wholeMatch(of: /<https:\/\/reminders\.example\.org\/chime\/links\/u\/[a-z2-7]{55}\?c=shop>/) != nil, "\(values)")
         #expect(values.dropFirst().first == "Chime reminders <reminders.example.org>")
         #expect(values.dropFirst(2).first == "<\(sent.messageID.replacingOccurrences(of: "reply.example.org", with: "example.org"))>")
         #expect(values.last == "List-Unsubscribe=One-Click")
@@ -53,7 +53,7 @@ struct OperatorTests {
         let shown = try ws.chime(["preview", "--json", "r.json", "--channel", "mail"], now: "2026-11-21T09:00:00Z")
         #expect(shown.status == 0, "\(shown.stderr)")
         let previewLine = try #require(shown.stdout.split(separator: "\n").first { $0.hasPrefix("List-Unsubscribe: ") })
-        #expect(previewLine.wholeMatch(of: /List-Unsubscribe: <https:\/\/reminders\.example\.org\/chime\/links\/u\/[a-z2-7]{55}>/) != nil, "\(previewLine)")
+        #expect(previewLine.wholeMatch(of: /List-Unsubscribe: <https:\/\/reminders\.example\.org\/chime\/links\/u\/[a-z2-7]{55}\?c=shop>/) != nil, "\(previewLine)")
     }
 
     @Test("\"Every May\" fires on May 1st at 00:00, once a year, and \"2027\" on its January 1st, as the rule that finer components are at their minimum says (and Foundation reads them); \"December at 9\" every day of December")

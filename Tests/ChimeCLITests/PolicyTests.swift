@@ -241,8 +241,8 @@ struct PolicyTests {
     @Test("Deliver Quietly, Turn Off and Keep, answered by email reply and by the digest's links: a provisional recipient's digest offers Keep and Turn off for each item; each answer holds from the next fire")
     func changedByReply() throws {
         let ws = try ReplyCorpusTests.workspace(Self.configuration)
-        func schedule(_ id: String, to recipient: String, at local: String) throws {
-            try ws.write("one.json", Self.request(id, to: recipient, at: local))
+        func schedule(_ id: String, to recipient: String, at local: String, category: String = "shop") throws {
+            try ws.write("one.json", Self.request(id, to: recipient, at: local, category: category))
             #expect(try ws.chime(["schedule", "--json", "one.json"], now: "2026-10-24T04:00:00Z").status == 0)
         }
         func answer(_ token: String, from: String, _ body: String) throws -> String {
@@ -261,7 +261,9 @@ struct PolicyTests {
         #expect(digest.contains("Выключить: mailto:bot+\(keep.output.1)@"), "\(digest)")
         #expect(try answer(String(keep.output.1), from: "bob@example.org", "Оставить").hasPrefix("stdin: responded: chime.keep"))
         try schedule("trial2", to: "bob", at: "2026-10-25T12:00:00")
-        #expect(try ws.chime(["run"], now: "2026-10-25T11:00:00Z").stdout == "fired 1\n", "kept: bob's reminders now come at once")
+        try schedule("timer2", to: "bob", at: "2026-10-25T12:00:00", category: "timer")
+        #expect(try ws.chime(["run"], now: "2026-10-25T11:00:00Z").stdout == "fired 2, 1 kept for the digest\n",
+                "kept: bob's shop reminders now come at once, his timer ones (not kept) still to the digest")
 
         // alice answers "quietly", then "turn off" (the category's next ones follow each).
         #expect(try answer(String(aliceToken), from: "alice@example.org", "quietly").hasPrefix("stdin: responded: chime.quietly"))

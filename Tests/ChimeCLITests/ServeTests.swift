@@ -538,6 +538,24 @@ struct ServeTests {
     }
 
     /// Schedules one more "shop" reminder for alice and fires it: what `chime run` says.
+    @Test("one-click unsubscribe still works once its reminder is gone from the delivered list (chime remove-delivered, as an app clears its notifications): the link names its category and is signed for its recipient")
+    func unsubscribeAfterRemoval() throws {
+        let (ws, sent) = try Self.workspace(Keys())
+        let server = try Server(ws)
+        defer { server.stop() }
+        #expect(try ws.chime(["remove-delivered", "list"]).status == 0)
+        #expect(try server.request("GET", "/v/\(sent.token)").status != 200, "the reminder itself is gone")
+        let page = try server.request("GET", sent.unsubscribe)
+        #expect(page.status == 200 && page.body.contains("“shop”"), "\(page)")
+        var forged = Array(sent.unsubscribe)
+        forged[20] = forged[20] == "a" ? "b" : "a"
+        #expect(try server.request("POST", String(forged), body: Array("List-Unsubscribe=One-Click".utf8)).status == 403)
+        let done = try server.request("POST", sent.unsubscribe, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                      body: Array("List-Unsubscribe=One-Click".utf8))
+        #expect(done.status == 200 && done.body.contains("no more “shop” reminders"), "\(done)")
+        #expect(try Self.fireAnother(ws, "after").contains("1 turned off"))
+    }
+
     static func fireAnother(_ ws: Workspace, _ identifier: String) throws -> String {
         try ws.write("more.json", #"{"identifier": "\#(identifier)", "recipient": "alice", "content": {"title": "More", "categoryIdentifier": "shop"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
         #expect(try ws.chime(["schedule", "--json", "more.json"], now: "2026-11-21T10:00:00Z").status == 0)
@@ -585,8 +603,8 @@ struct ServeTests {
         }
         // The List-Unsubscribe header's link carries a token of its own, which may only unsubscribe.
         let link = sent.unsubscribe
-        let token = String(link.dropFirst(3))
-        #expect(link.hasPrefix("/u/") && token != sent.token, "\(link)")
+        let token = String(link.dropFirst(3).prefix { $0 != "?" })
+        #expect(link.hasPrefix("/u/") && link.hasSuffix("?c=shop") && token != sent.token, "\(link)")
         #expect(try server.request("POST", "/a/\(token)/1").status == 403, "an unsubscribe token acts on nothing else")
         #expect(try server.request("GET", "/p/\(token)").status == 403)
         let page = try server.request("GET", link)
@@ -596,7 +614,9 @@ struct ServeTests {
 
         var forged = Array(token)
         forged[20] = forged[20] == "a" ? "b" : "a"
-        #expect(try server.request("POST", "/u/\(String(forged))", body: Array("List-Unsubscribe=One-Click".utf8)).status == 403)
+        #expect(try server.request("POST", "/u/\(String(forged))?c=shop", body: Array("List-Unsubscribe=One-Click".utf8)).status == 403)
+        // The token is signed for its category: another named in its place is refused.
+        #expect(try server.request("POST", "/u/\(token)?c=other", body: Array("List-Unsubscribe=One-Click".utf8)).status == 403)
         #expect(!(try fireAnother()).contains("turned off"))
 
         let done = try server.request("POST", link, headers: ["Content-Type": "application/x-www-form-urlencoded"],

@@ -142,15 +142,16 @@ public struct EmailComposer: Sendable {
     }
 
     /// The headers every Chime email carries: quiet with auto-responders, one list, and
-    /// one-click unsubscribe (RFC 8058).
+    /// its unsubscribe link (RFC 2369), one-click (RFC 8058) only where the link is HTTPS,
+    /// as RFC 8058 requires: a `linkBase` of `http://` would have a client's Unsubscribe
+    /// button post in clear.
     static func listHeaders(domain: String, unsubscribe: String) -> [(name: String, value: String)] {
-        quietHeaders() + [
-            // A list-id's namespace is a domain name (RFC 2919), `localhost` for none: not an
-            // address literal.
-            ("List-Id", "Chime reminders <reminders.\(domain.hasPrefix("[") ? "localhost" : domain)>"),
-            ("List-Unsubscribe", "<\(unsubscribe)>"),
-            ("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"),
-        ]
+        // A list-id's namespace is a domain name (RFC 2919), `localhost` for none: not an
+        // address literal.
+        var headers = quietHeaders() + [("List-Id", "Chime reminders <reminders.\(domain.hasPrefix("[") ? "localhost" : domain)>"),
+                                        ("List-Unsubscribe", "<\(unsubscribe)>")]
+        if unsubscribe.lowercased().hasPrefix("https://") { headers.append(("List-Unsubscribe-Post", "List-Unsubscribe=One-Click")) }
+        return headers
     }
 
     /// What keeps auto-responders quiet (RFC 3834): `auto-generated` for what Chime sends

@@ -51,7 +51,11 @@ public struct MessageLinks: Sendable {
         case .email:
             token = sign(.reply)
             preferences = "\(base)/p/\(sign(.preferences))"
-            unsubscribe = "\(base)/u/\(sign(.unsubscribe))"
+            // Its category named in the link and signed with it, so that the link still
+            // unsubscribes once the reminder is gone (RFC 8058: a mail client's POST shows
+            // the person no answer); a reminder without a category, the older link.
+            unsubscribe = Self.unsubscribeURL(base: base, categories: [notification.request.content.categoryIdentifier], sign: sign)
+                ?? "\(base)/u/\(sign(.unsubscribe))"
         case .chat:
             (token, preferences, unsubscribe) = ("", "", "")
         }
@@ -84,14 +88,19 @@ public struct MessageLinks: Sendable {
     }
 
     /// One-click unsubscribe (RFC 8058) from each of `categories` (a digest's or a thread's
-    /// message of reminders in several): `/u/TOKEN?c=ID,ID…`, each identifier
-    /// percent-encoded, the token signed for the list (``TokenPurpose/unsubscribeFrom(_:)``).
-    /// A message of one category has its ``unsubscribe`` link, and so has one of more than
-    /// ``mostCategories`` (its first reminder's category: the preferences page does the rest).
+    /// message of reminders in several): ``unsubscribeURL(base:categories:sign:)``. A
+    /// message of more than ``mostCategories`` has its first reminder's ``unsubscribe``
+    /// link (the preferences page does the rest).
     public func unsubscribe(from categories: [String]) -> String {
-        guard categories.count > 1, categories.count <= Self.mostCategories else { return unsubscribe }
-        return "\(base)/u/\(sign(.unsubscribeFrom(categories)))?\(Self.categoriesField)="
-            + categories.map(percentEncoded).joined(separator: ",")
+        Self.unsubscribeURL(base: base, categories: categories, sign: sign) ?? unsubscribe
+    }
+
+    /// `/u/TOKEN?c=ID,ID…`, each identifier percent-encoded, the token signed for the list
+    /// (``TokenPurpose/unsubscribeFrom(_:)``); nil for no category, more than
+    /// ``mostCategories``, or reminders without one (identifier "").
+    static func unsubscribeURL(base: String, categories: [String], sign: (TokenPurpose) -> String) -> String? {
+        guard !categories.isEmpty, categories.count <= mostCategories, !categories.contains("") else { return nil }
+        return "\(base)/u/\(sign(.unsubscribeFrom(categories)))?\(categoriesField)=" + categories.map(percentEncoded).joined(separator: ",")
     }
 
     /// The query field of ``unsubscribe(from:)``'s list.
@@ -106,7 +115,7 @@ public struct MessageLinks: Sendable {
         let prefix = categoriesField + "="
         guard let field = query.split(separator: "&").first(where: { $0.hasPrefix(prefix) }) else { return nil }
         let encoded = field.dropFirst(prefix.count).split(separator: ",", omittingEmptySubsequences: false)
-        guard encoded.count > 1, encoded.count <= mostCategories else { return nil }
+        guard encoded.count <= mostCategories, !encoded.contains(where: \.isEmpty) else { return nil }
         var categories: [String] = []
         for part in encoded {
             // No identifier of chime.xml holds a control character (`%00` among them).
