@@ -91,7 +91,7 @@ public struct ActionDesk: Sendable {
             return ReminderTitle.text(of: request, for: recipient, category: category, localizer: localizer)
         }
         let content = request.content
-        return content.title.isEmpty ? (content.body.isEmpty ? "Notification" : content.body) : content.title
+        return content.title.isEmpty ? (content.body.isEmpty ? "Notification" : PreviewSurfaces.headline(of: content.body)) : content.title
     }
 
     /// A category's name in a language: its `category.ID` string, else its identifier.

@@ -58,8 +58,32 @@ public enum MIMEComposer {
     static func textHeader(_ name: String, _ value: String) -> String {
         let value = value.utf8.count > longestSpaceRun ? shortenedSpaceRuns(value) : value
         let plain = isPlain(value) && !hasUnfoldableWord(value)
-        let line = "\(sanitizedName(name)): " + (plain ? value : taken(g_mime_utils_header_encode_text(nil, value, "utf-8")))
-        return folded(line)
+        let encoded = plain ? value : value.contains("=?") ? encodedWords(value) : taken(g_mime_utils_header_encode_text(nil, value, "utf-8"))
+        return folded("\(sanitizedName(name)): " + encoded)
+    }
+
+    /// `value` as RFC 2047 "B" words of UTF-8, each within RFC 2047's 75 characters and
+    /// never splitting a character, a space between them (which a reader drops between two
+    /// such words). For a value holding `=?`: GMime's encoder leaves a word that looks
+    /// encoded as it is when it is ASCII, and a reader then decoded a title's
+    /// "=?utf-8?q?hi?=" into "hi" (or a subject into words the message does not say).
+    /// Written by hand: GMime cannot be told to encode such a word.
+    static func encodedWords(_ value: String) -> String {
+        var words: [String] = []
+        var chunk: [UInt8] = []
+        func word() {
+            words.append("=?utf-8?b?" + Data(chunk).base64EncodedString() + "?=")
+            chunk.removeAll(keepingCapacity: true)
+        }
+        for scalar in value.unicodeScalars {
+            let bytes = Array(String(scalar).utf8)
+            // 39 bytes: 52 characters of base64, 64 with the word's delimiters, so that
+            // the first word stays within 78 columns beside a name such as "Subject".
+            if chunk.count + bytes.count > 39 { word() }
+            chunk += bytes
+        }
+        if !chunk.isEmpty { word() }
+        return words.joined(separator: " ")
     }
 
     /// Whether a word of `value` is too long for any fold to bring its line within RFC

@@ -28,7 +28,7 @@ public enum ReminderTitle {
         let surfaces = PreviewSurfaces(title: content.title, subtitle: content.subtitle, body: content.body,
                                        showPreviews: recipient.showPreviews, options: category?.options ?? [],
                                        placeholder: placeholder, threadCount: 1)
-        let lead = content.title.isEmpty ? content.body : content.title
+        let lead = content.title.isEmpty ? PreviewSurfaces.headline(of: content.body) : content.title
         return TextLimit.fit(surfaces.bodyShowsContent && !lead.isEmpty ? lead : surfaces.subject, 120, .scalars)
     }
 }

@@ -19,6 +19,19 @@ struct PreviewSurfacesTests {
         #expect(s.bodyShowsContent)
     }
 
+    @Test("without a title, the subject is the body's first line with words in it, cut at 200 characters; the preheader and notification text keep the body whole")
+    func headlineFromBody() {
+        func subject(_ body: String) -> String {
+            PreviewSurfaces(title: "", subtitle: "", body: body, showPreviews: .always, options: [], placeholder: "Notification", threadCount: 1).subject
+        }
+        #expect(subject("Buy milk\nBuy eggs") == "Buy milk")
+        #expect(subject("\n  \r\n  Call Anna  \nabout the keys") == "Call Anna")
+        let long = subject(String(repeating: "é ", count: 1_000))
+        #expect(long.count == 200 && long.hasSuffix("…") && !long.contains("\n"))
+        let whole = PreviewSurfaces(title: "", subtitle: "", body: "Buy milk\nBuy eggs", showPreviews: .always, options: [], placeholder: "N", threadCount: 1)
+        #expect(whole.notificationText == "Buy milk\nBuy eggs")
+    }
+
     @Test("when authenticated: the placeholder outside, the title and subtitle only where the category allows")
     func whenAuthenticated() {
         let hidden = surfaces(.whenAuthenticated)

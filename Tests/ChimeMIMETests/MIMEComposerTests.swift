@@ -88,6 +88,20 @@ struct MIMEComposerTests {
         #expect(MIMEComposer.compose(short).contains("\nSubject: Water the plants\n"))
     }
 
+    @Test("a title holding what looks like an RFC 2047 word is shown as written, never decoded into other words, in lines within 78 characters", arguments: [
+        "Fix =?utf-8?q?hi?= parsing", "=?UTF-8?B?UGF5IG5vdw==?=", "Café =?iso-8859-1?q?caf=E9?= " + String(repeating: "ü", count: 60),
+    ])
+    func encodedWordInTitle(title: String) throws {
+        var mail = message()
+        mail.subject = title
+        let composed = MIMEComposer.compose(mail)
+        let parsed = try strictlyParsed(composed)
+        #expect(parsed["error"] == nil, "\(parsed["error"] ?? "")")
+        #expect(parsed["subject"] == title, "\(composed.prefix(600))")
+        let subject = composed.split(separator: "\n").drop { !$0.hasPrefix("Subject:") }.prefix { $0.hasPrefix("Subject:") || $0.hasPrefix(" ") }
+        #expect(!subject.isEmpty && subject.allSatisfy { $0.utf8.count <= 78 }, "\(subject)")
+    }
+
     @Test("a plain text message stays one part")
     func plain() throws {
         let parsed = try strictlyParsed(MIMEComposer.compose(message(html: nil)))

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a notification may show on the surfaces seen outside an authenticated view —
 /// the email subject and preheader, the chat notification and fallback text, the
 /// Telegram and Discord previews — and whether its body may carry the content.
@@ -37,7 +39,7 @@ public struct PreviewSurfaces: Hashable, Sendable {
                 options: NotificationCategory.Options, placeholder: String, threadCount: Int) {
         let filled = (try? StringFormat.format(placeholder, [.integer(threadCount)])) ?? placeholder
         self.placeholder = filled
-        let lead = title.isEmpty ? body : title
+        let lead = title.isEmpty ? Self.headline(of: body) : title
         switch showPreviews {
         case .always:
             subject = lead
@@ -60,5 +62,17 @@ public struct PreviewSurfaces: Hashable, Sendable {
             bodyShowsContent = false
             bodyShowsHiddenContent = false
         }
+    }
+
+    /// The longest headline a body gives a reminder without a title.
+    static let longestHeadline = 200
+
+    /// What stands for a title a reminder does not have: its body's first line with words
+    /// in it, at most ``longestHeadline`` characters ("…" at the end of one cut). The
+    /// whole body made the subject: a line break in it showed as a box or a break in
+    /// mail clients' lists, and a body of a few kilobytes was a subject as long.
+    public static func headline(of body: String) -> String {
+        let line = body.split(whereSeparator: \.isNewline).lazy.map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty } ?? ""
+        return line.count <= longestHeadline ? line : String(line.prefix(longestHeadline - 1)) + "…"
     }
 }
