@@ -47,9 +47,31 @@ public final class Localizer: Sendable {
         var plurals = builtIn ? BuiltInStrings.parsed.plurals : [:]
         var diagnostics: [Diagnostic] = []
         var named: [String: String] = [:]
+        // An Xcode String Catalog at the folder's top (`Localizable.xcstrings`, every
+        // language in one file), over the built-in strings and under each locale folder's
+        // own files.
+        let catalogPath = (directory as NSString).appendingPathComponent("Localizable.xcstrings")
+        if let data = Self.stringsFile(catalogPath, into: &diagnostics) {
+            do {
+                let catalog = try StringCatalog(bytes: data)
+                for (locale, table) in catalog.strings {
+                    Self.overlay(StringsFile(table: table), locale: locale, strings: &strings, plurals: &plurals)
+                }
+                for (locale, entries) in catalog.plurals {
+                    let file = StringsDictFile(entries: entries)
+                    plurals[locale] = plurals[locale].map { $0.overlaid(by: file) } ?? file
+                }
+            } catch {
+                diagnostics.append(Diagnostic(.error, at: SourceLocation(file: catalogPath, line: error.line, column: error.column), error.message))
+            }
+        }
         let folders = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
         for name in folders where !name.hasPrefix(".") {
             let folder = (directory as NSString).appendingPathComponent(name)
+            // Locale folders only: the catalog, a README or a backup file beside them is
+            // no language (each was read as a folder, and the strings refused).
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else { continue }
             // A folder is named by its locale as recipients' are written (`pt-BR`), or as
             // an Xcode project has it (`pt_BR`, `fr.lproj`).
             let stem = name.hasSuffix(".lproj") ? String(name.dropLast(".lproj".count)) : name
@@ -63,12 +85,7 @@ public final class Localizer: Sendable {
             let stringsPath = (folder as NSString).appendingPathComponent("Localizable.strings")
             if let data = Self.stringsFile(stringsPath, into: &diagnostics), !(shipped.map { data.elementsEqual($0.strings) } ?? false) {
                 do {
-                    let file = try StringsFile(bytes: data)
-                    strings[locale] = strings[locale].map { $0.overlaid(by: file) } ?? file
-                    // A built-in plural key the folder's strings give again ("digest.subject"
-                    // reworded without plural forms) is theirs now, not the built-in
-                    // stringsdict's; the folder's own stringsdict, read next, may give it back.
-                    if builtIn, let shipped = plurals[locale] { plurals[locale]?.entries = shipped.entries.filter { file[$0.key] == nil } }
+                    Self.overlay(try StringsFile(bytes: data), locale: locale, strings: &strings, plurals: &plurals)
                 } catch let error as StringsFile.ParseError {
                     diagnostics.append(Diagnostic(.error, at: SourceLocation(file: stringsPath, line: error.line, column: error.column), error.message))
                 }
@@ -89,6 +106,15 @@ public final class Localizer: Sendable {
         self.plurals = plurals
         self.locales = Array(Set(strings.keys).union(plurals.keys)).sorted()
         self.fallbackLanguage = fallbackLanguage
+    }
+
+    /// Puts a strings file's keys over a locale's. A plural key read before it (built in,
+    /// or a String Catalog's) that it gives again ("digest.subject" reworded without
+    /// plural forms) is the file's text now; a stringsdict read after it may give it back.
+    private static func overlay(_ file: StringsFile, locale: String, strings: inout [String: StringsFile],
+                                plurals: inout [String: StringsDictFile]) {
+        strings[locale] = strings[locale].map { $0.overlaid(by: file) } ?? file
+        if let before = plurals[locale] { plurals[locale]?.entries = before.entries.filter { file[$0.key] == nil } }
     }
 
     /// Folder names of old Xcode projects (`French.lproj`), and `Base.lproj`, Base

@@ -49,6 +49,11 @@ public struct StringsDictFile: Sendable {
     /// `%#@name@` of a format that the entry does not define (said by `chime check`).
     public internal(set) var problems: [Diagnostic] = []
 
+    /// Entries read from elsewhere (a String Catalog): no locations.
+    init(entries: [String: Entry]) {
+        self.entries = entries
+    }
+
     /// Parses a `.stringsdict` file.
     /// - Throws: ``XMLError`` with the line and column of what is wrong.
     public init(bytes: [UInt8], path: String) throws {

@@ -31,6 +31,11 @@ public struct StringsFile: Hashable, Sendable {
         public var firstLine: Int
     }
 
+    /// A table read from elsewhere (a String Catalog): no lines, no duplicates.
+    init(table: [String: String]) {
+        self.table = table
+    }
+
     /// Parses the bytes of a `.strings` file.
     public init(bytes: [UInt8]) throws {
         // The other property-list forms Apple reads, said plainly rather than as the first

@@ -49,6 +49,43 @@ struct TemplatesCheckTests {
         #expect(result.stderr.contains("templates: warning: \"c.placeholder\" is missing for zh-Hans; en supplies it"), "\(result.stderr)")
     }
 
+    @Test("an Xcode String Catalog (templates/Localizable.xcstrings) serves every language it holds: chime check finds no key missing, a reminder in French carries its words; a broken one is an error at its line and column, exit 65")
+    func stringCatalog() throws {
+        let ws = try Workspace(configuration: Self.configuration)
+        try FileManager.default.createDirectory(atPath: ws.path("templates"), withIntermediateDirectories: true)
+        try ws.write("templates/README", "Our translations.\n")
+        try ws.write("templates/Localizable.xcstrings", #"""
+            {
+              "sourceLanguage" : "en",
+              "strings" : {
+                "c.placeholder" : {
+                  "localizations" : {
+                    "en" : { "stringUnit" : { "state" : "translated", "value" : "Reminder" } },
+                    "fr" : { "stringUnit" : { "state" : "translated", "value" : "Rappel privé" } }
+                  }
+                },
+                "OK" : {
+                  "localizations" : {
+                    "fr" : { "variations" : { "device" : {
+                      "mac" : { "stringUnit" : { "state" : "translated", "value" : "Cliquer : d'accord" } },
+                      "other" : { "stringUnit" : { "state" : "translated", "value" : "D'accord" } }
+                    } } }
+                  }
+                }
+              },
+              "version" : "1.0"
+            }
+            """#)
+        let result = try ws.chime(["check"])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        try ws.write("r.json", #"{"identifier": "r", "recipient": "francois", "content": {"title": "Thé", "categoryIdentifier": "c"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        let shown = try ws.chime(["preview", "--json", "r.json", "--channel", "log", "--previews", "never"])
+        #expect(shown.status == 0 && shown.stdout.contains("Rappel privé") && shown.stdout.contains("D'accord") && !shown.stdout.contains("Cliquer"), "\(shown.stdout)")
+        try ws.write("templates/Localizable.xcstrings", "{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : { \"OK\" : { } ,, }\n}\n")
+        let broken = try ws.chime(["check"])
+        #expect(broken.status == 65 && broken.stderr.hasPrefix("templates/Localizable.xcstrings:3:29: error: not a String Catalog"), "\(broken.stderr)")
+    }
+
     @Test("a malformed strings file is an error at its line and column")
     func malformed() throws {
         let ws = try workspace(fr: "\"OK\" = \"D'accord\"\n\"c.placeholder\" = \"Rappel\";\n")

@@ -140,4 +140,79 @@ struct AppStringsTests {
         #expect(try Localizer(directory: root).formatted("digest.subject", [3], locale: "fr") == "3 rappels")
         #expect(shipped != "Vos rappels (3)")
     }
+
+    @Test("a String Catalog's plural variations and substitutions are plural entries; a key without source text is its own; a locale folder's strings win over the catalog")
+    func stringCatalog() throws {
+        let catalog = #"""
+            {
+              "sourceLanguage" : "en",
+              "strings" : {
+                "Hello" : { "localizations" : { "fr" : { "stringUnit" : { "state" : "translated", "value" : "Bonjour" } } } },
+                "%lld items" : {
+                  "localizations" : {
+                    "en" : { "variations" : { "plural" : {
+                      "one" : { "stringUnit" : { "state" : "translated", "value" : "%lld item" } },
+                      "other" : { "stringUnit" : { "state" : "translated", "value" : "%lld items" } } } } },
+                    "pl" : { "variations" : { "plural" : {
+                      "one" : { "stringUnit" : { "state" : "translated", "value" : "%lld element" } },
+                      "few" : { "stringUnit" : { "state" : "translated", "value" : "%lld elementy" } },
+                      "many" : { "stringUnit" : { "state" : "translated", "value" : "%lld elementów" } },
+                      "other" : { "stringUnit" : { "state" : "translated", "value" : "%lld elementu" } } } } }
+                  }
+                },
+                "from %@: %lld new" : {
+                  "localizations" : {
+                    "en" : { "variations" : { "plural" : {
+                      "one" : { "stringUnit" : { "state" : "translated", "value" : "From %@: one new reminder" } },
+                      "other" : { "stringUnit" : { "state" : "translated", "value" : "From %@: %lld new reminders" } } } } }
+                  }
+                },
+                "media" : {
+                  "localizations" : {
+                    "en" : {
+                      "stringUnit" : { "state" : "translated", "value" : "%#@photos@ and %#@videos@" },
+                      "substitutions" : {
+                        "photos" : { "argNum" : 1, "formatSpecifier" : "lld", "variations" : { "plural" : {
+                          "one" : { "stringUnit" : { "state" : "translated", "value" : "%arg photo" } },
+                          "other" : { "stringUnit" : { "state" : "translated", "value" : "%arg photos" } } } } },
+                        "videos" : { "argNum" : 2, "formatSpecifier" : "lld", "variations" : { "plural" : {
+                          "one" : { "stringUnit" : { "state" : "translated", "value" : "%arg video" } },
+                          "other" : { "stringUnit" : { "state" : "translated", "value" : "%arg videos" } } } } }
+                      }
+                    }
+                  }
+                },
+                "Overridden" : { "localizations" : { "fr" : { "stringUnit" : { "state" : "translated", "value" : "Du catalogue" } } } }
+              },
+              "version" : "1.0"
+            }
+            """#
+        let root = try Self.folder([("fr", "Localizable.strings", #""Overridden" = "Du dossier";"#)])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try Data(catalog.utf8).write(to: URL(fileURLWithPath: root + "/Localizable.xcstrings"))
+        let localizer = try Localizer(directory: root)
+        #expect(localizer.string("Hello", locale: "fr-CA")?.text == "Bonjour")
+        #expect(localizer.string("Hello", locale: "en")?.text == "Hello")
+        #expect(try localizer.formatted("%lld items", [1], locale: "en") == "1 item")
+        #expect(try localizer.formatted("%lld items", [5], locale: "pl") == "5 elementów")
+        #expect(try localizer.formatted("%lld items", [22], locale: "pl") == "22 elementy")
+        #expect(try localizer.formatted("from %@: %lld new", ["Anna", 1], locale: "en") == "From Anna: one new reminder")
+        #expect(try localizer.formatted("from %@: %lld new", ["Anna", 3], locale: "en") == "From Anna: 3 new reminders")
+        #expect(try localizer.formatted("media", [1, 2], locale: "en") == "1 photo and 2 videos")
+        #expect(try localizer.formatted("media", [3, 1], locale: "en") == "3 photos and 1 video")
+        #expect(localizer.string("Overridden", locale: "fr")?.text == "Du dossier")
+        #expect(localizer.locales.contains("pl"))
+    }
+
+    @Test("a String Catalog that is not one is refused naming the file")
+    func brokenCatalog() throws {
+        let root = try Self.folder([])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        for text in [#"{"sourceLanguage": "en", "strings": {"a": {}},, }"#, #"{"sourceLanguage": "en"}"#, #"{"strings": {"k": {"localizations": {"en": {"variations": {"plural": {"one": {"stringUnit": {"value": "x"}}}}}}}}}"#] {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: root + "/Localizable.xcstrings"))
+            let error = #expect(throws: Localizer.LoadError.self) { try Localizer(directory: root) }
+            #expect(error?.diagnostics.first?.location.file == root + "/Localizable.xcstrings", "\(String(describing: error))")
+        }
+    }
 }

@@ -15,6 +15,8 @@ enum FuzzTarget: String, CaseIterable {
     case strings
     /// `Localizable.stringsdict` (a plist, libxml2).
     case stringsdict
+    /// `Localizable.xcstrings`, Xcode's String Catalog (JSON).
+    case xcstrings
     /// The request JSON of `chime schedule` and the HTTP API.
     case request
     /// An inbound email through the whole reply desk: GMime, machine mail, tokens, the
@@ -38,6 +40,8 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? StringsFile(bytes: bytes)
         case .stringsdict:
             _ = try? StringsDictFile(bytes: bytes, path: "fuzz.stringsdict")
+        case .xcstrings:
+            _ = try? StringCatalog(bytes: bytes)
         case .request:
             _ = try? RequestDecoder.decode(Data(bytes))
         case .mail:

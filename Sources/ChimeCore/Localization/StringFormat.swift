@@ -63,6 +63,12 @@ public enum StringFormat {
         return try substituteSpecifiers(expanded, arguments)
     }
 
+    /// The format with each specifier's argument position written (`%@ has %lld` →
+    /// `%1$@ has %2$lld`), `%%` as it is: a string that a variant will stand in whole.
+    public static func numbered(_ format: String) -> String {
+        (try? rewrite(format, percent: "%%") { specifier, position in "%\(position)$" + specifier.body }) ?? format
+    }
+
     /// The names of the `%#@name@` variables of a format, in order.
     public static func variableNames(in format: String) -> [String] {
         specifiers(of: format).compactMap(\.specifier.variable)
