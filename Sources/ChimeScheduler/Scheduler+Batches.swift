@@ -42,13 +42,23 @@ extension Scheduler {
     private func sendAndRecord(_ batch: MessageBatch?, now: Instant, transports: TransportFactory, bounces: BounceMarks,
                                into result: inout BatchResult) throws {
         guard let batch else { return }
-        // The batch takes every item it holds; a replaced one is not shown.
-        let shown = batch.items.latestPerRequest
+        // The batch takes every item it holds; a replaced one is not shown, nor one whose
+        // category its recipient has turned off since it was kept.
+        let shown = try stillWanted(batch.items.latestPerRequest, by: batch.recipient)
         if let problem = try send(batch, showing: shown, now: now, transports: transports, bounces: bounces) {
             result.held.append(problem)
         } else if !shown.isEmpty {
             result.sent.append((batch.recipient, shown.count))
         }
+    }
+
+    /// Kept notifications less those of a category their recipient turned off since they
+    /// were kept (a one-click unsubscribe, "off", the preferences page): the next digest
+    /// showed them, and the unsubscribe looked ignored. Turned off at fire time, one is
+    /// never kept.
+    func stillWanted(_ items: [ParkedNotification], by recipient: String) throws -> [ParkedNotification] {
+        guard let chosen = try store.preferences()[recipient], chosen.values.contains(.off) else { return items }
+        return items.filter { chosen[$0.request.content.categoryIdentifier] != .off }
     }
 
     /// Sends, as one message per address, each thread whose recipient's group wait has
@@ -74,7 +84,8 @@ extension Scheduler {
     /// channels, feeds for programs, take each notification as it fires and no batches.
     private func send(_ batch: MessageBatch, showing shown: [ParkedNotification], now: Instant, transports: TransportFactory,
                       bounces: BounceMarks) throws -> String? {
-        guard !batch.items.isEmpty else {
+        // Nothing left to show (every item turned off since): finished, nothing sent.
+        guard !shown.isEmpty else {
             try store.finishBatch(batch, queued: [], at: now)
             return nil
         }

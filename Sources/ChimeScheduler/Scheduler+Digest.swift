@@ -45,7 +45,8 @@ extension Scheduler {
             // Due as the real run would send it: something kept, and its slot not sent yet.
             for (recipient, slot) in slots {
                 guard try !store.hasDigest(recipient: recipient.id, slot: slot) else { continue }
-                let items = try store.parked(recipient: recipient.id).filter { $0.fireDate.seconds <= slot.seconds }.latestPerRequest
+                let items = try stillWanted(store.parked(recipient: recipient.id).filter { $0.fireDate.seconds <= slot.seconds }.latestPerRequest,
+                                            by: recipient.id)
                 if !items.isEmpty { report.due.append((recipient.id, items)) }
             }
             return report

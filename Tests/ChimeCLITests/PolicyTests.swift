@@ -284,6 +284,32 @@ struct PolicyTests {
         #expect(try ws.chime(["run"], now: "2026-10-25T14:00:00Z").stdout == "fired 1, 1 turned off\n")
     }
 
+    @Test("reminders kept for the digest, then their category turned off (\"Выключить\" answered to an earlier digest): the next digest leaves them out and keeps the others; listed so by --dry-run too")
+    func turnedOffAfterKept() throws {
+        let ws = try ReplyCorpusTests.workspace(Self.configuration)
+        func schedule(_ id: String, at local: String, category: String = "shop") throws {
+            try ws.write("one.json", Self.request(id, to: "bob", at: local, category: category))
+            #expect(try ws.chime(["schedule", "--json", "one.json"], now: "2026-10-24T04:00:00Z").status == 0)
+        }
+        try schedule("a", at: "2026-10-24T12:00:00")
+        #expect(try ws.chime(["run"], now: "2026-10-24T10:00:00Z").stdout == "fired 1, 1 kept for the digest\n")
+        #expect(try ws.chime(["digest"], now: "2026-10-25T06:00:00Z").stdout.contains("digest bob: 1 notification"))
+        let first = Self.text(try #require(try Self.outbox(ws).first { $0.key.hasPrefix("digest-") }?.value))
+        let token = try #require(first.firstMatch(of: /Оставить: mailto:bot\+([^@]+)@reply\.example\.org\?[^\n]*keep\n/)).output.1
+        // Kept before shop is turned off: one of shop, one of timer.
+        try schedule("b", at: "2026-10-25T12:00:00")
+        try schedule("c", at: "2026-10-25T12:00:00", category: "timer")
+        #expect(try ws.chime(["run"], now: "2026-10-25T11:00:00Z").stdout == "fired 2, 2 kept for the digest\n")
+        let answered = try ReplyCorpusTests.ingest(ws, ReplyCorpusTests.reply(.init(deliveryID: "", token: String(token)), from: "bob@example.org", body: "Выключить"),
+                                                   now: "2026-10-25T11:30:00Z").stdout
+        #expect(answered.hasPrefix("stdin: responded: chime.off"), "\(answered)")
+        let listed = try ws.chime(["digest", "--dry-run"], now: "2026-10-26T06:00:00Z").stdout
+        #expect(listed.contains(" c  Title c") && !listed.contains("Title b"), "\(listed)")
+        #expect(try ws.chime(["digest"], now: "2026-10-26T06:00:00Z").stdout.contains("digest bob: 1 notification"))
+        let digests = try Self.outbox(ws).filter { $0.key.hasPrefix("digest-") }.values.map(Self.text)
+        #expect(digests.count == 2 && digests.contains { $0.contains("Title c") } && !digests.contains { $0.contains("Title b") }, "\(digests)")
+    }
+
     @Test("the preferences page shows a provisional recipient's categories as they come, quietly into the digest; choosing Deliver prominently there keeps that category (as Keep does): it comes at once from the next fire, the others stay in the digest")
     func provisionalPreferencesPage() throws {
         let ws = try ReplyCorpusTests.workspace(Self.configuration)
