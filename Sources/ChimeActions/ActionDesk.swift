@@ -91,7 +91,8 @@ public struct ActionDesk: Sendable {
             return ReminderTitle.text(of: request, for: recipient, category: category, localizer: localizer)
         }
         let content = request.content
-        return content.title.isEmpty ? (content.body.isEmpty ? "Notification" : PreviewSurfaces.headline(of: content.body)) : content.title
+        let lead = PreviewSurfaces.lead(title: content.title, body: content.body)
+        return lead.isEmpty ? "Notification" : lead
     }
 
     /// A category's name in a language: its `category.ID` string, else its identifier.

@@ -87,7 +87,7 @@ enum SnoozeText {
             letters += "\(match.output.1)\(letter)"
             rest = rest[match.range.upperBound...]
         }
-        return rest.isEmpty ? DurationText.seconds(letters) : nil
+        return DurationText.seconds(letters)
     }
 
     /// DurationText's letter for a unit's word: the letter itself, or the unit whose word

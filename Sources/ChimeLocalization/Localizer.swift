@@ -58,8 +58,7 @@ public final class Localizer: Sendable {
                     Self.overlay(StringsFile(table: table), locale: locale, strings: &strings, plurals: &plurals)
                 }
                 for (locale, entries) in catalog.plurals {
-                    let file = StringsDictFile(entries: entries)
-                    plurals[locale] = plurals[locale].map { $0.overlaid(by: file) } ?? file
+                    Self.overlay(StringsDictFile(entries: entries), locale: locale, plurals: &plurals)
                 }
             } catch {
                 diagnostics.append(Diagnostic(.error, at: SourceLocation(file: catalogPath, line: error.line, column: error.column), error.message))
@@ -93,8 +92,7 @@ public final class Localizer: Sendable {
             let dictPath = (folder as NSString).appendingPathComponent("Localizable.stringsdict")
             if let data = Self.stringsFile(dictPath, into: &diagnostics), !(shipped.map { data.elementsEqual($0.stringsdict) } ?? false) {
                 do {
-                    let file = try StringsDictFile(bytes: data, path: dictPath)
-                    plurals[locale] = plurals[locale].map { $0.overlaid(by: file) } ?? file
+                    Self.overlay(try StringsDictFile(bytes: data, path: dictPath), locale: locale, plurals: &plurals)
                 } catch let error as DiagnosticError {
                     diagnostics += error.diagnostics
                 }
@@ -115,6 +113,11 @@ public final class Localizer: Sendable {
                                 plurals: inout [String: StringsDictFile]) {
         strings[locale] = strings[locale].map { $0.overlaid(by: file) } ?? file
         if let before = plurals[locale] { plurals[locale]?.entries = before.entries.filter { file[$0.key] == nil } }
+    }
+
+    /// Puts a stringsdict's entries over a locale's, key by key.
+    private static func overlay(_ file: StringsDictFile, locale: String, plurals: inout [String: StringsDictFile]) {
+        plurals[locale] = plurals[locale].map { $0.overlaid(by: file) } ?? file
     }
 
     /// Folder names of old Xcode projects (`French.lproj`), and `Base.lproj`, Base

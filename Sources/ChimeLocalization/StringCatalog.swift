@@ -17,7 +17,9 @@ import Foundation
 /// - A key with no text in the source language is its own text there, as Xcode writes a
 ///   catalog whose keys are the English strings.
 ///
-/// Read with Foundation's JSON parser, bounded by the 16 MiB any strings file may be.
+/// Read with Foundation's JSON parser once ``JSONSyntax`` has passed the text (which
+/// gives a syntax error its line and column, and refuses text nested too deep for
+/// Foundation), bounded by the 16 MiB any strings file may be.
 public struct StringCatalog: Sendable {
     /// Each language's plain strings and plural entries, by normalized locale.
     public private(set) var strings: [String: [String: String]] = [:]
@@ -30,12 +32,11 @@ public struct StringCatalog: Sendable {
     }
 
     public init(bytes: [UInt8]) throws(Failure) {
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: Data(bytes))
-        } catch {
-            let (line, column) = Self.position(of: error, in: bytes)
-            throw Failure(line: line, column: column, message: "not a String Catalog: the JSON cannot be read")
+        if let problem = JSONSyntax.problem(in: bytes) {
+            throw Failure(line: problem.line, column: problem.column, message: "not a String Catalog: \(problem.message)")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) else {
+            throw Failure(message: "not a String Catalog: the JSON cannot be read")
         }
         guard let catalog = object as? [String: Any], let entries = catalog["strings"] as? [String: Any] else {
             throw Failure(message: "not a String Catalog: no \"strings\" object")
@@ -112,21 +113,5 @@ public struct StringCatalog: Sendable {
         }
         guard variants[.other] != nil else { throw Failure(message: "\"\(key)\" in \(locale): plural variations need \"other\"") }
         return variants
-    }
-
-    /// The line and column (1-based) where Foundation's JSON parser stopped, from what it
-    /// says: "around line 3, column 29", or (on Linux) "around character 57", a 0-based
-    /// offset; (0, 0) when it says neither.
-    private static func position(of error: Error, in bytes: [UInt8]) -> (Int, Int) {
-        let said = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
-        if let match = said.firstMatch(of: /line (\d+), column (\d+)/), let line = Int(match.output.1), let column = Int(match.output.2) {
-            return (line, column)
-        }
-        guard let match = said.firstMatch(of: /character (\d+)/), let offset = Int(match.output.1) else { return (0, 0) }
-        var (line, column) = (1, 1)
-        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars.prefix(offset) {
-            (line, column) = scalar == "\n" ? (line + 1, 1) : (line, column + 1)
-        }
-        return (line, column)
     }
 }

@@ -23,12 +23,12 @@ public enum ReminderTitle {
         let placeholder = (try? LocalizedMessage.placeholder(value, localizer: localizer, locale: locale, threadCount: 1))
             ?? localizer.localized(value, locale: locale)
         guard let content = try? LocalizedContent(request.content, localizer: localizer, locale: locale) else {
-            return (try? StringFormat.format(placeholder, [.integer(1)])) ?? placeholder
+            return PreviewSurfaces.filled(placeholder, threadCount: 1)
         }
         let surfaces = PreviewSurfaces(title: content.title, subtitle: content.subtitle, body: content.body,
                                        showPreviews: recipient.showPreviews, options: category?.options ?? [],
                                        placeholder: placeholder, threadCount: 1)
-        let lead = content.title.isEmpty ? PreviewSurfaces.headline(of: content.body) : content.title
+        let lead = PreviewSurfaces.lead(title: content.title, body: content.body)
         return TextLimit.fit(surfaces.bodyShowsContent && !lead.isEmpty ? lead : surfaces.subject, 120, .scalars)
     }
 }

@@ -19,6 +19,10 @@ public struct TokenChecker: Sendable {
         public var outcome: InboundRecord.Outcome
         public var detail: String
         public var deliveryID: String?
+        /// For a genuine token of a notification no longer known, unexpired: the recipient
+        /// it is signed for. A purpose that names all it acts on (an unsubscribe link's
+        /// categories) may still be served for them.
+        public var signer: String? = nil
     }
 
     /// What a token is worth.
@@ -41,11 +45,12 @@ public struct TokenChecker: Sendable {
             // a notification since replaced or removed; else forged. Without the request,
             // only the purposes that do not depend on it can be tried.
             let purposes = accepted(nil)
-            let ours = configuration.recipients.contains { recipient in
+            let signer = configuration.recipients.first { recipient in
                 purposes.contains { ReplyToken.signatureMatches(payload: payload, tag: tag, recipient: recipient.id, purpose: $0, key: key) }
-            }
-            return .refused(ours
-                ? Refusal(outcome: .unknownNotification, detail: "delivery \(token.deliveryID) is not known", deliveryID: token.deliveryID)
+            }?.id
+            return .refused(signer != nil
+                ? Refusal(outcome: .unknownNotification, detail: "delivery \(token.deliveryID) is not known", deliveryID: token.deliveryID,
+                          signer: now > token.expires ? nil : signer)
                 : Refusal(outcome: .forgedToken, detail: "signature does not match", deliveryID: nil))
         }
         guard let purpose = accepted(request).first(where: {
@@ -57,17 +62,6 @@ public struct TokenChecker: Sendable {
             return .refused(Refusal(outcome: .expiredToken, detail: "expired \(token.expires.rfc3339(offset: 0))", deliveryID: token.deliveryID))
         }
         return .good(token, request, purpose: purpose)
-    }
-
-    /// The configured recipient a token is signed for, for `purpose`, unexpired at `now`,
-    /// whether or not its notification is still known: for a purpose that names all it
-    /// acts on (an unsubscribe link's categories), which a reminder removed since leaves
-    /// as it was. Nil for a forged or expired token.
-    public func recipient(of candidate: Substring, for purpose: TokenPurpose, now: Instant) -> String? {
-        guard let (token, payload, tag) = ReplyToken.read(candidate), now <= token.expires else { return nil }
-        return configuration.recipients.first {
-            ReplyToken.signatureMatches(payload: payload, tag: tag, recipient: $0.id, purpose: purpose, key: key)
-        }?.id
     }
 
     /// Checks a token that is to serve one purpose only.

@@ -20,31 +20,32 @@ extension Scheduler {
     /// Finishes the batches of the given kind that runs left unfinished: those of dead
     /// processes, and those of live ones past their lease.
     func finishUnfinished(_ kind: GroupKind, only: String? = nil, now: Instant, claimer: Claimer,
-                          transports: TransportFactory, bounces: BounceMarks, into result: inout BatchResult) throws {
+                          transports: TransportFactory, bounces: BounceMarks, turnedOff: TurnedOff, into result: inout BatchResult) throws {
         for unfinished in try store.unfinishedBatches(digests: kind == .digest) {
             if let only, unfinished.recipient != only { continue }
             // Another run's, still going: its own to finish.
             if let owner = unfinished.claimer, owner != claimer, !ProcessIdentity.isDead(owner),
                now.seconds - unfinished.createdAt.seconds < Int64(lease) { continue }
-            try sendAndRecord(try store.takeOver(unfinished, claimer: claimer), now: now, transports: transports, bounces: bounces, into: &result)
+            try sendAndRecord(try store.takeOver(unfinished, claimer: claimer), now: now, transports: transports, bounces: bounces,
+                              turnedOff: turnedOff, into: &result)
         }
     }
 
     /// Starts a recipient's batch (see ``NotificationStore/claimBatch(id:recipient:thread:slot:claimer:at:)``)
     /// and sends it, unless another run has it.
     func claimAndSend(id: String, recipient: String, thread: String?, slot: Instant, now: Instant, claimer: Claimer,
-                      transports: TransportFactory, bounces: BounceMarks, into result: inout BatchResult) throws {
+                      transports: TransportFactory, bounces: BounceMarks, turnedOff: TurnedOff, into result: inout BatchResult) throws {
         let batch = try store.claimBatch(id: id, recipient: recipient, thread: thread, slot: slot, claimer: claimer, at: now)
-        try sendAndRecord(batch, now: now, transports: transports, bounces: bounces, into: &result)
+        try sendAndRecord(batch, now: now, transports: transports, bounces: bounces, turnedOff: turnedOff, into: &result)
     }
 
     /// Sends a batch this run holds (nil: none), and notes in `result` what became of it.
     private func sendAndRecord(_ batch: MessageBatch?, now: Instant, transports: TransportFactory, bounces: BounceMarks,
-                               into result: inout BatchResult) throws {
+                               turnedOff: TurnedOff, into result: inout BatchResult) throws {
         guard let batch else { return }
         // The batch takes every item it holds; a replaced one is not shown, nor one whose
         // category its recipient has turned off since it was kept.
-        let shown = try stillWanted(batch.items.latestPerRequest, by: batch.recipient)
+        let shown = try turnedOff.wanted(batch.items.latestPerRequest, by: batch.recipient)
         if let problem = try send(batch, showing: shown, now: now, transports: transports, bounces: bounces) {
             result.held.append(problem)
         } else if !shown.isEmpty {
@@ -52,27 +53,18 @@ extension Scheduler {
         }
     }
 
-    /// Kept notifications less those of a category their recipient turned off since they
-    /// were kept (a one-click unsubscribe, "off", the preferences page): the next digest
-    /// showed them, and the unsubscribe looked ignored. Turned off at fire time, one is
-    /// never kept.
-    func stillWanted(_ items: [ParkedNotification], by recipient: String) throws -> [ParkedNotification] {
-        guard let chosen = try store.preferences()[recipient], chosen.values.contains(.off) else { return items }
-        return items.filter { chosen[$0.request.content.categoryIdentifier] != .off }
-    }
-
     /// Sends, as one message per address, each thread whose recipient's group wait has
     /// passed since its first notification fired.
     func sendWaitingGroups(now: Instant, claimer: Claimer, transports: TransportFactory) throws -> BatchResult {
         var result = BatchResult()
-        let bounces = BounceMarks(read: store.undeliverable)
-        try finishUnfinished(.thread, now: now, claimer: claimer, transports: transports, bounces: bounces, into: &result)
+        let (bounces, turnedOff) = (BounceMarks(read: store.undeliverable), TurnedOff(read: store.preferences))
+        try finishUnfinished(.thread, now: now, claimer: claimer, transports: transports, bounces: bounces, turnedOff: turnedOff, into: &result)
         for group in try store.waitingGroups() {
             guard let recipient = configuration.recipient(group.recipient), group.first.seconds + recipient.groupWait <= now.seconds else { continue }
             // Named after its first notification: one group per first, whichever run sends it.
             let id = "group-\(group.first.seconds)-" + stableHash("\(group.recipient)\u{0}\(group.firstDeliveryID)")
             try claimAndSend(id: id, recipient: group.recipient, thread: group.thread, slot: group.first, now: now, claimer: claimer,
-                             transports: transports, bounces: bounces, into: &result)
+                             transports: transports, bounces: bounces, turnedOff: turnedOff, into: &result)
         }
         return result
     }

@@ -41,12 +41,14 @@ extension Scheduler {
         let slots = recipients.compactMap { recipient in
             zones.zone(recipient.timeZone).map { (recipient, DeliveryRoute.lastSlot(minute: recipient.digestAt, atOrBefore: now, zone: $0)) }
         }
+        // Each recipient's choices, read once for the pass when a digest first needs them.
+        let turnedOff = TurnedOff(read: store.preferences)
         if dryRun {
             // Due as the real run would send it: something kept, and its slot not sent yet.
             for (recipient, slot) in slots {
                 guard try !store.hasDigest(recipient: recipient.id, slot: slot) else { continue }
-                let items = try stillWanted(store.parked(recipient: recipient.id).filter { $0.fireDate.seconds <= slot.seconds }.latestPerRequest,
-                                            by: recipient.id)
+                let items = try turnedOff.wanted(store.parked(recipient: recipient.id).filter { $0.fireDate.seconds <= slot.seconds }.latestPerRequest,
+                                                 by: recipient.id)
                 if !items.isEmpty { report.due.append((recipient.id, items)) }
             }
             return report
@@ -55,11 +57,12 @@ extension Scheduler {
         var result = BatchResult()
         // The hard-bounce marks, read once for the pass when a digest first goes to an email address.
         let bounces = BounceMarks(read: store.undeliverable)
-        try finishUnfinished(.digest, only: only, now: now, claimer: claimer, transports: transports, bounces: bounces, into: &result)
+        try finishUnfinished(.digest, only: only, now: now, claimer: claimer, transports: transports, bounces: bounces, turnedOff: turnedOff,
+                             into: &result)
         report.recovered = result.sent.count
         for (recipient, slot) in slots {
             try claimAndSend(id: "digest-" + Self.digestName(recipient.id, slot), recipient: recipient.id, thread: nil, slot: slot,
-                             now: now, claimer: claimer, transports: transports, bounces: bounces, into: &result)
+                             now: now, claimer: claimer, transports: transports, bounces: bounces, turnedOff: turnedOff, into: &result)
         }
         (report.sent, report.held) = (result.sent, result.held)
         // Digests for SMTP were queued with their mark: sent now, retried by later runs.

@@ -118,6 +118,12 @@ public struct ClickDesk: Sendable {
         return Outcome(verdict: verdict, message: message, addressee: to)
     }
 
+    /// What a refused token's page or answer says: 403 forged, 410 expired or gone, in
+    /// the recipient's language for an expired one.
+    func outcome(of refusal: TokenChecker.Refusal) -> Outcome {
+        refused(Self.verdict(of: refusal), request: expired(refusal))
+    }
+
     /// The notification of a genuine token refused for its age, which its recipient may
     /// be told about.
     func expired(_ refusal: TokenChecker.Refusal) -> NotificationRequest? {
@@ -274,7 +280,7 @@ public struct ClickDesk: Sendable {
         case .refused(let refusal)?:
             try store.record(InboundRecord(at: now, messageID: "", sender: responder, outcome: refusal.outcome,
                                                   detail: "\(channel): \(refusal.detail)", deliveryID: refusal.deliveryID))
-            return (refused(Self.verdict(of: refusal), request: expired(refusal)), refusal.outcome.rawValue)
+            return (outcome(of: refusal), refusal.outcome.rawValue)
         case .good(let token, let request, let purpose)?:
             let (outcome, status) = try answer(token, request, purpose, channel: channel, responder: responder, chatUser: chatUser,
                                                now: now, choose: choose)
@@ -415,12 +421,13 @@ public struct ClickDesk: Sendable {
     public func unsubscribe(token: String, categories listed: [String]? = nil, apply: Bool, now: Instant) throws -> (page: Outcome, button: String?) {
         let (request, recipient, to, categories): (NotificationRequest?, String, Addressee, [String])
         let purposes: [TokenPurpose] = listed.map { [.unsubscribeFrom($0)] } ?? [.unsubscribe, .reply]
-        switch try checkLink(token, now: now, accepting: { _ in purposes }) {
-        case .refused(let refusal):
-            guard let listed, refusal.verdict == .gone,
-                  let owner = tokens.recipient(of: Substring(token.lowercased()), for: .unsubscribeFrom(listed), now: now) else { return (refusal, nil) }
+        switch try tokens.check(Substring(token.lowercased()), now: now, accepting: { _ in purposes }) {
+        case nil:
+            return (Outcome(refused: .forged), nil)
+        case .refused(let refusal)?:
+            guard let listed, let owner = refusal.signer else { return (outcome(of: refusal), nil) }
             (request, recipient, to, categories) = (nil, owner, Addressee(locale: actions.recipient(owner)?.locale ?? "en"), listed)
-        case .good(let found, _, _):
+        case .good(_, let found, _)?:
             (request, recipient, to, categories) = (found, found.recipient, addressee(found), listed ?? [found.content.categoryIdentifier])
         }
         // An opt-in request has no category to leave (and no List-Unsubscribe): its reply
@@ -453,7 +460,7 @@ public struct ClickDesk: Sendable {
     func checkLink(_ token: String, now: Instant, accepting: (NotificationRequest?) -> [TokenPurpose]) throws -> LinkCheck {
         switch try tokens.check(Substring(token.lowercased()), now: now, accepting: accepting) {
         case .good(let token, let request, let purpose)?: return .good(request, purpose, token)
-        case .refused(let refusal)?: return .refused(refused(Self.verdict(of: refusal), request: expired(refusal)))
+        case .refused(let refusal)?: return .refused(outcome(of: refusal))
         case nil: return .refused(Outcome(refused: .forged))
         }
     }

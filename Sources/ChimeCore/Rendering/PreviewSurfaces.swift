@@ -37,9 +37,9 @@ public struct PreviewSurfaces: Hashable, Sendable {
     ///   - threadCount: how many notifications the thread holds.
     public init(title: String, subtitle: String, body: String, showPreviews: Recipient.ShowPreviews,
                 options: NotificationCategory.Options, placeholder: String, threadCount: Int) {
-        let filled = (try? StringFormat.format(placeholder, [.integer(threadCount)])) ?? placeholder
+        let filled = Self.filled(placeholder, threadCount: threadCount)
         self.placeholder = filled
-        let lead = title.isEmpty ? Self.headline(of: body) : title
+        let lead = Self.lead(title: title, body: body)
         switch showPreviews {
         case .always:
             subject = lead
@@ -64,6 +64,17 @@ public struct PreviewSurfaces: Hashable, Sendable {
         }
     }
 
+    /// A placeholder with `%u` replaced by `threadCount` (as it is when it has none).
+    public static func filled(_ placeholder: String, threadCount: Int) -> String {
+        (try? StringFormat.format(placeholder, [.integer(threadCount)])) ?? placeholder
+    }
+
+    /// What names a reminder where its content shows: its title, else its body's
+    /// ``headline(of:)``.
+    public static func lead(title: String, body: String) -> String {
+        title.isEmpty ? headline(of: body) : title
+    }
+
     /// The longest headline a body gives a reminder without a title.
     static let longestHeadline = 200
 
@@ -71,7 +82,7 @@ public struct PreviewSurfaces: Hashable, Sendable {
     /// in it, at most ``longestHeadline`` characters ("…" at the end of one cut). The
     /// whole body made the subject: a line break in it showed as a box or a break in
     /// mail clients' lists, and a body of a few kilobytes was a subject as long.
-    public static func headline(of body: String) -> String {
+    static func headline(of body: String) -> String {
         let line = body.split(whereSeparator: \.isNewline).lazy.map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty } ?? ""
         return line.count <= longestHeadline ? line : String(line.prefix(longestHeadline - 1)) + "…"
     }

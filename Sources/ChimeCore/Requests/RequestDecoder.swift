@@ -99,7 +99,7 @@ public enum RequestDecoder {
             (failure.line, failure.column) = (1, 1)
             return failure
         }
-        var failure = Failure(path: "", message: error.tooDeep ? error.message : "not valid JSON: \(error.message)", steps: nil)
+        var failure = Failure(path: "", message: error.described, steps: nil)
         (failure.line, failure.column) = JSONLocator.lineAndColumn(of: error.offset, in: bytes)
         return failure
     }

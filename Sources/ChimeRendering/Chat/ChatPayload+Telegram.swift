@@ -75,7 +75,7 @@ extension ChatPayload {
 extension ChatPayload {
     /// Whether Telegram takes `url` for a button: its host has a dot (a domain name or an
     /// IPv4 address).
-    static func telegramLinkable(_ url: String) -> Bool {
+    public static func telegramLinkable(_ url: String) -> Bool {
         URLComponents(string: url)?.host?.contains(".") == true
     }
 }

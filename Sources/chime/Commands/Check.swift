@@ -72,7 +72,8 @@ extension Chime {
         /// linkBase, its messages go without their link buttons (View, and every action's
         /// where presses cannot come back).
         private func telegramLinkWarnings(_ configuration: Configuration) -> [Diagnostic] {
-            guard let host = URLComponents(string: configuration.replies.linkBase)?.host, !host.contains(".") else { return [] }
+            let linkBase = configuration.replies.linkBase
+            guard !ChatPayload.telegramLinkable(linkBase), let host = URLComponents(string: linkBase)?.host else { return [] }
             return configuration.channels.filter { $0.url.kind == .telegram }.map { channel in
                 Diagnostic(.warning, at: SourceLocation(file: options.configPath),
                            "channel \"\(channel.id)\": Telegram refuses buttons that link to a host without a dot (\(host)), so its messages go without their link buttons; set <replies linkBase> to a domain name chime serve is reached at")

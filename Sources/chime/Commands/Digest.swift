@@ -54,7 +54,7 @@ extension Chime {
                     print("\(recipient): \(items.count) notification\(items.count == 1 ? "" : "s")")
                     for item in items {
                         let content = item.request.content
-                        print(printable("  \(item.fireDate.description)  \(item.request.identifier)  \(content.title.isEmpty ? PreviewSurfaces.headline(of: content.body) : content.title)"))
+                        print(printable("  \(item.fireDate.description)  \(item.request.identifier)  \(PreviewSurfaces.lead(title: content.title, body: content.body))"))
                     }
                 }
                 print("\(report.due.count) digest\(report.due.count == 1 ? "" : "s") due")
