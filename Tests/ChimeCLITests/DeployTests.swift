@@ -259,12 +259,49 @@ struct DeployTests {
             }
         }
         #expect(commands.map(\.schedule) == ["* * * * *", "0 * * * *", "30 3 * * *"])
-        #expect(Set(environment.keys) == ["CHIME_CONFIG", "CHIME_STORE", "CHIME_TEMPLATES", "CHIME_ENV_FILE"])
+        #expect(Set(environment.keys) == ["CHIME_CONFIG", "CHIME_TEMPLATES", "CHIME_ENV_FILE"])
         for (_, command) in commands {
             let result = try root.run(["/bin/sh", "-c", command], in: FileManager.default.temporaryDirectory, environment: environment)
             #expect(result.status == 0, "\(command): \(result.output)")
         }
         #expect(root.outbox.count == 1, "the every-minute line fired the reminder")
+    }
+
+    @Test("a store named in secrets.env (as the move to PostgreSQL asks) is the store of every unit, crontab line and the pipe: none names one that would win over it; chime check says a name the environment sets instead")
+    func storeFromSecrets() throws {
+        let root = try Root()
+        let moved = root.state.appendingPathComponent("moved.sqlite").path
+        let secrets = root.url.appendingPathComponent("etc/chime/secrets.env")
+        try (String(contentsOf: secrets, encoding: .utf8) + "CHIME_STORE=sqlite:\(moved)\n").write(to: secrets, atomically: true, encoding: .utf8)
+        let text = { (name: String) in root.place(try String(contentsOf: Self.deploy.appendingPathComponent(name), encoding: .utf8)) }
+        for name in ["crontab", "postfix/master.cf", "Containerfile"] + ["daemon", "serve", "serve@", "run", "digest", "prune"].map({ "systemd/chime-\($0).service" }) {
+            let lines = try text(name).split(separator: "\n").filter { !$0.hasPrefix("#") }
+            #expect(!lines.contains { $0.contains("CHIME_STORE=") || $0.contains("--store") }, "\(name) names a store, which secrets.env's would not replace")
+        }
+        // Scheduled into the moved store; the timer's unit fires it from there, and leaves
+        // the SQLite default alone.
+        let json = #"{"identifier": "tea", "recipient": "alice", "content": {"title": "Tea"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#
+        try Data(json.utf8).write(to: root.state.appendingPathComponent("tea.json"))
+        let scheduled = try root.run([ChimeProcess.executable.path, "--config", root.url.appendingPathComponent("etc/chime/chime.xml").path, "--store", "sqlite:\(moved)",
+                                      "schedule", "--json", "tea.json", "--now", ISO8601DateFormatter().string(from: Date().addingTimeInterval(-600))],
+                                     in: root.state, environment: [:])
+        #expect(scheduled.status == 0, "\(scheduled.output)")
+        let run = try Self.start("chime-run.service", in: root)
+        #expect(run.status == 0 && run.output.hasPrefix("fired 1"), "\(run.output)")
+        #expect(root.outbox.count == 1)
+        #expect(!FileManager.default.fileExists(atPath: root.state.appendingPathComponent("chime.sqlite").path), "the default store was made beside the moved one")
+        // A unit left with its own CHIME_STORE (an older copy of it): chime check says the
+        // file's is not used, naming no value.
+        let check = try root.run([ChimeProcess.executable.path, "--env-file", secrets.path, "check"], in: root.state,
+                                 environment: ["CHIME_CONFIG": root.url.appendingPathComponent("etc/chime/chime.xml").path, "CHIME_STORE": "sqlite:/var/lib/chime/chime.sqlite"])
+        #expect(check.status == 0 && check.output.contains("secrets.env: warning: CHIME_STORE here is not used: the environment already sets it"), "\(check.output)")
+        #expect(!check.output.contains(moved) && !check.output.contains("CHIME_SECRET_KEY"), "\(check.output)")
+        let given = try root.run([ChimeProcess.executable.path, "--env-file", secrets.path, "--store", "sqlite:\(moved)", "check"], in: root.state,
+                                 environment: ["CHIME_CONFIG": root.url.appendingPathComponent("etc/chime/chime.xml").path])
+        #expect(given.output.contains("CHIME_STORE here is not used: --store is given"), "\(given.output)")
+        let agreed = try root.run([ChimeProcess.executable.path, "--env-file", secrets.path, "check"], in: root.state,
+                                  environment: ["CHIME_CONFIG": root.url.appendingPathComponent("etc/chime/chime.xml").path])
+        #expect(agreed.status == 0 && !agreed.output.contains("not used"), "\(agreed.output)")
     }
 
     @Test("the Postfix pipe: master.cf's argv (its { } group one argument) takes a reply on stdin and acts on it, exit 0; the transport map names the chime transport")

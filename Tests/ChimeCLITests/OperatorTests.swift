@@ -159,6 +159,20 @@ struct OperatorTests {
         #expect(!(try ws.chime(["check"]).stderr.contains("linkBase")))
         let example = try ChimeProcess.run(["check", "--config", "deploy/chime.example.xml"])
         #expect(example.status == 0 && !example.stderr.contains("linkBase"), "\(example.stderr)")
+        // The example's own linkBase, this machine's, with messages that leave it (a Slack
+        // channel, a relay elsewhere): said for each; a local Maildir and relay are not.
+        let loopback = Self.configuration.replacingOccurrences(of: "https://reminders.example.org/chime/links", with: "http://127.0.0.1:8080")
+            .replacingOccurrences(of: "</channels>", with: """
+                <channel id="team" url="slack://hooks.slack.com/services/T000/B000/XXXX"/>
+                <channel id="relay" url="smtps://mail.example.org" from="bot@example.org"/>
+                <channel id="postfix" url="smtp://127.0.0.1:25" from="bot@example.org"/>
+                </channels>
+                """)
+        try ws.write("chime.xml", loopback)
+        let away = try ws.chime(["check"])
+        #expect(away.status == 0, "\(away.stderr)")
+        let said = away.stderr.split(separator: "\n").filter { $0.contains("is this machine's own address") }
+        #expect(said.count == 2 && said[0].contains("channel \"team\"") && said[1].contains("channel \"relay\""), "\(away.stderr)")
     }
 
     @Test("a store that cannot be written or opened says what is wrong and what to do, exits 73, and loses nothing stored")
