@@ -26,6 +26,31 @@ public struct ParsedMail: Sendable {
         /// nil when iconv knows no such charset. What the part's own headers do not name
         /// (an HTML page's `<meta>` charset).
         public func text(inCharset charset: String) -> String? {
+            Self.text(of: data, inCharset: Self.wider(charset) ?? charset)
+        }
+
+        /// The code page that mail labelled `label` is written in, when it is wider than
+        /// the label: Windows (Outlook, and the browsers of webmail) writes its own
+        /// supersets under the standard names, as WHATWG's encoding table reads them —
+        /// Shift_JIS as CP932 ("②", "髙"), EUC-KR as CP949, GB2312 as GB18030, Big5 with
+        /// HKSCS, ISO-8859-1 and US-ASCII as Windows-1252 (its quotes and dashes), Latin-5
+        /// as Windows-1254. Read under the narrow label, iconv drops what it lacks: "②番"
+        /// came out "A番". (ISO-2022-JP's Windows form, CP50220, glibc lacks.)
+        static func wider(_ label: String) -> String? {
+            switch label.lowercased().trimmingBlanks() {
+            case "shift_jis", "shift-jis", "sjis", "x-sjis", "ms_kanji", "csshiftjis", "windows-31j": "CP932"
+            case "euc-kr", "ks_c_5601-1987", "ks_c_5601", "ksc5601", "korean", "csksc56011987", "iso-ir-149", "windows-949": "CP949"
+            case "gb2312", "gbk", "x-gbk", "cp936", "chinese", "csgb2312", "gb_2312-80", "iso-ir-58", "euc-cn": "GB18030"
+            case "big5", "x-x-big5", "cn-big5", "csbig5": "BIG5-HKSCS"
+            case "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "l1", "us-ascii", "ascii", "cp819", "ibm819": "CP1252"
+            case "iso-8859-9", "iso8859-9", "iso_8859-9", "latin5", "l5": "CP1254"
+            default: nil
+            }
+        }
+
+        /// `data` converted from `charset` by GMime's iconv; nil when iconv knows no such
+        /// charset.
+        static func text(of data: [UInt8], inCharset charset: String) -> String? {
             let converter = g_mime_iconv_open("UTF-8", charset)
             guard let converter, converter != iconv_t(bitPattern: -1) else { return nil }
             defer { g_mime_iconv_close(converter) }
@@ -218,6 +243,12 @@ public struct ParsedMail: Sendable {
         if parameters["charset"] == nil, contentType.hasPrefix("text/"), String(validating: data, as: UTF8.self) == nil,
            let latin = String(bytes: data, encoding: .windowsCP1252) {
             text = latin
+        }
+        // A narrow label over the code page that wrote it (``Part/wider(_:)``): read in
+        // that, when there is an 8-bit byte the two could differ on.
+        if let label = parameters["charset"], contentType.hasPrefix("text/"), let wider = Part.wider(label),
+           data.contains(where: { $0 >= 0x80 }), let widened = Part.text(of: data, inCharset: wider) {
+            text = widened
         }
         parts.append(Part(contentType: contentType, filename: g_mime_part_get_filename(part).map { String(cString: $0) },
                           text: text, data: data, parameters: parameters))

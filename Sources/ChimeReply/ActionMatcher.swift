@@ -18,6 +18,10 @@ public struct ActionMatcher: Sendable {
         var words: String
         var action: NotificationAction?
         var builtIn: BuiltInAction?
+        /// The action's other names (its title in every locale, its identifier): after
+        /// its number, as the menu's line is copied ("2 - Edit list"), they leave the
+        /// answer that action.
+        var otherNames: Set<String> = []
 
         /// Whether what follows the name is the action's text: a text-input action's, or
         /// snooze's duration.
@@ -38,7 +42,7 @@ public struct ActionMatcher: Sendable {
         var keywords: [Keyword] = []
         let names = ReplyWords.names(of: category, titles: titles)
         for (action, names) in names {
-            for name in names { keywords.append(Keyword(words: name, action: action)) }
+            for name in names { keywords.append(Keyword(words: name, action: action, otherNames: names.subtracting([name]))) }
         }
         var general: [Keyword] = []
         if category.options.contains(.customDismissAction) {
@@ -97,8 +101,12 @@ public struct ActionMatcher: Sendable {
                 // are thanks or please, or the action takes text (Add item: milk;
                 // snooze 2h).
                 let following = folded.dropFirst(keyword.words.count + 1)
-                guard keyword.takesText(following) || Self.onlyCourtesy(following) else { continue }
-                remainder = Self.after(keyword.words, in: line)
+                if keyword.otherNames.contains(String(following)) {
+                    remainder = ""
+                } else {
+                    guard keyword.takesText(following) || Self.onlyCourtesy(following) else { continue }
+                    remainder = Self.after(keyword.words, in: line)
+                }
             } else if folded.hasPrefix(keyword.words), ReplyWords.unspaced(keyword.words) || Self.startsUnspaced(folded.dropFirst(keyword.words.count)) {
                 // Written without spaces ("リストを削除してください", "2お願いします"), the
                 // name runs into what follows: as above, another sentence unless it is
@@ -160,6 +168,8 @@ public struct ActionMatcher: Sendable {
     static let unspacedEndings: [String] = [
         "してください", "して下さい", "しておいて", "しといて", "してくれ", "して", "しました", "します", "しましょう", "する",
         "お願いします", "おねがいします", "お願い", "おねがい", "でお願いします", "ください", "下さい",
+        // After the menu's number: "2番" (number 2), Korean's "2번" ("2번이요").
+        "番", "번이요", "번요", "번",
         "ありがとうございます", "ありがとう", "です", "で", "ね", "よ", "済み",
         "谢谢你", "谢谢", "謝謝", "多谢", "多謝", "麻烦了", "麻煩了", "好的", "一下", "吧", "了", "啦", "呀", "掉", "请", "請",
     ].map(ReplyWords.fold).sorted { $0.count > $1.count }
@@ -174,9 +184,11 @@ public struct ActionMatcher: Sendable {
         return true
     }
 
-    /// Whether text starts with a character of a script written without spaces.
+    /// Whether text starts with a character of a script written without spaces, or with
+    /// Hangul (folded into its jamo, U+1100–U+11FF), whose particles and endings run into
+    /// the word before them ("2번").
     static func startsUnspaced(_ text: Substring) -> Bool {
-        text.unicodeScalars.first.map { $0.value >= 0x3000 } ?? false
+        text.unicodeScalars.first.map { $0.value >= 0x3000 || (0x1100...0x11FF).contains($0.value) } ?? false
     }
 
     static func negates(_ following: Substring) -> Bool {
@@ -189,8 +201,12 @@ public struct ActionMatcher: Sendable {
 
     /// Greetings that may stand alone on a reply's first line, folded.
     static let greetings: Set<String> = Set([
-        "hi", "hello", "hey", "dear", "bonjour", "salut", "hallo", "guten tag", "hola", "buenos días",
-        "привет", "здравствуйте", "cześć", "dzień dobry", "مرحبا", "こんにちは",
+        "hi", "hello", "hey", "dear", "good morning", "good afternoon", "good evening", "morning", "greetings",
+        "bonjour", "bonsoir", "salut", "coucou", "hallo", "guten tag", "guten morgen", "guten abend", "moin", "servus",
+        "hola", "buenos días", "buenas", "buenas tardes", "buenas noches",
+        "привет", "здравствуйте", "добрый день", "доброе утро", "добрый вечер",
+        "cześć", "dzień dobry", "witam", "witaj", "مرحبا", "السلام عليكم", "صباح الخير",
+        "こんにちは", "おはようございます", "こんばんは", "お疲れ様です", "お疲れさまです", "你好", "您好",
     ].map(ReplyWords.fold))
 
     /// A first line that only greets: a greeting, perhaps a name (two words at most),

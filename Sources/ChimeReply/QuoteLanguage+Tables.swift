@@ -36,7 +36,7 @@ extension QuoteLanguage {
         ],
         verbs: ["crit"],
         from: ["de"], dated: ["envoyé", "date"], fields: ["à", "a", "objet", "cc"],
-        separators: ["message d'origine", "message d’origine", "message transféré", "courriel original", "message original"],
+        separators: ["message d'origine", "message d’origine", "message transféré", "courriel original", "message original", "mail original"],
         forwarded: ["début du message réexpédié", "début du message transféré"],
         sentFromStarts: ["envoyé de mon", "envoyé depuis", "envoyé à partir de", "envoyé avec"],
         sentWithStarts: ["envoyé de"],

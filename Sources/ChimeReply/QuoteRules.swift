@@ -121,15 +121,23 @@ struct QuoteRules: Sendable {
             while let character = inner.first, character.isASCII, rules.contains(character.asciiValue!) { inner.removeFirst() }
             while let character = inner.last, character.isASCII, rules.contains(character.asciiValue!) { inner.removeLast() }
             guard !inner.isEmpty, inner.count < line.count - 3 else { return false }
-            let content = inner.lowercased()
+            let content = Self.lowered(inner)
             if separators.contains(content) { return true }
             let window = content.hasSuffix(":") ? content : content + ":"
             return isWrote(window)
         }
         guard bytes.count <= 120 else { return false }
-        var content = Self.withoutDirectionMarks(line).lowercased()
+        var content = Self.lowered(Substring(Self.withoutDirectionMarks(line)))
         while content.hasSuffix(":") || content.hasSuffix("：") || content.hasSuffix(" ") { content.removeLast() }
         return forwarded.contains(content)
+    }
+
+    /// Lower case as the tables write it: Turkish's dotted capital İ lowers to i and a
+    /// combining dot (U+0307), which no table has ("-----Özgün İleti-----").
+    static func lowered(_ text: Substring) -> String {
+        let lower = text.lowercased()
+        guard lower.unicodeScalars.contains("\u{307}") else { return lower }
+        return String(String.UnicodeScalarView(lower.unicodeScalars.filter { $0 != "\u{307}" }))
     }
 
     /// What a separator's rule is drawn with, around its words.

@@ -4,10 +4,14 @@ import ChimeXML
 extension ReplyText {
     /// The text of a parsed reply that ``extract(_:markers:)`` reads: its first plain-text
     /// part that is not an attachment (`format=flowed` joined again), else its HTML made
-    /// text with the clients' quote containers left out (``HTMLText``).
+    /// text with the clients' quote containers left out (``HTMLText``). A plain part of
+    /// white space alone, which some clients send beside the HTML that holds the answer,
+    /// is passed over.
     /// - Parameter mail: the reply as ``ParsedMail`` read it, its parts decoded.
     public static func body(of mail: ParsedMail) -> String {
-        if let plain = mail.parts.first(where: { $0.contentType == "text/plain" && $0.filename == nil }) {
+        let hasHTML = mail.parts.contains { $0.contentType == "text/html" && $0.filename == nil }
+        if let plain = mail.parts.first(where: { $0.contentType == "text/plain" && $0.filename == nil }),
+           !hasHTML || plain.decodedText.contains(where: { !$0.isWhitespace }) {
             let text = plain.decodedText
             return plain.parameters["format"]?.lowercased() == "flowed"
                 ? unflowed(text, deleteSpace: plain.parameters["delsp"]?.lowercased() == "yes") : text

@@ -1,0 +1,120 @@
+@testable import ChimeReply
+import ChimeCore
+import ChimeMIME
+import Testing
+
+/// Replies as mail clients write them that a review found misread: the answer under a
+/// greeting the list lacked, a number with its action's title after it, a blank plain
+/// part beside the HTML that holds the answer, quote headers with no table of their
+/// language, and charsets that clients label narrower than what they write.
+@Suite("Reply text: the forms of real clients found misread")
+struct ReplyClientFormsTests {
+    static let quote = "> Shopping\n> Hey, you must go shopping, remember?\n> Reply 1 for OK, got it"
+
+    /// The shopping category of the matcher's own tests (OK, Edit list, Delete list, Add item).
+    var category: NotificationCategory { ReplyTextTests().category }
+
+    var matcher: ActionMatcher {
+        ActionMatcher(category: category) { title in
+            ["Edit list": ["Modifier la liste", "Liste bearbeiten", "Изменить список", "リストを編集"]][title, default: []] + [title]
+        }
+    }
+
+    @Test("a greeting on a line of its own, in the shipped languages, is passed over to the answer below it", arguments: [
+        "Good morning,\n\n2", "Good afternoon!\n2", "Morning,\n2", "Bonsoir,\n\n2", "Guten Morgen,\n2", "Moin,\n2",
+        "Buenas tardes,\n2", "Добрый день!\n\n2", "Доброе утро,\n2", "Witam,\n2", "お疲れ様です。\n2", "おはようございます\n2", "您好，\n2",
+    ])
+    func greetings(reply: String) {
+        // Before, "Good morning,\n\n2" became the shopping list's item "Good morning,\n\n2".
+        #expect(matcher.match(text: reply) == ActionMatcher.Match(action: "editList", userText: nil), "\(reply)")
+    }
+
+    @Test("the menu's number followed by its own action's title, as people copy the menu's line, is that action", arguments: [
+        "2 - Edit list", "2. Edit list", "2) edit list", "2: Liste bearbeiten", "2 – Modifier la liste", "2番", "2번",
+    ])
+    func numberAndTitle(reply: String) {
+        #expect(matcher.match(text: reply) == ActionMatcher.Match(action: "editList", userText: nil), "\(reply)")
+    }
+
+    @Test("a number followed by another action's title is not taken for either")
+    func numberAndOtherTitle() {
+        // The shopping category's one text-input action takes it as its text, as any
+        // answer naming no action; a category without one matches nothing.
+        #expect(matcher.match(text: "2 - Delete list")?.action == "addItem")
+        let plain = ActionMatcher(category: NotificationCategory(identifier: "plain", actions: Array(category.actions.prefix(3)))) { [$0] }
+        #expect(plain.match(text: "2 - Delete list") == nil)
+        #expect(plain.match(text: "3 - Delete list") == ActionMatcher.Match(action: "trashAction", userText: nil))
+    }
+
+    @Test("quote headers of languages without a table, naming the address they quote, end the answer", arguments: [
+        // Gmail in Catalan and Lithuanian, on one line and wrapped as Gmail wraps them.
+        "El dl., 7 d’abr. 2025 a les 9:12, Reminders (<bot@example.org>) va escriure:",
+        "El dl., 7 d’abr. 2025 a les 9:12, Reminders (<bot@example.org>) va\nescriure:",
+        "2025-04-07, pr, 09:12, Reminders <bot@example.org> rašė:",
+        "På mån 7 apr. 2025 kl 09:12 skrev Reminders <bot@example.org>:",
+    ])
+    func unknownLanguageHeaders(header: String) {
+        #expect(ReplyText.extract("Llet i ous\n\n\(header)\n\n\(Self.quote)") == "Llet i ous", "\(header)")
+        // Nothing typed above it: nothing is the answer (not the header, as an item).
+        #expect(ReplyText.extract("\(header)\n\(Self.quote)") == "", "\(header)")
+    }
+
+    @Test("a line of the person's own that ends with a colon before their quote stays theirs when it names no address")
+    func ownColonLine() {
+        #expect(ReplyText.extract("Add item: milk, eggs, and also:\n\(Self.quote)") == "Add item: milk, eggs, and also:")
+    }
+
+    @Test("separators: Zimbra's \"Mail original\", Turkish Outlook's with its dotted capital I")
+    func separators() {
+        let block = "De: \"Reminders\" <bot@example.org>\nÀ: \"Anna\" <anna@example.org>\nEnvoyé: Lundi 7 Avril 2025 09:12:00\nObjet: Shopping\n\nShopping"
+        #expect(ReplyText.extract("Du lait\n\n----- Mail original -----\n\(block)") == "Du lait")
+        #expect(ReplyText.extract("Süt\n\n----- Mail original -----\nShopping\nHey") == "Süt")
+        #expect(ReplyText.extract("Süt ve yumurta\n\n-----Özgün İleti-----\nKimden: Reminders\nGönderildi: 7 Nisan 2025\nKonu: Shopping\n\nShopping") == "Süt ve yumurta")
+    }
+
+    /// A two-part reply: an empty text/plain beside HTML that holds the answer.
+    static let blankPlain = """
+        From: Anna <anna@example.org>\r
+        To: bot@example.org\r
+        Subject: Re: Shopping\r
+        MIME-Version: 1.0\r
+        Content-Type: multipart/alternative; boundary="b"\r
+        \r
+        --b\r
+        Content-Type: text/plain; charset=utf-8\r
+        \r
+        \r
+        \r
+        --b\r
+        Content-Type: text/html; charset=utf-8\r
+        \r
+        <div>2</div><blockquote type="cite"><div>Shopping</div><div>Reply 1 for OK, got it</div></blockquote>\r
+        --b--\r
+
+        """
+
+    @Test("a blank plain-text part leaves the answer to the HTML part beside it")
+    func blankPlainPart() throws {
+        let mail = try #require(ParsedMail(bytes: Array(Self.blankPlain.utf8)))
+        #expect(ReplyText.extract(ReplyText.body(of: mail)) == "2")
+        // A plain part with the answer is still the one read.
+        let both = Self.blankPlain.replacingOccurrences(of: "charset=utf-8\r\n\r\n\r\n\r\n", with: "charset=utf-8\r\n\r\n3\r\n\r\n")
+        #expect(ReplyText.extract(ReplyText.body(of: try #require(ParsedMail(bytes: Array(both.utf8))))) == "3")
+    }
+
+    @Test("charsets labelled narrower than the client writes are read as the Windows code pages they are", arguments: [
+        // Shift_JIS labelled, "②番" as Windows writes it (CP932's NEC row); EUC-KR
+        // labelled, "똠양꿍 추가" in CP949's extension; GB2312 labelled, a character of
+        // GBK's; ISO-8859-1 labelled, Windows-1252's quotes (as WHATWG reads the label).
+        ("shift_jis", [0x87, 0x41, 0x94, 0xD4] as [UInt8], "②番"),
+        ("ks_c_5601-1987", [0x8C, 0x63, 0xBE, 0xE7, 0xB2, 0xE1, 0x20, 0xC3, 0xDF, 0xB0, 0xA1], "똠양꿍 추가"),
+        ("euc-kr", [0x8C, 0x63], "똠"),
+        ("gb2312", [0x86, 0x41], "咥"),
+        ("iso-8859-1", [0x93, 0x4F, 0x4B, 0x94], "“OK”"),
+    ])
+    func charsetSupersets(charset: String, bytes: [UInt8], text: String) throws {
+        let head = "From: Anna <anna@example.org>\r\nTo: bot@example.org\r\nSubject: Re\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=\(charset)\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
+        let mail = try #require(ParsedMail(bytes: Array(head.utf8) + bytes + Array("\r\n".utf8)))
+        #expect(ReplyText.body(of: mail).trimmingCharacters(in: .whitespacesAndNewlines) == text, "\(charset)")
+    }
+}
