@@ -41,8 +41,10 @@ extension ConfigurationSchema {
     }()
 
     /// The schema error with the name likely meant added: an element that is not expected
-    /// gets the nearest of those libxml2 says are expected (else of all the schema's
-    /// elements), an attribute not allowed the nearest of its element's attributes.
+    /// gets the nearest of those libxml2 says are expected, else of all the schema's
+    /// elements (past a category's actions libxml2 expects only `minimalActions`, where a
+    /// misspelt `textInputAction` was meant), an attribute not allowed the nearest of its
+    /// element's attributes.
     static func suggesting(_ diagnostic: Diagnostic) -> Diagnostic {
         let message = diagnostic.message
         // A flag written as iOS property lists or people write it: said what to do.
@@ -56,8 +58,8 @@ extension ConfigurationSchema {
             meant = EditDistance.nearest(to: attribute, among: names.attributes[element] ?? [])
         } else if let element = quoted(in: message, "Element '", "': This element is not expected.")?.0 {
             let expected = quoted(in: message, "Expected is ( ", " ).")?.0 ?? quoted(in: message, "Expected is one of ( ", " ).")?.0
-            let candidates = expected.map { $0.components(separatedBy: ", ") } ?? Array(names.elements)
-            meant = EditDistance.nearest(to: element, among: candidates)
+            meant = expected.flatMap { EditDistance.nearest(to: element, among: $0.components(separatedBy: ", ")) }
+                ?? EditDistance.nearest(to: element, among: names.elements)
         } else {
             meant = nil
         }

@@ -202,6 +202,18 @@ struct APITests {
         #expect(try pending() == ["a1"])
         let target = try post(#"{"identifier": "t1", "recipient": "alice", "content": {"title": "t", "targetContentIdentifier": "/lists/42"}, "trigger": {"type": "timeInterval", "seconds": 600}}"#, write)
         #expect(target.status == 422 && Self.error(target.body)?["at"] as? String == "content.targetContentIdentifier", "\(target.body)")
+        // A value out of its range is at its own field, not at the object holding it.
+        for (content, trigger, field) in [
+            (#"{"title": "", "body": " "}"#, #"{"type": "timeInterval", "seconds": 600}"#, "content.title"),
+            (#"{"title": "t", "relevanceScore": 1.5}"#, #"{"type": "timeInterval", "seconds": 600}"#, "content.relevanceScore"),
+            (#"{"title": "t", "badge": -1}"#, #"{"type": "timeInterval", "seconds": 600}"#, "content.badge"),
+            (#"{"title": "t"}"#, #"{"type": "calendar", "dateComponents": {"hour": 9, "weekday": 8}, "repeats": true}"#, "trigger.dateComponents.weekday"),
+            (#"{"title": "t"}"#, #"{"type": "calendar", "dateComponents": {"month": 2, "day": 30}, "repeats": true}"#, "trigger.dateComponents.day"),
+            (#"{"title": "t"}"#, #"{"type": "timeInterval", "seconds": 30, "repeats": true}"#, "trigger.seconds"),
+        ] {
+            let answer = try post(#"{"identifier": "r1", "recipient": "alice", "content": \#(content), "trigger": \#(trigger)}"#, write)
+            #expect(answer.status == 422 && Self.error(answer.body)?["at"] as? String == field, "\(field): \(answer.body)")
+        }
 
         // A key to schedule reminders is no key to the files chime serve can read: the API
         // attaches files from its working directory's attachments/ alone, symlinks resolved.

@@ -138,6 +138,16 @@ extension OperatorTests {
         #expect(lines.contains { $0.hasPrefix("\(attribute): error: ") && $0.hasSuffix("did you mean `textInputPlaceholder`?") }, "\(result.stderr)")
         let unknown = try #require(lines.first { $0.contains("'colour'") })
         #expect(unknown.hasPrefix(try Self.place(of: "colour=", in: written, file: "chime.xml")) && !unknown.contains("did you mean"), "\(unknown)")
+        // Misspelt after a category's actions, where libxml2 expects only minimalActions.
+        let late = Self.configuration.replacingOccurrences(of: #"<action identifier="ok" title="OK, got it"/>"#, with: """
+            <action identifier="ok" title="OK, got it"/><action identifier="two" title="Two"/><action identifier="three" title="Three"/>
+                  <textInputActon identifier="note" title="Note"/>
+                  <minimalActions>ok two</minimalActions>
+            """)
+        try ws.write("chime.xml", late)
+        let after = try ws.chime(["check"])
+        let said = try #require(after.stderr.split(separator: "\n").first { $0.contains("'textInputActon'") }, "\(after.stderr)")
+        #expect(said.hasPrefix(try Self.place(of: "<textInputActon", in: late, file: "chime.xml")) && said.hasSuffix("did you mean `textInputAction`?"), "\(said)")
     }
 
     @Test("what an iOS app's categories carry that means nothing here (allowInCarPlay, an action's icon) is refused saying to remove it; a flag written yes says to write true or false")
@@ -189,11 +199,26 @@ extension OperatorTests {
 
         // A NUL would end the Subject GMime writes, and the identifier in every listing.
         for (text, said) in [(#""content": {"title": "a\u0000b"}"#, "content.title has a NUL character (U+0000)"),
-                             (#""content": {"title": "a", "bodyLocArgs": ["\u0000"]}"#, "content.bodyLocArgs has a NUL character (U+0000)")] {
+                             (#""content": {"title": "a", "bodyLocArgs": ["\u0000"]}"#, "content.bodyLocArgs[0] has a NUL character (U+0000)")] {
             try ws.write("r.json", #"{"identifier": "n", "recipient": "alice", \#(text), "trigger": {"type": "timeInterval", "seconds": 60}}"#)
             let nul = try ws.chime(["schedule", "--json", "r.json"])
             #expect(nul.status == 65)
             #expect(nul.stderr.contains(said), "\(nul.stderr)")
+        }
+        // A value out of its range is pointed at where it is written, not at the object
+        // holding it; an empty title (given or left out) at the title, or the content.
+        for (content, trigger, needle) in [
+            (#"{"title": "a", "relevanceScore": 1.5}"#, #"{"type": "timeInterval", "seconds": 60}"#, "1.5"),
+            (#"{"title": "a"}"#, #"{"type": "calendar", "dateComponents": {"hour": 25}, "repeats": true}"#, "25"),
+            (#"{"title": "a"}"#, #"{"type": "timeInterval", "seconds": 30, "repeats": true}"#, "30"),
+            (#"{"title": "", "body": " "}"#, #"{"type": "timeInterval", "seconds": 60}"#, #""""#),
+            (#"{"body": " "}"#, #"{"type": "timeInterval", "seconds": 60}"#, #"{"body""#),
+        ] {
+            let text = #"{"identifier": "v", "recipient": "alice",\#n "content": \#(content),\#n "trigger": \#(trigger)}"#
+            try ws.write("r.json", text)
+            let range = try ws.chime(["schedule", "--json", "r.json"])
+            let place = try Self.place(of: needle, in: text, file: "r.json")
+            #expect(range.status == 65 && range.stderr.hasPrefix("\(place): error: "), "\(needle): \(range.stderr)")
         }
         // An identifier is a key of every store: one past 1,024 bytes is refused alike on
         // SQLite and PostgreSQL (whose index takes about 2,700).

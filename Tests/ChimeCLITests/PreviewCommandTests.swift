@@ -58,7 +58,7 @@ struct PreviewCommandTests {
         let unknown = try preview(#"{"type": "timeInterval", "seconds": 600}"#, category: "nope")
         #expect(unknown.status == 65 && unknown.stderr.hasPrefix("one.json:1:93: error: request \"x\": unknown category"), "\(unknown.stderr)")
         let never = try preview(#"{"type": "calendar", "dateComponents": {"month": 2, "day": 30}, "repeats": true}"#)
-        #expect(never.status == 65 && never.stderr.hasPrefix("one.json:1:117: error: request \"x\": dateComponents day 30 never occurs"), "\(never.stderr)")
+        #expect(never.status == 65 && never.stderr.hasPrefix("one.json:1:176: error: request \"x\": dateComponents day 30 never occurs"), "\(never.stderr)")
     }
 
     @Test("unknown channels and requests are refused")

@@ -116,7 +116,7 @@ struct ScheduleCommandTests {
         #expect(result.stderr == """
             bad.json:2:35: error: request 2 ("x"): unknown recipient "mallory"
             bad.json:2:101: error: request 2 ("x"): unknown category "nope"
-            bad.json:2:121: error: request 2 ("x"): a repeating time interval must be at least 60 seconds, not 30
+            bad.json:2:157: error: request 2 ("x"): a repeating time interval must be at least 60 seconds, not 30
 
             """)
         // A field left out is pointed at by the object that lacks it; a request made of

@@ -119,6 +119,6 @@ struct CalendarTriggerTests {
         (DateComponentsPattern(year: 2027, month: 2, day: 29), "dateComponents 2027-2-29 does not exist"),
     ])
     func refused(pattern: DateComponentsPattern, message: String) {
-        #expect(pattern.problem == message)
+        #expect(pattern.problem?.message == message)
     }
 }

@@ -30,10 +30,10 @@ struct TriggerScheduleTests {
 
     @Test("a repeating interval under 60 s is refused; 60 s is accepted")
     func minimumInterval() {
-        #expect(NotificationTrigger.timeInterval(seconds: 59, repeats: true).problem == "a repeating time interval must be at least 60 seconds, not 59")
+        #expect(NotificationTrigger.timeInterval(seconds: 59, repeats: true).problem == .init("a repeating time interval must be at least 60 seconds, not 59", at: "trigger.seconds"))
         #expect(NotificationTrigger.timeInterval(seconds: 60, repeats: true).problem == nil)
         #expect(NotificationTrigger.timeInterval(seconds: 5, repeats: false).problem == nil)
-        #expect(NotificationTrigger.timeInterval(seconds: 0, repeats: false).problem == "trigger.seconds must be more than 0")
+        #expect(NotificationTrigger.timeInterval(seconds: 0, repeats: false).problem == .init("trigger.seconds must be more than 0", at: "trigger.seconds"))
     }
 
     @Test("missed occurrences fire once and are counted")

@@ -56,29 +56,29 @@ public struct NotificationContent: Hashable, Sendable {
         self.threadIdentifier = threadIdentifier
     }
 
-    /// Why the content is refused, or nil.
-    public var problem: String? {
+    /// Why the content is refused, with the field at fault (`content.relevanceScore`), or nil.
+    public var problem: RequestProblem? {
         // A message with nothing to say: every platform would show an empty message (Slack
         // an empty text, Mattermost an empty fallback), which the recipient cannot act on.
         func blank(_ text: String) -> Bool { text.allSatisfy { $0.isWhitespace } }
         if blank(title), blank(titleLocKey ?? ""), blank(body), blank(bodyLocKey ?? "") {
-            return "content.title and content.body are both empty: give at least one (or content.titleLocKey or content.bodyLocKey)"
+            return .init("content.title and content.body are both empty: give at least one (or content.titleLocKey or content.bodyLocKey)", at: "content.title")
         }
         if !(0...1).contains(relevanceScore) {
-            return "content.relevanceScore must be within 0…1, not \(relevanceScore)"
+            return .init("content.relevanceScore must be within 0…1, not \(relevanceScore)", at: "content.relevanceScore")
         }
         if let badge, badge < 0 {
-            return "content.badge must not be negative"
+            return .init("content.badge must not be negative", at: "content.badge")
         }
         if summaryArgumentCount < 0 {
-            return "content.summaryArgumentCount must not be negative"
+            return .init("content.summaryArgumentCount must not be negative", at: "content.summaryArgumentCount")
         }
         // A NUL ends a C string: GMime wrote the Subject up to it and no further.
         let texts = [("title", title), ("subtitle", subtitle), ("body", body), ("threadIdentifier", threadIdentifier),
-                     ("summaryArgument", summaryArgument)] + titleLocArgs.map { ("titleLocArgs", $0) } + subtitleLocArgs.map { ("subtitleLocArgs", $0) }
-            + bodyLocArgs.map { ("bodyLocArgs", $0) }
+                     ("summaryArgument", summaryArgument)] + titleLocArgs.enumerated().map { ("titleLocArgs[\($0)]", $1) }
+            + subtitleLocArgs.enumerated().map { ("subtitleLocArgs[\($0)]", $1) } + bodyLocArgs.enumerated().map { ("bodyLocArgs[\($0)]", $1) }
         if let (field, _) = texts.first(where: { $0.1.utf8.contains(0) }) {
-            return "content.\(field) has a NUL character (U+0000), which no email header or chat message carries"
+            return .init("content.\(field) has a NUL character (U+0000), which no email header or chat message carries", at: "content.\(field)")
         }
         return nil
     }

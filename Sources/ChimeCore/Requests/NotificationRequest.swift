@@ -57,11 +57,11 @@ public struct NotificationRequest: Hashable, Sendable, Codable {
         if !category.isEmpty, configuration.category(category) == nil {
             problems.append(.init("unknown category \"\(category)\"", at: "content.categoryIdentifier"))
         }
-        if let problem = content.problem { problems.append(.init(problem, at: "content")) }
+        if let problem = content.problem { problems.append(problem) }
         if let target = content.targetContentIdentifier, let problem = TargetURL.problem(target) {
             problems.append(.init(problem, at: "content.targetContentIdentifier"))
         }
-        if let problem = trigger.problem { problems.append(.init(problem, at: "trigger")) }
+        if let problem = trigger.problem { problems.append(problem) }
         if let zone = trigger.timeZone, TimeZone(identifier: zone) == nil {
             problems.append(.init("unknown time zone \"\(zone)\" in trigger.timeZone", at: "trigger.timeZone"))
         }

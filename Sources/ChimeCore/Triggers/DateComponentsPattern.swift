@@ -42,8 +42,9 @@ public struct DateComponentsPattern: Hashable, Sendable, Codable {
             weekdayOrdinal: try c.decodeWholeNumberIfPresent(forKey: .weekdayOrdinal))
     }
 
-    /// Why the pattern can never match, or nil when it is sound.
-    public var problem: String? {
+    /// Why the pattern can never match, with the component at fault
+    /// (`dateComponents.weekday`), or nil when it is sound.
+    public var problem: RequestProblem? {
         let ranges: [(String, Int?, ClosedRange<Int>)] = [
             ("month", month, 1...12), ("day", day, 1...31), ("hour", hour, 0...23), ("minute", minute, 0...59),
             ("second", second, 0...59), ("weekday", weekday, 1...7), ("weekdayOrdinal", weekdayOrdinal, 1...5),
@@ -51,17 +52,17 @@ public struct DateComponentsPattern: Hashable, Sendable, Codable {
         ]
         for (name, value, range) in ranges {
             if let value, !range.contains(value) {
-                return "dateComponents.\(name) must be within \(range.lowerBound)…\(range.upperBound), not \(value)"
+                return .init("dateComponents.\(name) must be within \(range.lowerBound)…\(range.upperBound), not \(value)", at: "dateComponents.\(name)")
             }
         }
         if [year, month, day, hour, minute, second, weekday, weekdayOrdinal].allSatisfy({ $0 == nil }) {
-            return "dateComponents must give at least one component"
+            return .init("dateComponents must give at least one component", at: "dateComponents")
         }
         if let month, let day, day > (month == 2 ? 29 : CivilCalendar.daysIn(year: 2000, month: month)) {
-            return "dateComponents day \(day) never occurs in month \(month)"
+            return .init("dateComponents day \(day) never occurs in month \(month)", at: "dateComponents.day")
         }
         if let year, let month, let day, day > CivilCalendar.daysIn(year: year, month: month) {
-            return "dateComponents \(year)-\(month)-\(day) does not exist"
+            return .init("dateComponents \(year)-\(month)-\(day) does not exist", at: "dateComponents.day")
         }
         return nil
     }

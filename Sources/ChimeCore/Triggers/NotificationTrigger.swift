@@ -36,17 +36,18 @@ public enum NotificationTrigger: Hashable, Sendable {
         }
     }
 
-    /// Why the trigger is refused, or nil when it is sound.
-    public var problem: String? {
+    /// Why the trigger is refused, with the field at fault (`trigger.seconds`), or nil
+    /// when it is sound.
+    public var problem: RequestProblem? {
         switch self {
         case .timeInterval(let seconds, let repeats):
-            if !(seconds > 0) || !seconds.isFinite { return "trigger.seconds must be more than 0" }
+            if !(seconds > 0) || !seconds.isFinite { return .init("trigger.seconds must be more than 0", at: "trigger.seconds") }
             if repeats && seconds < Self.minimumRepeatingInterval {
-                return "a repeating time interval must be at least 60 seconds, not \(Self.format(seconds))"
+                return .init("a repeating time interval must be at least 60 seconds, not \(Self.format(seconds))", at: "trigger.seconds")
             }
             return nil
         case .calendar(let pattern, _, _):
-            return pattern.problem
+            return pattern.problem.map { .init($0.message, at: "trigger." + ($0.field ?? "dateComponents")) }
         case .date:
             return nil
         }
