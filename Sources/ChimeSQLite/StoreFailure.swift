@@ -31,6 +31,25 @@ public struct StoreFailure: Error, CustomStringConvertible {
         return UInt64(info.f_bavail) * UInt64(info.f_frsize) < 64 * 1024
     }
 
+    /// Who owns the store's files, when it is not the user running chime: a command run as
+    /// root before the service's first run makes the store root's, mode 0600, which the
+    /// service's user can then neither read nor write, its folder being fine.
+    static func ownerHint(_ path: String) -> String {
+        let runner = geteuid()
+        for file in [path, path + "-wal", path + "-shm"] {
+            var info = stat()
+            guard stat(file, &info) == 0, info.st_uid != runner else { continue }
+            let owner = userName(info.st_uid), user = userName(runner)
+            return "; \((file as NSString).lastPathComponent) belongs to \(owner), and chime runs as \(user): chown \(user) it (and the -wal and -shm files beside it)"
+        }
+        return ""
+    }
+
+    private static func userName(_ uid: uid_t) -> String {
+        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid \(uid)" }
+        return String(cString: name)
+    }
+
     /// The failure a store error stands for; nil for an error that is not the store's.
     public init?(_ error: any Error, path: String) {
         guard let error = error as? DatabaseError else { return nil }
@@ -39,9 +58,11 @@ public struct StoreFailure: Error, CustomStringConvertible {
         detail = error.message ?? "\(error.resultCode)"
         switch error.resultCode.primaryResultCode {
         case .SQLITE_READONLY, .SQLITE_PERM:
-            (exitCode, explanation) = (73, "the store cannot be written: give the user running chime write access to the file and to its folder (SQLite writes -wal and -shm files beside it)")
+            (exitCode, explanation) = (73, "the store cannot be written: give the user running chime write access to the file and to its folder (SQLite writes -wal and -shm files beside it)"
+                + Self.ownerHint(path))
         case .SQLITE_CANTOPEN, .SQLITE_AUTH:
-            (exitCode, explanation) = (73, "the store cannot be opened or created: check that its folder exists and that the user running chime may read and write there")
+            (exitCode, explanation) = (73, "the store cannot be opened or created: check that its folder exists and that the user running chime may read and write there"
+                + Self.ownerHint(path))
         case .SQLITE_FULL:
             (exitCode, explanation) = (75, Self.full)
         // SQLite reports a disk with no room for its -shm or -wal file (which even a read
