@@ -58,8 +58,10 @@ extension ConfigurationSchema {
             meant = EditDistance.nearest(to: attribute, among: names.attributes[element] ?? [])
         } else if let element = quoted(in: message, "Element '", "': This element is not expected.")?.0 {
             let expected = quoted(in: message, "Expected is ( ", " ).")?.0 ?? quoted(in: message, "Expected is one of ( ", " ).")?.0
+            // A name the schema has, misplaced (<channel> among <recipients>), is no typo
+            // of another: only what libxml2 expects there is offered.
             meant = expected.flatMap { EditDistance.nearest(to: element, among: $0.components(separatedBy: ", ")) }
-                ?? EditDistance.nearest(to: element, among: names.elements)
+                ?? (names.elements.contains(element) ? nil : EditDistance.nearest(to: element, among: names.elements))
         } else {
             meant = nil
         }

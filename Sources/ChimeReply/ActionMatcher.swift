@@ -77,11 +77,13 @@ public struct ActionMatcher: Sendable {
             guard let tag = subjectTag(subject), !title.contains("[\(tag)]") else { return nil }
             return match(line: tag, rest: [])
         }
-        // "Hi," or "Bonjour Anna," on a line of its own: the answer is on the next one.
+        if let named = match(line: lines[first], rest: Array(lines[(first + 1)...])) { return named }
+        // "Hi," or "Bonjour Anna," on a line of its own (and no action's name: an action
+        // called "Morning"): the answer is on the next one.
         if Self.isGreeting(lines[first]), let next = lines[(first + 1)...].firstIndex(where: { !ReplyWords.fold($0).isEmpty }) {
             first = next
+            if let named = match(line: lines[first], rest: Array(lines[(first + 1)...])) { return named }
         }
-        if let named = match(line: lines[first], rest: Array(lines[(first + 1)...])) { return named }
         // Any other answer is the text of the category's one text-input action, but thanks
         // alone ("Thanks!", "Merci beaucoup") answers nothing: it was added as a shopping
         // list's item.
@@ -209,6 +211,9 @@ public struct ActionMatcher: Sendable {
         "こんにちは", "おはようございます", "こんばんは", "お疲れ様です", "お疲れさまです", "你好", "您好",
     ].map(ReplyWords.fold))
 
+    /// ``greetings``, the longest first (then in order of their bytes).
+    static let greetingsLongestFirst = greetings.sorted { ($0.utf8.count, $1) > ($1.utf8.count, $0) }
+
     /// A first line that only greets: a greeting, perhaps a name (two words at most),
     /// then a comma or an exclamation mark, or nothing else.
     static func isGreeting(_ line: String) -> Bool {
@@ -218,7 +223,9 @@ public struct ActionMatcher: Sendable {
         // for each of them and comparing Characters had made this 30,000 instructions a
         // reply (15,000 now, most of it the folding).
         let bytes = folded.utf8
-        guard let greeting = greetings.first(where: { greeting in
+        // The longest that begins the line ("buenas tardes", not "buenas"): the same line
+        // is the same answer in every process, whatever order the set is visited in.
+        guard let greeting = greetingsLongestFirst.first(where: { greeting in
             bytes.starts(with: greeting.utf8) && bytes.dropFirst(greeting.utf8.count).first.map { $0 == 0x20 } ?? true
         }) else { return false }
         let after = folded.dropFirst(greeting.count).split(separator: " ")

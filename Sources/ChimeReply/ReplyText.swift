@@ -78,8 +78,16 @@ public enum ReplyText {
 
         /// An "On … wrote:" header of a language without a table (Gmail's Catalan "…
         /// (<bot@example.org>) va escriure:", Lithuanian's "… rašė:"): up to three lines
-        /// that, joined, end with a colon and name an address, right above `>` lines.
+        /// that, joined, end with a colon and name an address, right above `>` lines. A
+        /// first line without a digit (a header's has its date) that the window would
+        /// match without is the person's own, written right above it ("Fet").
         func addressedHeader(_ index: Int) -> Int? {
+            guard let count = addressedWindow(index) else { return nil }
+            if count > 1, addressedWindow(index + 1) == count - 1, !lines[index].contains(where: \.isNumber) { return nil }
+            return count
+        }
+
+        func addressedWindow(_ index: Int) -> Int? {
             guard QuoteRules.mayEndWindow(lines, at: index) else { return nil }
             var joined = ""
             for next in index..<min(index + 3, lines.count) {

@@ -34,8 +34,10 @@ public struct StoreFailure: Error, CustomStringConvertible {
     /// Who owns the store's files, when it is not the user running chime: a command run as
     /// root before the service's first run makes the store root's, mode 0600, which the
     /// service's user can then neither read nor write, its folder being fine.
+    /// Root is not told to take the files: that makes the same failure for the service.
     static func ownerHint(_ path: String) -> String {
         let runner = geteuid()
+        guard runner != 0 else { return "" }
         for file in [path, path + "-wal", path + "-shm"] {
             var info = stat()
             guard stat(file, &info) == 0, info.st_uid != runner else { continue }

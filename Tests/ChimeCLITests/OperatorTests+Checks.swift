@@ -148,6 +148,11 @@ extension OperatorTests {
         let after = try ws.chime(["check"])
         let said = try #require(after.stderr.split(separator: "\n").first { $0.contains("'textInputActon'") }, "\(after.stderr)")
         #expect(said.hasPrefix(try Self.place(of: "<textInputActon", in: late, file: "chime.xml")) && said.hasSuffix("did you mean `textInputAction`?"), "\(said)")
+        // A name spelt right in the wrong place is no typo of its plural.
+        try ws.write("chime.xml", Self.configuration.replacingOccurrences(of: "<recipients>", with: #"<recipients><channel id="x" url="maildir:./x"/>"#))
+        let misplaced = try ws.chime(["check"])
+        let where_ = try #require(misplaced.stderr.split(separator: "\n").first { $0.contains("Element 'channel'") }, "\(misplaced.stderr)")
+        #expect(misplaced.status == 65 && !where_.contains("did you mean"), "\(where_)")
     }
 
     @Test("what an iOS app's categories carry that means nothing here (allowInCarPlay, an action's icon) is refused saying to remove it; a flag written yes says to write true or false")
@@ -205,6 +210,10 @@ extension OperatorTests {
             #expect(nul.status == 65)
             #expect(nul.stderr.contains(said), "\(nul.stderr)")
         }
+        // An attachment's unknown field is refused as the content's are.
+        try ws.write("r.json", #"{"identifier": "f", "recipient": "alice", "content": {"title": "a", "attachments": [{"identifier": "c", "path": "c.pdf", "type": "pdf"}]}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        let extra = try ws.chime(["schedule", "--json", "r.json"])
+        #expect(extra.status == 65 && extra.stderr.contains("at content.attachments[0].type: unknown field"), "\(extra.stderr)")
         // A value out of its range is pointed at where it is written, not at the object
         // holding it; an empty title (given or left out) at the title, or the content.
         for (content, trigger, needle) in [

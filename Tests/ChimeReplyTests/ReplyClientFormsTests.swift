@@ -59,9 +59,22 @@ struct ReplyClientFormsTests {
         #expect(ReplyText.extract("\(header)\n\(Self.quote)") == "", "\(header)")
     }
 
-    @Test("a line of the person's own that ends with a colon before their quote stays theirs when it names no address")
+    @Test("a line of the person's own that ends with a colon before their quote stays theirs when it names no address, and an answer written right above such a header stays")
     func ownColonLine() {
         #expect(ReplyText.extract("Add item: milk, eggs, and also:\n\(Self.quote)") == "Add item: milk, eggs, and also:")
+        let header = "El dl., 7 d’abr. 2025 a les 9:12, Reminders (<bot@example.org>) va escriure:"
+        #expect(ReplyText.extract("Fet\n\(header)\n\(Self.quote)") == "Fet")
+        #expect(ReplyText.extract("Llet i ous\n\(header)\n\(Self.quote)") == "Llet i ous")
+    }
+
+    @Test("a greeting that begins with a shorter one is read whole, the same in every run; an action named like a greeting is that action")
+    func longestGreeting() {
+        for reply in ["Buenas noches\n2", "Buenas tardes María José,\n2", "Good morning Anna,\n2"] {
+            #expect(matcher.match(text: reply) == ActionMatcher.Match(action: "editList", userText: nil), "\(reply)")
+        }
+        let morning = ActionMatcher(category: NotificationCategory(identifier: "walk", actions: [NotificationAction(identifier: "am", title: "Morning"),
+                                                                                               NotificationAction(identifier: "pm", title: "Evening")])) { [$0] }
+        #expect(morning.match(text: "Morning\nAnna") == ActionMatcher.Match(action: "am", userText: nil))
     }
 
     @Test("separators: Zimbra's \"Mail original\", Turkish Outlook's with its dotted capital I")

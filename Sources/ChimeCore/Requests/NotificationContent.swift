@@ -23,6 +23,15 @@ public struct NotificationContent: Hashable, Sendable {
             self.identifier = identifier
             self.path = path
         }
+
+        /// An unknown field is refused, as the content's own (`"type": "pdf"` had been
+        /// dropped without a word).
+        public init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            identifier = try c.decode(String.self, forKey: .identifier)
+            path = try c.decode(String.self, forKey: .path)
+        }
     }
 
     public var title = ""
