@@ -64,6 +64,7 @@ public struct ConfigurationLoader: Sendable {
         configuration.secrets = reader.secrets
         configuration.recipientsReadIndirectly = reader.recipientsReadIndirectly
         configuration.caFileLocations = reader.caFileLocations
+        configuration.inlineSecrets = reader.inlineSecrets
         var diagnostics = reader.diagnostics
         let reported = Set(diagnostics.map(\.location))
         for problem in configuration.problems() {

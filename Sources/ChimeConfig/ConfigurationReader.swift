@@ -11,6 +11,8 @@ struct ConfigurationReader {
     private(set) var diagnostics: [Diagnostic] = []
     /// Where each channel's `caFile` is named (``Configuration/caFileLocations``).
     private(set) var caFileLocations: [String: SourceLocation] = [:]
+    /// Where a secret is written in the file itself (``Configuration/inlineSecrets``).
+    private(set) var inlineSecrets: [SourceLocation] = []
     private(set) var elements: [ConfigurationElement: XMLElement] = [:]
     /// Channels left out because their URL was refused; addresses naming them are not
     /// reported again as naming an undefined channel.
@@ -150,6 +152,10 @@ struct ConfigurationReader {
             let resolved = try indirection.resolve(raw, wholeFile: false, isURL: true)
             secrets.formUnion(resolved.secrets)
             url = try ChannelURL(parsing: resolved.text, isSecret: resolved.isIndirect)
+            // A password, or a webhook's token in its path, written in the file itself.
+            if !resolved.isIndirect, url.password?.isEmpty == false || (url.kind.isWebhook && !url.path.isEmpty && url.kind != .json && url.kind != .jsons) {
+                inlineSecrets.append(document.location(of: element, attribute: "url"))
+            }
         } catch let failure as Indirection.Failure {
             report(element, "url", "channel \"\(id)\": \(failure.message)")
             refusedChannels.insert(id)
@@ -311,9 +317,10 @@ struct ConfigurationReader {
 
     /// A value that is a secret however it was given: kept out of every message.
     private mutating func secret(_ element: XMLElement, _ name: String) -> String? {
-        let text = value(element, name)
-        if let text { secrets.insert(text) }
-        return text
+        guard let value = resolved(element, name) else { return nil }
+        secrets.insert(value.text)
+        if !value.isIndirect, !value.text.isEmpty { inlineSecrets.append(document.location(of: element, attribute: name)) }
+        return value.text
     }
 
     /// An identifier: required by the schema; white space inside is refused because lists

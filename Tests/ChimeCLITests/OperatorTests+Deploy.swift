@@ -87,6 +87,30 @@ extension OperatorTests {
         #expect(shortKey.status == 75 && shortKey.stderr.contains("CHIME_SECRET_KEY is 5 bytes"), "\(shortKey.status) \(shortKey.stderr)")
     }
 
+    @Test("a secret written in a chime.xml every user may read is warned of at its line and column; given as ${NAME}, or in a file of mode 0640, it is not")
+    func inlineSecrets() throws {
+        let written = Self.configuration.replacingOccurrences(of: "</channels>", with: """
+            <channel id="relay" url="smtps://bot:hunter2-secret@mail.example.org" from="bot@example.org"/>
+                <channel id="team" url="slack://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXXXXXXXXXX" secret="${SLACK_SIGNING}"/>
+                <channel id="hook" url="json://127.0.0.1:9/hook"/>
+              </channels>
+            """)
+        let ws = try Workspace(configuration: written)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: ws.path("chime.xml"))
+        let check = try ws.chime(["check"], environment: ["SLACK_SIGNING": "0123456789abcdef0123456789abcdef"])
+        #expect(check.status == 0, "\(check.stderr)")
+        let said = check.stderr.split(separator: "\n").filter { $0.contains("a secret is written here") }
+        // The relay's password and Slack's webhook token, each at its url; not the secret
+        // given as ${NAME}, nor the generic webhook's path; no secret repeated.
+        #expect(said.count == 2, "\(check.stderr)")
+        #expect(said.first?.hasPrefix(try Self.place(of: #"url="smtps://"#, in: written, file: "chime.xml")) == true, "\(check.stderr)")
+        #expect(said.last?.hasPrefix(try Self.place(of: #"url="slack://"#, in: written, file: "chime.xml")) == true, "\(check.stderr)")
+        #expect(!check.stderr.contains("hunter2") && !check.stderr.contains("XXXXXXXX"), "\(check.stderr)")
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: ws.path("chime.xml"))
+        let closed = try ws.chime(["check"], environment: ["SLACK_SIGNING": "0123456789abcdef0123456789abcdef"])
+        #expect(closed.status == 0 && !closed.stderr.contains("a secret is written here"), "\(closed.stderr)")
+    }
+
     @Test("chime serve reads its configuration again on SIGHUP: a channel added is served; a configuration with errors is refused with its diagnostics and the one before stays in force")
     func reloadOnHangup() throws {
         let ws = try Workspace(configuration: Self.configuration)

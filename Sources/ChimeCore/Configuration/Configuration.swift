@@ -35,6 +35,10 @@ public struct Configuration: Hashable, Sendable {
     /// Where each channel's `caFile` is named (channel id → the attribute), for
     /// ``fileProblems``.
     public var caFileLocations: [String: SourceLocation] = [:]
+    /// Where a secret (a channel URL's password or webhook token, a `secret`) is written
+    /// in the file itself rather than given as `${NAME}` or `file:PATH`: `chime check`
+    /// says so of a file every user of the machine may read.
+    public var inlineSecrets: [SourceLocation] = []
 
     public init(categories: [NotificationCategory] = [], channels: [Channel] = [], recipients: [Recipient] = [], defaultPendingLimit: Int? = nil) {
         self.categories = categories

@@ -38,7 +38,7 @@ extension Chime {
             }
             let diagnostics = try configuration.fileProblems + checkLocalization(configuration) + linkBaseWarnings(configuration) + loopbackLinkWarnings(configuration) + pressWarnings(configuration)
                 + telegramLinkWarnings(configuration)
-                + transportSecurityWarnings(configuration) + environmentFileWarnings()
+                + transportSecurityWarnings(configuration) + environmentFileWarnings() + inlineSecretWarnings(configuration)
             printDiagnostics(diagnostics)
             if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(65) }
             print("ok: \(configuration.summary)")
@@ -48,6 +48,18 @@ extension Chime {
                 print("\(result.channel): \(result.reachable ? "reachable" : "unreachable"): \(result.detail)")
             }
             if results.contains(where: { !$0.reachable }) { throw ExitCode(69) }
+        }
+
+        /// A secret written in a chime.xml that every user of the machine may read (as the
+        /// umask makes files), where secrets.env is kept root:chime, mode 0640.
+        private func inlineSecretWarnings(_ configuration: Configuration) -> [Diagnostic] {
+            guard !configuration.inlineSecrets.isEmpty,
+                  let mode = (try? FileManager.default.attributesOfItem(atPath: options.configPath))?[.posixPermissions] as? Int,
+                  mode & 0o004 != 0 else { return [] }
+            return configuration.inlineSecrets.map { location in
+                Diagnostic(.warning, at: location,
+                           "a secret is written here, in a file every user of this machine may read (mode \(String(mode & 0o777, radix: 8))): give it as ${NAME} from the environment file, or chmod 640 this file")
+            }
         }
 
         /// The environment file holds the secrets: one that every user of the machine may
