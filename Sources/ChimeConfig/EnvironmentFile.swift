@@ -294,7 +294,7 @@ public struct EnvironmentFile: Sendable {
     }
 
     /// Each name's value, the last of a name the file repeats.
-    private var lastValues: [String: String] {
+    public var lastValues: [String: String] {
         var last: [String: String] = [:]
         for (name, value) in variables { last[name] = value }
         return last

@@ -203,6 +203,21 @@ public struct ParsedMail: Sendable {
         }
     }
 
+    /// A text part's bytes read where GMime's reading under its label would be wrong, or
+    /// nil. 8-bit text that names no charset and is not UTF-8 is, in the mail that sends
+    /// it, Windows-1252 (as WHATWG reads ISO-8859-1): "Terminé" from an old client, not
+    /// "Termin\u{FFFD}", which matched no action and hid its quote's "a écrit". A narrow
+    /// label over the code page that wrote it (``Part/wider(_:)``) is read in that, when
+    /// there is an 8-bit byte the two could differ on.
+    static func codePageText(_ data: [UInt8], label: String?) -> String? {
+        guard let label else {
+            guard String(validating: data, as: UTF8.self) == nil else { return nil }
+            return String(bytes: data, encoding: .windowsCP1252)
+        }
+        guard let wider = Part.wider(label), data.contains(where: { $0 >= 0x80 }) else { return nil }
+        return Part.text(of: data, inCharset: wider)
+    }
+
     private static func collect(_ object: UnsafeMutablePointer<GMimeObject>, into parts: inout [Part]) {
         if chime_gmime_is_multipart(object) != 0 {
             let multipart = chime_gmime_multipart(object)
@@ -225,11 +240,6 @@ public struct ParsedMail: Sendable {
             }
             chime_gmime_unref(memory)
         }
-        var text: String?
-        if let textPart = chime_gmime_text_part(object), let decoded = g_mime_text_part_get_text(textPart) {
-            text = String(cString: decoded)
-            chime_gmime_free(decoded)
-        }
         var parameters: [String: String] = [:]
         if let list = g_mime_content_type_get_parameters(g_mime_object_get_content_type(object)) {
             for index in 0..<g_mime_param_list_length(list) {
@@ -237,18 +247,12 @@ public struct ParsedMail: Sendable {
                 parameters[String(cString: name).lowercased()] = g_mime_param_get_value(param).map { String(cString: $0) } ?? ""
             }
         }
-        // 8-bit text that names no charset and is not UTF-8 is, in the mail that sends it,
-        // Windows-1252 (as WHATWG reads ISO-8859-1): "Terminé" from an old client, not
-        // "Termin\u{FFFD}", which matched no action and hid its quote's "a écrit".
-        if parameters["charset"] == nil, contentType.hasPrefix("text/"), String(validating: data, as: UTF8.self) == nil,
-           let latin = String(bytes: data, encoding: .windowsCP1252) {
-            text = latin
-        }
-        // A narrow label over the code page that wrote it (``Part/wider(_:)``): read in
-        // that, when there is an 8-bit byte the two could differ on.
-        if let label = parameters["charset"], contentType.hasPrefix("text/"), let wider = Part.wider(label),
-           data.contains(where: { $0 >= 0x80 }), let widened = Part.text(of: data, inCharset: wider) {
-            text = widened
+        // Read once: in the code page that wrote it where GMime's reading under the label
+        // would lose characters, else as GMime reads it.
+        var text = contentType.hasPrefix("text/") ? Self.codePageText(data, label: parameters["charset"]) : nil
+        if text == nil, let textPart = chime_gmime_text_part(object), let decoded = g_mime_text_part_get_text(textPart) {
+            text = String(cString: decoded)
+            chime_gmime_free(decoded)
         }
         parts.append(Part(contentType: contentType, filename: g_mime_part_get_filename(part).map { String(cString: $0) },
                           text: text, data: data, parameters: parameters))

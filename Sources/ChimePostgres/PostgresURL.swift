@@ -1,3 +1,4 @@
+import ChimeCore
 import Foundation
 import PostgresNIO
 
@@ -255,7 +256,6 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
     }
 
     private static func loginName() -> String {
-        if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name { return String(cString: name) }
-        return ProcessInfo.processInfo.environment["USER"] ?? "postgres"
+        SystemUser.name(of: geteuid()) ?? ProcessInfo.processInfo.environment["USER"] ?? "postgres"
     }
 }

@@ -18,10 +18,10 @@ public struct ActionMatcher: Sendable {
         var words: String
         var action: NotificationAction?
         var builtIn: BuiltInAction?
-        /// The action's other names (its title in every locale, its identifier): after
-        /// its number, as the menu's line is copied ("2 - Edit list"), they leave the
-        /// answer that action.
-        var otherNames: Set<String> = []
+        /// All the action's names (its number, identifier, title in every locale): another
+        /// of them after this one, as the menu's line is copied ("2 - Edit list"), leaves
+        /// the answer that action. One set for all of an action's keywords.
+        var actionNames: Set<String> = []
 
         /// Whether what follows the name is the action's text: a text-input action's, or
         /// snooze's duration.
@@ -42,7 +42,7 @@ public struct ActionMatcher: Sendable {
         var keywords: [Keyword] = []
         let names = ReplyWords.names(of: category, titles: titles)
         for (action, names) in names {
-            for name in names { keywords.append(Keyword(words: name, action: action, otherNames: names.subtracting([name]))) }
+            for name in names { keywords.append(Keyword(words: name, action: action, actionNames: names)) }
         }
         var general: [Keyword] = []
         if category.options.contains(.customDismissAction) {
@@ -73,16 +73,16 @@ public struct ActionMatcher: Sendable {
     /// then it is what Chime wrote, not an answer.
     public func match(text: String, subject: String = "", title: String = "") -> Match? {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard var first = lines.firstIndex(where: { !ReplyWords.fold($0).isEmpty }) else {
+        guard let first = lines.firstIndex(where: { !ReplyWords.fold($0).isEmpty }) else {
             guard let tag = subjectTag(subject), !title.contains("[\(tag)]") else { return nil }
             return match(line: tag, rest: [])
         }
         if let named = match(line: lines[first], rest: Array(lines[(first + 1)...])) { return named }
         // "Hi," or "Bonjour Anna," on a line of its own (and no action's name: an action
         // called "Morning"): the answer is on the next one.
-        if Self.isGreeting(lines[first]), let next = lines[(first + 1)...].firstIndex(where: { !ReplyWords.fold($0).isEmpty }) {
-            first = next
-            if let named = match(line: lines[first], rest: Array(lines[(first + 1)...])) { return named }
+        if Self.isGreeting(lines[first]), let next = lines[(first + 1)...].firstIndex(where: { !ReplyWords.fold($0).isEmpty }),
+           let named = match(line: lines[next], rest: Array(lines[(next + 1)...])) {
+            return named
         }
         // Any other answer is the text of the category's one text-input action, but thanks
         // alone ("Thanks!", "Merci beaucoup") answers nothing: it was added as a shopping
@@ -103,7 +103,7 @@ public struct ActionMatcher: Sendable {
                 // are thanks or please, or the action takes text (Add item: milk;
                 // snooze 2h).
                 let following = folded.dropFirst(keyword.words.count + 1)
-                if keyword.otherNames.contains(String(following)) {
+                if following != keyword.words, keyword.actionNames.contains(String(following)) {
                     remainder = ""
                 } else {
                     guard keyword.takesText(following) || Self.onlyCourtesy(following) else { continue }

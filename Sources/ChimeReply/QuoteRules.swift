@@ -54,6 +54,41 @@ struct QuoteRules: Sendable {
         Self.mayEndWindow(lines, at: index) ? joinedWindow(lines, at: index) : nil
     }
 
+    /// How many lines from `index` make a quote header: a language's "On … wrote:"
+    /// (``joinedWindow(_:at:)``), else one of a language without a table that names an
+    /// address (``addressedHeader(_:at:)``); nil when none.
+    func headerWindow(_ lines: [String], at index: Int) -> Int? {
+        guard Self.mayEndWindow(lines, at: index) else { return nil }
+        return joinedWindow(lines, at: index) ?? Self.addressedHeader(lines, at: index)
+    }
+
+    /// An "On … wrote:" header of a language without a table (Gmail's Catalan "…
+    /// (<bot@example.org>) va escriure:", Lithuanian's "… rašė:"): up to three lines that,
+    /// joined, end with a colon and name an address, right above `>` lines. A first line
+    /// without a digit (a header's has its date) that the window would match without is
+    /// the person's own, written right above it ("Fet").
+    static func addressedHeader(_ lines: [String], at index: Int) -> Int? {
+        guard let count = addressedWindow(lines, at: index) else { return nil }
+        if count > 1, addressedWindow(lines, at: index + 1) == count - 1, !lines[index].contains(where: \.isNumber) { return nil }
+        return count
+    }
+
+    /// ``addressedHeader(_:at:)``'s window, whoever wrote its first line.
+    private static func addressedWindow(_ lines: [String], at index: Int) -> Int? {
+        var joined = ""
+        for next in index..<min(index + 3, lines.count) {
+            let line = ReplyText.trimmed(lines[next])
+            guard !line.isEmpty, !ReplyText.isQuoted(line), line.utf8.count <= ReplyText.longestHeader - joined.utf8.count else { return nil }
+            joined += (joined.isEmpty ? "" : " ") + line
+            guard joined.hasSuffix(":") || joined.hasSuffix("：") else { continue }
+            guard joined.contains("@") else { return nil }
+            var after = next + 1
+            while after < lines.count && ReplyText.isBlank(lines[after]) { after += 1 }
+            return after < lines.count && ReplyText.isQuoted(lines[after]) ? next - index + 1 : nil
+        }
+        return nil
+    }
+
     /// ``wroteWindow(_:at:)`` without its pre-check: each window's lines joined and tried.
     func joinedWindow(_ lines: [String], at index: Int) -> Int? {
         var joined = ""

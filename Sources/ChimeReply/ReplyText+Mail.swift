@@ -11,8 +11,7 @@ extension ReplyText {
     public static func body(of mail: ParsedMail) -> String {
         let hasHTML = mail.parts.contains { $0.contentType == "text/html" && $0.filename == nil }
         if let plain = mail.parts.first(where: { $0.contentType == "text/plain" && $0.filename == nil }),
-           !hasHTML || plain.decodedText.contains(where: { !$0.isWhitespace }) {
-            let text = plain.decodedText
+           case let text = plain.decodedText, !hasHTML || text.contains(where: { !$0.isWhitespace }) {
             return plain.parameters["format"]?.lowercased() == "flowed"
                 ? unflowed(text, deleteSpace: plain.parameters["delsp"]?.lowercased() == "yes") : text
         }

@@ -76,39 +76,6 @@ public enum ReplyText {
             return trimmed(lines[index]).last.map { ".!?…。！？".contains($0) } ?? false
         }
 
-        /// An "On … wrote:" header of a language without a table (Gmail's Catalan "…
-        /// (<bot@example.org>) va escriure:", Lithuanian's "… rašė:"): up to three lines
-        /// that, joined, end with a colon and name an address, right above `>` lines. A
-        /// first line without a digit (a header's has its date) that the window would
-        /// match without is the person's own, written right above it ("Fet").
-        func addressedHeader(_ index: Int) -> Int? {
-            guard let count = addressedWindow(index) else { return nil }
-            if count > 1, addressedWindow(index + 1) == count - 1, !lines[index].contains(where: \.isNumber) { return nil }
-            return count
-        }
-
-        func addressedWindow(_ index: Int) -> Int? {
-            guard QuoteRules.mayEndWindow(lines, at: index) else { return nil }
-            var joined = ""
-            for next in index..<min(index + 3, lines.count) {
-                let line = trimmed(lines[next])
-                guard !line.isEmpty, !isQuoted(line), line.utf8.count <= longestHeader - joined.utf8.count else { return nil }
-                joined += (joined.isEmpty ? "" : " ") + line
-                guard joined.hasSuffix(":") || joined.hasSuffix("：") else { continue }
-                guard joined.contains("@") else { return nil }
-                var after = next + 1
-                while after < lines.count && isBlank(lines[after]) { after += 1 }
-                return after < lines.count && isQuoted(lines[after]) ? next - index + 1 : nil
-            }
-            return nil
-        }
-
-        /// The lines of a quote header at `index`: a language's "On … wrote:", or one
-        /// naming an address above `>` lines.
-        func headerWindow(_ index: Int) -> Int? {
-            rules.wroteWindow(lines, at: index) ?? addressedHeader(index)
-        }
-
         /// A quote begins here: a `>` line of the quote that ends the text, a separator,
         /// a header block or an "On … wrote:" header.
         func startsQuote(_ index: Int) -> Bool {
@@ -118,8 +85,8 @@ public enum ReplyText {
             if rules.isSeparator(trimmed(line)) || rules.isHeaderBlock(lines, at: index) { return true }
             // A window that still matches without its first line starts later: that line
             // is the person's own.
-            guard let count = headerWindow(index) else { return false }
-            if count > 1, headerWindow(index + 1) == count - 1, isOwnLine(index) { return false }
+            guard let count = rules.headerWindow(lines, at: index) else { return false }
+            if count > 1, rules.headerWindow(lines, at: index + 1) == count - 1, isOwnLine(index) { return false }
             return headsQuote(index, count)
         }
 
@@ -151,7 +118,7 @@ public enum ReplyText {
                     continue
                 }
                 if hasMarker(current) || rules.isSeparator(trimmed(current)) || rules.isHeaderBlock(lines, at: line) { break }
-                if let count = headerWindow(line), headsQuote(line, count) {
+                if let count = rules.headerWindow(lines, at: line), headsQuote(line, count) {
                     line += count
                     continue
                 }

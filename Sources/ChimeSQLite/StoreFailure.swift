@@ -1,3 +1,4 @@
+import ChimeCore
 import Foundation
 import GRDB
 
@@ -41,15 +42,14 @@ public struct StoreFailure: Error, CustomStringConvertible {
         for file in [path, path + "-wal", path + "-shm"] {
             var info = stat()
             guard stat(file, &info) == 0, info.st_uid != runner else { continue }
-            let owner = userName(info.st_uid), user = userName(runner)
+            let owner = Self.userName(info.st_uid), user = Self.userName(runner)
             return "; \((file as NSString).lastPathComponent) belongs to \(owner), and chime runs as \(user): chown \(user) it (and the -wal and -shm files beside it)"
         }
         return ""
     }
 
     private static func userName(_ uid: uid_t) -> String {
-        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid \(uid)" }
-        return String(cString: name)
+        SystemUser.name(of: uid) ?? "uid \(uid)"
     }
 
     /// The failure a store error stands for; nil for an error that is not the store's.

@@ -34,7 +34,7 @@ struct GlobalOptions: ParsableArguments {
     /// One variable of the environment (as `--env-file` left it). `getenv` rather than
     /// Foundation's `environment`, which copies every variable into a dictionary at each
     /// call: five calls had been 2% of an idle cron tick.
-    private func variable(_ name: String) -> String? {
+    func variable(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
 
