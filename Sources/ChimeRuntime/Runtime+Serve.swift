@@ -62,6 +62,10 @@ extension Runtime {
     ///   - listening: called with the port once it is bound.
     /// - Throws: ``RuntimeFailure`` 69 (said on standard error) when it cannot serve.
     public func serve(host: String, port: Int, scheduler: Bool, listening: @escaping @Sendable (Int) -> Void) throws {
+        // Ignored from the start: reading the configuration and opening the store take a
+        // moment, and a SIGHUP then (a `systemctl reload` right after a start) ended the
+        // process, which systemd counts as a clean exit and does not restart.
+        signal(SIGHUP, SIG_IGN)
         Self.raiseOpenFileLimit()
         let parts = try serverParts()
         let (store, desks, server) = (parts.store, parts.desks, parts.server)
@@ -159,6 +163,8 @@ extension Runtime {
                 var metadata: Logger.Metadata = [:]
                 if let error = error as? ConfigurationError {
                     metadata["reason"] = .string(error.diagnostics.map { printable($0.description) }.joined(separator: "; "))
+                } else {
+                    metadata["reason"] = .string(printable("\(error)"))
                 }
                 Logger(label: "chime.serve").error("configuration not reloaded; the one loaded before stays in force", metadata: metadata)
             }

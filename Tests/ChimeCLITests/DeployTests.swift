@@ -200,12 +200,14 @@ struct DeployTests {
         #expect(try String(contentsOf: URL(string: "http://127.0.0.1:\(port)/health")!, encoding: .utf8) == "ok\n")
     }
 
-    @Test("each unit running chime serve gives SIGTERM longer than a store call's longest wait (120 s) before systemd kills it")
+    @Test("each unit running chime serve gives SIGTERM longer than a store call's longest wait (120 s) before systemd kills it, and gives it to chime alone (KillMode=mixed), which waits for its hooks, rather than to the hooks as well")
     func stopTimeout() throws {
         for unit in ["chime-serve@.service", "chime-serve.service", "chime-daemon.service"] {
             let text = try String(contentsOf: Self.deploy.appendingPathComponent("systemd/\(unit)"), encoding: .utf8)
             let value = text.split(separator: "\n").first { $0.hasPrefix("TimeoutStopSec=") }.flatMap { Int($0.dropFirst("TimeoutStopSec=".count)) }
             #expect((value ?? 90) > 120, "\(unit): TimeoutStopSec \(value.map(String.init) ?? "unset (90 s)")")
+            let killMode = text.split(separator: "\n").last { $0.hasPrefix("KillMode=") }
+            #expect(killMode == "KillMode=mixed", "\(unit): \(killMode.map(String.init) ?? "KillMode unset (control-group: the hooks get SIGTERM too)")")
         }
     }
 

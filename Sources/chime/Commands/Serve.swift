@@ -60,7 +60,9 @@ extension Chime {
             let host = self.host
             try options.runtime.serve(host: host, port: port, scheduler: !noScheduler) { bound in
                 // Written at once, unbuffered: whoever started it waits for this line.
-                FileHandle.standardOutput.write(Data("listening on http://\(host):\(bound)\n".utf8))
+                // An IPv6 address in brackets, as a URL holds it (http://[::1]:8080).
+                let shown = host.contains(":") ? "[\(host)]" : host
+                FileHandle.standardOutput.write(Data("listening on http://\(shown):\(bound)\n".utf8))
             }
         }
     }
