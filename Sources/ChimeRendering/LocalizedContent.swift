@@ -32,8 +32,12 @@ public struct LocalizedContent: Sendable {
             guard !literal.isEmpty else { throw MissingKey(field: field, key: key, locale: locale, lookedIn: localizer.chain(for: locale)) }
             return literal
         }
-        title = try resolve("titleLocKey", content.titleLocKey, content.titleLocArgs, content.title)
-        subtitle = try resolve("subtitleLocKey", content.subtitleLocKey, content.subtitleLocArgs, content.subtitle)
+        // A title or subtitle of spaces alone is none, as the request's check takes it: a
+        // blank headline (Slack's header, Discord's embed title) stood where the body's
+        // first line should.
+        func words(_ text: String) -> String { text.allSatisfy(\.isWhitespace) ? "" : text }
+        title = words(try resolve("titleLocKey", content.titleLocKey, content.titleLocArgs, content.title))
+        subtitle = words(try resolve("subtitleLocKey", content.subtitleLocKey, content.subtitleLocArgs, content.subtitle))
         body = try resolve("bodyLocKey", content.bodyLocKey, content.bodyLocArgs, content.body)
     }
 }

@@ -384,10 +384,11 @@ extension Scheduler {
                 bounced += 1
                 continue
             }
-            let outgoing = OutgoingNotification(
+            var outgoing = OutgoingNotification(
                 request: request, recipient: recipient, address: address, channel: channel,
                 fireDate: advanced.latest, deliveryID: deliveryID, coalesced: advanced.coalesced,
                 encodedRequest: notification.encodedRequest)
+            outgoing.sentAt = now
             do {
                 if let transport = try firing.transports.transport(for: channel) {
                     local.append((outgoing, transport))

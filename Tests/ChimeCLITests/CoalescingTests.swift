@@ -144,6 +144,27 @@ struct CoalescingTests {
         #expect(last.contains("Your digest: 1 reminder") && last.contains("Title quiet"), "\(last)")
     }
 
+    @Test("a thread's post whose previews show its first title keeps that title's percent sign as written (\"Sale: 20% off milk\", not a format's \"203ff\")")
+    func chatGroupTitleAsWritten() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-group-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (ws, slack) = try Self.onSlack(folder)
+        let configuration = try ws.read("chime.xml")
+            .replacingOccurrences(of: #"categorySummaryFormat="shopping.summary">"#, with: #"categorySummaryFormat="shopping.summary" hiddenPreviewsShowTitle="true">"#)
+            .replacingOccurrences(of: #"<recipient id="alice" "#, with: #"<recipient id="alice" showPreviews="whenAuthenticated" "#)
+        try ws.write("chime.xml", configuration)
+        let requests = (0..<3).map { Self.request("s\($0)", to: "alice", offset: 10 * $0) }
+        try ws.write("requests.json", ("[" + requests.joined(separator: ",") + "]").replacingOccurrences(of: "Title s0", with: "Sale: 20% off milk"))
+        #expect(try ws.chime(["schedule", "--json", "requests.json"], now: "2026-11-24T10:00:00Z").status == 0)
+        let run = try ws.chime(["run"], now: "2026-11-24T11:02:00Z")
+        #expect(run.stdout.contains("1 thread sent as one message (3 notifications)"), "\(run.stdout) \(run.stderr)")
+        let post = try #require(try slack.requests().compactMap { $0["body"] as? String }.last)
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(post.utf8)) as? [String: Any])
+        let header = (((body["blocks"] as? [[String: Any]])?.first?["text"] as? [String: Any])?["text"] as? String) ?? ""
+        #expect(header == "Sale: 20% off milk", "\(header)")
+        #expect((body["text"] as? String)?.hasPrefix("Sale: 20% off milk") == true && !post.contains("203ff"), "\(post)")
+    }
+
     @Test("a thread too long for one Slack post lists the reminders that fit, each whole with its links, then says how many more there are")
     func chatGroupCutShort() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-group-\(UUID().uuidString)")

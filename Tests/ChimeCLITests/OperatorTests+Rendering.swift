@@ -128,6 +128,16 @@ extension OperatorTests {
         let telegram = try ws.chime(["preview", "--json", "r.json", "--channel", "telegram"])
         let telegramText = try #require(try JSONSerialization.jsonObject(with: Data(telegram.stdout.utf8)) as? [String: Any], "\(telegram.stderr)")["text"] as? String
         #expect(telegramText?.contains(hint) == true, "\(telegram.stdout)")
+
+        // A title of spaces alone is none: the message is headed by its body's first line,
+        // as one without a title is, where a blank header stood (previews shown always).
+        try ws.write("chime.xml", try ws.read("chime.xml").replacingOccurrences(of: #" showPreviews="whenAuthenticated""#, with: ""))
+        try ws.write("blank.json", #"{"identifier": "b", "recipient": "alice", "content": {"title": "   ", "body": "Milk\nand eggs"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        let blank = try ws.chime(["preview", "--json", "blank.json", "--channel", "slack"])
+        let blocks = try #require(try JSONSerialization.jsonObject(with: Data(blank.stdout.utf8)) as? [String: Any], "\(blank.stderr)")["blocks"] as? [[String: Any]]
+        #expect(((blocks?.first?["text"] as? [String: Any])?["text"] as? String) == "Milk", "\(blank.stdout)")
+        let blankTelegram = try ws.chime(["preview", "--json", "blank.json", "--channel", "telegram"]).stdout
+        #expect(blankTelegram.contains("<b>Milk</b>") && !blankTelegram.contains("<b>   </b>"), "\(blankTelegram)")
     }
 
     @Test("\"done\" next to an action titled \"Backup done\" answers that action, and the series goes on; the footer lists the built-in replies in the person's language, less those the category's actions take")

@@ -173,6 +173,11 @@ struct OperatorTests {
         #expect(away.status == 0, "\(away.stderr)")
         let said = away.stderr.split(separator: "\n").filter { $0.contains("is this machine's own address") }
         #expect(said.count == 2 && said[0].contains("channel \"team\"") && said[1].contains("channel \"relay\""), "\(away.stderr)")
+        // An email channel without replyTo: replies by its links, and to its digests,
+        // carry no token; said for each such channel, not for one with replyTo.
+        let noReplyTo = away.stderr.split(separator: "\n").filter { $0.contains("has no replyTo") }
+        #expect(noReplyTo.count == 2 && noReplyTo[0].contains("channel \"relay\"") && noReplyTo[1].contains("channel \"postfix\""), "\(away.stderr)")
+        #expect(!(example.stderr.contains("has no replyTo")), "\(example.stderr)")
     }
 
     @Test("a store that cannot be written or opened says what is wrong and what to do, exits 73, and loses nothing stored")
@@ -227,7 +232,7 @@ struct OperatorTests {
                      #"<channel id="relay" url="smtp://bot:pw@mail.example.org:587?starttls=required" from="bot@example.org"/>"#,
                      #"<channel id="relay" url="smtp://bot:pw@127.0.0.1:25" from="bot@example.org"/>"#,
                      #"<channel id="relay" url="smtp://mail.example.org" from="bot@example.org"/>"#] {
-            let quiet = try check(safe)
+            let quiet = try check(safe.replacingOccurrences(of: "/>", with: #" replyTo="bot+{token}@example.org"/>"#))
             #expect(quiet.status == 0 && !quiet.stderr.contains("warning: channel \"relay\""), "\(safe): \(quiet.stderr)")
         }
     }

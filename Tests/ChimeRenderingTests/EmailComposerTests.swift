@@ -120,6 +120,14 @@ struct EmailComposerTests {
         #expect(html.contains("mailto:bot+d1.1795507200@reply.example.org?subject=Re%3A%20Shopping&amp;body=3"))
     }
 
+    @Test("a reply link's address is as RFC 6068 writes it: a quoted local part percent-encoded, an internationalized domain in ASCII as Reply-To names it, + and @ as they are")
+    func mailtoAddresses() {
+        #expect(EmailComposer.mailtoAddress("Bot <bot+d1.17@reply.example.org>") == "bot+d1.17@reply.example.org")
+        #expect(EmailComposer.mailtoAddress(#""Chime" <"chime bot"@example.org>"#) == "%22chime%20bot%22@example.org")
+        #expect(EmailComposer.mailtoAddress("bot+t@antwort.bücher.example") == "bot+t@antwort.xn--bcher-kva.example")
+        #expect(EmailComposer.mailto("a%b?c@example.org", subject: "x").hasPrefix("mailto:a%25b%3Fc@example.org?subject="))
+    }
+
     @Test("never: no word of the content in the headers, the preheader or either body (random content)")
     func neverHidesEverything() throws {
         let composer = try composer()

@@ -12,6 +12,11 @@ public struct OutgoingNotification: Sendable {
     public var coalesced: Int
     /// The request's JSON, when already at hand (see ``PendingNotification/encodedRequest``).
     public var encodedRequest: String?
+    /// When it goes out, the firing run's instant: later than its occurrence when it was
+    /// held through quiet hours or missed while nothing ran. An email's `Date:` (what
+    /// mail clients sort by, as iOS dates a notification when it is delivered); nil, the
+    /// occurrence (a preview).
+    public var sentAt: Instant?
 
     public init(request: NotificationRequest, recipient: Recipient, address: Recipient.Address, channel: Channel,
                 fireDate: Instant, deliveryID: String, coalesced: Int, encodedRequest: String? = nil) {

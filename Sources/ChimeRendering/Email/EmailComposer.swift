@@ -59,7 +59,7 @@ public struct EmailComposer: Sendable {
             to: [notification.address.value], replyTo: replyAddress, subject: surfaces.subject,
             // The reply token: a reply found by its In-Reply-To alone still says what it answers.
             messageID: "\(links.token)@\(domain)",
-            date: notification.fireDate.rfc5322(in: message.zone),
+            date: (notification.sentAt ?? notification.fireDate).rfc5322(in: message.zone),
             inReplyTo: root, references: root.map { [$0] } ?? [], headers: headers, text: text, html: html,
             attachments: try notification.request.content.attachments.map(AttachmentFile.read))
     }
@@ -207,7 +207,26 @@ public struct EmailComposer: Sendable {
     /// A reply keyword's link without its body: `mailto:` the reply address, subject
     /// `Re: subject`; the action's number follows `body=`.
     static func mailto(_ replyAddress: String, subject: String) -> String {
-        "mailto:\(Mailbox.address(of: replyAddress))?subject=\(percentEncoded("Re: " + subject))&body="
+        "mailto:\(mailtoAddress(replyAddress))?subject=\(percentEncoded("Re: " + subject))&body="
+    }
+
+    /// An address as a `mailto:` URI holds it (RFC 6068): its domain in ASCII (IDNA), as
+    /// the Reply-To header names it, and every byte but the unreserved ones and RFC 6068's
+    /// `some-delims` (`+`, `@`…) percent-encoded: a quoted local part (`"chime bot"@…`)
+    /// put a space and quotes in the link, which mail clients cut it at.
+    static func mailtoAddress(_ mailbox: String) -> String {
+        var encoded: [UInt8] = []
+        for byte in Mailbox.envelopeAddress(of: mailbox).utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                encoded.append(byte)
+            case _ where "-._~!$'()*+,;:@".utf8.contains(byte):
+                encoded.append(byte)
+            default:
+                encoded += Array(String(format: "%%%02X", byte).utf8)
+            }
+        }
+        return String(decoding: encoded, as: UTF8.self)
     }
 
     /// A UI string of the templates in `locale`, formatted, else `fallback`.

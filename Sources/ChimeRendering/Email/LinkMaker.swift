@@ -96,10 +96,12 @@ public struct MessageLinks: Sendable {
     }
 
     /// `/u/TOKEN?c=ID,ID…`, each identifier percent-encoded, the token signed for the list
-    /// (``TokenPurpose/unsubscribeFrom(_:)``); nil for no category, more than
-    /// ``mostCategories``, or reminders without one (identifier "").
+    /// (``TokenPurpose/unsubscribeFrom(_:)``); nil for no category or more than
+    /// ``mostCategories``. Reminders of no category (identifier "") are an empty item,
+    /// first once sorted (`?c=,shop`): left out, a digest mixing them with others had its
+    /// first reminder's link, which stopped one category and kept the digest coming.
     static func unsubscribeURL(base: String, categories: [String], sign: (TokenPurpose) -> String) -> String? {
-        guard !categories.isEmpty, categories.count <= mostCategories, !categories.contains("") else { return nil }
+        guard !categories.isEmpty, categories.count <= mostCategories else { return nil }
         return "\(base)/u/\(sign(.unsubscribeFrom(categories)))?\(categoriesField)=" + categories.map(percentEncoded).joined(separator: ",")
     }
 
@@ -115,7 +117,8 @@ public struct MessageLinks: Sendable {
         let prefix = categoriesField + "="
         guard let field = query.split(separator: "&").first(where: { $0.hasPrefix(prefix) }) else { return nil }
         let encoded = field.dropFirst(prefix.count).split(separator: ",", omittingEmptySubsequences: false)
-        guard encoded.count <= mostCategories, !encoded.contains(where: \.isEmpty) else { return nil }
+        // One empty item at most: the reminders of no category.
+        guard encoded.count <= mostCategories, encoded.count(where: \.isEmpty) <= 1 else { return nil }
         var categories: [String] = []
         for part in encoded {
             // No identifier of chime.xml holds a control character (`%00` among them).

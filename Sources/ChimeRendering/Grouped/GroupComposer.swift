@@ -219,8 +219,10 @@ public struct GroupComposer: Sendable {
         // shows content for whenAuthenticated, so the message is marked as showing hidden
         // content, which keeps it out of Telegram's first lines (see ChatPayload.telegram).
         let hides = first.recipient.showPreviews == .whenAuthenticated
+        // The subject is finished text, a placeholder with no count left to fill: a percent
+        // sign in it ("Sale: 20% off") is its own, not a format's ("Sale: 203ff").
         let surfaces = PreviewSurfaces(title: subject, subtitle: "", body: "", showPreviews: hides ? .whenAuthenticated : .always,
-                                       options: [], placeholder: subject, threadCount: items.count)
+                                       options: [], placeholder: subject.replacingOccurrences(of: "%", with: "%%"), threadCount: items.count)
         var message = ChatMessage(surfaces: surfaces, title: subject, subtitle: "", body: "", text: blocks.joined(separator: "\n"),
                                   dateText: DateText.dayAndTime(first.fireDate, locale: locale, zone: LocalizedMessage.zone(of: first.recipient)),
                                   actions: [], minimalActions: [], viewURL: composer.links.links(for: first, medium: .chat).view)

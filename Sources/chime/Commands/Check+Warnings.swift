@@ -11,7 +11,18 @@ import Foundation
 extension Chime.Check {
     func warnings(_ configuration: Configuration) -> [Diagnostic] {
         linkBaseWarnings(configuration) + loopbackLinkWarnings(configuration) + pressWarnings(configuration) + telegramLinkWarnings(configuration)
-            + transportSecurityWarnings(configuration) + environmentFileWarnings() + inlineSecretWarnings(configuration)
+            + replyToWarnings(configuration) + transportSecurityWarnings(configuration) + environmentFileWarnings() + inlineSecretWarnings(configuration)
+    }
+
+    /// An email channel without `replyTo`: its messages' reply links (`mailto:`) and the
+    /// Reply-To of its digests and threads' messages are its From address, which carries
+    /// no token, so such a reply is matched to nothing (a single email's reply still is,
+    /// by its In-Reply-To).
+    func replyToWarnings(_ configuration: Configuration) -> [Diagnostic] {
+        configuration.channels.filter { $0.url.kind.isEmail && $0.replyTo == nil }.map { channel in
+            Diagnostic(.warning, at: SourceLocation(file: options.configPath),
+                       "channel \"\(channel.id)\" has no replyTo: its reply links (mailto:) and replies to its digests and threads' messages carry no token, and chime ingest matches them to nothing; set replyTo to a plus-address, as in bot+{token}@reply.example.org")
+        }
     }
 
     /// A file's permission bits in octal (`644`) when every user of the machine may read it.
