@@ -1,5 +1,4 @@
 import ChimeCore
-import ChimeCurl
 import Foundation
 
 /// What `chime serve` asks Telegram's Bot API beside a webhook's reply, which carries one
@@ -21,14 +20,6 @@ extension Channel {
         }
         components.path = path[..<method.upperBound] + "answerCallbackQuery"
         components.query = nil
-        let body = try JSONSerialization.data(withJSONObject: ["callback_query_id": id])
-        let request = HTTPPool.Request(url: components.url?.absoluteString ?? "", body: Array(body),
-                                       headers: ["Content-Type: application/json", "User-Agent: chime"],
-                                       timeouts: timeouts, caFile: caFile, verifyTLS: !url.insecure)
-        let response = try HTTPPool(bodyLimit: 1 << 16).perform(request)
-        if let error = response.error { throw APIError(description: "\(self.id): \(error.message)") }
-        guard (200..<300).contains(response.status) else {
-            throw APIError(description: "\(self.id): Telegram answered \(response.status) to answerCallbackQuery")
-        }
+        try postToPlatform(["callback_query_id": id], at: components.url?.absoluteString ?? "", platform: "Telegram", call: "answerCallbackQuery")
     }
 }

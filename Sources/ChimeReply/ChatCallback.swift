@@ -5,10 +5,11 @@ import Foundation
 /// bytes alone. Each body is read once (JSON by Foundation, forms by hand), and every
 /// field is optional: a body of the wrong shape is `.malformed`, never a crash.
 public enum ChatCallback: Equatable, Sendable {
-    /// A button pressed: its value (`TOKEN.NUMBER`), the platform's user, and where its
+    /// A button pressed: its value (`TOKEN.NUMBER`), the platform's user, where its
     /// message is (Slack's conversation and `ts`, Mattermost's post, Telegram's chat and
-    /// message), for a text prompt.
-    case press(value: String, user: String, conversation: String, message: String?)
+    /// message), for a text prompt, and where the answer goes when the platform shows
+    /// nothing of the acknowledgement's body (Slack's `response_url`).
+    case press(value: String, user: String, conversation: String, message: String?, answerURL: String? = nil)
     /// A person's message in a thread (Slack's Events API): the thread's conversation and
     /// `ts`, the text and its author.
     case threadMessage(conversation: String, thread: String, text: String, user: String)
@@ -46,12 +47,16 @@ public enum ChatCallback: Equatable, Sendable {
             return .threadMessage(conversation: event["channel"] as? String ?? "", thread: thread, text: text, user: user)
         }
         guard let payload = form(body)["payload"].flatMap({ json(Array($0.utf8)) }),
-              let action = (payload["actions"] as? [[String: Any]])?.first, let value = action["value"] as? String
+              let action = (payload["actions"] as? [[String: Any]])?.first
         else { return .malformed("not a block_actions payload") }
+        // A link button (the View button) has no value: Slack tells of its press all the
+        // same, and shows a warning by the button unless it is acknowledged.
+        guard let value = action["value"] as? String else { return action["url"] is String ? .ignored : .malformed("a button without a value") }
         let container = payload["container"] as? [String: Any]
         let ts = container?["message_ts"] as? String ?? (payload["message"] as? [String: Any])?["ts"] as? String
         let conversation = container?["channel_id"] as? String ?? (payload["channel"] as? [String: Any])?["id"] as? String ?? ""
-        return .press(value: value, user: (payload["user"] as? [String: Any])?["id"] as? String ?? "", conversation: conversation, message: ts)
+        return .press(value: value, user: (payload["user"] as? [String: Any])?["id"] as? String ?? "", conversation: conversation, message: ts,
+                      answerURL: payload["response_url"] as? String)
     }
 
     /// Discord interactions: PING, a component's `custom_id`, or a modal dialog's text.

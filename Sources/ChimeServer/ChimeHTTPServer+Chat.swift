@@ -41,7 +41,7 @@ extension ChimeHTTPServer {
                 _ = try await typed(text, token: button.token, action: button.action, channel: channel, user: user)
             }
             return Self.text(200, "")
-        case .press(let value, let user, let conversation, let ts):
+        case .press(let value, let user, let conversation, let ts, let answerURL):
             let outcome = try await press(value, channel: channel, user: user, text: .asked)
             var message = outcome.message
             if let prompt = outcome.wantsText, let ts {
@@ -50,11 +50,19 @@ extension ChimeHTTPServer {
                 try await Self.blocking { [desk] in try desk.store.rememberThread(channel: channel, thread: Self.slackThread(conversation, ts), token: value, at: now) }
                 message = desk.ask(prompt, .thread)
             }
-            return Self.json(200, ["response_type": "ephemeral", "replace_original": false, "text": ChatAnswer.slack(message), "mrkdwn": false])
+            let answer: [String: Any] = ["response_type": "ephemeral", "replace_original": false, "text": ChatAnswer.slack(message), "mrkdwn": false]
+            // Slack shows nothing of the body acknowledging a button's press: the answer
+            // goes to the press's response_url, the acknowledgement is empty.
+            if let found = configuration.channel(channel), let url = answerURL.flatMap(found.slackResponseURL) {
+                respondLater(answer, at: url, on: found)
+                return Self.acknowledged
+            }
+            Logger(label: "chime.serve").warning("a Slack press on channel \"\(channel)\" came without a response_url on the channel's host: its answer is not shown")
+            return Self.json(200, answer)
         case .malformed(let why):
             return Self.text(400, why)
         default:
-            return Self.text(200, "")
+            return Self.acknowledged
         }
     }
 
@@ -72,7 +80,7 @@ extension ChimeHTTPServer {
         switch ChatCallback.discord(body) {
         case .ping:
             return Self.json(200, ["type": 1])
-        case .press(let value, let user, _, _):
+        case .press(let value, let user, _, _, _):
             let outcome = try await press(value, channel: channel, user: user, text: .asked)
             if let prompt = outcome.wantsText {
                 // A text-input action: a modal dialog (type 9) asks for the text; its
@@ -99,13 +107,19 @@ extension ChimeHTTPServer {
 
     /// Discord's modal dialog for a text-input action's text: titled with the action
     /// (45 characters), one paragraph field `text` (its label the question, 45; its
-    /// placeholder, 100; at most 4,000 characters, Discord's own bound).
+    /// placeholder, 100; at most ``longestDialogText`` characters).
     static func discordDialog(_ prompt: ClickDesk.TextPrompt, value: String, question: String) -> [String: Any] {
         var field: [String: Any] = ["type": 4, "custom_id": "text", "style": 2, "label": Self.prefix(question, 45),
-                                    "required": true, "min_length": 1, "max_length": 4000]
+                                    "required": true, "min_length": 1, "max_length": longestDialogText]
         if !prompt.placeholder.isEmpty { field["placeholder"] = Self.prefix(prompt.placeholder, 100) }
         return ["custom_id": value, "title": Self.prefix(prompt.title, 45), "components": [["type": 1, "components": [field]]]]
     }
+
+    /// The most characters Discord's dialog takes: as many as the text's bound in bytes
+    /// (``ClickDesk/maximumTextBytes``) always holds, four bytes of UTF-8 each. Discord's
+    /// own bound, 4,000, let a person type 2,100 Cyrillic letters, refused once sent and
+    /// lost.
+    static let longestDialogText = ClickDesk.maximumTextBytes / 4
 
     /// The longest start of `text` of whole characters within `limit`, counted as the
     /// platform counts (Discord in code points, Telegram in UTF-16 units): `prefix(45)`
@@ -130,7 +144,7 @@ extension ChimeHTTPServer {
         switch ChatCallback.mattermost(body) {
         case .webhookMessage(let token, let post, let text, let user):
             return try await mattermostMessage(token: token, post: post, text: text, user: user, channel: found)
-        case .press(let value, let user, _, let post):
+        case .press(let value, let user, _, let post, _):
             // Text can come back only through the outgoing webhook and the API.
             let outcome = try await press(value, channel: channel, user: user, text: found.textEntry == .reply ? .asked : .none)
             var message = outcome.message
@@ -200,7 +214,10 @@ extension ChimeHTTPServer {
                 // The webhook's reply carries one method: the callback query is answered
                 // beside it, or the button would show its progress until Telegram gives up.
                 if let found = configuration.channel(channel) { answerLater(id, on: found) }
-                var reply: [String: Any] = ["force_reply": true, "selective": true]
+                // Not `selective`: that opens the field only for those the prompt mentions
+                // or replies to, and it replies to the bot's own message, so in a group
+                // no one would get it.
+                var reply: [String: Any] = ["force_reply": true]
                 // Telegram takes 1 to 64 characters.
                 if !prompt.placeholder.isEmpty { reply["input_field_placeholder"] = Self.prefix(prompt.placeholder, 64, .utf16) }
                 return Self.json(200, [
@@ -219,14 +236,26 @@ extension ChimeHTTPServer {
     /// Answers a Telegram callback query through the Bot API on a thread of its own; a
     /// failure is the operator's to see, in the log.
     func answerLater(_ query: String, on channel: Channel) {
+        inBackground("Telegram's callback query was not answered") { try channel.telegramAnswerCallbackQuery(query) }
+    }
+
+    /// Posts the answer to a Slack press to its response URL on a thread of its own.
+    func respondLater(_ answer: [String: Any], at url: URL, on channel: Channel) {
+        nonisolated(unsafe) let answer = answer // JSON values, handed over and not kept
+        inBackground("Slack's press was not answered") { try channel.slackRespond(answer, at: url) }
+    }
+
+    /// A request to a platform's API on a thread of its own (Swift's shared concurrency
+    /// threads must not wait on it), counted with the actions in flight, which a SIGTERM
+    /// waits for: the person pressing would see no answer. Its failure is the operator's
+    /// to see, in the log.
+    private func inBackground(_ failure: String, _ request: @escaping @Sendable () throws -> Void) {
         let configuration = configuration
-        Thread {
-            do {
-                try channel.telegramAnswerCallbackQuery(query)
-            } catch {
-                Logger(label: "chime.serve").error("Telegram's callback query was not answered: \(configuration.redact("\(error)"))")
+        ActionsInFlight.start {
+            do { try request() } catch {
+                Logger(label: "chime.serve").error("\(failure): \(configuration.redact("\(error)"))")
             }
-        }.start()
+        }
     }
 
     /// A Telegram message that replies to one of Chime's: to the reminder itself (its
@@ -242,6 +271,9 @@ extension ChimeHTTPServer {
         }
         guard let found else { return Self.json(200, [:]) }
         let outcome = try await typed(text, token: found.token, action: found.action, channel: channel, user: user)
+        // Someone else's reply in a group is left alone, as in Slack's and Mattermost's
+        // threads: a public answer would tell the whole chat, for each of them.
+        guard outcome.verdict != .forged else { return Self.json(200, [:]) }
         return Self.json(200, ["method": "sendMessage", "chat_id": chat, "text": ChatAnswer.telegramMessage(outcome.message), "reply_to_message_id": message])
     }
 

@@ -236,6 +236,9 @@ public struct ChimeHTTPServer: Sendable {
         return Response(status: .init(code: status), headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
+    /// A 200 with no body: what acknowledges a callback whose answer goes another way.
+    static var acknowledged: Response { Response(status: .ok) }
+
     static func text(_ status: Int, _ text: String) -> Response {
         Response(status: .init(code: status), headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text + "\n")))
     }

@@ -186,7 +186,7 @@ extension OperatorTests {
           <channels>
             <channel id="mail" url="maildir:./outbox" from="Chime &lt;bot@reply.example.org&gt;" replyTo="bot+{token}@reply.example.org"/>
             <channel id="log" url="file:./sent.jsonl"/>
-            <channel id="team" url="slack://127.0.0.1:9/services/T0/B0/X" secret="file:\(ws.path("slack.key"))"/>
+            <channel id="team" \(ServeTests.slackChannel) secret="file:\(ws.path("slack.key"))"/>
           </channels>
           <replies linkBase="http://127.0.0.1"/>
           <recipients>

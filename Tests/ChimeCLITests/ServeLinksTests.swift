@@ -291,6 +291,9 @@ struct ServeLinksTests {
         #expect(asked.body["type"] as? Int == 9 && dialog["custom_id"] as? String == ids[1] && dialog["title"] as? String == "Add item", "\(asked)")
         let field = ((dialog["components"] as? [[String: Any]])?.first?["components"] as? [[String: Any]])?.first
         #expect(field?["type"] as? Int == 4 && field?["custom_id"] as? String == "text" && field?["placeholder"] as? String == "Milk, eggs…", "\(dialog)")
+        // As many characters as the 4,096 bytes the text may be always hold, whatever the
+        // script: with Discord's own 4,000, 2,100 Cyrillic letters were refused once sent.
+        #expect(field?["max_length"] as? Int == 1024, "\(dialog)")
         #expect(try ServeTests.responses(ws).map { $0["actionIdentifier"] as? String } == ["justInform"])
         // The dialog submitted: its text is the action's; signed by another key, nothing.
         let submit = #"{"type":5,"member":{"user":{"id":"77"}},"data":{"custom_id":"\#(ids[1])","components":[{"type":1,"components":[{"type":4,"custom_id":"text","value":"oat milk"}]}]}}"#

@@ -39,7 +39,7 @@ struct ServeTests {
           </categories>
           <channels>
             <channel id="mail" url="maildir:./outbox" from="Chime &lt;bot@reply.example.org&gt;" replyTo="bot+{token}@reply.example.org"/>
-            <channel id="team" url="slack://127.0.0.1:9/services/T0/B0/X" secret="file:\(ws.path("slack.key"))"/>
+            <channel id="team" \(slackChannel) secret="file:\(ws.path("slack.key"))"/>
             <channel id="guild" url="discord://127.0.0.1:9/api/webhooks/1/x" secret="file:\(ws.path("discord.key"))"/>
             <channel id="tg" url="telegram://127.0.0.1:9/botTOKEN/sendMessage?chat_id=42" secret="file:\(ws.path("telegram.key"))"/>
             <channel id="mm" \(mattermost)/>
@@ -51,7 +51,7 @@ struct ServeTests {
               <address channel="mail">alice@example.org</address>
               <address channel="team">U123</address>
               <address channel="guild"></address>
-              <address channel="tg"></address>
+              <address channel="tg">42</address>
               <address channel="mm">u1</address>
               <address channel="log"/>
             </recipient>
@@ -116,7 +116,7 @@ struct ServeTests {
             var found: Int?
             for _ in 0..<200 where found == nil {
                 let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-                found = text.firstMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)/).flatMap { Int($0.output.1) }
+                found = text.firstMatch(of: /listening on http:\/\/(?:127\.0\.0\.1|\[::1\]):(\d+)/).flatMap { Int($0.output.1) }
                 if found == nil { Thread.sleep(forTimeInterval: 0.05) }
             }
             guard let found else {
@@ -197,16 +197,52 @@ struct ServeTests {
         }
     }
 
+    /// Slack's side, on 127.0.0.1 over HTTPS: the host of the tests' Slack channels
+    /// (`slackChannel`), where their messages go and where each press's `response_url`
+    /// points, as both are on hooks.slack.com. One for the whole run; it stops with it.
+    static let slackHook: (server: WebhookServer, certificate: ScriptServer.Certificate) = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-slack-hook-\(UUID().uuidString.prefix(8))")
+        do { return try WebhookServer.https(in: folder) } catch { fatalError("the Slack stand-in did not start: \(error)") }
+    }()
+
+    /// The `url` and `caFile` attributes of a Slack channel posting to ``slackHook``.
+    static var slackChannel: String {
+        #"url="slack://127.0.0.1:\#(slackHook.server.port)/services/T0/B0/X" caFile="\#(slackHook.certificate.cert)""#
+    }
+
     /// A POST to `/slack/team` signed as Slack signs: a block_actions `payload` form, or
-    /// an Events API JSON body.
+    /// an Events API JSON body. A press's answer is what the person sees: Slack shows
+    /// nothing of the acknowledgement's body, so a block_actions payload is sent with a
+    /// `response_url` of its own on ``slackHook`` (unless it has one), and what Chime posts
+    /// there is the `body` returned, once the acknowledgement was an empty 200.
     static func slack(_ server: Server, form payload: String? = nil, json: String? = nil, secret: String, age: Int = 0) throws -> (status: Int, body: String) {
+        let answerPath = "/actions/T0/\(UUID().uuidString)"
+        var payload = payload
+        let answered = payload.map { $0.hasPrefix(#"{"type":"block_actions","#) && !$0.contains("response_url") } ?? false
+        if answered, let press = payload {
+            payload = #"{"response_url":"https://127.0.0.1:\#(slackHook.server.port)\#(answerPath)","# + press.dropFirst()
+        }
         let body = Array((json ?? ("payload=" + (payload?.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))).utf8)
         let timestamp = String(Int(Date().timeIntervalSince1970) - age)
         let mac = HMAC<SHA256>.authenticationCode(for: Array("v0:\(timestamp):".utf8) + body, using: SymmetricKey(data: Array(secret.utf8)))
-        return try server.request("POST", "/slack/team", headers: [
+        let acknowledged = try server.request("POST", "/slack/team", headers: [
             "X-Slack-Request-Timestamp": timestamp, "X-Slack-Signature": "v0=" + mac.map { String(format: "%02x", $0) }.joined(),
             "Content-Type": json == nil ? "application/x-www-form-urlencoded" : "application/json",
         ], body: body)
+        guard answered, acknowledged.status == 200, acknowledged.body.isEmpty else { return acknowledged }
+        return (200, try slackAnswer(at: answerPath) ?? "")
+    }
+
+    /// What Chime posted to ``slackHook`` at `path` (a press's `response_url`), waited for
+    /// up to 5 s: it posts after acknowledging.
+    static func slackAnswer(at path: String) throws -> String? {
+        for _ in 0..<100 {
+            if let answer = try slackHook.server.requests().first(where: { $0["path"] as? String == path }) {
+                return answer["body"] as? String ?? ""
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return nil
     }
 
     static func responses(_ ws: Workspace) throws -> [[String: Any]] { try ReplyCorpusTests.json(ws, "responses") }
@@ -266,6 +302,26 @@ struct ServeTests {
         #expect(try Self.responses(ws).count == 2)
     }
 
+    @Test("--host ::1: the line printed once bound is a URL, the address in brackets (http://[::1]:PORT), and that URL answers")
+    func ipv6Listening() throws {
+        let ws = try ReplyCorpusTests.workspace()
+        let server = try Server(ws, ["--no-scheduler", "--host", "::1"])
+        defer { server.stop() }
+        #expect(try ws.read("serve.out").contains("listening on http://[::1]:\(server.port)\n"))
+        // Python's client, as a script would take the URL (FoundationNetworking's takes no
+        // bracketed address).
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = ["-c", "import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1]).read().decode())",
+                            "http://[::1]:\(server.port)/health"]
+        let output = Pipe()
+        python.standardOutput = output
+        try python.run()
+        let answer = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        python.waitUntilExit()
+        #expect(answer == "ok\n")
+    }
+
     @Test("Slack: a signed block_actions payload acts once; a bad signature, a stale timestamp and someone else's click do not")
     func slack() throws {
         let keys = Keys()
@@ -285,6 +341,28 @@ struct ServeTests {
         #expect(try post(value: chat.button(1), age: 600).status == 401, "older than five minutes")
         // Slack shows the answer to whoever clicked: a 200 with why nothing happened.
         #expect(try post(value: chat.button(1), user: "U999").body.contains("This reminder is someone else's."), "the reminder is U123's")
+        #expect(try Self.responses(ws).isEmpty)
+        // Slack shows nothing of the body acknowledging a press: it is empty, and the answer
+        // goes to the press's response_url, an ephemeral message.
+        let answerPath = "/actions/T0/\(UUID().uuidString)"
+        let pressed = try Self.slack(server, form: #"{"response_url":"https://127.0.0.1:\#(Self.slackHook.server.port)\#(answerPath)","type":"block_actions","user":{"id":"U999"},"actions":[{"action_id":"chime.action.1","value":"\#(chat.button(1))"}]}"#,
+                                     secret: keys.slack)
+        #expect(pressed.status == 200 && pressed.body.isEmpty, "\(pressed)")
+        let posted = try #require(try Self.slackAnswer(at: answerPath), "nothing posted to the response_url")
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(posted.utf8)) as? [String: Any], "\(posted)")
+        #expect(answer["response_type"] as? String == "ephemeral" && answer["replace_original"] as? Bool == false, "\(answer)")
+        #expect((answer["text"] as? String)?.contains("This reminder is someone else's.") == true, "\(answer)")
+        // A response_url on another host than the channel's is never posted to (a leaked
+        // signing secret must not aim Chime inside its network): the answer stays in the
+        // acknowledgement, and the log says so.
+        let elsewhere = try Self.slack(server, form: #"{"response_url":"https://169.254.169.254/latest/meta-data","type":"block_actions","user":{"id":"U999"},"actions":[{"action_id":"chime.action.1","value":"\#(chat.button(1))"}]}"#,
+                                       secret: keys.slack)
+        #expect(elsewhere.status == 200 && elsewhere.body.contains("someone else's"), "\(elsewhere)")
+        #expect(try String(contentsOf: ws.url.appendingPathComponent("serve.out"), encoding: .utf8).contains("came without a response_url on the channel's host"))
+        // The View button is a link: Slack tells of its press too, which is acknowledged
+        // (else Slack shows a warning by the button) and does nothing.
+        let view = try Self.slack(server, form: #"{"type":"block_actions","user":{"id":"U123"},"actions":[{"action_id":"chime.view","url":"http://127.0.0.1/v/abc"}]}"#, secret: keys.slack)
+        #expect(view.status == 200 && view.body.isEmpty, "\(view)")
         #expect(try Self.responses(ws).isEmpty)
         let first = try post(value: chat.button(1))
         #expect(first.status == 200 && first.body.contains("“OK, got it” received."), "\(first)")
@@ -431,6 +509,7 @@ struct ServeTests {
         let query = #"{"update_id":2,"callback_query":{"id":"q2","from":{"id":42},"data":"\#(second.button(3))","message":{"message_id":7,"chat":{"id":42}}}}"#
         let prompt = try server.request("POST", "/telegram/tg", headers: secret, body: Array(query.utf8))
         #expect(prompt.body.contains(#""method":"sendMessage""#) && prompt.body.contains(#""force_reply":true"#), "\(prompt)")
+        #expect(!prompt.body.contains("selective"), "selective would open the reply field to no one in a group: \(prompt)")
         let secondToken = second.button(3).split(separator: ".")[0]
         #expect(prompt.body.contains("/a/\(secondToken)/3"), "\(prompt)")
         #expect(try Self.responses(ws).count == 1, "nothing recorded by the press")
@@ -447,6 +526,10 @@ struct ServeTests {
         // Tokens are read only from a bot's message: anyone may write a message holding a
         // button's value or a link and answer it; and the reply token, which every email
         // header carries, never acts in a chat.
+        // Someone else's reply to the reminder, in a group, records nothing and is not
+        // answered before the whole chat.
+        let someoneElse = #"{"update_id":39,"message":{"message_id":13,"from":{"id":43},"chat":{"id":-100},"text":"OK, got it","reply_to_message":{"from":{"id":7,"is_bot":true},"message_id":5,"text":"Shopping","reply_markup":{"inline_keyboard":[[{"text":"OK, got it","callback_data":"\#(second.button(1))"}]]}}}}"#
+        #expect(try server.request("POST", "/telegram/tg", headers: secret, body: Array(someoneElse.utf8)).body == "{}")
         let forgedButtons = #"{"update_id":40,"message":{"message_id":11,"from":{"id":42},"chat":{"id":42},"text":"delete","reply_to_message":{"from":{"id":42,"is_bot":false},"message_id":6,"text":"x","reply_markup":{"inline_keyboard":[[{"text":"x","callback_data":"\#(second.button(1))"}]]}}}}"#
         #expect(try server.request("POST", "/telegram/tg", headers: secret, body: Array(forgedButtons.utf8)).body == "{}")
         let replyToken = try #require(try ReplyCorpusTests.send(ws, ["list3"], category: "shop", runMustSucceed: false)["list3"]).token

@@ -124,6 +124,33 @@ struct IndirectionTests {
         }
     }
 
+    @Test("a Discord secret that is no public key (64 hexadecimal digits) and a Telegram secret setWebhook would refuse are errors at the secret, which is never shown; good ones pass")
+    func platformSecrets() {
+        func found(_ channel: String, _ secret: String) -> [String] {
+            messages("""
+                <chime version="1">
+                  <channels>\(channel)</channels>
+                </chime>
+                """, environment: ["S": secret])
+        }
+        let discord = #"<channel id="app" url="discord://discord.com/api/webhooks/1/x" secret="${S}"/>"#
+        let telegram = #"<channel id="tg" url="telegram://api.telegram.org/bot1:AAA/sendMessage?chat_id=42" secret="${S}"/>"#
+        let key = String(repeating: "0123456789abcdef", count: 4)
+        #expect(found(discord, key).isEmpty)
+        #expect(found(discord, key.uppercased()).isEmpty)
+        for bad in [String(key.dropLast()), String(key.dropLast()) + "g", "Zm9vYmFyYmF6cXV4cXV1eA=="] {
+            let said = found(discord, bad)
+            #expect(said.count == 1 && said[0].contains(#"channel "app": secret must be the Discord application's public key: 64 hexadecimal digits"#), "\(said)")
+            #expect(!said.joined().contains(bad), "never shown")
+        }
+        #expect(found(telegram, "my_secret-token_2026").isEmpty)
+        for bad in ["c2VjcmV0K3Rva2VuLzIwMjY=", "secret token with spaces", String(repeating: "a", count: 257)] {
+            let said = found(telegram, bad)
+            #expect(said.count == 1 && said[0].contains(#"channel "tg": secret must be 1 to 256 letters"#), "\(said)")
+            #expect(!said.joined().contains(bad), "never shown")
+        }
+    }
+
     @Test("an API key's scope, a preference and a quiet-hours mode may come through indirection, and are checked once read")
     func enumeratedThroughIndirection() throws {
         let text = """

@@ -116,11 +116,39 @@ extension Configuration {
                 // Not shown: a secret stays out of every message, even a short one.
                 problems.append(.init(.channel(i), attribute: "secret", "channel \"\(channel.id)\": secret is \(secret.isEmpty ? "empty" : "too short (\(secret.utf8.count) characters)"); it needs at least \(Self.shortestSecret) characters, or remove it"))
             }
+            else if let secret = channel.signingSecret, let problem = Self.platformSecretProblem(secret, channel.url.kind) {
+                problems.append(.init(.channel(i), attribute: "secret", "channel \"\(channel.id)\": secret \(problem)"))
+            }
             if channel.returnPath != nil, channel.url.kind != .smtp, channel.url.kind != .smtps {
                 problems.append(.init(.channel(i), attribute: "returnPath", "returnPath applies to smtp:// and smtps:// channels only, and \"\(channel.id)\" is \(channel.url.kind.rawValue)"))
             }
         }
         return problems
+    }
+
+    /// Why a chat platform could never prove a callback with `secret`, nil when it could.
+    /// Discord signs with the application's Ed25519 key, whose public half (the secret) is
+    /// 64 hexadecimal digits; Telegram's `setWebhook` takes a `secret_token` of 1 to 256
+    /// letters, digits, `_` and `-` only. Any other secret turned the buttons interactive
+    /// and then refused every press (Discord's first PING included) with 401. The secret
+    /// itself is never shown.
+    static func platformSecretProblem(_ secret: String, _ kind: ChannelKind) -> String? {
+        let bytes = secret.utf8
+        func isHexDigit(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+        }
+        func isTokenCharacter(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+        switch kind {
+        case .discord where bytes.count != 64 || !bytes.allSatisfy(isHexDigit):
+            return "must be the Discord application's public key: 64 hexadecimal digits (its General Information page)"
+        case .telegram where bytes.count > 256 || !bytes.allSatisfy(isTokenCharacter):
+            return "must be 1 to 256 letters (A–Z, a–z), digits, \"_\" and \"-\": Telegram's setWebhook refuses any other secret_token"
+        default:
+            return nil
+        }
     }
 
     /// Why `name` cannot be an IMAP mailbox to move messages to, nil when it can: empty,
