@@ -115,7 +115,19 @@ struct CoalescingTests {
         return (try ReplyCorpusTests.workspace(configuration), slack)
     }
 
-    @Test("on Slack too: a thread's notifications go as one post headed by the summary, listing each with its action links; the digest goes there as well")
+    /// What a Slack block shows as text: a section's text, or a rich text block's text and
+    /// links (each link's address as it shows), with whether every address of Chime's in
+    /// it is a link element, which Slack opens, rather than text.
+    static func shown(_ block: [String: Any]?) -> (text: String, linked: Bool) {
+        if let text = (block?["text"] as? [String: Any])?["text"] as? String { return (text, !text.contains("://")) }
+        let sections = block?["elements"] as? [[String: Any]] ?? []
+        let elements = sections.flatMap { $0["elements"] as? [[String: Any]] ?? [] }
+        let text = elements.map { ($0["type"] as? String == "link" ? $0["url"] : $0["text"]) as? String ?? "" }.joined()
+        let linked = elements.allSatisfy { $0["type"] as? String == "link" || !(($0["text"] as? String) ?? "").contains("/a/") }
+        return (text, linked)
+    }
+
+    @Test("on Slack too: a thread's notifications go as one post headed by the summary, listing each with its action links, which Slack opens (link elements of a rich text block, where plain_text makes no link of an address); the digest goes there as well")
     func chatGroupAndDigest() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-group-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -133,9 +145,11 @@ struct CoalescingTests {
         let blocks = try #require(post["blocks"] as? [[String: Any]])
         let header = ((blocks.first?["text"] as? [String: Any])?["text"] as? String) ?? ""
         #expect(header == "5 more shopping reminders from Matt and Anna", "\(header)")
-        let section = ((blocks.dropFirst().first?["text"] as? [String: Any])?["text"] as? String) ?? ""
+        let (section, linked) = Self.shown(blocks.dropFirst().first)
         #expect((1...5).allSatisfy { section.contains("\($0). Title s\($0 - 1) — Body s\($0 - 1)") }, "\(section)")
         #expect(section.components(separatedBy: "/a/").count - 1 == 10, "each item's two action links: \(section)")
+        #expect(linked && blocks.dropFirst().first?["type"] as? String == "rich_text", "\(blocks)")
+        #expect(try ChatPayloadRulesTests.slackComplaints(ws, post) == "", "slack_sdk's Block Kit models take it")
 
         // The daily digest goes to Slack too.
         let digest = try ws.chime(["digest"], now: "2026-11-25T06:00:00Z")
@@ -179,8 +193,8 @@ struct CoalescingTests {
         try #require(posts.count == 1)
         let post = try #require(try JSONSerialization.jsonObject(with: Data(posts[0].utf8)) as? [String: Any])
         let blocks = try #require(post["blocks"] as? [[String: Any]])
-        let section = ((blocks.dropFirst().first?["text"] as? [String: Any])?["text"] as? String) ?? ""
-        #expect(section.utf16.count <= 3000)
+        let (section, linked) = Self.shown(blocks.dropFirst().first)
+        #expect(section.utf16.count <= 3000 && linked)
         let lines = section.split(separator: "\n").map(String.init)
         let listed = lines.filter { $0.firstMatch(of: /^\d+\. Title s\d+/) != nil }.count
         #expect(listed >= 5 && listed < 40, "\(section)")

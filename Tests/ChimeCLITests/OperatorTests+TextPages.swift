@@ -171,7 +171,7 @@ extension OperatorTests {
             return (card ?? []).flatMap { $0["inlines"] as? [[String: Any]] ?? [] }.compactMap { $0["text"] as? String }.joined(separator: "\n")
         }
         func slackText(_ body: [String: Any]) -> String {
-            ((body["blocks"] as? [[String: Any]]) ?? []).compactMap { ($0["text"] as? [String: Any])?["text"] as? String }.joined(separator: "\n")
+            ((body["blocks"] as? [[String: Any]]) ?? []).map { CoalescingTests.shown($0).text }.joined(separator: "\n")
         }
         let french = try Self.shipped("ui.textPage", "fr", ["Ajouter un article"]) + " (Lait, œufs…)"
         #expect(french == "Ajouter un article : appuyez dessus, puis saisissez votre texte sur la page qui s’ouvre (Lait, œufs…)")

@@ -16,7 +16,10 @@ extension ChatPayload {
             .object(["type": .string("plain_text"), "text": .string(TextLimit.fit(text.isEmpty ? " " : text, limit, .utf16))])
         }
         var blocks: [JSONValue] = [.object(["type": .string("header"), "text": plain(message.headline, 150)])]
-        if !message.shownText.isEmpty {
+        if message.list != nil {
+            // A thread's message or a digest: each entry's action links in its text.
+            blocks.append(slackRichText(message.fittedText(3000, .utf16), links: Self.linkBase(of: message)))
+        } else if !message.shownText.isEmpty {
             blocks.append(.object(["type": .string("section"), "text": .object(["type": .string("plain_text"), "text": .string(message.fittedText(3000, .utf16))])]))
         }
         blocks.append(.object(["type": .string("context"), "elements": .array([plain(message.dateText, 2000)])]))
@@ -54,5 +57,35 @@ extension ChatPayload {
             "mrkdwn": .bool(false),
             "blocks": .array(blocks),
         ])
+    }
+
+    /// A rich text block of `text`, each of Chime's own links in it (those starting with
+    /// `base`, up to the next white space) a link element, the rest text elements, which
+    /// Slack shows as typed, as plain_text: in a plain_text section Slack makes no link of
+    /// a URL, and the action links of a thread's message or a digest had to be copied by
+    /// hand. An address in people's text stays text.
+    static func slackRichText(_ text: String, links base: String?) -> JSONValue {
+        var elements: [JSONValue] = []
+        func add(text part: Substring) {
+            if !part.isEmpty { elements.append(.object(["type": .string("text"), "text": .string(String(part))])) }
+        }
+        var rest = Substring(text)
+        while let base, !base.isEmpty, let start = rest.range(of: base) {
+            let end = rest[start.lowerBound...].firstIndex(where: \.isWhitespace) ?? rest.endIndex
+            add(text: rest[..<start.lowerBound])
+            elements.append(.object(["type": .string("link"), "url": .string(String(rest[start.lowerBound..<end]))]))
+            rest = rest[end...]
+        }
+        add(text: rest)
+        if elements.isEmpty { add(text: " ") }
+        return .object(["type": .string("rich_text"), "elements": .array([
+            .object(["type": .string("rich_text_section"), "elements": .array(elements)]),
+        ])])
+    }
+
+    /// Where a message's links to `chime serve` begin (its linkBase, and a slash): read
+    /// from its view link, `{linkBase}/v/TOKEN`.
+    static func linkBase(of message: ChatMessage) -> String? {
+        message.viewURL.range(of: "/v/", options: .backwards).map { String(message.viewURL[..<$0.lowerBound]) + "/" }
     }
 }
