@@ -64,7 +64,10 @@ public final class Localizer: Sendable {
                 diagnostics.append(Diagnostic(.error, at: SourceLocation(file: catalogPath, line: error.line, column: error.column), error.message))
             }
         }
-        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+        // Base.lproj first: its strings go over the built-in ones of the fallback language
+        // too (below), and that language's own folder, read after it, over them.
+        func rank(_ name: String) -> Int { name == "Base.lproj" || name == "Base" ? 0 : 1 }
+        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted { (rank($0), $0) < (rank($1), $1) }
         for name in folders where !name.hasPrefix(".") {
             let folder = (directory as NSString).appendingPathComponent(name)
             // Locale folders only: the catalog, a README or a backup file beside them is
@@ -84,7 +87,15 @@ public final class Localizer: Sendable {
             let stringsPath = (folder as NSString).appendingPathComponent("Localizable.strings")
             if let data = Self.stringsFile(stringsPath, into: &diagnostics), !(shipped.map { data.elementsEqual($0.strings) } ?? false) {
                 do {
-                    Self.overlay(try StringsFile(bytes: data), locale: locale, strings: &strings, plurals: &plurals)
+                    let file = try StringsFile(bytes: data)
+                    Self.overlay(file, locale: locale, strings: &strings, plurals: &plurals)
+                    // Base internationalization's Base.lproj holds the development language,
+                    // which iOS shows where a locale has no string of its own: its text goes
+                    // over chime's built-in strings of the fallback language (which came before
+                    // it in the chain and hid it: "Snooze" stayed "Snooze").
+                    if locale == Self.baseLocale, builtIn {
+                        Self.overlay(file, locale: fallbackLanguage, strings: &strings, plurals: &plurals)
+                    }
                 } catch let error as StringsFile.ParseError {
                     diagnostics.append(Diagnostic(.error, at: SourceLocation(file: stringsPath, line: error.line, column: error.column), error.message))
                 }
@@ -92,7 +103,9 @@ public final class Localizer: Sendable {
             let dictPath = (folder as NSString).appendingPathComponent("Localizable.stringsdict")
             if let data = Self.stringsFile(dictPath, into: &diagnostics), !(shipped.map { data.elementsEqual($0.stringsdict) } ?? false) {
                 do {
-                    Self.overlay(try StringsDictFile(bytes: data, path: dictPath), locale: locale, plurals: &plurals)
+                    let file = try StringsDictFile(bytes: data, path: dictPath)
+                    Self.overlay(file, locale: locale, plurals: &plurals)
+                    if locale == Self.baseLocale, builtIn { Self.overlay(file, locale: fallbackLanguage, plurals: &plurals) }
                 } catch let error as DiagnosticError {
                     diagnostics += error.diagnostics
                 }

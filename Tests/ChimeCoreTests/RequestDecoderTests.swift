@@ -34,6 +34,8 @@ struct RequestDecoderTests {
 
     @Test("errors name the field", arguments: [
         (#"{"identifier": "a", "recipient": "b", "content": {}, "trigger": {"type": "sometime"}}"#, "at trigger.type: expected one of timeInterval, calendar, date"),
+        (#"{"identifier": "a", "recipient": "b", "content": {}, "trigger": {"type": "location", "region": {}}}"#,
+         "at trigger.type: expected one of timeInterval, calendar, date (location triggers fire on a device entering a region, which a server cannot see)"),
         (#"[{"identifier": "a", "recipient": "b", "content": {}, "trigger": {"type": "timeInterval"}}]"#, "at [0].trigger: missing \"seconds\""),
         (#"{"identifier": "a", "recipient": "b", "content": {"badge": "one"}, "trigger": {"type": "timeInterval", "seconds": 5}}"#, "at content.badge: expected a number"),
         (#"{"identifier": "a""#, "not valid JSON: expected , or } after a field, found the end of the file"),

@@ -101,6 +101,20 @@ struct StringsFileTests {
         #expect(localizer.string("only.base", locale: "fr")?.text == "From Base")
     }
 
+    @Test("Base.lproj holds the development language: its strings go over chime's built-in English for an English recipient and every locale falling back to English; en.lproj, where there is one, over Base's")
+    func baseOverBuiltIn() throws {
+        let root = try Self.templates([("Base.lproj", #""Snooze" = "Remind me later";"# + "\n" + #""shopping.placeholder" = "Something to buy";"#)])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let localizer = try Localizer(directory: root)
+        #expect(localizer.string("Snooze", locale: "en")?.text == "Remind me later")
+        #expect(localizer.string("shopping.placeholder", locale: "en-GB")?.text == "Something to buy")
+        #expect(localizer.string("shopping.placeholder", locale: "ko")?.text == "Something to buy", "Korean has no strings: English's")
+        #expect(localizer.string("Snooze", locale: "fr")?.text != "Remind me later", "French has its own")
+        let both = try Self.templates([("Base.lproj", #""Snooze" = "Remind me later";"#), ("en.lproj", #""Snooze" = "Later";"#)])
+        defer { try? FileManager.default.removeItem(atPath: both) }
+        #expect(try Localizer(directory: both).string("Snooze", locale: "en")?.text == "Later")
+    }
+
     @Test("CLDR's likely scripts and parent locales, as Apple's bundles match them; a tag in any case", arguments: [
         ("zh-TW", ["zh-TW", "zh-Hant-TW", "zh-Hant", "zh", "en"]), ("zh-CN", ["zh-CN", "zh-Hans-CN", "zh-Hans", "zh", "en"]),
         ("zh-Hant-HK", ["zh-Hant-HK", "zh-HK", "zh-Hant", "zh", "en"]), ("zh", ["zh", "zh-Hans", "en"]),

@@ -22,7 +22,11 @@ extension NotificationTrigger: Codable {
         do {
             kind = try container.decode(Kind.self, forKey: .type)
         } catch DecodingError.dataCorrupted(let context) {
-            throw DecodingError.dataCorrupted(.init(codingPath: context.codingPath, debugDescription: "expected one of timeInterval, calendar, date"))
+            // iOS's UNLocationNotificationTrigger has no place here: said so, not only refused.
+            let location = (try? container.decode(String.self, forKey: .type)) == "location"
+                ? " (location triggers fire on a device entering a region, which a server cannot see)" : ""
+            throw DecodingError.dataCorrupted(.init(codingPath: context.codingPath,
+                                                    debugDescription: "expected one of timeInterval, calendar, date" + location))
         }
         try decoder.rejectUnknownKeys(kind.knownKeys)
         switch kind {
