@@ -196,7 +196,7 @@ public enum MIMEComposer {
 
     /// A file as a base64 part, its name in RFC 2231 form where it needs one.
     private static func attachmentPart(_ attachment: MailMessage.Attachment) -> Part {
-        let type = attachment.contentType.wholeMatch(of: /[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+/) != nil
+        let type = attachment.contentType.wholeMatch(of: /[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+(; charset=[A-Za-z0-9_.:-]+)?/) != nil
             ? attachment.contentType.lowercased() : "application/octet-stream"
         let disposition = g_mime_content_disposition_new()!
         g_mime_content_disposition_set_disposition(disposition, "attachment")

@@ -44,6 +44,17 @@ struct MIMEComposerTests {
         #expect(Int(parsed["longest"] ?? "999") ?? 999 <= 78)
     }
 
+    @Test("a text attachment of UTF-8 says its charset, and Python's strict parser reads its accents; a type with anything else after it is sent as octets")
+    func textAttachmentCharset() throws {
+        let composed = MIMEComposer.compose(message(attachments: [.init(filename: "note.txt", contentType: "text/plain; charset=utf-8",
+                                                                        data: Array("Grüße, café".utf8))]))
+        #expect(composed.contains("Content-Type: text/plain; charset=utf-8\n"), "\(composed)")
+        let parsed = try strictlyParsed(composed)
+        #expect(parsed["text/plain"] == "Grüße, café" && parsed["filename"] == "note.txt", "\(parsed)")
+        let odd = MIMEComposer.compose(message(attachments: [.init(filename: "a.txt", contentType: "text/plain; x=\"y\"\r\nX-Injected: 1", data: [65])]))
+        #expect(odd.contains("Content-Type: application/octet-stream\n") && !odd.contains("X-Injected"), "\(odd)")
+    }
+
     @Test("an attachment's name with control characters cannot start a header or a body: they go as _")
     func attachmentNameInjection() throws {
         let composed = MIMEComposer.compose(message(attachments: [.init(filename: "a.txt\r\nX-Injected: yes\r\n\r\nINJECTED BODY\r\n\t\u{1}.txt",

@@ -120,6 +120,23 @@ struct EmailComposerTests {
         #expect(html.contains("mailto:bot+d1.1795507200@reply.example.org?subject=Re%3A%20Shopping&amp;body=3"))
     }
 
+    @Test("an attached text file of UTF-8 is sent with its charset; one of ASCII, or not UTF-8, and an image are not")
+    func attachmentCharset() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-attach-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func type(_ name: String, _ bytes: [UInt8]) throws -> String {
+            let path = folder.appendingPathComponent(name).path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            return try AttachmentFile.read(.init(identifier: "a", path: path)).contentType
+        }
+        #expect(try type("note.txt", Array("Grüße, café".utf8)) == "text/plain; charset=utf-8")
+        #expect(try type("list.csv", Array("a,é".utf8)) == "text/csv; charset=utf-8")
+        #expect(try type("plain.txt", Array("hello".utf8)) == "text/plain")
+        #expect(try type("latin.txt", [0x47, 0x72, 0xFC, 0xDF, 0x65]) == "text/plain", "Latin-1 is not UTF-8: no charset claimed")
+        #expect(try type("cup.jpg", [0xFF, 0xD8, 0xFF, 0xC3, 0xA9]) == "image/jpeg")
+    }
+
     @Test("a reply link's address is as RFC 6068 writes it: a quoted local part percent-encoded, an internationalized domain in ASCII as Reply-To names it, + and @ as they are")
     func mailtoAddresses() {
         #expect(EmailComposer.mailtoAddress("Bot <bot+d1.17@reply.example.org>") == "bot+d1.17@reply.example.org")

@@ -41,7 +41,13 @@ public enum AttachmentFile {
             throw Problem(identifier: attachment.identifier, path: attachment.path, reason: check(attachment.path) ?? error.reason)
         }
         let name = (attachment.path as NSString).lastPathComponent
-        return MailMessage.Attachment(filename: name, contentType: contentType(of: name), data: data)
+        var type = contentType(of: name)
+        // A text part that names no charset is US-ASCII (RFC 2046): a file of UTF-8 says
+        // so, or its accents were read as other characters ("Grüße" as "Gr����e").
+        if type.hasPrefix("text/"), data.contains(where: { $0 >= 0x80 }), String(validating: data, as: UTF8.self) != nil {
+            type += "; charset=utf-8"
+        }
+        return MailMessage.Attachment(filename: name, contentType: type, data: data)
     }
 
     /// The media type of a file name's extension, for the kinds iOS attaches (images,
