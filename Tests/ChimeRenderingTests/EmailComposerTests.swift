@@ -288,6 +288,16 @@ struct EmailComposerTests {
         #expect(header(long) == "<https://chime.invalid/u/d1.1795507200?c=com.example.reminders.cat10>")
         let composed = MIMEComposer.compose(long)
         #expect(composed.contains("List-Unsubscribe: <https://chime.invalid/u/d1.1795507200?c=com.example.reminders.cat10>") && !composed.contains("=?us-ascii?"))
+
+        // A single email of a category named past what the header keeps one word: the
+        // link naming no category, whose token finds it; never an encoded header.
+        var single = try notification(locale: "en", previews: .always)
+        single.request.content.categoryIdentifier = String(repeating: "c", count: 950)
+        let lone = try composer.compose(single, category: nil)
+        #expect(header(lone) == "<https://chime.invalid/u/d1.1795507200>", "\(header(lone) ?? "none")")
+        #expect(!MIMEComposer.compose(lone).contains("=?us-ascii?"))
+        single.request.content.categoryIdentifier = ""
+        #expect(header(try composer.compose(single, category: nil)) == "<https://chime.invalid/u/d1.1795507200?c=>", "a reminder of no category names it")
     }
 
     @Test("grouped messages hide what the recipient's previews hide, as single ones do: whenAuthenticated pads the inbox snippet before the first heading; never gives each chat entry its view link and counts a counted placeholder once per entry, the group in its heading; a chat entry or group heading too long for a platform is cut short, its links kept; a thread's email joins the thread's conversation")

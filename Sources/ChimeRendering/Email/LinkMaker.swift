@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeMIME
 import Foundation
 
 /// Makes the links and reply token of each rendered message.
@@ -53,9 +54,11 @@ public struct MessageLinks: Sendable {
             preferences = "\(base)/p/\(sign(.preferences))"
             // Its category named in the link and signed with it, so that the link still
             // unsubscribes once the reminder is gone (RFC 8058: a mail client's POST shows
-            // the person no answer); a reminder without a category, the older link.
-            unsubscribe = Self.unsubscribeURL(base: base, categories: [notification.request.content.categoryIdentifier], sign: sign)
-                ?? "\(base)/u/\(sign(.unsubscribe))"
+            // the person no answer). A category whose link would be too long for the
+            // List-Unsubscribe header to keep it one word (encoded, mail clients ignore
+            // it), the link that names none, whose token finds the reminder's category.
+            let listed = Self.unsubscribeURL(base: base, categories: [notification.request.content.categoryIdentifier], sign: sign)
+            unsubscribe = listed.flatMap { "<\($0)>".utf8.count <= MIMEComposer.longestWord ? $0 : nil } ?? "\(base)/u/\(sign(.unsubscribe))"
         case .chat:
             (token, preferences, unsubscribe) = ("", "", "")
         }
