@@ -129,7 +129,7 @@ public struct MailIntake: Sendable {
         } catch {
             printError("\(name): recorded, but carrying it out failed: \(reader.configuration.redact("\(error)"))")
         }
-        var metadata: Logger.Metadata = ["reply.status": .string(record.outcome.rawValue), "message": .string(name)]
+        var metadata: Logger.Metadata = ["reply.status": .string(record.outcome.rawValue), "reply.message": .string(name)]
         if let request = reply.request {
             metadata["notification.id"] = .string(request.identifier)
             metadata["recipient.id"] = .string(request.recipient)

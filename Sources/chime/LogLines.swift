@@ -36,7 +36,9 @@ struct LogLines: LogHandler {
             line = ([time, event.level.rawValue, "\(label):", Self.escaped("\(event.message)")] + fields).joined(separator: " ")
         case .json:
             var object: [String: String] = ["time": time, "level": event.level.rawValue, "logger": label, "message": "\(event.message)"]
-            for (key, value) in merged where object[key] == nil { object[key] = "\(value)" }
+            // A field named like one of the record's own (`message`) is kept beside it,
+            // not dropped.
+            for (key, value) in merged { object[object[key] == nil ? key : "metadata.\(key)"] = "\(value)" }
             let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
             line = String(decoding: data, as: UTF8.self)
         }

@@ -37,7 +37,8 @@ extension OperatorTests {
         let ingest = try ws.chime(["--log-level", "trace", "--log-format", "json", "ingest"], now: "2026-11-21T09:03:00Z", input: "reply.eml", environment: secret)
         #expect(ingest.status == 0 && ingest.stdout.contains("responded"), "\(ingest.stdout) \(ingest.stderr)")
         let records = try ingest.stderr.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String], "\($0)") }
-        #expect(records.contains { $0["message"] == "reply taken" && $0["reply.status"] == "responded" && $0["notification.id"] == "a1" && $0["recipient.id"] == "alice" && $0["action"] == "ok" && $0["level"] == "info" }, "\(records)")
+        #expect(records.contains { $0["message"] == "reply taken" && $0["reply.status"] == "responded" && $0["notification.id"] == "a1" && $0["recipient.id"] == "alice" && $0["action"] == "ok" && $0["level"] == "info"
+            && $0["reply.message"] == "stdin" }, "the message the reply came in is named too: \(records)")
 
         for output in [run.stderr, ingest.stderr] {
             #expect(!output.contains(key) && !output.contains(password) && !output.contains(String(replyTo.output.2)), "a secret or a token in the log: \(output)")
