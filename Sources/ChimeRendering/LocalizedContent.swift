@@ -18,6 +18,17 @@ public struct LocalizedContent: Sendable {
         }
     }
 
+    /// A `…LocKey`'s string whose format its `…LocArgs` do not fit (`%d` given a word).
+    public struct ArgumentsMismatch: Error, CustomStringConvertible {
+        /// The arguments' field, `bodyLocArgs`.
+        public var field: String
+        public var key: String
+        public var reason: String
+        public var description: String {
+            "\(field) do not fit \(field.replacingOccurrences(of: "Args", with: "Key")) \"\(key)\": \(reason)"
+        }
+    }
+
     public var title: String
     public var subtitle: String
     public var body: String
@@ -28,7 +39,13 @@ public struct LocalizedContent: Sendable {
         func resolve(_ field: String, _ key: String?, _ args: [String], _ literal: String) throws -> String {
             guard let key else { return literal }
             let values = args.map(FormatArgument.string)
-            if let text = try localizer.formatted(key, values, locale: locale) { return text }
+            let formatted: String?
+            do {
+                formatted = try localizer.formatted(key, values, locale: locale)
+            } catch {
+                throw ArgumentsMismatch(field: field.replacingOccurrences(of: "Key", with: "Args"), key: key, reason: "\(error)")
+            }
+            if let text = formatted { return text }
             guard !literal.isEmpty else { throw MissingKey(field: field, key: key, locale: locale, lookedIn: localizer.chain(for: locale)) }
             return literal
         }

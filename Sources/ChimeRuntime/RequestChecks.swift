@@ -78,8 +78,9 @@ public enum RequestChecks {
                 do {
                     _ = try LocalizedContent(request.content, localizer: localizer, locale: locale)
                 } catch {
-                    // A key missing is pointed at; arguments that do not fit, at the content.
-                    let field = (error as? LocalizedContent.MissingKey).map { "content.\($0.field)" } ?? "content"
+                    // A key missing is pointed at, and arguments that do not fit its format.
+                    let field = (error as? LocalizedContent.MissingKey).map { "content.\($0.field)" }
+                        ?? (error as? LocalizedContent.ArgumentsMismatch).map { "content.\($0.field)" } ?? "content"
                     problems.append(.init(text: "request \"\(request.identifier)\": \(error)", request: index, field: field))
                 }
                 continue

@@ -301,7 +301,8 @@ struct ScheduleCommandTests {
         try ws.write("cups.json", #"{"identifier": "e", "recipient": "carol", "content": {"titleLocKey": "tea.cups", "titleLocArgs": ["many"], "body": "Now"}, "trigger": {"type": "timeInterval", "seconds": 60, "repeats": false}}"#)
         let cups = try ws.chime(["schedule", "--json", "cups.json"], now: "2026-11-21T09:00:00Z")
         #expect(cups.status == 65)
-        #expect(cups.stderr == "cups.json:1:54: error: request \"e\": %d needs a number, and argument 1 is \"many\"\n")
+        #expect(cups.stderr == "cups.json:1:98: error: request \"e\": titleLocArgs do not fit titleLocKey \"tea.cups\": %d needs a number, and argument 1 is \"many\"\n",
+                "at the arguments, naming the key: \(cups.stderr)")
         #expect(try ws.chime(["pending"]).stdout.isEmpty)
 
         try ws.write("known.json", "[" + request("b", key: "tea.title", title: "") + "," + request("c", key: "tea.nope", title: "Literal tea") + "]")
