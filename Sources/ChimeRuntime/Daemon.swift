@@ -37,6 +37,19 @@ struct Daemon: Sendable {
 
     /// Signalled by a firing round that queued something to send.
     let queued = Wakeup()
+    /// Wakes ``firing`` for sooner work: the store's signal, or a reload.
+    let firingWakeup = Wakeup()
+    /// Set by ``configurationReloaded()``, taken by the firing wait, which then starts a
+    /// round at once.
+    let reloaded = Flag()
+
+    /// A SIGHUP put a new configuration in force: firing starts a round at once, which
+    /// moves the floating requests of recipients whose zone changed (a reminder that moved
+    /// earlier waited for the next minute's round) and fires what became due.
+    func configurationReloaded() {
+        reloaded.set()
+        firingWakeup.signal()
+    }
     /// Set with ``queued``'s signal, taken by the next sending round: what a firing round
     /// queued is due at its own start, which may be before the sending round's.
     let handedOver = Flag()
@@ -77,7 +90,7 @@ struct Daemon: Sendable {
     /// failed it does not, so a failing store or file is tried again a minute on rather
     /// than every second.
     var firing: RecurringWork {
-        let wakeup = Wakeup()
+        let wakeup = firingWakeup
         (store as? any SoonerDueSignalling)?.onSoonerDue { wakeup.signal() }
         // Whether the last round failed, set by the round and read by the waits.
         let lastRoundFailed = Flag()
@@ -99,8 +112,9 @@ struct Daemon: Sendable {
                 logger.error("firing failed, tried again within a minute: \(configuration().redact("\(error)"))")
                 return nil
             }
-        }, sooner: { last in
+        }, sooner: { [reloaded] last in
             let now = Instant(clock())
+            if reloaded.take() { return now }
             if !lastRoundFailed.isSet, (try? store.hasClaimableDue(now: now, limits: configuration().pendingLimits)) == true { return now }
             return try? store.earliestDue(after: last)
         }, wakeup: wakeup)

@@ -69,17 +69,16 @@ extension Runtime {
         Self.raiseOpenFileLimit()
         let parts = try serverParts()
         let (store, desks, server) = (parts.store, parts.desks, parts.server)
-        let reloading = reloadOnHangup(desks, store: store)
+        // The daemon's time: with --now, running on from there as the clock does.
+        let offset = now.map { $0.date.timeIntervalSince(Date()) } ?? 0
+        let daemon = scheduler ? Daemon(runtime: self, store: store, configuration: { desks.current.configuration },
+                                        clock: { Date().addingTimeInterval(offset) }) : nil
+        let reloading = reloadOnHangup(desks, store: store) { daemon?.configurationReloaded() }
         defer { reloading.cancel() }
         // Stopped last (a group stops its services last to first): what the others
         // started is carried out before the process exits.
         var services: [any Service] = [ActionsInFlight()]
-        if scheduler {
-            // The daemon's time: with --now, running on from there as the clock does.
-            let offset = now.map { $0.date.timeIntervalSince(Date()) } ?? 0
-            services += Daemon(runtime: self, store: store, configuration: { desks.current.configuration },
-                               clock: { Date().addingTimeInterval(offset) }).services
-        }
+        if let daemon { services += daemon.services }
         services.append(server.application(host: host, port: port, onRunning: listening))
         var logger = Logger(label: "chime.serve")
         logger.logLevel = .warning
@@ -142,7 +141,8 @@ extension Runtime {
     /// in force for the requests that follow (a rotated API key or chat secret: the old
     /// one stops working); a configuration with errors is refused (its diagnostics
     /// printed) and the one in force stays.
-    private func reloadOnHangup(_ desks: DeskHolder, store: any NotificationStore) -> any DispatchSourceSignal {
+    private func reloadOnHangup(_ desks: DeskHolder, store: any NotificationStore,
+                                reloaded: @escaping @Sendable () -> Void) -> any DispatchSourceSignal {
         signal(SIGHUP, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "chime.serve.reload"))
         source.setEventHandler {
@@ -157,6 +157,7 @@ extension Runtime {
                 if let changes { ProcessEnvironment.replaceChanges(changes) }
                 desks.replace(with: ClickDesk(reader: reader, actions: actions))
                 Logger(label: "chime.serve").notice("configuration reloaded: \(configuration.summary)")
+                reloaded()
             } catch {
                 // Why it was refused goes in the log record (`path:line:col: error: …`), not on
                 // standard error beside it: with --log-format json, every line is a JSON object.

@@ -98,6 +98,32 @@ struct DaemonTests {
         #expect(try ws.chime(["pending"]).stdout.isEmpty)
     }
 
+    @Test("a SIGHUP that moves a recipient to an earlier zone: their floating reminder, now due in a few seconds, fires at its instant, not at the next minute's round")
+    func reloadMovesFloatingReminder() throws {
+        let ws = try Workspace()
+        // Eight seconds from now on the wall clock of UTC: in New York, five hours away.
+        let due = Date().addingTimeInterval(8)
+        let wall = DateFormatter()
+        wall.locale = Locale(identifier: "en_US_POSIX")
+        wall.timeZone = TimeZone(identifier: "UTC")
+        wall.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        try ws.write("floating.json", #"[{"identifier": "f1", "recipient": "bob", "content": {"title": "Floating"}, "trigger": {"type": "date", "fireDate": "\#(wall.string(from: due))", "timeZone": null}}]"#)
+        #expect(try ws.chime(["schedule", "--json", "floating.json"]).status == 0)
+        let daemon = try Daemon(ws)
+        defer { _ = daemon.stop() }
+        try ws.write("chime.xml", Workspace.defaultConfiguration.replacingOccurrences(of: #"<recipient id="bob" timeZone="America/New_York""#,
+                                                                                      with: #"<recipient id="bob" timeZone="UTC""#))
+        kill(daemon.process.processIdentifier, SIGHUP)
+        var arrived: Date?
+        let deadline = Date().addingTimeInterval(30)
+        while arrived == nil, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            if ((try? ws.read("sent.jsonl")) ?? "").contains("Floating") { arrived = Date() }
+        }
+        let at = try #require(arrived, "not fired within 30 s: \(daemon.log.suffix(1500))")
+        #expect(at.timeIntervalSince(due) < 3, "arrived \(at.timeIntervalSince(due)) s after its instant: \(daemon.log.suffix(800))")
+    }
+
     @Test("a SIGHUP whose chime.xml is refused leaves the environment file's rotated CHIME_SECRET_KEY out of force too: what the daemon fires afterwards is signed with the key its link pages check, and its link opens")
     func refusedReloadKeepsKey() throws {
         let ws = try Workspace()
