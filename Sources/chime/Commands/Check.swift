@@ -16,7 +16,8 @@ extension Chime {
             discussion: """
                 Errors are printed as path:line:col: error: message; a misspelt element or attribute gets the name \
                 meant. A missing file exits 66. A channel secret under \
-                16 characters and a CHIME_SECRET_KEY under 32 bytes are refused (exit 65), as is a locale whose language is \
+                16 characters and a CHIME_SECRET_KEY under 32 bytes are refused (exit 65), as are a Discord secret that is not \
+                the application's public key (64 hexadecimal digits), a Telegram secret setWebhook would refuse, and a locale whose language is \
                 not an ISO 639 code; a recipient whose language has no strings (built in or in the templates) is a warning. \
                 A channel's caFile that cannot be read or holds no PEM certificate is an error here (exit 65); other commands \
                 load the configuration all the same, and only that channel's deliveries fail while it is so. \
