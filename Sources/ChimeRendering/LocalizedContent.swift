@@ -20,13 +20,13 @@ public struct LocalizedContent: Sendable {
 
     /// A `…LocKey`'s string whose format its `…LocArgs` do not fit (`%d` given a word).
     public struct ArgumentsMismatch: Error, CustomStringConvertible {
-        /// The arguments' field, `bodyLocArgs`.
-        public var field: String
+        /// The key's field, `bodyLocKey`.
+        public var keyField: String
         public var key: String
         public var reason: String
-        public var description: String {
-            "\(field) do not fit \(field.replacingOccurrences(of: "Args", with: "Key")) \"\(key)\": \(reason)"
-        }
+        /// The arguments' field, `bodyLocArgs`.
+        public var field: String { keyField.replacingOccurrences(of: "Key", with: "Args") }
+        public var description: String { "\(field) do not fit \(keyField) \"\(key)\": \(reason)" }
     }
 
     public var title: String
@@ -43,7 +43,7 @@ public struct LocalizedContent: Sendable {
             do {
                 formatted = try localizer.formatted(key, values, locale: locale)
             } catch {
-                throw ArgumentsMismatch(field: field.replacingOccurrences(of: "Key", with: "Args"), key: key, reason: "\(error)")
+                throw ArgumentsMismatch(keyField: field, key: key, reason: "\(error)")
             }
             if let text = formatted { return text }
             guard !literal.isEmpty else { throw MissingKey(field: field, key: key, locale: locale, lookedIn: localizer.chain(for: locale)) }

@@ -37,6 +37,10 @@ struct Daemon: Sendable {
 
     /// Signalled by a firing round that queued something to send.
     let queued = Wakeup()
+    /// Set with ``queued``'s signal, taken by the next sending round: what a firing round
+    /// queued is due at its own start, which may be before the sending round's.
+    let handedOver = Flag()
+
     /// Wakes ``firing`` for sooner work: the store's signal, or a reload.
     let firingWakeup = Wakeup()
     /// Set by ``configurationReloaded()``, taken by the firing wait, which then starts a
@@ -50,9 +54,6 @@ struct Daemon: Sendable {
         reloaded.set()
         firingWakeup.signal()
     }
-    /// Set with ``queued``'s signal, taken by the next sending round: what a firing round
-    /// queued is due at its own start, which may be before the sending round's.
-    let handedOver = Flag()
 
     /// When ``sending`` and ``digests`` were told to stop (SIGTERM; sending once firing
     /// has stopped).

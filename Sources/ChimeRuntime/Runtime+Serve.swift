@@ -143,7 +143,8 @@ extension Runtime {
     /// printed) and the one in force stays.
     private func reloadOnHangup(_ desks: DeskHolder, store: any NotificationStore,
                                 reloaded: @escaping @Sendable () -> Void) -> any DispatchSourceSignal {
-        signal(SIGHUP, SIG_IGN)
+        // SIGHUP's default action is off already (``serve(host:port:scheduler:listening:)``'s
+        // first step), so the signal reaches this source alone.
         let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "chime.serve.reload"))
         source.setEventHandler {
             do {

@@ -215,18 +215,7 @@ public struct EmailComposer: Sendable {
     /// `some-delims` (`+`, `@`…) percent-encoded: a quoted local part (`"chime bot"@…`)
     /// put a space and quotes in the link, which mail clients cut it at.
     static func mailtoAddress(_ mailbox: String) -> String {
-        var encoded: [UInt8] = []
-        for byte in Mailbox.envelopeAddress(of: mailbox).utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                encoded.append(byte)
-            case _ where "-._~!$'()*+,;:@".utf8.contains(byte):
-                encoded.append(byte)
-            default:
-                encoded += Array(String(format: "%%%02X", byte).utf8)
-            }
-        }
-        return String(decoding: encoded, as: UTF8.self)
+        percentEncoded(Mailbox.envelopeAddress(of: mailbox), keeping: "!$'()*+,;:@")
     }
 
     /// A UI string of the templates in `locale`, formatted, else `fallback`.

@@ -54,11 +54,10 @@ public struct MessageLinks: Sendable {
             preferences = "\(base)/p/\(sign(.preferences))"
             // Its category named in the link and signed with it, so that the link still
             // unsubscribes once the reminder is gone (RFC 8058: a mail client's POST shows
-            // the person no answer). A category whose link would be too long for the
-            // List-Unsubscribe header to keep it one word (encoded, mail clients ignore
-            // it), the link that names none, whose token finds the reminder's category.
-            let listed = Self.unsubscribeURL(base: base, categories: [notification.request.content.categoryIdentifier], sign: sign)
-            unsubscribe = listed.flatMap { "<\($0)>".utf8.count <= MIMEComposer.longestWord ? $0 : nil } ?? "\(base)/u/\(sign(.unsubscribe))"
+            // the person no answer); a category named past what the header keeps one word,
+            // the link that names none, whose token finds the reminder's category.
+            unsubscribe = Self.unsubscribeURL(base: base, categories: [notification.request.content.categoryIdentifier], sign: sign)
+                ?? "\(base)/u/\(sign(.unsubscribe))"
         case .chat:
             (token, preferences, unsubscribe) = ("", "", "")
         }
@@ -92,20 +91,24 @@ public struct MessageLinks: Sendable {
 
     /// One-click unsubscribe (RFC 8058) from each of `categories` (a digest's or a thread's
     /// message of reminders in several): ``unsubscribeURL(base:categories:sign:)``. A
-    /// message of more than ``mostCategories`` has its first reminder's ``unsubscribe``
-    /// link (the preferences page does the rest).
+    /// message of more than ``mostCategories``, or whose list would make the link too long
+    /// for its header, has its first reminder's ``unsubscribe`` link (the preferences page
+    /// does the rest).
     public func unsubscribe(from categories: [String]) -> String {
         Self.unsubscribeURL(base: base, categories: categories, sign: sign) ?? unsubscribe
     }
 
     /// `/u/TOKEN?c=ID,ID…`, each identifier percent-encoded, the token signed for the list
-    /// (``TokenPurpose/unsubscribeFrom(_:)``); nil for no category or more than
-    /// ``mostCategories``. Reminders of no category (identifier "") are an empty item,
-    /// first once sorted (`?c=,shop`): left out, a digest mixing them with others had its
-    /// first reminder's link, which stopped one category and kept the digest coming.
+    /// (``TokenPurpose/unsubscribeFrom(_:)``); nil for no category, more than
+    /// ``mostCategories``, or a link too long for `List-Unsubscribe` to keep it one word
+    /// (``MIMEComposer/longestWord`` with its `<>`: encoded, mail clients ignore it).
+    /// Reminders of no category (identifier "") are an empty item, first once sorted
+    /// (`?c=,shop`): left out, a digest mixing them with others had its first reminder's
+    /// link, which stopped one category and kept the digest coming.
     static func unsubscribeURL(base: String, categories: [String], sign: (TokenPurpose) -> String) -> String? {
         guard !categories.isEmpty, categories.count <= mostCategories else { return nil }
-        return "\(base)/u/\(sign(.unsubscribeFrom(categories)))?\(categoriesField)=" + categories.map(percentEncoded).joined(separator: ",")
+        let link = "\(base)/u/\(sign(.unsubscribeFrom(categories)))?\(categoriesField)=" + categories.map { percentEncoded($0) }.joined(separator: ",")
+        return link.utf8.count + 2 <= MIMEComposer.longestWord ? link : nil
     }
 
     /// The query field of ``unsubscribe(from:)``'s list.
@@ -176,10 +179,12 @@ public struct UnsignedLinks: LinkMaker {
 }
 
 /// RFC 3986 percent-encoding of everything but unreserved characters (also what RFC
-/// 6068 asks of `mailto:` fields). Foundation's `addingPercentEncoding` with the same
-/// set gives the same text at three times the cost (3.0 µs against 0.9 for a subject
-/// line, measured), and every email calls this several times.
-public func percentEncoded(_ text: String) -> String {
+/// 6068 asks of `mailto:` fields), and the ASCII characters of `kept`, if any (a
+/// `mailto:` address keeps RFC 6068's `some-delims`). Foundation's
+/// `addingPercentEncoding` with the same set gives the same text at three times the cost
+/// (3.0 µs against 0.9 for a subject line, measured), and every email calls this several
+/// times.
+public func percentEncoded(_ text: String, keeping kept: String = "") -> String {
     // An upper-case hex digit (RFC 3986 prefers them).
     func hex(_ value: UInt8) -> UInt8 { value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10 }
     var result: [UInt8] = []
@@ -188,6 +193,8 @@ public func percentEncoded(_ text: String) -> String {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
              UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            result.append(byte)
+        case _ where byte < 0x80 && kept.utf8.contains(byte):
             result.append(byte)
         default:
             // Byte by byte: an array literal here was an allocation for each byte escaped.

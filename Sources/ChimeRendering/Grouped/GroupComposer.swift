@@ -158,10 +158,7 @@ public struct GroupComposer: Sendable {
         let links = composer.links.links(for: first)
         // Unsubscribing from the message stops every category it holds, not the first's alone.
         let categories = Set(items.map(\.request.content.categoryIdentifier)).sorted()
-        // A List-Unsubscribe too long to stay one word in its header (encoded, clients would
-        // ignore it) names the first reminder's category only; the preferences page has the rest.
-        let listed = links.unsubscribe(from: categories)
-        let unsubscribeURL = "<\(listed)>".utf8.count <= MIMEComposer.longestWord ? listed : links.unsubscribe
+        let unsubscribeURL = links.unsubscribe(from: categories)
         let preferences = try composer.footerLabel(.preferences, locale: locale)
         let unsubscribe = try composer.footerLabel(.unsubscribe, locale: locale)
         text += "\n--\n\(preferences): \(links.preferences)\n\(unsubscribe): \(unsubscribeURL)\n"
