@@ -81,8 +81,7 @@ public struct StringsFile: Hashable, Sendable {
                 try parser.expect("=")
                 try parser.skipTrivia()
                 value = try parser.word()
-                try parser.skipTrivia()
-                try parser.expect(";")
+                try parser.endOfEntry(key: key)
             }
             if let first = firstLines[key] {
                 duplicates.append(Duplicate(key: key, line: line, column: column, firstLine: first))
@@ -152,6 +151,18 @@ public struct StringsFile: Hashable, Sendable {
                 let found = current.map { "\"\(Character($0))\"" } ?? "the end of the file"
                 throw error("expected \"\(Character(scalar))\", found \(found)")
             }
+        }
+
+        /// The `;` after an entry's value. Missing, it is reported where it belongs,
+        /// right after the value, not at the next entry's line where the parser finds
+        /// something else.
+        mutating func endOfEntry(key: String) throws {
+            let (valueEndLine, valueEndColumn) = (line, column)
+            try skipTrivia()
+            guard !take(";") else { return }
+            let found = current.map { "\"\(Character($0))\" at \(line):\(column)" } ?? "the end of the file"
+            throw ParseError(line: valueEndLine, column: valueEndColumn,
+                             message: "expected \";\" after the value of \"\(key)\", found \(found)")
         }
 
         /// White space and comments.

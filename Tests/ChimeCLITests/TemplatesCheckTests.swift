@@ -86,12 +86,12 @@ struct TemplatesCheckTests {
         #expect(broken.status == 65 && broken.stderr.hasPrefix("templates/Localizable.xcstrings:3:29: error: not a String Catalog"), "\(broken.stderr)")
     }
 
-    @Test("a malformed strings file is an error at its line and column")
+    @Test("a malformed strings file is an error at its line and column: a missing ; where it belongs, after the value")
     func malformed() throws {
         let ws = try workspace(fr: "\"OK\" = \"D'accord\"\n\"c.placeholder\" = \"Rappel\";\n")
         let result = try ws.chime(["check"])
         #expect(result.status == 65)
-        #expect(result.stderr == "templates/fr/Localizable.strings:2:1: error: expected \";\", found \"\"\"\n")
+        #expect(result.stderr == "templates/fr/Localizable.strings:1:18: error: expected \";\" after the value of \"OK\", found \"\"\" at 2:1\n")
     }
 
     @Test("a key given twice in one strings file is a warning at the later one, which wins")

@@ -35,7 +35,7 @@ struct StringsFileTests {
             _ = try StringsFile(bytes: Array((text + "\"m\" = \"日本\" 👍").utf8))
             Issue.record("parsed")
         } catch {
-            #expect("\(error)" == "4:12: expected \";\", found \"👍\"")
+            #expect("\(error)" == "4:11: expected \";\" after the value of \"m\", found \"👍\" at 4:12")
         }
     }
 
@@ -163,7 +163,8 @@ struct StringsFileTests {
     }
 
     @Test("errors give line and column", arguments: [
-        ("\"a\" = \"b\"\n\"c\" = \"d\";", "2:1: expected \";\", found \"\"\""),
+        ("\"a\" = \"b\"\n\"c\" = \"d\";", "1:10: expected \";\" after the value of \"a\", found \"\"\" at 2:1"),
+        ("\"a\" = \"b\" // no semicolon\n", "1:10: expected \";\" after the value of \"a\", found the end of the file"),
         ("\"a\" = \"b;", "1:7: a string is never closed"),
         ("/* open", "1:1: a /* comment is never closed"),
         ("\"a\" \"b\";", "1:5: expected \"=\", found \"\"\""),
