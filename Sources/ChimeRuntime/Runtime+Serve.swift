@@ -75,6 +75,7 @@ extension Runtime {
                                         clock: { Date().addingTimeInterval(offset) }) : nil
         let reloading = reloadOnHangup(desks, store: store) { daemon?.configurationReloaded() }
         defer { reloading.cancel() }
+        DiagnosticsToLog.start(Logger(label: "chime.serve"))
         // Stopped last (a group stops its services last to first): what the others
         // started is carried out before the process exits.
         var services: [any Service] = [ActionsInFlight()]
@@ -95,6 +96,7 @@ extension Runtime {
             finished.signal()
         }
         finished.wait()
+        DiagnosticsToLog.stop()
         // Closed here, not when the last reference goes, which may be after the process
         // has exited: its log is moved into the file and the -wal and -shm files go.
         store.close()
@@ -165,6 +167,10 @@ extension Runtime {
                 var metadata: Logger.Metadata = [:]
                 if let error = error as? ConfigurationError {
                     metadata["reason"] = .string(error.diagnostics.map { printable($0.description) }.joined(separator: "; "))
+                } else if error is RuntimeFailure {
+                    // Its reasons (a templates file's line and column, a key too short)
+                    // are the error records logged just before this one.
+                    metadata["reason"] = "the errors logged just before"
                 } else {
                     metadata["reason"] = .string(printable("\(error)"))
                 }

@@ -53,20 +53,50 @@ struct ServeOperationsTests {
         #expect(!log.contains(keys.read), "no key in the log")
     }
 
-    @Test("with --log-format json, a configuration refused on SIGHUP is one JSON record giving the reason (path:line:col), and every line of the log is JSON")
+    @Test("with --log-format json, a configuration refused on SIGHUP is one JSON record giving the reason (path:line:col), and every line of the log is JSON, for a broken templates file and a key too short too")
     func jsonReload() throws {
         let ws = try Workspace(configuration: OperatorTests.configuration)
-        let server = try ServeTests.Server(ws, ["--log-format", "json"])
+        try ws.write("secrets.env", "# nothing yet\n")
+        let server = try ServeTests.Server(ws, ["--log-format", "json", "--env-file", ws.path("secrets.env")])
         defer { server.stop() }
+        func records(after refusals: Int) throws -> [[String: Any]] {
+            kill(server.process.processIdentifier, SIGHUP)
+            var said = ""
+            for _ in 0..<200 where said.components(separatedBy: "not reloaded").count - 1 <= refusals {
+                Thread.sleep(forTimeInterval: 0.05)
+                said = try ws.read("serve.out")
+            }
+            #expect(server.process.isRunning)
+            // The one line printed on standard output, to be read by whoever started it.
+            let lines = said.split(separator: "\n").filter { !$0.hasPrefix("listening on ") }
+            let records = lines.map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            #expect(records.allSatisfy { $0 != nil }, "\(lines.filter { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) == nil })")
+            return records.compactMap { $0 }
+        }
+        func refusals(_ records: [[String: Any]]) -> [[String: Any]] {
+            records.filter { ($0["message"] as? String)?.contains("not reloaded") ?? false }
+        }
+
         try ws.write("chime.xml", "<chime version=\"1\"><categories>")
-        let said = try server.reload(ws, until: "not reloaded")
-        #expect(server.process.isRunning)
-        // The one line printed on standard output, to be read by whoever started it.
-        let lines = said.split(separator: "\n").filter { !$0.hasPrefix("listening on ") }
-        let records = lines.map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        #expect(records.allSatisfy { $0 != nil }, "\(lines.filter { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) == nil })")
-        let refused = records.compactMap { $0 }.first { ($0["message"] as? String)?.contains("not reloaded") ?? false }
+        let refused = try refusals(records(after: 0)).last
         #expect((refused?["reason"] as? String)?.contains("chime.xml:1:") ?? false, "\(String(describing: refused))")
         #expect(refused?["level"] as? String == "error")
+
+        // A templates file that cannot be read: its line and column in a record of its own.
+        try ws.write("chime.xml", OperatorTests.configuration)
+        try FileManager.default.createDirectory(atPath: ws.path("templates/fr"), withIntermediateDirectories: true)
+        try ws.write("templates/fr/Localizable.strings", "\"OK\" = \"D'accord\"\n")
+        let strings = try records(after: 1)
+        #expect(refusals(strings).count == 2)
+        #expect(strings.contains { $0["level"] as? String == "error" && ($0["message"] as? String)?.hasPrefix("templates/fr/Localizable.strings:1:18: error: expected \";\"") ?? false },
+                "\(strings)")
+
+        // A secret key too short, read from the environment file: said in a record, not shown.
+        try FileManager.default.removeItem(atPath: ws.path("templates/fr/Localizable.strings"))
+        try ws.write("secrets.env", "CHIME_SECRET_KEY=short-key-5678\n")
+        let key = try records(after: 2)
+        #expect(refusals(key).count == 3)
+        #expect(key.contains { ($0["message"] as? String)?.contains("CHIME_SECRET_KEY") ?? false }, "\(key)")
+        #expect(!(try ws.read("serve.out")).contains("short-key-5678"))
     }
 }
