@@ -10,7 +10,7 @@ import Logging
 /// carried out after. What can be checked without the body (the channel, Telegram's
 /// secret header, Slack's and Discord's timestamps) is checked before it is read: a body
 /// sent a byte at a time holds the connection open past the idle timeout (until
-/// ``RequestBodyDeadline`` closes it), and that needs no secret when a callback to no
+/// ``ConnectionDeadlines`` closes it), and that needs no secret when a callback to no
 /// channel is read whole first.
 extension ChimeHTTPServer {
     /// The channel of a callback path, when it is of that kind and has its secret.

@@ -64,7 +64,8 @@ public struct ChimeHTTPServer: Sendable {
     /// opening sockets and leaving them silent held one file descriptor each for good, and
     /// a thousand of them kept everyone else out (and could crash the process when it ran
     /// out of descriptors). A request whose body has not arrived whole within as long of
-    /// its headers is closed too (``RequestBodyDeadline``).
+    /// its headers is closed too (``ConnectionDeadlines``), and one whose client has read
+    /// none of its responses for as long.
     /// No more than ``connectionLimit()`` connections are open at once: past it, new ones
     /// wait in the kernel's listen queue until one closes.
     public func application(host: String, port: Int, onRunning: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
@@ -72,7 +73,7 @@ public struct ChimeHTTPServer: Sendable {
         logger.logLevel = .warning
         return Application(
             responder: HeadAsGet(base: router().buildResponder()),
-            server: .http1(configuration: .init(additionalChannelHandlers: [RequestBodyDeadline()], idleTimeout: .seconds(Self.idleSeconds))),
+            server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionDeadlines()], idleTimeout: .seconds(Self.idleSeconds))),
             configuration: .init(address: .hostname(host, port: port), serverName: "chime",
                                  availableConnectionsDelegate: MaximumAvailableConnections(Self.connectionLimit(), logger: logger)),
             onServerRunning: { channel in onRunning(channel.localAddress?.port ?? port) }, logger: logger)

@@ -254,6 +254,52 @@ extension ServeChatAbuseTests {
             #expect(seconds.map { (28...40).contains($0) } == true, "closed after 30 s: \(line)")
         }
     }
+
+    @Test("a client sending pipelined requests and never reading the answers is cut off 30 s after its connection stops taking them: a SIGTERM meanwhile ends chime serve then, exit 0, not when systemd kills it; others are answered meanwhile")
+    func clientNotReading() async throws {
+        let (_, ws, _, server) = try Self.served()
+        defer { if server.process.isRunning { server.stop() } }
+        // Requests for /health as fast as the connection takes them, with a small receive
+        // buffer and nothing read, for 90 s at most.
+        let script = """
+            import socket, sys, time
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.connect(("127.0.0.1", int(sys.argv[1])))
+            s.setblocking(False)
+            requests, start = b"GET /health HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n" * 1000, time.monotonic()
+            while time.monotonic() - start < 90:
+                try:
+                    s.send(requests)
+                except BlockingIOError:
+                    time.sleep(0.05)
+                except OSError:
+                    time.sleep(90)
+            """
+        let client = Process()
+        client.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        client.arguments = ["-c", script, "\(server.port)"]
+        try client.run()
+        defer { client.terminate() }
+        // Stalled once the server's log of requests answered stops growing: its answers
+        // fill the connection, and it reads no more requests.
+        let log = ws.path("serve.out")
+        func logged() -> Int { ((try? FileManager.default.attributesOfItem(atPath: log))?[.size] as? Int) ?? 0 }
+        var (size, unchanged) = (logged(), 0)
+        for _ in 0..<240 where unchanged < 6 {
+            try await Task.sleep(for: .milliseconds(500))
+            let now = logged()
+            (size, unchanged) = (now, now == size ? unchanged + 1 : 0)
+        }
+        #expect(unchanged >= 6 && size > 100_000, "the connection stalled with answers waiting: \(size) bytes of log")
+        #expect(try server.request("GET", "/health").status == 200, "answers others meanwhile")
+        let stopped = Date()
+        kill(server.process.processIdentifier, SIGTERM)
+        while server.process.isRunning, Date().timeIntervalSince(stopped) < 60 { try await Task.sleep(for: .milliseconds(250)) }
+        let seconds = Date().timeIntervalSince(stopped)
+        #expect(!server.process.isRunning && seconds < 35, "still running \(Int(seconds)) s after SIGTERM")
+        if !server.process.isRunning { #expect(server.process.terminationStatus == 0) }
+    }
 }
 
 extension ServeChatAbuseTests {
