@@ -25,4 +25,14 @@ extension Channel {
     public func slackRespond(_ answer: [String: Any], at responseURL: URL) throws {
         try postToPlatform(answer, at: responseURL.absoluteString, platform: "Slack", call: "the press's answer")
     }
+
+    /// Posts `text` into the thread whose parent message is `thread` (its `ts`) through
+    /// the channel's own incoming webhook, which takes a `thread_ts`: the answer to a text
+    /// written in a reminder's thread, seen there by whoever sees the thread. Blocks for
+    /// one request.
+    public func slackAnswerInThread(_ text: String, thread: String) throws {
+        guard url.kind == .slack, let endpoint = url.endpoint else { return }
+        try postToPlatform(["text": text, "thread_ts": thread, "mrkdwn": false], at: endpoint.absoluteString,
+                           platform: "Slack", call: "the answer in a thread")
+    }
 }

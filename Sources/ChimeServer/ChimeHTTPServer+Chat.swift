@@ -34,13 +34,19 @@ extension ChimeHTTPServer {
         case .challenge(let challenge):
             return Self.json(200, ["challenge": challenge])
         case .threadMessage(let conversation, let thread, let text, let user):
-            // A person's message in a remembered thread is its action's text; bots' and
-            // others' messages are acknowledged and left alone.
+            // A person's message in a remembered thread is its action's text, answered in
+            // the thread (received, or refused and asked again: a text over the bound had
+            // been dropped without a word); bots' messages (Chime's answers among them) and
+            // others' are acknowledged and left alone, not answered before the channel.
             if let value = try await Self.blocking({ [desk] in try desk.store.threadToken(channel: channel, thread: Self.slackThread(conversation, thread)) }),
                let button = ButtonValue(value) {
-                _ = try await typed(text, token: button.token, action: button.action, channel: channel, user: user)
+                let outcome = try await typed(text, token: button.token, action: button.action, channel: channel, user: user)
+                if outcome.verdict != .forged, let found = configuration.channel(channel) {
+                    let answer = ChatAnswer.slack(outcome.message)
+                    inBackground("Slack's thread was not answered") { try found.slackAnswerInThread(answer, thread: thread) }
+                }
             }
-            return Self.text(200, "")
+            return Self.acknowledged
         case .press(let value, let user, let conversation, let ts, let answerURL):
             let outcome = try await press(value, channel: channel, user: user, text: .asked)
             var message = outcome.message

@@ -236,13 +236,26 @@ struct ServeTests {
     /// What Chime posted to ``slackHook`` at `path` (a press's `response_url`), waited for
     /// up to 5 s: it posts after acknowledging.
     static func slackAnswer(at path: String) throws -> String? {
-        for _ in 0..<100 {
-            if let answer = try slackHook.server.requests().first(where: { $0["path"] as? String == path }) {
-                return answer["body"] as? String ?? ""
-            }
+        try slackPosts(waitingFor: 1) { $0["path"] as? String == path }.first?["body"] as? String
+    }
+
+    /// The JSON bodies Chime posted to ``slackHook`` at the test channel's webhook into the
+    /// thread `thread` (its answers there), once there are `count` (waited for up to 5 s;
+    /// with 0, 1 s, to see that none comes).
+    static func slackThreadAnswers(_ thread: String, count: Int) throws -> [[String: Any]] {
+        try slackPosts(waitingFor: count) { $0["path"] as? String == "/services/T0/B0/X" && ($0["body"] as? String)?.contains(thread) == true }
+            .compactMap { ($0["body"] as? String).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } }
+            .filter { $0["thread_ts"] as? String == thread }
+    }
+
+    private static func slackPosts(waitingFor count: Int, _ matching: ([String: Any]) -> Bool) throws -> [[String: Any]] {
+        var found: [[String: Any]] = []
+        for _ in 0..<(count == 0 ? 20 : 100) {
+            found = try slackHook.server.requests().filter(matching)
+            if count > 0, found.count >= count { break }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        return nil
+        return found
     }
 
     static func responses(_ ws: Workspace) throws -> [[String: Any]] { try ReplyCorpusTests.json(ws, "responses") }
@@ -470,7 +483,7 @@ struct ServeTests {
         #expect(notice.utf16.count <= 200 && notice.hasPrefix("*URGENT*") && notice.hasSuffix("…"), "\(notice.utf16.count): \(notice)")
     }
 
-    @Test("chat text input: Slack's thread of a pressed text-input button and Telegram's ForceReply prompt and replies give the action its text, through the reply matcher; someone else's text and bots are ignored")
+    @Test("chat text input: Slack's thread of a pressed text-input button (answered in the thread: received, or too long) and Telegram's ForceReply prompt and replies give the action its text, through the reply matcher; someone else's text and bots are ignored")
     func chatTextInput() throws {
         let keys = Keys()
         let (ws, _) = try Self.workspace(keys)
@@ -478,8 +491,11 @@ struct ServeTests {
         let (first, second) = (try Self.chat(ws, "list"), try Self.chat(ws, "list2"))
         let server = try Server(ws)
         defer { server.stop() }
+        // The reminder's message in Slack, whose thread the text comes in: its own, as the
+        // stand-in for hooks.slack.com is the whole test run's.
+        let thread = "1700000000.\(Int.random(in: 100_000...999_999))"
         func event(_ fields: String) -> String {
-            #"{"type":"event_callback","event":{"type":"message","channel":"C1","ts":"1700000005.000200","thread_ts":"1700000000.000100",\#(fields)}}"#
+            #"{"type":"event_callback","event":{"type":"message","channel":"C1","ts":"1700000005.000200","thread_ts":"\#(thread)",\#(fields)}}"#
         }
 
         // Slack: the Events API's URL check, signed like everything else.
@@ -487,7 +503,7 @@ struct ServeTests {
         #expect(try Self.slack(server, json: check, secret: "wrong").status == 401)
         #expect(try Self.slack(server, json: check, secret: keys.slack).body.contains(#""challenge":"c-123""#))
         // Pressing "Add item" records nothing yet and asks for the text in the thread.
-        let press = #"{"type":"block_actions","user":{"id":"U123"},"container":{"type":"message","message_ts":"1700000000.000100","channel_id":"C1"},"actions":[{"action_id":"a","value":"\#(first.button(3))"}]}"#
+        let press = #"{"type":"block_actions","user":{"id":"U123"},"container":{"type":"message","message_ts":"\#(thread)","channel_id":"C1"},"actions":[{"action_id":"a","value":"\#(first.button(3))"}]}"#
         let asked = try Self.slack(server, form: press, secret: keys.slack)
         #expect(asked.body.contains("Reply in this message’s thread with your text for “Add item” (Milk, eggs…)"), "\(asked)")
         #expect(try Self.responses(ws).isEmpty)
@@ -495,13 +511,24 @@ struct ServeTests {
         #expect(try Self.slack(server, json: event(#""user":"B1","bot_id":"B1","text":"spam""#), secret: keys.slack).status == 200)
         #expect(try Self.slack(server, json: event(#""user":"U999","text":"not yours""#), secret: keys.slack).status == 200)
         #expect(try Self.responses(ws).isEmpty)
-        // The person's own text in the thread is the action's text.
+        #expect(try Self.slackThreadAnswers(thread, count: 0).isEmpty, "someone else's text is not answered before the channel")
+        // A text over the 4 KB bound is refused, and said so in the thread, which asks again.
+        let long = String(repeating: "oat milk ", count: 500)
+        let refused = try Self.slack(server, json: event(#""user":"U123","text":"\#(long)""#), secret: keys.slack)
+        #expect(refused.status == 200 && refused.body.isEmpty, "\(refused)")
+        #expect(try Self.responses(ws).isEmpty)
+        let tooLong = try Self.slackThreadAnswers(thread, count: 1)
+        #expect(tooLong.count == 1 && (tooLong.first?["text"] as? String)?.contains("is too long") == true, "\(tooLong)")
+        // The person's own text in the thread is the action's text, and the thread says it
+        // was received.
         #expect(try Self.slack(server, json: event(#""user":"U123","text":"oat milk, 2 lemons""#), secret: keys.slack).status == 200)
         var responses = try Self.responses(ws)
         #expect(responses.count == 1)
         #expect(responses.first?["actionIdentifier"] as? String == "addItem")
         #expect(responses.first?["userText"] as? String == "oat milk, 2 lemons")
         #expect(responses.first?["responder"] as? String == "team:U123")
+        let received = try Self.slackThreadAnswers(thread, count: 2).last
+        #expect((received?["text"] as? String)?.contains("“Add item” received. (oat milk, 2 lemons)") == true, "\(String(describing: received))")
 
         // Telegram: pressing "Add item" answers with a ForceReply prompt whose link carries
         // the token and the action.
