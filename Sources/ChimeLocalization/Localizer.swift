@@ -221,10 +221,10 @@ public final class Localizer: Sendable {
     /// - Throws: ``StringFormat/Failure`` when the text does not fit the values.
     public func formatted(_ key: String, _ values: [FormatArgument], locale: String) throws -> String? {
         if let plural = plural(key, locale: locale) {
-            return try plural.entry.format(values, rules: plural.rules)
+            return try plural.entry.format(values, rules: plural.rules, locale: locale)
         }
         if let text = string(key, locale: locale)?.text {
-            return try StringFormat.format(text, values)
+            return try StringFormat.format(text, values, locale: locale)
         }
         return nil
     }

@@ -28,8 +28,8 @@ public struct StringsDictFile: Sendable {
         /// The entry formatted with these arguments, each variable's variant chosen by
         /// `rules` for its argument. As on Apple platforms, a `zero` variant is used for
         /// 0 in every language that has one in the file.
-        public func format(_ arguments: [FormatArgument], rules: PluralRules) throws -> String {
-            try StringFormat.format(format, arguments) { name, argument in
+        public func format(_ arguments: [FormatArgument], rules: PluralRules, locale: String? = nil) throws -> String {
+            try StringFormat.format(format, arguments, locale: locale) { name, argument in
                 guard let variants = variables[name] else {
                     throw StringFormat.Failure(message: "no variable \"\(name)\" in the .stringsdict entry")
                 }

@@ -27,7 +27,7 @@ public struct ThreadSummary {
             return try localizer.formatted(key, values, locale: locale) ?? (list.isEmpty ? "\(count) more notifications" : "\(count) more notifications from \(list)")
         }
         func formatted(_ values: [FormatArgument]) throws -> String {
-            try localizer.formatted(format, values, locale: locale) ?? StringFormat.format(format, values)
+            try localizer.formatted(format, values, locale: locale) ?? StringFormat.format(format, values, locale: locale)
         }
         // No summaryArgument at all: a format that names them ("… from %@") would end in
         // "from ", so the localized default without names stands in for it.

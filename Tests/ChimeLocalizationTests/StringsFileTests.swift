@@ -188,6 +188,22 @@ struct StringsFileTests {
         #expect(try StringFormat.format(format, arguments) == expected)
     }
 
+    @Test("%f, %e and %g write the language's decimal separator, as iOS's localizedStringWithFormat does: 2,5 km in French and German, 2.5 in English and without a language; integers are left alone")
+    func localizedDecimals() throws {
+        #expect(try StringFormat.format("%.1f km, %d stops", ["2.5", "3"], locale: "fr") == "2,5 km, 3 stops")
+        #expect(try StringFormat.format("%.2f", ["2.5"], locale: "de-AT") == "2,50")
+        #expect(try StringFormat.format("%.1f", ["2.5"], locale: "en-GB") == "2.5")
+        #expect(try StringFormat.format("%.1f", ["2.5"]) == "2.5")
+        #expect(try StringFormat.format("%5.1f|%g", ["2.5", "0.25"], locale: "ru") == "  2,5|0,25")
+        // Through the templates' strings, for the recipient's language, plain or plural.
+        let root = try Self.templates([("fr", #""run.distance" = "Course : %.1f km";"#)])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let localizer = try Localizer(directory: root)
+        #expect(try localizer.formatted("run.distance", ["2.5"], locale: "fr-FR") == "Course : 2,5 km")
+        let entry = StringsDictFile.Entry(format: "%#@n@", variables: ["n": [.one: "%.1f kilomètre", .other: "%.1f kilomètres"]])
+        #expect(try entry.format(["2.5"], rules: PluralData.rules(for: "fr"), locale: "fr") == "2,5 kilomètres")
+    }
+
     @Test("text around the specifiers is copied as it is, in any script, and the specifiers read whatever follows them", arguments: [
         ("é %@ ü", ["ß"], "é ß ü"),
         ("%@👍%d👍🏽", ["a", 2], "a👍2👍🏽"),

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// An argument to a localized format: loc-args arrive as strings (as in APNs payloads),
 /// counts as integers.
@@ -52,15 +53,33 @@ public enum StringFormat {
         }
     }
 
+    /// - Parameter locale: the language the text is in (a BCP 47 tag), whose decimal
+    ///   separator (and digits) `%f`, `%e` and `%g` write, as iOS's
+    ///   `localizedStringWithFormat` does: 2,5 in French. Without it, C's `2.5`.
     public static func format(
-        _ format: String, _ arguments: [FormatArgument],
+        _ format: String, _ arguments: [FormatArgument], locale: String? = nil,
         variable: ((_ name: String, _ argument: FormatArgument) throws -> String)? = nil
     ) throws -> String {
         if !format.utf8.contains(UInt8(ascii: "%")) { return format }
         // Variables first, by substitution, as Foundation does: the variant's own
         // specifiers then take their arguments like any other.
         let expanded = try substituteVariables(format, arguments, variable: variable)
-        return try substituteSpecifiers(expanded, arguments)
+        return try substituteSpecifiers(expanded, arguments, locale: locale)
+    }
+
+    /// Foundation's locales by tag, made once each: only the floating-point specifiers
+    /// ask, and a locale is made from CLDR's data. At most ``localesKept`` are kept (a
+    /// request's language is anyone's to choose); past them one is made for each use.
+    private static let locales = Mutex<[String: Locale]>([:])
+    private static let localesKept = 64
+
+    private static func foundationLocale(_ tag: String) -> Locale {
+        locales.withLock { kept in
+            if let locale = kept[tag] { return locale }
+            let locale = Locale(identifier: tag)
+            if kept.count < localesKept { kept[tag] = locale }
+            return locale
+        }
     }
 
     /// The format with each specifier's argument position written (`%@ has %lld` →
@@ -144,7 +163,7 @@ public enum StringFormat {
     /// How long the variants of one format may come to.
     private static let longest = 65_536
 
-    private static func substituteSpecifiers(_ format: String, _ arguments: [FormatArgument]) throws -> String {
+    private static func substituteSpecifiers(_ format: String, _ arguments: [FormatArgument], locale: String?) throws -> String {
         try rewrite(format, percent: "%") { specifier, position in
             guard position >= 1, position <= arguments.count else {
                 throw Failure(message: "the format needs an argument at position \(position) for %\(specifier.text), and has \(arguments.count)")
@@ -173,7 +192,9 @@ public enum StringFormat {
                 guard let value = argument.doubleValue else {
                     throw Failure(message: "%\(specifier.text) needs a number, and argument \(position) is \"\(argument.textValue)\"")
                 }
-                return String(format: specifier.cFormat(length: ""), value)
+                let cFormat = specifier.cFormat(length: "")
+                guard let locale else { return String(format: cFormat, value) }
+                return String(format: cFormat, locale: foundationLocale(locale), value)
             default:
                 throw Failure(message: "unsupported format specifier %\(specifier.text)")
             }

@@ -221,7 +221,7 @@ public struct EmailComposer: Sendable {
     /// A UI string of the templates in `locale`, formatted, else `fallback`.
     func text(_ key: String, _ values: [FormatArgument], locale: String, fallback: String) throws -> String {
         guard let found = localizer.string(key, locale: locale) else { return fallback }
-        return try StringFormat.format(found.text, values)
+        return try StringFormat.format(found.text, values, locale: locale)
     }
 
     /// A channel's `replyTo` with `{token}` replaced, found byte by byte: the standard
