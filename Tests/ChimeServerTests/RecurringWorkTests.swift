@@ -29,6 +29,33 @@ struct RecurringWorkTests {
         #expect(asked.value == 1)
         #expect(Date().timeIntervalSince(started) < 300, "asked because of the signal, long before its 600 s recheck")
     }
+
+    @Test("a wall clock stepped back an hour does not hold the next round for the hour: it starts at once, and the longest wait is counted on the monotonic clock")
+    func clockSteppedBack() async throws {
+        let offset = Offset()
+        let rounds = Counter()
+        // A round every 2 s at the longest, asking for none sooner.
+        let work = RecurringWork(name: "test", clock: { Date().addingTimeInterval(offset.value) }, longest: 2, recheck: 0.1, round: { _ in
+            rounds.add()
+            return nil
+        })
+        let running = Task { try await work.run() }
+        defer { running.cancel() }
+        for _ in 0..<6_000 where rounds.value == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(rounds.value == 1)
+        offset.set(-3_600)
+        let stepped = Date()
+        for _ in 0..<6_000 where rounds.value < 3 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(rounds.value >= 3)
+        #expect(Date().timeIntervalSince(stepped) < 60, "rounds went on after the step, as they did before it")
+    }
+}
+
+final class Offset: @unchecked Sendable { // guarded by lock
+    private let lock = NSLock()
+    private var seconds: TimeInterval = 0
+    func set(_ value: TimeInterval) { lock.withLock { seconds = value } }
+    var value: TimeInterval { lock.withLock { seconds } }
 }
 
 final class Counter: @unchecked Sendable { // guarded by lock

@@ -70,7 +70,13 @@ public struct RecurringWork: Service {
             let instant = Instant(started)
             let asked = await Self.on(queue) { round(instant) }
             var next = min(asked?.date ?? .distantFuture, started.addingTimeInterval(longest))
-            while next > clock() {
+            // The wait is bounded on the monotonic clock too: a wall clock stepped back (an
+            // NTP correction, a virtual machine restored) had the next round wait for as
+            // long as the step, an hour's step an hour without digests or IMAP fetching.
+            // A clock gone back past the round's start starts the next round at once, as
+            // the instants it asked for may be anything now.
+            let deadline = ContinuousClock.now + .seconds(longest)
+            while next > clock(), clock() >= started, ContinuousClock.now < deadline {
                 let nap = min(next.timeIntervalSince(clock()), recheck)
                 do {
                     try await cancelWhenGracefulShutdown {
