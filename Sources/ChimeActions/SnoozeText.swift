@@ -9,14 +9,17 @@ enum SnoozeText {
     nonisolated(unsafe) static let clock = /(\d{1,2})[:h.](\d{2})/
     /// A number and the word after it, white space before either: one part of "1 hour 30
     /// minutes", "1h 30min", "1h30min".
-    nonisolated(unsafe) static let spelledPart = /\s*(\d+)\s*(\p{L}+)/
+    nonisolated(unsafe) static let spelledPart = /\s*(\d+(?:[.,]\d+)?)\s*(\p{L}+)/
+    /// An hour alone, as a clock's: "15h" or "9 h" after "until", "15 Uhr", "15 ч", "15時".
+    nonisolated(unsafe) static let hourOnly = /(\d{1,2})\s*(h|uhr|ч|時)/
     nonisolated(unsafe) static let twelveHour = /(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?m/
 
     /// The start of each unit's words, lower case, and DurationText's letter for it.
     static let units: [(prefix: String, letter: String)] = [
         ("sec", "s"), ("sek", "s"), ("seg", "s"), ("сек", "s"), ("秒", "s"),
         ("min", "m"), ("мин", "m"), ("分", "m"),
-        ("hour", "h"), ("hr", "h"), ("stund", "h"), ("heure", "h"), ("hora", "h"), ("ora", "h"), ("ore", "h"), ("uur", "h"), ("час", "h"),
+        ("hour", "h"), ("hr", "h"), ("stund", "h"), ("std", "h"), ("heure", "h"), ("hora", "h"), ("ora", "h"), ("ore", "h"), ("uur", "h"),
+        ("час", "h"), ("ч", "h"),
         ("godz", "h"), ("ساع", "h"), ("時間", "h"), ("小时", "h"), ("小時", "h"), ("시간", "h"),
         ("day", "d"), ("tag", "d"), ("jour", "d"), ("día", "d"), ("dia", "d"), ("giorn", "d"), ("dag", "d"), ("дн", "d"), ("ден", "d"),
         ("день", "d"), ("dni", "d"), ("dzie", "d"), ("يوم", "d"), ("أيام", "d"), ("日", "d"), ("天", "d"), ("일", "d"),
@@ -27,7 +30,7 @@ enum SnoozeText {
 
     /// The leads that ask for a time of day rather than a while: after them, "9h30" is
     /// half past nine, not nine and a half hours.
-    static let timeLeads: Set = ["until", "bis", "jusqu'à", "jusqu’à", "hasta", "до", "do"]
+    static let timeLeads: Set = ["until", "till", "til", "bis", "jusqu'à", "jusqu’à", "jusqu'a", "hasta las", "hasta la", "hasta", "до", "do"]
 
     /// The longest text read as a duration: anything longer names none (and is not run
     /// through the patterns at all).
@@ -42,7 +45,10 @@ enum SnoozeText {
         var words = text.lowercased().trimmingCharacters(in: .whitespacesAndNewlines)
         let lead = ReplyWords.snoozeLeads.first { words.hasPrefix($0 + " ") }
         if let lead { words = String(words.dropFirst(lead.count + 1)) }
-        let timeOfDay = lead.map(timeLeads.contains) ?? false
+        // Japanese puts its "until" after the time: "15時まで".
+        let until = words.hasSuffix("まで")
+        if until { words = String(words.dropLast(2)) }
+        let timeOfDay = until || (lead.map(timeLeads.contains) ?? false)
         // The first four words at most (`1 h 30 m`), each without the punctuation after it,
         // the most of them that name a time first.
         let leading = words.split(whereSeparator: \.isWhitespace).prefix(4).map { word in
@@ -67,6 +73,13 @@ enum SnoozeText {
             if match.output.1.count == 1, words.contains("h"), !timeOfDay { return DurationText.seconds("\(hour)h\(minute)m") }
             return untilNext(hour: hour, minute: minute, now: now, zone: zone)
         }
+        // "until 15h", "15 Uhr", "15時": an hour of the clock. Without a lead, "15h" is
+        // fifteen hours, as "2h" is two; "Uhr", "ч" after "до" and "時" (not "時間") are
+        // always the clock's.
+        if let match = words.wholeMatch(of: hourOnly), let hour = Int(match.output.1), hour < 24,
+           timeOfDay || match.output.2 == "uhr" || match.output.2 == "時" {
+            return untilNext(hour: hour, minute: 0, now: now, zone: zone)
+        }
         // "3pm", "8 p.m.", "3:30 pm": a 12-hour clock's (its last dot taken off above).
         if let match = words.wholeMatch(of: twelveHour), let hour = Int(match.output.1), (1...12).contains(hour) {
             let minute = match.output.2.flatMap { Int($0) } ?? 0
@@ -83,11 +96,23 @@ enum SnoozeText {
         var letters = ""
         var rest = Substring(words)
         while !rest.isEmpty {
-            guard let match = rest.prefixMatch(of: spelledPart), let letter = unitLetter(match.output.2) else { return nil }
-            letters += "\(match.output.1)\(letter)"
+            guard let match = rest.prefixMatch(of: spelledPart), let letter = unitLetter(match.output.2),
+                  let part = whole(match.output.1, letter) else { return nil }
+            letters += part
             rest = rest[match.range.upperBound...]
         }
         return DurationText.seconds(letters)
+    }
+
+    /// A number of a unit as DurationText's whole numbers: "2" hours is `2h`; a decimal
+    /// ("1,5 Stunden", "1.5h") in the next smaller unit, `90m`. Nil for a fraction of a
+    /// second or a number past a few digits.
+    private static func whole(_ number: Substring, _ letter: String) -> String? {
+        guard number.contains(where: { $0 == "." || $0 == "," }) else { return "\(number)\(letter)" }
+        let smaller: [String: (factor: Double, letter: String)] = ["w": (7, "d"), "d": (24, "h"), "h": (60, "m"), "m": (60, "s")]
+        guard number.count <= 8, let value = Double(number.replacingOccurrences(of: ",", with: ".")),
+              let (factor, unit) = smaller[letter] else { return nil }
+        return "\(Int((value * factor).rounded()))\(unit)"
     }
 
     /// DurationText's letter for a unit's word: the letter itself, or the unit whose word

@@ -77,18 +77,44 @@ public struct ActionMatcher: Sendable {
             guard let tag = subjectTag(subject), !title.contains("[\(tag)]") else { return nil }
             return match(line: tag, rest: [])
         }
-        if let named = match(line: lines[first], rest: Array(lines[(first + 1)...])) { return named }
+        if let named = matchPolitely(line: lines[first], rest: Array(lines[(first + 1)...])) { return named }
         // "Hi," or "Bonjour Anna," on a line of its own (and no action's name: an action
-        // called "Morning"): the answer is on the next one.
-        if Self.isGreeting(lines[first]), let next = lines[(first + 1)...].firstIndex(where: { !ReplyWords.fold($0).isEmpty }),
-           let named = match(line: lines[next], rest: Array(lines[(next + 1)...])) {
-            return named
+        // called "Morning"): the answer is on the next one, and a text begins there.
+        var answer = first
+        if Self.isGreeting(lines[first]), let next = lines[(first + 1)...].firstIndex(where: { !ReplyWords.fold($0).isEmpty }) {
+            if let named = matchPolitely(line: lines[next], rest: Array(lines[(next + 1)...])) { return named }
+            answer = next
         }
         // Any other answer is the text of the category's one text-input action, but thanks
         // alone ("Thanks!", "Merci beaucoup") answers nothing: it was added as a shopping
         // list's item.
-        guard let textInput, !Self.onlyCourtesy(Substring(ReplyWords.fold(text))) else { return nil }
-        return Match(action: textInput.identifier, userText: text.trimmingCharacters(in: .whitespacesAndNewlines))
+        let written = lines[answer...].joined(separator: "\n")
+        guard let textInput, !Self.onlyCourtesy(Substring(ReplyWords.fold(written))) else { return nil }
+        return Match(action: textInput.identifier, userText: written.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// ``match(line:rest:)``, and again without the please or thanks the line begins with
+    /// ("Please 2", "Bitte Liste löschen", "Please snooze 2h"), which had hidden the answer.
+    private func matchPolitely(line: String, rest: [String]) -> Match? {
+        if let named = match(line: line, rest: rest) { return named }
+        guard let polite = Self.withoutLeadingCourtesy(line) else { return nil }
+        return match(line: polite, rest: rest)
+    }
+
+    /// `line` after the courtesy words it begins with and the separators after them; nil
+    /// when it begins with none, or is nothing else.
+    static func withoutLeadingCourtesy(_ line: String) -> String? {
+        var index = line.startIndex
+        var dropped = false
+        while index < line.endIndex {
+            let word = line[index...].prefix { !$0.isWhitespace && !",.;:!、。，".contains($0) }
+            let folded = ReplyWords.fold(String(word))
+            guard !folded.isEmpty, onlyCourtesy(Substring(folded)) else { break }
+            dropped = true
+            index = line[word.endIndex...].firstIndex { !$0.isWhitespace && !",.;:!、。，".contains($0) } ?? line.endIndex
+        }
+        guard dropped, index < line.endIndex else { return nil }
+        return String(line[index...])
     }
 
     private func match(line: String, rest: [String]) -> Match? {
@@ -146,14 +172,15 @@ public struct ActionMatcher: Sendable {
     /// `until 15:00`); "Snooze? No thanks" asks for none.
     static func isDuration(_ words: Substring) -> Bool {
         var number = words
-        if let space = words.firstIndex(of: " "), durationLeads.contains(String(words[..<space])) {
-            number = words[words.index(after: space)...]
+        // Folded, a lead may be two words ("jusqu a", "hasta las"): the longest first.
+        if let lead = durationLeads.first(where: { words.hasPrefix($0 + " ") }) {
+            number = words.dropFirst(lead.count + 1)
         }
         return number.first?.isNumber == true
     }
 
-    /// ``ReplyWords/snoozeLeads``, folded.
-    static let durationLeads = Set(ReplyWords.snoozeLeads.map(ReplyWords.fold))
+    /// ``ReplyWords/snoozeLeads``, folded, the longest first.
+    static let durationLeads = Set(ReplyWords.snoozeLeads.map(ReplyWords.fold)).sorted { ($0.count, $1) > ($1.count, $0) }
 
     /// Negations that follow a verb in the languages written without spaces, where an
     /// action's name runs into what follows it: "削除しないで" (do not delete), "完了して
@@ -204,10 +231,15 @@ public struct ActionMatcher: Sendable {
     /// Greetings that may stand alone on a reply's first line, folded.
     static let greetings: Set<String> = Set([
         "hi", "hello", "hey", "dear", "good morning", "good afternoon", "good evening", "morning", "greetings",
-        "bonjour", "bonsoir", "salut", "coucou", "hallo", "guten tag", "guten morgen", "guten abend", "moin", "servus",
-        "hola", "buenos días", "buenas", "buenas tardes", "buenas noches",
-        "привет", "здравствуйте", "добрый день", "доброе утро", "добрый вечер",
-        "cześć", "dzień dobry", "witam", "witaj", "مرحبا", "السلام عليكم", "صباح الخير",
+        "dear sir or madam", "dear all", "hi all", "hello all", "hi team", "hello team",
+        "bonjour", "bonsoir", "salut", "coucou", "cher", "chère", "chers", "chères", "madame, monsieur", "madame", "monsieur",
+        "hallo", "guten tag", "guten morgen", "guten abend", "moin", "servus", "liebe", "lieber", "hallo zusammen",
+        "sehr geehrte", "sehr geehrter", "sehr geehrte damen und herren",
+        "hola", "buenos días", "buenas", "buenas tardes", "buenas noches", "estimado", "estimada", "estimados", "estimadas",
+        "querido", "querida", "queridos",
+        "привет", "здравствуйте", "добрый день", "доброе утро", "добрый вечер", "уважаемый", "уважаемая", "уважаемые", "дорогой", "дорогая",
+        "cześć", "dzień dobry", "witam", "witaj", "szanowny", "szanowna", "szanowni", "szanowni państwo", "drogi", "droga",
+        "مرحبا", "السلام عليكم", "صباح الخير",
         "こんにちは", "おはようございます", "こんばんは", "お疲れ様です", "お疲れさまです", "你好", "您好",
     ].map(ReplyWords.fold))
 
@@ -215,7 +247,7 @@ public struct ActionMatcher: Sendable {
     static let greetingsLongestFirst = greetings.sorted { ($0.utf8.count, $1) > ($1.utf8.count, $0) }
 
     /// A first line that only greets: a greeting, perhaps a name (two words at most),
-    /// then a comma or an exclamation mark, or nothing else.
+    /// then a comma, an exclamation mark or a full stop, or nothing else.
     static func isGreeting(_ line: String) -> Bool {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         let folded = ReplyWords.fold(trimmed)
@@ -229,7 +261,7 @@ public struct ActionMatcher: Sendable {
             bytes.starts(with: greeting.utf8) && bytes.dropFirst(greeting.utf8.count).first.map { $0 == 0x20 } ?? true
         }) else { return false }
         let after = folded.dropFirst(greeting.count).split(separator: " ")
-        return after.isEmpty || (after.count <= 2 && (trimmed.hasSuffix(",") || trimmed.hasSuffix("!") || trimmed.hasSuffix("，")))
+        return after.isEmpty || (after.count <= 2 && [",", "!", "，", ".", "！"].contains { trimmed.hasSuffix($0) })
     }
 
     /// `2` from a subject's `[2]`.
@@ -254,6 +286,6 @@ public struct ActionMatcher: Sendable {
             if folded.text == keyword { break }
             if folded.text.unicodeScalars.count > limit { return "" }
         }
-        return String(line[index...].drop { $0.isWhitespace || ":：-–—,.;、。".contains($0) })
+        return String(line[index...].drop { $0.isWhitespace || ":：-–—,.;、。)）]".contains($0) })
     }
 }

@@ -73,9 +73,9 @@ public enum MachineMail: Equatable, Sendable {
         "fuori ufficio", "risposta automatica",
         "afwezig", "automatisch antwoord",
         "ausência", "resposta automática",
-        "nieobecność", "automatyczna odpowiedź",
+        "nieobecność", "automatyczna odpowiedź", "odpowiedź automatyczna",
         "автоответ", "вне офиса", "автоматический ответ",
-        "自动回复", "自動回覆", "不在办公室",
+        "自动回复", "自动答复", "自動回覆", "自動答覆", "不在办公室",
         "自動応答", "自動返信", "不在通知",
         // Phrases, not words: a reply's subject is "Re:" and the reminder's title, which
         // may say "absent" or "vacation" in any language.
@@ -83,6 +83,7 @@ public enum MachineMail: Equatable, Sendable {
         "otomatik yanıt", "otomatik cevap", "ofis dışında", "automatická odpověď", "mimo kancelář",
         "автовідповідь", "автоматична відповідь", "automatikus válasz", "házon kívül",
         "رد تلقائي", "خارج المكتب", "תשובה אוטומטית", "מחוץ למשרד", "자동 회신", "자동 응답",
+        "αυτόματη απάντηση", "εκτός γραφείου", "răspuns automat", "în afara biroului", "resposta automàtica", "fora de l'oficina",
     ].map(\.precomposed)
 
     /// A delivery report's status part: RFC 3464's, or RFC 6533's for mail with UTF-8

@@ -48,8 +48,9 @@ extension QuoteLanguage {
             #"^am\s.{4,}\sschrieb.{0,120}:$"#,          // Gmail: "Am Mo., 7. Apr. 2025 um 09:12 Uhr schrieb Name <addr>:"
             #"^.{1,200}\sschrieb am\s.{4,160}:$"#,      // older Gmail: "Name <addr> schrieb am Mo., 7. Apr. 2025 …:"
             #"^.{1,300}\sschrieb\s?:$"#,                // Thunderbird: "Name schrieb:"
+            #"^am\s.{4,200}\shat\s.{1,300}\sfolgendes geschrieben\s?:$"#, // Yahoo: "Am Montag, 2. März 2026, 09:31:00 MEZ hat Name <addr> Folgendes geschrieben:"
         ],
-        verbs: ["schrieb"],
+        verbs: ["schrieb", "geschrieben"],
         from: ["von"], dated: ["gesendet", "datum"], fields: ["an", "betreff", "cc"],
         separators: ["ursprüngliche nachricht", "weitergeleitete nachricht", "original-nachricht", "originalnachricht"],
         forwarded: ["anfang der weitergeleiteten nachricht", "weitergeleitete nachricht"],

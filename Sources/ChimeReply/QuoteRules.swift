@@ -155,6 +155,10 @@ struct QuoteRules: Sendable {
             var inner = Substring(line)
             while let character = inner.first, character.isASCII, rules.contains(character.asciiValue!) { inner.removeFirst() }
             while let character = inner.last, character.isASCII, rules.contains(character.asciiValue!) { inner.removeLast() }
+            // QQ Mail's "------------------\u{A0}原始邮件\u{A0}------------------": spaces of any
+            // kind between the rules and the words.
+            while inner.first?.isWhitespace == true { inner.removeFirst() }
+            while inner.last?.isWhitespace == true { inner.removeLast() }
             guard !inner.isEmpty, inner.count < line.count - 3 else { return false }
             let content = Self.lowered(inner)
             if separators.contains(content) { return true }

@@ -151,6 +151,25 @@ struct CarryingOutTests {
         #expect(try Self.responses(ws).allSatisfy { !($0["result"] as? String ?? "").contains("the default snooze") })
     }
 
+    @Test("a snooze's time as people write it in the shipped languages: Std., ч, a decimal, an hour of the clock alone (bis 15 Uhr, until 15h, 15時まで), till, jusqu'à, hasta las, and please before it")
+    func snoozeAsWritten() throws {
+        let ws = try Self.workspace()
+        let replies = [("a", "Schlummern 2 Std."), ("b", "Отложить на 2 ч"), ("c", "Snooze 1.5h"), ("d", "Schlummern 1,5 Stunden"),
+                       ("e", "Schlummern bis 15 Uhr"), ("f", "Snooze until 15h"), ("g", "スヌーズ15時まで"), ("h", "Snooze till 3pm"),
+                       ("i", "Reporter jusqu'à 15h30"), ("j", "Posponer hasta las 15:00"), ("k", "Please snooze 2h"), ("l", "Отложить до 9 ч")]
+        let sent = try ReplyCorpusTests.send(ws, replies.map(\.0), category: "shop")
+        for (id, body) in replies {
+            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent[id]!, body: body))
+            #expect(printed.contains("responded: chime.snooze (carried out)"), "\(body): \(printed)")
+        }
+        let pending = Dictionary(uniqueKeysWithValues: try Self.pending(ws).map { ($0["identifier"] as? String ?? "", $0["nextTriggerDate"] as? String ?? "") })
+        #expect(pending == ["a": "2026-11-21T12:00:00Z", "b": "2026-11-21T12:00:00Z", "c": "2026-11-21T11:30:00Z", "d": "2026-11-21T11:30:00Z",
+                            "e": "2026-11-21T14:00:00Z", "f": "2026-11-21T14:00:00Z", "g": "2026-11-21T14:00:00Z", "h": "2026-11-21T14:00:00Z",
+                            "i": "2026-11-21T14:30:00Z", "j": "2026-11-21T14:00:00Z", "k": "2026-11-21T12:00:00Z", "l": "2026-11-22T08:00:00Z"],
+                "two hours and an hour and a half after 10:00 UTC; 15:00, 15:30 and 9:00 tomorrow in Paris")
+        #expect(try Self.responses(ws).allSatisfy { !($0["result"] as? String ?? "").contains("the default snooze") })
+    }
+
     @Test("a snooze too long to count is read as no duration (the configured one), not a crash, and the record says so")
     func absurdSnooze() throws {
         let ws = try Self.workspace()

@@ -24,6 +24,7 @@ struct MachineMailTests {
         "Nicht im Bu\u{308}ro: Anna Beispiel",
         "Automatiskt svar: Inköp", "자동 회신: Shopping", "رد تلقائي: Shopping", "Automatická odpověď: Nákup",
         "Automaattinen vastaus: Ostokset", "Otomatik yanıt: Alışveriş", "Автовідповідь: Покупки", "תשובה אוטומטית: קניות",
+        "自动答复: Einkaufen", "Odpowiedź automatyczna: Zakupy", "Αυτόματη απάντηση: Ψώνια", "Răspuns automat: Cumpărături",
     ])
     func accented(subject: String) throws {
         guard case .autoReply(let why)? = MachineMail.classify(try Self.mail(subject: subject)) else {

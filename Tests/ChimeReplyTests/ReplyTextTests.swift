@@ -28,6 +28,16 @@ struct ReplyTextTests {
         #expect(ReplyText.extract(reply) == "Milk, eggs")
     }
 
+    @Test("Yahoo's German header and QQ Mail's separator (spaced with no-break spaces) above Chime's marker, in a quote without >, end the new text", arguments: [
+        "Am Montag, 2. März 2026, 09:31:00 MEZ hat Chime <chime@example.net> Folgendes geschrieben:",
+        "------------------\u{A0}原始邮件\u{A0}------------------",
+        "Am Sa., 21. Nov. 2026 um 10:00 Uhr schrieb Chime <bot@example.org>:",
+    ])
+    func unquotedHeaders(header: String) {
+        let reply = "Brot\n\n\(header)\n\n\nAntworten Sie oberhalb dieser Zeile.\nEinkaufen"
+        #expect(ReplyText.extract(reply, markers: ["Antworten Sie oberhalb dieser Zeile."]) == "Brot")
+    }
+
     @Test("GMX's, web.de's and mail.com's header block, its date first, ends the new text; a reply that is only such a quote is empty")
     func dateFirstHeaderBlock() {
         let gmx = "Gesendet: Mittwoch, 02. Dezember 2026 um 01:37 Uhr\nVon: \"Chime\" <bot@example.org>\nAn: alice@example.org\nBetreff: Shopping\n\nShopping\nReply 1 for OK, got it"
@@ -216,11 +226,33 @@ struct ReplyTextTests {
         #expect(plainMatcher.match(text: reply)?.action == action, "\(reply)")
     }
 
-    @Test("a greeting alone on the first line is passed over for the answer below it")
+    @Test("a greeting alone on the first line is passed over for the answer below it, in the shipped languages' openings, and is no part of a text-input action's text")
     func greetingFirst() {
         #expect(plainMatcher.match(text: "Hi,\n\n2\n\nThanks")?.action == "editList")
         #expect(plainMatcher.match(text: "Bonjour Anna,\n2\nMerci")?.action == "editList")
         #expect(plainMatcher.match(text: "Hello there, I think we should talk\n2")?.action == nil)
+        for opening in ["Liebe Anna,", "Sehr geehrte Damen und Herren,", "Dear Sir or Madam,", "Chère Anna,", "Estimado equipo,",
+                        "Уважаемые коллеги,", "Szanowni Państwo,", "Good morning Chime."] {
+            #expect(plainMatcher.match(text: "\(opening)\n\n2")?.action == "editList", "\(opening)")
+            #expect(matcher.match(text: "\(opening)\n\n2")?.action == "editList", "\(opening)")
+        }
+        #expect(matcher.match(text: "Hi,\n\nMilch") == ActionMatcher.Match(action: "addItem", userText: "Milch"))
+        #expect(matcher.match(text: "Hallo,\n\nMilch und Eier bitte.") == ActionMatcher.Match(action: "addItem", userText: "Milch und Eier bitte."))
+    }
+
+    @Test("please or thanks before the answer leave it the answer; the menu's number with its bracket")
+    func politeFirst() {
+        #expect(plainMatcher.match(text: "Please 2")?.action == "editList")
+        #expect(plainMatcher.match(text: "Bitte 2")?.action == "editList")
+        #expect(plainMatcher.match(text: "Bitte Liste löschen")?.action == "trashAction")
+        #expect(matcher.match(text: "Please snooze 2h") == ActionMatcher.Match(action: BuiltInAction.snooze.rawValue, userText: "2h"))
+        #expect(matcher.match(text: "Please, thanks") == nil, "courtesy alone is no item")
+        #expect(matcher.match(text: "Please add eggs") == ActionMatcher.Match(action: "addItem", userText: "Please add eggs"))
+        #expect(matcher.match(text: "4) Milch") == ActionMatcher.Match(action: "addItem", userText: "Milch"))
+        #expect(matcher.match(text: "(4) Milch") == ActionMatcher.Match(action: "addItem", userText: "Milch"))
+        #expect(matcher.match(text: "Snooze till 3pm") == ActionMatcher.Match(action: BuiltInAction.snooze.rawValue, userText: "till 3pm"))
+        #expect(matcher.match(text: "Snooze jusqu'à 15h30")?.action == BuiltInAction.snooze.rawValue)
+        #expect(matcher.match(text: "Snooze hasta las 15:00")?.action == BuiltInAction.snooze.rawValue)
     }
 
     @Test("a reply's lines split at LF, CRLF and CR, multi-byte text kept whole")

@@ -55,7 +55,8 @@ public enum ReplyWords {
     /// "until" and "for" before a snooze's time or duration ("snooze until 15:00",
     /// "Schlummern bis 15:00"), in the shipped languages, lower case: what the matcher
     /// lets come before a duration, and what the snooze reader takes off before one.
-    public static let snoozeLeads = ["until", "for", "bis", "für", "jusqu'à", "jusqu’à", "pendant", "hasta", "durante", "до", "на", "do", "na"]
+    public static let snoozeLeads = ["until", "till", "til", "for", "bis", "für", "jusqu'à", "jusqu’à", "jusqu'a", "pendant",
+                                     "hasta las", "hasta la", "hasta", "durante", "до", "на", "do", "na"]
 
     /// True for folded words in a script written without spaces (Chinese, Japanese),
     /// which other text may follow or precede directly.
