@@ -120,12 +120,8 @@ struct CarryingOutTests {
     @Test("a snooze's duration or time in the shipped languages' words: 2 Stunden, 2 heures, 2 часа, 2時間 run into the word, bis 15:00")
     func localizedSnooze() throws {
         let ws = try Self.workspace()
-        let sent = try ReplyCorpusTests.send(ws, ["a", "b", "c", "d", "e"], category: "shop")
-        for (id, body) in [("a", "Schlummern 2 Stunden"), ("b", "Snooze 2 heures"), ("c", "snooze 2 часа"), ("d", "スヌーズ2時間"), ("e", "Schlummern bis 15:00")] {
-            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent[id]!, body: body))
-            #expect(printed.contains("responded: chime.snooze (carried out)"), "\(body): \(printed)")
-        }
-        let pending = Dictionary(uniqueKeysWithValues: try Self.pending(ws).map { ($0["identifier"] as? String ?? "", $0["nextTriggerDate"] as? String ?? "") })
+        let pending = try Self.snoozed(ws, [("a", "Schlummern 2 Stunden"), ("b", "Snooze 2 heures"), ("c", "snooze 2 часа"), ("d", "スヌーズ2時間"),
+                                            ("e", "Schlummern bis 15:00")])
         #expect(pending == ["a": "2026-11-21T12:00:00Z", "b": "2026-11-21T12:00:00Z", "c": "2026-11-21T12:00:00Z", "d": "2026-11-21T12:00:00Z",
                             "e": "2026-11-21T14:00:00Z"], "two hours after 10:00 UTC; 15:00 in Paris")
     }
@@ -137,12 +133,7 @@ struct CarryingOutTests {
                        ("e", "snooze 8 p.m."), ("f", "Snooze until 3:30 PM!"), ("g", "Snooze 15:00, I am out"),
                        ("h", "Snooze 1 hour 30 minutes"), ("i", "snooze 1h 30min"), ("j", "Snooze 1h30min"), ("k", "Snooze 1h30"),
                        ("l", "Snooze until 9h30"), ("m", "Snooze 15h30")]
-        let sent = try ReplyCorpusTests.send(ws, replies.map(\.0), category: "shop")
-        for (id, body) in replies {
-            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent[id]!, body: body))
-            #expect(printed.contains("responded: chime.snooze (carried out)"), "\(body): \(printed)")
-        }
-        let pending = Dictionary(uniqueKeysWithValues: try Self.pending(ws).map { ($0["identifier"] as? String ?? "", $0["nextTriggerDate"] as? String ?? "") })
+        let pending = try Self.snoozed(ws, replies)
         #expect(pending == ["a": "2026-11-21T12:00:00Z", "b": "2026-11-21T12:00:00Z", "c": "2026-11-21T12:00:00Z", "d": "2026-11-21T14:00:00Z",
                             "e": "2026-11-21T19:00:00Z", "f": "2026-11-21T14:30:00Z", "g": "2026-11-21T14:00:00Z",
                             "h": "2026-11-21T11:30:00Z", "i": "2026-11-21T11:30:00Z", "j": "2026-11-21T11:30:00Z", "k": "2026-11-21T11:30:00Z",
@@ -157,17 +148,23 @@ struct CarryingOutTests {
         let replies = [("a", "Schlummern 2 Std."), ("b", "Отложить на 2 ч"), ("c", "Snooze 1.5h"), ("d", "Schlummern 1,5 Stunden"),
                        ("e", "Schlummern bis 15 Uhr"), ("f", "Snooze until 15h"), ("g", "スヌーズ15時まで"), ("h", "Snooze till 3pm"),
                        ("i", "Reporter jusqu'à 15h30"), ("j", "Posponer hasta las 15:00"), ("k", "Please snooze 2h"), ("l", "Отложить до 9 ч")]
-        let sent = try ReplyCorpusTests.send(ws, replies.map(\.0), category: "shop")
-        for (id, body) in replies {
-            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent[id]!, body: body))
-            #expect(printed.contains("responded: chime.snooze (carried out)"), "\(body): \(printed)")
-        }
-        let pending = Dictionary(uniqueKeysWithValues: try Self.pending(ws).map { ($0["identifier"] as? String ?? "", $0["nextTriggerDate"] as? String ?? "") })
+        let pending = try Self.snoozed(ws, replies)
         #expect(pending == ["a": "2026-11-21T12:00:00Z", "b": "2026-11-21T12:00:00Z", "c": "2026-11-21T11:30:00Z", "d": "2026-11-21T11:30:00Z",
                             "e": "2026-11-21T14:00:00Z", "f": "2026-11-21T14:00:00Z", "g": "2026-11-21T14:00:00Z", "h": "2026-11-21T14:00:00Z",
                             "i": "2026-11-21T14:30:00Z", "j": "2026-11-21T14:00:00Z", "k": "2026-11-21T12:00:00Z", "l": "2026-11-22T08:00:00Z"],
                 "two hours and an hour and a half after 10:00 UTC; 15:00, 15:30 and 9:00 tomorrow in Paris")
         #expect(try Self.responses(ws).allSatisfy { !($0["result"] as? String ?? "").contains("the default snooze") })
+    }
+
+    /// Sends one reminder for each of `replies`, answers it with that body, which must be
+    /// carried out as a snooze; returns each reminder's next fire, as `chime pending` says it.
+    static func snoozed(_ ws: Workspace, _ replies: [(id: String, body: String)]) throws -> [String: String] {
+        let sent = try ReplyCorpusTests.send(ws, replies.map(\.id), category: "shop")
+        for (id, body) in replies {
+            let printed = try ingest(ws, ReplyCorpusTests.reply(sent[id]!, body: body))
+            #expect(printed.contains("responded: chime.snooze (carried out)"), "\(body): \(printed)")
+        }
+        return Dictionary(uniqueKeysWithValues: try pending(ws).map { ($0["identifier"] as? String ?? "", $0["nextTriggerDate"] as? String ?? "") })
     }
 
     @Test("a snooze too long to count is read as no duration (the configured one), not a crash, and the record says so")
