@@ -32,6 +32,9 @@ public struct ActionMatcher: Sendable {
 
     let keywords: [Keyword]
     let textInput: NotificationAction?
+    /// Each action's number in the menu and its other names, for a menu line copied as the
+    /// email writes it ("Reply 2 for Edit list", "Antworten Sie 2 für Liste bearbeiten").
+    let menu: [(number: String, names: [String], action: NotificationAction)]
 
     /// - Parameters:
     ///   - titles: every translation of an action's title (the template locales').
@@ -41,6 +44,10 @@ public struct ActionMatcher: Sendable {
     public init(category: NotificationCategory, titles: (String) -> [String], builtIns: [BuiltInAction: [String]] = [:]) {
         var keywords: [Keyword] = []
         let names = ReplyWords.names(of: category, titles: titles)
+        menu = names.enumerated().map { index, entry in
+            let number = "\(index + 1)"
+            return (number, entry.names.filter { $0 != number && !$0.allSatisfy(\.isNumber) }.sorted(), entry.action)
+        }
         for (action, names) in names {
             for name in names { keywords.append(Keyword(words: name, action: action, actionNames: names)) }
         }
@@ -77,7 +84,7 @@ public struct ActionMatcher: Sendable {
             guard let tag = subjectTag(subject), !title.contains("[\(tag)]") else { return nil }
             return match(line: tag, rest: [])
         }
-        if let named = matchPolitely(line: lines[first], rest: Array(lines[(first + 1)...])) { return named }
+        if let named = matchPolitely(line: lines[first], rest: Array(lines[(first + 1)...])) ?? menuLine(lines[first]) { return named }
         // "Hi," or "Bonjour Anna," on a line of its own (and no action's name: an action
         // called "Morning"): the answer is on the next one, and a text begins there.
         var answer = first
@@ -99,6 +106,19 @@ public struct ActionMatcher: Sendable {
         if let named = match(line: line, rest: rest) { return named }
         guard let polite = Self.withoutLeadingCourtesy(line) else { return nil }
         return match(line: polite, rest: rest)
+    }
+
+    /// The action whose menu line `line` copies, with the words around it ("Reply 2 for
+    /// Edit list"): its number and another of its names, each as whole words, and no
+    /// other action's number with its name. Nil when no action's, or several.
+    func menuLine(_ line: String) -> Match? {
+        let folded = " " + ReplyWords.fold(line) + " "
+        guard folded.utf8.count <= 400 else { return nil }
+        let copied = menu.filter { entry in
+            folded.contains(" \(entry.number) ") && entry.names.contains { folded.contains(" \($0) ") }
+        }
+        guard copied.count == 1, let entry = copied.first else { return nil }
+        return Match(action: entry.action.identifier, userText: nil)
     }
 
     /// `line` after the courtesy words it begins with and the separators after them; nil

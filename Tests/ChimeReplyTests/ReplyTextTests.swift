@@ -255,6 +255,15 @@ struct ReplyTextTests {
         #expect(matcher.match(text: "Snooze hasta las 15:00")?.action == BuiltInAction.snooze.rawValue)
     }
 
+    @Test("a menu line copied as the email writes it is that action; a number beside another action's name is none")
+    func menuLineCopied() {
+        #expect(plainMatcher.match(text: "Reply 2 for Edit list")?.action == "editList")
+        #expect(plainMatcher.match(text: "Antworten Sie 3 für Liste löschen")?.action == "trashAction")
+        #expect(matcher.match(text: "Reply 2 for Edit list") == ActionMatcher.Match(action: "editList", userText: nil))
+        #expect(plainMatcher.match(text: "I'd say 2, not Delete list")?.action == nil)
+        #expect(plainMatcher.match(text: "2 or 3? Edit list or Delete list")?.action == nil)
+    }
+
     @Test("a reply's lines split at LF, CRLF and CR, multi-byte text kept whole")
     func lineBreaks() {
         #expect(ReplyText.lines("") == [""])
