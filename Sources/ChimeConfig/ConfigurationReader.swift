@@ -42,7 +42,7 @@ struct ConfigurationReader {
             .enumerated().map { readRecipient($1, index: $0) }
         let defaultLimit = recipientsElement.flatMap { positive($0, "pendingLimit") }
         var configuration = Configuration(categories: categories, channels: channels, recipients: recipients, defaultPendingLimit: defaultLimit)
-        if let concurrency = root.child(named: "channels").flatMap({ positive($0, "concurrency") }) {
+        if let concurrency = root.child(named: "channels").flatMap({ positive($0, "concurrency", most: Self.mostConcurrency) }) {
             configuration.concurrency = concurrency
         }
         if let replies = root.child(named: "replies") {
@@ -192,7 +192,7 @@ struct ConfigurationReader {
         var policy = DeliveryPolicy.defaults(for: kind)
         if let seconds = duration(element, "connectTimeout") { policy.connectTimeout = seconds }
         if let seconds = duration(element, "timeout") { policy.timeout = seconds }
-        if let count = positive(element, "concurrency") { policy.concurrency = count }
+        if let count = positive(element, "concurrency", most: Self.mostConcurrency) { policy.concurrency = count }
         if let rate = rate(element, "rate") { policy.rate = rate }
         if let count = positive(element, "maxAttempts") { policy.maxAttempts = count }
         if let seconds = duration(element, "maxAge") { policy.maxAge = Int64(seconds.rounded(.up)) }
@@ -345,15 +345,21 @@ struct ConfigurationReader {
         }
     }
 
-    private mutating func positive(_ element: XMLElement, _ name: String) -> Int? {
+    /// A whole number of at least 1 and at most `most`: past a bound, sums such as a
+    /// channel's connections and the emails queued ahead of them overflowed, and
+    /// `chime run` trapped on a configuration `chime check` had passed.
+    private mutating func positive(_ element: XMLElement, _ name: String, most: Int = 1_000_000_000) -> Int? {
         guard let value = resolved(element, name) else { return nil }
-        guard let number = Int(value.text), number > 0 else {
+        guard let number = Int(value.text), number > 0, number <= most else {
             let shown = value.shown
-            report(element, name, "\(name) must be a whole number above 0, not \(shown)")
+            report(element, name, "\(name) must be a whole number from 1 to \(most), not \(shown)")
             return nil
         }
         return number
     }
+
+    /// The most connections a channel may keep open at once.
+    static let mostConcurrency = 1_000
 
     /// A duration in seconds: `500ms`, or `90s`, `10m`, `1h30m`…
     private mutating func duration(_ element: XMLElement, _ name: String) -> Double? {

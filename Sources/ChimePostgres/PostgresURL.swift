@@ -64,6 +64,15 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
         text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
     }
 
+    /// A PostgreSQL URL with its `//` or its colon missing, or its scheme in capitals
+    /// (`postgres:/user:pw@db/chime`, `postgresql//…`, `POSTGRES://…`): read as a SQLite
+    /// path, it was printed whole, password and all, in the error that followed.
+    public static func isMalformedPostgres(_ text: String) -> Bool {
+        guard !isPostgres(text) else { return false }
+        let start = text.prefix(12).lowercased()
+        return ["postgres:", "postgresql:", "postgres//", "postgresql//"].contains { start.hasPrefix($0) }
+    }
+
     /// Whether what stands before the first `?`, `/` or `#` of a URL's rest is the start
     /// of user information cut inside its password (`USER:PASS` with no `@` yet), not a
     /// host with its port (`db:5432`), an IPv6 address (`[::1]`) or a whole
@@ -126,7 +135,11 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
             host = try Self.decode(hostPart, "the host")
         }
         tls = .verifyFull
+        // libpq's other form of a Unix socket: the folder as the host, percent-encoded
+        // (postgres://user@%2Fvar%2Frun%2Fpostgresql/chime). Taken for a host name, it
+        // failed as a DNS error, 75, which cron and systemd retry for good.
         var socketFolder: String?
+        if let folder = host, folder.hasPrefix("/") { (socketFolder, host) = (folder, nil) }
         for pair in query.split(separator: "&") where !pair.isEmpty {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = String(parts[0])

@@ -15,8 +15,18 @@ extension Runtime {
     /// ``PostgresStoreFailure`` says when it cannot be opened or created (73 mostly, 75
     /// for a PostgreSQL server that cannot be reached now), 64 for a URL it cannot read or
     /// a kind this version does not have; never with the URL's password.
-    public func openStore() throws -> any NotificationStore {
+    /// - Parameter existing: the command only reads or changes what is stored (`pending`,
+    ///   `failed`, `cancel`…): a SQLite file that does not exist is not created but
+    ///   refused with 66, since a mistyped `--store` would otherwise be an empty new store,
+    ///   and "nothing failed" the answer.
+    public func openStore(existing: Bool = false) throws -> any NotificationStore {
         let url = storeURL
+        if PostgresURL.isMalformedPostgres(url) {
+            // Not a path: as one, the URL (and its password) was printed in the error, or a
+            // SQLite file made in a folder that happened to exist.
+            printError("--store: a PostgreSQL URL begins postgres:// or postgresql://, and this one does not (not shown: it may hold a password)")
+            throw RuntimeFailure(64)
+        }
         if PostgresURL.isPostgres(url) {
             openedStorePath = (try? PostgresURL(url).description) ?? "the PostgreSQL store"
             do {
@@ -36,6 +46,10 @@ extension Runtime {
             throw RuntimeFailure(64)
         }
         openedStorePath = path
+        if existing, !FileManager.default.fileExists(atPath: path) {
+            printError("--store: no store at \(path) (chime schedule or chime run makes one there; is --store or $CHIME_STORE right?)")
+            throw RuntimeFailure(66)
+        }
         do {
             return try SQLiteStore(path: path)
         } catch let failure as StoreFailure {
@@ -53,11 +67,12 @@ extension Runtime {
 
     /// The configuration and the store, ready to schedule and fire, with floating requests
     /// of recipients who moved already following them.
-    public func openScheduler(followMoves: Bool = true) throws -> Scheduler {
+    /// - Parameter existing: as ``openStore(existing:)``'s.
+    public func openScheduler(followMoves: Bool = true, existing: Bool = false) throws -> Scheduler {
         // The configuration first: a command run in the wrong folder says so, and leaves
         // no store of its own there.
         let configuration = try loadConfiguration()
-        let scheduler = try scheduler(configuration: configuration, store: try openStore())
+        let scheduler = try scheduler(configuration: configuration, store: try openStore(existing: existing))
         if followMoves { try scheduler.followMovedRecipients(now: now ?? Instant(Date())) }
         return scheduler
     }

@@ -17,17 +17,21 @@ import Foundation
 enum ProcessIdentity {
     static let current = Claimer(host: hostName, processID: getpid(), processStart: startTime(of: getpid()) ?? "?")
 
-    /// The lease in seconds: `$CHIME_LEASE` when it is a whole number of seconds of at
-    /// least 1, else 600 (an unreadable value is said on standard error once).
+    /// The lease in seconds: `$CHIME_LEASE` when it is a whole number of seconds from 1 to
+    /// a week, else 600 (an unreadable value is said on standard error once). Past any
+    /// bound, a claim's end (its start plus the lease) overflowed and `chime run` trapped.
     static let lease: Int64 = {
         let standard: Int64 = 600
         guard let given = ProcessInfo.processInfo.environment["CHIME_LEASE"], !given.isEmpty else { return standard }
-        guard let seconds = Int64(given), seconds >= 1 else {
-            FileHandle.standardError.write(Data("chime: CHIME_LEASE=\(given) is not a whole number of seconds; the lease stays \(standard) s\n".utf8))
+        guard let seconds = Int64(given), (1...longestLease).contains(seconds) else {
+            FileHandle.standardError.write(Data("chime: CHIME_LEASE=\(given) is not a whole number of seconds from 1 to \(longestLease); the lease stays \(standard) s\n".utf8))
             return standard
         }
         return seconds
     }()
+
+    /// A week: longer than any batch takes, and a dead worker's claims still come back.
+    static let longestLease: Int64 = 7 * 86_400
 
     /// `$CHIME_WORKER_ID` when set, else the host name; `:` (which separates a claimer's
     /// parts) becomes `_`.

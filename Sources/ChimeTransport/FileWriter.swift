@@ -18,6 +18,24 @@ public struct TransportError: Error, CustomStringConvertible {
 
 /// Plain POSIX writes: whole buffers, retried on short writes and EINTR.
 enum FileWriter {
+    /// Makes a folder and the folders above it that are missing, as `mkdir -p` does.
+    /// Foundation's `createDirectory` failed with `Error Domain=NSCocoaErrorDomain
+    /// Code=512 "(null)"` and nothing else, which is what a held reminder then said; this
+    /// one names the folder and the system's reason ("Not a directory").
+    static func makeFolder(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return }
+        var built = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") where !component.isEmpty {
+            built += "/" + component
+            if mkdir(built, 0o755) != 0, errno != EEXIST { throw TransportError.system("create the folder \(built)") }
+        }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            errno = ENOTDIR
+            throw TransportError.system("create the folder \(path)")
+        }
+    }
+
     /// Writes a new file and, unless told otherwise, syncs it to disk before returning;
     /// when that fails (a disk full), the file it made is gone again, not left empty.
     static func write(_ bytes: [UInt8], to path: String, sync: Bool = true) throws {

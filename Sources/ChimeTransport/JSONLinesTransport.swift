@@ -28,7 +28,7 @@ public final class JSONLinesTransport: Transport {
         encoder = Self.requestEncoder()
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try FileWriter.makeFolder(directory)
         }
         descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw TransportError.system("open \(path)") }

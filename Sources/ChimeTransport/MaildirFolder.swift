@@ -26,7 +26,7 @@ public final class MaildirFolder: @unchecked Sendable { // counter and staged gu
     public init(path: String) throws {
         root = URL(fileURLWithPath: path)
         for folder in ["tmp", "new", "cur"] {
-            try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try FileWriter.makeFolder(root.appendingPathComponent(folder).path)
         }
         host = Self.fileName(ProcessInfo.processInfo.hostName)
     }

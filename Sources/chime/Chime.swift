@@ -49,6 +49,7 @@ struct Chime: ParsableCommand {
             LogLines.bootstrap(level: global.options.logLevel ?? type(of: global).defaultLogLevel, format: global.options.logFormat)
             do {
                 try global.options.applyEnvironmentFile()
+                try global.options.checkTemplatesFolder()
             } catch let error as ConfigurationError {
                 printDiagnostics(error.diagnostics)
                 Foundation.exit(type(of: global).setupFailureCode(error.kind))

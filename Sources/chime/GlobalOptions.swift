@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeConfig
 import ChimeCore
 import ChimeRuntime
 import Foundation
@@ -9,10 +10,10 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The XML configuration (default: $CHIME_CONFIG, else ./chime.xml).", valueName: "path"))
     var config: String?
 
-    @Option(name: .long, help: ArgumentHelp("The store: sqlite:PATH or a bare path, or postgres://USER:PASSWORD@HOST:PORT/DB?sslmode=… (default: $CHIME_STORE, else sqlite:./chime.sqlite).", valueName: "url"))
+    @Option(name: .long, help: ArgumentHelp("The store: sqlite:PATH or a bare path, or postgres://USER:PASSWORD@HOST:PORT/DB?sslmode=… (default: $CHIME_STORE, else sqlite:./chime.sqlite). Commands that only read or change what is stored refuse a SQLite file that does not exist (66).", valueName: "url"))
     var store: String?
 
-    @Option(name: .long, help: ArgumentHelp("Localized templates and strings (default: $CHIME_TEMPLATES, else ./templates, else the installed share/chime/templates).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Localized templates and strings (default: $CHIME_TEMPLATES, else ./templates, else the installed share/chime/templates). A folder named that does not exist stops every command (66).", valueName: "dir"))
     var templates: String?
 
     @Option(name: .customLong("env-file"), help: ArgumentHelp("A file of NAME=value lines (systemd's EnvironmentFile format) read into the environment before anything else, where the environment does not set the name: the secrets that ${NAME} in chime.xml and CHIME_SECRET_KEY name (default: $CHIME_ENV_FILE).", valueName: "path"))
@@ -84,6 +85,19 @@ struct GlobalOptions: ParsableArguments {
     func validate() throws {
         if let now, Instant(rfc3339: now) == nil {
             throw ValidationError("--now needs an RFC 3339 instant such as 2026-11-21T09:00:00Z, not \"\(now)\"")
+        }
+    }
+
+    /// A folder named with --templates or $CHIME_TEMPLATES (the environment file's
+    /// included) must exist, for every command: `deploy/crontab` names one, and a typo in
+    /// it (or a missed install) had every email go out in the built-in strings, without a
+    /// word but from `chime check`. The default ./templates is optional.
+    /// - Throws: ``ConfigurationError`` (unreadable) naming the folder.
+    func checkTemplatesFolder() throws {
+        guard templatesGiven else { return }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: templatesPath, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ConfigurationError(.unreadable, [Diagnostic(.error, at: SourceLocation(file: templatesPath), "no such templates folder")])
         }
     }
 }

@@ -75,6 +75,7 @@ struct CheckCommandTests {
         #expect(check.stderr.hasPrefix("\(fixture):3:54: error: caFile /") && check.stderr.contains("/\(Self.fixtures)/no-such-ca.pem: no such file"), "\(check.stderr)")
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("chime-ca-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
+        #expect(try ChimeProcess.run(["store", "migrate", "--config", fixture, "--store", "sqlite:" + store]).status == 0)
         let pending = try ChimeProcess.run(["pending", "--config", fixture, "--store", "sqlite:" + store])
         #expect(pending.status == 0, "\(pending.stderr)")
     }

@@ -210,7 +210,8 @@ struct OperatorTests {
         if getuid() == 0 {
             #expect(unreadable.stderr.contains("chime.sqlite belongs to root, and chime runs as nobody: chown nobody it"), "\(unreadable.stderr)")
         }
-        let noFolder = try chime(["pending", "--store", ws.path("missing/chime.sqlite")])
+        // A command that makes the store (one that only reads refuses a missing store, 66).
+        let noFolder = try chime(["store", "migrate", "--store", ws.path("missing/chime.sqlite")])
         #expect(noFolder.status == 73 && noFolder.stderr.contains("missing/chime.sqlite: error: the store cannot be opened or created"), "\(noFolder.stderr)")
         // Nothing stored was lost.
         chmod(ws.url.path, 0o700)

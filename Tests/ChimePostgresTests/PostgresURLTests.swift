@@ -33,6 +33,17 @@ struct PostgresURLTests {
         let socket = try PostgresURL("postgres://u@/d?host=/run/postgresql&connect_timeout=3")
         #expect(socket.socketPath == "/run/postgresql/.s.PGSQL.5432")
         #expect(socket.connectTimeout == 3)
+        // libpq's other form: the folder as the host, percent-encoded.
+        let encoded = try PostgresURL("postgres://u:p@%2Ftmp%2Fpg:54329/d")
+        #expect(encoded.socketPath == "/tmp/pg/.s.PGSQL.54329" && encoded.host == nil)
+    }
+
+    @Test("a PostgreSQL URL without its // or its colon is malformed, never a SQLite path (which printed it, password and all)", arguments: [
+        ("postgres:/chime:Sup3rSecret@db/chime", true), ("postgresql//chime:Sup3rSecret@db/chime", true), ("postgresql:chime:pw@db/c", true),
+        ("POSTGRES://chime:pw@db/c", true), ("postgres://chime:pw@db/c", false), ("sqlite:./chime.sqlite", false), ("./postgres.sqlite", false),
+    ])
+    func malformed(url: String, malformed: Bool) {
+        #expect(PostgresURL.isMalformedPostgres(url) == malformed)
     }
 
     @Test("sslmode: every mode that encrypts verifies, unless no-verify says otherwise", arguments: [

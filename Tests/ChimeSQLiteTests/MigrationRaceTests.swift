@@ -25,7 +25,7 @@ struct MigrationRaceTests {
                 let process = Process()
                 process.executableURL = Self.chime
                 // Commands cron and a daemon's neighbours run: each opens the store.
-                process.arguments = [["pending"], ["delivered"], ["responses"], ["deliveries"]][index % 4] + ["--store", "sqlite:chime.sqlite"]
+                process.arguments = [["store", "migrate"], ["run"], ["store", "migrate"], ["run", "--limit", "5"]][index % 4] + ["--store", "sqlite:chime.sqlite"]
                 process.currentDirectoryURL = folder
                 process.standardOutput = FileHandle.nullDevice
                 let errors = folder.appendingPathComponent("err-\(index)")

@@ -48,6 +48,27 @@ struct TransportTests {
         try FileManager.default.removeItem(at: directory)
     }
 
+    @Test("a Maildir or JSON-lines file under a regular file is refused naming the folder and the system's reason, not Foundation's 'Code=512 (null)'")
+    func folderUnderAFile() throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("afile")
+        try Data("x".utf8).write(to: file)
+        let channel = Channel(id: "box", url: try ChannelURL(parsing: "maildir:\(file.path)/outbox"), from: "bot@example.org")
+        do {
+            _ = try MaildirTransport(path: channel.url.path, renderer: try renderer(channel))
+            Issue.record("a Maildir was made under a file")
+        } catch {
+            #expect("\(error)" == "create the folder \(file.path)/outbox: Not a directory", "\(error)")
+        }
+        do {
+            _ = try JSONLinesTransport(path: file.path + "/log/sent.jsonl", renderer: try renderer(channel))
+            Issue.record("a JSON-lines file was made under a file")
+        } catch {
+            #expect("\(error)" == "create the folder \(file.path)/log: Not a directory", "\(error)")
+        }
+    }
+
     @Test("JSON lines: one object per line, appended")
     func jsonLines() throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

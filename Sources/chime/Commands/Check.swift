@@ -65,16 +65,13 @@ extension Chime {
 
         /// Reports recipients whose language has no strings (built in or in the templates
         /// folder), and keys missing for recipients' locales in the templates folder.
-        /// A folder named with --templates or $CHIME_TEMPLATES must exist; the default
-        /// ./templates is checked when present.
+        /// The templates folder is checked when there is one (a folder named with
+        /// --templates or $CHIME_TEMPLATES that does not exist stops every command before
+        /// it starts, ``GlobalOptions/checkTemplatesFolder()``).
         private func checkLocalization(_ configuration: Configuration) throws -> [Diagnostic] {
             let path = options.templatesPath
             var isDirectory: ObjCBool = false
             let present = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-            guard present || !options.templatesGiven else {
-                printDiagnostics([Diagnostic(.error, at: SourceLocation(file: path), "no such templates folder")])
-                throw ExitCode(66)
-            }
             do {
                 let localizer = try Localizer(directory: path) // without the folder, the built-in strings alone
                 return localizer.languageGaps(configuration, templates: path, configurationFile: options.configPath)

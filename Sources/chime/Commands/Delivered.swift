@@ -24,7 +24,7 @@ extension Chime {
         var utc = false
 
         func run() throws {
-            let delivered = try options.runtime.openStore().delivered(recipient: recipient)
+            let delivered = try options.runtime.openStore(existing: true).delivered(recipient: recipient)
             if json {
                 try printJSON(delivered.map(DeliveredJSON.init))
                 return

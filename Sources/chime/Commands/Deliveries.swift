@@ -5,7 +5,7 @@ import Foundation
 
 /// Lists deliveries in one state (or all), as text or JSON.
 private func listDeliveries(_ options: GlobalOptions, state: DeliveryState?, json: Bool) throws {
-    let deliveries = try options.runtime.openStore().deliveries(state: state)
+    let deliveries = try options.runtime.openStore(existing: true).deliveries(state: state)
     if json {
         try printJSON(deliveries.map(DeliveryJSON.init))
         return
@@ -84,7 +84,7 @@ extension Chime {
         }
 
         func run() throws {
-            let (queued, notFailed) = try options.runtime.openStore().retry(all ? nil : ids, now: options.instant)
+            let (queued, notFailed) = try options.runtime.openStore(existing: true).retry(all ? nil : ids, now: options.instant)
             guard notFailed.isEmpty else {
                 printError("retry: not a failed delivery: \(notFailed.map(String.init).joined(separator: ", ")) (see chime failed)")
                 throw ExitCode(65)

@@ -28,7 +28,7 @@ extension Chime {
         }
 
         func run() throws {
-            let scheduler = try options.runtime.openScheduler()
+            let scheduler = try options.runtime.openScheduler(existing: true)
             guard let instants = try scheduler.upcoming(identifier, count: count, now: options.instant) else {
                 printError(printable("no pending request \"\(identifier)\""))
                 throw ExitCode(65)

@@ -46,7 +46,7 @@ extension Chime {
         var utc = false
 
         func run() throws {
-            let scheduler = try options.runtime.openScheduler()
+            let scheduler = try options.runtime.openScheduler(existing: true)
             let pending = try scheduler.store.pending(recipient: recipient, limits: scheduler.configuration.pendingLimits)
             if json {
                 try printJSON(pending.map(PendingJSON.init))

@@ -41,7 +41,7 @@ struct Removal: ParsableArguments {
 
     /// Prints `VERB N`, and the identifiers that were not there on standard error.
     func run(verb: String, missing: String, one: (any NotificationStore, [String]) throws -> [String], all removeAll: (any NotificationStore) throws -> Int) throws {
-        let store = try options.runtime.openStore()
+        let store = try options.runtime.openStore(existing: true)
         if all {
             print("\(verb) \(try removeAll(store))")
             return

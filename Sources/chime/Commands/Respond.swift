@@ -50,7 +50,7 @@ extension Chime {
 
         func run() throws {
             let configuration = try options.runtime.loadConfiguration()
-            let store = try options.runtime.openStore()
+            let store = try options.runtime.openStore(existing: true)
             let desk = try options.runtime.actionDesk(configuration: configuration, store: store)
             if let retry {
                 try again(retry, desk: desk, store: store)

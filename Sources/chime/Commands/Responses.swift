@@ -13,7 +13,7 @@ extension Chime {
         var json = false
 
         func run() throws {
-            let responses = try options.runtime.openStore().responses()
+            let responses = try options.runtime.openStore(existing: true).responses()
             if json {
                 try printJSON(responses)
                 return
@@ -45,7 +45,7 @@ extension Chime {
         var json = false
 
         func run() throws {
-            let records = try options.runtime.openStore().inbound()
+            let records = try options.runtime.openStore(existing: true).inbound()
             if json {
                 try printJSON(records)
                 return

@@ -76,7 +76,7 @@ extension Chime.Store {
         func run() throws {
             let started = Date()
             // A SQLite source that does not exist would be created empty and "copied".
-            if let path = Runtime.sqlitePath(of: from) {
+            if !PostgresURL.isMalformedPostgres(from), let path = Runtime.sqlitePath(of: from) {
                 guard FileManager.default.fileExists(atPath: path) else {
                     printError("chime store copy: error: --from \(from): no such store (nothing was copied)")
                     throw RuntimeFailure(66)
@@ -202,6 +202,7 @@ extension Chime.Store {
 /// (user, server and database: no password, whether in the user information or in
 /// `?password=`), any other as given (`sqlite:PATH` holds no secret).
 func redacted(_ url: String) -> String {
+    if PostgresURL.isMalformedPostgres(url) { return "a malformed PostgreSQL URL (not shown)" }
     guard PostgresURL.isPostgres(url) else { return url }
     return (try? PostgresURL(url).description) ?? "the PostgreSQL store"
 }
