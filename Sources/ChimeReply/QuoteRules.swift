@@ -12,6 +12,10 @@ struct QuoteRules: Sendable {
     /// Each table's "wrote" patterns behind its own verbs: a window meets only the
     /// patterns of the tables whose verb it holds, not every language's.
     let wrote: [(verbs: [[UInt8]], patterns: ReplyText.Patterns)]
+    /// The headers of ``wrote`` that begin with a word of their own or the date ("On …",
+    /// "Le …", "Am …", "2025年…"), not with the sender's name (".{1,300} wrote:"): a
+    /// window matching one of them starts a header where it starts.
+    let leadingWrote: ReplyText.Patterns
     let from: Set<String>
     let dated: Set<String>
     let fields: Set<String>
@@ -31,6 +35,7 @@ struct QuoteRules: Sendable {
         wrote = tables.filter { !$0.wrote.isEmpty }.map { table in
             (Array(Set(table.verbs.map { $0.lowercased() })).map { Array($0.utf8) }, ReplyText.Patterns(table.wrote))
         }
+        leadingWrote = ReplyText.Patterns(tables.flatMap(\.wrote).filter(Self.isLeading))
         from = Set(tables.flatMap(\.from).map { $0.lowercased() })
         dated = Set(tables.flatMap(\.dated).map { $0.lowercased() })
         fields = Set(tables.flatMap(\.fields).map { $0.lowercased() })
@@ -87,6 +92,23 @@ struct QuoteRules: Sendable {
             return after < lines.count && ReplyText.isQuoted(lines[after]) ? next - index + 1 : nil
         }
         return nil
+    }
+
+    /// Whether a header pattern begins with a word or a date of its own: `^on\s`,
+    /// `^\d{4}`, not `^.{1,300}` nor `^[^:]{1,200}` (a name).
+    static func isLeading(_ pattern: String) -> Bool {
+        guard pattern.hasPrefix("^"), let first = pattern.dropFirst().first else { return false }
+        return first.isLetter || pattern.hasPrefix("^\\d")
+    }
+
+    /// Whether the `count` lines from `index`, joined, are a header that begins as a
+    /// header begins (``leadingWrote``): then a line above them that a window would
+    /// also take in is the person's answer, written right above the header.
+    func startsHeader(_ lines: [String], at index: Int, count: Int) -> Bool {
+        guard count > 0, index + count <= lines.count else { return false }
+        let joined = lines[index..<(index + count)].map { Self.withoutDirectionMarks(ReplyText.trimmed($0)) }.joined(separator: " ")
+        guard joined.utf8.count <= ReplyText.longestHeader else { return false }
+        return leadingWrote.matches(joined)
     }
 
     /// ``wroteWindow(_:at:)`` without its pre-check: each window's lines joined and tried.

@@ -86,7 +86,12 @@ public enum ReplyText {
             // A window that still matches without its first line starts later: that line
             // is the person's own.
             guard let count = rules.headerWindow(lines, at: index) else { return false }
-            if count > 1, rules.headerWindow(lines, at: index + 1) == count - 1, isOwnLine(index) { return false }
+            // An answer written right above a header, with no blank line between ("Yes,
+            // delete it" / "On Sat, … wrote:"), is the person's when the rest begins as a
+            // header begins; a wrapped header's rest does not ("bot@example.org> wrote:"),
+            // and a window that itself begins as a header begins is one, wherever it stands.
+            if count > 1, rules.headerWindow(lines, at: index + 1) == count - 1, !rules.startsHeader(lines, at: index, count: count),
+               isOwnLine(index) || rules.startsHeader(lines, at: index + 1, count: count - 1) { return false }
             return headsQuote(index, count)
         }
 

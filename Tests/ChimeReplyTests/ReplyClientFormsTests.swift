@@ -67,6 +67,19 @@ struct ReplyClientFormsTests {
         #expect(ReplyText.extract("Llet i ous\n\(header)\n\(Self.quote)") == "Llet i ous")
     }
 
+    @Test("an answer written right above a quote header that begins as headers begin, with no blank line, stays the answer; a header wrapped after its name or address is still one header", arguments: [
+        "On Sat, Nov 21, 2026 at 10:00 AM Chime <bot@example.org> wrote:", "Le sam. 21 nov. 2026 à 10:00, Chime <bot@example.org> a écrit :",
+        "Am Sa., 21. Nov. 2026 um 10:00 Uhr schrieb Chime <bot@example.org>:", "On 21 Nov 2026, at 10:00, Chime <bot@example.org> wrote:",
+    ])
+    func answerRightAboveHeader(header: String) {
+        for answer in ["Yes, delete it", "2", "Done", "Milk and eggs please", "Snooze until 15:00"] {
+            #expect(ReplyText.extract("\(answer)\n\(header)\n\(Self.quote)") == answer, "\(answer)")
+        }
+        #expect(ReplyText.extract("Yes\nOn Sat, Nov 21, 2026 at 10:00 AM Reminders from Chime <\nreminders-bot@example.org> wrote:\n\(Self.quote)") == "Yes")
+        #expect(ReplyText.extract("Yes\n\nOn Sat, Nov 21, 2026 at 10:00 AM Chime <\nbot@example.org> wrote:\n\(Self.quote)") == "Yes")
+        #expect(ReplyText.extract("Igen\n\nChime\n<bot@example.org> ezt írta (időpont: 2025. ápr. 7., H, 9:12):\n\(Self.quote)") == "Igen")
+    }
+
     @Test("a greeting that begins with a shorter one is read whole, the same in every run; an action named like a greeting is that action")
     func longestGreeting() {
         for reply in ["Buenas noches\n2", "Buenas tardes María José,\n2", "Good morning Anna,\n2"] {
