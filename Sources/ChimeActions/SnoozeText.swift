@@ -104,14 +104,16 @@ enum SnoozeText {
         return DurationText.seconds(letters)
     }
 
+    /// Each unit's next smaller one, and how many of it make one.
+    private static let smallerUnit: [String: (factor: Double, letter: String)] = ["w": (7, "d"), "d": (24, "h"), "h": (60, "m"), "m": (60, "s")]
+
     /// A number of a unit as DurationText's whole numbers: "2" hours is `2h`; a decimal
     /// ("1,5 Stunden", "1.5h") in the next smaller unit, `90m`. Nil for a fraction of a
     /// second or a number past a few digits.
     private static func whole(_ number: Substring, _ letter: String) -> String? {
         guard number.contains(where: { $0 == "." || $0 == "," }) else { return "\(number)\(letter)" }
-        let smaller: [String: (factor: Double, letter: String)] = ["w": (7, "d"), "d": (24, "h"), "h": (60, "m"), "m": (60, "s")]
         guard number.count <= 8, let value = Double(number.replacingOccurrences(of: ",", with: ".")),
-              let (factor, unit) = smaller[letter] else { return nil }
+              let (factor, unit) = smallerUnit[letter] else { return nil }
         return "\(Int((value * factor).rounded()))\(unit)"
     }
 

@@ -124,14 +124,15 @@ public struct ActionMatcher: Sendable {
     /// `line` after the courtesy words it begins with and the separators after them; nil
     /// when it begins with none, or is nothing else.
     static func withoutLeadingCourtesy(_ line: String) -> String? {
+        func separates(_ character: Character) -> Bool { character.isWhitespace || ",.;:!、。，".contains(character) }
         var index = line.startIndex
         var dropped = false
         while index < line.endIndex {
-            let word = line[index...].prefix { !$0.isWhitespace && !",.;:!、。，".contains($0) }
+            let word = line[index...].prefix { !separates($0) }
             let folded = ReplyWords.fold(String(word))
             guard !folded.isEmpty, onlyCourtesy(Substring(folded)) else { break }
             dropped = true
-            index = line[word.endIndex...].firstIndex { !$0.isWhitespace && !",.;:!、。，".contains($0) } ?? line.endIndex
+            index = line[word.endIndex...].firstIndex { !separates($0) } ?? line.endIndex
         }
         guard dropped, index < line.endIndex else { return nil }
         return String(line[index...])

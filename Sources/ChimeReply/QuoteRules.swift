@@ -106,9 +106,14 @@ struct QuoteRules: Sendable {
     /// also take in is the person's answer, written right above the header.
     func startsHeader(_ lines: [String], at index: Int, count: Int) -> Bool {
         guard count > 0, index + count <= lines.count else { return false }
-        let joined = lines[index..<(index + count)].map { Self.withoutDirectionMarks(ReplyText.trimmed($0)) }.joined(separator: " ")
+        let joined = lines[index..<(index + count)].map(Self.windowLine).joined(separator: " ")
         guard joined.utf8.count <= ReplyText.longestHeader else { return false }
         return leadingWrote.matches(joined)
+    }
+
+    /// A line as a header's window joins it: trimmed, without direction marks.
+    static func windowLine(_ line: String) -> String {
+        withoutDirectionMarks(ReplyText.trimmed(line))
     }
 
     /// ``wroteWindow(_:at:)`` without its pre-check: each window's lines joined and tried.
@@ -116,7 +121,7 @@ struct QuoteRules: Sendable {
         var joined = ""
         for next in index..<min(index + 5, lines.count) {
             guard lines[next].utf8.count <= ReplyText.longestHeader else { return nil }
-            let line = Self.withoutDirectionMarks(ReplyText.trimmed(lines[next]))
+            let line = Self.windowLine(lines[next])
             if line.isEmpty { return nil }
             joined += (joined.isEmpty ? "" : " ") + line
             guard joined.utf8.count <= ReplyText.longestHeader else { return nil }

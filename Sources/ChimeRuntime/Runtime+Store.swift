@@ -59,10 +59,11 @@ extension Runtime {
     }
 
     /// The SQLite file a store URL names (`sqlite:PATH`, or a bare path), or nil when it
-    /// names another kind of store (`postgres://…`, any `SCHEME://`).
+    /// names another kind of store (`postgres://…`, any `SCHEME://`) or is a PostgreSQL
+    /// URL missing its `//` (``PostgresURL/isMalformedPostgres(_:)``), never a path.
     public static func sqlitePath(of url: String) -> String? {
         if url.hasPrefix("sqlite:") { return String(url.dropFirst("sqlite:".count)) }
-        return url.contains("://") ? nil : url
+        return url.contains("://") || PostgresURL.isMalformedPostgres(url) ? nil : url
     }
 
     /// The configuration and the store, ready to schedule and fire, with floating requests

@@ -94,10 +94,14 @@ struct GlobalOptions: ParsableArguments {
     /// word but from `chime check`. The default ./templates is optional.
     /// - Throws: ``ConfigurationError`` (unreadable) naming the folder.
     func checkTemplatesFolder() throws {
-        guard templatesGiven else { return }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: templatesPath, isDirectory: &isDirectory), isDirectory.boolValue else {
+        if templatesGiven, !templatesFolderExists {
             throw ConfigurationError(.unreadable, [Diagnostic(.error, at: SourceLocation(file: templatesPath), "no such templates folder")])
         }
+    }
+
+    /// Whether the templates folder is there, as a folder.
+    var templatesFolderExists: Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: templatesPath, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 }

@@ -70,8 +70,7 @@ extension Chime {
         /// it starts, ``GlobalOptions/checkTemplatesFolder()``).
         private func checkLocalization(_ configuration: Configuration) throws -> [Diagnostic] {
             let path = options.templatesPath
-            var isDirectory: ObjCBool = false
-            let present = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+            let present = options.templatesFolderExists
             do {
                 let localizer = try Localizer(directory: path) // without the folder, the built-in strings alone
                 return localizer.languageGaps(configuration, templates: path, configurationFile: options.configPath)

@@ -76,7 +76,7 @@ extension Chime.Store {
         func run() throws {
             let started = Date()
             // A SQLite source that does not exist would be created empty and "copied".
-            if !PostgresURL.isMalformedPostgres(from), let path = Runtime.sqlitePath(of: from) {
+            if let path = Runtime.sqlitePath(of: from) {
                 guard FileManager.default.fileExists(atPath: path) else {
                     printError("chime store copy: error: --from \(from): no such store (nothing was copied)")
                     throw RuntimeFailure(66)
