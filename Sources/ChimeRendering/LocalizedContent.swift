@@ -6,8 +6,14 @@ import ChimeLocalization
 /// back to the literal text; with none, rendering stops (the reminder is held, saying
 /// which key) — a raw key is never sent. `chime serve`'s view page shows it whole.
 public struct LocalizedContent: Sendable {
+    /// An error of one of the content's fields (`titleLocKey`, `bodyLocArgs`…), which a
+    /// request's checks point at as `content.FIELD`.
+    public protocol FieldError: Error {
+        var field: String { get }
+    }
+
     /// A `…LocKey` that no locale of the templates has, and no literal text to use instead.
-    public struct MissingKey: Error, CustomStringConvertible {
+    public struct MissingKey: FieldError, CustomStringConvertible {
         public var field: String
         public var key: String
         /// The recipient's locale, and the locales of the templates looked in for it.
@@ -19,7 +25,7 @@ public struct LocalizedContent: Sendable {
     }
 
     /// A `…LocKey`'s string whose format its `…LocArgs` do not fit (`%d` given a word).
-    public struct ArgumentsMismatch: Error, CustomStringConvertible {
+    public struct ArgumentsMismatch: FieldError, CustomStringConvertible {
         /// The key's field, `bodyLocKey`.
         public var keyField: String
         public var key: String

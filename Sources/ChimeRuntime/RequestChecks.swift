@@ -79,8 +79,7 @@ public enum RequestChecks {
                     _ = try LocalizedContent(request.content, localizer: localizer, locale: locale)
                 } catch {
                     // A key missing is pointed at, and arguments that do not fit its format.
-                    let field = (error as? LocalizedContent.MissingKey).map { "content.\($0.field)" }
-                        ?? (error as? LocalizedContent.ArgumentsMismatch).map { "content.\($0.field)" } ?? "content"
+                    let field = (error as? any LocalizedContent.FieldError).map { "content.\($0.field)" } ?? "content"
                     problems.append(.init(text: "request \"\(request.identifier)\": \(error)", request: index, field: field))
                 }
                 continue
