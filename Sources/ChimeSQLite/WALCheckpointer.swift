@@ -23,13 +23,19 @@ import GRDBSQLite
 /// connection to close checkpoints what is left. Written by hand: GRDB runs checkpoints
 /// when asked, not in the background.
 final class WALCheckpointer: @unchecked Sendable { // state guarded by condition
-    /// Pages of the log not yet checkpointed that ask for a checkpoint: 4,000 (16 MiB),
-    /// four times SQLite's own `wal_autocheckpoint`. A checkpoint moves each page once
+    /// Pages of the log not yet checkpointed that ask for a checkpoint: 2,000 (8 MiB),
+    /// twice SQLite's own `wal_autocheckpoint`. A checkpoint moves each page once
     /// however often it was written since the last, and a run writes the same pages over
     /// and over (the outbox's, its indexes', the pages its delivered bodies free and the
-    /// next ones take): sending 5,000 emails, 12 checkpoints instead of 25, 5,500 `pread`s
-    /// instead of 9,600 and 14% fewer `pwrite`s, all threads together (`strace -c`).
-    static let threshold = 4_000
+    /// next ones take), so fewer, larger checkpoints move fewer pages: sending 5,000
+    /// emails at 4,000, 12 checkpoints instead of 25 at 1,000, 5,500 `pread`s instead of
+    /// 9,600 and 14% fewer `pwrite`s, all threads together (`strace -c`). But a run ends
+    /// waiting for the checkpoint under way (``stop()``) and its `fdatasync` of the pages
+    /// it moved: firing 10,000 due from a million pending, 40–60 ms at 4,000 against
+    /// 15–40 ms at 2,000 or 1,000, and a median of 0.545 s against 0.58 s in 20
+    /// alternating runs of each, with no change in the CPU per email that the sending
+    /// benchmark could show (121–138 µs at 2,000, 123–146 µs at 4,000, 4 runs each).
+    static let threshold = 2_000
     /// The frames past which the log is made to start again (the writer waiting for it):
     /// 32 MiB at most on disk.
     static let longestLog = 8_000
