@@ -312,6 +312,9 @@ struct ScheduleCommandTests {
             ParsedMail(bytes: Array(try ws.read("outbox/new/\($0)").utf8))?.header("Subject")
         }
         #expect(Set(subjects) == ["Tea is ready", "Literal tea"])
+        // Listed by its key where it has no literal title, not by an empty column.
+        let listed = try ws.chime(["delivered"]).stdout.split(separator: "\n")
+        #expect(listed.contains { $0.hasSuffix("  b  carol  tea.title") } && listed.contains { $0.hasSuffix("  c  carol  Literal tea") }, "\(listed)")
 
         // subtitleLocKey (APNs' subtitle-loc-key) as the title's: checked, then rendered.
         try ws.write("sub.json", #"{"identifier": "s", "recipient": "carol", "content": {"title": "Tea", "subtitleLocKey": "tea.nope"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)

@@ -36,6 +36,10 @@ public struct NotificationContent: Hashable, Sendable {
 
     public var title = ""
     public var subtitle = ""
+    /// What a listing (`chime pending`, `chime delivered`) names the request by: its
+    /// title, else its `titleLocKey` as written, which a list without a recipient's
+    /// language cannot render.
+    public var listingTitle: String { title.isEmpty ? titleLocKey ?? "" : title }
     public var body = ""
     public var titleLocKey: String?
     public var titleLocArgs: [String] = []

@@ -32,7 +32,7 @@ extension Chime {
             // The zones come from the configuration, when it can be read; listing needs none.
             let clock = ListingClock(utc: utc, configuration: try? ConfigurationLoader().load(path: options.configPath))
             for item in delivered {
-                print(printable("\(clock.text(item.fireDate, recipient: item.request.recipient))  \(item.request.identifier)  \(item.request.recipient)  \(item.request.content.title)"))
+                print(printable("\(clock.text(item.fireDate, recipient: item.request.recipient))  \(item.request.identifier)  \(item.request.recipient)  \(item.request.content.listingTitle)"))
             }
         }
     }

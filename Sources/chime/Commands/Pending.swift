@@ -56,7 +56,7 @@ extension Chime {
             for item in pending {
                 let category = item.request.content.categoryIdentifier.isEmpty ? "-" : item.request.content.categoryIdentifier
                 let mark = item.isSetAside ? "  (set aside: beyond the pending limit)" : ""
-                print(printable("\(clock.text(item.nextFire, recipient: item.request.recipient))  \(item.request.identifier)  \(item.request.recipient)  \(category)  \(item.request.content.title)\(mark)"))
+                print(printable("\(clock.text(item.nextFire, recipient: item.request.recipient))  \(item.request.identifier)  \(item.request.recipient)  \(category)  \(item.request.content.listingTitle)\(mark)"))
             }
         }
     }
