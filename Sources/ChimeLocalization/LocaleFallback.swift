@@ -2,8 +2,8 @@ import ChimeCore
 
 /// BCP 47 fallback: `de-AT` → `de`; `zh-Hant-TW` → `zh-Hant` → `zh`; with CLDR's likely
 /// scripts and parent locales, as Apple's bundles match them (`zh-TW` → `zh-Hant`,
-/// `es-MX` → `es-419`, `pt-AO` → `pt-PT`); then a configured fallback language (English
-/// unless set).
+/// `es-MX` → `es-419`, `pt-AO` → `pt-PT`, `en-AU` → `en-001` → `en-GB`); then a
+/// configured fallback language (English unless set).
 public enum LocaleFallback {
     /// The tag (written as BCP 47 writes it, `FR` → `fr`) and its shorter prefixes, most
     /// specific first, with the forms CLDR relates to it after the tag itself, then
@@ -40,7 +40,10 @@ public enum LocaleFallback {
         if let region {
             if script == nil, let likely { related.append("\(language)-\(likely)-\(region)") }
             if script != nil { related.append("\(language)-\(region)") }
-            if let parent = parentLocales["\(language)-\(region)"] { related.append(parent) }
+            if let parent = parentLocales["\(language)-\(region)"] {
+                related.append(parent)
+                if parent == "en-001" { related.append("en-GB") }
+            }
         }
         if let likely { related.append("\(language)-\(likely)") }
         return related
@@ -64,8 +67,50 @@ public enum LocaleFallback {
         for region in ["AO", "CH", "CV", "GQ", "GW", "LU", "MO", "MZ", "ST", "TL"] {
             parents["pt-\(region)"] = "pt-PT"
         }
+        // English outside the United States and its territories: `en-001`, whose
+        // spelling is British; Apple's bundles take `en-GB` for them before `en`
+        // (TN2418: `en-IN` with `en-GB` present finds `en-GB`). The regions most often met.
+        for region in ["AU", "BE", "BW", "BZ", "CA", "CY", "DE", "DK", "FI", "GH", "HK", "IE", "IL", "IN", "JM", "KE", "MT", "MU", "MY",
+                       "NG", "NL", "NZ", "PK", "SE", "SG", "TT", "TZ", "UG", "ZA", "ZM", "ZW", "150"] {
+            parents["en-\(region)"] = "en-001"
+        }
         return parents
     }()
+
+    /// `chain` among the localizations `present`, then those of each of its languages'
+    /// other regions, as Apple's bundles match a preference: `en` finds `en-US.lproj` (the
+    /// form Xcode's guide recommends) when there is no `en.lproj`, `fr-CA` finds `fr-FR`
+    /// before English. The language's likely region first (`en-US`, `fr-FR`, `pt-BR`),
+    /// then the others in order.
+    public static func chain(_ tag: String, fallback: String? = nil, among present: [String]) -> [String] {
+        let full = chain(tag, fallback: fallback)
+        var result: [String] = []
+        for (index, link) in full.enumerated() {
+            if present.contains(link) { result.append(link) }
+            let language = Self.language(of: link)
+            // After a language's last link: its regions nothing above named. Not for a
+            // language written in more than one script, whose forms are the script's
+            // (`zh-Hant` for Taiwan, never `zh-CN`): CLDR's relatives above chose them.
+            guard index + 1 == full.count || Self.language(of: full[index + 1]) != language,
+                  !Self.multiScript.contains(language) else { continue }
+            let likely = likelyRegions[language].map { "\(language)-\($0)" }
+            let siblings = present.filter { $0.hasPrefix(language + "-") && !full.contains($0) && !result.contains($0) }
+                .sorted { ($0 == likely ? 0 : 1, $0) < ($1 == likely ? 0 : 1, $1) }
+            result += siblings
+        }
+        return result
+    }
+
+    /// Languages written in more than one script, whose regions are not siblings.
+    private static let multiScript: Set<String> = ["zh", "sr", "uz", "az", "bs", "pa", "sd", "ks", "mn", "ha"]
+
+    /// CLDR's likely region of the languages an app is most often localized in
+    /// (supplemental/likelySubtags.xml), the sibling tried first.
+    private static let likelyRegions: [String: String] = [
+        "en": "US", "fr": "FR", "de": "DE", "es": "ES", "pt": "BR", "it": "IT", "nl": "NL", "ru": "RU", "ja": "JP",
+        "ko": "KR", "zh": "CN", "ar": "EG", "sv": "SE", "da": "DK", "nb": "NO", "fi": "FI", "pl": "PL", "tr": "TR",
+        "cs": "CZ", "el": "GR", "he": "IL", "hu": "HU", "ro": "RO", "uk": "UA", "ca": "ES",
+    ]
 
     /// A locale's language, as an HTML page's `lang` says it: `fr-CA` → `fr`.
     public static func language(of locale: String) -> String {

@@ -19,9 +19,10 @@ extension Localizer {
         let wanted = Array(Set(configuration.recipients.map(\.locale))).sorted()
         return duplicateKeys(templates: templates) + formatProblems(templates: templates) + gaps(keys: keys, locales: wanted).map { gap in
             // The folder the locale's own strings were read from (`pt-BR.lproj`), else the
-            // templates folder itself: naming one that does not exist sent people looking.
+            // templates folder itself (the locale's strings are Chime's built-in ones, or
+            // none): naming one that does not exist sent people looking.
             let own = LocaleFallback.chain(gap.locale).first { locales.contains($0) }
-            let location = SourceLocation(file: own.map { templates + "/" + folder(of: $0) } ?? templates)
+            let location = SourceLocation(file: own.flatMap(folderRead(of:)).map { templates + "/" + $0 } ?? templates)
             if let supplier = gap.suppliedBy {
                 return Diagnostic(.warning, at: location, "\"\(gap.key)\" is missing for \(gap.locale); \(supplier) supplies it")
             }
@@ -58,34 +59,40 @@ extension Localizer {
     func formatProblems(templates: String) -> [Diagnostic] {
         let english = BuiltInStrings.parsed.strings["en"]?.table ?? [:]
         let fallbackName = Self.englishName(fallbackLanguage)
-        /// The original of a key and the language it is in, for a translation in `locale`.
-        func original(of key: String, for locale: String) -> (format: String, language: String)? {
-            if let builtIn = english[key] { return (builtIn, "English") }
+        /// What each argument of a stringsdict entry takes, its variants in their places:
+        /// "%#@more@" alone says nothing of the name its variant "%u more from %@" takes.
+        func kinds(of entry: StringsDictFile.Entry) -> [Int: Bool] {
+            StringFormat.argumentKinds(entry.format) { entry.variables[$0].map { Array($0.values) } ?? [] }
+        }
+        /// The original of a key, what its arguments take, and the language it is in,
+        /// for a translation in `locale`.
+        func original(of key: String, for locale: String) -> (format: String, kinds: [Int: Bool], language: String)? {
+            if let builtIn = english[key] { return (builtIn, StringFormat.argumentKinds(builtIn), "English") }
             guard locale != fallbackLanguage else { return nil }
-            return (pluralsFile(fallbackLanguage)?[key]?.format ?? stringsFile(fallbackLanguage)?[key]).map { ($0, fallbackName) }
+            if let entry = pluralsFile(fallbackLanguage)?[key] { return (entry.format, kinds(of: entry), fallbackName) }
+            return stringsFile(fallbackLanguage)?[key].map { ($0, StringFormat.argumentKinds($0), fallbackName) }
         }
         var problems: [Diagnostic] = []
         for locale in locales {
             problems += pluralsFile(locale)?.problems ?? []
-            var translations: [(key: String, format: String, at: SourceLocation)] = []
+            var translations: [(key: String, kinds: [Int: Bool], at: SourceLocation)] = []
             if let file = stringsFile(locale) {
                 let path = "\(templates)/\(folder(of: locale))/Localizable.strings"
                 translations += file.lines.sorted { $0.value < $1.value }.compactMap { key, line in
-                    file[key].map { (key, $0, SourceLocation(file: path, line: line, column: 1)) }
+                    file[key].map { (key, StringFormat.argumentKinds($0), SourceLocation(file: path, line: line, column: 1)) }
                 }
             }
             if let plurals = pluralsFile(locale) {
                 let path = "\(templates)/\(folder(of: locale))/Localizable.stringsdict"
                 translations += plurals.formatLocations.sorted { $0.key < $1.key }.compactMap { key, at in
-                    plurals[key].map { (key, $0.format, SourceLocation(file: path, line: at.line, column: at.column)) }
+                    plurals[key].map { (key, kinds(of: $0), SourceLocation(file: path, line: at.line, column: at.column)) }
                 }
             }
             for (key, translated, at) in translations {
-                guard let (original, language) = original(of: key, for: locale) else { continue }
-                let wanted = StringFormat.argumentKinds(original)
+                guard let (original, wanted, language) = original(of: key, for: locale) else { continue }
                 // The first argument the translation takes otherwise: one the original has
                 // not, or a number where the original gives text.
-                guard let (position, _) = StringFormat.argumentKinds(translated).sorted(by: { $0.key < $1.key })
+                guard let (position, _) = translated.sorted(by: { $0.key < $1.key })
                     .first(where: { position, number in wanted[position].map { number && !$0 } ?? true }) else { continue }
                 let why = wanted[position] == nil ? "there is no argument \(position) (\(language): \"\(original)\")"
                     : "argument \(position) is text, written with %@ in \(language) (\"\(original)\")"

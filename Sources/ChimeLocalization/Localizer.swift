@@ -18,8 +18,8 @@ public final class Localizer: Sendable {
     public let fallbackLanguage: String
     private let strings: [String: StringsFile]
     private let plurals: [String: StringsDictFile]
-    /// The folder each locale was read from, where its name is not the locale's own
-    /// (`pt_BR`, `fr.lproj`).
+    /// The folder of the templates each locale was read from (`fr`, `pt_BR`, `fr.lproj`);
+    /// none for a locale only Chime's built-in strings or a String Catalog give.
     private let folders: [String: String]
     /// ``chain(for:)`` of each locale asked for; every message asks several times.
     private let chains = Mutex<[String: [String]]>([:])
@@ -78,7 +78,7 @@ public final class Localizer: Sendable {
             // an Xcode project has it (`pt_BR`, `fr.lproj`).
             let stem = name.hasSuffix(".lproj") ? String(name.dropLast(".lproj".count)) : name
             let locale = Self.legacyFolders[stem] ?? LanguageTag.normalized(stem)
-            if locale != name { named[locale] = name }
+            named[locale] = name
             // A file the same as the built-in one (the shipped templates folder, as most
             // deployments use it) is not parsed again: it would change nothing, and parsing
             // the eight locales' files a second time was a tenth of the instructions of a
@@ -142,10 +142,11 @@ public final class Localizer: Sendable {
     static let baseLocale = "Base"
 
     /// The locales to look in for a recipient's locale, most specific first, among those
-    /// present: `de-AT` → `de-AT`, `de`, then the fallback language, then `Base.lproj`.
+    /// present: `de-AT` → `de-AT`, `de`, its language's other regions (`de-DE`), then the
+    /// fallback language (and its regions), then `Base.lproj`.
     public func chain(for locale: String) -> [String] {
         if let known = chains.withLock({ $0[locale] }) { return known }
-        let chain = (LocaleFallback.chain(locale, fallback: fallbackLanguage) + [Self.baseLocale]).filter { locales.contains($0) }
+        let chain = LocaleFallback.chain(locale, fallback: fallbackLanguage, among: locales) + (locales.contains(Self.baseLocale) ? [Self.baseLocale] : [])
         chains.withLock { $0[locale] = chain }
         return chain
     }
@@ -164,6 +165,10 @@ public final class Localizer: Sendable {
 
     /// The name of the folder a locale's files were read from.
     func folder(of locale: String) -> String { folders[locale] ?? locale }
+
+    /// The folder of the templates a locale's files were read from; nil when it has none
+    /// there (Chime's built-in strings, a String Catalog's languages).
+    func folderRead(of locale: String) -> String? { folders[locale] }
 
     /// Whether any locale has this key: then a configuration value naming it is localized.
     public func isKey(_ value: String) -> Bool {

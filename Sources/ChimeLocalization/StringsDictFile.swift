@@ -45,8 +45,9 @@ public struct StringsDictFile: Sendable {
     public internal(set) var entries: [String: Entry] = [:]
     /// Where each entry's format (its `NSStringLocalizedFormatKey` value) stands.
     public internal(set) var formatLocations: [String: SourceLocation] = [:]
-    /// What does not stop the file being read but stops its entry being used: a
-    /// `%#@name@` of a format that the entry does not define (said by `chime check`).
+    /// What does not stop the file being read, said by `chime check`: a `%#@name@` of a
+    /// format that the entry does not define (an error: the entry cannot be used), a
+    /// variable without `other` (a warning: some counts cannot be written).
     public internal(set) var problems: [Diagnostic] = []
 
     /// Entries read from elsewhere (a String Catalog): no locations.
@@ -101,7 +102,14 @@ public struct StringsDictFile: Sendable {
                     }
                     if let category = PluralCategory(rawValue: field) { variants[category] = variant.text }
                 }
-                guard variants[.other] != nil else { throw fail(item, "variable \"\(name)\" of \"\(key)\" needs an \"other\" variant") }
+                // Translators leave `other` out where a language's whole numbers never
+                // need it (Russian, Polish: one, few, many), and iOS takes the file: so
+                // does Chime, and `chime check` says which counts then cannot be written.
+                // Refusing the file held every message in every language.
+                if variants[.other] == nil {
+                    problems.append(Diagnostic(.warning, at: document.location(of: item),
+                                               "variable \"\(name)\" of \"\(key)\" has no \"other\" variant: a count of a category it lacks (a fraction such as 1.5, in most languages) cannot be written, and its message is held"))
+                }
                 variables[name] = variants
             }
             guard let format else { throw fail(value, "entry \"\(key)\" has no NSStringLocalizedFormatKey") }

@@ -5,8 +5,9 @@ import Testing
 /// mistyped locale, element, attribute or JSON field.
 extension OperatorTests {
     /// A `Localizable.stringsdict` of one entry, `key`, whose format is `format` and whose
-    /// one variable, `more`, has an `other` variant; the entry's `<dict>` is at 5:3.
-    static func stringsdict(_ key: String, _ format: String) -> String {
+    /// one variable, `more`, has `variants` by category (an `other` of "%u more" unless
+    /// given); the entry's `<dict>` is at 5:3, the variable's at 9:5.
+    static func stringsdict(_ key: String, _ format: String, variants: KeyValuePairs<String, String> = ["other": "%u more"]) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
         <plist version="1.0">
@@ -19,8 +20,7 @@ extension OperatorTests {
             <dict>
               <key>NSStringFormatSpecTypeKey</key>
               <string>NSStringPluralRuleType</string>
-              <key>other</key>
-              <string>%u more</string>
+        \(variants.map { "      <key>\($0.key)</key>\n      <string>\($0.value)</string>" }.joined(separator: "\n"))
             </dict>
           </dict>
         </dict>
@@ -120,6 +120,54 @@ extension OperatorTests {
         try ws.write("templates/sv/Localizable.stringsdict", Self.stringsdict("shop.sum", "Från %2$@: %1$#@more@"))
         let fixed = try ws.chime(["check"])
         #expect(fixed.status == 0 && !fixed.stderr.contains("cannot be formatted"), "\(fixed.stderr)")
+    }
+
+    @Test("translations as Xcode writes them pass chime check: a variant's own arguments count (\"%#@more@\" whose variant is \"%u more messages from %@\", reordered in French and Japanese), and a Russian variable without \"other\" is a warning at its line, not a templates folder refused: reminders still go")
+    func translationsAsWritten() throws {
+        let ws = try Workspace(configuration: Self.configuration(locale: "ru"))
+        for folder in ["templates/en", "templates/fr", "templates/ja", "templates/ru"] {
+            try FileManager.default.createDirectory(atPath: ws.path(folder), withIntermediateDirectories: true)
+        }
+        try ws.write("templates/en/Localizable.stringsdict", Self.stringsdict("shop.sum", "%#@more@", variants: ["one": "%u more message from %@", "other": "%u more messages from %@"]))
+        try ws.write("templates/fr/Localizable.stringsdict", Self.stringsdict("shop.sum", "De %2$@ : %1$#@more@", variants: ["one": "%u autre message", "other": "%u autres messages"]))
+        try ws.write("templates/ja/Localizable.strings", #""shop.sum" = "%2$@から%1$u件";"# + "\n")
+        try ws.write("templates/ru/Localizable.stringsdict", Self.stringsdict("shop.sum", "%#@more@", variants: [
+            "one": "%u новое сообщение от %@", "few": "%u новых сообщения от %@", "many": "%u новых сообщений от %@",
+        ]))
+        let checked = try ws.chime(["check"])
+        #expect(checked.status == 0, "\(checked.stderr)")
+        #expect(!checked.stderr.contains("cannot be formatted"), "\(checked.stderr)")
+        #expect(checked.stderr.contains(#"templates/ru/Localizable.stringsdict:9:5: warning: variable "more" of "shop.sum" has no "other" variant"#), "\(checked.stderr)")
+        let sent = try ReplyCorpusTests.send(ws, ["a"], category: "shop")
+        #expect(sent.count == 1)
+
+        // Still an error: a French variant that takes the name where English gives the count.
+        try ws.write("templates/fr/Localizable.stringsdict", Self.stringsdict("shop.sum", "%#@more@", variants: ["other": "De %@ : %u autres messages"]))
+        let broken = try ws.chime(["check"])
+        #expect(broken.status == 65, "\(broken.stderr)")
+        #expect(broken.stderr.contains(#"templates/fr/Localizable.stringsdict:7:5: error: "shop.sum" cannot be formatted: argument 2 is text, written with %@ in English ("%#@more@")"#),
+                "\(broken.stderr)")
+    }
+
+    @Test("a summary format or hidden-preview placeholder in chime.xml that cannot be written (a lone % in \"50% off\") is refused at its attribute's line and column by chime check and every command, where it held every grouped message and digest of its category at each run; %% is a percent sign")
+    func unwritableFormats() throws {
+        let written = Self.configuration.replacingOccurrences(of: #"<category identifier="shop">"#, with: """
+            <category identifier="shop" categorySummaryFormat="%u more (50% off) from %@"
+                      hiddenPreviewsBodyPlaceholder="50% off: %u new">
+            """)
+        let ws = try Workspace(configuration: written)
+        for command in [["check"], ["run"]] {
+            let result = try ws.chime(command)
+            #expect(result.status == 65, "\(command): \(result.stderr)")
+            let summary = try Self.place(of: "categorySummaryFormat=", in: written, file: "chime.xml")
+            let placeholder = try Self.place(of: "hiddenPreviewsBodyPlaceholder=", in: written, file: "chime.xml")
+            #expect(result.stderr.contains(#"\#(summary): error: categorySummaryFormat of category "shop" cannot be written with a count (%u) and the names (%@): % o needs a number, and argument 2 is "Ann and Bob"; a percent sign is written %%"#),
+                    "\(result.stderr)")
+            #expect(result.stderr.contains(#"\#(placeholder): error: hiddenPreviewsBodyPlaceholder of category "shop" cannot be written with a count (%u): "#), "\(result.stderr)")
+        }
+        try ws.write("chime.xml", written.replacingOccurrences(of: "50% off", with: "50%% off"))
+        let fixed = try ws.chime(["check"])
+        #expect(fixed.status == 0, "\(fixed.stderr)")
     }
 
     @Test("a misspelt element or attribute is refused at its line and column with the name meant (\"did you mean `textInputAction`?\"); one near no name the schema allows there gets no guess")

@@ -35,11 +35,12 @@ struct TemplatesCheckTests {
         #expect(result.stderr == "templates/fr: warning: \"c.placeholder\" is missing for fr-CA; en supplies it\n")
     }
 
-    @Test("a missing key is reported at the folder its locale's strings came from (pt-BR.lproj), or at the templates folder when the locale has none")
+    @Test("a missing key is reported at the folder its locale's strings came from (pt-BR.lproj), or at the templates folder when the locale has none there (none at all, or only chime's built-in Arabic)")
     func missingKeyFolders() throws {
         let ws = try Workspace(configuration: Self.configuration
             .replacingOccurrences(of: #"locale="fr-CA""#, with: #"locale="pt-BR""#)
-            .replacingOccurrences(of: "</recipients>", with: #"<recipient id="li" locale="zh-Hans" timeZone="Asia/Shanghai"><address channel="log"/></recipient></recipients>"#))
+            .replacingOccurrences(of: "</recipients>", with: #"<recipient id="li" locale="zh-Hans" timeZone="Asia/Shanghai"><address channel="log"/></recipient>"#
+                + #"<recipient id="amal" locale="ar" timeZone="Africa/Cairo"><address channel="log"/></recipient></recipients>"#))
         try FileManager.default.createDirectory(atPath: ws.path("templates/en.lproj"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: ws.path("templates/pt-BR.lproj"), withIntermediateDirectories: true)
         try ws.write("templates/en.lproj/Localizable.strings", "\"c.placeholder\" = \"Reminder\";\n\"OK\" = \"OK\";\n")
@@ -47,6 +48,8 @@ struct TemplatesCheckTests {
         let result = try ws.chime(["check"])
         #expect(result.stderr.contains("templates/pt-BR.lproj: warning: \"c.placeholder\" is missing for pt-BR; en supplies it"), "\(result.stderr)")
         #expect(result.stderr.contains("templates: warning: \"c.placeholder\" is missing for zh-Hans; en supplies it"), "\(result.stderr)")
+        #expect(result.stderr.contains("templates: warning: \"c.placeholder\" is missing for ar; en supplies it"), "\(result.stderr)")
+        #expect(!result.stderr.contains("templates/ar"), "\(result.stderr)")
     }
 
     @Test("an Xcode String Catalog (templates/Localizable.xcstrings) serves every language it holds: chime check finds no key missing, a reminder in French carries its words; a broken one is an error at its line and column, exit 65")

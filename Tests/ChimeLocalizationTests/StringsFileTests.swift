@@ -120,6 +120,7 @@ struct StringsFileTests {
         ("zh-Hant-HK", ["zh-Hant-HK", "zh-HK", "zh-Hant", "zh", "en"]), ("zh", ["zh", "zh-Hans", "en"]),
         ("es-MX", ["es-MX", "es-419", "es", "en"]), ("pt-AO", ["pt-AO", "pt-PT", "pt", "en"]), ("pt-BR", ["pt-BR", "pt", "en"]),
         ("FR", ["fr", "en"]), ("Fr-ca", ["fr-CA", "fr", "en"]), ("de-AT", ["de-AT", "de", "en"]), ("en-US", ["en-US", "en"]),
+        ("en-AU", ["en-AU", "en-001", "en-GB", "en"]), ("en-IN", ["en-IN", "en-001", "en-GB", "en"]),
     ])
     func fallbackChain(tag: String, chain: [String]) {
         #expect(LocaleFallback.chain(tag, fallback: "en") == chain)
@@ -136,6 +137,30 @@ struct StringsFileTests {
         #expect(localizer.string("k", locale: "es-MX")?.text == "Latinoamérica")
         #expect(localizer.string("k", locale: "es-ES")?.text == "España")
         #expect(localizer.string("k", locale: "ZH-hant")?.text == "繁體")
+    }
+
+    @Test("a language's other regions serve it, as Apple's bundles match: en finds en-US.lproj, fr and fr-CA find fr-FR before English, pt-PT finds pt-BR; English outside the US takes en-GB before en; never another script's Chinese")
+    func siblingRegions() throws {
+        let regional = try Self.templates([("en-US.lproj", #""k" = "color";"#), ("fr-FR.lproj", #""k" = "couleur";"#), ("pt-BR.lproj", #""k" = "cor";"#),
+                                           ("zh-Hans.lproj", #""k" = "颜色";"#)])
+        defer { try? FileManager.default.removeItem(atPath: regional) }
+        let localizer = try Localizer(directory: regional, builtIn: false)
+        #expect(localizer.string("k", locale: "en")?.text == "color")
+        #expect(localizer.string("k", locale: "fr")?.text == "couleur")
+        #expect(localizer.string("k", locale: "fr-CA")?.text == "couleur")
+        #expect(localizer.string("k", locale: "pt-PT")?.text == "cor")
+        #expect(localizer.string("k", locale: "ja")?.text == "color", "the fallback language's region")
+        #expect(localizer.string("k", locale: "zh-TW")?.text == "color", "Traditional Chinese never reads Simplified")
+        #expect(localizer.chain(for: "fr-CA") == ["fr-FR", "en-US"])
+
+        let british = try Self.templates([("en.lproj", #""c" = "color";"#), ("en-GB.lproj", #""c" = "colour";"#), ("en-CA.lproj", #""c" = "colour, eh";"#)])
+        defer { try? FileManager.default.removeItem(atPath: british) }
+        let english = try Localizer(directory: british, builtIn: false)
+        #expect(english.string("c", locale: "en-AU")?.text == "colour")
+        #expect(english.string("c", locale: "en-IN")?.text == "colour")
+        #expect(english.string("c", locale: "en-CA")?.text == "colour, eh")
+        #expect(english.string("c", locale: "en-US")?.text == "color")
+        #expect(english.string("c", locale: "en")?.text == "color")
     }
 
     @Test("an emoji written as Apple writes it, a surrogate pair of \\U escapes")
@@ -330,14 +355,18 @@ struct StringsFileTests {
         #expect(try file["reminders.more"]?.format([5, "Matt"], rules: PluralData.rules(for: "ru")) == "5 напоминаний from Matt")
     }
 
-    @Test("a stringsdict without an other variant is refused at its line")
-    func stringsdictError() {
-        let broken = stringsdict.replacingOccurrences(of: "<key>other</key>\n      <string>%d напоминания</string>", with: "")
-        do {
-            _ = try StringsDictFile(bytes: Array(broken.utf8), path: "x.stringsdict")
-            Issue.record("parsed")
-        } catch {
-            #expect("\(error)" == "x.stringsdict:10:5: error: variable \"reminders\" of \"reminders.more\" needs an \"other\" variant")
-        }
+    @Test("a stringsdict variable without an other variant (Russian's one, few and many) is read as iOS reads it: every whole number written, a fraction refused by name, and a warning at its line for chime check")
+    func stringsdictWithoutOther() throws {
+        let file = try StringsDictFile(bytes: Array(stringsdict.replacingOccurrences(of: "<key>other</key>\n      <string>%d напоминания</string>", with: "").utf8),
+                                       path: "x.stringsdict")
+        let entry = try #require(file["reminders.more"])
+        let russian = PluralData.rules(for: "ru")
+        #expect(try entry.format([1, "Matt"], rules: russian) == "1 напоминание from Matt")
+        #expect(try entry.format([3, "Matt"], rules: russian) == "3 напоминания from Matt")
+        #expect(try entry.format([11, "Matt"], rules: russian) == "11 напоминаний from Matt")
+        #expect(throws: StringFormat.Failure.self) { try entry.format(["1.5", "Matt"], rules: russian) }
+        #expect(file.problems.map(\.description) == [
+            #"x.stringsdict:10:5: warning: variable "reminders" of "reminders.more" has no "other" variant: a count of a category it lacks (a fraction such as 1.5, in most languages) cannot be written, and its message is held"#,
+        ])
     }
 }

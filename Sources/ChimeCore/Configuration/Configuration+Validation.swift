@@ -28,8 +28,31 @@ extension Configuration {
                 problems += actionProblems(action, at: .action(category: c, action: a), in: id, owners: &actionOwners)
             }
             problems += minimalActionProblems(category, at: c)
+            problems += formatProblems(category, at: c)
         }
         return problems
+    }
+
+    /// A summary format or a hidden-preview placeholder written here that cannot be
+    /// written with what Chime gives it (a count and the names; a count): found here, not
+    /// when every grouped message and digest of the category is held for it at each run,
+    /// or a placeholder sent with its `%u` showing. A value that names a strings key is
+    /// checked as well: a key is a plain word, which formats as itself.
+    private func formatProblems(_ category: NotificationCategory, at c: Int) -> [ConfigurationProblem] {
+        let values: [(attribute: String, value: String?, arguments: [FormatArgument], given: String)] = [
+            ("categorySummaryFormat", category.categorySummaryFormat, [.integer(2), .string("Ann and Bob")], "a count (%u) and the names (%@)"),
+            ("hiddenPreviewsBodyPlaceholder", category.hiddenPreviewsBodyPlaceholder, [.integer(2)], "a count (%u)"),
+        ]
+        return values.compactMap { attribute, value, arguments, given in
+            guard let value else { return nil }
+            do {
+                _ = try StringFormat.format(value, arguments)
+                return nil
+            } catch {
+                return .init(.category(c), attribute: attribute,
+                             "\(attribute) of category \"\(category.identifier)\" cannot be written with \(given): \(error); a percent sign is written %%")
+            }
+        }
     }
 
     private func actionProblems(

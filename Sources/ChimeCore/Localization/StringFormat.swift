@@ -95,12 +95,25 @@ public enum StringFormat {
 
     /// What each argument position of a format takes: true for a number (`%d`, `%.1f`,
     /// a variable's count), false for text (`%@`); a position taken both ways is a number.
-    public static func argumentKinds(_ format: String) -> [Int: Bool] {
+    /// With `variants`, those of each `%#@name@` are read in its place, numbered as
+    /// ``format(_:_:locale:variable:)`` numbers them: `%#@more@` whose variant is
+    /// "%u more messages from %@" takes a number, then text.
+    public static func argumentKinds(_ format: String, variants: (String) -> [String] = { _ in [] }) -> [Int: Bool] {
         var kinds: [Int: Bool] = [:]
-        for (specifier, position) in specifiers(of: format) {
-            let number = specifier.variable != nil || !["@", "s"].contains(specifier.conversion)
-            kinds[position] = (kinds[position] ?? false) || number
+        // Each variable read once at each position: variants naming each other are read
+        // once, not once for each way of reaching them.
+        var read = Set<String>()
+        func take(_ text: String, at base: Int?) {
+            for (specifier, sequential) in specifiers(of: text) {
+                let position = base.map { specifier.position ?? $0 + sequential - 1 } ?? sequential
+                let number = specifier.variable != nil || !["@", "s"].contains(specifier.conversion)
+                kinds[position] = (kinds[position] ?? false) || number
+                if let name = specifier.variable, read.insert("\(position) \(name)").inserted {
+                    for variant in variants(name) { take(variant, at: position) }
+                }
+            }
         }
+        take(format, at: nil)
         return kinds
     }
 
