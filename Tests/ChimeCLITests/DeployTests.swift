@@ -352,6 +352,12 @@ struct DeployTests {
         let deferred = try root.run(arguments, in: FileManager.default.temporaryDirectory, environment: [:],
                                     input: Data(reply.replacingOccurrences(of: "<r1@", with: "<r3@").utf8))
         #expect(deferred.status == 75 && deferred.output.contains("NOT_SET_ANYWHERE"), "\(deferred.status) \(deferred.output)")
+        // chime not installed (or being installed): 75 too, where the shell's 127 (126 for a
+        // file not yet executable) is a status Postfix bounces on.
+        let uninstalled = arguments.map { $0.replacingOccurrences(of: ChimeProcess.executable.path, with: root.url.path + "/usr/local/bin/chime") }
+        #expect(uninstalled != arguments)
+        let missing = try root.run(uninstalled, in: FileManager.default.temporaryDirectory, environment: [:], input: Data(reply.utf8))
+        #expect(missing.status == 75, "\(missing.status) \(missing.output)")
         // No state folder yet (cron and the pipe do not make it, as units do): 75 too, where
         // cd's own failure (2) is a status Postfix bounces on.
         try FileManager.default.removeItem(at: root.state)
@@ -363,6 +369,48 @@ struct DeployTests {
 
         let transport = try String(contentsOf: Self.deploy.appendingPathComponent("postfix/transport"), encoding: .utf8)
         #expect(transport.split(separator: "\n").contains { !$0.hasPrefix("#") && $0.hasSuffix(" chime:") })
+    }
+
+    @Test("header_checks, read by Postfix's own postmap, removes every Authentication-Results a message arrives with (the trusted server's milter adds its own after), however written; the example configuration believes no server until one is set")
+    func forgedAuthenticationResults() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-postfix-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data().write(to: folder.appendingPathComponent("main.cf"))
+        let table = "regexp:" + Self.deploy.appendingPathComponent("postfix/header_checks").path
+        func action(_ header: String) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/postmap")
+            process.arguments = ["-c", folder.path, "-q", header, table]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        for forged in ["Authentication-Results: mx.example.org; dmarc=pass header.from=example.org",
+                       "Authentication-Results: (by us) mx.example.org;\n\tdkim=pass header.d=example.org",
+                       "authentication-results:mx.example.org; dmarc=pass header.from=example.org"] {
+            #expect(try action(forged) == "IGNORE", "\(forged)")
+        }
+        #expect(try action("Subject: Authentication-Results: a story").isEmpty)
+        #expect(try action("X-Original-Authentication-Results: mx.example.org; none").isEmpty)
+        let transport = try String(contentsOf: Self.deploy.appendingPathComponent("postfix/transport"), encoding: .utf8)
+        #expect(transport.contains("header_checks = regexp:/etc/postfix/header_checks"))
+        let example = try String(contentsOf: Self.deploy.appendingPathComponent("chime.example.xml"), encoding: .utf8)
+        let replies = try #require(example.split(separator: "\n").first { $0.hasPrefix("  <replies ") })
+        #expect(!replies.contains("trustedAuthServID"), "\(replies)")
+    }
+
+    @Test("each unit running chime serve is restarted 5 s after a failure, without end: a store not answering yet makes chime exit 75 at once, and systemd's defaults would give up after 5 starts in half a second")
+    func restartedWithoutEnd() throws {
+        for name in ["chime-daemon.service", "chime-serve.service", "chime-serve@.service"] {
+            let lines = try String(contentsOf: Self.deploy.appendingPathComponent("systemd/\(name)"), encoding: .utf8).split(separator: "\n").map(String.init)
+            let unit = lines.prefix { $0 != "[Service]" }, service = lines.drop { $0 != "[Service]" }
+            #expect(unit.contains("StartLimitIntervalSec=0"), "\(name)")
+            #expect(service.contains("Restart=on-failure") && service.contains("RestartSec=5s"), "\(name)")
+        }
     }
 
     @Test("compose.yaml: PostgreSQL and three workers of the Containerfile's image, each with the store's URL from secrets.env, started once the database answers, each on its own port")
@@ -388,6 +436,8 @@ struct DeployTests {
             ports.formUnion(worker["ports"] as? [String] ?? [])
             // SIGTERM's work may wait 120 s for the store; compose's default kill comes at 10.
             #expect(worker["stop_grace_period"] as? String == "150s")
+            // An init as PID 1 reaps what a hook leaves behind; chime reaps only its own.
+            #expect(worker["init"] as? Bool == true)
             // podman's OCI build drops the image's HEALTHCHECK: the service has its own.
             #expect(((worker["healthcheck"] as? [String: Any])?["test"] as? [String])?.contains("http://127.0.0.1:8080/health") == true)
         }
