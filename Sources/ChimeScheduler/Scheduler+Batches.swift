@@ -23,6 +23,10 @@ extension Scheduler {
                           transports: TransportFactory, bounces: BounceMarks, turnedOff: TurnedOff, into result: inout BatchResult) throws {
         for unfinished in try store.unfinishedBatches(digests: kind == .digest) {
             if let only, unfinished.recipient != only { continue }
+            // A recipient no longer in the configuration: the batch stays in the store, as
+            // that recipient's notifications not yet in a batch do, to go if they come
+            // back. Taken over, it was held at every run, an exit 75 nothing could clear.
+            guard configuration.recipient(unfinished.recipient) != nil else { continue }
             // Another run's, still going: its own to finish.
             if let owner = unfinished.claimer, owner != claimer, !ProcessIdentity.isDead(owner),
                now.seconds - unfinished.createdAt.seconds < Int64(lease) { continue }
