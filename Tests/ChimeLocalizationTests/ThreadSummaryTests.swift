@@ -61,7 +61,11 @@ struct ThreadSummaryTests {
         #expect(try summary.text(format: nil, count: 3, arguments: [], locale: "en") == "3 more notifications")
         #expect(try summary.text(format: nil, count: 1, arguments: ["Matt"], locale: "en-GB") == "1 more notification from Matt")
         #expect(try summary.text(format: nil, count: 4, arguments: ["Matt", "Anna"], locale: "ja") == "MattとAnnaからほかに4件の通知")
-        #expect(try summary.text(format: "shopping.summary", count: 4, arguments: ["Matt"], locale: "ja") == "Mattさんから買い物リマインダーがあと4件")
+        // No honorific after the names: さん after a joined list gave "ほか3人さん" and
+        // honoured only the last of two names.
+        #expect(try summary.text(format: "shopping.summary", count: 4, arguments: ["Matt"], locale: "ja") == "Mattから買い物リマインダーがあと4件")
+        #expect(try summary.text(format: "shopping.summary", count: 22, arguments: ["Matt", "Anna"], locale: "ja") == "MattとAnnaから買い物リマインダーがあと22件")
+        #expect(try summary.text(format: "shopping.summary", count: 5, arguments: ["Matt", "Anna", "Li", "Sam", "Kai"], locale: "ja") == "Matt、Anna、ほか3人から買い物リマインダーがあと5件")
         #expect(try summary.text(format: "%u new from %@", count: 2, arguments: ["Ops"], locale: "en") == "2 new from Ops")
     }
 
