@@ -42,7 +42,7 @@ public enum LocaleFallback {
             if script != nil { related.append("\(language)-\(region)") }
             if let parent = parentLocales["\(language)-\(region)"] {
                 related.append(parent)
-                if parent == "en-001" { related.append("en-GB") }
+                if let standIn = standIns[parent] { related.append(standIn) }
             }
         }
         if let likely { related.append("\(language)-\(likely)") }
@@ -68,14 +68,18 @@ public enum LocaleFallback {
             parents["pt-\(region)"] = "pt-PT"
         }
         // English outside the United States and its territories: `en-001`, whose
-        // spelling is British; Apple's bundles take `en-GB` for them before `en`
-        // (TN2418: `en-IN` with `en-GB` present finds `en-GB`). The regions most often met.
+        // spelling is British (its stand-in below, `en-GB`, comes before `en`: TN2418's
+        // `en-IN` with `en-GB` present finds `en-GB`). The regions most often met.
         for region in ["AU", "BE", "BW", "BZ", "CA", "CY", "DE", "DK", "FI", "GH", "HK", "IE", "IL", "IN", "JM", "KE", "MT", "MU", "MY",
                        "NG", "NL", "NZ", "PK", "SE", "SG", "TT", "TZ", "UG", "ZA", "ZM", "ZW", "150"] {
             parents["en-\(region)"] = "en-001"
         }
         return parents
     }()
+
+    /// For a CLDR parent no app has a folder of, the localization Apple's bundles take in
+    /// its place: `en-001`'s British spelling is `en-GB`'s (TN2418).
+    private static let standIns = ["en-001": "en-GB"]
 
     /// `chain` among the localizations `present`, then those of each of its languages'
     /// other regions, as Apple's bundles match a preference: `en` finds `en-US.lproj` (the
@@ -105,10 +109,11 @@ public enum LocaleFallback {
     private static let multiScript: Set<String> = ["zh", "sr", "uz", "az", "bs", "pa", "sd", "ks", "mn", "ha"]
 
     /// CLDR's likely region of the languages an app is most often localized in
-    /// (supplemental/likelySubtags.xml), the sibling tried first.
+    /// (supplemental/likelySubtags.xml), the sibling tried first; none for ``multiScript``'s,
+    /// which have no siblings.
     private static let likelyRegions: [String: String] = [
         "en": "US", "fr": "FR", "de": "DE", "es": "ES", "pt": "BR", "it": "IT", "nl": "NL", "ru": "RU", "ja": "JP",
-        "ko": "KR", "zh": "CN", "ar": "EG", "sv": "SE", "da": "DK", "nb": "NO", "fi": "FI", "pl": "PL", "tr": "TR",
+        "ko": "KR", "ar": "EG", "sv": "SE", "da": "DK", "nb": "NO", "fi": "FI", "pl": "PL", "tr": "TR",
         "cs": "CZ", "el": "GR", "he": "IL", "hu": "HU", "ro": "RO", "uk": "UA", "ca": "ES",
     ]
 

@@ -22,7 +22,7 @@ extension Localizer {
             // templates folder itself (the locale's strings are Chime's built-in ones, or
             // none): naming one that does not exist sent people looking.
             let own = LocaleFallback.chain(gap.locale).first { locales.contains($0) }
-            let location = SourceLocation(file: own.flatMap(folderRead(of:)).map { templates + "/" + $0 } ?? templates)
+            let location = SourceLocation(file: own.flatMap { folders[$0] }.map { templates + "/" + $0 } ?? templates)
             if let supplier = gap.suppliedBy {
                 return Diagnostic(.warning, at: location, "\"\(gap.key)\" is missing for \(gap.locale); \(supplier) supplies it")
             }

@@ -20,7 +20,7 @@ public final class Localizer: Sendable {
     private let plurals: [String: StringsDictFile]
     /// The folder of the templates each locale was read from (`fr`, `pt_BR`, `fr.lproj`);
     /// none for a locale only Chime's built-in strings or a String Catalog give.
-    private let folders: [String: String]
+    let folders: [String: String]
     /// ``chain(for:)`` of each locale asked for; every message asks several times.
     private let chains = Mutex<[String: [String]]>([:])
 
@@ -165,10 +165,6 @@ public final class Localizer: Sendable {
 
     /// The name of the folder a locale's files were read from.
     func folder(of locale: String) -> String { folders[locale] ?? locale }
-
-    /// The folder of the templates a locale's files were read from; nil when it has none
-    /// there (Chime's built-in strings, a String Catalog's languages).
-    func folderRead(of locale: String) -> String? { folders[locale] }
 
     /// Whether any locale has this key: then a configuration value naming it is localized.
     public func isKey(_ value: String) -> Bool {
