@@ -54,6 +54,13 @@ enum HookCommand {
         return names.compactMap { name in environment[name].map { "\(name)=\($0)" } }
     }
 
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's
+    /// Glibc module does not declare (it is `_GNU_SOURCE`'s): looked up by name, once.
+    nonisolated(unsafe) static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
     static func run(_ command: String, input: [UInt8], directory: String, timeout: Double, passing passed: [String] = []) -> Ending {
         _ = ignoreBrokenPipes
         var inPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
@@ -80,6 +87,11 @@ enum HookCommand {
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         posix_spawn_file_actions_addclose(&actions, inPipe[0])
         posix_spawn_file_actions_addclose(&actions, errPipe[1])
+        // Nothing else of Chime's: `chime serve`'s listening socket and its connections
+        // are not close-on-exec (SwiftNIO's), and a hook held them: the port stayed bound
+        // after Chime ended while anything the hook left behind ran, and a health probe
+        // during the drain hung rather than being refused.
+        if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

@@ -151,6 +151,9 @@ public final class Localizer: Sendable {
         return chain
     }
 
+    /// The languages a person may choose among: the locales read, without `Base.lproj`'s.
+    public var languages: [String] { locales.filter { $0 != Self.baseLocale } }
+
     /// A built-in answer's reply word in a locale ("Snooze", "Оставить"): its
     /// `action.NAME` string, through the locale's chain.
     public func word(for builtIn: BuiltInAction, locale: String) -> String? {

@@ -11,7 +11,7 @@ public enum ChatCallback: Equatable, Sendable {
     /// nothing of the acknowledgement's body (Slack's `response_url`).
     case press(value: String, user: String, conversation: String, message: String?, answerURL: String? = nil)
     /// A person's message in a thread (Slack's Events API): the thread's conversation and
-    /// `ts`, the text and its author.
+    /// `ts`, the text as typed (``SlackText/plain(_:)``) and its author.
     case threadMessage(conversation: String, thread: String, text: String, user: String)
     /// A Mattermost outgoing webhook's message: its token, post, text and author.
     case webhookMessage(token: String, post: String, text: String, user: String)
@@ -40,11 +40,14 @@ public enum ChatCallback: Equatable, Sendable {
             guard let envelope = json(body) else { return .malformed("not JSON") }
             if envelope["type"] as? String == "url_verification" { return .challenge(envelope["challenge"] as? String ?? "") }
             guard envelope["type"] as? String == "event_callback", let event = envelope["event"] as? [String: Any],
-                  event["type"] as? String == "message", event["subtype"] == nil, event["bot_id"] == nil,
+                  // A reply also sent to the channel ("Also send to #channel") is a
+                  // `thread_broadcast`, a person's message all the same.
+                  event["type"] as? String == "message", event["subtype"] == nil || event["subtype"] as? String == "thread_broadcast",
+                  event["bot_id"] == nil,
                   let thread = event["thread_ts"] as? String, let text = event["text"] as? String, let user = event["user"] as? String,
                   event["ts"] as? String != thread
             else { return .ignored }
-            return .threadMessage(conversation: event["channel"] as? String ?? "", thread: thread, text: text, user: user)
+            return .threadMessage(conversation: event["channel"] as? String ?? "", thread: thread, text: SlackText.plain(text), user: user)
         }
         guard let payload = form(body)["payload"].flatMap({ json(Array($0.utf8)) }),
               let action = (payload["actions"] as? [[String: Any]])?.first
@@ -138,12 +141,15 @@ public enum ChatCallback: Equatable, Sendable {
         (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
     }
 
-    /// An `application/x-www-form-urlencoded` body's fields (the first of each name).
+    /// An `application/x-www-form-urlencoded` body's fields (the first of each name), as
+    /// the WHATWG URL standard reads them: an empty value (`quietHours=`, a field a person
+    /// emptied) is a field with the value "", and so is a name without `=`.
     public static func form(_ body: [UInt8]) -> [String: String] {
         var fields: [String: String] = [:]
         for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
-            if parts.count == 2, fields[parts[0]] == nil { fields[parts[0]] = parts[1] }
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                .map { $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
+            if fields[parts[0]] == nil { fields[parts[0]] = parts.count == 2 ? parts[1] : "" }
         }
         return fields
     }

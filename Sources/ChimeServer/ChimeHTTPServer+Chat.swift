@@ -41,7 +41,10 @@ extension ChimeHTTPServer {
             if let value = try await Self.blocking({ [desk] in try desk.store.threadToken(channel: channel, thread: Self.slackThread(conversation, thread)) }),
                let button = ButtonValue(value) {
                 let outcome = try await typed(text, token: button.token, action: button.action, channel: channel, user: user)
-                if outcome.verdict != .forged, let found = configuration.channel(channel) {
+                // Slack sends an event again when its 200 came late (`X-Slack-Retry-Num`):
+                // taken the first time, it is not answered "already done" a second time.
+                let retried = request.headers[Self.name("X-Slack-Retry-Num")] != nil
+                if outcome.verdict != .forged, !(retried && outcome.replayed), let found = configuration.channel(channel) {
                     let answer = ChatAnswer.slack(outcome.message)
                     inBackground("Slack's thread was not answered") { try found.slackAnswerInThread(answer, thread: thread) }
                 }
@@ -153,15 +156,22 @@ extension ChimeHTTPServer {
         case .press(let value, let user, _, let post, _):
             // Text can come back only through the outgoing webhook and the API.
             let outcome = try await press(value, channel: channel, user: user, text: found.textEntry == .reply ? .asked : .none)
-            var message = outcome.message
-            if let prompt = outcome.wantsText, let post {
+            var answer = ChatAnswer.mattermost(outcome.message)
+            if let prompt = outcome.wantsText, let post, let button = ButtonValue(value) {
                 let now = clock()
                 try await Self.blocking { [desk] in try desk.store.rememberThread(channel: channel, thread: post, token: value, at: now) }
-                message = desk.ask(prompt, .thread)
+                // The action's title links to its page, where the text can be typed: in a
+                // private channel or a direct message no outgoing webhook brings the
+                // thread's messages (Mattermost's serve public channels only).
+                let link = MessageLinks.actionURL(base: configuration.replies.linkBase, token: button.token, identifier: "\(prompt.number)")
+                    .replacingOccurrences(of: "(", with: "%28").replacingOccurrences(of: ")", with: "%29")
+                let marker = "\u{1}"
+                answer = ChatAnswer.mattermost(desk.ask(prompt, .thread, title: marker))
+                    .replacingOccurrences(of: marker, with: "[\(ChatAnswer.mattermost(prompt.title))](\(link))")
             }
             // Always 200: Mattermost drops the body of any other status and shows its own
             // integration error, where the person should read why ("someone else's").
-            return Self.json(200, ["ephemeral_text": ChatAnswer.mattermost(message)])
+            return Self.json(200, ["ephemeral_text": answer])
         case .malformed(let why):
             return Self.text(400, why)
         default:

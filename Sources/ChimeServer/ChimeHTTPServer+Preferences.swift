@@ -49,7 +49,9 @@ extension ChimeHTTPServer {
     /// The form, every field showing the recipient's current setting.
     private func preferencesForm(_ preferences: ClickDesk.Preferences, status: Int, notice: String?,
                                  problems: [ClickDesk.FormProblem]) -> Response {
-        let recipient = preferences.recipient, locale = recipient.locale
+        // Written in the language the recipient reads (``ClickDesk/Preferences/shownLocale``):
+        // a `pt-BR` reader of templates without Portuguese reads English, marked `lang="en"`.
+        let recipient = preferences.recipient, locale = preferences.shownLocale
         func text(_ key: String, _ fallback: String) -> String { htmlEscaped(localized(key, locale: locale, fallback: fallback)) }
         let nonce = Self.nonce()
         var body = "<h1>\(text("ui.preferences", "Notification preferences"))</h1>\n"

@@ -45,9 +45,11 @@ extension ChimeHTTPServer {
                 html += "<p><a href=\"\(htmlEscaped(action.url))\">\(htmlEscaped(action.title))</a>\(warning)</p>\n"
                 continue
             }
-            let field = action.prompt.map(textField) ?? ""
+            // A text-input action: its title over its field, its button the action's
+            // `textInputButtonTitle`, as on its own page.
+            let field = action.prompt.map { "<p>\(htmlEscaped(action.title))</p>" + textField($0) } ?? ""
             html += "<form method=\"post\" action=\"\(htmlEscaped(action.url))\">\(field)"
-                + "<button type=\"submit\">\(htmlEscaped(action.title))</button>\(warning)</form>\n"
+                + "<button type=\"submit\">\(htmlEscaped(action.prompt?.button ?? action.title))</button>\(warning)</form>\n"
         }
         return html
     }

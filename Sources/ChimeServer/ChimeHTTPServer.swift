@@ -180,17 +180,19 @@ public struct ChimeHTTPServer: Sendable {
             try await savePreferences(request, token: context.parameters.get("token") ?? "")
         }
         addAPI(to: router)
+        // A channel's id as written in chime.xml, in any script: the callback URLs Chime
+        // gives the platforms write it percent-encoded.
         router.post("/slack/:channel") { request, context in
-            try await slack(request, channel: context.parameters.get("channel") ?? "")
+            try await slack(request, channel: Self.segment(context, "channel"))
         }
         router.post("/discord/:channel") { request, context in
-            try await discord(request, channel: context.parameters.get("channel") ?? "")
+            try await discord(request, channel: Self.segment(context, "channel"))
         }
         router.post("/mattermost/:channel") { request, context in
-            try await mattermost(request, channel: context.parameters.get("channel") ?? "")
+            try await mattermost(request, channel: Self.segment(context, "channel"))
         }
         router.post("/telegram/:channel") { request, context in
-            try await telegram(request, channel: context.parameters.get("channel") ?? "")
+            try await telegram(request, channel: Self.segment(context, "channel"))
         }
         routes.set(router.routes)
         return router

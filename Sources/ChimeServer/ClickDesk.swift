@@ -43,6 +43,9 @@ public struct ClickDesk: Sendable {
         /// Whom the message speaks to: a link's page is in their language, headed by the
         /// reminder.
         public var addressee = Addressee()
+        /// Taken before (or being carried out): nothing new was recorded. A platform's
+        /// retry of a callback it had sent is then left unanswered.
+        public var replayed = false
 
         public init(verdict: Verdict, message: String, then: (@Sendable () -> String?)? = nil, wantsText: TextPrompt? = nil,
                     addressee: Addressee = Addressee()) {
@@ -261,10 +264,11 @@ public struct ClickDesk: Sendable {
     private func respond(token: String, channel: String, responder: String, chatUser: String?, now: Instant,
                          accepting: (NotificationRequest?) -> [TokenPurpose],
                          choose: (NotificationRequest, ReplyToken) throws -> Choice) throws -> Outcome {
-        let (outcome, status) = try answer(token: token, channel: channel, responder: responder, chatUser: chatUser, now: now,
+        var (outcome, status) = try answer(token: token, channel: channel, responder: responder, chatUser: chatUser, now: now,
                                            accepting: accepting, choose: choose)
         // Counted as email replies are, by the way it came: a link, or the platform's kind.
         ReplyDesk.count(status: status, via: channel == "link" ? "link" : configuration.channel(channel)?.url.kind.rawValue ?? "chat")
+        outcome.replayed = status == InboundRecord.Outcome.replayed.rawValue
         return outcome
     }
 
@@ -278,8 +282,13 @@ public struct ClickDesk: Sendable {
         case nil:
             return (Outcome(refused: .forged), InboundRecord.Outcome.noToken.rawValue)
         case .refused(let refusal)?:
-            try store.record(InboundRecord(at: now, messageID: "", sender: responder, outcome: refusal.outcome,
-                                                  detail: "\(channel): \(refusal.detail)", deliveryID: refusal.deliveryID))
+            // A forged token is counted (``respond``), not stored: anyone can post one, and
+            // each was a write (a thousand a second from one client, the log growing). A
+            // token once genuine (expired, its notification gone) is stored, as a reply's is.
+            if refusal.outcome != .forgedToken {
+                try store.record(InboundRecord(at: now, messageID: "", sender: responder, outcome: refusal.outcome,
+                                               detail: "\(channel): \(refusal.detail)", deliveryID: refusal.deliveryID))
+            }
             return (outcome(of: refusal), refusal.outcome.rawValue)
         case .good(let token, let request, let purpose)?:
             let (outcome, status) = try answer(token, request, purpose, channel: channel, responder: responder, chatUser: chatUser,
@@ -335,9 +344,7 @@ public struct ClickDesk: Sendable {
             (response, message) = (waiting, say("press.confirmed", [title, reminder], to: to, fallback: "\(reminder): “\(title)” confirmed."))
             status = "confirmed"
         } else if case .confirm = purpose {
-            return (Outcome(verdict: .gone, message: say("press.usedConfirmation", [reminder], to: to,
-                                                      fallback: "\(reminder): this confirmation link has been used already."),
-                            addressee: to), "used-confirmation")
+            return (usedConfirmation(to), "used-confirmation")
         } else if let refusingNew {
             return (refusingNew, refusingNew.verdict == .answered ? "text-asked" : "text-refused")
         } else {
@@ -390,14 +397,30 @@ public struct ClickDesk: Sendable {
             return (Outcome(verdict: .answered, message: ask(prompt, .page), wantsText: prompt, addressee: prompt.addressee), prompt.button)
         }
         let title = actions.title(of: action, in: request), to = addressee(request)
-        // A confirmation link shows the text it would carry out: whoever had the reply
-        // address could have written it, and the answer that sent the link may be older.
-        if case .confirm = purpose, let text = try store.response(deliveryID: token.deliveryID, action: action)?.waitingText {
-            let shown = ActionDesk.shownText(text)
-            return (Outcome(verdict: .answered, message: say("page.action.askText", [title, shown], to: to, fallback: "Do “\(title)” with “\(shown)”?"),
-                            addressee: to), title)
+        // A destructive action's page says so, as its email and its view page do: for a
+        // chat's link buttons this page is the confirmation.
+        let destructive = configuration.category(request.content.categoryIdentifier)?.actions.first { $0.identifier == action }?
+            .options.contains(.destructive) == true
+        let warning = destructive ? " (\(say("ui.destructive", [], to: to, fallback: "cannot be undone")))" : ""
+        if case .confirm = purpose {
+            // A confirmation link shows the text it would carry out: whoever had the reply
+            // address could have written it, and the answer that sent the link may be older.
+            // Once used (nothing waits any more), it says so, without the button.
+            let waiting = try store.response(deliveryID: token.deliveryID, action: action)
+            guard waiting?.status == StoredResponse.awaitingConfirmation else { return (usedConfirmation(to), nil) }
+            if let text = waiting?.waitingText {
+                let shown = ActionDesk.shownText(text)
+                return (Outcome(verdict: .answered, message: say("page.action.askText", [title, shown], to: to, fallback: "Do “\(title)” with “\(shown)”?") + warning,
+                                addressee: to), title)
+            }
         }
-        return (Outcome(verdict: .answered, message: say("page.action.ask", [title], to: to, fallback: "Do “\(title)”?"), addressee: to), title)
+        return (Outcome(verdict: .answered, message: say("page.action.ask", [title], to: to, fallback: "Do “\(title)”?") + warning, addressee: to), title)
+    }
+
+    /// A confirmation link used already (410).
+    func usedConfirmation(_ to: Addressee) -> Outcome {
+        Outcome(verdict: .gone, message: say("press.usedConfirmation", [to.reminder ?? ""], to: to,
+                                             fallback: "\(to.reminder ?? ""): this confirmation link has been used already."), addressee: to)
     }
 
     /// One-click unsubscribe (RFC 8058) of the token's notification's category, for its

@@ -18,13 +18,12 @@ extension ClickDesk {
         public var categories: [(identifier: String, deliver: DeliveryPreference)]
         /// The locales a person may choose: those the templates have.
         public var locales: [String]
-
-        /// The language the page shows as chosen: the recipient's, or the one of
-        /// ``locales`` it falls back to.
-        public var shownLocale: String {
-            let locale = recipient.locale
-            return locales.contains(locale) ? locale : LocaleFallback.chain(locale).last { locales.contains($0) } ?? ""
-        }
+        /// The language the page shows as chosen, and is written in: of ``locales``, the
+        /// one the recipient's reminders are written in (the first of their locale's
+        /// chain, down to the fallback language). A `pt-BR` reader of templates without
+        /// Portuguese reads English, and English is chosen: with none chosen, a browser
+        /// submits the list's first language, and saving quiet hours changed it.
+        public var shownLocale: String
     }
 
     /// The preferences of the token's recipient, or the verdict saying why there are none
@@ -47,7 +46,9 @@ extension ClickDesk {
         // Reminders without a category, once turned off or quieted together (by a reply,
         // a button or a one-click unsubscribe): listed, so that the page can undo it.
         if let uncategorized = chosen?[""] { categories.append((identifier: "", deliver: shown(uncategorized))) }
-        return (.answered, Preferences(recipient: recipient, stored: stored, categories: categories, locales: actions.localizer?.locales ?? ["en"]))
+        let locales = actions.localizer?.languages ?? ["en"]
+        let shown = actions.localizer?.chain(for: recipient.locale).first(where: locales.contains) ?? locales.first ?? "en"
+        return (.answered, Preferences(recipient: recipient, stored: stored, categories: categories, locales: locales, shownLocale: shown))
     }
 
     /// A preferences token checked, recording nothing: its notification's request

@@ -240,6 +240,10 @@ extension OperatorTests {
         let mattermost = try server.request("POST", "/mattermost/mm", body: Array(press.utf8))
         let ephemeral = (try JSONSerialization.jsonObject(with: Data(mattermost.body.utf8)) as? [String: Any])?["ephemeral_text"] as? String
         #expect(ephemeral.map(markdownShown) == "Répondez dans le fil de ce message avec votre texte pour « Ajouter un article » (Lait, œufs…)", "\(mattermost)")
+        // Its title links to the action's page, where a direct message's reader (whose
+        // thread no outgoing webhook brings) types the text.
+        let page = "/a/\(chat.button(2).split(separator: ".")[0])/2)"
+        #expect(ephemeral?.contains("« [Ajouter un article](http") == true && ephemeral?.contains(page) == true, "\(mattermost)")
 
         // Telegram: the ForceReply prompt, its link on the action's title, the placeholder in
         // the text and in the input field.

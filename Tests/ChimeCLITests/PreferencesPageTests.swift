@@ -91,4 +91,36 @@ struct PreferencesPageTests {
         // 21:30 in Paris is inside the quiet hours typed in the browser.
         #expect(try ws.chime(["run"], now: "2026-11-24T20:30:00Z").stdout == "fired 1, 1 kept for the digest\n")
     }
+
+    @Test("a Brazilian reader of templates without Portuguese, with quiet hours from chime.xml: the page is marked English and has English chosen, and saving it with the quiet hours emptied (every field sent, as a browser sends them) turns them off and keeps the language; the next night's reminder is fired, not kept for the digest")
+    func emptiedFieldsAndUntranslatedLanguages() throws {
+        let configuration = Self.configuration.replacingOccurrences(
+            of: #"<recipient id="alice" locale="en" timeZone="Europe/Paris">"#,
+            with: #"<recipient id="alice" locale="pt-BR" timeZone="Europe/Paris" quietHours="23:00-06:00" quietHoursMode="digest" digestAt="07:00">"#)
+        let ws = try ReplyCorpusTests.workspace(configuration)
+        _ = try ReplyCorpusTests.send(ws, ["first"], category: "shop")
+        let email = PolicyTests.text(try #require(try PolicyTests.outbox(ws).values.first))
+        let path = String(try #require(email.firstMatch(of: /Notification preferences: http:\/\/127\.0\.0\.1\/chime\/links(\/p\/[0-9a-z.]+)\n/)).output.1)
+        let server = try ServeTests.Server(ws)
+        defer { server.stop() }
+        let page = try ServeLinksTests.fetch(server, "GET", path)
+        #expect(page.body.contains(#"<html lang="en" dir="ltr">"#), "\(page.body)")
+        #expect(page.body.contains(#"<option value="en" selected>"#) && page.body.components(separatedBy: " selected>").count == 3,
+                "English chosen, and one previews option: \(page.body)")
+        #expect(!page.body.contains(#"value="Base""#))
+        #expect(page.body.contains(#"name="quietHours" id="quietHours" value="23:00-06:00""#))
+        let cookie = try #require(page.headers["set-cookie"]?.components(separatedBy: ";").first, "\(page.headers)")
+        let csrf = try #require(page.body.firstMatch(of: /name="csrf" value="([0-9a-f]+)"/)).output.1
+        let saved = try ServeLinksTests.fetch(server, "POST", path, headers: ServeLinksTests.form.merging(["Cookie": cookie]) { $1 },
+                                              body: "csrf=\(csrf)&deliver.shop=prominently&deliver.timer=prominently&quietHours=&showPreviews=always&locale=en")
+        #expect(saved.status == 303, "\(saved)")
+        let after = try ServeLinksTests.fetch(server, "GET", path)
+        #expect(after.body.contains(#"name="quietHours" id="quietHours" value="""#), "\(after.body)")
+        #expect(after.body.contains(#"<html lang="en" dir="ltr">"#) && after.body.contains(#"<option value="en" selected>"#))
+        // 23:30 in Paris, inside the quiet hours chime.xml gave.
+        try ws.write("night.json", #"[{"identifier": "night", "recipient": "alice", "content": {"title": "Late", "categoryIdentifier": "shop"}, "trigger": {"type": "date", "fireDate": "2026-11-21T23:30:00", "timeZone": "Europe/Paris"}}]"#)
+        #expect(try ws.chime(["schedule", "--json", "night.json"], now: "2026-11-21T10:00:00Z").status == 0)
+        let run = try ws.chime(["run"], now: "2026-11-21T22:31:00Z")
+        #expect(run.stdout == "fired 1\n", "\(run.stdout) \(run.stderr)")
+    }
 }

@@ -160,7 +160,7 @@ struct ServeLinksTests {
         #expect(page.headers["x-robots-tag"] == "noindex" && page.headers["cache-control"] == "no-store", "\(page.headers)")
         #expect(page.body.contains(#"<meta name="robots" content="noindex">"#) && page.body.contains(#"<html lang="ja""#))
         for shown in ["<h1>買い物リスト</h1>", "<h2>土曜日</h2>", "<p>牛乳と卵を買う</p>", "<p>パンも</p>", "添付ファイル", "<li>list.txt</li>",
-                      ">了解しました</button>", ">リストを削除</button>", ">編集する</button>", ">品物を追加</button>", #"placeholder="牛乳、卵…""#] {
+                      ">了解しました</button>", ">リストを削除</button>", ">編集する</button>", "<p>品物を追加</p>", ">追加する</button>", #"placeholder="牛乳、卵…""#] {
             #expect(page.body.contains(shown), "\(shown)\n\(page.body)")
         }
         // Each action a form posting to its link, the same as the messages carry.

@@ -215,7 +215,8 @@ struct ServeTests {
     /// nothing of the acknowledgement's body, so a block_actions payload is sent with a
     /// `response_url` of its own on ``slackHook`` (unless it has one), and what Chime posts
     /// there is the `body` returned, once the acknowledgement was an empty 200.
-    static func slack(_ server: Server, form payload: String? = nil, json: String? = nil, secret: String, age: Int = 0) throws -> (status: Int, body: String) {
+    static func slack(_ server: Server, form payload: String? = nil, json: String? = nil, secret: String, age: Int = 0,
+                      headers extra: [String: String] = [:]) throws -> (status: Int, body: String) {
         let answerPath = "/actions/T0/\(UUID().uuidString)"
         var payload = payload
         let answered = payload.map { $0.hasPrefix(#"{"type":"block_actions","#) && !$0.contains("response_url") } ?? false
@@ -228,7 +229,7 @@ struct ServeTests {
         let acknowledged = try server.request("POST", "/slack/team", headers: [
             "X-Slack-Request-Timestamp": timestamp, "X-Slack-Signature": "v0=" + mac.map { String(format: "%02x", $0) }.joined(),
             "Content-Type": json == nil ? "application/x-www-form-urlencoded" : "application/json",
-        ], body: body)
+        ].merging(extra) { $1 }, body: body)
         guard answered, acknowledged.status == 200, acknowledged.body.isEmpty else { return acknowledged }
         return (200, try slackAnswer(at: answerPath) ?? "")
     }
@@ -277,6 +278,7 @@ struct ServeTests {
         let page = try server.request("GET", String(link.1))
         #expect(page.status == 200)
         #expect(page.body.contains("<form method=\"post\">") && page.body.contains("Delete list"))
+        #expect(page.body.contains("(cannot be undone)"), "a destructive action's page says so, as its email does: \(page.body)")
         #expect(try server.request("GET", String(link.1)).status == 200, "a scanner fetching it twice")
         #expect(try Self.responses(ws).first?["status"] as? String == "awaiting confirmation", "GET never acts")
         #expect(!FileManager.default.fileExists(atPath: ws.path("hook-ran.txt")))
@@ -293,6 +295,9 @@ struct ServeTests {
         #expect(confirmed.status == 200 && confirmed.body.contains("“Delete list” confirmed."), "\(confirmed)")
         let again = try server.request("POST", String(link.1))
         #expect(again.status == 410 && again.body.contains("used already"), "a confirmation link works once: \(again)")
+        let shownAgain = try server.request("GET", String(link.1))
+        #expect(shownAgain.status == 410 && shownAgain.body.contains("used already") && !shownAgain.body.contains("<form"),
+                "once used, its page says so and offers no button: \(shownAgain)")
         #expect(try Self.responses(ws).map { $0["status"] as! String } == ["carried out"])
         #expect(try String(contentsOf: ws.url.appendingPathComponent("hook-ran.txt"), encoding: .utf8) == "ran\n", "carried out once")
 
@@ -519,16 +524,29 @@ struct ServeTests {
         #expect(try Self.responses(ws).isEmpty)
         let tooLong = try Self.slackThreadAnswers(thread, count: 1)
         #expect(tooLong.count == 1 && (tooLong.first?["text"] as? String)?.contains("is too long") == true, "\(tooLong)")
-        // The person's own text in the thread is the action's text, and the thread says it
-        // was received.
-        #expect(try Self.slack(server, json: event(#""user":"U123","text":"oat milk, 2 lemons""#), secret: keys.slack).status == 200)
+        // The person's own text in the thread is the action's text, as they typed it (Slack
+        // sends `&`, `<` and `>` as entities, a link with its label and a mention as control
+        // sequences; "Also send to the channel" ticked makes it a thread_broadcast), and the
+        // thread says it was received.
+        let slackTyped = #""user":"U123","subtype":"thread_broadcast","text":"oat milk &amp; 2 lemons, &amp;lt;3 &lt;3 <https://shop.example/l?a=1&amp;b=2|my list> for <@U999|bob> <!here>""#
+        #expect(try Self.slack(server, json: event(slackTyped), secret: keys.slack).status == 200)
         var responses = try Self.responses(ws)
         #expect(responses.count == 1)
         #expect(responses.first?["actionIdentifier"] as? String == "addItem")
-        #expect(responses.first?["userText"] as? String == "oat milk, 2 lemons")
+        #expect(responses.first?["userText"] as? String == "oat milk & 2 lemons, &lt;3 <3 my list (https://shop.example/l?a=1&b=2) for @bob @here",
+                "\(responses)")
         #expect(responses.first?["responder"] as? String == "team:U123")
         let received = try Self.slackThreadAnswers(thread, count: 2).last
-        #expect((received?["text"] as? String)?.contains("“Add item” received. (oat milk, 2 lemons)") == true, "\(String(describing: received))")
+        #expect((received?["text"] as? String)?.contains("“Add item” received. (oat milk &amp; 2 lemons, &amp;lt;3 &lt;3 my list") == true,
+                "escaped once for Slack: \(String(describing: received))")
+        // Slack's retry of that event (its 200 late) is not answered again; the person's
+        // own second message is told it was done.
+        #expect(try Self.slack(server, json: event(slackTyped), secret: keys.slack, headers: ["X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "http_timeout"]).status == 200)
+        #expect(try Self.slack(server, json: event(#""user":"U123","text":"2 lemons""#), secret: keys.slack).status == 200)
+        _ = try Self.slackThreadAnswers(thread, count: 3)
+        Thread.sleep(forTimeInterval: 0.3)
+        let afterRetry = try Self.slackThreadAnswers(thread, count: 3)
+        #expect(afterRetry.count == 3 && (afterRetry.last?["text"] as? String)?.contains("already done") == true, "\(afterRetry)")
 
         // Telegram: pressing "Add item" answers with a ForceReply prompt whose link carries
         // the token and the action.

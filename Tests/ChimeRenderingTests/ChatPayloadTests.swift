@@ -166,6 +166,36 @@ struct ChatPayloadTests {
         #expect(shown["title"] as? String == "Tea \\(hot\\)" && shown["title_link"] == nil, "\(shown)")
     }
 
+    @Test("a Mattermost post links the target of a foreground action under its text (its buttons only call back, and the target was nowhere in the post), within the attachment's 7,000 characters whatever the body's length")
+    func mattermostTargetLinks() throws {
+        for body in ["b", String(repeating: "Milk & <eggs> ", count: 800)] {
+            var m = message(title: "Tea", body: body)
+            m.actions[1].url = "https://example.org/lists/(1)?a=1"
+            let attachment = try #require((try json(.mattermost, m)["attachments"] as? [[String: Any]])?.first)
+            let text = try #require(attachment["text"] as? String)
+            #expect(text.hasSuffix("\n\n[Edit list](https://example.org/lists/%281%29?a=1)"), "\(text.suffix(200))")
+            #expect(text.unicodeScalars.count <= 7000, "\(text.unicodeScalars.count)")
+            #expect(!text.contains("chime.example.org/a/"), "actions that call back are not links")
+        }
+        let plain = try #require((try json(.mattermost, message(title: "Tea", body: "b"))["attachments"] as? [[String: Any]])?.first)
+        #expect((plain["text"] as? String)?.contains("](") == true, "the helper's message has a foreground action with a target")
+    }
+
+    @Test("a grouped Telegram message in a right-to-left language marks every line: each entry's first, not only the first entry's, and the line saying how many more", arguments: [3, 300])
+    func telegramGroupedRightToLeft(count: Int) throws {
+        var m = message(title: "Tea", body: "b")
+        let entries = (1...count).map { "\($0). Item \($0) pour Anna\nsecond line of item \($0)" }
+        m.list = ChatMessage.List(entries: entries) { "… and \($0) more" }
+        m.text = entries.joined(separator: "\n")
+        m.rightToLeft = true
+        let text = try #require(try json(.telegram, m)["text"] as? String)
+        let lines = Self.telegramParsed(text).split(separator: "\n", omittingEmptySubsequences: true)
+        #expect(lines.count >= 6, "\(lines)")
+        #expect(lines.allSatisfy { $0.contains("\u{200F}") }, "\(lines.filter { !$0.contains("\u{200F}") })")
+        if count > 3 { #expect(lines.contains { $0.hasSuffix(" more") }, "\(lines.suffix(2))") }
+        #expect(Self.telegramParsed(text).utf16.count <= 4096)
+    }
+
     @Test("no text notifies a whole Mattermost channel: not a character reference, not an address")
     func mattermostMentionsHidden() throws {
         let m = message(title: "Standup &#64;channel", body: "Notes: https://x.example/@channel and https://x.example/a@here, mail me@example.org, &commat;all"

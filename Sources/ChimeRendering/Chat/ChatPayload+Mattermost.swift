@@ -26,7 +26,7 @@ extension ChatPayload {
             // showed its backslashes ("Reminder \(private\)").
             "title": .string(TextLimit.fit(message.headline, 1000, .scalars,
                                            escaping: message.surfaces.bodyShowsContent ? ChatEscaping.mattermostMarkdown : ChatEscaping.mattermostPlain)),
-            "text": .string(message.fittedText(7000, .scalars, escaping: ChatEscaping.mattermostMarkdown, links: .asWrittenWithoutMentions)),
+            "text": .string(mattermostText(message)),
             "footer": .string(TextLimit.fit(message.dateText, 1000, .scalars)),
         ]
         if !message.surfaces.bodyShowsContent { attachment["title_link"] = .string(message.viewURL) }
@@ -35,5 +35,21 @@ extension ChatPayload {
             "text": .string(TextLimit.fit(message.surfaces.notificationText, 4000, .scalars, escaping: ChatEscaping.mattermostMarkdown, links: .asWrittenWithoutMentions)),
             "attachments": .array([.object(attachment)]),
         ])
+    }
+
+    /// The attachment's text, and under it a link for each foreground action that opens
+    /// the request's target: a Mattermost button can only call back, never open a page,
+    /// and the target was nowhere in the post (Slack's, Discord's and Telegram's buttons
+    /// open it). `(` and `)` percent-encoded, so that the markdown link ends where the URL
+    /// does.
+    static func mattermostText(_ message: ChatMessage) -> String {
+        let links = message.actions.prefix(NotificationCategory.maximumDefaultActions).filter(\.opensTarget).map { action in
+            let url = link(action.url, 2000, .scalars, or: message).replacingOccurrences(of: "(", with: "%28").replacingOccurrences(of: ")", with: "%29")
+            return "[\(TextLimit.fit(action.title, 100, .scalars, escaping: ChatEscaping.mattermostMarkdown))](\(url))"
+        }
+        let lines = links.joined(separator: "\n")
+        let text = message.fittedText(7000 - lines.unicodeScalars.count - 2, .scalars, escaping: ChatEscaping.mattermostMarkdown,
+                                      links: .asWrittenWithoutMentions)
+        return [text, lines].filter { !$0.isEmpty }.joined(separator: "\n\n")
     }
 }

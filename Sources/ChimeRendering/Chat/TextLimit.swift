@@ -87,23 +87,27 @@ extension TextLimit {
     public static func fit(blocks: [String], _ limit: Int, _ unit: Unit, escaping escape: (Character) -> String,
                            links: Links = .escaped, more: (Int) -> String) -> String {
         let escaped = blocks.map { fit($0, Int.max, unit, escaping: escape, links: links) }
-        let whole = escaped.joined(separator: "\n")
+        // The line break between blocks escaped as one inside a block is (Telegram's
+        // right-to-left mark after it): a bare one left every entry after the first, and
+        // the "… more" line, laid out left to right.
+        let newline = escape("\n"), newlineLength = length(newline, in: unit)
+        let whole = escaped.joined(separator: newline)
         guard length(whole, in: unit) > limit, !escaped.isEmpty else { return whole }
         func moreLine(_ left: Int) -> String { more(left).map(escape).joined() }
         var kept: [String] = []
         var used = 0
         for (index, block) in escaped.enumerated() {
             let left = escaped.count - index - 1
-            let size = (kept.isEmpty ? 0 : 1) + length(block, in: unit)
-            let tail = left == 0 ? 0 : 1 + length(moreLine(left), in: unit)
+            let size = (kept.isEmpty ? 0 : newlineLength) + length(block, in: unit)
+            let tail = left == 0 ? 0 : newlineLength + length(moreLine(left), in: unit)
             guard used + size + tail <= limit else { break }
             kept.append(block)
             used += size
         }
         let left = escaped.count - kept.count
-        guard kept.isEmpty else { return (kept + [moreLine(left)]).joined(separator: "\n") }
+        guard kept.isEmpty else { return (kept + [moreLine(left)]).joined(separator: newline) }
         guard left > 1 else { return fit(blocks[0], limit, unit, escaping: escape, links: links) }
-        let tail = "\n" + moreLine(left - 1)
+        let tail = newline + moreLine(left - 1)
         return fit(blocks[0], limit - length(tail, in: unit), unit, escaping: escape, links: links) + tail
     }
 }
