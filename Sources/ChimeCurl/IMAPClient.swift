@@ -11,15 +11,17 @@ import Foundation
 /// message first (``mark(_:_:)`` with a keyword) and looks for the mark again.
 public final class IMAPClient {
     private let easy: CurlEasy
-    private let mailboxURL: String
+    private let serverURL: String
+    private let mailbox: String
 
-    /// Opens nothing yet: the first command connects, logs in and selects `mailbox`.
+    /// Opens nothing yet: the first command connects, logs in and selects `mailbox`. A
+    /// `/` in its name stands for the server's hierarchy delimiter, as in ``move(_:to:)``:
+    /// `Chime/Replies` is `Chime.Replies` on a server whose delimiter is `.` (Dovecot's
+    /// Maildir++), which refused the name with a `/`.
     public init(_ server: MailServer, mailbox: String) throws {
         easy = try CurlEasy(timeouts: server.timeouts)
-        // The mailbox is a URL path segment: everything but unreserved characters escaped.
-        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        let segment = Self.modifiedUTF7(mailbox).addingPercentEncoding(withAllowedCharacters: unreserved) ?? mailbox
-        mailboxURL = server.url + "/" + segment
+        serverURL = server.url
+        self.mailbox = mailbox
         try easy.apply(server)
         // libcurl keeps only the first 40 bytes of a reply line longer than half its
         // buffer (16 KB by default), and the UIDs of `UID SEARCH` come on one line: with
@@ -32,6 +34,20 @@ public final class IMAPClient {
     }
 
     static let bufferSize = 8 << 20
+
+    private var knownMailboxURL: String?
+
+    /// The mailbox's URL: a path segment of its name in modified UTF-7, everything but
+    /// unreserved characters escaped; asks the server its delimiter first when the name
+    /// has a `/`.
+    private func mailboxURL() throws -> String {
+        if let known = knownMailboxURL { return known }
+        let name = mailbox.contains("/") ? try delimiter().map { mailbox.replacingOccurrences(of: "/", with: String($0)) } ?? mailbox : mailbox
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        let url = serverURL + "/" + (Self.modifiedUTF7(name).addingPercentEncoding(withAllowedCharacters: unreserved) ?? name)
+        knownMailboxURL = url
+        return url
+    }
 
     /// The UIDs of the messages matching an IMAP search, e.g. `UNSEEN`, in order.
     public func search(_ criteria: String) throws -> [UInt64] {
@@ -55,7 +71,7 @@ public final class IMAPClient {
     /// is longer than `limit` bytes: the transfer is cut there, whatever size the server
     /// had given (a server may send more than it said).
     public func fetch(uid: UInt64, limit: Int = .max) throws -> [UInt8]? {
-        try transfer(url: "\(mailboxURL);UID=\(uid)", custom: nil, limit: limit)
+        try transfer(url: "\(try mailboxURL());UID=\(uid)", custom: nil, limit: limit)
     }
 
     /// Adds (`true`) or removes (`false`) flags or keywords, e.g. `\Seen`.
@@ -132,7 +148,8 @@ public final class IMAPClient {
     /// The server's hierarchy delimiter (`LIST "" ""`), nil for a flat namespace.
     private func delimiter() throws -> Character? {
         if let known = knownDelimiter { return known }
-        let reply = String(decoding: try command(#"LIST "" """#), as: UTF8.self)
+        // On the server, no mailbox selected: the mailbox's own name may need the answer.
+        let reply = String(decoding: try transfer(url: serverURL + "/", custom: #"LIST "" """#, limit: .max) ?? [], as: UTF8.self)
         // * LIST (\Noselect) "." ""
         var found: Character?
         if let line = reply.split(whereSeparator: \.isNewline).first(where: { $0.hasPrefix("* LIST") }),
@@ -156,7 +173,7 @@ public final class IMAPClient {
     /// A custom command on the mailbox; returns the untagged lines it got back.
     private func command(_ text: String) throws -> [UInt8] {
         // libcurl URL-decodes a custom command: a literal % must reach it as %25.
-        try transfer(url: mailboxURL, custom: text.replacingOccurrences(of: "%", with: "%25"), limit: .max) ?? []
+        try transfer(url: try mailboxURL(), custom: text.replacingOccurrences(of: "%", with: "%25"), limit: .max) ?? []
     }
 
     /// The untagged lines of a custom command, or the body of a fetch; nil past `limit`.

@@ -36,8 +36,11 @@ public enum SlackText {
             // A user group (`!subteam^ID|@team`), a date (`!date^…|fallback`).
             return label ?? (name.split(separator: "^").last.map { "@" + $0 } ?? "")
         default:
-            guard let label, !label.isEmpty, label != target, "mailto:" + label != target,
-                  !target.hasSuffix("//" + label), !target.hasSuffix("//" + label + "/") else { return target }
+            guard let label, !label.isEmpty else { return target }
+            // A label that is the address as typed (`shop.example`, `bob@example.org`).
+            if label == target || "mailto:" + label == target || target.hasSuffix("//" + label) || target.hasSuffix("//" + label + "/") {
+                return label
+            }
             return "\(label) (\(target))"
         }
     }

@@ -21,7 +21,7 @@ extension MailIntake {
     /// taken; the run then fails.
     /// - Returns: false when another process holds the mailbox (nothing was done).
     /// - Throws: ``CurlError`` when the mailbox cannot be reached, or a message could not be
-    ///   moved; `RuntimeFailure(75)` when a message could not be recorded now (it is left
+    ///   fetched (the others are still taken) or moved; `RuntimeFailure(75)` when a message could not be recorded now (it is left
     ///   unseen for the next time).
     @discardableResult
     public func fetch(from channel: Channel, say: (String) -> Void) throws -> Bool {
@@ -37,7 +37,7 @@ extension MailIntake {
         let client = try IMAPClient(channel.mailServer, mailbox: channel.url.mailbox)
         let keyword = Self.fetchingKeyword
         let limit = reader.configuration.replies.maxMessageSize
-        var notMoved: (any Error)?
+        var notMoved: (any Error)?, notFetched: (any Error)?, failingInARow = 0
         for uid in try client.search("OR UNSEEN KEYWORD \(keyword)") {
             // Renewed at each message, so that a long fetch is not taken for abandoned; if
             // another run took it over all the same, the rest is left to that run.
@@ -58,7 +58,22 @@ extension MailIntake {
             // from the bytes fetched once they pass it.
             let size = (try? client.size(uid: uid)) ?? nil
             let tooLarge = size.map { $0 > limit } ?? false
-            let bytes = tooLarge ? nil : try client.fetch(uid: uid, limit: limit)
+            let bytes: [UInt8]?
+            do {
+                bytes = tooLarge ? nil : try client.fetch(uid: uid, limit: limit)
+                failingInARow = 0
+            } catch {
+                // One message the server fails to send (unreadable on its disk, too slow
+                // for the timeout) is left for the next run, unread, and the others are
+                // still taken: it came first in every run, and held every reply after it.
+                // Three failing in a row are the server's trouble, not a message's.
+                printError("\(channel.id):\(uid): could not be fetched, left unseen for the next run: \(reader.configuration.redact("\(error)"))")
+                try? client.mark(uid, ["\\Seen"], add: false)
+                notFetched = notFetched ?? error
+                failingInARow += 1
+                if failingInARow == 3 { break }
+                continue
+            }
             do {
                 say(try take(bytes, size: bytes?.count ?? max(size ?? 0, limit + 1), named: "\(channel.id):\(uid)"))
             } catch {
@@ -77,7 +92,7 @@ extension MailIntake {
                 }
             }
         }
-        if let notMoved { throw notMoved }
+        if let error = notFetched ?? notMoved { throw error }
         return true
     }
 

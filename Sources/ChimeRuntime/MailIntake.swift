@@ -14,16 +14,20 @@ public struct MailIntake: Sendable {
     public var actions: ActionDesk
     public var now: Instant
 
-    public init(_ runtime: Runtime, configuration: Configuration, store: any NotificationStore) throws {
+    /// - Parameter failureCode: the exit code of a configuration that cannot take a
+    ///   message (a key too short, strings that cannot be read): 75 for `chime ingest`,
+    ///   so that the MTA keeps the message until it is mended; 65 for `chime fetch`, whose
+    ///   messages wait in their mailbox anyway, and whose cron wrapper would take 75 for
+    ///   "try again later".
+    public init(_ runtime: Runtime, configuration: Configuration, store: any NotificationStore, failureCode: Int32 = 75) throws {
         do {
-            (reader, actions) = try runtime.replyDesks(configuration: configuration, store: store, failureCode: 75)
+            (reader, actions) = try runtime.replyDesks(configuration: configuration, store: store, failureCode: failureCode)
         } catch is RuntimeFailure {
-            // Said already (a key too short, strings that cannot be read): kept by the
-            // MTA until it is mended.
-            throw RuntimeFailure(75)
+            // Said already.
+            throw RuntimeFailure(failureCode)
         } catch {
             printError("cannot read the signing key: \(error)")
-            throw RuntimeFailure(75)
+            throw RuntimeFailure(failureCode)
         }
         now = runtime.instant
     }

@@ -14,9 +14,12 @@ extension Chime {
                 carried out, answered), then flagged \\Seen, or moved to the channel's moveTo mailbox. A message is \
                 marked ChimeFetching before it is fetched and unmarked once handled, so a run killed in between takes it \
                 up again next time; one process at a time reads a mailbox (another run finding it held leaves it alone). \
-                Mailbox names may be in any language (sent in IMAP's modified UTF-7). Exits 69 when a mailbox cannot be \
-                reached or refuses the credentials, or a handled message could not be moved to moveTo (the others are \
-                still taken); 75 when a message could not be recorded now (it is left unseen for the next run).
+                Mailbox names may be in any language (sent in IMAP's modified UTF-7), a / standing for the server's \
+                hierarchy delimiter. A message the server fails to send (an error, a timeout) is left unseen for the next \
+                run and the others are still taken. Exits 69 when a mailbox cannot be reached or refuses the credentials, \
+                a message could not be fetched, or a handled message could not be moved to moveTo; 75 when a message \
+                could not be recorded now (it is left unseen for the next run); 65 when the configuration cannot take \
+                replies (the signing key, the templates).
                 """
         )
 
@@ -43,13 +46,15 @@ extension Chime {
                 printError("no imap:// or imaps:// channel in \(options.configPath): nothing to fetch from")
                 throw ExitCode(65)
             }
-            let intake = try MailIntake(options.runtime, configuration: configuration, store: try options.runtime.openStore())
+            let intake = try MailIntake(options.runtime, configuration: configuration, store: try options.runtime.openStore(), failureCode: 65)
             var unreachable = false
             for channel in channels {
                 do {
                     if try !intake.fetch(from: channel, say: { print($0) }) {
-                        // Said, so that a run by hand after a crash does not do nothing silently.
-                        printError("\(channel.id): being read by another chime process; left to it (one that died reading it is taken over after \(MailIntake.fetchAbandonedAfter / 60) minutes)")
+                        // Said, so that a run by hand after a crash does not do nothing
+                        // silently; on standard output, which cron discards: runs
+                        // overlapping is no error to mail anyone about every minute.
+                        print("\(channel.id): being read by another chime process; left to it (one that died reading it is taken over after \(MailIntake.fetchAbandonedAfter / 60) minutes)")
                     }
                 } catch let error as CurlError {
                     printError("\(channel.id): \(configuration.redact(error.description))")
