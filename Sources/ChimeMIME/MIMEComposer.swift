@@ -45,10 +45,15 @@ public enum MIMEComposer {
         return out
     }
 
-    /// Whether `id` (without brackets) is one RFC 5322 msg-id.
+    /// Whether `id` (without brackets) is one RFC 5322 msg-id short enough for its own
+    /// header line (`In-Reply-To: <…>` within 998 octets: a reply's id of 990 characters
+    /// made a line relays refuse, and the answer never went).
     private static func isMessageID(_ id: String) -> Bool {
-        MailAddress.messageIDs("<\(id)>") == [id]
+        id.utf8.count <= longestMessageID && MailAddress.messageIDs("<\(id)>") == [id]
     }
+
+    /// The longest msg-id a header of ours carries.
+    static let longestMessageID = 980
 
     /// A header: as it is when it is printable ASCII (URLs in angle brackets, msg-ids,
     /// `List-Id` and plain subjects are never encoded: GMime's text encoder turned any long
@@ -58,8 +63,51 @@ public enum MIMEComposer {
     static func textHeader(_ name: String, _ value: String) -> String {
         let value = value.utf8.count > longestSpaceRun ? shortenedSpaceRuns(value) : value
         let plain = isPlain(value) && !hasUnfoldableWord(value)
-        let encoded = plain ? value : value.contains("=?") ? encodedWords(value) : taken(g_mime_utils_header_encode_text(nil, value, "utf-8"))
+        var encoded = plain ? value : value.contains("=?") ? encodedWords(value) : taken(g_mime_utils_header_encode_text(nil, value, "utf-8"))
+        // GMime cuts its words at about 38 characters, for its own folding to split further:
+        // 17 Japanese characters were one word of 80 (RFC 2047 allows 75), which strict
+        // readers left undecoded.
+        if !plain, hasLongEncodedWord(encoded) { encoded = encodedWords(value) }
         return folded("\(sanitizedName(name)): " + encoded)
+    }
+
+    /// RFC 2047's longest encoded word.
+    static let longestEncodedWord = 75
+
+    /// Whether a word of `header` (between white space or line breaks) is an encoded word
+    /// longer than ``longestEncodedWord``.
+    static func hasLongEncodedWord(_ header: String) -> Bool {
+        header.utf8.split { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A }
+            .contains { $0.count > longestEncodedWord && $0.starts(with: "=?".utf8) }
+    }
+
+    /// `header` (a field GMime encoded: `From: =?utf-8?b?…?= <a@example.org>`) with each
+    /// encoded word longer than ``longestEncodedWord`` written again as words within it
+    /// (white space between two encoded words is not part of the text), then folded.
+    static func withinEncodedWordLimit(_ header: String) -> String {
+        guard hasLongEncodedWord(header) else { return header }
+        var line = header.replacingOccurrences(of: "\n ", with: " ").replacingOccurrences(of: "\n\t", with: "\t")
+        if line.hasSuffix("\n") { line.removeLast() }
+        // Word by word, the white space between them kept (GMime folds with a tab).
+        var out = "", word = ""
+        func flush() {
+            if word.utf8.count > longestEncodedWord, word.hasPrefix("=?"), word.hasSuffix("?=") {
+                out += encodedWords(taken(g_mime_utils_header_decode_text(nil, word)))
+            } else {
+                out += word
+            }
+            word = ""
+        }
+        for character in line {
+            if character == " " || character == "\t" {
+                flush()
+                out.append(character)
+            } else {
+                word.append(character)
+            }
+        }
+        flush()
+        return folded(out)
     }
 
     /// `value` as RFC 2047 "B" words of UTF-8, each within RFC 2047's 75 characters and

@@ -45,12 +45,13 @@ public struct TokenChecker: Sendable {
             // a notification since replaced or removed; else forged. Without the request,
             // only the purposes that do not depend on it can be tried.
             let purposes = accepted(nil)
-            let signer = configuration.recipients.first { recipient in
-                purposes.contains { ReplyToken.signatureMatches(payload: payload, tag: tag, recipient: recipient.id, purpose: $0, key: key) }
-            }?.id
-            return .refused(signer != nil
+            let signed = configuration.recipients.lazy.compactMap { recipient in
+                purposes.first { ReplyToken.signatureMatches(payload: payload, tag: tag, recipient: recipient.id, purpose: $0, key: key) }
+                    .map { (recipient: recipient.id, purpose: $0) }
+            }.first
+            return .refused(signed != nil
                 ? Refusal(outcome: .unknownNotification, detail: "delivery \(token.deliveryID) is not known", deliveryID: token.deliveryID,
-                          signer: now > token.expires ? nil : signer)
+                          signer: signed.flatMap { now > token.expires && !$0.purpose.outlivesExpiry ? nil : $0.recipient })
                 : Refusal(outcome: .forgedToken, detail: "signature does not match", deliveryID: nil))
         }
         guard let purpose = accepted(request).first(where: {
@@ -58,7 +59,7 @@ public struct TokenChecker: Sendable {
         }) else {
             return .refused(Refusal(outcome: .forgedToken, detail: "signature does not match", deliveryID: nil))
         }
-        if now > token.expires {
+        if now > token.expires, !purpose.outlivesExpiry {
             return .refused(Refusal(outcome: .expiredToken, detail: "expired \(token.expires.rfc3339(offset: 0))", deliveryID: token.deliveryID))
         }
         return .good(token, request, purpose: purpose)

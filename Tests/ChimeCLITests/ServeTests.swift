@@ -684,6 +684,24 @@ struct ServeTests {
         #expect(try Self.fireAnother(ws, "after").contains("1 turned off"))
     }
 
+    @Test("one-click unsubscribe works past the 30 days the message's other links live (a monthly reminder's email, a mail client's POST a month and a half on), its reminder delivered or removed; the same message's action link has expired")
+    func unsubscribeAfterExpiry() throws {
+        let (ws, sent) = try Self.workspace(Keys())
+        let button = try Self.chat(ws, "list").button(1)
+        let later = try Server(ws, ["--now", "2027-01-05T10:00:00Z"])
+        defer { later.stop() }
+        let pressed = try later.request("POST", "/mattermost/mm", body: Array(#"{"user_id":"u1","context":{"token":"\#(button)"}}"#.utf8))
+        #expect(pressed.body.contains("no longer open to answers"), "an action's token still expires: \(pressed)")
+        let done = try later.request("POST", sent.unsubscribe, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                     body: Array("List-Unsubscribe=One-Click".utf8))
+        #expect(done.status == 200 && done.body.contains("no more “shop” reminders"), "\(done)")
+        #expect(try Self.fireAnother(ws, "after").contains("1 turned off"))
+        // Removed from the delivered list too: the link names its category and recipient.
+        #expect(try ws.chime(["remove-delivered", "list"]).status == 0)
+        let again = try later.request("GET", sent.unsubscribe)
+        #expect(again.status == 200 && again.body.contains("“shop”"), "\(again)")
+    }
+
     static func fireAnother(_ ws: Workspace, _ identifier: String) throws -> String {
         try ws.write("more.json", #"{"identifier": "\#(identifier)", "recipient": "alice", "content": {"title": "More", "categoryIdentifier": "shop"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
         #expect(try ws.chime(["schedule", "--json", "more.json"], now: "2026-11-21T10:00:00Z").status == 0)

@@ -15,7 +15,7 @@ struct RequestDecoderTests {
                "categoryIdentifier": "shoppingListReminderCategory", "threadIdentifier": "shopping",
                "summaryArgument": "Matt", "summaryArgumentCount": 1,
                "targetContentIdentifier": "https://example.org/lists/groceries",
-               "interruptionLevel": "timeSensitive", "relevanceScore": 0.5},
+               "interruptionLevel": "timeSensitive", "relevanceScore": 0.5, "launchImageName": ""},
              "trigger": {"type": "calendar", "dateComponents": {"hour": 9, "minute": 0, "weekday": 2},
                          "timeZone": "Europe/Paris", "repeats": true}}
             """
@@ -27,8 +27,10 @@ struct RequestDecoderTests {
         #expect(request.content.userInfo["id"] == .integer(9_007_199_254_740_993))
         #expect(request.content.interruptionLevel == .timeSensitive)
         #expect(request.trigger == .calendar(.init(hour: 9, minute: 0, weekday: 2), timeZone: "Europe/Paris", repeats: true))
-        // What is written reads back the same.
-        let again = try RequestDecoder.decode(try JSONEncoder().encode(requests))
+        // What is written reads back the same (launchImageName, taken and ignored, is not written).
+        let written = try JSONEncoder().encode(requests)
+        #expect(!String(decoding: written, as: UTF8.self).contains("launchImageName"))
+        let again = try RequestDecoder.decode(written)
         #expect(again == requests)
     }
 

@@ -113,6 +113,18 @@ struct MIMEComposerTests {
         #expect(!subject.isEmpty && subject.allSatisfy { $0.utf8.count <= 78 }, "\(subject)")
     }
 
+    @Test("a reply's msg-id too long for a header line of its own (990 characters, which RFC 5322 allows) is left out of In-Reply-To and References: every line within 998 octets, the shorter ids kept")
+    func longMessageIDs() throws {
+        let long = String(repeating: "x", count: 978) + "@example.org"
+        var mail = message()
+        mail.inReplyTo = long
+        mail.references = ["a@example.org", long]
+        let composed = MIMEComposer.compose(mail)
+        #expect(composed.split(separator: "\n").allSatisfy { $0.utf8.count <= 998 })
+        #expect(!composed.contains("In-Reply-To:") && composed.contains("References: <a@example.org>\n"), "\(composed.prefix(600))")
+        #expect(try strictlyParsed(composed)["error"] == nil)
+    }
+
     @Test("a plain text message stays one part")
     func plain() throws {
         let parsed = try strictlyParsed(MIMEComposer.compose(message(html: nil)))

@@ -172,6 +172,17 @@ struct EmailComposerTests {
         #expect(!html.contains("<script>"))
     }
 
+    @Test("line breaks typed in a request (CRLF, a lone CR, a title over two lines): a subject on one line, the HTML part's breaks <br> with no bare CR in it")
+    func typedLineBreaks() throws {
+        let raw = MIMEComposer.compose(try composer().compose(try notification(locale: "en", previews: .always, title: "Tea\r\nand cake",
+                                                                                  body: "Boil water\r\nPour\rWait"), category: Self.shopping))
+        let parsed = try strictlyParsed(raw)
+        #expect(parsed["error"] == nil, "\(parsed)")
+        #expect(parsed["subject"] == "Tea and cake", "\(parsed)")
+        let html = try #require(parsed["text/html"])
+        #expect(html.contains("Boil water<br>\nPour<br>\nWait") && !html.utf8.contains(0x0D), "\(html.utf8.filter { $0 == 0x0D }.count) CR: \(html)")
+    }
+
     @Test("an override without a content type escapes for HTML in the HTML body only; one that does not parse is named at its line and column")
     func overrideContentTypes() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("chime-templates-\(UUID().uuidString)")

@@ -28,6 +28,16 @@ public enum TokenPurpose: Hashable, Sendable {
     /// address (lower case), and no other, may mark it undeliverable.
     case bounce(String)
 
+    /// Whether a token of this purpose works past its expiry: a one-click unsubscribe
+    /// from the categories its link lists. A mail client sends RFC 8058's POST for a
+    /// message of any age and shows the person no answer, so that an unsubscribe a month
+    /// after a monthly reminder was refused (410) while they were told they were
+    /// unsubscribed. What it can do is in its signature, and only that.
+    public var outlivesExpiry: Bool {
+        if case .unsubscribeFrom = self { return true }
+        return false
+    }
+
     /// What the tag covers besides the payload and the recipient: nothing for ``reply``
     /// (the tokens of before), else a label no recipient id or other purpose can forge.
     public var label: [UInt8]? {

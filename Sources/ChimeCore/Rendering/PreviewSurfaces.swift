@@ -72,7 +72,14 @@ public struct PreviewSurfaces: Hashable, Sendable {
     /// What names a reminder where its content shows: its title, else its body's
     /// ``headline(of:)``.
     public static func lead(title: String, body: String) -> String {
-        title.isEmpty ? headline(of: body) : title
+        title.isEmpty ? headline(of: body) : oneLine(title)
+    }
+
+    /// `text` on one line: each run of line breaks one space (a title typed over two lines
+    /// was a subject over two, `=0D=0A` in its encoded words).
+    static func oneLine(_ text: String) -> String {
+        guard text.contains(where: \.isNewline) else { return text }
+        return text.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 
     /// The longest headline a body gives a reminder without a title.

@@ -102,6 +102,10 @@ extension NotificationContent: Codable {
         case title, subtitle, body, titleLocKey, titleLocArgs, subtitleLocKey, subtitleLocArgs, bodyLocKey, bodyLocArgs, badge, sound, attachments,
              userInfo, categoryIdentifier, threadIdentifier, summaryArgument, summaryArgumentCount,
              targetContentIdentifier, interruptionLevel, relevanceScore
+        /// `UNNotificationContent.launchImageName`: taken and ignored (no app launches
+        /// from an email or a chat message), so that a request carried over whole is not
+        /// refused for it.
+        case launchImageName
     }
 
     public init(from decoder: any Decoder) throws {
@@ -132,6 +136,7 @@ extension NotificationContent: Codable {
             case .targetContentIdentifier: targetContentIdentifier = try c.decodeIfPresent(String.self, forKey: key)
             case .interruptionLevel: interruptionLevel = try c.decodeIfPresent(InterruptionLevel.self, forKey: key) ?? .active
             case .relevanceScore: relevanceScore = try c.decodeIfPresent(Double.self, forKey: key) ?? 0
+            case .launchImageName: _ = try c.decodeIfPresent(String.self, forKey: key)
             }
         }
     }

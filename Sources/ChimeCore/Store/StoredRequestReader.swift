@@ -98,6 +98,8 @@ struct StoredRequestReader {
                 }
                 content.interruptionLevel = level
             case .relevanceScore: content.relevanceScore = try reader.double()
+            // Never stored (ignored when decoded): not the store's shape.
+            case .launchImageName: throw NotStoredShape()
             }
         }
         return content

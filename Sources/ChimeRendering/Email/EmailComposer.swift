@@ -34,9 +34,9 @@ public struct EmailComposer: Sendable {
                           hasSubtitle: surfaces.bodyShowsContent && !content.subtitle.isEmpty,
                           padsPreheader: surfaces.bodyShowsHiddenContent)
         var values = [
-            surfaces.subject, surfaces.preheader, surfaces.placeholder,
-            shape.showContent ? content.title : "", shape.showContent ? content.subtitle : "", shape.showContent ? content.body : "",
-            shape.showContent ? Self.htmlLines(content.body) : "",
+            surfaces.subject, Self.unixBreaks(surfaces.preheader), surfaces.placeholder,
+            shape.showContent ? Self.unixBreaks(content.title) : "", shape.showContent ? Self.unixBreaks(content.subtitle) : "",
+            shape.showContent ? Self.unixBreaks(content.body) : "", shape.showContent ? Self.htmlLines(content.body) : "",
             message.dateText,
             links.view, links.preferences, links.unsubscribe,
         ]
@@ -197,10 +197,16 @@ public struct EmailComposer: Sendable {
         """
     }
 
+    /// `text` with each CR of a request's text (CRLF, or alone) a line feed: left in, it
+    /// was a bare CR in the text parts (`=0D<br>`), which RFC 2046 forbids.
+    static func unixBreaks(_ text: String) -> String {
+        text.utf8.contains(0x0D) ? text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n") : text
+    }
+
     /// Text for an HTML body: escaped, each line break kept as `<br>` (HTML would run the
     /// lines together into one).
     static func htmlLines(_ text: String) -> String {
-        let escaped = htmlEscaped(text)
+        let escaped = htmlEscaped(unixBreaks(text))
         return escaped.utf8.contains(UInt8(ascii: "\n")) ? escaped.replacingOccurrences(of: "\n", with: "<br>\n") : escaped
     }
 
