@@ -114,6 +114,10 @@ struct PreferencesPageTests {
         let saved = try ServeLinksTests.fetch(server, "POST", path, headers: ServeLinksTests.form.merging(["Cookie": cookie]) { $1 },
                                               body: "csrf=\(csrf)&deliver.shop=prominently&deliver.timer=prominently&quietHours=&showPreviews=always&locale=en")
         #expect(saved.status == 303, "\(saved)")
+        // A body over the bound (2 MiB) is answered with a page saying so, not an empty 413.
+        let huge = try ServeLinksTests.fetch(server, "POST", path, headers: ServeLinksTests.form.merging(["Cookie": cookie]) { $1 },
+                                             body: "csrf=\(csrf)&quietHours=" + String(repeating: "x", count: 2 << 20))
+        #expect(huge.status == 413 && huge.body.contains("This form is too large to save"), "\(huge.status) \(huge.body.prefix(300))")
         let after = try ServeLinksTests.fetch(server, "GET", path)
         #expect(after.body.contains(#"name="quietHours" id="quietHours" value="""#), "\(after.body)")
         #expect(after.body.contains(#"<html lang="en" dir="ltr">"#) && after.body.contains(#"<option value="en" selected>"#))

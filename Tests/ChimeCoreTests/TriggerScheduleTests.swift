@@ -100,6 +100,11 @@ struct TriggerScheduleTests {
         #expect(instant("2026-11-24T08:00:00Z").rfc3339(in: paris) == "2026-11-24T09:00:00+01:00")
         #expect(instant("2026-06-01T03:30:00Z").rfc3339(in: TimeZone(identifier: "Asia/Kolkata")!) == "2026-06-01T09:00:00+05:30")
         #expect(Instant(rfc3339: "2026-11-24T09:00:00+01:00") == instant("2026-11-24T08:00:00Z"))
+        // An offset with seconds (Monrovia's local mean time until 1972, −00:44:30), which
+        // RFC 3339 cannot write: in UTC, the instant itself, not one 30 seconds off.
+        let monrovia = instant("1971-06-01T09:44:30Z")
+        #expect(monrovia.rfc3339(in: TimeZone(identifier: "Africa/Monrovia")!) == "1971-06-01T09:44:30Z")
+        #expect(Instant(rfc3339: monrovia.rfc3339(in: TimeZone(identifier: "Africa/Monrovia")!)) == monrovia)
         #expect(Instant(rfc3339: "2026-11-24T09:00") == nil)
         // Digits only, in the offset and the fraction: Int("-1") read "+-1:30" as -00:30.
         #expect(Instant(rfc3339: "2026-11-24T09:00:00+-1:30") == nil)

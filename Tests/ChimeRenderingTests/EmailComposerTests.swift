@@ -311,6 +311,23 @@ struct EmailComposerTests {
         #expect(header(try composer.compose(single, category: nil)) == "<https://chime.invalid/u/d1.1795507200?c=>", "a reminder of no category names it")
     }
 
+    @Test("a digest's HTML numbers its entries on from one group to the next, as its text does, and keeps the lines of a body, as a single email does")
+    func digestNumbersAndLines() throws {
+        let items = try ["shop", "timer", "timer"].map { category in
+            var item = try notification(locale: "en", previews: .always)
+            item.request.content.categoryIdentifier = category
+            item.request.content.body = "Line one\nLine two"
+            return item
+        }
+        let digest = try GroupComposer(composer: try composer(), categories: [:]).email(items, id: "g1", date: Instant(seconds: 1_795_507_200), kind: .digest)
+        let html = try #require(digest.html)
+        #expect(html.components(separatedBy: "<ol").count == 3, "two groups: \(html)")
+        // Tied (one instant, one identifier), the groups go by key: "shop" (1), then "timer" (2).
+        #expect(html.contains("<ol start=\"2\">"), "the second group goes on from the first: \(html)")
+        #expect(html.contains("Line one<br>\nLine two"), "\(html)")
+        #expect(digest.text.contains("\n2. ") && digest.text.contains("\n3. "))
+    }
+
     @Test("grouped messages hide what the recipient's previews hide, as single ones do: whenAuthenticated pads the inbox snippet before the first heading; never gives each chat entry its view link and counts a counted placeholder once per entry, the group in its heading; a chat entry or group heading too long for a platform is cut short, its links kept; a thread's email joins the thread's conversation")
     func groupedMessagesKeepPreviewsHidden() throws {
         let composer = try composer()

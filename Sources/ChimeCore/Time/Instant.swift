@@ -41,8 +41,12 @@ public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConv
     /// RFC 3339 in UTC, e.g. `2026-11-21T08:00:00Z`.
     public var description: String { rfc3339(offset: 0) }
 
-    /// RFC 3339 with the given UTC offset in seconds, e.g. `2026-11-24T09:00:00+01:00`.
+    /// RFC 3339 with the given UTC offset in seconds, e.g. `2026-11-24T09:00:00+01:00`;
+    /// in UTC when the offset has seconds (a zone's local mean time before its standard
+    /// time: Monrovia's −00:44:30 until 1972), which RFC 3339 cannot write (cut to
+    /// −00:44, the instant read back was 30 seconds off).
     public func rfc3339(offset: Int) -> String {
+        let offset = offset % 60 == 0 ? offset : 0
         let local = LocalDateTime(secondsSinceEpoch: seconds + Int64(offset))
         guard offset != 0 else { return local.text(suffix: UInt8(ascii: "Z")) }
         let sign = offset < 0 ? "-" : "+"

@@ -31,7 +31,11 @@ public struct GroupComposer: Sendable {
             let (x, y) = (a.request.content.relevanceScore, b.request.content.relevanceScore)
             return x != y ? x > y : (a.fireDate.seconds, a.request.identifier) < (b.fireDate.seconds, b.request.identifier)
         }
-        return byKey.values.map { $0.sorted(by: before) }.sorted { before($0[0], $1[0]) }
+        // Two groups whose first notifications tie are in the order of their keys, not of
+        // the dictionary's (which changes from run to run).
+        return byKey.map { (key: $0.key, items: $0.value.sorted(by: before)) }
+            .sorted { before($0.items[0], $1.items[0]) || (!before($1.items[0], $0.items[0]) && $0.key < $1.key) }
+            .map(\.items)
     }
 
     /// A group's heading: its summary where the notifications' content shows (as its
@@ -126,10 +130,13 @@ public struct GroupComposer: Sendable {
         }
         for (heading, entries) in groups {
             text += "\n\(heading)\n" + String(repeating: "=", count: min(heading.count, 60)) + "\n"
-            html += "<h2>\(htmlEscaped(heading))</h2>\n<ol>\n"
+            // Numbered on from the group before, as the text part is (each list had started
+            // again at 1); an entry's lines kept, as a single email's body keeps them.
+            let start = entries.first.map { $0.number > 1 ? " start=\"\($0.number)\"" : "" } ?? ""
+            html += "<h2>\(htmlEscaped(heading))</h2>\n<ol\(start)>\n"
             for entry in entries {
                 text += "\n\(entry.number). \(entry.headline)\n   \(entry.message.dateText)\n"
-                html += "<li><p>\(htmlEscaped(entry.headline))<br><small>\(htmlEscaped(entry.message.dateText))</small></p>"
+                html += "<li><p>\(EmailComposer.htmlLines(entry.headline))<br><small>\(htmlEscaped(entry.message.dateText))</small></p>"
                 if !entry.message.surfaces.bodyShowsContent {
                     text += "   \(entry.links.view)\n"
                     html += "<p><a href=\"\(htmlEscaped(entry.links.view))\">\(htmlEscaped(entry.links.view))</a></p>"
