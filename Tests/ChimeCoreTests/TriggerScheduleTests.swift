@@ -105,6 +105,12 @@ struct TriggerScheduleTests {
         let monrovia = instant("1971-06-01T09:44:30Z")
         #expect(monrovia.rfc3339(in: TimeZone(identifier: "Africa/Monrovia")!) == "1971-06-01T09:44:30Z")
         #expect(Instant(rfc3339: monrovia.rfc3339(in: TimeZone(identifier: "Africa/Monrovia")!)) == monrovia)
+        // A fireDate in year 0000, which no calendar component may name, is refused.
+        #expect(LocalDateTime.impossibility(in: "0000-01-01T00:00:00") == "there is no year 0000: years start at 0001")
+        #expect(LocalDateTime.impossibility(in: "0001-01-01T00:00:00") == nil)
+        // Past year 9999 on the local clock (Kiritimati, +14:00): in UTC too.
+        #expect(instant("9999-12-31T23:00:00Z").rfc3339(in: TimeZone(identifier: "Pacific/Kiritimati")!) == "9999-12-31T23:00:00Z")
+        #expect(instant("9999-12-31T09:00:00Z").rfc3339(in: TimeZone(identifier: "Pacific/Kiritimati")!) == "9999-12-31T23:00:00+14:00")
         #expect(Instant(rfc3339: "2026-11-24T09:00") == nil)
         // Digits only, in the offset and the fraction: Int("-1") read "+-1:30" as -00:30.
         #expect(Instant(rfc3339: "2026-11-24T09:00:00+-1:30") == nil)

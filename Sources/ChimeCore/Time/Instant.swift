@@ -23,6 +23,9 @@ public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConv
     /// 9999-12-31T23:59:59Z: the last instant RFC 3339 writes with four digits of year.
     public static let latest = Instant(seconds: 253_402_300_799)
 
+    /// 0001-01-01T00:00:00Z, the first instant RFC 3339 can write.
+    public static let earliest = Instant(seconds: -62_135_596_800)
+
     public static func + (lhs: Instant, rhs: Int64) -> Instant { Instant(seconds: lhs.seconds + rhs) }
 
     public init(from decoder: any Decoder) throws {
@@ -42,11 +45,13 @@ public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConv
     public var description: String { rfc3339(offset: 0) }
 
     /// RFC 3339 with the given UTC offset in seconds, e.g. `2026-11-24T09:00:00+01:00`;
-    /// in UTC when the offset has seconds (a zone's local mean time before its standard
-    /// time: Monrovia's −00:44:30 until 1972), which RFC 3339 cannot write (cut to
-    /// −00:44, the instant read back was 30 seconds off).
+    /// in UTC when RFC 3339 cannot write it so: an offset with seconds (a zone's local
+    /// mean time before its standard time: Monrovia's −00:44:30 until 1972; cut to
+    /// −00:44, the instant read back was 30 seconds off), or a local time past year 9999
+    /// (9999-12-31T23:00Z in Kiritimati, +14:00, had been written "10000-01-01T13:00…").
     public func rfc3339(offset: Int) -> String {
-        let offset = offset % 60 == 0 ? offset : 0
+        let shifted = seconds + Int64(offset)
+        let offset = offset % 60 == 0 && (Self.earliest.seconds...Self.latest.seconds).contains(shifted) ? offset : 0
         let local = LocalDateTime(secondsSinceEpoch: seconds + Int64(offset))
         guard offset != 0 else { return local.text(suffix: UInt8(ascii: "Z")) }
         let sign = offset < 0 ? "-" : "+"

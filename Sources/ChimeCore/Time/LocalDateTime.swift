@@ -62,6 +62,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     }
 
     private static func impossibility(of f: Fields) -> String? {
+        guard f.year >= 1 else { return "there is no year 0000: years start at 0001" }
         guard (1...12).contains(f.month) else { return "there is no month \(f.month)" }
         let days = CivilCalendar.daysIn(year: f.year, month: f.month)
         guard (1...days).contains(f.day) else {

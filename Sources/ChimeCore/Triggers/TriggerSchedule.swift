@@ -28,11 +28,11 @@ public struct TriggerSchedule: Sendable {
     /// The first occurrence strictly after `instant` (for a repeating trigger), or nil.
     public func next(after instant: Instant) -> Instant? { Self.representable(unboundedNext(after: instant)) }
 
-    /// `instant`, when RFC 3339 can write it (year 9999 at most, as `--now` takes): a
+    /// `instant`, when RFC 3339 can write it (years 0001 to 9999, as `--now` takes): a
     /// time interval of 3·10¹¹ seconds fired in year 11532, which every listing then
-    /// printed in a form no reader takes back. Later is never.
+    /// printed in a form no reader takes back. Later (or earlier) is never.
     private static func representable(_ instant: Instant?) -> Instant? {
-        instant.flatMap { $0 <= .latest ? $0 : nil }
+        instant.flatMap { $0 >= .earliest && $0 <= .latest ? $0 : nil }
     }
 
     private var unboundedFirst: Instant? {
