@@ -31,7 +31,8 @@ extension MIMEComposer {
         var result = String(cString: text.pointee.str)
         g_string_free(text, 1)
         if !result.hasSuffix("\n") { result += "\n" }
-        // A Japanese or Thai display name: GMime's words past RFC 2047's 75 characters.
+        // A Japanese or Thai display name: GMime's words past RFC 2047's 75 characters, as
+        // in a subject (``textHeader(_:_:)``).
         return withinEncodedWordLimit(result)
     }
 

@@ -58,32 +58,44 @@ public enum MIMEComposer {
     /// A header: as it is when it is printable ASCII (URLs in angle brackets, msg-ids,
     /// `List-Id` and plain subjects are never encoded: GMime's text encoder turned any long
     /// word into an RFC 2047 word, and mail clients then found no `List-Unsubscribe`),
-    /// else in RFC 2047 words (a line break in a value is encoded, never a new header);
+    /// else in RFC 2047 words, each within RFC 2047's 75 characters
+    /// (``withinEncodedWordLimit(_:)``; a line break in a value is encoded, never a new header);
     /// folded at white space only, at 78 columns where it can be.
     static func textHeader(_ name: String, _ value: String) -> String {
         let value = value.utf8.count > longestSpaceRun ? shortenedSpaceRuns(value) : value
         let plain = isPlain(value) && !hasUnfoldableWord(value)
-        var encoded = plain ? value : value.contains("=?") ? encodedWords(value) : taken(g_mime_utils_header_encode_text(nil, value, "utf-8"))
-        // GMime cuts its words at about 38 characters, for its own folding to split further:
-        // 17 Japanese characters were one word of 80 (RFC 2047 allows 75), which strict
-        // readers left undecoded.
-        if !plain, hasLongEncodedWord(encoded) { encoded = encodedWords(value) }
-        return folded("\(sanitizedName(name)): " + encoded)
+        let encoded = plain ? value : value.contains("=?") ? encodedWords(value) : taken(g_mime_utils_header_encode_text(nil, value, "utf-8"))
+        let line = folded("\(sanitizedName(name)): " + encoded)
+        return plain ? line : withinEncodedWordLimit(line)
     }
 
     /// RFC 2047's longest encoded word.
     static let longestEncodedWord = 75
 
     /// Whether a word of `header` (between white space or line breaks) is an encoded word
-    /// longer than ``longestEncodedWord``.
+    /// longer than ``longestEncodedWord``: one pass over the bytes, nothing allocated
+    /// (every header that is not plain ASCII is looked at).
     static func hasLongEncodedWord(_ header: String) -> Bool {
-        header.utf8.split { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A }
-            .contains { $0.count > longestEncodedWord && $0.starts(with: "=?".utf8) }
+        var run = 0, encoded = false, previous: UInt8 = 0
+        for byte in header.utf8 {
+            if isWhiteSpace(byte) || byte == UInt8(ascii: "\n") {
+                (run, encoded) = (0, false)
+            } else {
+                if run == 1 { encoded = previous == UInt8(ascii: "=") && byte == UInt8(ascii: "?") }
+                run += 1
+                if encoded, run > longestEncodedWord { return true }
+            }
+            previous = byte
+        }
+        return false
     }
 
-    /// `header` (a field GMime encoded: `From: =?utf-8?b?…?= <a@example.org>`) with each
-    /// encoded word longer than ``longestEncodedWord`` written again as words within it
-    /// (white space between two encoded words is not part of the text), then folded.
+    /// `header` (a folded field GMime encoded: `Subject: =?UTF-8?b?…?=`, `From:
+    /// =?utf-8?b?…?= <a@example.org>`) with each encoded word longer than
+    /// ``longestEncodedWord`` written again as words within it (white space between two
+    /// encoded words is not part of the text), then folded again. GMime cuts its words at
+    /// about 38 characters, for its own folding to split further: 17 Japanese characters
+    /// were one word of 80 (RFC 2047 allows 75), which strict readers left undecoded.
     static func withinEncodedWordLimit(_ header: String) -> String {
         guard hasLongEncodedWord(header) else { return header }
         var line = header.replacingOccurrences(of: "\n ", with: " ").replacingOccurrences(of: "\n\t", with: "\t")

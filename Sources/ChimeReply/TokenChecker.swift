@@ -51,7 +51,7 @@ public struct TokenChecker: Sendable {
             }.first
             return .refused(signed != nil
                 ? Refusal(outcome: .unknownNotification, detail: "delivery \(token.deliveryID) is not known", deliveryID: token.deliveryID,
-                          signer: signed.flatMap { now > token.expires && !$0.purpose.outlivesExpiry ? nil : $0.recipient })
+                          signer: signed.flatMap { Self.hasExpired(token, for: $0.purpose, at: now) ? nil : $0.recipient })
                 : Refusal(outcome: .forgedToken, detail: "signature does not match", deliveryID: nil))
         }
         guard let purpose = accepted(request).first(where: {
@@ -59,10 +59,16 @@ public struct TokenChecker: Sendable {
         }) else {
             return .refused(Refusal(outcome: .forgedToken, detail: "signature does not match", deliveryID: nil))
         }
-        if now > token.expires, !purpose.outlivesExpiry {
+        if Self.hasExpired(token, for: purpose, at: now) {
             return .refused(Refusal(outcome: .expiredToken, detail: "expired \(token.expires.rfc3339(offset: 0))", deliveryID: token.deliveryID))
         }
         return .good(token, request, purpose: purpose)
+    }
+
+    /// Whether `token` no longer serves `purpose` at `now`: past its expiry, unless the
+    /// purpose outlives it (``TokenPurpose/outlivesExpiry``).
+    static func hasExpired(_ token: ReplyToken, for purpose: TokenPurpose, at now: Instant) -> Bool {
+        now > token.expires && !purpose.outlivesExpiry
     }
 
     /// Checks a token that is to serve one purpose only.

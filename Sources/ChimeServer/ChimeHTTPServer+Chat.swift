@@ -163,11 +163,7 @@ extension ChimeHTTPServer {
                 // The action's title links to its page, where the text can be typed: in a
                 // private channel or a direct message no outgoing webhook brings the
                 // thread's messages (Mattermost's serve public channels only).
-                let link = MessageLinks.actionURL(base: configuration.replies.linkBase, token: button.token, identifier: "\(prompt.number)")
-                    .replacingOccurrences(of: "(", with: "%28").replacingOccurrences(of: ")", with: "%29")
-                let marker = "\u{1}"
-                answer = ChatAnswer.mattermost(desk.ask(prompt, .thread, title: marker))
-                    .replacingOccurrences(of: marker, with: "[\(ChatAnswer.mattermost(prompt.title))](\(link))")
+                answer = linkedPrompt(prompt, .thread, token: button.token, escape: ChatAnswer.mattermost, link: ChatAnswer.mattermostLink)
             }
             // Always 200: Mattermost drops the body of any other status and shows its own
             // integration error, where the person should read why ("someone else's").
@@ -221,12 +217,10 @@ extension ChimeHTTPServer {
             let outcome = try await press(value, channel: channel, user: user, text: .asked)
             if let prompt = outcome.wantsText, let chat, let button = ButtonValue(value) {
                 // ForceReply: Telegram opens the reply field on a prompt whose link carries
-                // the token and the action, so the reply to it finds them again. The link
-                // (the action's title) goes in where a marker stood, once the text is escaped.
-                let link = MessageLinks.actionURL(base: configuration.replies.linkBase, token: button.token, identifier: "\(prompt.number)")
-                let marker = "\u{1}"
-                let text = htmlEscaped(desk.ask(prompt, .forceReply, title: marker))
-                    .replacingOccurrences(of: marker, with: "<a href=\"\(htmlEscaped(link))\">\(htmlEscaped(prompt.title))</a>")
+                // the token and the action, so the reply to it finds them again.
+                let text = linkedPrompt(prompt, .forceReply, token: button.token, escape: htmlEscaped) { title, url in
+                    "<a href=\"\(htmlEscaped(url))\">\(title)</a>"
+                }
                 // The webhook's reply carries one method: the callback query is answered
                 // beside it, or the button would show its progress until Telegram gives up.
                 if let found = configuration.channel(channel) { answerLater(id, on: found) }
@@ -319,6 +313,17 @@ extension ChimeHTTPServer {
         }
         Self.carryOut(outcome)
         return outcome
+    }
+
+    /// A text-input action's prompt (``ClickDesk/ask(_:_:title:)``) escaped for a platform
+    /// by `escape`, the action's title in it a link to the action's page, written by
+    /// `link` (the escaped title, the page's URL): the link goes in where a marker stood,
+    /// once the text is escaped.
+    func linkedPrompt(_ prompt: ClickDesk.TextPrompt, _ asking: ClickDesk.Asking, token: String, escape: (String) -> String,
+                      link: (String, String) -> String) -> String {
+        let page = MessageLinks.actionURL(base: configuration.replies.linkBase, token: token, identifier: "\(prompt.number)")
+        let marker = "\u{1}"
+        return escape(desk.ask(prompt, asking, title: marker)).replacingOccurrences(of: marker, with: link(escape(prompt.title), page))
     }
 
     /// Carries an answered press out on a thread of its own: its hooks may take their whole

@@ -13,10 +13,6 @@ import Hummingbird
 extension ChimeHTTPServer {
     static let csrfCookie = "chime_csrf"
 
-    /// The largest preferences form read: far more than its fields take (a category's
-    /// radio buttons each, quiet hours, previews, a language).
-    static let largestFormBody = 1 << 20
-
     func preferencesPage(_ request: Request, token: String) async throws -> Response {
         let (desk, now) = (desk, clock())
         let (verdict, found) = try await Self.blocking { try desk.preferences(token: token, now: now) }
@@ -36,10 +32,10 @@ extension ChimeHTTPServer {
         guard verdict == .answered else { return Self.page(verdict.httpStatus, "Chime", Self.refusal(verdict)) }
         // A body over the bound is answered with a page, as every refusal here is (an
         // empty 413 had been all a browser showed).
-        guard let body = try? await request.body.collect(upTo: Self.largestFormBody) else {
+        guard let body = try? await Self.body(request) else {
             return Self.page(413, "Chime", "<p>\(htmlEscaped(localized("prefs.tooLarge", fallback: "This form is too large to save: open the page again from your reminder.")))</p>")
         }
-        let fields = Self.form(String(decoding: body.readableBytesView, as: UTF8.self))
+        let fields = Self.form(String(decoding: body, as: UTF8.self))
         guard ChatSignature.sameSecret(cookie, fields["csrf"] ?? "") else { return expired }
         var form = ClickDesk.PreferencesForm(quietHours: fields["quietHours"], showPreviews: fields["showPreviews"], locale: fields["locale"])
         for (name, value) in fields where name.hasPrefix("deliver.") { form.deliver[String(name.dropFirst(8))] = value }

@@ -67,7 +67,7 @@ extension ClickDesk {
                 title: actions.title(of: action.identifier, in: request),
                 url: opensTarget ? target ?? "" : MessageLinks.actionURL(base: base, token: actionToken, identifier: action.identifier),
                 opensTarget: opensTarget,
-                warning: action.options.contains(.destructive) ? say("ui.destructive", [], to: to, fallback: "cannot be undone") : nil,
+                warning: destructiveWarning(action, to: to),
                 prompt: opensTarget ? nil : textPrompt(action.identifier, in: request))
         }
         return .shown(ReminderView(

@@ -399,9 +399,8 @@ public struct ClickDesk: Sendable {
         let title = actions.title(of: action, in: request), to = addressee(request)
         // A destructive action's page says so, as its email and its view page do: for a
         // chat's link buttons this page is the confirmation.
-        let destructive = configuration.category(request.content.categoryIdentifier)?.actions.first { $0.identifier == action }?
-            .options.contains(.destructive) == true
-        let warning = destructive ? " (\(say("ui.destructive", [], to: to, fallback: "cannot be undone")))" : ""
+        let warning = configuration.category(request.content.categoryIdentifier)?.action(action)
+            .flatMap { destructiveWarning($0, to: to) }.map { " (\($0))" } ?? ""
         if case .confirm = purpose {
             // A confirmation link shows the text it would carry out: whoever had the reply
             // address could have written it, and the answer that sent the link may be older.
@@ -415,6 +414,12 @@ public struct ClickDesk: Sendable {
             }
         }
         return (Outcome(verdict: .answered, message: say("page.action.ask", [title], to: to, fallback: "Do “\(title)”?") + warning, addressee: to), title)
+    }
+
+    /// "cannot be undone", in the addressee's language, for a destructive action; nil
+    /// for any other.
+    func destructiveWarning(_ action: NotificationAction, to: Addressee) -> String? {
+        action.options.contains(.destructive) ? say("ui.destructive", [], to: to, fallback: "cannot be undone") : nil
     }
 
     /// A confirmation link used already (410).

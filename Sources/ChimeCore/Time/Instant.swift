@@ -26,6 +26,9 @@ public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConv
     /// 0001-01-01T00:00:00Z, the first instant RFC 3339 can write.
     public static let earliest = Instant(seconds: -62_135_596_800)
 
+    /// The instants RFC 3339 writes with four digits of year.
+    public static let writable = earliest...latest
+
     public static func + (lhs: Instant, rhs: Int64) -> Instant { Instant(seconds: lhs.seconds + rhs) }
 
     public init(from decoder: any Decoder) throws {
@@ -50,8 +53,7 @@ public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConv
     /// −00:44, the instant read back was 30 seconds off), or a local time past year 9999
     /// (9999-12-31T23:00Z in Kiritimati, +14:00, had been written "10000-01-01T13:00…").
     public func rfc3339(offset: Int) -> String {
-        let shifted = seconds + Int64(offset)
-        let offset = offset % 60 == 0 && (Self.earliest.seconds...Self.latest.seconds).contains(shifted) ? offset : 0
+        let offset = offset % 60 == 0 && Self.writable.contains(self + Int64(offset)) ? offset : 0
         let local = LocalDateTime(secondsSinceEpoch: seconds + Int64(offset))
         guard offset != 0 else { return local.text(suffix: UInt8(ascii: "Z")) }
         let sign = offset < 0 ? "-" : "+"

@@ -32,7 +32,7 @@ public struct TriggerSchedule: Sendable {
     /// time interval of 3·10¹¹ seconds fired in year 11532, which every listing then
     /// printed in a form no reader takes back. Later (or earlier) is never.
     private static func representable(_ instant: Instant?) -> Instant? {
-        instant.flatMap { $0 >= .earliest && $0 <= .latest ? $0 : nil }
+        instant.flatMap { Instant.writable.contains($0) ? $0 : nil }
     }
 
     private var unboundedFirst: Instant? {

@@ -24,6 +24,12 @@ public enum ChatAnswer {
         TextLimit.fit(text, 4_000, .scalars, escaping: ChatEscaping.mattermostMarkdown, links: .asWrittenWithoutMentions)
     }
 
+    /// A Mattermost markdown link: `label` (markdown-escaped already) to `url`, whose `(`
+    /// and `)` are percent-encoded so that the link ends where the URL does.
+    public static func mattermostLink(_ label: String, _ url: String) -> String {
+        "[\(label)](\(url.replacingOccurrences(of: "(", with: "%28").replacingOccurrences(of: ")", with: "%29")))"
+    }
+
     /// Telegram's `answerCallbackQuery` text, shown as a notice as typed (no parse mode):
     /// 0–200 characters, counted in UTF-16 units as Telegram counts a message's.
     /// Telegram refuses a longer one, and the person's button spins with no answer.

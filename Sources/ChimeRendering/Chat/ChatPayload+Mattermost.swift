@@ -40,12 +40,11 @@ extension ChatPayload {
     /// The attachment's text, and under it a link for each foreground action that opens
     /// the request's target: a Mattermost button can only call back, never open a page,
     /// and the target was nowhere in the post (Slack's, Discord's and Telegram's buttons
-    /// open it). `(` and `)` percent-encoded, so that the markdown link ends where the URL
-    /// does.
+    /// open it).
     static func mattermostText(_ message: ChatMessage) -> String {
         let links = message.actions.prefix(NotificationCategory.maximumDefaultActions).filter(\.opensTarget).map { action in
-            let url = link(action.url, 2000, .scalars, or: message).replacingOccurrences(of: "(", with: "%28").replacingOccurrences(of: ")", with: "%29")
-            return "[\(TextLimit.fit(action.title, 100, .scalars, escaping: ChatEscaping.mattermostMarkdown))](\(url))"
+            ChatAnswer.mattermostLink(TextLimit.fit(action.title, 100, .scalars, escaping: ChatEscaping.mattermostMarkdown),
+                                      link(action.url, 2000, .scalars, or: message))
         }
         let lines = links.joined(separator: "\n")
         let text = message.fittedText(7000 - lines.unicodeScalars.count - 2, .scalars, escaping: ChatEscaping.mattermostMarkdown,
