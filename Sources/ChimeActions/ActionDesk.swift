@@ -78,6 +78,16 @@ public struct ActionDesk: Sendable {
         configuration.recipient(id)?.applying(try? store.recipientSettings()[id])
     }
 
+    /// How long a snooze `text` asks for, read as a reply's is, in the request's
+    /// recipient's zone (`15:00`); nil when it names no time Chime reads.
+    public func snoozeSeconds(_ text: String, request: NotificationRequest, now: Instant) -> Int64? {
+        SnoozeText.seconds(text, now: now, zone: Self.zone(of: recipient(of: request)))
+    }
+
+    private static func zone(of recipient: Recipient?) -> TimeZone {
+        recipient.flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!
+    }
+
     /// The language everything said to the request's recipient is in.
     public func locale(of request: NotificationRequest) -> String {
         recipient(of: request)?.locale ?? "en"
@@ -138,7 +148,7 @@ public struct ActionDesk: Sendable {
     /// it (read once per reply: it reads the store).
     func carryOut(_ response: StoredResponse, request: NotificationRequest, recipient: Recipient?, now: Instant) throws -> Outcome {
         let locale = recipient?.locale ?? "en"
-        let zone = recipient.flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!
+        let zone = Self.zone(of: recipient)
         var outcome = Outcome()
         let target = request.content.targetContentIdentifier
         switch BuiltInAction(rawValue: response.action) {

@@ -7,15 +7,8 @@ extension Localizer {
     /// lack it and another locale supplies it, an error when no locale of its chain has
     /// it (the raw key would show).
     public func check(_ configuration: Configuration, templates: String) -> [Diagnostic] {
-        var keys: [String] = []
-        for category in configuration.categories {
-            keys += [category.hiddenPreviewsBodyPlaceholder, category.categorySummaryFormat].compactMap { $0 }
-            for action in category.actions {
-                keys += [action.title, action.textInput?.buttonTitle, action.textInput?.placeholder].compactMap { $0 }
-            }
-        }
         var seen = Set<String>()
-        keys = keys.filter { isKey($0) && seen.insert($0).inserted }
+        let keys = Self.localizableValues(configuration).filter { isKey($0) && seen.insert($0).inserted }
         let wanted = Array(Set(configuration.recipients.map(\.locale))).sorted()
         return duplicateKeys(templates: templates) + formatProblems(templates: templates) + gaps(keys: keys, locales: wanted).map { gap in
             // The folder the locale's own strings were read from (`pt-BR.lproj`), else the
@@ -27,6 +20,42 @@ extension Localizer {
                 return Diagnostic(.warning, at: location, "\"\(gap.key)\" is missing for \(gap.locale); \(supplier) supplies it")
             }
             return Diagnostic(.error, at: location, "\"\(gap.key)\" is missing for \(gap.locale) and every locale it falls back to")
+        }
+    }
+
+    /// The values of a configuration that name a key when one has them: a category's
+    /// placeholder and summary format, its actions' titles and text inputs' words.
+    private static func localizableValues(_ configuration: Configuration) -> [String] {
+        configuration.categories.flatMap { category in
+            [category.hiddenPreviewsBodyPlaceholder, category.categorySummaryFormat].compactMap { $0 }
+                + category.actions.flatMap { [$0.title, $0.textInput?.buttonTitle, $0.textInput?.placeholder].compactMap { $0 } }
+        }
+    }
+
+    /// A warning for each value of the configuration written as a key is (`shopping.placeholdr`,
+    /// `ACTION_EDIT_LIST`: no space, words joined by a dot or an underscore) that no locale
+    /// has: it is shown as written, to every recipient, the privacy placeholder of a hidden
+    /// preview among them; with the key most like it.
+    public func unknownKeys(_ configuration: Configuration, configurationFile: String) -> [Diagnostic] {
+        var seen = Set<String>()
+        let suspect = Self.localizableValues(configuration).filter { Self.looksLikeKey($0) && !isKey($0) && seen.insert($0).inserted }
+        guard !suspect.isEmpty else { return [] }
+        let known = allKeys
+        return suspect.map { value in
+            let meant = EditDistance.nearest(to: value, among: known).map { " (did you mean \"\($0)\"?)" } ?? ""
+            return Diagnostic(.warning, at: SourceLocation(file: configurationFile),
+                              "\"\(value)\" names no string of any locale\(meant), and is shown as written")
+        }
+    }
+
+    /// Written as a key: no white space, and a dot or an underscore between two letters
+    /// or digits (`a.b`, `A_B`; not `Done.` or `OK`).
+    static func looksLikeKey(_ value: String) -> Bool {
+        let scalars = Array(value.unicodeScalars)
+        guard scalars.count >= 3, !scalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) }) else { return false }
+        return scalars.indices.dropFirst().dropLast().contains { index in
+            (scalars[index] == "." || scalars[index] == "_")
+                && CharacterSet.alphanumerics.contains(scalars[index - 1]) && CharacterSet.alphanumerics.contains(scalars[index + 1])
         }
     }
 

@@ -47,6 +47,9 @@ public final class Localizer: Sendable {
         var plurals = builtIn ? BuiltInStrings.parsed.plurals : [:]
         var diagnostics: [Diagnostic] = []
         var named: [String: String] = [:]
+        // The locales the folder gives strings of its own for: a catalog's, and a folder
+        // whose files are not the shipped ones.
+        var given: Set<String> = []
         // An Xcode String Catalog at the folder's top (`Localizable.xcstrings`, every
         // language in one file), over the built-in strings and under each locale folder's
         // own files.
@@ -54,6 +57,8 @@ public final class Localizer: Sendable {
         if let data = Self.stringsFile(catalogPath, into: &diagnostics) {
             do {
                 let catalog = try StringCatalog(bytes: data)
+                given.formUnion(catalog.strings.keys)
+                given.formUnion(catalog.plurals.keys)
                 for (locale, table) in catalog.strings {
                     Self.overlay(StringsFile(table: table), locale: locale, strings: &strings, plurals: &plurals)
                 }
@@ -88,6 +93,7 @@ public final class Localizer: Sendable {
             if let data = Self.stringsFile(stringsPath, into: &diagnostics), !(shipped.map { data.elementsEqual($0.strings) } ?? false) {
                 do {
                     let file = try StringsFile(bytes: data)
+                    given.insert(locale)
                     Self.overlay(file, locale: locale, strings: &strings, plurals: &plurals)
                     // Base internationalization's Base.lproj holds the development language,
                     // which iOS shows where a locale has no string of its own: its text goes
@@ -104,6 +110,7 @@ public final class Localizer: Sendable {
             if let data = Self.stringsFile(dictPath, into: &diagnostics), !(shipped.map { data.elementsEqual($0.stringsdict) } ?? false) {
                 do {
                     let file = try StringsDictFile(bytes: data, path: dictPath)
+                    given.insert(locale)
                     Self.overlay(file, locale: locale, plurals: &plurals)
                     if locale == Self.baseLocale, builtIn { Self.overlay(file, locale: fallbackLanguage, plurals: &plurals) }
                 } catch let error as DiagnosticError {
@@ -111,12 +118,29 @@ public final class Localizer: Sendable {
                 }
             }
         }
+        if builtIn { Self.overlayRegions(given: given, strings: &strings, plurals: &plurals) }
         guard diagnostics.isEmpty else { throw LoadError(diagnostics: diagnostics) }
         self.folders = named
         self.strings = strings
         self.plurals = plurals
         self.locales = Array(Set(strings.keys).union(plurals.keys)).sorted()
         self.fallbackLanguage = fallbackLanguage
+    }
+
+    /// An app localized by region only (`fr-FR.lproj`, `en-US.lproj`, as Xcode's guide has
+    /// it) has its strings go over chime's built-in ones of the language (`fr`), as Apple's
+    /// bundles give a `fr` reader `fr-FR.lproj`: the language's own link, where the
+    /// built-in French is, comes before its regions in every French chain, and its "Snooze"
+    /// hid the app's. Each built-in language the app gave no strings of its own (the
+    /// shipped templates folder's are the built-in ones) takes its region that a reader of
+    /// the language alone is given (the likely one first), key by key.
+    private static func overlayRegions(given: Set<String>, strings: inout [String: StringsFile], plurals: inout [String: StringsDictFile]) {
+        for language in BuiltInStrings.files.map(\.locale) where !given.contains(language) {
+            guard let region = LocaleFallback.chain(language, among: Array(given))
+                .first(where: { $0 != language && LocaleFallback.language(of: $0) == language }) else { continue }
+            if let file = strings[region] { overlay(file, locale: language, strings: &strings, plurals: &plurals) }
+            if let file = plurals[region] { overlay(file, locale: language, plurals: &plurals) }
+        }
     }
 
     /// Puts a strings file's keys over a locale's. A plural key read before it (built in,
@@ -168,6 +192,11 @@ public final class Localizer: Sendable {
 
     /// The name of the folder a locale's files were read from.
     func folder(of locale: String) -> String { folders[locale] ?? locale }
+
+    /// Every key of every locale.
+    var allKeys: Set<String> {
+        Set(strings.values.flatMap(\.table.keys)).union(plurals.values.flatMap(\.entries.keys))
+    }
 
     /// Whether any locale has this key: then a configuration value naming it is localized.
     public func isKey(_ value: String) -> Bool {

@@ -43,6 +43,13 @@ struct Chime: ParsableCommand {
         do {
             command = try parseAsRoot()
         } catch {
+            // `chime ingest` runs in an MTA's pipe, which bounces the reply on 64: an option
+            // misspelt in master.cf, or renamed by an upgrade, is the operator's to mend
+            // while the MTA keeps the mail (75), as ingest's other setup failures are.
+            if exitCode(for: error) != .success, commandName(in: CommandLine.arguments.dropFirst()) == Ingest.configuration.commandName {
+                printError(fullMessage(for: error))
+                Foundation.exit(Ingest.setupFailureCode(.invalid))
+            }
             exit(withError: error)
         }
         if let global = command as? any GlobalCommand {
@@ -87,6 +94,32 @@ struct Chime: ParsableCommand {
             printError("chime: error: \(error)")
             Foundation.exit(70)
         }
+    }
+}
+
+extension Chime {
+    /// No command named (`chime`, `chime --config x.xml`): the help on standard error and
+    /// 64, a usage error, where swift-argument-parser would print it and exit 0: a
+    /// crontab line missing its `run` did nothing every minute, silently.
+    func run() throws {
+        printError(Self.helpMessage())
+        throw ExitCode(64)
+    }
+
+    /// The global options that take a value (``GlobalOptions``), as they may come before
+    /// a command's name.
+    static let valuedGlobalOptions: Set = ["--config", "--store", "--templates", "--env-file", "--state-dir", "--log-level", "--log-format", "--now"]
+
+    /// The command a command line names (its first word that is neither an option nor a
+    /// global option's value), for a line swift-argument-parser refused.
+    static func commandName(in arguments: ArraySlice<String>) -> String? {
+        var arguments = arguments.makeIterator()
+        while let argument = arguments.next() {
+            guard argument.hasPrefix("-") else { return argument }
+            if argument == "--" { return arguments.next() }
+            if valuedGlobalOptions.contains(argument) { _ = arguments.next() }
+        }
+        return nil
     }
 }
 

@@ -9,14 +9,61 @@ struct OperatorMistakesTests {
     @Test("a mistyped --store is no new empty store for the commands that read or change what is stored (66, naming it); schedule and run still make the first")
     func mistypedStore() throws {
         let ws = try Workspace()
-        for arguments in [["failed"], ["pending"], ["delivered"], ["deliveries"], ["responses"], ["cancel", "x"], ["next", "x"]] {
+        // The dry runs and listings an operator scripts to ask "is anything stuck?" among them.
+        for arguments in [["failed"], ["pending"], ["delivered"], ["deliveries"], ["responses"], ["cancel", "x"], ["next", "x"],
+                          ["run", "--dry-run"], ["digest"], ["digest", "--dry-run"], ["recipients"], ["recipients", "--clear", "carol@example.org"],
+                          ["store", "prune", "--dry-run"], ["preview", "--id", "x", "--channel", "log"]] {
             let result = try ws.chime(["--store", "./chme.sqlite"] + arguments)
             #expect(result.status == 66 && result.stderr.contains("no store at ./chme.sqlite"), "\(arguments): \(result.status) \(result.stderr)")
         }
+        // A reply into a store that is not there: kept by the MTA (75), not answered from
+        // an empty store made for it.
+        try ws.write("reply.eml", "From: alice@example.org\nSubject: Re: Tea\nMessage-ID: <r1@example.org>\n\nDone\n")
+        let ingest = try ws.chime(["--store", "./chme.sqlite", "ingest"], input: "reply.eml")
+        #expect(ingest.status == 75 && ingest.stderr.contains("no store at ./chme.sqlite"), "\(ingest)")
         #expect(!FileManager.default.fileExists(atPath: ws.path("chme.sqlite")), "nothing made")
         try ws.write("one.json", #"{"identifier":"a","recipient":"alice","content":{"title":"Tea"},"trigger":{"type":"timeInterval","seconds":60,"repeats":false}}"#)
         #expect(try ws.chime(["--store", "./chme.sqlite", "schedule", "--json", "one.json"]).status == 0)
         #expect(try ws.chime(["--store", "./chme.sqlite", "pending"]).stdout.contains("a"))
+    }
+
+    @Test("no command is a usage error (64, the help on standard error), as cron reads it; chime ingest's unreadable command line is 75, so the MTA keeps the reply; a value that is wrong is 65, not usage")
+    func commandLineCodes() throws {
+        let ws = try Workspace()
+        for arguments in [[], ["--config", "chime.xml"], ["store"]] {
+            let result = try ws.chime(arguments)
+            #expect(result.status == 64 && result.stdout.isEmpty && result.stderr.contains("USAGE:"), "\(arguments): \(result)")
+        }
+        try ws.write("reply.eml", "From: alice@example.org\nSubject: Re: Tea\n\nDone\n")
+        for arguments in [["ingest", "--bogus"], ["--log-level", "loud", "ingest"], ["--store", "chime.sqlite", "ingest", "--now", "soon"]] {
+            let result = try ws.chime(arguments, input: "reply.eml")
+            #expect(result.status == 75 && result.stderr.contains("Error:"), "\(arguments): \(result)")
+        }
+        // "ingest" as another option's value is no ingest.
+        #expect(try ws.chime(["schedule", "--id", "ingest", "--bogus"]).status == 64)
+        #expect(try ws.chime(["--bogus"]).status == 64)
+        #expect(try ws.chime(["--help"]).status == 0)
+        #expect(try ws.chime(["ingest", "--help"]).status == 0)
+        #expect(try ws.chime(["run"]).status == 0, "the store made")
+        // A message that named no delivery: its deliveryID is there, null, as --help lists it.
+        #expect(try ws.chime(["ingest"], input: "reply.eml").status == 0)
+        let replies = try #require(try JSONSerialization.jsonObject(with: Data(try ws.chime(["replies", "--json"]).stdout.utf8)) as? [[String: Any]])
+        #expect(replies.count == 1 && replies[0]["outcome"] as? String == "no-token" && replies[0]["deliveryID"] is NSNull, "\(replies)")
+        let digest = try ws.chime(["digest", "--recipient", "zed"])
+        #expect(digest.status == 65 && digest.stderr == "no recipient \"zed\" in chime.xml\n", "\(digest)")
+    }
+
+    @Test("chime respond refuses a snooze it cannot read, recording nothing, so the operator's next try is not \"already recorded\"")
+    func unreadableSnooze() throws {
+        let ws = try Workspace()
+        try ws.write("one.json", #"{"identifier":"a","recipient":"alice","content":{"title":"Tea","categoryIdentifier":"reminder"},"trigger":{"type":"timeInterval","seconds":60,"repeats":false}}"#)
+        #expect(try ws.chime(["schedule", "--json", "one.json"], now: "2026-11-21T09:00:00Z").status == 0)
+        #expect(try ws.chime(["run"], now: "2026-11-21T09:05:00Z").status == 0)
+        let typo = try ws.chime(["respond", "a", "snooze", "--text", "banana"], now: "2026-11-21T09:06:00Z")
+        #expect(typo.status == 65 && typo.stderr.contains("--text \"banana\" names no time to snooze for") && typo.stdout.isEmpty, "\(typo)")
+        #expect(try ws.chime(["responses"]).stdout.isEmpty, "nothing recorded")
+        let fixed = try ws.chime(["respond", "a", "snooze", "--text", "10m"], now: "2026-11-21T09:07:00Z")
+        #expect(fixed.status == 0 && fixed.stdout.contains("a: chime.snooze carried out: a fires at 2026-11-21T10:17:00+01:00"), "\(fixed)")
     }
 
     @Test("a PostgreSQL URL missing its // or its colon is refused (64) without showing it, as --store, $CHIME_STORE or store copy's --from, and makes no SQLite file", arguments: [

@@ -76,7 +76,7 @@ extension OperatorTests {
         #expect(try ingest("b", at: "10:20:00").contains("responded: archive (failed)"))
         let id = try #require(try responses().first { $0["identifier"] as? String == "b" }?["id"] as? Int)
         let down = try ws.chime(["respond", "--retry", "\(id)", "--state-dir", "state"] + global, now: "2026-11-21T10:25:00Z")
-        #expect(down.status == 75 && down.stdout == "b: archive failed: command exit 3: the archive service is down\n", "\(down)")
+        #expect(down.status == 75 && down.stderr == "b: archive failed: command exit 3: the archive service is down\n" && down.stdout.isEmpty, "on standard error, as run's: \(down)")
         #expect(try attempts("b", in: "state").count == 1, "run in the folder --state-dir names")
         try ws.write("state/service-up", "")
         let up = try ws.chime(["respond", "--retry", "\(id)", "--state-dir", "state"] + global, now: "2026-11-21T10:30:00Z")

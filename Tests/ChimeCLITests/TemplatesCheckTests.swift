@@ -6,7 +6,7 @@ struct TemplatesCheckTests {
     private static let configuration = """
         <chime version="1">
           <categories>
-            <category identifier="c" hiddenPreviewsBodyPlaceholder="c.placeholder" categorySummaryFormat="c.summary">
+            <category identifier="c" hiddenPreviewsBodyPlaceholder="c.placeholder">
               <action identifier="ok" title="OK"/>
             </category>
           </categories>
@@ -113,6 +113,33 @@ struct TemplatesCheckTests {
     func missingFolder() throws {
         let ws = try workspace(fr: "")
         #expect(try ws.chime(["check", "--templates", "nowhere"]).status == 66)
+    }
+
+    @Test("chime check warns of what would quietly not be used: a template override no message uses (with the name meant), a value written as a key that no locale has (shown as written), a state folder missing while an action runs a command")
+    func quietlyUnused() throws {
+        let ws = try Workspace(configuration: Self.configuration
+            .replacingOccurrences(of: #"hiddenPreviewsBodyPlaceholder="c.placeholder""#, with: #"hiddenPreviewsBodyPlaceholder="c.placeholdr""#)
+            .replacingOccurrences(of: #"<action identifier="ok" title="OK"/>"#,
+                                  with: #"<action identifier="ok" title="OK"/><action identifier="go" title="ACTION_GO"><hook command="true"/></action><action identifier="fine" title="Done."/>"#))
+        try FileManager.default.createDirectory(atPath: ws.path("templates/en"), withIntermediateDirectories: true)
+        try ws.write("templates/en/Localizable.strings", "\"c.placeholder\" = \"Reminder\";\n")
+        try FileManager.default.createDirectory(atPath: ws.path("templates/mustache/cc"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: ws.path("templates/mustache/c"), withIntermediateDirectories: true)
+        for file in ["email.txt.mustache", "cc/email.text.mustache", "c/chat.text.mustache", "chat.text.mustache"] {
+            try ws.write("templates/mustache/" + file, "{{title}}\n")
+        }
+        let result = try ws.chime(["--state-dir", "no-such-state", "check"])
+        #expect(result.status == 0, "warnings only: \(result)")
+        let warnings = result.stderr.split(separator: "\n").map(String.init)
+        #expect(warnings.contains { $0.hasPrefix("templates/mustache/email.txt.mustache: warning: no message uses this template (did you mean email.text.mustache?)") }, "\(warnings)")
+        #expect(warnings.contains { $0.hasPrefix("templates/mustache/cc/email.text.mustache: warning: no message uses this template (did you mean c/email.text.mustache?)") }, "\(warnings)")
+        #expect(!warnings.contains { $0.contains("c/chat.text.mustache:") || $0.hasPrefix("templates/mustache/chat.text.mustache") }, "used: \(warnings)")
+        #expect(warnings.contains("chime.xml: warning: \"c.placeholdr\" names no string of any locale (did you mean \"c.placeholder\"?), and is shown as written"), "\(warnings)")
+        #expect(warnings.contains("chime.xml: warning: \"ACTION_GO\" names no string of any locale, and is shown as written"), "\(warnings)")
+        #expect(!warnings.contains { $0.contains("\"Done.\"") || $0.contains("\"OK\"") }, "plain words are words: \(warnings)")
+        #expect(warnings.contains { $0.hasPrefix("no-such-state: warning: the state folder, where command hooks run, does not exist") }, "\(warnings)")
+        try FileManager.default.createDirectory(atPath: ws.path("state"), withIntermediateDirectories: true)
+        #expect(!(try ws.chime(["--state-dir", "state", "check"]).stderr.contains("state folder")))
     }
 
     @Test("the shipped templates cover the example configuration in every shipped language")

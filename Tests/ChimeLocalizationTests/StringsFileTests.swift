@@ -82,6 +82,27 @@ struct StringsFileTests {
         return root
     }
 
+    @Test("an app localized by region only (fr-FR.lproj, en-US.lproj, as Xcode's guide has it) goes over chime's built-in strings of the language for every reader of it, as Apple's bundles give a fr reader fr-FR; a folder of the language itself still comes first")
+    func regionFoldersOverBuiltIn() throws {
+        let root = try Self.templates([("fr-FR.lproj", #""ui.replyAbove" = "Répondez ici (app)";"#), ("en-US.lproj", #""ui.replyAbove" = "Reply here (app)";"#)])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let localizer = try Localizer(directory: root)
+        for locale in ["fr", "fr-CA", "fr-FR", "fr-BE"] {
+            #expect(localizer.string("ui.replyAbove", locale: locale)?.text == "Répondez ici (app)", "\(locale)")
+        }
+        for locale in ["en", "en-GB", "en-US", "en-AU"] {
+            #expect(localizer.string("ui.replyAbove", locale: locale)?.text == "Reply here (app)", "\(locale)")
+        }
+        // A key the app does not give is still chime's French, not the app's English.
+        #expect(localizer.string("ui.open", locale: "fr-CA")?.text == BuiltInStrings.parsed.strings["fr"]?["ui.open"])
+        #expect(localizer.string("ui.replyAbove", locale: "de")?.text == BuiltInStrings.parsed.strings["de"]?["ui.replyAbove"])
+        // The language's own folder wins over its region's for a reader of the language alone.
+        let both = try Self.templates([("fr.lproj", #""ui.replyAbove" = "fr (app)";"#), ("fr-FR.lproj", #""ui.replyAbove" = "fr-FR (app)";"#)])
+        defer { try? FileManager.default.removeItem(atPath: both) }
+        #expect(try Localizer(directory: both).string("ui.replyAbove", locale: "fr-CA")?.text == "fr (app)")
+        #expect(try Localizer(directory: both).string("ui.replyAbove", locale: "fr-FR")?.text == "fr-FR (app)")
+    }
+
     @Test("a locale's folder named as Xcode names it: pt_BR, fr.lproj")
     func xcodeFolders() throws {
         let root = try Self.templates([("pt_BR", #""k" = "Olá";"#), ("it.lproj", #""k" = "Ciao";"#)])
@@ -220,6 +241,10 @@ struct StringsFileTests {
         #expect(try StringFormat.format("%.1f", ["2.5"], locale: "en-GB") == "2.5")
         #expect(try StringFormat.format("%.1f", ["2.5"]) == "2.5")
         #expect(try StringFormat.format("%5.1f|%g", ["2.5", "0.25"], locale: "ru") == "  2,5|0,25")
+        // printf's zeros, rounding and no grouping, as %d has none, the separator alone changed.
+        #expect(try StringFormat.format("%02d:%02d | %06.2f | %.1f | %.1f | %d", [5, 7, "3.14159", "12345.5", "2.45", 12345], locale: "pl")
+            == "05:07 | 003,14 | 12345,5 | 2,5 | 12345")
+        #expect(try StringFormat.format("%06.2f | %.1f", ["3.14159", "12345.5"], locale: "en") == "003.14 | 12345.5")
         // Through the templates' strings, for the recipient's language, plain or plural.
         let root = try Self.templates([("fr", #""run.distance" = "Course : %.1f km";"#)])
         defer { try? FileManager.default.removeItem(atPath: root) }

@@ -217,6 +217,23 @@ struct EmailComposerTests {
         }
     }
 
+    @Test("an override's content type holds from its first line, whatever it names further down (or in a comment): HTML escaped by Chime's escaping, a text part never HTML-escaped; a standalone tag on its first line is left out with its line, as Mustache has it")
+    func overrideContentTypeFromTheStart() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("chime-templates-\(UUID().uuidString)")
+        let folder = root.appendingPathComponent("mustache")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try "{{! named below: {{% CONTENT_TYPE: TEXT}} }}\n<h1>{{title}}</h1>{{uppercased(body)}}\n".write(to: folder.appendingPathComponent("email.html.mustache"), atomically: true, encoding: .utf8)
+        try "Line {{title}}\n{{% CONTENT_TYPE: TEXT}}\n{{body}}\n".write(to: folder.appendingPathComponent("email.text.mustache"), atomically: true, encoding: .utf8)
+        try "{{#title}}\nT: {{title}}\n{{/title}}\n".write(to: folder.appendingPathComponent("chat.text.mustache"), atomically: true, encoding: .utf8)
+        let templates = try TemplateSet(directory: root.path)
+        let context: [String: Any] = ["title": "\u{0605}<img src=x onerror=alert(1)>", "body": "<b>x</b> & y"]
+        let html = templates.render(.emailHTML, category: nil, context)
+        #expect(html.contains("<h1>\u{0605}&lt;img src=x onerror=alert(1)&gt;</h1>") && !html.contains("<img"), "\(html)")
+        #expect(templates.render(.emailText, category: nil, context) == "Line \u{0605}<img src=x onerror=alert(1)>\n<b>x</b> & y\n")
+        #expect(templates.render(.chatText, category: nil, context) == "T: \u{0605}<img src=x onerror=alert(1)>\n")
+    }
+
     @Test("a < with a mark joined to it is still escaped, in the compiled shape and in swift-mustache's rendering; the body's line breaks are <br>")
     func escapedByScalar() throws {
         let title = "\u{0605}<img src=x onerror=alert(1)>\u{034F}"

@@ -205,9 +205,14 @@ public enum StringFormat {
                 guard let value = argument.doubleValue else {
                     throw Failure(message: "%\(specifier.text) needs a number, and argument \(position) is \"\(argument.textValue)\"")
                 }
-                let cFormat = specifier.cFormat(length: "")
-                guard let locale else { return String(format: cFormat, value) }
-                return String(format: cFormat, locale: foundationLocale(locale), value)
+                // printf's flags, width, precision and rounding (`%06.2f`), with the decimal
+                // separator of the recipient's language put in; through Foundation's
+                // formatting with a locale, `%06.2f` had lost its zeros, `%.1f` grouped
+                // thousands where `%d` does not, and 2.45 became 2,4.
+                let written = String(format: specifier.cFormat(length: ""), value)
+                guard let locale, let separator = foundationLocale(locale).decimalSeparator, separator != ".",
+                      let dot = written.firstIndex(of: ".") else { return written }
+                return written.replacingCharacters(in: dot...dot, with: separator)
             default:
                 throw Failure(message: "unsupported format specifier %\(specifier.text)")
             }

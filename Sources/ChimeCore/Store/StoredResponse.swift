@@ -142,6 +142,24 @@ public struct InboundRecord: Hashable, Sendable, Encodable {
     }
 }
 
+/// `deliveryID` always there, null for a message that named no delivery (unreadable, no
+/// token), as `chime replies --help` lists it: a key that comes and goes breaks a script's
+/// `.deliveryID`.
+extension InboundRecord {
+    private enum CodingKeys: String, CodingKey { case id, at, messageID, sender, outcome, detail, deliveryID }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(at, forKey: .at)
+        try container.encode(messageID, forKey: .messageID)
+        try container.encode(sender, forKey: .sender)
+        try container.encode(outcome, forKey: .outcome)
+        try container.encode(detail, forKey: .detail)
+        try container.encode(deliveryID, forKey: .deliveryID)
+    }
+}
+
 /// Thrown by ``ResponseStore/record(_:from:)`` when the same action's response to the
 /// same delivery is being carried out now (taken less than
 /// ``StoredResponse/abandonedAfter`` seconds before). Nothing is recorded: the answer,

@@ -47,17 +47,20 @@ public struct TemplateSet: Sendable {
         init(_ text: String, name: String) throws(ParseFailure) {
             _ = ScalarHTML.registered
             // Without a content type named, swift-mustache escapes for HTML with its own
-            // escaping: the template is given Chime's, or plain text's (on its first line,
-            // so that a parse error's line stays the file's).
+            // escaping, which lets a `<` after a combining mark through: every template starts
+            // with Chime's, or plain text's, on a line of its own (a standalone tag, which
+            // Mustache leaves out with its line: the template's first line keeps its own
+            // standalone tags; a parse error's line is counted back to the file's). A content
+            // type the template names itself takes over where it stands, as swift-mustache
+            // reads them in order; one named only further down (or inside a comment) had
+            // left what came before it to the default escaping.
             try Self.checkBounds(text)
-            let named = text.contains(/\{\{%\s*CONTENT_TYPE/)
-            let pragma = named ? "" : name == Name.emailHTML.rawValue ? "{{% CONTENT_TYPE: HTML}}" : "{{% CONTENT_TYPE: TEXT}}"
+            let pragma = name == Name.emailHTML.rawValue ? "{{% CONTENT_TYPE: HTML}}\n" : "{{% CONTENT_TYPE: TEXT}}\n"
             do {
                 template = try MustacheTemplate(string: pragma + text)
             } catch let error as MustacheTemplate.ParserError {
                 let context = error.context
-                throw ParseFailure(message: Self.describe(error.error), line: context.lineNumber,
-                                   column: context.lineNumber == 1 ? max(1, context.columnNumber - pragma.count) : context.columnNumber)
+                throw ParseFailure(message: Self.describe(error.error), line: max(1, context.lineNumber - 1), column: context.columnNumber)
             } catch {
                 throw ParseFailure(message: "not a valid Mustache template", line: 1, column: 1)
             }
@@ -149,6 +152,22 @@ public struct TemplateSet: Sendable {
             }
         }
         self.overrides = overrides
+    }
+
+    /// The override files no message would use (relative to the `mustache` folder), each
+    /// with the name most like it that would be used: `email.txt.mustache` for
+    /// `email.text.mustache`, a folder named for no category. `chime check` warns of them,
+    /// since each leaves the default template in its place without a word.
+    public func unusedOverrides(categories: [String]) -> [(file: String, meant: String?)] {
+        let names = Name.allCases.map(\.rawValue)
+        let used = Set(names + categories.flatMap { category in names.map { "\(category)/\($0)" } })
+        return overrides.keys.sorted().filter { !used.contains($0) }.map { file in
+            let parts = file.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 2 else { return (file, parts.count == 1 ? EditDistance.nearest(to: file, among: names) : nil) }
+            let category = categories.contains(parts[0]) ? parts[0] : EditDistance.nearest(to: parts[0], among: categories)
+            let name = names.contains(parts[1]) ? parts[1] : EditDistance.nearest(to: parts[1], among: names)
+            return (file, category.flatMap { category in name.map { "\(category)/\($0)" } })
+        }
     }
 
     /// Renders a template: the category's own, else the folder's, else the default.

@@ -18,7 +18,9 @@ extension Chime {
                 meant. A missing file exits 66. A channel secret under \
                 16 characters and a CHIME_SECRET_KEY under 32 bytes are refused (exit 65), as are a Discord secret that is not \
                 the application's public key (64 hexadecimal digits), a Telegram secret setWebhook would refuse, and a locale whose language is \
-                not an ISO 639 code; a recipient whose language has no strings (built in or in the templates) is a warning. \
+                not an ISO 639 code; a recipient whose language has no strings (built in or in the templates) is a warning, \
+                as are a value written as a key that no locale has, a template override no message uses, and a state \
+                folder missing or not writable while an action runs a command hook. \
                 A channel's caFile that cannot be read or holds no PEM certificate is an error here (exit 65); other commands \
                 load the configuration all the same, and only that channel's deliveries fail while it is so. \
                 With --probe, each SMTP and webhook channel is also tried (SMTP: connect, TLS, \
@@ -50,11 +52,15 @@ extension Chime {
         }
 
         /// The folder's Mustache templates that `chime run` could not use (not UTF-8, not
-        /// Mustache): it would hold every message back.
-        private func templateErrors(_ path: String) -> [Diagnostic] {
+        /// Mustache: it would hold every message back), and those it would not use (a name
+        /// misspelt: the built-in template would stand in without a word).
+        private func templateErrors(_ path: String, _ configuration: Configuration) -> [Diagnostic] {
             do {
-                _ = try TemplateSet(directory: path)
-                return []
+                let root = (path as NSString).appendingPathComponent("mustache")
+                return try TemplateSet(directory: path).unusedOverrides(categories: configuration.categories.map(\.identifier)).map { file, meant in
+                    Diagnostic(.warning, at: SourceLocation(file: (root as NSString).appendingPathComponent(file)),
+                               "no message uses this template\(meant.map { " (did you mean \($0)?)" } ?? ""): each is \(TemplateSet.Name.allCases.map(\.rawValue).joined(separator: ", ")), in mustache/ or in a folder named for a category of \(options.configPath); the built-in template is used in its place")
+                }
             } catch let error as TemplateSet.LoadError {
                 let at = SourceLocation(file: error.path, line: error.position?.line ?? 0, column: error.position?.column ?? 0)
                 return [Diagnostic(.error, at: at, error.message)]
@@ -74,7 +80,8 @@ extension Chime {
             do {
                 let localizer = try Localizer(directory: path) // without the folder, the built-in strings alone
                 return localizer.languageGaps(configuration, templates: path, configurationFile: options.configPath)
-                    + (present ? localizer.check(configuration, templates: path) + templateErrors(path) : [])
+                    + localizer.unknownKeys(configuration, configurationFile: options.configPath)
+                    + (present ? localizer.check(configuration, templates: path) + templateErrors(path, configuration) : [])
             } catch let error as Localizer.LoadError {
                 printDiagnostics(error.diagnostics)
                 throw ExitCode(65)

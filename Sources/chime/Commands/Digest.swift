@@ -34,9 +34,11 @@ extension Chime {
         var json = false
 
         func run() throws {
-            let scheduler = try options.runtime.openScheduler(followMoves: false)
+            let scheduler = try options.runtime.openScheduler(followMoves: false, existing: true)
             if let recipient, scheduler.configuration.recipient(recipient) == nil {
-                throw ValidationError("no recipient \"\(recipient)\" in the configuration")
+                // Bad input (65), as `schedule --to` takes it, not a usage error.
+                printError(printable("no recipient \"\(recipient)\" in \(options.configPath)"))
+                throw ExitCode(65)
             }
             let report = try scheduler.digest(now: options.instant, only: recipient, dryRun: dryRun)
             if json {

@@ -46,7 +46,7 @@ extension Chime {
                 printError("no imap:// or imaps:// channel in \(options.configPath): nothing to fetch from")
                 throw ExitCode(65)
             }
-            let intake = try MailIntake(options.runtime, configuration: configuration, store: try options.runtime.openStore(), failureCode: 65)
+            let intake = try MailIntake(options.runtime, configuration: configuration, store: try options.runtime.openStore(existing: true), failureCode: 65)
             var unreachable = false
             for channel in channels {
                 do {

@@ -15,8 +15,9 @@ extension Chime {
                 when it needs proof; the person is answered in their thread. What became of every message is listed by `chime replies`. \
                 Exits 0 when a message was handled or deliberately ignored, a reply that matched nothing included (an MTA \
                 must not bounce it); 75 when it could not be recorded now (the store unavailable, or the same answer being \
-                carried out at that moment), or when the configuration, the environment file or the store cannot be used \
-                (a folder missing, another program's database), so that an MTA pipe keeps the message and tries again later.
+                carried out at that moment), or when the command line, the configuration, the environment file or the \
+                store cannot be used (an option misspelt, a folder missing, no store there yet, another program's \
+                database), so that an MTA pipe keeps the message and tries again later.
                 """
         )
 
@@ -42,7 +43,7 @@ extension Chime {
         /// 64 was lost to its writer.
         static func intake(_ options: GlobalOptions, configuration: Configuration) throws -> MailIntake {
             do {
-                return try MailIntake(options.runtime, configuration: configuration, store: try options.runtime.openStore())
+                return try MailIntake(options.runtime, configuration: configuration, store: try options.runtime.openStore(existing: true))
             } catch is RuntimeFailure {
                 throw RuntimeFailure(setupFailureCode(.invalid))
             }

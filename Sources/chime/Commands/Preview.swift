@@ -112,7 +112,7 @@ extension Chime {
 
         private func readRequest(configuration: Configuration) throws -> (NotificationRequest, Instant) {
             if let id {
-                let store = try options.runtime.openStore()
+                let store = try options.runtime.openStore(existing: true)
                 if let pending = try store.pending(identifier: id) { return (pending.request, pending.nextFire) }
                 if let delivered = try store.delivered(recipient: nil).first(where: { $0.request.identifier == id }) {
                     return (delivered.request, delivered.fireDate)

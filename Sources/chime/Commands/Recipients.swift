@@ -46,7 +46,7 @@ extension Chime {
 
         func run() throws {
             let configuration = try options.runtime.loadConfiguration()
-            let store = try options.runtime.openStore()
+            let store = try options.runtime.openStore(existing: true)
             if let clear {
                 let address = Mailbox.key(of: clear)
                 guard !(try store.clearUndeliverable([address])).isEmpty else {

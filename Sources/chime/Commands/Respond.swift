@@ -71,6 +71,14 @@ extension Chime {
                 throw ExitCode(65)
             }
             let now = options.instant
+            // A reply's unreadable snooze falls back to the default, since its writer cannot
+            // be asked again; the operator can, before anything is recorded (recorded, a
+            // second `respond` would be "already recorded").
+            if chosen == BuiltInAction.snooze.rawValue, let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+               desk.snoozeSeconds(text, request: request, now: now) == nil {
+                printError(printable("--text \"\(text)\" names no time to snooze for (10m, 2h, 1h30m, 15:00, 3pm); nothing recorded"))
+                throw ExitCode(65)
+            }
             var response = StoredResponse(
                 deliveryID: delivered.deliveryID, identifier: request.identifier, recipient: request.recipient, action: chosen,
                 userText: text, channel: "cli", responder: ProcessInfo.processInfo.environment["USER"] ?? "cli", at: now,
@@ -120,8 +128,13 @@ extension Chime {
         /// other exit of chime's, where it was 1.
         private func carryOut(_ response: StoredResponse, request: NotificationRequest, desk: ActionDesk) throws {
             let outcome = try desk.carryOut(response, request: request, now: options.instant)
-            print(printable("\(response.identifier): \(response.action) \(outcome.status)\(outcome.result.isEmpty ? "" : ": " + outcome.result)"))
-            if outcome.status == StoredResponse.failed { throw ExitCode(75) }
+            let line = printable("\(response.identifier): \(response.action) \(outcome.status)\(outcome.result.isEmpty ? "" : ": " + outcome.result)")
+            // A failure on standard error, as `run` and `digest` say theirs.
+            guard outcome.status != StoredResponse.failed else {
+                printError(line)
+                throw ExitCode(75)
+            }
+            print(line)
         }
     }
 }

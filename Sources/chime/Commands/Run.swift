@@ -42,7 +42,7 @@ extension Chime {
             let report: Scheduler.RunReport
             if dryRun {
                 // A dry run lists what is due and moves no floating request.
-                report = try options.runtime.openScheduler(followMoves: false).run(now: options.instant, limit: limit, dryRun: true)
+                report = try options.runtime.openScheduler(followMoves: false, existing: true).run(now: options.instant, limit: limit, dryRun: true)
             } else if let scheduler = try options.runtime.schedulerForRun(now: options.instant) {
                 // The run moves floating requests itself and reports it.
                 report = try scheduler.run(now: options.instant, limit: limit)

@@ -13,6 +13,12 @@ extension Chime {
             abstract: "Migrate the store, copy a whole deployment from one store to another, or forget old history.",
             subcommands: [Migrate.self, Copy.self, Prune.self]
         )
+
+        /// `chime store` alone: its help on standard error and 64, as `chime` alone.
+        func run() throws {
+            printError(Self.helpMessage())
+            throw ExitCode(64)
+        }
     }
 }
 
@@ -169,7 +175,7 @@ extension Chime.Store {
 
         func run() throws {
             let cutoff = Instant(seconds: options.instant.seconds - Int64(olderThan) * 86_400)
-            let forgotten = try options.runtime.openStore().forgetHistory(before: cutoff, dryRun: dryRun)
+            let forgotten = try options.runtime.openStore(existing: true).forgetHistory(before: cutoff, dryRun: dryRun)
             if json {
                 try printJSON(Summary(cutoff: cutoff.rfc3339(offset: 0), dryRun: dryRun, forgotten: forgotten))
                 return
