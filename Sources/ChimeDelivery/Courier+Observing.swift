@@ -30,7 +30,7 @@ extension Courier {
             logger.info("delivered", metadata: metadata)
         case .failed:
             metadata["reason"] = .string(message)
-            logger.info("delivery failed, gave up", metadata: metadata)
+            logger.log(level: gaveUpLevel, "delivery failed, gave up", metadata: metadata)
         case .queued:
             metadata["reason"] = .string(message)
             if let next { metadata["next.attempt"] = .string(next.rfc3339(offset: 0)) }

@@ -49,6 +49,9 @@ public final class Courier {
     /// Where each delivery's end is told (info: delivered, to retry, gave up), named by
     /// its request, recipient and channel.
     public var logger = Logger(label: "chime.courier")
+    /// The level a delivery given up is logged at: info where a command prints it, error in
+    /// the daemon (``Scheduler/logsProblems``).
+    public var gaveUpLevel: Logger.Level = .info
     /// Reads the email addresses a hard bounce marked (``Mailbox/key(of:)``): nothing is
     /// sent to them, whatever queued it (a retry, `chime retry`, an answer, an opt-in
     /// request, a digest); each such delivery fails saying why, kept for `chime retry` once

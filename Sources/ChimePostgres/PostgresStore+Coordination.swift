@@ -123,14 +123,16 @@ extension PostgresStore {
         IdempotentAnswer(requestDigest: try row.get("request_digest"), status: try row.get("status"), body: [UInt8](try row.get("body", as: Data.self)))
     }
 
-    /// One statement, so one snapshot: the counts agree with each other.
+    /// One statement, so one snapshot: the counts agree with each other. Overdue as the
+    /// SQLite store counts it: due and not held by quiet hours, since its hold ended.
     public func gauges(now: Instant) throws -> StoreGauges {
         try read { session in
             var gauges = StoreGauges()
             guard let row = try await session.rows("""
                 SELECT (SELECT COUNT(*) FROM pending) AS pending,
-                       (SELECT COUNT(*) FROM pending WHERE next_fire <= \(now.seconds)) AS overdue,
-                       (SELECT MIN(next_fire) FROM pending) AS earliest,
+                       (SELECT COUNT(*) FROM pending WHERE next_fire <= \(now.seconds) AND (not_before IS NULL OR not_before <= \(now.seconds))) AS overdue,
+                       (SELECT MIN(GREATEST(next_fire, not_before)) FROM pending
+                        WHERE next_fire <= \(now.seconds) AND (not_before IS NULL OR not_before <= \(now.seconds))) AS earliest,
                        (SELECT COUNT(*) FROM outbox WHERE state = \(DeliveryState.queued.rawValue)) AS queued,
                        (SELECT MIN(queued_at) FROM outbox WHERE state = \(DeliveryState.queued.rawValue)) AS oldest,
                        (SELECT COUNT(*) FROM outbox WHERE state = \(DeliveryState.failed.rawValue)) AS failed

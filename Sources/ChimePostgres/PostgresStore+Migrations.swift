@@ -274,7 +274,7 @@ extension PostgresStore {
                    SELECT table_name FROM information_schema.tables
                    WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name LIMIT 1
                    """).first?.get("table_name", as: String.self) {
-                throw NotAChimeStore(reason: StoreOwnership.anotherProgram(table: table))
+                throw StoreOwnership.anotherProgram(table: table)
             }
             try await session.execute("CREATE TABLE IF NOT EXISTS chime_migrations (name TEXT PRIMARY KEY NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
             let applied = Set(try await session.rows("SELECT name FROM chime_migrations").map { try $0.get("name", as: String.self) })
@@ -297,14 +297,14 @@ extension PostgresStore {
     }
 
     /// The migrations the database records, nil when it has no record of them.
-    /// - Throws: ``NotAChimeStore`` when a newer Chime migrated it (a migration this one
+    /// - Throws: ``StoreOwnership/Refused`` when a newer Chime migrated it (a migration this one
     ///   does not know): an older binary must not write to it.
     private static func applied(_ session: Session) async throws -> Set<String>? {
         guard try await session.rows("SELECT to_regclass('chime_migrations') IS NOT NULL AS present").first?.get("present", as: Bool.self) == true else {
             return nil
         }
         let applied = Set(try await session.rows("SELECT name FROM chime_migrations").map { try $0.get("name", as: String.self) })
-        if let newer = StoreOwnership.newer(applied: applied, known: migrations.map(\.name)) { throw NotAChimeStore(reason: newer) }
+        if let newer = StoreOwnership.newer(applied: applied, known: migrations.map(\.name)) { throw newer }
         return applied
     }
 

@@ -45,6 +45,7 @@ extension PostgresStore {
     }
 
     public func pending(recipient: String?, limits: [String: Int], after: ListingKey?, count: Int?) throws -> [PendingNotification] {
+        guard Self.canBeText(recipient, after) else { return [] }
         // One snapshot: a page's set-aside marks come from the same state as the page.
         return try readSnapshot { session in
             // By pending_next_fire (or pending_recipient) from `after` on: the `>=` is
@@ -68,6 +69,13 @@ extension PostgresStore {
             notifications.setAside(beyond: limits, boundaries: boundaries)
             return notifications
         }
+    }
+
+    /// Whether a listing's recipient and cursor can be PostgreSQL text, which holds no NUL:
+    /// one that holds one names nothing stored (`?recipient=%00` was a 500, the server
+    /// refusing the bytes, where SQLite finds nothing).
+    private static func canBeText(_ recipient: String?, _ after: ListingKey?) -> Bool {
+        NotificationRequest.canBeIdentifier(recipient ?? "") && NotificationRequest.canBeIdentifier(after?.identifier ?? "")
     }
 
     public func pending(identifier: String) throws -> PendingNotification? {
@@ -94,7 +102,8 @@ extension PostgresStore {
     // MARK: Delivered
 
     public func delivered(recipient: String?, after: ListingKey?, count: Int?) throws -> [DeliveredNotification] {
-        try read { session in
+        guard Self.canBeText(recipient, after) else { return [] }
+        return try read { session in
             let (seconds, identifier, count) = (after?.seconds, after?.identifier, count.map(Int64.init))
             return try await session.rows("""
                 SELECT * FROM delivered WHERE (\(recipient)::text IS NULL OR recipient = \(recipient))

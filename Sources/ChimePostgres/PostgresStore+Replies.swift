@@ -31,6 +31,7 @@ extension PostgresStore {
     /// rolled back); finding it carried out, it returns nothing: a replay.
     public func record(_ response: StoredResponse, from inbound: InboundRecord?) throws -> Int64? {
         try write { session in
+            try await session.execute("SELECT pg_advisory_xact_lock_shared(\(Self.responseIDs))")
             let id = try await session.value("""
                 INSERT INTO response (delivery_id, identifier, recipient, action, user_text, channel, responder, at, status)
                 VALUES (\(response.deliveryID), \(response.identifier), \(response.recipient), \(response.action), \(response.userText),
@@ -147,10 +148,19 @@ extension PostgresStore {
         }
     }
 
+    /// The advisory lock that orders new responses' ids with their commits: each
+    /// transaction recording one holds it shared; a listing takes it alone, so that it
+    /// waits for those under way and reads before any other begins. Without, two workers
+    /// recording at once could commit id 2 before id 1: a listing then gave 2, and the app
+    /// polling `after=2` (as the README has it) never saw 1. "chimeres" in ASCII, as
+    /// ``migrationLock`` is "chime".
+    static let responseIDs: Int64 = 0x63_68_69_6D_65_72_65_73
+
     public func responses(after: Int64, count: Int?) throws -> [StoredResponse] {
         let count = count.map(Int64.init)
-        return try read { session in
-            try await session.rows("SELECT * FROM response WHERE id > \(after) ORDER BY id LIMIT \(count)::bigint").map(Self.response)
+        return try write { session in
+            try await session.execute("SELECT pg_advisory_xact_lock(\(Self.responseIDs))")
+            return try await session.rows("SELECT * FROM response WHERE id > \(after) ORDER BY id LIMIT \(count)::bigint").map(Self.response)
         }
     }
 

@@ -32,6 +32,10 @@ public final class PostgresStore: NotificationStore, StoreMigrating {
     /// - Throws: ``PostgresStoreFailure`` saying what is wrong and what to do.
     public init(url: PostgresURL, logger: Logger = Logger(label: "chime.postgres")) throws {
         self.url = url
+        // Never below debug: at trace, PostgresNIO logs every message of the wire, the rows
+        // read among them, and the signing key with them (`--log-level trace` put it in
+        // the journal). Its debug records are the connections' comings and goings.
+        let logger = Self.atMostDebug(logger)
         self.logger = logger
         let configuration: PostgresClient.Configuration
         let first: PostgresConnection.Configuration
@@ -57,6 +61,12 @@ public final class PostgresStore: NotificationStore, StoreMigrating {
         client = PostgresClient(configuration: configuration,
                                 backgroundLogger: Logger(label: logger.label) { _ in PoolLog(base: logger.handler) })
         running = Task(executorPreference: StoreExecutor.shared) { [client] in await client.run() }
+    }
+
+    private static func atMostDebug(_ logger: Logger) -> Logger {
+        var capped = logger
+        if capped.logLevel < .debug { capped.logLevel = .debug }
+        return capped
     }
 
     /// Reads `text` as a store URL, then opens it as ``init(url:logger:)`` does.

@@ -1,3 +1,4 @@
+import ChimeCore
 import Foundation
 import PostgresNIO
 
@@ -24,7 +25,7 @@ public struct PostgresStoreFailure: Error, CustomStringConvertible {
     /// PostgreSQL's (or the connection's) words.
     public var detail: String
 
-    public var description: String { "\(url): error: \(explanation) (PostgreSQL: \(detail))" }
+    public var description: String { "\(url): error: \(explanation)" + (detail.isEmpty ? "" : " (PostgreSQL: \(detail))") }
 
     init(url: String, exitCode: Int32, sqlState: String = "", explanation: String, detail: String) {
         self.url = url
@@ -66,8 +67,8 @@ public struct PostgresStoreFailure: Error, CustomStringConvertible {
             self.init(url: url, exitCode: 75, explanation: Self.unreachable(url), detail: "\(error)")
             return
         }
-        if let error = error as? NotAChimeStore {
-            self.init(url: url, exitCode: 65, explanation: "this database is not a Chime store: name another in the URL", detail: error.reason)
+        if let refused = error as? StoreOwnership.Refused {
+            self.init(url: url, exitCode: 65, explanation: refused.description, detail: "")
             return
         }
         if "\(type(of: error))" == "ConnectionPoolError" {
@@ -138,7 +139,4 @@ public struct PostgresStoreFailure: Error, CustomStringConvertible {
     }
 }
 
-/// A database Chime will not write to: another program's, or one a newer Chime migrated.
-struct NotAChimeStore: Error {
-    var reason: String
-}
+

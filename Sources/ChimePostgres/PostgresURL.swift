@@ -54,7 +54,8 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
 
     /// The URL with the password left out: what messages name.
     public var description: String {
-        let place = socketPath.map { "?host=\($0)" } ?? ""
+        // The socket's folder, as the URL names it, so that the URL shown can be used again.
+        let place = socketPath.map { "?host=\(($0 as NSString).deletingLastPathComponent)" + (port == 5432 ? "" : "&port=\(port)") } ?? ""
         let server = socketPath == nil ? "\(host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? ""):\(port)" : ""
         return "postgres://\(user)@\(server)/\(database)\(place)"
     }
@@ -106,6 +107,14 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
         if let slash = rest.firstIndex(of: "/") {
             path = rest[rest.index(after: slash)...]
             rest = rest[..<slash]
+        }
+        // An @ in the database's name is a password's raw / before its own @, whatever
+        // stood before the / (`chime:93/kQx…@db/chime` is no host `chime` and port 93 with
+        // a database `kQx…@db/chime`; `chime:Sec@ret/Part2@db/chime` no host `ret`): read
+        // so, its pieces were printed in the error that followed, as the host or the
+        // database.
+        if path.contains("@") {
+            throw ParseError(description: "an @ stands in the database's name, as after a / in a password not percent-encoded: write / as %2F in a password, and @ as %40 in a database's name")
         }
         // The user information ends at the last @: a password may hold a raw one.
         var hostPart = rest
@@ -167,7 +176,10 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
             case "dbname":
                 path = Substring(value)
             case "connect_timeout":
-                guard let seconds = Int(value), seconds > 0 else { throw ParseError(description: "connect_timeout must be a number of seconds") }
+                if let seconds = Int(value), seconds <= 0 {
+                    throw ParseError(description: "connect_timeout=\(value) is libpq's \"wait for ever\", which Chime does not take: a cron run would hang on a server gone; give 1 or more seconds, or leave it out (10 s)")
+                }
+                guard let seconds = Int(value) else { throw ParseError(description: "connect_timeout must be a whole number of seconds") }
                 connectTimeout = seconds
             case "application_name":
                 continue
@@ -180,6 +192,11 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
             }
         }
         if let socketFolder { socketPath = (socketFolder as NSString).appendingPathComponent(".s.PGSQL.\(port)") }
+        // libpq's several hosts (`h1:5432,h2:5432`, `host=h1,h2`), tried in turn: taken
+        // for one name, it failed as a DNS error, 75, retried for good by cron and systemd.
+        if host?.contains(",") == true || socketPath?.contains(",") == true {
+            throw ParseError(description: "several hosts (libpq's h1,h2) are not taken: name one server, or a proxy in front of them")
+        }
         guard host != nil || socketPath != nil else {
             throw ParseError(description: "name the server, as in postgres://USER:PASSWORD@HOST:5432/DATABASE")
         }

@@ -100,6 +100,7 @@ struct Daemon: Sendable {
                 var scheduler = try runtime.scheduler(configuration: configuration(), store: store)
                 // Held ones wait a minute, as from cron, rather than fill every round.
                 scheduler.heldRetry = 60
+                scheduler.logsProblems = true
                 let report = try scheduler.run(now: now, clock: { Instant(clock()) }, limit: Self.roundSize, sending: false)
                 lastRoundFailed.set(false)
                 if report.fired > 0 || !report.groupsSent.isEmpty { handOver() }
@@ -132,7 +133,8 @@ struct Daemon: Sendable {
             // What was handed over until now, this round sends.
             _ = handedOver.take()
             do {
-                let scheduler = try runtime.scheduler(configuration: configuration(), store: store)
+                var scheduler = try runtime.scheduler(configuration: configuration(), store: store)
+                scheduler.logsProblems = true
                 let report = try scheduler.send(now: now, clock: { Instant(clock()) }, keepsSending: { [sendingStop] in sendingStop.allows })
                 if report.cutShort { logger.notice(Self.cutShort("sending", report)) }
             } catch {
@@ -181,7 +183,8 @@ struct Daemon: Sendable {
     var digests: RecurringWork {
         RecurringWork(name: "digest", clock: clock, round: { now in
             do {
-                let scheduler = try runtime.scheduler(configuration: configuration(), store: store)
+                var scheduler = try runtime.scheduler(configuration: configuration(), store: store)
+                scheduler.logsProblems = true
                 let report = try scheduler.digest(now: now, clock: { Instant(clock()) }, keepsSending: { [digestsStop] in digestsStop.allows })
                 if report.delivery.cutShort { logger.notice(Self.cutShort("the digests' sending", report.delivery)) }
                 for (recipient, count) in report.sent {

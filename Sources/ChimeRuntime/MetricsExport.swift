@@ -19,8 +19,21 @@ struct MetricsExport: Sendable {
 
     /// Bootstraps swift-metrics with a Prometheus registry, once per process (swift-metrics
     /// allows one bootstrap); each later call exports the same registry over its store.
-    static func bootstrap(store: any NotificationStore, clock: @escaping @Sendable () -> Instant) -> MetricsExport {
-        MetricsExport(registry: shared, store: store, clock: clock)
+    static func bootstrap(store: any NotificationStore, clock: @escaping @Sendable () -> Instant, channelKinds: [String]) -> MetricsExport {
+        let export = MetricsExport(registry: shared, store: store, clock: clock)
+        // The counters alerts watch, from zero: a series that first shows at 1 gives
+        // `rate()` and `increase()` nothing, and the first delivery given up, or the first
+        // forged token, after each start went unseen. Each reply's outcome by email and
+        // link; each delivery's outcome for the configuration's kinds of channel.
+        for status in InboundRecord.Outcome.allCases.map(\.rawValue) {
+            for via in ["email", "link"] { Counter(label: ReplyDesk.repliesMetric, dimensions: [("status", status), ("via", via)]).increment(by: 0) }
+        }
+        for kind in Set(channelKinds) {
+            for outcome in [DeliveryAttempt.Outcome.delivered, .temporary, .permanent, .rateLimited].map(Courier.label) {
+                Counter(label: Courier.deliveriesMetric, dimensions: [("kind", kind), ("outcome", outcome)]).increment(by: 0)
+            }
+        }
+        return export
     }
 
     /// The process's registry, swift-metrics bootstrapped with it on first use.

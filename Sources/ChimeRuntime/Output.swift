@@ -14,7 +14,7 @@ public func printDiagnostics(_ diagnostics: [Diagnostic]) {
         for line in lines { logger.error("\(line)") }
         return
     }
-    FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    StandardStreams.error(lines.joined(separator: "\n") + "\n")
 }
 
 /// A line on standard error; while ``DiagnosticsToLog`` holds a logger, an error record of
@@ -24,7 +24,7 @@ public func printError(_ text: String) {
         logger.error("\(text)")
         return
     }
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    StandardStreams.error(text + "\n")
 }
 
 /// Where the runtime's diagnostic lines go while `chime serve` runs: into its log, so that

@@ -30,7 +30,9 @@ extension Runtime {
         }
         let desks = DeskHolder(ClickDesk(reader: reader, actions: actions))
         var server = ChimeHTTPServer(desks: desks, clock: clock)
-        server.metrics = MetricsExport.bootstrap(store: store, clock: clock).served
+        // Deliveries go over SMTP and webhooks (a file: or Maildir channel is written at once).
+        let kinds = configuration.channels.map(\.url.kind).filter { !$0.isInbound && $0 != .maildir && $0 != .file }.map(\.rawValue)
+        server.metrics = MetricsExport.bootstrap(store: store, clock: clock, channelKinds: kinds).served
         server.scheduling = apiScheduling(desks, store: store, clock: clock)
         return ServerParts(store: store, desks: desks, server: server, clock: clock)
     }
@@ -81,6 +83,8 @@ extension Runtime {
         var services: [any Service] = [ActionsInFlight()]
         if let daemon { services += daemon.services }
         services.append(server.application(host: host, port: port, onRunning: listening))
+        // Last, so stopped first: the stop is said as it begins.
+        services.append(StopNotice())
         var logger = Logger(label: "chime.serve")
         logger.logLevel = .warning
         let group = ServiceGroup(configuration: .init(
@@ -183,5 +187,16 @@ extension Runtime {
 
     private final class Failure: @unchecked Sendable {
         var error: (any Error)?
+    }
+}
+
+/// Says in the log that a stop has begun (SIGTERM or SIGINT) and what it waits for: the
+/// stop may take ten seconds and more (a hook's timeout, a store that does not answer),
+/// and had said nothing until its end, a second signal changing nothing.
+private struct StopNotice: Service {
+    func run() async throws {
+        try? await gracefulShutdown()
+        guard !Task.isCancelled else { return }
+        Logger(label: "chime.serve").notice("stopping: no new work is taken; the round of firing, the actions under way and what is being sent finish first (sending stops 10 s after firing has), then chime serve exits")
     }
 }

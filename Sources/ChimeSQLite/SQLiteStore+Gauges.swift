@@ -6,13 +6,16 @@ extension SQLiteStore {
         try database.read { db in
             var gauges = StoreGauges()
             // Each by an index: pending_next_fire, outbox_due (state, next_attempt).
+            gauges.pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pending") ?? 0
+            // Overdue: due, and not held by quiet hours past now (whose hold is no failure to
+            // fire: counted, a reminder held overnight raised the README's "nothing fires"
+            // alert every night); overdue since its hold ended, when it had one.
             if let row = try Row.fetchOne(db, sql: """
-                SELECT COUNT(*) AS total, COUNT(CASE WHEN next_fire <= ? THEN 1 END) AS due,
-                       MIN(next_fire) AS earliest FROM pending
-                """, arguments: [now.seconds]) {
-                gauges.pending = row["total"]
+                SELECT COUNT(*) AS due, MIN(MAX(next_fire, COALESCE(not_before, next_fire))) AS since FROM pending
+                WHERE next_fire <= ? AND (not_before IS NULL OR not_before <= ?)
+                """, arguments: [now.seconds, now.seconds]) {
                 gauges.overdue = row["due"]
-                if gauges.overdue > 0, let earliest: Int64 = row["earliest"] { gauges.oldestOverdue = Instant(seconds: earliest) }
+                if gauges.overdue > 0, let since: Int64 = row["since"] { gauges.oldestOverdue = Instant(seconds: since) }
             }
             let outbox = "SELECT COUNT(*) AS n, MIN(queued_at) AS oldest FROM outbox WHERE state = ?"
             if let row = try Row.fetchOne(db, sql: outbox, arguments: [DeliveryState.queued.rawValue]) {

@@ -401,7 +401,7 @@ struct SchemaMigrator {
         switch first {
         case nil: return false
         case "grdb_migrations": return true
-        case let table?: throw DatabaseError(resultCode: .SQLITE_NOTADB, message: StoreOwnership.anotherProgram(table: table))
+        case let table?: throw StoreOwnership.anotherProgram(table: table)
         }
     }
 
@@ -410,7 +410,7 @@ struct SchemaMigrator {
         guard try Self.recordsMigrations(db) else { return migrations }
         let applied = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
         if let newer = StoreOwnership.newer(applied: applied, known: identifiers) {
-            throw DatabaseError(resultCode: .SQLITE_NOTADB, message: newer)
+            throw newer
         }
         return migrations.filter { !applied.contains($0.identifier) }
     }

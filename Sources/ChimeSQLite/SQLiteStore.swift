@@ -71,8 +71,7 @@ public final class SQLiteStore: NotificationStore, StoreMigrating {
             // A migration may have written enough to start the checkpoint thread, and a
             // store that failed to open is never deinitialized.
             checkpointer?.stop()
-            guard let error = error as? DatabaseError else { throw error }
-            throw StoreFailure(error, path: path)!
+            throw StoreFailure(error, path: path) ?? error
         }
     }
 

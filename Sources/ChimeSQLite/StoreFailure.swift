@@ -18,7 +18,7 @@ public struct StoreFailure: Error, CustomStringConvertible {
     /// SQLite's words.
     public var detail: String
 
-    public var description: String { "\(path): error: \(explanation) (SQLite: \(detail))" }
+    public var description: String { "\(path): error: \(explanation)" + (detail.isEmpty ? "" : " (SQLite: \(detail))") }
 
     static let full = "the disk holding the store is full: free some space, then try again (nothing already stored was lost)"
 
@@ -54,6 +54,10 @@ public struct StoreFailure: Error, CustomStringConvertible {
 
     /// The failure a store error stands for; nil for an error that is not the store's.
     public init?(_ error: any Error, path: String) {
+        if let refused = error as? StoreOwnership.Refused {
+            (self.path, exitCode, resultCode, explanation, detail) = (path, 65, ResultCode.SQLITE_NOTADB.rawValue, refused.description, "")
+            return
+        }
         guard let error = error as? DatabaseError else { return nil }
         self.path = path
         resultCode = error.resultCode.primaryResultCode.rawValue

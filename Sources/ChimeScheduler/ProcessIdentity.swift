@@ -1,5 +1,6 @@
 import ChimeCore
 import Foundation
+import Logging
 
 /// This process as a ``Claimer``, and whether another claimer is still alive.
 ///
@@ -24,7 +25,9 @@ enum ProcessIdentity {
         let standard: Int64 = 600
         guard let given = ProcessInfo.processInfo.environment["CHIME_LEASE"], !given.isEmpty else { return standard }
         guard let seconds = Int64(given), (1...longestLease).contains(seconds) else {
-            FileHandle.standardError.write(Data("chime: CHIME_LEASE=\(given) is not a whole number of seconds from 1 to \(longestLease); the lease stays \(standard) s\n".utf8))
+            // A log record: read at the first firing round, while `chime serve` may be
+            // writing JSON records, among which a bare line was none.
+            Logger(label: "chime.scheduler").warning("CHIME_LEASE=\(given) is not a whole number of seconds from 1 to \(longestLease); the lease stays \(standard) s")
             return standard
         }
         return seconds

@@ -181,7 +181,8 @@ extension Scheduler {
             for notification in claimed.notifications {
                 if let reason = try fire(notification, firing: &firing!, delivered: &delivered, queuedOnly: &queuedOnly, report: &report) {
                     try hold(notification.request.identifier, generation: notification.generation, named: notification.request.identifier,
-                             because: reason, logged: .info, metadata: Self.metadata(of: notification), now: now, claimer: claimer, report: &report)
+                             because: reason, logged: logsProblems ? .warning : .info, metadata: Self.metadata(of: notification), now: now,
+                             claimer: claimer, report: &report)
                 }
                 if queuedOnly.messages >= Self.queuedTogether { _ = try writeMarks() }
             }
@@ -241,6 +242,7 @@ extension Scheduler {
         courier.returnPathToken = returnPathToken
         courier.undeliverable = { [store] in try store.undeliverable() }
         courier.sharedPace = store
+        if logsProblems { courier.gaveUpLevel = .error }
         return courier
     }
 

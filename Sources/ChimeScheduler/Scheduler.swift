@@ -22,6 +22,11 @@ public struct Scheduler {
     /// first in line: the daemon's rounds take a bounded number, and held ones would
     /// otherwise be claimed again by every round ahead of everything due after them.
     public var heldRetry: Int64?
+    /// Whether no one reads the run's report (the daemon): then a notification held is
+    /// logged at warning and a delivery given up at error, where `chime run` and `digest`
+    /// print them and log them at info. An operator who raised the daemon's level to
+    /// quiet its access log had lost the sign that reminders were not going out.
+    public var logsProblems = false
     /// Where each notification's route is told (info: sent, kept, turned off, held), named
     /// by its request and recipient.
     public var logger = Logger(label: "chime.scheduler")

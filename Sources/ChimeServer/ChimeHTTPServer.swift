@@ -142,7 +142,7 @@ public struct ChimeHTTPServer: Sendable {
             // A link that can do nothing (forged, expired, naming no action) is refused, and
             // recorded as such, before its body is read: a body sent a byte at a time held
             // the connection open past the idle timeout for anyone, with any token.
-            let (page, _) = try await Self.blocking { try desk.describe(token: token, action: action, now: now) }
+            let (page, _) = try await Self.blocking { try desk.describe(token: token, action: action, now: now, counting: false) }
             let text = page.verdict == .answered ? await Self.typedText(request) : .none
             let outcome = try await Self.blocking {
                 try desk.press(token: token, action: action, channel: "link", responder: "link", text: text, now: now)

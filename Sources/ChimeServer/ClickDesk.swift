@@ -386,9 +386,11 @@ public struct ClickDesk: Sendable {
     /// the link does nothing), and the button that does it (nil when there is none). A
     /// text-input action's own link asks for its text (``Outcome/wantsText``), its button
     /// the action's `textInputButtonTitle`.
-    public func describe(token link: String, action name: String, now: Instant) throws -> (page: Outcome, button: String?) {
+    /// - Parameter counting: whether a forged token is counted here (the GET of the page);
+    ///   not when the press that follows counts it (a POST).
+    public func describe(token link: String, action name: String, now: Instant, counting: Bool = true) throws -> (page: Outcome, button: String?) {
         let request: NotificationRequest, purpose: TokenPurpose, token: ReplyToken
-        switch try checkLink(link, now: now, accepting: { purposes(pressing: name, in: $0) }) {
+        switch try checkLink(link, now: now, counting: counting, accepting: { purposes(pressing: name, in: $0) }) {
         case .refused(let refusal): return (refusal, nil)
         case .good(let found, let foundPurpose, let foundToken): (request, purpose, token) = (found, foundPurpose, foundToken)
         }
@@ -449,7 +451,9 @@ public struct ClickDesk: Sendable {
     public func unsubscribe(token: String, categories listed: [String]? = nil, apply: Bool, now: Instant) throws -> (page: Outcome, button: String?) {
         let (request, recipient, to, categories): (NotificationRequest?, String, Addressee, [String])
         let purposes: [TokenPurpose] = listed.map { [.unsubscribeFrom($0)] } ?? [.unsubscribe, .reply]
-        switch try tokens.check(Substring(token.lowercased()), now: now, accepting: { _ in purposes }) {
+        let checked = try tokens.check(Substring(token.lowercased()), now: now, accepting: { _ in purposes })
+        Self.countIfForged(checked)
+        switch checked {
         case nil:
             return (Outcome(refused: .forged), nil)
         case .refused(let refusal)?:
@@ -485,11 +489,26 @@ public struct ClickDesk: Sendable {
         case refused(Outcome)
     }
 
-    func checkLink(_ token: String, now: Instant, accepting: (NotificationRequest?) -> [TokenPurpose]) throws -> LinkCheck {
-        switch try tokens.check(Substring(token.lowercased()), now: now, accepting: accepting) {
+    func checkLink(_ token: String, now: Instant, counting: Bool = true, accepting: (NotificationRequest?) -> [TokenPurpose]) throws -> LinkCheck {
+        let checked = try tokens.check(Substring(token.lowercased()), now: now, accepting: accepting)
+        if counting { Self.countIfForged(checked) }
+        switch checked {
         case .good(let token, let request, let purpose)?: return .good(request, purpose, token)
         case .refused(let refusal)?: return .refused(outcome(of: refusal))
         case nil: return .refused(Outcome(refused: .forged))
+        }
+    }
+
+    /// A link's token that is none of Chime's (not whole, or its signature wrong) is
+    /// counted as a forged press is (`chime_replies_total{status="no-token"|"forged-token",
+    /// via="link"}`), whatever page it opens: someone trying tokens on `/u/`, `/p/`, `/v/`
+    /// or an action's page shows in the alert the README proposes. Expired and genuine
+    /// ones are not: a page looked at is no reply.
+    private static func countIfForged(_ checked: TokenChecker.TokenCheck?) {
+        switch checked {
+        case nil: ReplyDesk.count(status: InboundRecord.Outcome.noToken.rawValue, via: "link")
+        case .refused(let refusal)? where refusal.outcome == .forgedToken: ReplyDesk.count(status: refusal.outcome.rawValue, via: "link")
+        default: break
         }
     }
 

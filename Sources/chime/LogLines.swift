@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeCore
 import ChimeRuntime
 import Foundation
 import Logging
@@ -42,7 +43,7 @@ struct LogLines: LogHandler {
             let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
             line = String(decoding: data, as: UTF8.self)
         }
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardStreams.error(line + "\n")
     }
 
     /// `text` with control characters and quotes written as escapes.

@@ -74,6 +74,12 @@ struct MetricsTests {
         }
         #expect(Self.value(first, "chime_pending") == 0)
         #expect(Self.value(first, "chime_store_up") == 1)
+        // The counters alerts watch are there from the start, at 0, so that the first
+        // forged token or delivery given up is an increase.
+        #expect(first.contains { $0.name == "chime_replies_total" && $0.labels == ["status": "forged-token", "via": "link"] && $0.value == 0 })
+        #expect(first.contains { $0.name == "chime_replies_total" && $0.labels == ["status": "forged-sender", "via": "email"] && $0.value == 0 })
+        #expect(first.contains { $0.name == "chime_deliveries_total" && $0.labels == ["kind": "slack", "outcome": "permanent"] && $0.value == 0 },
+                "\(first.filter { $0.name == "chime_deliveries_total" })")
         let waiting = Self.value(first, "chime_outbox_queued") + Self.value(first, "chime_outbox_failed")
         #expect(waiting >= 1, "the chat deliveries of the reminder wait in the outbox or failed")
         if Self.value(first, "chime_outbox_queued") > 0 {
@@ -91,6 +97,10 @@ struct MetricsTests {
         var forged = Array(link)
         forged[12] = forged[12] == "a" ? "b" : "a"
         #expect(try server.request("POST", String(forged)).status == 403)
+        // Tokens tried on the unsubscribe and view pages are counted too: one forged, one no token at all.
+        let forgedToken = String(forged).split(separator: "/")[1]
+        #expect(try server.request("GET", "/u/\(forgedToken)").status == 403)
+        #expect(try server.request("GET", "/v/not-a-token").status == 403)
         #expect(try server.request("GET", "/nowhere/\(sent.token)").status == 404)
 
         // A reminder due two seconds on: the daemon fires it, without chime run.
@@ -120,7 +130,7 @@ struct MetricsTests {
         #expect(Self.value(samples, "chime_replies_total", ["status": "responded", "via": "link"]) == 1)
         #expect(Self.value(samples, "chime_replies_total", ["status": "replayed", "via": "link"]) == 1)
         #expect(Self.value(samples, "chime_replies_total", ["status": "forged-token", "via": "link"])
-                + Self.value(samples, "chime_replies_total", ["status": "no-token", "via": "link"]) == 1)
+                + Self.value(samples, "chime_replies_total", ["status": "no-token", "via": "link"]) == 3)
         #expect(Self.value(samples, "chime_http_requests_total", ["route": "/a/:token/:action", "method": "POST", "status": "200"]) == 2)
         #expect(Self.value(samples, "chime_http_requests_total", ["route": "/a/:token/:action", "method": "POST", "status": "403"]) == 1)
         #expect(Self.value(samples, "chime_http_requests_total", ["route": "unmatched", "status": "404"]) == 1)
@@ -149,6 +159,8 @@ struct MetricsTests {
         #expect(requests.filter { $0["http.route"] == "/a/:token/:action" }.map { $0["http.status"] } == ["200", "200", "403"])
         #expect(requests.contains { $0["http.route"] == "unmatched" && $0["http.status"] == "404" })
         #expect(records.contains { $0["logger"] == "chime.scheduler" && $0["notification.id"] == "soon" && $0["recipient.id"] == "alice" })
+        // The stop said as it began.
+        #expect(records.contains { $0["logger"] == "chime.serve" && $0["level"] == "notice" && $0["message"]?.hasPrefix("stopping: ") == true }, "\(records.suffix(3))")
         // One line per delivery the courier tried, named by ids, never by address.
         #expect(records.contains { $0["logger"] == "chime.courier" && $0["level"] == "info" && $0["message"] == "delivery to retry"
                 && $0["notification.id"] == "list" && $0["recipient.id"] == "alice" && $0["channel.id"] != nil && $0["delivery.id"] == sent.deliveryID

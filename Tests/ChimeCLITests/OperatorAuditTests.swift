@@ -63,7 +63,7 @@ struct OperatorAuditTests {
         }
         let tables = "import sqlite3, sys; print(sorted(r[0] for r in sqlite3.connect(sys.argv[1]).execute(\"SELECT name FROM sqlite_master WHERE type = 'table'\")))"
         for (file, sql, says) in [("other.db", "CREATE TABLE users (id INTEGER); INSERT INTO users VALUES (1);", "it holds tables (users) but no record of Chime's migrations"),
-                                  ("newer.db", "INSERT INTO grdb_migrations VALUES ('v99 from the future');", "it was migrated by a newer chime (v99 from the future)")] {
+                                  ("newer.db", "INSERT INTO grdb_migrations VALUES ('v99 from the future');", "error: a newer chime migrated this store (v99 from the future): run that version")] {
             _ = try python("import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()", [ws.path(file), sql])
             let before = try python(tables, [ws.path(file)])
             let bytes = try Data(contentsOf: URL(fileURLWithPath: ws.path(file)))

@@ -1,3 +1,4 @@
+import ChimeTestSupport
 import Foundation
 import Testing
 
@@ -51,6 +52,45 @@ struct ServeOperationsTests {
         #expect(scraped.body.contains(#"chime_http_requests_total{"#), "\(scraped.body)")
         #expect(try ws.read("serve.out").contains("error chime.http: metrics: the store cannot be read"))
         #expect(!log.contains(keys.read), "no key in the log")
+    }
+
+    @Test("chime serve with its standard output and error closed (or their reader gone) goes on serving: a log line it cannot write is lost, not the daemon (it died at the next one, exit 132); SIGTERM still ends it with 0")
+    func closedStreams() throws {
+        let ws = try Workspace()
+        let port = LocalPort.free()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exec \"$0\" serve --no-scheduler --log-level info --port \(port) >&- 2>&-", ChimeProcess.executable.path]
+        process.currentDirectoryURL = ws.url
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        #expect(LocalPort.listening(port))
+        for _ in 0..<5 {
+            #expect(try ServeTests.Server.request(port: port, "GET", "/health").status == 200, "each request an access-log line")
+        }
+        #expect(process.isRunning)
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(process.terminationReason) \(process.terminationStatus)")
+    }
+
+    @Test("chime serve at --log-level warning still says a notification held (its channel's folder is a file): a warning, as a delivery given up is an error, where chime run prints them and logs them at info")
+    func problemsAboveInfo() throws {
+        let ws = try Workspace()
+        try ws.write("outbox", "a file where the Maildir should be\n")
+        try ws.write("one.json", #"{"identifier":"c1","recipient":"carol","content":{"title":"Tea"},"trigger":{"type":"timeInterval","seconds":1,"repeats":false}}"#)
+        #expect(try ws.chime(["schedule", "--json", "one.json"]).status == 0)
+        let server = try ServeTests.Server(ws, ["--log-level", "warning"])
+        defer { server.stop() }
+        var log = ""
+        let deadline = Date().addingTimeInterval(20)
+        while !log.contains("held:") && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.3)
+            log = try ws.read("serve.out")
+        }
+        #expect(log.contains("warning chime.scheduler: held: ") && log.contains("notification.id=c1"), "\(log)")
+        let run = try ws.chime(["run"], now: "2030-01-01T00:00:00Z")
+        #expect(!run.stderr.contains("warning chime.scheduler"), "chime run prints it, once: \(run.stderr)")
     }
 
     @Test("with --log-format json, a configuration refused on SIGHUP is one JSON record giving the reason (path:line:col), and every line of the log is JSON, for a broken templates file and a key too short too")

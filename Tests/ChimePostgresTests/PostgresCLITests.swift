@@ -99,6 +99,27 @@ struct PostgresCLITests {
         #expect(listedDelivered.stdout.contains("tea-1") && listedDelivered.stdout.contains("tea-2"))
     }
 
+    @Test("at --log-level trace, chime on PostgreSQL logs no row it reads: the signing key kept in the store stays out of the log (PostgresNIO's wire messages are logged at trace, which it is never given)")
+    func traceKeepsTheKey() throws {
+        let server = try PostgresServer.shared()
+        let store = try server.makeDatabase()
+        let database = String(store.split(separator: "/").last!.split(separator: "?").first!)
+        let folder = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try #"{"identifier": "tea", "recipient": "carol", "content": {"title": "Tea"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#
+            .write(to: folder.appendingPathComponent("tea.json"), atomically: true, encoding: .utf8)
+        #expect(try Self.run(["schedule", "--json", "tea.json", "--store", store, "--now", "2026-11-21T09:00:00Z"], in: folder).status == 0)
+        // The run signs the reminder's links: it reads the key from the store.
+        let run = try Self.run(["run", "--store", store, "--now", "2026-11-21T09:02:00Z", "--log-level", "trace"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        let key = try server.psql("SELECT encode(value, 'hex') FROM setting WHERE name = 'secret_key'", database: database)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(key.count == 64)
+        let logged = run.stderr.lowercased().replacingOccurrences(of: ", ", with: "").replacingOccurrences(of: " ", with: "")
+        #expect(!logged.contains(key.prefix(16)), "the key's bytes in the log")
+        #expect(run.stderr.contains("chime.scheduler"), "trace records of Chime's own are there: \(run.stderr.prefix(500))")
+    }
+
     @Test("8 chime processes opening a new PostgreSQL database at the same moment: all succeed, each migration once")
     func processesMigrating() throws {
         let server = try PostgresServer.shared()

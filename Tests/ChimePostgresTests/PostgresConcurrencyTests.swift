@@ -153,6 +153,39 @@ struct PostgresConcurrencyTests {
         #expect(try stores[0].delivered(recipient: nil).count == 20)
     }
 
+    @Test("a listing of responses after an id waits for those being recorded: a response committed before one recorded earlier is not listed without it, so an app polling after=ID misses none")
+    func responsesInIDOrder() throws {
+        let server = try PostgresServer.shared()
+        let url = try server.makeDatabase()
+        let database = String(url.split(separator: "/").last!.split(separator: "?").first!)
+        let store = try PostgresStore(url)
+        // Another worker's transaction: id 1 taken, committed 3 s later.
+        let slow = Process()
+        slow.executableURL = PostgresServer.binaries.appendingPathComponent("psql")
+        slow.arguments = ["-h", "127.0.0.1", "-p", "\(server.port)", "-U", server.user, "-d", database, "-v", "ON_ERROR_STOP=1", "-At", "-c", """
+            BEGIN;
+            INSERT INTO response (delivery_id, identifier, recipient, action, user_text, channel, responder, at, status)
+                VALUES ('d.1', 'a', 'alice', 'ok', NULL, 'mail', 'alice@example.org', 5, 'carried out');
+            SELECT pg_advisory_xact_lock_shared(\(PostgresStore.responseIDs));
+            SELECT pg_sleep(3);
+            COMMIT;
+            """]
+        slow.standardOutput = FileHandle.nullDevice
+        try slow.run()
+        defer { slow.waitUntilExit() }
+        var held = false
+        for _ in 0..<200 where !held {
+            held = try server.psql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND mode = 'ShareLock'", database: database)
+                .trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+            if !held { usleep(20_000) }
+        }
+        #expect(held)
+        let later = StoredResponse(deliveryID: "d.2", identifier: "b", recipient: "alice", action: "ok", userText: nil, channel: "mail",
+                                   responder: "alice@example.org", at: Instant(seconds: 6), status: StoredResponse.carriedOut)
+        #expect(try store.record(later, from: nil) == 2)
+        #expect(try store.responses(after: 0, count: nil).map(\.id) == [1, 2], "2 is not listed before 1 is there")
+    }
+
     @Test("a store listening is told when another schedules something")
     func soonerDue() throws {
         let url = try PostgresServer.shared().makeDatabase()

@@ -36,6 +36,19 @@ struct PostgresURLTests {
         // libpq's other form: the folder as the host, percent-encoded.
         let encoded = try PostgresURL("postgres://u:p@%2Ftmp%2Fpg:54329/d")
         #expect(encoded.socketPath == "/tmp/pg/.s.PGSQL.54329" && encoded.host == nil)
+        // Shown as it can be given again: the socket's folder, not its file.
+        #expect(socket.description == "postgres://u@/d?host=/run/postgresql")
+        #expect(encoded.description == "postgres://u@/d?host=/tmp/pg&port=54329")
+        #expect(try PostgresURL(encoded.description).socketPath == encoded.socketPath)
+    }
+
+    @Test("what libpq reads and Chime does not take is refused (64), saying why, not retried for good: several hosts, connect_timeout=0 (wait for ever)", arguments: [
+        ("postgres://chime@127.0.0.1:5432,127.0.0.2:5432/c", "several hosts"), ("postgres://chime@/c?host=h1,h2", "several hosts"),
+        ("postgres://chime@db/c?connect_timeout=0", "wait for ever"), ("postgres://chime@db/c?connect_timeout=soon", "whole number of seconds"),
+    ])
+    func notTaken(text: String, reason: String) throws {
+        let error = try #require(throws: PostgresURL.ParseError.self) { try PostgresURL(text) }
+        #expect(error.description.contains(reason), "\(error.description)")
     }
 
     @Test("a PostgreSQL URL without its // or its colon is malformed, never a SQLite path (which printed it, password and all)", arguments: [
@@ -72,6 +85,9 @@ struct PostgresURLTests {
         "postgres://u:pa#S3cretPass@h/d",
         "postgres://u:p@ss?S3cretPass=y@h/d",
         "postgres://u:1234?s3cretpass=1@h/d",
+        // A raw / after digits (read as a port) or after a raw @ (read as the host's end).
+        "postgres://chime:93/S3cretPass@db.example.org/chime",
+        "postgres://chime:S3c@ret/S3cretPass@db.example.org/chime",
     ])
     func refused(text: String) throws {
         let error = try #require(throws: PostgresURL.ParseError.self) { try PostgresURL(text) }

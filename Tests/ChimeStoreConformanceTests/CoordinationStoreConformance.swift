@@ -180,6 +180,18 @@ struct CoordinationStoreConformance {
         #expect(gauges.outboxQueued == 2)
         #expect(gauges.outboxFailed == 1)
         #expect(gauges.oldestQueued == Instant(seconds: 400))
+
+        // Held by quiet hours: not overdue while held, nothing failing to fire; overdue
+        // again once its hold has ended, since then.
+        let held = try store.claimDue(now: Instant(seconds: 1000), limit: 1, claimer: F.me, leaseNow: Instant(seconds: 1000),
+                                      leaseUntil: Instant(seconds: 1600), limits: [:])
+        #expect(held.map(\.request.identifier) == ["a"])
+        try store.postpone(held[0], until: Instant(seconds: 1200), claimer: F.me)
+        let holding = try store.gauges(now: Instant(seconds: 1000))
+        #expect(holding.overdue == 1 && holding.oldestOverdue == Instant(seconds: 300), "\(holding)")
+        let after = try store.gauges(now: Instant(seconds: 1300))
+        #expect(after.overdue == 2 && after.oldestOverdue == Instant(seconds: 300), "\(after)")
+        #expect(after.pending == 3)
     }
 
     @Test("a run's outlook has work only while something is due and awake, claimed, marked and not settled, or queued and due; it keeps the configuration followed", arguments: StoreKind.allCases)

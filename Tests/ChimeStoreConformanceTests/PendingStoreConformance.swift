@@ -59,6 +59,9 @@ struct PendingStoreConformance {
         #expect(try store.pending(identifier: "a\u{0}") == nil)
         #expect(try store.cancel(["a\u{0}", "a"]) == ["a"])
         #expect(try store.removeDelivered(["\u{0}"]).isEmpty)
+        // A recipient or a page's cursor with one (the API's ?recipient=%00): nothing listed.
+        #expect(try store.pending(recipient: "a\u{0}b", limits: [:], after: nil, count: 10).isEmpty)
+        #expect(try store.delivered(recipient: "\u{0}", after: nil, count: 10).isEmpty)
     }
 
     @Test("pending lists by next fire, marks those beyond a recipient's limit set aside; due and claims stay within it", arguments: StoreKind.allCases)

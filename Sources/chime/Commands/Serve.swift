@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeCore
 import ChimeRuntime
 import Foundation
 
@@ -62,7 +63,7 @@ extension Chime {
                 // Written at once, unbuffered: whoever started it waits for this line.
                 // An IPv6 address in brackets, as a URL holds it (http://[::1]:8080).
                 let shown = host.contains(":") ? "[\(host)]" : host
-                FileHandle.standardOutput.write(Data("listening on http://\(shown):\(bound)\n".utf8))
+                StandardStreams.output("listening on http://\(shown):\(bound)\n")
             }
         }
     }
