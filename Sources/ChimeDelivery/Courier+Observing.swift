@@ -19,7 +19,8 @@ extension Courier {
                 .recordSeconds(max(0, Double(now.seconds - entry.queuedAt.seconds) + Self.seconds(.now - started)))
         }
         // The line's fields are worth making only when it is written.
-        guard logger.logLevel <= .info else { return }
+        // Given up is said at ``gaveUpLevel`` (error in the daemon), the others at info.
+        guard logger.logLevel <= (state == .failed ? gaveUpLevel : .info) else { return }
         var metadata: Logger.Metadata = [
             "notification.id": .string(entry.identifier), "recipient.id": .string(entry.recipient), "channel.id": .string(entry.channel),
             "delivery.id": .string(entry.deliveryID), "outbox.id": .stringConvertible(entry.id),

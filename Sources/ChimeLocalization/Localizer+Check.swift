@@ -48,14 +48,17 @@ extension Localizer {
         }
     }
 
-    /// Written as a key: no white space, and a dot or an underscore between two letters
-    /// or digits (`a.b`, `A_B`; not `Done.` or `OK`).
+    /// Written as a key: ASCII letters, digits, `.`, `_` and `-` only, not ending in a dot,
+    /// with a dot or an underscore between two letters (`shopping.placeholdr`,
+    /// `ACTION_GO`; not `Done.`, `e.g.`, `v2.0`, `1.5h`, an address or a URL).
     static func looksLikeKey(_ value: String) -> Bool {
-        let scalars = Array(value.unicodeScalars)
-        guard scalars.count >= 3, !scalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) }) else { return false }
-        return scalars.indices.dropFirst().dropLast().contains { index in
-            (scalars[index] == "." || scalars[index] == "_")
-                && CharacterSet.alphanumerics.contains(scalars[index - 1]) && CharacterSet.alphanumerics.contains(scalars[index + 1])
+        func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+        let bytes = Array(value.utf8)
+        guard bytes.count >= 3, bytes.last != UInt8(ascii: "."),
+              bytes.allSatisfy({ isLetter($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") })
+        else { return false }
+        return bytes.indices.dropFirst().dropLast().contains { index in
+            (bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: "_")) && isLetter(bytes[index - 1]) && isLetter(bytes[index + 1])
         }
     }
 

@@ -156,12 +156,22 @@ extension PostgresStore {
     /// ``migrationLock`` is "chime".
     static let responseIDs: Int64 = 0x63_68_69_6D_65_72_65_73
 
+    /// A page (the API's, with a count) waits for the responses being recorded, in READ
+    /// COMMITTED whatever the server's default, so that its one statement sees what they
+    /// committed; the whole list (`chime responses`) does not hold new ones back while it
+    /// reads.
     public func responses(after: Int64, count: Int?) throws -> [StoredResponse] {
-        let count = count.map(Int64.init)
+        let limit = count.map(Int64.init)
+        guard count != nil else { return try read { session in try await Self.responses(after: after, limit: limit, in: session) } }
         return try write { session in
+            try await session.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
             try await session.execute("SELECT pg_advisory_xact_lock(\(Self.responseIDs))")
-            return try await session.rows("SELECT * FROM response WHERE id > \(after) ORDER BY id LIMIT \(count)::bigint").map(Self.response)
+            return try await Self.responses(after: after, limit: limit, in: session)
         }
+    }
+
+    private static func responses(after: Int64, limit: Int64?, in session: Session) async throws -> [StoredResponse] {
+        try await session.rows("SELECT * FROM response WHERE id > \(after) ORDER BY id LIMIT \(limit)::bigint").map(Self.response)
     }
 
     public func inbound() throws -> [InboundRecord] {

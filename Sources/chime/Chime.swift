@@ -110,14 +110,19 @@ extension Chime {
     /// a command's name.
     static let valuedGlobalOptions: Set = ["--config", "--store", "--templates", "--env-file", "--state-dir", "--log-level", "--log-format", "--now"]
 
-    /// The command a command line names (its first word that is neither an option nor a
-    /// global option's value), for a line swift-argument-parser refused.
+    /// The command a command line names, for a line swift-argument-parser refused: its
+    /// first word that names a command and is not a known global option's value. A value of
+    /// an option it does not know (`--env-fil /etc/chime/secrets.env ingest`, misspelt in
+    /// master.cf, or renamed by an upgrade) is passed over as any word naming no command.
     static func commandName(in arguments: ArraySlice<String>) -> String? {
+        let commands = Set(configuration.subcommands.compactMap { $0.configuration.commandName })
         var arguments = arguments.makeIterator()
         while let argument = arguments.next() {
-            guard argument.hasPrefix("-") else { return argument }
-            if argument == "--" { return arguments.next() }
-            if valuedGlobalOptions.contains(argument) { _ = arguments.next() }
+            if valuedGlobalOptions.contains(argument) {
+                _ = arguments.next()
+            } else if commands.contains(argument) {
+                return argument
+            }
         }
         return nil
     }

@@ -35,7 +35,10 @@ struct OperatorMistakesTests {
             #expect(result.status == 64 && result.stdout.isEmpty && result.stderr.contains("USAGE:"), "\(arguments): \(result)")
         }
         try ws.write("reply.eml", "From: alice@example.org\nSubject: Re: Tea\n\nDone\n")
-        for arguments in [["ingest", "--bogus"], ["--log-level", "loud", "ingest"], ["--store", "chime.sqlite", "ingest", "--now", "soon"]] {
+        // Before ingest too, as master.cf writes them: a known option's value that is wrong,
+        // and an option misspelt (or renamed) with its value.
+        for arguments in [["ingest", "--bogus"], ["--log-level", "loud", "ingest"], ["--store", "chime.sqlite", "ingest", "--now", "soon"],
+                          ["--env-fil", "/etc/chime/secrets.env", "ingest"], ["--config", "chime.xml", "--tempaltes", "/usr/share/chime/templates", "ingest"]] {
             let result = try ws.chime(arguments, input: "reply.eml")
             #expect(result.status == 75 && result.stderr.contains("Error:"), "\(arguments): \(result)")
         }

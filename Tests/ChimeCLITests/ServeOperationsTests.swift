@@ -74,21 +74,29 @@ struct ServeOperationsTests {
         #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(process.terminationReason) \(process.terminationStatus)")
     }
 
-    @Test("chime serve at --log-level warning still says a notification held (its channel's folder is a file): a warning, as a delivery given up is an error, where chime run prints them and logs them at info")
+    @Test("chime serve at --log-level warning still says a notification held (its channel's folder is a file) and a delivery given up (a webhook answering 400): a warning and an error, where chime run prints them and logs them at info")
     func problemsAboveInfo() throws {
-        let ws = try Workspace()
+        // A webhook that refuses for good (400).
+        let hook = try WebhookServer()
+        let ws = try Workspace(configuration: Workspace.defaultConfiguration
+            .replacingOccurrences(of: "</channels>", with: #"<channel id="hook" url="json://127.0.0.1:\#(hook.port)/status/400"/></channels>"#)
+            .replacingOccurrences(of: "</recipients>", with: #"<recipient id="dora" timeZone="UTC"><address channel="hook"/></recipient></recipients>"#))
         try ws.write("outbox", "a file where the Maildir should be\n")
-        try ws.write("one.json", #"{"identifier":"c1","recipient":"carol","content":{"title":"Tea"},"trigger":{"type":"timeInterval","seconds":1,"repeats":false}}"#)
+        try ws.write("one.json", #"""
+            [{"identifier":"c1","recipient":"carol","content":{"title":"Tea"},"trigger":{"type":"timeInterval","seconds":1,"repeats":false}},
+             {"identifier":"d1","recipient":"dora","content":{"title":"Tea"},"trigger":{"type":"timeInterval","seconds":1,"repeats":false}}]
+            """#)
         #expect(try ws.chime(["schedule", "--json", "one.json"]).status == 0)
         let server = try ServeTests.Server(ws, ["--log-level", "warning"])
         defer { server.stop() }
         var log = ""
         let deadline = Date().addingTimeInterval(20)
-        while !log.contains("held:") && Date() < deadline {
+        while !(log.contains("held:") && log.contains("gave up")) && Date() < deadline {
             Thread.sleep(forTimeInterval: 0.3)
             log = try ws.read("serve.out")
         }
         #expect(log.contains("warning chime.scheduler: held: ") && log.contains("notification.id=c1"), "\(log)")
+        #expect(log.contains("error chime.courier: delivery failed, gave up") && log.contains("notification.id=d1"), "\(log)")
         let run = try ws.chime(["run"], now: "2030-01-01T00:00:00Z")
         #expect(!run.stderr.contains("warning chime.scheduler"), "chime run prints it, once: \(run.stderr)")
     }

@@ -103,6 +103,16 @@ struct StringsFileTests {
         #expect(try Localizer(directory: both).string("ui.replyAbove", locale: "fr-FR")?.text == "fr-FR (app)")
     }
 
+    @Test("what chime check takes for a key written in chime.xml: words joined by a dot or an underscore; not a title, an abbreviation, a version, a duration, an address or a URL")
+    func keyLike() {
+        for key in ["shopping.placeholdr", "ACTION_GO", "c.summary", "app-name.title_short"] {
+            #expect(Localizer.looksLikeKey(key), "\(key)")
+        }
+        for value in ["OK", "Done.", "e.g.", "v2.0", "1.5h", "Mark_2", "you@example.com", "https://example.org/a.b", "Snooze 1h", "OK, got it", "Éditer.liste"] {
+            #expect(!Localizer.looksLikeKey(value), "\(value)")
+        }
+    }
+
     @Test("a locale's folder named as Xcode names it: pt_BR, fr.lproj")
     func xcodeFolders() throws {
         let root = try Self.templates([("pt_BR", #""k" = "Olá";"#), ("it.lproj", #""k" = "Ciao";"#)])
@@ -245,6 +255,9 @@ struct StringsFileTests {
         #expect(try StringFormat.format("%02d:%02d | %06.2f | %.1f | %.1f | %d", [5, 7, "3.14159", "12345.5", "2.45", 12345], locale: "pl")
             == "05:07 | 003,14 | 12345,5 | 2,5 | 12345")
         #expect(try StringFormat.format("%06.2f | %.1f", ["3.14159", "12345.5"], locale: "en") == "003.14 | 12345.5")
+        // Arabic's separator goes with its own digits, never with Latin ones.
+        let arabic = try StringFormat.format("%.1f", ["2.5"], locale: "ar")
+        #expect(arabic == "\u{662}\u{66B}\u{665}" || arabic == "2.5", "\(arabic.unicodeScalars.map { String($0.value, radix: 16) })")
         // Through the templates' strings, for the recipient's language, plain or plural.
         let root = try Self.templates([("fr", #""run.distance" = "Course : %.1f km";"#)])
         defer { try? FileManager.default.removeItem(atPath: root) }

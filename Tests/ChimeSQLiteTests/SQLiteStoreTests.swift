@@ -78,10 +78,11 @@ struct SQLiteStoreTests {
     func checkpointsBesideTheWriter() throws {
         var store: SQLiteStore? = try self.store()
         let fileSize = { (path: String) in ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0 }
-        // 1,000 requests of 2 KB, rewritten 45 times: 22,500 pages of log without checkpoints.
+        // 1,000 requests of 2 KB, rewritten 60 times: about 33,000 pages of log without
+        // checkpoints.
         let filler = String(repeating: "x", count: 2000)
         var largestLog = 0
-        for round in 0..<45 {
+        for round in 0..<60 {
             try store?.upsert((0..<1000).map { index in
                 PendingNotification(
                     request: NotificationRequest(identifier: "r\(index)", recipient: "alice",
@@ -92,9 +93,10 @@ struct SQLiteStoreTests {
             largestLog = max(largestLog, fileSize(path + "-wal"))
         }
         // At most the 10,000 frames past which the writer checkpoints itself when the thread
-        // beside it falls behind (a busy machine), and the few commits that may follow
-        // while that thread's checkpoint holds the log (12,108 frames seen in a full run).
-        #expect(largestLog < 13_500 * (4_096 + 24), "the log grew to \(largestLog) bytes")
+        // beside it falls behind (a busy machine), and the commits that follow while that
+        // thread's checkpoint holds the log: 12,108 frames seen in a full run, 15,135 in CI
+        // with the test suite on both cores; far from the 33,000 of a log never checkpointed.
+        #expect(largestLog < 20_000 * (4_096 + 24), "the log grew to \(largestLog) bytes")
         // The pages reach the database file while the store is still open.
         let deadline = Date().addingTimeInterval(10)
         while fileSize(path) < 2_000_000, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }

@@ -22,6 +22,11 @@ public enum StandardStreams {
                     offset += written
                 } else if written < 0, errno == EINTR {
                     continue
+                } else if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                    // A descriptor left non-blocking by whoever shares it: waited for
+                    // (a second at most), so that a line is not cut and the next glued to it.
+                    var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                    guard poll(&ready, 1, 1_000) > 0 else { return }
                 } else {
                     return
                 }

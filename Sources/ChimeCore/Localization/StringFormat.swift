@@ -67,18 +67,46 @@ public enum StringFormat {
         return try substituteSpecifiers(expanded, arguments, locale: locale)
     }
 
-    /// Foundation's locales by tag, made once each: only the floating-point specifiers
-    /// ask, and a locale is made from CLDR's data. At most ``localesKept`` are kept (a
-    /// request's language is anyone's to choose); past them one is made for each use.
-    private static let locales = Mutex<[String: Locale]>([:])
-    private static let localesKept = 64
+    /// How a language writes a decimal number: its separator, and the zero of its digits
+    /// (`٠` in Arabic, whose separator `٫` goes with those digits, never with Latin ones).
+    struct DecimalStyle: Sendable {
+        var separator: String
+        var zero: Unicode.Scalar
 
-    private static func foundationLocale(_ tag: String) -> Locale {
-        locales.withLock { kept in
-            if let locale = kept[tag] { return locale }
-            let locale = Locale(identifier: tag)
-            if kept.count < localesKept { kept[tag] = locale }
-            return locale
+        /// printf's text of a number (Latin digits, a `.`) in this style.
+        func apply(to written: String) -> String {
+            let offset = zero.value &- 0x30
+            var result = String.UnicodeScalarView()
+            var separated = false
+            for scalar in written.unicodeScalars {
+                if scalar == ".", !separated {
+                    result.append(contentsOf: separator.unicodeScalars)
+                    separated = true
+                } else if offset != 0, ("0"..."9").contains(scalar), let digit = Unicode.Scalar(scalar.value &+ offset) {
+                    result.append(digit)
+                } else {
+                    result.append(scalar)
+                }
+            }
+            return String(result)
+        }
+    }
+
+    /// Each language's ``DecimalStyle``, made once: only the floating-point specifiers ask,
+    /// and it is read from CLDR's data. At most ``stylesKept`` are kept (a request's
+    /// language is anyone's to choose); past them one is made for each use.
+    private static let styles = Mutex<[String: DecimalStyle]>([:])
+    private static let stylesKept = 64
+
+    static func decimalStyle(_ tag: String) -> DecimalStyle {
+        styles.withLock { kept in
+            if let style = kept[tag] { return style }
+            let formatter = NumberFormatter()
+            formatter.locale = Locale(identifier: tag)
+            let style = DecimalStyle(separator: formatter.decimalSeparator ?? ".",
+                                     zero: formatter.string(from: 0)?.unicodeScalars.first ?? "0")
+            if kept.count < stylesKept { kept[tag] = style }
+            return style
         }
     }
 
@@ -206,13 +234,12 @@ public enum StringFormat {
                     throw Failure(message: "%\(specifier.text) needs a number, and argument \(position) is \"\(argument.textValue)\"")
                 }
                 // printf's flags, width, precision and rounding (`%06.2f`), with the decimal
-                // separator of the recipient's language put in; through Foundation's
+                // separator (and digits) of the recipient's language put in; through Foundation's
                 // formatting with a locale, `%06.2f` had lost its zeros, `%.1f` grouped
                 // thousands where `%d` does not, and 2.45 became 2,4.
                 let written = String(format: specifier.cFormat(length: ""), value)
-                guard let locale, let separator = foundationLocale(locale).decimalSeparator, separator != ".",
-                      let dot = written.firstIndex(of: ".") else { return written }
-                return written.replacingCharacters(in: dot...dot, with: separator)
+                guard let locale else { return written }
+                return decimalStyle(locale).apply(to: written)
             default:
                 throw Failure(message: "unsupported format specifier %\(specifier.text)")
             }

@@ -16,24 +16,28 @@ extension Chime.Check {
     }
 
     /// Command hooks run in the state folder (`--state-dir`, `$CHIME_STATE_DIR`, else the
-    /// store's folder), `cd`'d into first: one missing, or that this user may not enter and
-    /// write, fails every hook at its first press.
+    /// store's folder), `cd`'d into first: one missing, or that this user may not enter,
+    /// fails every hook at its first press; one this user may not write, every hook that
+    /// writes a file there. Said for the user running `chime check`, which should be the
+    /// service's.
     func stateFolderWarnings(_ configuration: Configuration) -> [Diagnostic] {
         guard configuration.categories.contains(where: { $0.actions.contains { $0.hooks.contains(where: \.runsCommand) } }) else { return [] }
         let path = options.statePath
         var folder: ObjCBool = false
         let problem: String
         if !FileManager.default.fileExists(atPath: path, isDirectory: &folder) {
-            problem = "does not exist"
+            problem = "does not exist: every hook would fail"
         } else if !folder.boolValue {
-            problem = "is not a folder"
-        } else if access(path, W_OK | X_OK) != 0 {
-            problem = "is not one this user may write"
+            problem = "is not a folder: every hook would fail"
+        } else if access(path, X_OK) != 0 {
+            problem = "is not one this user may enter: every hook would fail"
+        } else if access(path, W_OK) != 0 {
+            problem = "is not one this user may write: a hook writing a file there would fail"
         } else {
             return []
         }
         return [Diagnostic(.warning, at: SourceLocation(file: path),
-                           "the state folder, where command hooks run, \(problem): every hook would fail; make it, writable by the service, or name another with --state-dir or $CHIME_STATE_DIR")]
+                           "the state folder, where command hooks run, \(problem) (as the user running chime check); make it, writable by the service, or name another with --state-dir or $CHIME_STATE_DIR")]
     }
 
     /// An email channel without `replyTo`: its messages' reply links (`mailto:`) and the
