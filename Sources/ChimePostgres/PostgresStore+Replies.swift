@@ -16,9 +16,13 @@ extension PostgresStore {
             if let json = try await session.value("SELECT request FROM opt_in WHERE delivery_id = \(deliveryID) AND asked_at >= 0", as: String.self) {
                 return json
             }
-            // An earlier occurrence of a repeating request: its generation is still pending.
+            // An earlier occurrence of a repeating request: its generation is still pending,
+            // and a later occurrence is delivered (as the SQLite store has it).
             let generation = PendingNotification.parts(ofDelivery: deliveryID).generation
-            return try await session.value("SELECT request FROM pending WHERE generation = \(generation) LIMIT 1", as: String.self)
+            return try await session.value("""
+                SELECT request FROM pending WHERE generation = \(generation)
+                    AND EXISTS (SELECT 1 FROM delivered WHERE delivered.identifier = pending.identifier) LIMIT 1
+                """, as: String.self)
         }
         return try json.map(NotificationRequest.init(storedJSON:))
     }
@@ -41,7 +45,8 @@ extension PostgresStore {
                     at = excluded.at, status = excluded.status, result = ''
                 WHERE response.status = \(StoredResponse.failed) OR (response.status = \(StoredResponse.carryingOut)
                     AND response.at <= excluded.at - \(StoredResponse.abandonedAfter))
-                    OR (response.status = \(StoredResponse.awaitingConfirmation) AND excluded.status = \(StoredResponse.carryingOut))
+                    OR (response.status = \(StoredResponse.awaitingConfirmation)
+                        AND excluded.status IN (\(StoredResponse.carryingOut), \(StoredResponse.awaitingConfirmation)))
                 RETURNING id
                 """, as: Int64.self)
             if id == nil, let row = try await session.rows("""

@@ -241,6 +241,11 @@ public struct ReplyDesk: Sendable {
             return try finish(.unmatched, body.isEmpty ? "(empty reply)" : String(body.prefix(200)))
         }
         let action = category?.action(match.action)
+        // Bounded as a page's or a chat thread's text is: a reply of megabytes went whole to
+        // hooks, webhooks and the API. Recorded, acted on by nothing.
+        if let text = match.userText, text.utf8.count > NotificationAction.TextInput.maximumBytes {
+            return try finish(.tooLarge, "a text of \(text.utf8.count) bytes for \(match.action), over the \(NotificationAction.TextInput.maximumBytes) a response takes")
+        }
         let waits = needsConfirmation(action, in: category, mail: mail, sender: sender)
         let response = StoredResponse(
             deliveryID: token.deliveryID, identifier: request.identifier, recipient: request.recipient, action: match.action,

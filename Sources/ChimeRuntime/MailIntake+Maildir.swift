@@ -54,6 +54,7 @@ extension MailIntake {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let finisher = Finisher()
         var failure: (any Error)?
+        var deferred = false
         // The first batch is read by every core, there being nothing else to do yet.
         var ahead = batches.first.map { ReadAhead(reading: $0, in: new, by: cores, of: self) }
         for (number, batch) in batches.enumerated() {
@@ -80,6 +81,10 @@ extension MailIntake {
                             let reply: Reply
                             do {
                                 reply = try record(message, named: name)
+                            } catch is InFlight {
+                                // Left in new/ for the next run; the others still taken.
+                                deferred = true
+                                continue
                             } catch {
                                 // Whatever was handled is kept handled, even past a failure.
                                 failure = error
@@ -122,6 +127,7 @@ extension MailIntake {
         }
         _ = ahead?.messages()
         if let error = finisher.wait() ?? failure { throw error }
+        if deferred { throw RuntimeFailure(75) }
     }
 }
 

@@ -87,6 +87,16 @@ public struct MailIntake: Sendable {
     /// - Throws: `RuntimeFailure(75)` when it could not be recorded now: the message must be
     ///   kept for another try.
     public func take(_ bytes: [UInt8]?, size: Int, named name: String) throws -> String {
+        do {
+            return try takeOrDefer(bytes, size: size, named: name)
+        } catch is InFlight {
+            throw RuntimeFailure(75)
+        }
+    }
+
+    /// ``take(_:size:named:)``, throwing ``InFlight`` for a message whose answer another
+    /// process is carrying out, so that a mailbox's run goes on past it.
+    func takeOrDefer(_ bytes: [UInt8]?, size: Int, named name: String) throws -> String {
         try take(prepare(bytes, size: size), named: name)
     }
 
@@ -109,11 +119,20 @@ public struct MailIntake: Sendable {
     func record(_ message: PreparedMessage, named name: String) throws -> Reply {
         do {
             return try reader.handle(message, now: now)
+        } catch let inFlight as ResponseInFlight {
+            printError("\(name): not recorded, try again later: \(inFlight)")
+            throw InFlight()
         } catch {
             printError("\(name): not recorded, try again later: \(error)")
             throw RuntimeFailure(75)
         }
     }
+
+    /// A message whose answer is being carried out by another process now (a hook
+    /// running): left for the next run, as any message not recorded is, while the others
+    /// of a Maildir or a mailbox are still taken (the run stopped at it, and every reply
+    /// after it waited for the hook's whole timeout). The run exits 75 all the same.
+    struct InFlight: Error {}
 
     /// Carries out a reply just recorded and answers it; the line that says what became of
     /// it. What fails here is said on standard error, not retried: the reply is recorded.

@@ -18,9 +18,13 @@ extension SQLiteStore {
             if let json = try String.fetchOne(db.cachedStatement(sql: "SELECT request FROM opt_in WHERE delivery_id = ? AND asked_at >= 0"), arguments: [deliveryID]) {
                 return json
             }
-            // An earlier occurrence of a repeating request: its generation is still pending.
+            // An earlier occurrence of a repeating request: its generation is still pending,
+            // and a later occurrence is delivered (one removed from the delivered list,
+            // `chime remove-delivered`, is no longer open to answers, as a single one is not).
             let generation = PendingNotification.parts(ofDelivery: deliveryID).generation
-            return try String.fetchOne(db.cachedStatement(sql: "SELECT request FROM pending WHERE generation = ?"), arguments: [generation])
+            return try String.fetchOne(db.cachedStatement(sql: """
+                SELECT request FROM pending WHERE generation = ? AND EXISTS (SELECT 1 FROM delivered WHERE delivered.identifier = pending.identifier)
+                """), arguments: [generation])
         }
         return try json.map(NotificationRequest.init(storedJSON:))
     }
@@ -33,15 +37,18 @@ extension SQLiteStore {
             user_text = excluded.user_text, channel = excluded.channel, responder = excluded.responder,
             at = excluded.at, status = excluded.status, result = ''
         WHERE \(takenAgain("response", now: "excluded.at"))
-            OR (response.status = '\(StoredResponse.awaitingConfirmation)' AND excluded.status = '\(StoredResponse.carryingOut)')
+            OR (response.status = '\(StoredResponse.awaitingConfirmation)'
+                AND excluded.status IN ('\(StoredResponse.carryingOut)', '\(StoredResponse.awaitingConfirmation)'))
         """
 
     public func record(_ response: StoredResponse, from inbound: InboundRecord?) throws -> Int64? {
         try database.write { db in
             // A response whose carrying out failed or was cut short is taken again, as this
             // answer gives it, and so is one awaiting confirmation by an answer with its
-            // proof (its own text then stands); any other stays as it is, and the answer is
-            // a replay.
+            // proof (its own text then stands) or by another that waits too (its text,
+            // responder and time then wait, with a confirmation link of its own: a reply
+            // while one waited had been told "already done", the action stuck once the
+            // link expired); any other stays as it is, and the answer is a replay.
             try db.cachedStatement(sql: Self.recordResponse).execute(arguments: [
                     response.deliveryID, response.identifier, response.recipient, response.action, response.userText,
                     response.channel, response.responder, response.at.seconds, response.status,

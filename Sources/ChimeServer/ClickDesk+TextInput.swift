@@ -36,7 +36,7 @@ extension ClickDesk {
     }
 
     /// The most a text typed on a link's page may be, in bytes of UTF-8.
-    public static let maximumTextBytes = 4096
+    public static let maximumTextBytes = NotificationAction.TextInput.maximumBytes
 
     /// Where a text-input action's text is asked for.
     public enum Asking: Sendable {

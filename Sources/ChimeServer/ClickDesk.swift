@@ -290,6 +290,12 @@ public struct ClickDesk: Sendable {
                                                detail: "\(channel): \(refusal.detail)", deliveryID: refusal.deliveryID))
             }
             return (outcome(of: refusal), refusal.outcome.rawValue)
+        case .good(_, let request, _)? where configuration.recipient(request.recipient) == nil:
+            // Its recipient since removed from chime.xml: their links do no more, as their
+            // replies do not (off-boarding someone revokes them). Said as a notification gone.
+            try store.record(InboundRecord(at: now, messageID: "", sender: responder, outcome: .unknownNotification,
+                                           detail: "\(channel): recipient \"\(request.recipient)\" is no longer in the configuration", deliveryID: nil))
+            return (Outcome(refused: .gone), InboundRecord.Outcome.unknownNotification.rawValue)
         case .good(let token, let request, let purpose)?:
             let (outcome, status) = try answer(token, request, purpose, channel: channel, responder: responder, chatUser: chatUser,
                                                now: now, choose: choose)
@@ -493,6 +499,8 @@ public struct ClickDesk: Sendable {
         let checked = try tokens.check(Substring(token.lowercased()), now: now, accepting: accepting)
         if counting { Self.countIfForged(checked) }
         switch checked {
+        // Its recipient since removed from chime.xml: as a notification gone (``answer``).
+        case .good(_, let request, _)? where configuration.recipient(request.recipient) == nil: return .refused(Outcome(refused: .gone))
         case .good(let token, let request, let purpose)?: return .good(request, purpose, token)
         case .refused(let refusal)?: return .refused(outcome(of: refusal))
         case nil: return .refused(Outcome(refused: .forged))

@@ -239,6 +239,30 @@ struct CarryingOutTests {
         #expect(!run.stdout.contains(try String(contentsOf: ws.url.appendingPathComponent("hook.key"), encoding: .utf8)))
     }
 
+    @Test("a Maildir's reply whose action another process is carrying out (its hook running) is left in new/ for the next run, and the replies after it are still taken; the run exits 75")
+    func maildirPastOneInFlight() throws {
+        let ws = try Self.workspace()
+        try ws.write("chime.xml", try ws.read("chime.xml").replacingOccurrences(
+            of: #"<action identifier="justInform" title="OK, got it"/>"#,
+            with: #"<action identifier="justInform" title="OK, got it"><hook command="sleep 6" timeout="20s"/></action>"#))
+        let sent = try ReplyCorpusTests.send(ws, ["a", "b"], category: "shop")
+        for folder in ["first", "box"] {
+            for sub in ["new", "cur", "tmp"] { try FileManager.default.createDirectory(atPath: ws.path("\(folder)/\(sub)"), withIntermediateDirectories: true) }
+        }
+        try ws.write("first/new/1.eml", ReplyCorpusTests.reply(sent["a"]!, body: "1"))
+        try ws.write("box/new/1-a.eml", ReplyCorpusTests.reply(sent["a"]!, body: "1"))
+        try ws.write("box/new/2-b.eml", ReplyCorpusTests.reply(sent["b"]!, body: "1"))
+        // The first reply's hook runs 6 s.
+        let first = try ChimeProcess.start(["ingest", "--maildir", "first"], in: ws.url)
+        defer { first.waitUntilExit() }
+        let deadline = Date().addingTimeInterval(10)
+        while (try? Self.responses(ws).isEmpty) ?? true, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        let box = try ws.chime(["ingest", "--maildir", "box"], now: "2026-11-21T10:00:30Z")
+        #expect(box.status == 75 && box.stderr.contains("1-a.eml: not recorded, try again later"), "\(box)")
+        #expect(box.stdout.contains("2-b.eml: responded: justInform"), "the reply after it taken: \(box)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: ws.path("box/new")) == ["1-a.eml"])
+    }
+
     @Test("authenticationRequired acts on a DKIM or DMARC pass from the trusted server only; a failing or slow hook marks the response failed and says so")
     func proofAndFailingHooks() throws {
         let ws = try Self.workspace()

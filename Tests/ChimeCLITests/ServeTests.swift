@@ -89,6 +89,36 @@ struct ServeTests {
         }
     }
 
+    @Test("a second email reply to an action waiting for its confirmation (a first one forged, the link expired) waits in its place with a link of its own, never \"already done\"; a text over 4 KB by email is too large and acts on nothing; a repeating reminder removed from the delivered list, and any reminder of a recipient taken out of chime.xml, are no longer open to answers")
+    func waitingAndClosed() throws {
+        let (ws, sent) = try Self.workspace(Keys())
+        let chat = try Self.chat(ws, "list")
+        // Someone else with the reply token writes first, as alice; alice two hours on.
+        let first = try ReplyCorpusTests.ingest(ws, ReplyCorpusTests.reply(sent, body: "2"))
+        #expect(first.stdout.contains("responded: trashAction (awaiting confirmation)"), "\(first)")
+        let second = try ReplyCorpusTests.ingest(ws, ReplyCorpusTests.reply(sent, body: "2"), now: "2026-11-21T12:00:00Z")
+        #expect(second.stdout.contains("responded: trashAction (awaiting confirmation)") && second.stdout.contains("Please confirm")
+                && !second.stdout.contains("already done"), "\(second)")
+        // 5,000 bytes of text by email, where a page or a chat thread takes at most 4 KB.
+        let long = try ReplyCorpusTests.ingest(ws, ReplyCorpusTests.reply(sent, body: "3 " + String(repeating: "x", count: 5_000)))
+        #expect(long.status == 0 && long.stdout.hasPrefix("stdin: too-large") && !long.stdout.contains("responded"), "\(long)")
+
+        // A repeating one, removed from the delivered list: none of its occurrences answers.
+        let repeating = try ReplyCorpusTests.send(ws, ["rep"], category: "shop", repeats: true, runMustSucceed: false)["rep"]!
+        #expect(try ws.chime(["remove-delivered", "rep"]).stdout.contains("removed 1"))
+        let late = try ReplyCorpusTests.ingest(ws, ReplyCorpusTests.reply(repeating, body: "1"))
+        #expect(late.stdout.contains("unknown-notification"), "\(late)")
+
+        // Alice taken out of chime.xml: her links do nothing more.
+        try ws.write("chime.xml", try ws.read("chime.xml").replacingOccurrences(of: #"<recipient id="alice""#, with: #"<recipient id="alicia""#))
+        let server = try Server(ws)
+        defer { server.stop() }
+        let press = try server.request("POST", try #require(chat.links["justInform"]))
+        #expect(press.status == 410, "\(press)")
+        #expect(try server.request("GET", try #require(chat.links["justInform"])).status == 410)
+        #expect(!(try ws.chime(["responses"]).stdout.contains("justInform")))
+    }
+
     static func chat(_ ws: Workspace, _ identifier: String) throws -> Chat {
         let line = try #require(try ws.lines().last { $0["identifier"] as? String == identifier })
         let actions = (line["payload"] as? [String: Any])?["actions"] as? [[String: Any]] ?? []

@@ -37,6 +37,11 @@ public struct NotificationAction: Hashable, Sendable {
             self.buttonTitle = buttonTitle
             self.placeholder = placeholder
         }
+
+        /// The most text a response takes, in bytes of UTF-8, whichever way it comes (a
+        /// link's page, a chat thread, an email reply): what hooks, webhooks and the API
+        /// are given.
+        public static let maximumBytes = 4096
     }
 
     /// Unique across the whole configuration; what a response reports.
