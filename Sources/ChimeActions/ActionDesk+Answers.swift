@@ -53,24 +53,26 @@ extension ActionDesk {
         case .responded:
             guard let response = reply.response else { return nil }
             if response.status == StoredResponse.awaitingConfirmation, let token = reply.confirmation {
-                let link = MessageLinks.actionURL(base: configuration.replies.linkBase, token: token, identifier: response.action)
-                let title = title(of: response.action, in: request)
-                outcome.status = response.status
-                // The text that waits is shown: the link confirms it, and anyone who had the
-                // reply address could have written it.
-                if let waiting = response.waitingText {
-                    let shown = Self.shownText(waiting)
-                    outcome.answer = try text("answer.confirmText", [.string(title), .string(link), .string(shown)], locale,
-                                              fallback: "Please confirm “\(title)” with “\(shown)” here: \(link)")
-                } else {
-                    outcome.answer = try text("answer.confirm", [.string(title), .string(link)], locale, fallback: "Please confirm “\(title)” here: \(link)")
-                }
+                outcome = try askToConfirm(response, token: token, request: request, locale: locale)
             } else {
                 outcome = try carryOut(response, request: request, recipient: recipient, now: now)
             }
         case .replayed:
             guard try !answeredBefore(reply), try store.takeTurn("replayed:" + request.recipient, at: now, every: configuration.replies.unmatchedEvery) else { return nil }
-            outcome.answer = try text("answer.replayed", [], locale, fallback: "This was already done.")
+            // One that still waits for its confirmation gets a new link (``ReplyDesk``), not
+            // "already done".
+            if let waiting = reply.response, waiting.status == StoredResponse.awaitingConfirmation, let token = reply.confirmation {
+                outcome = try askToConfirm(waiting, token: token, request: request, locale: locale)
+            } else {
+                outcome.answer = try text("answer.replayed", [], locale, fallback: "This was already done.")
+            }
+        case .tooLarge:
+            // A text-input action's text over the bound: said, as a page or a thread says it.
+            guard let action = reply.textTooLong, try !answeredBefore(reply),
+                  try store.takeTurn("unmatched:" + request.recipient, at: now, every: configuration.replies.unmatchedEvery) else { return nil }
+            let title = title(of: action, in: request), reminder = request.content.title
+            outcome.answer = try text("page.text.tooLong", [.string(title), .string(reminder)], locale,
+                                      fallback: "\(reminder): your text for “\(title)” is too long.")
         case .unmatched:
             guard try !answeredBefore(reply), try store.takeTurn("unmatched:" + request.recipient, at: now, every: configuration.replies.unmatchedEvery) else { return nil }
             let choices = validReplies(for: request, locale: locale).joined(separator: ", ")
@@ -88,6 +90,22 @@ extension ActionDesk {
             return (outcome, recipient, 0)
         }
         return (outcome, recipient, try store.outstanding(recipient: request.recipient))
+    }
+
+    /// Asks for a response's confirmation by its link, showing the text that waits: the
+    /// link confirms it, and anyone who had the reply address could have written it.
+    private func askToConfirm(_ response: StoredResponse, token: String, request: NotificationRequest, locale: String) throws -> Outcome {
+        let link = MessageLinks.actionURL(base: configuration.replies.linkBase, token: token, identifier: response.action)
+        let title = title(of: response.action, in: request)
+        var outcome = Outcome(status: response.status)
+        if let waiting = response.waitingText {
+            let shown = Self.shownText(waiting)
+            outcome.answer = try text("answer.confirmText", [.string(title), .string(link), .string(shown)], locale,
+                                      fallback: "Please confirm “\(title)” with “\(shown)” here: \(link)")
+        } else {
+            outcome.answer = try text("answer.confirm", [.string(title), .string(link)], locale, fallback: "Please confirm “\(title)” here: \(link)")
+        }
+        return outcome
     }
 
     /// Whether this very message (its Message-ID, for the same delivery) came before and

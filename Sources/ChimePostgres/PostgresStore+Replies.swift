@@ -21,7 +21,7 @@ extension PostgresStore {
             let generation = PendingNotification.parts(ofDelivery: deliveryID).generation
             return try await session.value("""
                 SELECT request FROM pending WHERE generation = \(generation)
-                    AND EXISTS (SELECT 1 FROM delivered WHERE delivered.identifier = pending.identifier) LIMIT 1
+                    AND (fired_count = 0 OR EXISTS (SELECT 1 FROM delivered WHERE delivered.identifier = pending.identifier)) LIMIT 1
                 """, as: String.self)
         }
         return try json.map(NotificationRequest.init(storedJSON:))
@@ -45,8 +45,7 @@ extension PostgresStore {
                     at = excluded.at, status = excluded.status, result = ''
                 WHERE response.status = \(StoredResponse.failed) OR (response.status = \(StoredResponse.carryingOut)
                     AND response.at <= excluded.at - \(StoredResponse.abandonedAfter))
-                    OR (response.status = \(StoredResponse.awaitingConfirmation)
-                        AND excluded.status IN (\(StoredResponse.carryingOut), \(StoredResponse.awaitingConfirmation)))
+                    OR (response.status = \(StoredResponse.awaitingConfirmation) AND excluded.status = \(StoredResponse.carryingOut))
                 RETURNING id
                 """, as: Int64.self)
             if id == nil, let row = try await session.rows("""

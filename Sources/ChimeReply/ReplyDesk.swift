@@ -20,8 +20,12 @@ public struct Reply: Sendable {
     }
 
     public var record: InboundRecord
-    /// The response recorded now (with its id); nil when none was, or when it was replayed.
+    /// The response recorded now (with its id); nil when none was, or when it was replayed,
+    /// but for a replay of one still awaiting confirmation (given a new link).
     public var response: StoredResponse?
+    /// The text-input action whose text was over ``NotificationAction/TextInput/maximumBytes``
+    /// (recorded `too-large`; the person is told).
+    public var textTooLong: String?
     /// The notification's request, once the token was good.
     public var request: NotificationRequest?
     /// The reply token the reply carried, once it was good (what the answer's Reply-To
@@ -241,9 +245,11 @@ public struct ReplyDesk: Sendable {
             return try finish(.unmatched, body.isEmpty ? "(empty reply)" : String(body.prefix(200)))
         }
         let action = category?.action(match.action)
-        // Bounded as a page's or a chat thread's text is: a reply of megabytes went whole to
-        // hooks, webhooks and the API. Recorded, acted on by nothing.
-        if let text = match.userText, text.utf8.count > NotificationAction.TextInput.maximumBytes {
+        // A text-input action's text bounded as a page's or a chat thread's is: a reply of
+        // megabytes went whole to hooks, webhooks and the API. Recorded, acted on by
+        // nothing, and the person told.
+        if action?.textInput != nil, let text = match.userText, text.utf8.count > NotificationAction.TextInput.maximumBytes {
+            reply.textTooLong = match.action
             return try finish(.tooLarge, "a text of \(text.utf8.count) bytes for \(match.action), over the \(NotificationAction.TextInput.maximumBytes) a response takes")
         }
         let waits = needsConfirmation(action, in: category, mail: mail, sender: sender)
@@ -262,6 +268,16 @@ public struct ReplyDesk: Sendable {
             }
         } else {
             reply.record.outcome = .replayed
+            // Another answer while one waits for its confirmation link (which may have
+            // expired, or gone to someone who wrote first with the reply token): a new link
+            // for the response that waits, its text as it stands, rather than "already
+            // done" and an action stuck. Answered as a replay is, once a while at most.
+            if waits, let waiting = try store.response(deliveryID: token.deliveryID, action: match.action),
+               waiting.status == StoredResponse.awaitingConfirmation {
+                reply.response = waiting
+                reply.confirmation = tokens.issue(.confirm(match.action), like: token, recipient: request.recipient,
+                                                  expires: now + Self.confirmationValidity)
+            }
         }
         return reply
     }

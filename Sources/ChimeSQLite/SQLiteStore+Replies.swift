@@ -19,11 +19,13 @@ extension SQLiteStore {
                 return json
             }
             // An earlier occurrence of a repeating request: its generation is still pending,
-            // and a later occurrence is delivered (one removed from the delivered list,
-            // `chime remove-delivered`, is no longer open to answers, as a single one is not).
+            // and it is in the delivered list (one removed from it, `chime remove-delivered`,
+            // is no longer open to answers until its next occurrence is delivered, as a single
+            // one is not), or its first occurrence is being sent (not yet settled).
             let generation = PendingNotification.parts(ofDelivery: deliveryID).generation
             return try String.fetchOne(db.cachedStatement(sql: """
-                SELECT request FROM pending WHERE generation = ? AND EXISTS (SELECT 1 FROM delivered WHERE delivered.identifier = pending.identifier)
+                SELECT request FROM pending WHERE generation = ?
+                    AND (fired_count = 0 OR EXISTS (SELECT 1 FROM delivered WHERE delivered.identifier = pending.identifier))
                 """), arguments: [generation])
         }
         return try json.map(NotificationRequest.init(storedJSON:))
@@ -37,18 +39,16 @@ extension SQLiteStore {
             user_text = excluded.user_text, channel = excluded.channel, responder = excluded.responder,
             at = excluded.at, status = excluded.status, result = ''
         WHERE \(takenAgain("response", now: "excluded.at"))
-            OR (response.status = '\(StoredResponse.awaitingConfirmation)'
-                AND excluded.status IN ('\(StoredResponse.carryingOut)', '\(StoredResponse.awaitingConfirmation)'))
+            OR (response.status = '\(StoredResponse.awaitingConfirmation)' AND excluded.status = '\(StoredResponse.carryingOut)')
         """
 
     public func record(_ response: StoredResponse, from inbound: InboundRecord?) throws -> Int64? {
         try database.write { db in
             // A response whose carrying out failed or was cut short is taken again, as this
             // answer gives it, and so is one awaiting confirmation by an answer with its
-            // proof (its own text then stands) or by another that waits too (its text,
-            // responder and time then wait, with a confirmation link of its own: a reply
-            // while one waited had been told "already done", the action stuck once the
-            // link expired); any other stays as it is, and the answer is a replay.
+            // proof (its own text then stands); any other stays as it is, and the answer is
+            // a replay (one that waits for confirmation too is sent a new link for the text
+            // that waits: ``ReplyDesk``).
             try db.cachedStatement(sql: Self.recordResponse).execute(arguments: [
                     response.deliveryID, response.identifier, response.recipient, response.action, response.userText,
                     response.channel, response.responder, response.at.seconds, response.status,

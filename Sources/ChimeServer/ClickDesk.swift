@@ -245,6 +245,11 @@ public struct ClickDesk: Sendable {
                                                                   fallback: "\(to.reminder ?? ""): “\(typed)” names none of this reminder’s actions."),
                                         addressee: to))
             }
+            // A text-input action's text typed in a thread, bounded as its page's is.
+            if let text = match.userText, let prompt = textPrompt(match.action, in: request) {
+                let (typed, refusal) = typed(.typed(text), for: prompt)
+                return .chosen(match.action, typed, refusingNew: refusal)
+            }
             return .chosen(match.action, match.userText)
         }
     }

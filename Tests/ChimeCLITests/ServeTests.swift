@@ -96,12 +96,16 @@ struct ServeTests {
         // Someone else with the reply token writes first, as alice; alice two hours on.
         let first = try ReplyCorpusTests.ingest(ws, ReplyCorpusTests.reply(sent, body: "2"))
         #expect(first.stdout.contains("responded: trashAction (awaiting confirmation)"), "\(first)")
+        // A new link for what waits, not "already done"; the waiting text stands; at most once an hour.
         let second = try ReplyCorpusTests.ingest(ws, ReplyCorpusTests.reply(sent, body: "2"), now: "2026-11-21T12:00:00Z")
-        #expect(second.stdout.contains("responded: trashAction (awaiting confirmation)") && second.stdout.contains("Please confirm")
+        #expect(second.stdout.contains("replayed: trashAction") && second.stdout.contains("Please confirm “Delete list” here: http://127.0.0.1/a/")
                 && !second.stdout.contains("already done"), "\(second)")
-        // 5,000 bytes of text by email, where a page or a chat thread takes at most 4 KB.
-        let long = try ReplyCorpusTests.ingest(ws, ReplyCorpusTests.reply(sent, body: "3 " + String(repeating: "x", count: 5_000)))
-        #expect(long.status == 0 && long.stdout.hasPrefix("stdin: too-large") && !long.stdout.contains("responded"), "\(long)")
+        let third = try ReplyCorpusTests.ingest(ws, ReplyCorpusTests.reply(sent, body: "2"), now: "2026-11-21T12:01:00Z")
+        #expect(third.stdout.contains("replayed: trashAction") && !third.stdout.contains("answered"), "no mail for every forged reply: \(third)")
+        #expect(try ReplyCorpusTests.json(ws, "responses").filter { $0["identifier"] as? String == "list" }.count == 1)
+        // 5,000 bytes of text by email, where a page or a chat thread takes at most 4 KB: told.
+        let long = try ReplyCorpusTests.ingest(ws, ReplyCorpusTests.reply(sent, body: "3 " + String(repeating: "x", count: 5_000)), now: "2026-11-21T13:00:00Z")
+        #expect(long.status == 0 && long.stdout.hasPrefix("stdin: too-large") && long.stdout.contains("your text for “Add item” is too long"), "\(long)")
 
         // A repeating one, removed from the delivered list: none of its occurrences answers.
         let repeating = try ReplyCorpusTests.send(ws, ["rep"], category: "shop", repeats: true, runMustSucceed: false)["rep"]!

@@ -47,7 +47,7 @@ extension Chime {
                 throw ExitCode(65)
             }
             let intake = try MailIntake(options.runtime, configuration: configuration, store: try options.runtime.openStore(existing: true), failureCode: 65)
-            var unreachable = false
+            var unreachable = false, deferred = false
             for channel in channels {
                 do {
                     if try !intake.fetch(from: channel, say: { print($0) }) {
@@ -59,9 +59,13 @@ extension Chime {
                 } catch let error as CurlError {
                     printError("\(channel.id): \(configuration.redact(error.description))")
                     unreachable = true
+                } catch let failure as RuntimeFailure where failure.exitCode == 75 {
+                    // A message left for the next run (said): the other mailboxes still read.
+                    deferred = true
                 }
             }
             if unreachable { throw ExitCode(69) }
+            if deferred { throw ExitCode(75) }
         }
     }
 }
