@@ -129,13 +129,12 @@ extension PostgresStore {
         try read { session in
             var gauges = StoreGauges()
             guard let row = try await session.rows("""
-                SELECT (SELECT COUNT(*) FROM pending) AS pending,
-                       (SELECT COUNT(*) FROM pending WHERE next_fire <= \(now.seconds) AND (not_before IS NULL OR not_before <= \(now.seconds))) AS overdue,
-                       (SELECT MIN(GREATEST(next_fire, not_before)) FROM pending
-                        WHERE next_fire <= \(now.seconds) AND (not_before IS NULL OR not_before <= \(now.seconds))) AS earliest,
+                SELECT (SELECT COUNT(*) FROM pending) AS pending, due.overdue, due.earliest,
                        (SELECT COUNT(*) FROM outbox WHERE state = \(DeliveryState.queued.rawValue)) AS queued,
                        (SELECT MIN(queued_at) FROM outbox WHERE state = \(DeliveryState.queued.rawValue)) AS oldest,
                        (SELECT COUNT(*) FROM outbox WHERE state = \(DeliveryState.failed.rawValue)) AS failed
+                FROM (SELECT COUNT(*) AS overdue, MIN(GREATEST(next_fire, not_before)) AS earliest FROM pending
+                      WHERE next_fire <= \(now.seconds) AND (not_before IS NULL OR not_before <= \(now.seconds))) AS due
                 """).first else { return gauges }
             gauges.pending = try row.get("pending")
             gauges.overdue = try row.get("overdue")

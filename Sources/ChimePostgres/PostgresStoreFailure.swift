@@ -138,5 +138,3 @@ public struct PostgresStoreFailure: Error, CustomStringConvertible {
         }
     }
 }
-
-

@@ -176,10 +176,10 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
             case "dbname":
                 path = Substring(value)
             case "connect_timeout":
-                if let seconds = Int(value), seconds <= 0 {
+                guard let seconds = Int(value) else { throw ParseError(description: "connect_timeout must be a whole number of seconds") }
+                guard seconds > 0 else {
                     throw ParseError(description: "connect_timeout=\(value) is libpq's \"wait for ever\", which Chime does not take: a cron run would hang on a server gone; give 1 or more seconds, or leave it out (10 s)")
                 }
-                guard let seconds = Int(value) else { throw ParseError(description: "connect_timeout must be a whole number of seconds") }
                 connectTimeout = seconds
             case "application_name":
                 continue

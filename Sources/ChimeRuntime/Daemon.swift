@@ -97,10 +97,9 @@ struct Daemon: Sendable {
         let lastRoundFailed = Flag()
         return RecurringWork(name: "firing", clock: clock, round: { now in
             do {
-                var scheduler = try runtime.scheduler(configuration: configuration(), store: store)
+                var scheduler = try makeScheduler()
                 // Held ones wait a minute, as from cron, rather than fill every round.
                 scheduler.heldRetry = 60
-                scheduler.logsProblems = true
                 let report = try scheduler.run(now: now, clock: { Instant(clock()) }, limit: Self.roundSize, sending: false)
                 lastRoundFailed.set(false)
                 if report.fired > 0 || !report.groupsSent.isEmpty { handOver() }
@@ -133,8 +132,7 @@ struct Daemon: Sendable {
             // What was handed over until now, this round sends.
             _ = handedOver.take()
             do {
-                var scheduler = try runtime.scheduler(configuration: configuration(), store: store)
-                scheduler.logsProblems = true
+                let scheduler = try makeScheduler()
                 let report = try scheduler.send(now: now, clock: { Instant(clock()) }, keepsSending: { [sendingStop] in sendingStop.allows })
                 if report.cutShort { logger.notice(Self.cutShort("sending", report)) }
             } catch {
@@ -180,11 +178,18 @@ struct Daemon: Sendable {
     }
 
     /// Sends each recipient's digest once its time has come, as `chime digest` does.
+    /// A scheduler of the configuration in force, which logs what it cannot send (no one
+    /// reads the daemon's reports: ``Scheduler/logsProblems``).
+    func makeScheduler() throws -> Scheduler {
+        var scheduler = try runtime.scheduler(configuration: configuration(), store: store)
+        scheduler.logsProblems = true
+        return scheduler
+    }
+
     var digests: RecurringWork {
         RecurringWork(name: "digest", clock: clock, round: { now in
             do {
-                var scheduler = try runtime.scheduler(configuration: configuration(), store: store)
-                scheduler.logsProblems = true
+                let scheduler = try makeScheduler()
                 let report = try scheduler.digest(now: now, clock: { Instant(clock()) }, keepsSending: { [digestsStop] in digestsStop.allows })
                 if report.delivery.cutShort { logger.notice(Self.cutShort("the digests' sending", report.delivery)) }
                 for (recipient, count) in report.sent {

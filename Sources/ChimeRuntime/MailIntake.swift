@@ -119,12 +119,9 @@ public struct MailIntake: Sendable {
     func record(_ message: PreparedMessage, named name: String) throws -> Reply {
         do {
             return try reader.handle(message, now: now)
-        } catch let inFlight as ResponseInFlight {
-            printError("\(name): not recorded, try again later: \(inFlight)")
-            throw InFlight()
         } catch {
             printError("\(name): not recorded, try again later: \(error)")
-            throw RuntimeFailure(75)
+            throw error is ResponseInFlight ? InFlight() : RuntimeFailure(75)
         }
     }
 

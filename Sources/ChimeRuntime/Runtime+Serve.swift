@@ -31,7 +31,7 @@ extension Runtime {
         let desks = DeskHolder(ClickDesk(reader: reader, actions: actions))
         var server = ChimeHTTPServer(desks: desks, clock: clock)
         // Deliveries go over SMTP and webhooks (a file: or Maildir channel is written at once).
-        let kinds = configuration.channels.map(\.url.kind).filter { !$0.isInbound && $0 != .maildir && $0 != .file }.map(\.rawValue)
+        let kinds = configuration.channels.map(\.url.kind).filter { !$0.isInbound && !$0.isLocal }.map(\.rawValue)
         server.metrics = MetricsExport.bootstrap(store: store, clock: clock, channelKinds: kinds).served
         server.scheduling = apiScheduling(desks, store: store, clock: clock)
         return ServerParts(store: store, desks: desks, server: server, clock: clock)

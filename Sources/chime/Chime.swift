@@ -102,7 +102,13 @@ extension Chime {
     /// 64, a usage error, where swift-argument-parser would print it and exit 0: a
     /// crontab line missing its `run` did nothing every minute, silently.
     func run() throws {
-        printError(Self.helpMessage())
+        try Self.noCommand()
+    }
+
+    /// A command group run without one of its commands (`chime`, `chime store`): its help
+    /// on standard error, and 64.
+    static func noCommand(_ group: any ParsableCommand.Type = Chime.self) throws -> Never {
+        printError(group.helpMessage())
         throw ExitCode(64)
     }
 

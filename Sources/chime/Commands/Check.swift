@@ -54,7 +54,7 @@ extension Chime {
         /// The folder's Mustache templates that `chime run` could not use (not UTF-8, not
         /// Mustache: it would hold every message back), and those it would not use (a name
         /// misspelt: the built-in template would stand in without a word).
-        private func templateErrors(_ path: String, _ configuration: Configuration) -> [Diagnostic] {
+        private func templateProblems(_ path: String, _ configuration: Configuration) -> [Diagnostic] {
             do {
                 let root = (path as NSString).appendingPathComponent("mustache")
                 return try TemplateSet(directory: path).unusedOverrides(categories: configuration.categories.map(\.identifier)).map { file, meant in
@@ -81,7 +81,7 @@ extension Chime {
                 let localizer = try Localizer(directory: path) // without the folder, the built-in strings alone
                 return localizer.languageGaps(configuration, templates: path, configurationFile: options.configPath)
                     + localizer.unknownKeys(configuration, configurationFile: options.configPath)
-                    + (present ? localizer.check(configuration, templates: path) + templateErrors(path, configuration) : [])
+                    + (present ? localizer.check(configuration, templates: path) + templateProblems(path, configuration) : [])
             } catch let error as Localizer.LoadError {
                 printDiagnostics(error.diagnostics)
                 throw ExitCode(65)

@@ -16,8 +16,7 @@ extension Chime {
 
         /// `chime store` alone: its help on standard error and 64, as `chime` alone.
         func run() throws {
-            printError(Self.helpMessage())
-            throw ExitCode(64)
+            try Chime.noCommand(Self.self)
         }
     }
 }
