@@ -13,11 +13,13 @@ enum SnoozeText {
     /// An hour alone, as a clock's: "15h" or "9 h" after "until", "15 Uhr", "15 ч", "15時".
     nonisolated(unsafe) static let hourOnly = /(\d{1,2})\s*(h|uhr|ч|時)/
     nonisolated(unsafe) static let twelveHour = /(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?m/
+    /// A time of day as Japanese, Chinese and Korean write it: "15時30分", "15点30分", "15시 30분".
+    nonisolated(unsafe) static let hourAndMinute = /(\d{1,2})\s*(?:時|点|點|시)\s*(\d{1,2})\s*(?:分|분)/
 
     /// The start of each unit's words, lower case, and DurationText's letter for it.
     static let units: [(prefix: String, letter: String)] = [
         ("sec", "s"), ("sek", "s"), ("seg", "s"), ("сек", "s"), ("秒", "s"),
-        ("min", "m"), ("мин", "m"), ("分", "m"),
+        ("min", "m"), ("mn", "m"), ("мин", "m"), ("分", "m"), ("분", "m"),
         ("hour", "h"), ("hr", "h"), ("stund", "h"), ("std", "h"), ("heure", "h"), ("hora", "h"), ("ora", "h"), ("ore", "h"), ("uur", "h"),
         ("час", "h"), ("ч", "h"),
         ("godz", "h"), ("ساع", "h"), ("時間", "h"), ("小时", "h"), ("小時", "h"), ("시간", "h"),
@@ -30,7 +32,8 @@ enum SnoozeText {
 
     /// The leads that ask for a time of day rather than a while: after them, "9h30" is
     /// half past nine, not nine and a half hours.
-    static let timeLeads: Set = ["until", "till", "til", "bis", "jusqu'à", "jusqu’à", "jusqu'a", "hasta las", "hasta la", "hasta", "до", "do"]
+    static let timeLeads: Set = ["until", "till", "til", "at", "bis", "um", "jusqu'à", "jusqu’à", "jusqu'a", "à", "a",
+                                 "hasta las", "hasta la", "hasta", "a las", "a la", "до", "в", "do", "o", "حتى", "الساعة"]
 
     /// The longest text read as a duration: anything longer names none (and is not run
     /// through the patterns at all).
@@ -42,12 +45,22 @@ enum SnoozeText {
     /// words name no time.
     static func seconds(_ text: String, now: Instant, zone: TimeZone) -> Int64? {
         guard text.utf8.count <= longest else { return nil }
-        var words = text.lowercased().trimmingCharacters(in: .whitespacesAndNewlines)
+        var words = asciiDigits(text.lowercased()).trimmingCharacters(in: .whitespacesAndNewlines)
         let lead = ReplyWords.snoozeLeads.first { words.hasPrefix($0 + " ") }
         if let lead { words = String(words.dropFirst(lead.count + 1)) }
-        // Japanese puts its "until" after the time: "15時まで".
+        // Japanese puts its "until" after the time: "15時まで"; and its "in" after the
+        // duration: "30分後に".
         let until = words.hasSuffix("まで")
         if until { words = String(words.dropLast(2)) }
+        for after in ["後に", "後"] where words.hasSuffix(after) {
+            words = String(words.dropLast(after.count))
+            break
+        }
+        // Half an hour more: "1時間半", "1시간 반".
+        for (half, whole) in [("時間半", "時間30分"), ("시간 반", "시간 30분"), ("시간반", "시간 30분")] where words.hasSuffix(half) {
+            words = String(words.dropLast(half.count)) + whole
+            break
+        }
         let timeOfDay = until || (lead.map(timeLeads.contains) ?? false)
         // The first four words at most (`1 h 30 m`), each without the punctuation after it,
         // the most of them that name a time first.
@@ -66,11 +79,15 @@ enum SnoozeText {
     /// - Parameter timeOfDay: whether a lead such as "until" came before it.
     private static func reading(_ words: String, timeOfDay: Bool, now: Instant, zone: TimeZone) -> Int64? {
         guard !words.isEmpty else { return nil }
-        if let match = words.wholeMatch(of: clock), let hour = Int(match.output.1), let minute = Int(match.output.2),
+        // White space taken out character by character: through the regex `\s+`, it was
+        // 36,000 instructions a snooze, with the store held (callgrind).
+        let compact = String(words.filter { !$0.isWhitespace })
+        // A clock's time as French writes it, spaced ("2 h 30"), is the same time unspaced.
+        if let match = compact.wholeMatch(of: clock), let hour = Int(match.output.1), let minute = Int(match.output.2),
            hour < 24, minute < 60 {
             // "1h30" is an hour and a half, as "1h" is an hour; "09h30", "15h30", "9:30"
             // and "until 9h30" are times of day.
-            if match.output.1.count == 1, words.contains("h"), !timeOfDay { return DurationText.seconds("\(hour)h\(minute)m") }
+            if match.output.1.count == 1, compact.contains("h"), !timeOfDay { return DurationText.seconds("\(hour)h\(minute)m") }
             return untilNext(hour: hour, minute: minute, now: now, zone: zone)
         }
         // "until 15h", "15 Uhr", "15時": an hour of the clock. Without a lead, "15h" is
@@ -80,15 +97,15 @@ enum SnoozeText {
            timeOfDay || match.output.2 == "uhr" || match.output.2 == "時" {
             return untilNext(hour: hour, minute: 0, now: now, zone: zone)
         }
+        if let match = words.wholeMatch(of: hourAndMinute), let hour = Int(match.output.1), let minute = Int(match.output.2), hour < 24, minute < 60 {
+            return untilNext(hour: hour, minute: minute, now: now, zone: zone)
+        }
         // "3pm", "8 p.m.", "3:30 pm": a 12-hour clock's (its last dot taken off above).
         if let match = words.wholeMatch(of: twelveHour), let hour = Int(match.output.1), (1...12).contains(hour) {
             let minute = match.output.2.flatMap { Int($0) } ?? 0
             guard minute < 60 else { return nil }
             return untilNext(hour: hour % 12 + (match.output.3 == "p" ? 12 : 0), minute: minute, now: now, zone: zone)
         }
-        // White space taken out character by character: through the regex `\s+`, it was
-        // 36,000 instructions a snooze, with the store held (callgrind).
-        let compact = String(words.filter { !$0.isWhitespace })
         if let seconds = DurationText.seconds(compact) { return seconds }
         // "2 hours", "15 min", "1 hour 30 minutes", "1h 30min": numbers each with a unit,
         // spelled out or DurationText's own letter, read as DurationText's `1h30m` (with
@@ -122,6 +139,13 @@ enum SnoozeText {
     private static func unitLetter(_ word: Substring) -> String? {
         if ["s", "m", "h", "d", "w"].contains(word) { return String(word) }
         return units.first { word.hasPrefix($0.prefix) }?.letter
+    }
+
+    /// `text` with a digit of any script as its ASCII digit: a Japanese keyboard's "２時間",
+    /// an Arabic one's "٢ ساعة", as the menu's number is read.
+    static func asciiDigits(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { ReplyWords.asciiDigit($0) != nil }) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { ReplyWords.asciiDigit($0) ?? $0 }))
     }
 
     /// The seconds until the next `hour`:`minute` in the recipient's zone.

@@ -87,8 +87,12 @@ public struct ActionMatcher: Sendable {
         if let named = matchPolitely(line: lines[first], rest: Array(lines[(first + 1)...])) ?? menuLine(lines[first]) { return named }
         // "Hi," or "Bonjour Anna," on a line of its own (and no action's name: an action
         // called "Morning"): the answer is on the next one, and a text begins there.
+        // So may up to three such lines ("お世話になっております。" / "山田です。", a
+        // greeting then who writes, after a greeting only).
         var answer = first
-        if Self.isGreeting(lines[first]), let next = lines[(first + 1)...].firstIndex(where: { !ReplyWords.fold($0).isEmpty }) {
+        for _ in 0..<3 {
+            guard answer == first ? Self.isGreeting(lines[answer]) : Self.isGreeting(lines[answer]) || Self.introduces(lines[answer]),
+                  let next = lines[(answer + 1)...].firstIndex(where: { !ReplyWords.fold($0).isEmpty }) else { break }
             if let named = matchPolitely(line: lines[next], rest: Array(lines[(next + 1)...])) { return named }
             answer = next
         }
@@ -97,7 +101,7 @@ public struct ActionMatcher: Sendable {
         // list's item.
         let written = lines[answer...].joined(separator: "\n")
         guard let textInput, !Self.onlyCourtesy(Substring(ReplyWords.fold(written))) else { return nil }
-        return Match(action: textInput.identifier, userText: written.trimmingCharacters(in: .whitespacesAndNewlines))
+        return Match(action: textInput.identifier, userText: Self.trimmedText(written))
     }
 
     /// ``match(line:rest:)``, and again without the please or thanks the line begins with
@@ -112,7 +116,7 @@ public struct ActionMatcher: Sendable {
     /// Edit list"): its number and another of its names, each as whole words, and no
     /// other action's number with its name. Nil when no action's, or several.
     func menuLine(_ line: String) -> Match? {
-        let folded = " " + ReplyWords.fold(line) + " "
+        let folded = " " + Self.spacedNumbers(ReplyWords.fold(line)) + " "
         guard folded.utf8.count <= 400 else { return nil }
         let copied = menu.filter { entry in
             folded.contains(" \(entry.number) ") && entry.names.contains { folded.contains(" \($0) ") }
@@ -121,8 +125,27 @@ public struct ActionMatcher: Sendable {
         return Match(action: entry.action.identifier, userText: nil)
     }
 
-    /// `line` after the courtesy words it begins with and the separators after them; nil
-    /// when it begins with none, or is nothing else.
+    /// Folded text with a space between a number and a character of a script written
+    /// without spaces that touches it: the Japanese menu's "リストを削除：3と返信" names
+    /// 3 as "Reply 3 for Delete list" does.
+    static func spacedNumbers(_ folded: String) -> String {
+        guard folded.unicodeScalars.contains(where: { $0.value >= 0x3000 }) else { return folded }
+        var result = ""
+        var previous: Character?
+        for character in folded {
+            if let before = previous, before != " ", character != " ", before.isNumber != character.isNumber,
+               startsUnspaced(Substring(String(before.isNumber ? character : before))) {
+                result.append(" ")
+            }
+            result.append(character)
+            previous = character
+        }
+        return result
+    }
+
+    /// `line` after the courtesy or assent words it begins with and the separators after
+    /// them ("Please 2", "Ja, Liste löschen", "Oui, 3"); nil when it begins with none, or
+    /// is nothing else.
     static func withoutLeadingCourtesy(_ line: String) -> String? {
         func separates(_ character: Character) -> Bool { character.isWhitespace || ",.;:!、。，".contains(character) }
         var index = line.startIndex
@@ -130,7 +153,7 @@ public struct ActionMatcher: Sendable {
         while index < line.endIndex {
             let word = line[index...].prefix { !separates($0) }
             let folded = ReplyWords.fold(String(word))
-            guard !folded.isEmpty, onlyCourtesy(Substring(folded)) else { break }
+            guard !folded.isEmpty, onlyCourtesy(Substring(folded)) || assent.contains(folded) else { break }
             dropped = true
             index = line[word.endIndex...].firstIndex { !separates($0) } ?? line.endIndex
         }
@@ -173,10 +196,28 @@ public struct ActionMatcher: Sendable {
             }
             guard let action = keyword.action else { continue }
             guard action.textInput != nil else { return Match(action: action.identifier, userText: nil) }
-            let text = ([remainder] + rest).joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = Self.trimmedText(([remainder] + rest).joined(separator: "\n"))
             return Match(action: action.identifier, userText: text.isEmpty ? nil : text)
         }
-        return nil
+        return snoozeAfterDuration(folded)
+    }
+
+    /// Snooze named after its duration, as Japanese orders it ("2時間スヌーズ",
+    /// "15時までスヌーズ", "30分後にスヌーズしてください"): the duration, folded, as the text.
+    private func snoozeAfterDuration(_ folded: String) -> Match? {
+        guard folded.first?.isNumber == true,
+              let keyword = keywords.first(where: { $0.builtIn == .snooze && ReplyWords.unspaced($0.words) }),
+              let found = folded.range(of: keyword.words) else { return nil }
+        let duration = folded[..<found.lowerBound].trimmingCharacters(in: .whitespaces)
+        guard !duration.isEmpty, Self.onlyUnspacedEndings(folded[found.upperBound...]) else { return nil }
+        return Match(action: BuiltInAction.snooze.rawValue, userText: duration)
+    }
+
+    /// A person's text without the white space and the invisible direction marks
+    /// (right-to-left clients' U+200F, U+202B…) at its ends.
+    static func trimmedText(_ text: String) -> String {
+        let edges = CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: "\u{200E}\u{200F}\u{202A}\u{202B}\u{202C}\u{202D}\u{202E}\u{2066}\u{2067}\u{2068}\u{2069}\u{061C}\u{FEFF}"))
+        return text.trimmingCharacters(in: edges)
     }
 
     /// Words that may follow an action's name and leave the answer what it was ("2
@@ -187,7 +228,18 @@ public struct ActionMatcher: Sendable {
         "danke", "danke schön", "bitte", "vielen dank", "gracias", "muchas gracias", "por favor",
         "спасибо", "пожалуйста", "большое спасибо", "dziękuję", "dzięki", "proszę", "bardzo",
         "شكرا", "من فضلك", "شكرا جزيلا", "ありがとう", "ありがとうございます", "お願いします",
+        "よろしくお願いします", "よろしくお願いいたします", "お願いいたします", "お願い致します",
+        "grazie", "per favore", "obrigado", "obrigada", "bedankt", "dank je", "dank u", "alsjeblieft", "graag", "tack", "takk", "tak",
+        "děkuji", "díky", "prosím", "teşekkürler", "teşekkür ederim", "lütfen", "kiitos", "köszönöm", "mulțumesc", "vă rog",
+        "ευχαριστώ", "παρακαλώ", "дякую", "будь ласка", "благодаря", "hvala", "תודה", "בבקשה", "ممنون", "لطفا",
+        "धन्यवाद", "कृपया", "ขอบคุณ", "ขอบคุณครับ", "ขอบคุณค่ะ", "ครับ", "ค่ะ", "คะ", "นะ", "nhé", "nha",
+        "terima kasih", "tolong", "makasih", "감사합니다", "고맙습니다", "부탁합니다", "부탁드립니다", "谢谢", "謝謝", "请", "請",
     ].flatMap { ReplyWords.fold($0).split(separator: " ").map(String.init) })
+
+    /// Yes, in the shipped languages and their neighbours, folded: before an action's
+    /// name it agrees to it ("Yes, delete list"); alone it names nothing.
+    static let assent: Set<String> = Set(["yes", "yeah", "yep", "ja", "jawohl", "oui", "si", "sí", "sim", "да", "tak", "evet", "ano", "jo"]
+        .map(ReplyWords.fold))
 
     /// What a snooze's duration or time starts with: a number (`10m`, `2 hours`,
     /// `until 15:00`); "Snooze? No thanks" asks for none.
@@ -218,6 +270,7 @@ public struct ActionMatcher: Sendable {
     static let unspacedEndings: [String] = [
         "してください", "して下さい", "しておいて", "しといて", "してくれ", "して", "しました", "します", "しましょう", "する",
         "お願いします", "おねがいします", "お願い", "おねがい", "でお願いします", "ください", "下さい",
+        "よろしくお願いします", "よろしくお願いいたします", "よろしく", "お願いいたします", "お願い致します", "いたします", "にします",
         // After the menu's number: "2番" (number 2), Korean's "2번" ("2번이요").
         "番", "번이요", "번요", "번",
         "ありがとうございます", "ありがとう", "です", "で", "ね", "よ", "済み",
@@ -258,20 +311,36 @@ public struct ActionMatcher: Sendable {
         "sehr geehrte", "sehr geehrter", "sehr geehrte damen und herren",
         "hola", "buenos días", "buenas", "buenas tardes", "buenas noches", "estimado", "estimada", "estimados", "estimadas",
         "querido", "querida", "queridos",
+        "buongiorno", "buonasera", "ciao", "salve", "gentile", "gentili", "egregio", "egregia", "caro", "cara", "cari",
+        "olá", "ola", "oi", "bom dia", "boa tarde", "boa noite", "prezado", "prezada", "prezados", "caros",
+        "hoi", "goedemorgen", "goedemiddag", "goedenavond", "beste", "geachte", "hej", "hejsan", "god morgon", "hei",
+        "grüß gott", "grüss gott", "grüezi", "grüß dich", "hallo ihr",
+        "ahoj", "dobrý den", "dobré ráno", "vážený", "vážená", "vážení", "merhaba", "selam", "günaydın", "iyi günler", "sayın",
+        "здравствуй", "доброго дня", "доброго времени суток", "доброй ночи", "добрий день", "вітаю",
         "привет", "здравствуйте", "добрый день", "доброе утро", "добрый вечер", "уважаемый", "уважаемая", "уважаемые", "дорогой", "дорогая",
         "cześć", "dzień dobry", "witam", "witaj", "szanowny", "szanowna", "szanowni", "szanowni państwo", "drogi", "droga",
         "مرحبا", "السلام عليكم", "صباح الخير",
         "こんにちは", "おはようございます", "こんばんは", "お疲れ様です", "お疲れさまです", "你好", "您好",
+        "お世話になっております", "お世話になります", "いつもお世話になっております", "大家好", "各位好",
+        "안녕하세요", "안녕", "שלום", "היי", "γεια σας", "γεια", "καλημέρα", "αγαπητέ", "αγαπητή", "สวัสดี", "สวัสดีครับ", "สวัสดีค่ะ",
+        "xin chào", "chào", "chào anh", "chào chị", "chào bạn", "halo", "hai", "selamat pagi", "selamat siang", "selamat sore",
+        "नमस्ते", "नमस्कार", "добрий день", "доброго ранку", "привіт", "шановний", "шановна", "шановні",
+        "مرحبًا", "أهلا", "مساء الخير", "عزيزي", "عزيزتي",
     ].map(ReplyWords.fold))
 
     /// ``greetings``, the longest first (then in order of their bytes).
     static let greetingsLongestFirst = greetings.sorted { ($0.utf8.count, $1) > ($1.utf8.count, $0) }
 
-    /// A first line that only greets: a greeting, perhaps a name (two words at most),
-    /// then a comma, an exclamation mark or a full stop, or nothing else.
+    /// A first line that only greets: a greeting, perhaps a name (three words at most:
+    /// "Sehr geehrte Frau Dr. Müller,"), then a comma, an exclamation mark, a full stop
+    /// or a colon (Spanish and German letters: "Estimados señores:", "Hola Ana:"), or
+    /// nothing else.
     static func isGreeting(_ line: String) -> Bool {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         let folded = ReplyWords.fold(trimmed)
+        // Japanese letters open with whom they address: "Chime様", "山田さん", "関係者各位".
+        if trimmed.count <= 24, let last = folded.last, last != " ",
+           ["様", "さま", "さん", "殿", "各位", "先生"].contains(where: { folded.hasSuffix($0) }) { return true }
         // Compared as bytes, the greeting then a space or the end: building `greeting + " "`
         // for each of them and comparing Characters had made this 30,000 instructions a
         // reply (15,000 now, most of it the folding).
@@ -282,13 +351,23 @@ public struct ActionMatcher: Sendable {
             bytes.starts(with: greeting.utf8) && bytes.dropFirst(greeting.utf8.count).first.map { $0 == 0x20 } ?? true
         }) else { return false }
         let after = folded.dropFirst(greeting.count).split(separator: " ")
-        return after.isEmpty || (after.count <= 2 && [",", "!", "，", ".", "！"].contains { trimmed.hasSuffix($0) })
+        return after.isEmpty || (after.count <= 3 && [",", "!", "，", ".", "！", ":", "：", "、", "。", "،"].contains { trimmed.hasSuffix($0) })
     }
 
-    /// `2` from a subject's `[2]`.
+    /// A short line saying who writes, as a Japanese letter does after its greeting:
+    /// "山田です。", "営業部の田中です".
+    static func introduces(_ line: String) -> Bool {
+        var trimmed = Substring(line.trimmingCharacters(in: .whitespaces))
+        while let last = trimmed.last, "。.！!".contains(last) { trimmed.removeLast() }
+        return trimmed.count <= 16 && trimmed.count > 2 && (trimmed.hasSuffix("です") || trimmed.hasSuffix("でございます"))
+    }
+
+    /// `2` from a subject's `[2]` at its end ("Re: Shopping [2]"): a reply count before
+    /// the subject (`Re[3]: Shopping`, as Becky! and The Bat! write it) is not an answer.
     private func subjectTag(_ subject: String) -> String? {
-        guard let open = subject.lastIndex(of: "["), let close = subject[open...].firstIndex(of: "]") else { return nil }
-        let tag = String(subject[subject.index(after: open)..<close])
+        let subject = subject.trimmingCharacters(in: .whitespaces)
+        guard subject.last == "]", let open = subject.lastIndex(of: "[") else { return nil }
+        let tag = String(subject[subject.index(after: open)..<subject.index(before: subject.endIndex)])
         return tag.isEmpty ? nil : tag
     }
 
@@ -307,6 +386,11 @@ public struct ActionMatcher: Sendable {
             if folded.text == keyword { break }
             if folded.text.unicodeScalars.count > limit { return "" }
         }
-        return String(line[index...].drop { $0.isWhitespace || ":：-–—,.;、。)）]".contains($0) })
+        var rest = line[index...].drop { $0.isWhitespace || ":：-–—,.;、。)）]".contains($0) }
+        // The counter after the menu's number, as "2番" and "2번" copy it: not the text.
+        if keyword.allSatisfy(\.isNumber), let counter = rest.first, "番번".contains(counter) {
+            rest = rest.dropFirst().drop { $0.isWhitespace || ":：-–—,.;、。)）]".contains($0) }
+        }
+        return String(rest)
     }
 }

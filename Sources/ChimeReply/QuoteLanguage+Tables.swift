@@ -52,9 +52,9 @@ extension QuoteLanguage {
         ],
         verbs: ["schrieb", "geschrieben"],
         from: ["von"], dated: ["gesendet", "datum"], fields: ["an", "betreff", "cc"],
-        separators: ["ursprüngliche nachricht", "weitergeleitete nachricht", "original-nachricht", "originalnachricht"],
+        separators: ["ursprüngliche nachricht", "ursprüngliche mail", "weitergeleitete nachricht", "original-nachricht", "originalnachricht"],
         forwarded: ["anfang der weitergeleiteten nachricht", "weitergeleitete nachricht"],
-        sentFromStarts: ["gesendet von meinem", "gesendet von", "gesendet mit", "von meinem"],
+        sentFromStarts: ["gesendet von meinem", "gesendet von", "gesendet mit"],
         sentFromEnds: ["gesendet"],
         sentWithStarts: ["gesendet vom", "gesendet über"],
         getOutlook: ["Outlook für {os} beziehen", "Outlook für {os} herunterladen"])
@@ -77,8 +77,9 @@ extension QuoteLanguage {
         wrote: [
             #"^.{4,}\s(пишет|написал|написала|написал\(а\)|написали)\s?:$"#, // Apple Mail, Thunderbird, mail.ru
             #"^.{4,}пользователь\s.{1,300}\sнаписал\s?:$"#,                 // Gmail (older): "… пользователь "Name" <addr> написал:"
+            #"^.{1,200}\s(писал|писала|писал\(а\))\s.{4,80}:$"#,          // Roundcube: "Name писал 2025-04-07 09:12:"
         ],
-        verbs: ["пишет", "написал", "написали"],
+        verbs: ["пишет", "написал", "написали", "писал"],
         from: ["от"], dated: ["отправлено", "дата"], fields: ["кому", "тема", "копия"],
         separators: ["исходное сообщение", "пересылаемое сообщение", "пересланное сообщение", "оригинальное сообщение", "перенаправленное сообщение"],
         forwarded: ["начало переадресованного сообщения", "пересылаемое сообщение"],

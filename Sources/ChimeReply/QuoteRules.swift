@@ -95,10 +95,13 @@ struct QuoteRules: Sendable {
     }
 
     /// Whether a header pattern begins with a word or a date of its own: `^on\s`,
-    /// `^\d{4}`, not `^.{1,300}` nor `^[^:]{1,200}` (a name).
+    /// `^\d{4}`, `^(w dniu|dnia)`, not `^.{1,300}` nor `^[^:]{1,200}` (a name).
     static func isLeading(_ pattern: String) -> Bool {
-        guard pattern.hasPrefix("^"), let first = pattern.dropFirst().first else { return false }
-        return first.isLetter || pattern.hasPrefix("^\\d")
+        var rest = pattern.dropFirst()
+        guard pattern.hasPrefix("^") else { return false }
+        if rest.hasPrefix("(?:") { rest = rest.dropFirst(3) } else if rest.hasPrefix("(") { rest = rest.dropFirst() }
+        guard let first = rest.first else { return false }
+        return first.isLetter || rest.hasPrefix("\\d")
     }
 
     /// Whether the `count` lines from `index`, joined, are a header that begins as a
@@ -218,7 +221,8 @@ struct QuoteRules: Sendable {
         // Every Outlook line names Outlook, in Latin letters.
         if Bytes.contains(line.utf8, "utlook".utf8), outlookSignatures.contains(Self.signatureKey(line)) { return true }
         // In NFC, as the tables are: their phrases are looked for byte by byte first.
-        let line = ReplyText.trimmed(line).lowercased().precomposed
+        let written = ReplyText.trimmed(line)
+        let line = written.lowercased().precomposed
         // K-9's "Sent from my Android device with K-9 Mail. Please excuse my brevity." runs
         // longer in most languages; a line that long names its app.
         guard line.count <= 100 else { return false }
@@ -251,9 +255,26 @@ struct QuoteRules: Sendable {
         // Naming no device, a signature names it in a word or three ("Sent from my Nokia",
         // "Von meinem Fairphone gesendet") and reads as no sentence: "Von meinem Bruder habe
         // ich nichts gehört" is the person's.
-        let words = bare.split(separator: " ").count - phrase.split(separator: " ").count
-        return words <= 3 && line.count <= 70 && !line.contains(",") && !line.contains("،") && !line.hasSuffix(".") && !line.hasSuffix("?")
+        let all = bare.split(separator: " ")
+        let words = all.count - phrase.split(separator: " ").count
+        guard words <= 3, line.count <= 70, !line.contains(","), !line.contains("،"), !line.hasSuffix("."), !line.hasSuffix("?") else { return false }
+        // And it is the sender's own device ("my", "mon", "meinem", Turkish's "-umdan"), or a
+        // name ("Sent from Nokia", "Enviado desde BlueMail"), or in a script whose phrases
+        // leave no room for doubt: "Wurde gestern gesendet", "Enviado desde casa" and
+        // "Kargo dün gönderildi" are the person's.
+        if phrase.unicodeScalars.first!.value >= 0x590 { return true }
+        if all.contains(where: { Self.possessives.contains(String($0)) || $0.hasSuffix("mdan") || $0.hasSuffix("mden") }) { return true }
+        let cased = written.split(separator: " ")
+        guard start != nil, words > 0, cased.count == all.count, let after = cased[all.count - words].first else { return false }
+        return after.isUppercase || after.isNumber
     }
+
+    /// "My" in the languages of the tables' "sent from my" lines, lower case.
+    static let possessives: Set<String> = [
+        "my", "mon", "ma", "mes", "mein", "meinem", "meiner", "meinen", "mi", "mis", "mio", "mia", "mío", "mía", "meu", "minha",
+        "mijn", "min", "mitt", "mina", "mój", "mojego", "mojej", "mého", "mé", "môjho", "mojho", "мого", "моего", "моей", "мой",
+        "моєї", "μου", "minun", "saját", "mele", "meus",
+    ]
 
     /// A line as Outlook mobile's signatures are kept: lowered, without its links
     /// (`Get Outlook for iOS<https://aka.ms/o0ukef>`), white space and closing full stop.
@@ -270,8 +291,9 @@ struct QuoteRules: Sendable {
     }
 
     /// Words naming a device or a mail app, which make a "sent from" line a signature
-    /// even with a comma ("Sent from my Galaxy, an AT&T 5G Evolution capable smartphone").
-    static let devices = ["iphone", "ipad", "android", "samsung", "galaxy", "mobile", "smartphone", "phone", "outlook", "yahoo", "gmail",
+    /// even with a comma ("Sent from my Galaxy, an AT&T 5G Evolution capable smartphone");
+    /// the iPhone's stem, which Czech and Polish decline ("z iPhonu", "z iPhone'a").
+    static let devices = ["iphon", "ipad", "android", "samsung", "galaxy", "mobile", "smartphone", "phone", "outlook", "yahoo", "gmail",
                           "mail", "proton", "blackberry", "huawei", "xiaomi", "pixel", "tablet", "ios", "spark", "aol", "k-9", "fastmail",
                           "yandex", "zoho", "windows", "handy", "móvil", "portable", "telefon", "телефон", "мобильн", "手机", "手機", "携帯",
                           "fairemail", "thunderbird", "갤럭시", "почт", "poczt", "メール", "邮箱", "郵件"]

@@ -17,8 +17,9 @@ extension ReplyText {
         }
         if let html = mail.parts.first(where: { $0.contentType == "text/html" && $0.filename == nil }) {
             // A charset named only by the page's own <meta> (Outlook's Shift_JIS and
-            // windows-1251 pages): the bytes as they came, read in it.
-            if html.parameters["charset"] == nil, String(validating: html.data, as: UTF8.self) == nil,
+            // windows-1251 pages, a Japanese client's 7-bit ISO-2022-JP, whose escapes
+            // are valid UTF-8): the bytes as they came, read in it.
+            if html.parameters["charset"] == nil, html.data.contains(0x1B) || String(validating: html.data, as: UTF8.self) == nil,
                let charset = metaCharset(html.data), let text = html.text(inCharset: charset) {
                 return HTMLText.text(of: text)
             }

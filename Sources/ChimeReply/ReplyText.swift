@@ -87,11 +87,13 @@ public enum ReplyText {
             // is the person's own.
             guard let count = rules.headerWindow(lines, at: index) else { return false }
             // An answer written right above a header, with no blank line between ("Yes,
-            // delete it" / "On Sat, … wrote:"), is the person's when the rest begins as a
-            // header begins; a wrapped header's rest does not ("bot@example.org> wrote:"),
-            // and a window that itself begins as a header begins is one, wherever it stands.
+            // delete it" / "On Sat, … wrote:"), is the person's when a later line of the
+            // window begins as a header begins (an answer of two lines, "Delete list" /
+            // "Thanks", above it too); a wrapped header's rest does not ("bot@example.org>
+            // wrote:"), and a window that itself begins as a header begins is one, wherever
+            // it stands.
             if count > 1, rules.headerWindow(lines, at: index + 1) == count - 1, !rules.startsHeader(lines, at: index, count: count),
-               isOwnLine(index) || rules.startsHeader(lines, at: index + 1, count: count - 1) { return false }
+               isOwnLine(index) || (1..<count).contains(where: { rules.startsHeader(lines, at: index + $0, count: count - $0) }) { return false }
             return headsQuote(index, count)
         }
 
@@ -119,6 +121,12 @@ public enum ReplyText {
                     // around it as one.
                     if quoted { below.append(current) }
                     quoted = true
+                    line += 1
+                    continue
+                }
+                // A separator right above `>` lines heads them (Zimbra's "----- Original
+                // Message -----" over its quoted fields): the answer may be below.
+                if line == index, rules.isSeparator(trimmed(current)), line + 1 < lines.count, isQuoted(lines[line + 1]) {
                     line += 1
                     continue
                 }
@@ -188,11 +196,14 @@ public enum ReplyText {
     }
 
     /// Whether the last line of `lines` is a "-Name" signature: a dash, then one to three
-    /// words, below the person's text, not the last item of a list of dashes.
+    /// words, below the person's text, not the last item of a list of dashes nor the one
+    /// item of a list.
     private static func isNameSignature(_ lines: [String]) -> Bool {
         guard let last = lines.last, last.utf8.count <= 60, let first = last.first, "-–—~".contains(first) else { return false }
         guard let previous = lines.dropLast().last(where: { !isBlank($0) }) else { return false }
+        // Below a line ending with a colon, the one item of a list ("Add item:" / "- Bread").
         if let start = trimmed(previous).first, "-–—~*•".contains(start) { return false }
+        if let end = trimmed(previous).last, ":：".contains(end) { return false }
         return nameSignature.matches(trimmed(last))
     }
 

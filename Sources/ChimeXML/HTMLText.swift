@@ -5,7 +5,8 @@ internal import CChimeXML2
 /// scripts and styles dropped, each `<blockquote>` one line `>` (as plain text quotes),
 /// and the quote containers of the common clients left out:
 /// Gmail's `gmail_quote`, Yahoo's `yahoo_quoted`, Thunderbird's `moz-cite-prefix`,
-/// Proton's `protonmail_quote`, Zoho's `zmail_extra`, Thunderbird's forwarded
+/// Proton's `protonmail_quote`, Zoho's `zmail_extra`, Thunderbird's signature
+/// (`moz-signature`) and forwarded
 /// `moz-forward-container`, and
 /// Outlook's `appendonsend` / `divRplyFwdMsg`, Outlook.com's and Hotmail's
 /// `<hr id="stopSpelling">`, new Outlook's `mail-editor-reference-message-container`,
@@ -52,6 +53,8 @@ public enum HTMLText {
         var hasText = false
         var stopped = false
         var depth = 0
+        /// How many `<pre>` elements the walk is in.
+        var preformatted = 0
         /// Elements nested deeper than this are read as text-less: no mail client nests
         /// so deep, and walking them would take as much stack as the attacker likes.
         static let deepest = 200
@@ -71,9 +74,16 @@ public enum HTMLText {
             switch node.pointee.type {
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
                 if let content = node.pointee.content {
-                    let text = String(cString: content).replacingWhitespace()
-                    current += text
-                    if !hasText, text.contains(where: { $0 != " " }) { hasText = true }
+                    // In `<pre>` (Thunderbird's and some webmails' plain text), a line
+                    // break is one.
+                    let pieces = preformatted > 0 ? String(cString: content).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                        : [String(cString: content)]
+                    for (number, piece) in pieces.enumerated() {
+                        if number > 0 { breakLine() }
+                        let text = piece.replacingWhitespace()
+                        current += text
+                        if !hasText, text.contains(where: { $0 != " " }) { hasText = true }
+                    }
                 }
             case XML_ELEMENT_NODE:
                 let name = String(cString: node.pointee.name).lowercased()
@@ -104,7 +114,9 @@ public enum HTMLText {
                 // side by side are not.
                 let block = Self.blocks.contains(name)
                 if name == "br" { breakLine() } else if block && hasText { breakLine() }
+                if name == "pre" { preformatted += 1 }
                 walk(node.pointee.children)
+                if name == "pre" { preformatted -= 1 }
                 if block && hasText { breakLine() }
             case XML_COMMENT_NODE:
                 // Samsung Email's mark above the message it quotes.
@@ -148,7 +160,8 @@ public enum HTMLText {
 
         /// The classes of the clients' quote containers (and Gmail's signature).
         static let quoteClasses: Set<String> = ["gmail_quote", "gmail_quote_container", "gmail_attr", "yahoo_quoted", "moz-cite-prefix",
-                                                "moz-forward-container", "gmail_signature", "protonmail_quote", "zmail_extra", "k9mail-signature"]
+                                                "moz-forward-container", "gmail_signature", "moz-signature", "protonmail_quote", "zmail_extra",
+                                                "k9mail-signature"]
 
         /// The ids of the mobile apps' signature containers.
         static let signatureIDs: Set<String> = ["ms-outlook-mobile-signature", "composer_signature", "ymail_android_signature"]

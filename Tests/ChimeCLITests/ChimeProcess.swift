@@ -56,8 +56,8 @@ struct ChimeProcess {
     }
 
     /// Runs another program (a test driver) as ``run(_:in:environment:input:timeout:program:)`` runs `chime`.
-    static func runProgram(_ path: String, _ arguments: [String], timeout: TimeInterval = 60) throws -> Result {
-        try run(arguments, timeout: timeout, program: URL(fileURLWithPath: path))
+    static func runProgram(_ path: String, _ arguments: [String], timeout: TimeInterval = 60, environment: [String: String] = [:]) throws -> Result {
+        try run(arguments, environment: environment, timeout: timeout, program: URL(fileURLWithPath: path))
     }
 
     /// Runs `chime` (or `program`) with these arguments in `directory`; stops it after `timeout` seconds.

@@ -1,6 +1,7 @@
 @testable import ChimeReply
 import ChimeCore
 import ChimeMIME
+import ChimeXML
 import Testing
 
 /// Replies as mail clients write them that a review found misread: the answer under a
@@ -96,6 +97,115 @@ struct ReplyClientFormsTests {
         #expect(ReplyText.extract("Du lait\n\n----- Mail original -----\n\(block)") == "Du lait")
         #expect(ReplyText.extract("Süt\n\n----- Mail original -----\nShopping\nHey") == "Süt")
         #expect(ReplyText.extract("Süt ve yumurta\n\n-----Özgün İleti-----\nKimden: Reminders\nGönderildi: 7 Nisan 2025\nKonu: Shopping\n\nShopping") == "Süt ve yumurta")
+    }
+
+    @Test("greetings and salutations a second review found: with a colon, a title and a name, in the recipients' other languages, several lines of a Japanese opening", arguments: [
+        "Estimados señores:\n\n2", "Hola Ana:\n2", "Hej,\n2", "Доброго времени суток!\n2", "Grüß Gott,\n2", "Grüezi,\n2",
+        "Sehr geehrte Frau Dr. Müller,\n\n2", "Ciao,\n2", "Hoi,\n2", "Olá,\n2", "Dobrý den,\n2", "Merhaba,\n2",
+        "お世話になっております。\n山田です。\n\n2でお願いします。", "Chime様\n\n2", "こんにちは、山田です。\n\n2", "مرحبا أحمد،\n\n٢",
+        "안녕하세요.\n\n2", "שלום,\n\n2", "Γεια σας,\n\n2", "สวัสดีครับ\n\n2", "Chào anh,\n\n2", "Halo,\n\n2", "नमस्ते,\n\n2",
+        "Добрий день!\n\n2",
+    ])
+    func moreGreetings(reply: String) {
+        // Before, each was the shopping list's item, the greeting and the answer its text.
+        #expect(matcher.match(text: reply) == ActionMatcher.Match(action: "editList", userText: nil), "\(reply)")
+    }
+
+    @Test("thanks, please and yes around the answer in the recipients' languages, a Japanese menu line copied whole", arguments: [
+        "2 감사합니다", "2 谢谢", "2 ครับ", "2 nhé", "2 terima kasih", "2 ευχαριστώ", "2 дякую", "2 धन्यवाद", "2 grazie",
+        "2でよろしくお願いします。", "2番でお願いいたします。", "2 よろしくお願いします", "2番にします",
+        "Ja, Liste bearbeiten", "Oui, 2", "Sí, 2", "Yes, edit list", "リストを編集：2と返信",
+    ])
+    func courtesyAround(reply: String) {
+        #expect(matcher.match(text: reply) == ActionMatcher.Match(action: "editList", userText: nil), "\(reply)")
+    }
+
+    @Test("a text-input answer keeps neither the menu number's counter nor the direction marks around it; yes alone is still an item")
+    func textInputEdges() {
+        #expect(matcher.match(text: "4番：牛乳") == ActionMatcher.Match(action: "addItem", userText: "牛乳"))
+        #expect(matcher.match(text: "4번 우유") == ActionMatcher.Match(action: "addItem", userText: "우유"))
+        #expect(matcher.match(text: "\u{202B}4 חלב\u{202C}") == ActionMatcher.Match(action: "addItem", userText: "חלב"))
+        #expect(matcher.match(text: "\u{202B}חלב ולחם\u{202C}") == ActionMatcher.Match(action: "addItem", userText: "חלב ולחם"))
+        #expect(matcher.match(text: "Ja, Milch") == ActionMatcher.Match(action: "addItem", userText: "Ja, Milch"))
+    }
+
+    @Test("an empty reply's subject names an action only by a bracket at its end: a reply count (Re[3]:) is none")
+    func replyCountSubject() {
+        #expect(matcher.match(text: "", subject: "Re[3]: Shopping") == nil)
+        #expect(matcher.match(text: "", subject: "Re[2]: Re: Shopping") == nil)
+        #expect(matcher.match(text: "", subject: "Re: Shopping [2]") == ActionMatcher.Match(action: "editList", userText: nil))
+        #expect(matcher.match(text: "", subject: "Re: Shopping [2] ") == ActionMatcher.Match(action: "editList", userText: nil))
+    }
+
+    @Test("letters whose mark is part of them match as typed without it: Wylacz is Wyłącz, Schliessen is Schließen")
+    func unmarkedLetters() {
+        let category = NotificationCategory(identifier: "c", actions: [NotificationAction(identifier: "off", title: "Wyłącz"),
+                                                                       NotificationAction(identifier: "close", title: "Schließen")])
+        let matcher = ActionMatcher(category: category) { [$0] }
+        #expect(matcher.match(text: "Wylacz") == ActionMatcher.Match(action: "off", userText: nil))
+        #expect(matcher.match(text: "schliessen") == ActionMatcher.Match(action: "close", userText: nil))
+        #expect(matcher.match(text: "Wyłącz") == ActionMatcher.Match(action: "off", userText: nil))
+    }
+
+    @Test("an answer right above a header beginning with a group of words (Italian, Portuguese, Polish), and an answer of two lines above one", arguments: [
+        "Il giorno lun 7 apr 2025 alle ore 09:13 Chime <chime@example.org> ha scritto:",
+        "Em seg., 7 de abr. de 2025 às 09:13, Chime <chime@example.org> escreveu:",
+        "W dniu 7.04.2025 o 09:13, Chime pisze:",
+        "On Mon, Apr 7, 2025 at 9:13 AM Chime <chime@example.org> wrote:",
+    ])
+    func answerAboveGroupHeader(header: String) {
+        #expect(ReplyText.extract("3\n\(header)\n\n\(Self.quote)") == "3", "\(header)")
+        #expect(ReplyText.extract("Delete list\nThanks\n\(header)\n\(Self.quote)") == "Delete list\nThanks", "\(header)")
+    }
+
+    @Test("Roundcube's Russian header, its date last, above or below the answer; Zimbra's German separator over its quoted fields")
+    func roundcubeAndZimbra() {
+        let roundcube = "Chime писал 2025-04-07 09:13:"
+        #expect(ReplyText.extract("\(roundcube)\n\(Self.quote)\n\nУдалить список") == "Удалить список")
+        #expect(ReplyText.extract("Молоко\n\n\(roundcube)\n\(Self.quote)") == "Молоко")
+        let zimbra = "----- Ursprüngliche Mail -----\n> Von: \"Chime\" <chime@example.org>\n> An: \"Anna\" <anna@example.net>\n> Gesendet: Montag, 7. April 2025 09:13:00\n> Betreff: Einkauf\n\n\(Self.quote)"
+        #expect(ReplyText.extract("\(zimbra)\n\nListe löschen") == "Liste löschen")
+        #expect(ReplyText.extract("Milch\n\n\(zimbra)") == "Milch")
+    }
+
+    @Test("a short line ending the text stays the person's unless it names a device, their own (\"my\") or a product: sent, not sent from a phone", arguments: [
+        "Wurde gestern gesendet", "Kargo dün gönderildi", "Von meinem Konto abgebucht", "Enviado desde casa", "Wysłane z domu", "Von meinem Mann",
+    ])
+    func notSentFrom(line: String) {
+        #expect(ReplyText.extract("Milch\n\(line)\n\n\(Self.quote)") == "Milch\n\(line)")
+        #expect(ReplyText.extract("\(line)\n\n\(Self.quote)") == line)
+    }
+
+    @Test("the mobile signatures still go", arguments: [
+        "Von meinem Fairphone gesendet", "Sent from my Nokia", "Sent from Nokia", "Odesláno z iPhonu", "Wysłane z iPhone'a",
+        "Fairphone'umdan gönderildi", "Von meinem iPhone gesendet", "Xperiaから送信",
+    ])
+    func stillSentFrom(line: String) {
+        #expect(ReplyText.extract("Milch\n\n\(line)\n\n\(Self.quote)") == "Milch", "\(line)")
+    }
+
+    @Test("one item under a line ending with a colon is the item, not a \"-Name\" signature")
+    func oneDashedItem() {
+        #expect(ReplyText.extract("Artikel hinzufügen:\n- Vollkornbrot\n\n\(Self.quote)") == "Artikel hinzufügen:\n- Vollkornbrot")
+        #expect(ReplyText.extract("Milch bitte\n-Anna\n\n\(Self.quote)") == "Milch bitte")
+    }
+
+    @Test("HTML: a <pre>'s lines are lines, and Thunderbird's signature (moz-signature) goes")
+    func preformattedHTML() {
+        let thunderbird = "<p>Milch<br></p><pre class=\"moz-signature\" cols=\"72\">-- \nAnna Müller\nTel. 0123 456</pre>"
+            + "<div class=\"moz-cite-prefix\">Am 07.04.25 um 09:13 schrieb Chime:<br></div><blockquote type=\"cite\">Einkauf</blockquote>"
+        #expect(ReplyText.extract(HTMLText.text(of: thunderbird)) == "Milch")
+        #expect(ReplyText.extract(HTMLText.text(of: "<pre>Milch\nEier\n\nBrot</pre><blockquote>Einkauf</blockquote>")) == "Milch\nEier\n\nBrot")
+    }
+
+    @Test("an HTML-only reply in 7-bit ISO-2022-JP, its charset named only by its <meta>, is read in it")
+    func iso2022MetaOnly() throws {
+        let jis = "\u{1B}$B$j$s$4\u{1B}(B" // りんご
+        let message = "From: a@example.jp\r\nTo: bot@example.org\r\nSubject: Re\r\nMIME-Version: 1.0\r\nContent-Type: text/html\r\n"
+            + "Content-Transfer-Encoding: 7bit\r\n\r\n<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=iso-2022-jp\"></head>"
+            + "<body><div>\(jis)</div></body></html>\r\n"
+        let mail = try #require(ParsedMail(bytes: Array(message.utf8)))
+        #expect(ReplyText.extract(ReplyText.body(of: mail)) == "りんご")
     }
 
     /// A two-part reply: an empty text/plain beside HTML that holds the answer.

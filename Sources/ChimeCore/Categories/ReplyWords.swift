@@ -18,10 +18,26 @@ public enum ReplyWords {
         text.lowercased().compatibilityDecomposed
     }
 
+    /// A digit of another script ("٢", "२", "２") as its ASCII digit; nil for any other
+    /// scalar, ASCII digits included.
+    public static func asciiDigit(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
+        guard !scalar.isASCII, scalar.properties.generalCategory == .decimalNumber,
+              let value = scalar.properties.numericValue, (0...9).contains(value) else { return nil }
+        return Unicode.Scalar(UInt8(ascii: "0") + UInt8(value))
+    }
+
     /// Folded text built a piece at a time.
     public struct Folding {
         public private(set) var text = ""
         private var space = false
+
+        /// Letters whose mark is part of the letter, so that decomposition leaves them as
+        /// they are, written as a keyboard without them writes them: "Wylacz" is
+        /// "Wyłącz", "Schliessen" (Swiss) is "Schließen", "soeur" is "sœur". Lower case
+        /// only: folding lowers first.
+        static let unmarked: [Unicode.Scalar: String] = [
+            "ł": "l", "đ": "d", "ø": "o", "ħ": "h", "ŧ": "t", "ı": "i", "ß": "ss", "æ": "ae", "œ": "oe", "ð": "d", "þ": "th",
+        ]
 
         public init() {}
 
@@ -40,8 +56,10 @@ public enum ReplyWords {
                     space = false
                     // A digit of any script as its ASCII digit: "٢" (an Arabic keyboard's)
                     // and "२" are the menu's 2, as "２" is by compatibility.
-                    if category == .decimalNumber, !scalar.isASCII, let value = scalar.properties.numericValue, value >= 0, value <= 9 {
-                        text.unicodeScalars.append(Unicode.Scalar(UInt8(ascii: "0") + UInt8(value)))
+                    if let digit = ReplyWords.asciiDigit(scalar) {
+                        text.unicodeScalars.append(digit)
+                    } else if !scalar.isASCII, let plain = Self.unmarked[scalar] {
+                        text.unicodeScalars.append(contentsOf: plain.unicodeScalars)
                     } else {
                         text.unicodeScalars.append(scalar)
                     }
@@ -52,11 +70,16 @@ public enum ReplyWords {
         }
     }
 
-    /// "until" and "for" before a snooze's time or duration ("snooze until 15:00",
-    /// "Schlummern bis 15:00"), in the shipped languages, lower case: what the matcher
-    /// lets come before a duration, and what the snooze reader takes off before one.
-    public static let snoozeLeads = ["until", "till", "til", "for", "bis", "für", "jusqu'à", "jusqu’à", "jusqu'a", "pendant",
-                                     "hasta las", "hasta la", "hasta", "durante", "до", "на", "do", "na"]
+    /// "until", "at", "for" and "in" before a snooze's time or duration ("snooze until
+    /// 15:00", "Schlummern um 15 Uhr", "Reporter dans 2 heures", "Posponer a las 15:00"),
+    /// in the shipped languages, lower case, a longer lead before a shorter one it starts
+    /// with: what the matcher lets come before a duration, and what the snooze reader
+    /// takes off before one.
+    public static let snoozeLeads = ["until", "till", "til", "at", "for", "in", "bis", "um", "für",
+                                     "jusqu'à", "jusqu’à", "jusqu'a", "pendant", "dans", "à", "de",
+                                     "hasta las", "hasta la", "hasta", "a las", "a la", "a", "durante", "dentro de", "por", "en",
+                                     "через", "до", "на", "в", "do", "na", "za", "o",
+                                     "حتى", "الساعة", "بعد", "لمدة"]
 
     /// True for folded words in a script written without spaces (Chinese, Japanese),
     /// which other text may follow or precede directly.
