@@ -48,11 +48,11 @@ enum SnoozeText {
         var words = asciiDigits(text.lowercased()).trimmingCharacters(in: .whitespacesAndNewlines)
         let lead = ReplyWords.snoozeLeads.first { words.hasPrefix($0 + " ") }
         if let lead { words = String(words.dropFirst(lead.count + 1)) }
-        // Japanese puts its "until" after the time: "15時まで"; and its "in" after the
-        // duration: "30分後に".
+        // Japanese puts its "until" after the time: "15時まで"; its "in" after the
+        // duration: "30分後に"; and its "at" after the time: "9:00に".
         let until = words.hasSuffix("まで")
         if until { words = String(words.dropLast(2)) }
-        for after in ["後に", "後"] where words.hasSuffix(after) {
+        for after in ["後に", "後", "に"] where words.hasSuffix(after) {
             words = String(words.dropLast(after.count))
             break
         }

@@ -35,13 +35,27 @@ public struct ActionMatcher: Sendable {
     /// Each action's number in the menu and its other names, for a menu line copied as the
     /// email writes it ("Reply 2 for Edit list", "Antworten Sie 2 für Liste bearbeiten").
     let menu: [(number: String, names: [String], action: NotificationAction)]
+    /// The words a menu line holds besides the number and the name, folded, in every
+    /// locale: "reply", "for", "cannot be undone", "antworten sie", "と返信"…
+    let menuWords: Set<String>
+
+    /// The menu line and the destructive action's note as the English templates write
+    /// them, for a matcher given no others.
+    public static let englishMenuForms = ["Reply %1$u for %2$@", "cannot be undone"]
 
     /// - Parameters:
     ///   - titles: every translation of an action's title (the template locales').
     ///   - builtIns: the words for Chime's built-ins (`snooze`, `done`, `quietly`, `off`, `keep`, `confirm`) in
     ///     every locale; a category's own actions win over them. Only those that answer the category
     ///     (``BuiltInAction/answerable(in:)``) are matched.
-    public init(category: NotificationCategory, titles: (String) -> [String], builtIns: [BuiltInAction: [String]] = [:]) {
+    ///   - menuForms: the menu line (`ui.reply`, its placeholders `%1$u` and `%2$@`) and the
+    ///     destructive action's note (`ui.destructive`) in every locale: the words a copied
+    ///     menu line may hold around the number and the name.
+    public init(category: NotificationCategory, titles: (String) -> [String], builtIns: [BuiltInAction: [String]] = [:],
+                menuForms: [String] = englishMenuForms) {
+        menuWords = Set(menuForms.flatMap { form in
+            ReplyWords.fold(form.replacingOccurrences(of: #"%(\d+\$)?[@du]"#, with: " ", options: .regularExpression)).split(separator: " ").map(String.init)
+        })
         var keywords: [Keyword] = []
         let names = ReplyWords.names(of: category, titles: titles)
         menu = names.enumerated().map { index, entry in
@@ -121,7 +135,15 @@ public struct ActionMatcher: Sendable {
         let copied = menu.filter { entry in
             folded.contains(" \(entry.number) ") && entry.names.contains { folded.contains(" \($0) ") }
         }
-        guard copied.count == 1, let entry = copied.first else { return nil }
+        guard copied.count == 1, let entry = copied.first, let name = entry.names.first(where: { folded.contains(" \($0) ") }) else { return nil }
+        // Nothing else but the menu's own words and thanks: "Don't delete list yet, I still
+        // need 3" and "リストを削除？まだ3個残ってるよ" name a number and a name, and ask
+        // for no action.
+        var rest = folded
+        for part in [entry.number, name] {
+            if let found = rest.range(of: " \(part) ") { rest.replaceSubrange(found, with: " ") }
+        }
+        guard rest.split(separator: " ").allSatisfy({ menuWords.contains(String($0)) || Self.courtesy.contains(String($0)) }) else { return nil }
         return Match(action: entry.action.identifier, userText: nil)
     }
 
@@ -199,18 +221,31 @@ public struct ActionMatcher: Sendable {
             let text = Self.trimmedText(([remainder] + rest).joined(separator: "\n"))
             return Match(action: action.identifier, userText: text.isEmpty ? nil : text)
         }
-        return snoozeAfterDuration(folded)
+        return snoozeAfterDuration(line, folded: folded)
     }
 
     /// Snooze named after its duration, as Japanese orders it ("2時間スヌーズ",
     /// "15時までスヌーズ", "30分後にスヌーズしてください"): the duration, folded, as the text.
-    private func snoozeAfterDuration(_ folded: String) -> Match? {
+    private func snoozeAfterDuration(_ line: String, folded: String) -> Match? {
         guard folded.first?.isNumber == true,
               let keyword = keywords.first(where: { $0.builtIn == .snooze && ReplyWords.unspaced($0.words) }),
               let found = folded.range(of: keyword.words) else { return nil }
         let duration = folded[..<found.lowerBound].trimmingCharacters(in: .whitespaces)
         guard !duration.isEmpty, Self.onlyUnspacedEndings(folded[found.upperBound...]) else { return nil }
-        return Match(action: BuiltInAction.snooze.rawValue, userText: duration)
+        // As written, not folded: folding takes まで's voicing mark and 15:30's colon.
+        return Match(action: BuiltInAction.snooze.rawValue, userText: Self.before(folded: duration, in: line))
+    }
+
+    /// The beginning of `line` that folds to `folded`.
+    static func before(folded: String, in line: String) -> String {
+        var folding = ReplyWords.Folding()
+        var index = line.startIndex
+        while index < line.endIndex, folding.text != folded {
+            folding.add(line[index])
+            index = line.index(after: index)
+            if folding.text.unicodeScalars.count > folded.unicodeScalars.count { return folded }
+        }
+        return String(line[..<index])
     }
 
     /// A person's text without the white space and the invisible direction marks
@@ -229,12 +264,18 @@ public struct ActionMatcher: Sendable {
         "спасибо", "пожалуйста", "большое спасибо", "dziękuję", "dzięki", "proszę", "bardzo",
         "شكرا", "من فضلك", "شكرا جزيلا", "ありがとう", "ありがとうございます", "お願いします",
         "よろしくお願いします", "よろしくお願いいたします", "お願いいたします", "お願い致します",
-        "grazie", "per favore", "obrigado", "obrigada", "bedankt", "dank je", "dank u", "alsjeblieft", "graag", "tack", "takk", "tak",
-        "děkuji", "díky", "prosím", "teşekkürler", "teşekkür ederim", "lütfen", "kiitos", "köszönöm", "mulțumesc", "vă rog",
-        "ευχαριστώ", "παρακαλώ", "дякую", "будь ласка", "благодаря", "hvala", "תודה", "בבקשה", "ممنون", "لطفا",
-        "धन्यवाद", "कृपया", "ขอบคุณ", "ขอบคุณครับ", "ขอบคุณค่ะ", "ครับ", "ค่ะ", "คะ", "นะ", "nhé", "nha",
-        "terima kasih", "tolong", "makasih", "감사합니다", "고맙습니다", "부탁합니다", "부탁드립니다", "谢谢", "謝謝", "请", "請",
-    ].flatMap { ReplyWords.fold($0).split(separator: " ").map(String.init) })
+        "grazie", "obrigado", "obrigada", "bedankt", "alsjeblieft", "graag", "tack", "takk",
+        "děkuji", "díky", "prosím", "teşekkürler", "lütfen", "kiitos", "köszönöm", "mulțumesc",
+        "ευχαριστώ", "παρακαλώ", "дякую", "благодаря", "hvala", "תודה", "בבקשה", "ممنون", "لطفا",
+        "धन्यवाद", "कृपया", "ขอบคุณ", "ขอบคุณครับ", "ขอบคุณค่ะ", "ครับ", "ค่ะ", "คะ", "nhé",
+        "tolong", "makasih", "감사합니다", "고맙습니다", "부탁합니다", "부탁드립니다", "谢谢", "謝謝", "请", "請",
+        "よろしくお願いします", "よろしくお願いいたします", "お願いいたします", "お願い致します",
+    ].flatMap { ReplyWords.fold($0).split(separator: " ").map(String.init) }).subtracting(courtesyPhrases.flatMap { $0 })
+
+    /// Thanks and please of several words whose words alone are not ("per favore", not
+    /// "per"; "будь ласка", not "ласка", a brand of soap), folded, each as its words.
+    static let courtesyPhrases: [[String]] = ["per favore", "dank je", "dank u", "vă rog", "teşekkür ederim", "будь ласка", "terima kasih"]
+        .map { ReplyWords.fold($0).split(separator: " ").map(String.init) }
 
     /// Yes, in the shipped languages and their neighbours, folded: before an action's
     /// name it agrees to it ("Yes, delete list"); alone it names nothing.
@@ -299,7 +340,18 @@ public struct ActionMatcher: Sendable {
     }
 
     static func onlyCourtesy(_ words: Substring) -> Bool {
-        words.split(separator: " ").allSatisfy { courtesy.contains(String($0)) }
+        let words = words.split(separator: " ").map(String.init)
+        var index = 0
+        while index < words.count {
+            if courtesy.contains(words[index]) {
+                index += 1
+            } else if let phrase = courtesyPhrases.first(where: { words[index...].starts(with: $0) }) {
+                index += phrase.count
+            } else {
+                return false
+            }
+        }
+        return true
     }
 
     /// Greetings that may stand alone on a reply's first line, folded.
@@ -310,6 +362,7 @@ public struct ActionMatcher: Sendable {
         "hallo", "guten tag", "guten morgen", "guten abend", "moin", "servus", "liebe", "lieber", "hallo zusammen",
         "sehr geehrte", "sehr geehrter", "sehr geehrte damen und herren",
         "hola", "buenos días", "buenas", "buenas tardes", "buenas noches", "estimado", "estimada", "estimados", "estimadas",
+        "estimados señores", "estimadas señoras", "muy señores míos", "muy señor mío",
         "querido", "querida", "queridos",
         "buongiorno", "buonasera", "ciao", "salve", "gentile", "gentili", "egregio", "egregia", "caro", "cara", "cari",
         "olá", "ola", "oi", "bom dia", "boa tarde", "boa noite", "prezado", "prezada", "prezados", "caros",
@@ -351,7 +404,21 @@ public struct ActionMatcher: Sendable {
             bytes.starts(with: greeting.utf8) && bytes.dropFirst(greeting.utf8.count).first.map { $0 == 0x20 } ?? true
         }) else { return false }
         let after = folded.dropFirst(greeting.count).split(separator: " ")
-        return after.isEmpty || (after.count <= 3 && [",", "!", "，", ".", "！", ":", "：", "、", "。", "،"].contains { trimmed.hasSuffix($0) })
+        if after.isEmpty { return true }
+        // A name after it, two words at most, then a comma or a stop ("Bonjour Anna,").
+        if after.count <= 2, [",", "!", "，", ".", "！"].contains(where: { trimmed.hasSuffix($0) }) { return true }
+        // Up to three words of a name and a title, capitalized, then a comma or a colon
+        // ("Sehr geehrte Frau Dr. Müller,", "Hola Ana:", "مرحبا أحمد،"): "Hola, leche de
+        // avena:" is an answer.
+        if after.count <= 3, [",", "，", ":", "：", "،"].contains(where: { trimmed.hasSuffix($0) }) {
+            let words = trimmed.split { !$0.isLetter && !$0.isNumber }.suffix(after.count)
+            return words.allSatisfy { word in word.first.map { $0.isUppercase || !$0.isLowercase } ?? false }
+        }
+        // Who writes, after a Japanese greeting: "こんにちは、山田です。".
+        if ["。", "、"].contains(where: { trimmed.hasSuffix($0) }), let last = trimmed.split(whereSeparator: { "、，, 　".contains($0) }).last {
+            return introduces(String(last))
+        }
+        return false
     }
 
     /// A short line saying who writes, as a Japanese letter does after its greeting:
@@ -359,7 +426,10 @@ public struct ActionMatcher: Sendable {
     static func introduces(_ line: String) -> Bool {
         var trimmed = Substring(line.trimmingCharacters(in: .whitespaces))
         while let last = trimmed.last, "。.！!".contains(last) { trimmed.removeLast() }
-        return trimmed.count <= 16 && trimmed.count > 2 && (trimmed.hasSuffix("です") || trimmed.hasSuffix("でございます"))
+        // A name and where it is from ("営業部の田中"), not a sentence: "買うものは卵です"
+        // (what to buy is eggs) has its topic's particle.
+        guard trimmed.count <= 16, trimmed.count > 2, trimmed.hasSuffix("です") || trimmed.hasSuffix("でございます") else { return false }
+        return !trimmed.contains { "はがをもにへ".contains($0) }
     }
 
     /// `2` from a subject's `[2]` at its end ("Re: Shopping [2]"): a reply count before
@@ -386,11 +456,14 @@ public struct ActionMatcher: Sendable {
             if folded.text == keyword { break }
             if folded.text.unicodeScalars.count > limit { return "" }
         }
-        var rest = line[index...].drop { $0.isWhitespace || ":：-–—,.;、。)）]".contains($0) }
-        // The counter after the menu's number, as "2番" and "2번" copy it: not the text.
-        if keyword.allSatisfy(\.isNumber), let counter = rest.first, "番번".contains(counter) {
-            rest = rest.dropFirst().drop { $0.isWhitespace || ":：-–—,.;、。)）]".contains($0) }
+        func separates(_ character: Character) -> Bool { character.isWhitespace || ":：-–—,.;、。)）]".contains(character) }
+        var rest = line[index...]
+        // The counter right after the menu's number, as "4番：牛乳" and "4번 우유" copy it: not
+        // the text ("4 番茶" is green tea, "4番組表" a programme).
+        if keyword.allSatisfy(\.isNumber), let counter = rest.first, "番번".contains(counter),
+           rest.dropFirst().first.map(separates) ?? true {
+            rest = rest.dropFirst()
         }
-        return String(rest)
+        return String(rest.drop(while: separates))
     }
 }

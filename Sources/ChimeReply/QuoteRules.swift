@@ -16,6 +16,11 @@ struct QuoteRules: Sendable {
     /// "Le …", "Am …", "2025年…"), not with the sender's name (".{1,300} wrote:"): a
     /// window matching one of them starts a header where it starts.
     let leadingWrote: ReplyText.Patterns
+    /// ``leadingWrote`` and the headers that begin with one of a few words ("Il giorno …",
+    /// "Em seg., …", "W dniu …", "在 …"): a window whose later line begins so starts there,
+    /// the lines above it the person's; but the person's own "A lista …" or "Il latte …"
+    /// begins so too, so a window beginning so is not one for that alone.
+    let startingWrote: ReplyText.Patterns
     let from: Set<String>
     let dated: Set<String>
     let fields: Set<String>
@@ -35,7 +40,8 @@ struct QuoteRules: Sendable {
         wrote = tables.filter { !$0.wrote.isEmpty }.map { table in
             (Array(Set(table.verbs.map { $0.lowercased() })).map { Array($0.utf8) }, ReplyText.Patterns(table.wrote))
         }
-        leadingWrote = ReplyText.Patterns(tables.flatMap(\.wrote).filter(Self.isLeading))
+        leadingWrote = ReplyText.Patterns(tables.flatMap(\.wrote).filter { Self.isLeading($0) })
+        startingWrote = ReplyText.Patterns(tables.flatMap(\.wrote).filter { Self.isLeading($0, orGroup: true) })
         from = Set(tables.flatMap(\.from).map { $0.lowercased() })
         dated = Set(tables.flatMap(\.dated).map { $0.lowercased() })
         fields = Set(tables.flatMap(\.fields).map { $0.lowercased() })
@@ -95,11 +101,12 @@ struct QuoteRules: Sendable {
     }
 
     /// Whether a header pattern begins with a word or a date of its own: `^on\s`,
-    /// `^\d{4}`, `^(w dniu|dnia)`, not `^.{1,300}` nor `^[^:]{1,200}` (a name).
-    static func isLeading(_ pattern: String) -> Bool {
+    /// `^\d{4}`, not `^.{1,300}` nor `^[^:]{1,200}` (a name); with `orGroup`, one of a
+    /// group of words too: `^(w dniu|dnia)`.
+    static func isLeading(_ pattern: String, orGroup: Bool = false) -> Bool {
         var rest = pattern.dropFirst()
         guard pattern.hasPrefix("^") else { return false }
-        if rest.hasPrefix("(?:") { rest = rest.dropFirst(3) } else if rest.hasPrefix("(") { rest = rest.dropFirst() }
+        if orGroup, rest.hasPrefix("(") { rest = rest.dropFirst() }
         guard let first = rest.first else { return false }
         return first.isLetter || rest.hasPrefix("\\d")
     }
@@ -107,11 +114,11 @@ struct QuoteRules: Sendable {
     /// Whether the `count` lines from `index`, joined, are a header that begins as a
     /// header begins (``leadingWrote``): then a line above them that a window would
     /// also take in is the person's answer, written right above the header.
-    func startsHeader(_ lines: [String], at index: Int, count: Int) -> Bool {
+    func startsHeader(_ lines: [String], at index: Int, count: Int, orGroup: Bool = false) -> Bool {
         guard count > 0, index + count <= lines.count else { return false }
         let joined = lines[index..<(index + count)].map(Self.windowLine).joined(separator: " ")
         guard joined.utf8.count <= ReplyText.longestHeader else { return false }
-        return leadingWrote.matches(joined)
+        return (orGroup ? startingWrote : leadingWrote).matches(joined)
     }
 
     /// A line as a header's window joins it: trimmed, without direction marks.
@@ -237,7 +244,7 @@ struct QuoteRules: Sendable {
         let (first, last) = (bare.utf8.first, bare.utf8.last)
         func starts(_ start: String) -> Bool {
             start.utf8.first == first && bare.utf8.starts(with: start.utf8) && bare.hasPrefix(start)
-                && (start.unicodeScalars.first!.value > 0x2FF || bare.dropFirst(start.count).first == " ")
+                && (start.unicodeScalars.first!.value > 0x2FF || bare.dropFirst(start.count).first.map { $0 == " " } ?? true)
         }
         func ends(_ end: String) -> Bool {
             end.utf8.last == last && bare.utf8.count >= end.utf8.count && bare.utf8.suffix(end.utf8.count).elementsEqual(end.utf8)
@@ -264,8 +271,11 @@ struct QuoteRules: Sendable {
         // "Kargo dün gönderildi" are the person's.
         if phrase.unicodeScalars.first!.value >= 0x590 { return true }
         if all.contains(where: { Self.possessives.contains(String($0)) || $0.hasSuffix("mdan") || $0.hasSuffix("mden") }) { return true }
+        guard start != nil else { return false }
+        // The phrase alone is one: "Sent on the go".
+        guard words > 0 else { return true }
         let cased = written.split(separator: " ")
-        guard start != nil, words > 0, cased.count == all.count, let after = cased[all.count - words].first else { return false }
+        guard cased.count == all.count, let after = cased[all.count - words].first else { return false }
         return after.isUppercase || after.isNumber
     }
 
@@ -296,7 +306,9 @@ struct QuoteRules: Sendable {
     static let devices = ["iphon", "ipad", "android", "samsung", "galaxy", "mobile", "smartphone", "phone", "outlook", "yahoo", "gmail",
                           "mail", "proton", "blackberry", "huawei", "xiaomi", "pixel", "tablet", "ios", "spark", "aol", "k-9", "fastmail",
                           "yandex", "zoho", "windows", "handy", "móvil", "portable", "telefon", "телефон", "мобильн", "手机", "手機", "携帯",
-                          "fairemail", "thunderbird", "갤럭시", "почт", "poczt", "メール", "邮箱", "郵件"]
+                          "fairemail", "thunderbird", "갤럭시", "почт", "poczt", "メール", "邮箱", "郵件",
+                          "icloud", "cellulare", "celular", "teléfono", "telefono", "telefone", "komórk", "mobil", "планшет",
+                          "смартфон", "айфон", "휴대폰", "핸드폰", "טלפון", "هاتف", "جوال"]
 
     /// The name of the header field a line starts with (`*From:*` → `from`, `De :` →
     /// `de`), read within its first 60 bytes; nil for a line that starts none.

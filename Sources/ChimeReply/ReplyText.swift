@@ -93,7 +93,9 @@ public enum ReplyText {
             // wrote:"), and a window that itself begins as a header begins is one, wherever
             // it stands.
             if count > 1, rules.headerWindow(lines, at: index + 1) == count - 1, !rules.startsHeader(lines, at: index, count: count),
-               isOwnLine(index) || (1..<count).contains(where: { rules.startsHeader(lines, at: index + $0, count: count - $0) }) { return false }
+               isOwnLine(index) || (1..<count).contains(where: { rules.startsHeader(lines, at: index + $0, count: count - $0, orGroup: true) }) {
+                return false
+            }
             return headsQuote(index, count)
         }
 

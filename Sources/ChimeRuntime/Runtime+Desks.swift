@@ -27,9 +27,11 @@ extension Runtime {
             builtIns[builtIn] = locales.compactMap { localizer.word(for: builtIn, locale: $0) }
         }
         let markers = ["Reply above this line to answer."] + locales.compactMap { localizer.string("ui.replyAbove", locale: $0)?.text }
+        let menuForms = ActionMatcher.englishMenuForms
+            + locales.flatMap { locale in ["ui.reply", "ui.destructive"].compactMap { localizer.string($0, locale: locale)?.text } }
         let reader = ReplyDesk(configuration: configuration, store: store,
                                key: try signingKey(store, environment: environment),
-                               titles: titles, builtIns: builtIns, markers: markers)
+                               titles: titles, builtIns: builtIns, markers: markers, menuForms: menuForms)
         return (reader, ActionDesk(configuration: configuration, store: store, localizer: localizer, stateDirectory: statePath))
     }
 

@@ -162,13 +162,15 @@ struct CarryingOutTests {
         let replies = [("a", "Reporter à 15h"), ("b", "Schlummern um 15 Uhr"), ("c", "Reporter dans 2 heures"), ("d", "Posponer a las 15:00"),
                        ("e", "Posponer por 2 horas"), ("f", "Snooze in 2 hours"), ("g", "Reporter 2 h 30"), ("h", "Reporter 15 mn"),
                        ("i", "2時間スヌーズ"), ("j", "30分後にスヌーズしてください"), ("k", "スヌーズ　１５時まで"), ("l", "スヌーズ 1時間半"),
-                       ("m", "スヌーズ 15時30分まで"), ("n", "غفوة ٢ ساعة"), ("o", "Snooze at 3pm")]
+                       ("m", "スヌーズ 15時30分まで"), ("n", "غفوة ٢ ساعة"), ("o", "Snooze at 3pm"),
+                       ("p", "15時までスヌーズ"), ("q", "15:30までスヌーズ"), ("r", "1.5時間スヌーズ"), ("s", "9:00にスヌーズしてください")]
         let pending = try Self.snoozed(ws, replies)
         #expect(pending == ["a": "2026-11-21T14:00:00Z", "b": "2026-11-21T14:00:00Z", "c": "2026-11-21T12:00:00Z", "d": "2026-11-21T14:00:00Z",
                             "e": "2026-11-21T12:00:00Z", "f": "2026-11-21T12:00:00Z", "g": "2026-11-21T12:30:00Z", "h": "2026-11-21T10:15:00Z",
                             "i": "2026-11-21T12:00:00Z", "j": "2026-11-21T10:30:00Z", "k": "2026-11-21T14:00:00Z", "l": "2026-11-21T11:30:00Z",
-                            "m": "2026-11-21T14:30:00Z", "n": "2026-11-21T12:00:00Z", "o": "2026-11-21T14:00:00Z"],
-                "15:00, 15:30 in Paris; two hours, two and a half, a quarter, half an hour, an hour and a half after 10:00 UTC")
+                            "m": "2026-11-21T14:30:00Z", "n": "2026-11-21T12:00:00Z", "o": "2026-11-21T14:00:00Z",
+                            "p": "2026-11-21T14:00:00Z", "q": "2026-11-21T14:30:00Z", "r": "2026-11-21T11:30:00Z", "s": "2026-11-22T08:00:00Z"],
+                "15:00, 15:30, 9:00 tomorrow in Paris; two hours, two and a half, a quarter, half an hour, an hour and a half after 10:00 UTC")
         #expect(try Self.responses(ws).allSatisfy { !($0["result"] as? String ?? "").contains("the default snooze") })
     }
 

@@ -16,9 +16,9 @@ struct ReplyClientFormsTests {
     var category: NotificationCategory { ReplyTextTests().category }
 
     var matcher: ActionMatcher {
-        ActionMatcher(category: category) { title in
+        ActionMatcher(category: category, titles: { title in
             ["Edit list": ["Modifier la liste", "Liste bearbeiten", "Изменить список", "リストを編集"]][title, default: []] + [title]
-        }
+        }, menuForms: ActionMatcher.englishMenuForms + ["%2$@：%1$uと返信"])
     }
 
     @Test("a greeting on a line of its own, in the shipped languages, is passed over to the answer below it", arguments: [
@@ -129,6 +129,18 @@ struct ReplyClientFormsTests {
         #expect(matcher.match(text: "Ja, Milch") == ActionMatcher.Match(action: "addItem", userText: "Ja, Milch"))
     }
 
+    @Test("what a second review found the first fixes took: an answer after a greeting on its line, a sentence ending in です, a counter that is a word's, a word of a courtesy phrase")
+    func notPassedOver() {
+        for (reply, text) in [("お疲れ様です。牛乳をお願いします。\nよろしくお願いします。", "お疲れ様です。牛乳をお願いします。\nよろしくお願いします。"),
+                              ("Hi, oat milk please.\nThanks!", "Hi, oat milk please.\nThanks!"), ("Hola, leche de avena:\ngracias", "Hola, leche de avena:\ngracias"),
+                              ("こんにちは。\n買うものは卵です。\nよろしくお願いします。", "買うものは卵です。\nよろしくお願いします。"),
+                              ("4 番茶", "番茶"), ("4番組表を買う", "番組表を買う"), ("Ласка", "Ласка")] {
+            #expect(matcher.match(text: reply) == ActionMatcher.Match(action: "addItem", userText: text), "\(reply)")
+        }
+        #expect(matcher.match(text: "2 per favore") == ActionMatcher.Match(action: "editList", userText: nil))
+        #expect(matcher.match(text: "2 будь ласка") == ActionMatcher.Match(action: "editList", userText: nil))
+    }
+
     @Test("an empty reply's subject names an action only by a bracket at its end: a reply count (Re[3]:) is none")
     func replyCountSubject() {
         #expect(matcher.match(text: "", subject: "Re[3]: Shopping") == nil)
@@ -158,6 +170,16 @@ struct ReplyClientFormsTests {
         #expect(ReplyText.extract("Delete list\nThanks\n\(header)\n\(Self.quote)") == "Delete list\nThanks", "\(header)")
     }
 
+    @Test("a line of the person's own beginning as a group header begins (\"A …\", \"Il …\") stays above one; a Russian sentence with писал is no header")
+    func ownLineAboveGroupHeader() {
+        #expect(ReplyText.extract("A lista precisa de leite.\nEm seg., 7 de dez. de 2026 às 09:00, Chime <chime@example.org> escreveu:\n\(Self.quote)")
+                == "A lista precisa de leite.")
+        #expect(ReplyText.extract("Il latte, grazie.\nIl giorno lun 7 dic 2026 alle ore 09:00 Chime <chime@example.org> ha scritto:\n\(Self.quote)")
+                == "Il latte, grazie.")
+        let outlook = "-----Original Message-----\nFrom: Chime <chime@example.org>\nSent: Monday, December 7, 2026 9:00 AM\nTo: Anna\nSubject: Shopping\n\nShopping"
+        #expect(ReplyText.extract("Как я писал вчера, купите ещё:\nмолоко\n\n\(outlook)") == "Как я писал вчера, купите ещё:\nмолоко")
+    }
+
     @Test("Roundcube's Russian header, its date last, above or below the answer; Zimbra's German separator over its quoted fields")
     func roundcubeAndZimbra() {
         let roundcube = "Chime писал 2025-04-07 09:13:"
@@ -179,6 +201,7 @@ struct ReplyClientFormsTests {
     @Test("the mobile signatures still go", arguments: [
         "Von meinem Fairphone gesendet", "Sent from my Nokia", "Sent from Nokia", "Odesláno z iPhonu", "Wysłane z iPhone'a",
         "Fairphone'umdan gönderildi", "Von meinem iPhone gesendet", "Xperiaから送信",
+        "Sent on the go", "Inviato da cellulare", "Wysłane z komórki", "Отправлено с планшета", "Sent from iCloud",
     ])
     func stillSentFrom(line: String) {
         #expect(ReplyText.extract("Milch\n\n\(line)\n\n\(Self.quote)") == "Milch", "\(line)")

@@ -199,9 +199,9 @@ struct ReplyTextTests {
 
     /// A category without a text-input action, whose unmatched replies stay unmatched.
     var plainMatcher: ActionMatcher {
-        ActionMatcher(category: NotificationCategory(identifier: "plain", actions: Array(category.actions.prefix(3)))) { title in
+        ActionMatcher(category: NotificationCategory(identifier: "plain", actions: Array(category.actions.prefix(3))), titles: { title in
             ["Delete list": ["Supprimer la liste", "Liste löschen", "リストを削除", "删除列表"], "OK, got it": ["OK"]][title, default: []] + [title]
-        }
+        }, menuForms: ActionMatcher.englishMenuForms + ["Antworten Sie %1$u für %2$@", "kann nicht rückgängig gemacht werden", "%2$@：%1$uと返信"])
     }
 
     @Test("an action's name followed by other words is another sentence, unless they thank or say please", arguments: [
@@ -262,6 +262,15 @@ struct ReplyTextTests {
         #expect(matcher.match(text: "Reply 2 for Edit list") == ActionMatcher.Match(action: "editList", userText: nil))
         #expect(plainMatcher.match(text: "I'd say 2, not Delete list")?.action == nil)
         #expect(plainMatcher.match(text: "2 or 3? Edit list or Delete list")?.action == nil)
+        // The menu's own words, and nothing else: a sentence naming a number and an action
+        // asks for no action (a second review: these deleted the list).
+        #expect(plainMatcher.match(text: "Reply 3 for Delete list (cannot be undone)")?.action == "trashAction")
+        #expect(plainMatcher.match(text: "Antworten Sie 3 für Liste löschen (kann nicht rückgängig gemacht werden)")?.action == "trashAction")
+        #expect(plainMatcher.match(text: "リストを削除：3と返信")?.action == "trashAction")
+        for sentence in ["Don't delete list yet, I still need 3", "リストを削除？まだ3個残ってるよ", "リストを削除？いいえ、3日待ってください。",
+                         "リストを削除、12月3日にお願いします。"] {
+            #expect(plainMatcher.match(text: sentence) == nil, "\(sentence)")
+        }
     }
 
     @Test("a reply's lines split at LF, CRLF and CR, multi-byte text kept whole")
