@@ -19,14 +19,14 @@ enum SnoozeText {
     /// The start of each unit's words, lower case, and DurationText's letter for it.
     static let units: [(prefix: String, letter: String)] = [
         ("sec", "s"), ("sek", "s"), ("seg", "s"), ("сек", "s"), ("秒", "s"),
-        ("min", "m"), ("mn", "m"), ("мин", "m"), ("分", "m"), ("분", "m"),
+        ("min", "m"), ("mn", "m"), ("мин", "m"), ("分", "m"), ("分間", "m"), ("分钟", "m"), ("分鐘", "m"), ("분", "m"),
         ("hour", "h"), ("hr", "h"), ("stund", "h"), ("std", "h"), ("heure", "h"), ("hora", "h"), ("ora", "h"), ("ore", "h"), ("uur", "h"),
         ("час", "h"), ("ч", "h"),
-        ("godz", "h"), ("ساع", "h"), ("時間", "h"), ("小时", "h"), ("小時", "h"), ("시간", "h"),
+        ("godz", "h"), ("ساع", "h"), ("時間", "h"), ("小时", "h"), ("小時", "h"), ("个小时", "h"), ("個小時", "h"), ("시간", "h"),
         ("day", "d"), ("tag", "d"), ("jour", "d"), ("día", "d"), ("dia", "d"), ("giorn", "d"), ("dag", "d"), ("дн", "d"), ("ден", "d"),
-        ("день", "d"), ("dni", "d"), ("dzie", "d"), ("يوم", "d"), ("أيام", "d"), ("日", "d"), ("天", "d"), ("일", "d"),
+        ("день", "d"), ("dni", "d"), ("dzie", "d"), ("يوم", "d"), ("أيام", "d"), ("日", "d"), ("日間", "d"), ("天", "d"), ("일", "d"),
         ("week", "w"), ("woche", "w"), ("semaine", "w"), ("semana", "w"), ("settiman", "w"), ("недел", "w"), ("tydz", "w"), ("tygod", "w"),
-        ("أسبوع", "w"), ("週", "w"), ("周", "w"), ("주", "w"),
+        ("أسبوع", "w"), ("週", "w"), ("週間", "w"), ("周", "w"), ("주", "w"), ("주일", "w"), ("星期", "w"),
     ]
 
 
@@ -52,9 +52,13 @@ enum SnoozeText {
         // duration: "30分後に"; and its "at" after the time: "9:00に".
         let until = words.hasSuffix("まで")
         if until { words = String(words.dropLast(2)) }
-        for after in ["後に", "後", "に"] where words.hasSuffix(after) {
+        for after in ["後に", "後"] where words.hasSuffix(after) {
             words = String(words.dropLast(after.count))
             break
+        }
+        // "at" only after a clock's time ("9:00に", "15時に"): "10日に" is on the 10th.
+        if words.hasSuffix("に"), words.dropLast().hasSuffix("時") || words.dropLast().wholeMatch(of: clock) != nil {
+            words = String(words.dropLast())
         }
         // Half an hour more: "1時間半", "1시간 반".
         for (half, whole) in [("時間半", "時間30分"), ("시간 반", "시간 30분"), ("시간반", "시간 30분")] where words.hasSuffix(half) {
@@ -138,6 +142,11 @@ enum SnoozeText {
     /// it begins with ("hours", "Stunden", "мин").
     private static func unitLetter(_ word: Substring) -> String? {
         if ["s", "m", "h", "d", "w"].contains(word) { return String(word) }
+        // Written without spaces, a unit is the whole word: "10日に" is on the 10th, not ten
+        // days ("日" begins it, as "heure" begins "heures").
+        if let first = word.unicodeScalars.first, first.value >= 0x1100 {
+            return units.first { word == $0.prefix }?.letter
+        }
         return units.first { word.hasPrefix($0.prefix) }?.letter
     }
 

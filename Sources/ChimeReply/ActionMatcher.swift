@@ -36,26 +36,43 @@ public struct ActionMatcher: Sendable {
     /// email writes it ("Reply 2 for Edit list", "Antworten Sie 2 für Liste bearbeiten").
     let menu: [(number: String, names: [String], action: NotificationAction)]
     /// The words a menu line holds besides the number and the name, folded, in every
-    /// locale: "reply", "for", "cannot be undone", "antworten sie", "と返信"…
+    /// locale: "reply", "for", "antworten sie", "と返信"…
     let menuWords: Set<String>
+    /// The notes a menu line may hold whole, folded: "cannot be undone", "kann nicht
+    /// rückgängig gemacht werden". Whole only: their words alone ("no", "nicht", "nie",
+    /// "لا") refuse ("Reply 3 for Delete list? No!").
+    let menuNotes: [String]
 
-    /// The menu line and the destructive action's note as the English templates write
-    /// them, for a matcher given no others.
-    public static let englishMenuForms = ["Reply %1$u for %2$@", "cannot be undone"]
+    /// The menu line, the destructive action's note and the HTML menu's link as the
+    /// English templates write them, for a matcher given no others.
+    public static let englishMenuForms = MenuForms(lines: ["Reply %1$u for %2$@", "Open"], notes: ["cannot be undone"])
+
+    /// What a copied menu line may hold besides the number and the name, in every locale:
+    /// `lines`, the menu line (`ui.reply`, its placeholders `%1$u` and `%2$@`) and the
+    /// HTML menu's link (`ui.open`), by their words; `notes`, the destructive action's
+    /// note (`ui.destructive`), whole.
+    public struct MenuForms: Sendable {
+        public var lines: [String]
+        public var notes: [String]
+
+        public init(lines: [String], notes: [String]) {
+            self.lines = lines
+            self.notes = notes
+        }
+    }
 
     /// - Parameters:
     ///   - titles: every translation of an action's title (the template locales').
     ///   - builtIns: the words for Chime's built-ins (`snooze`, `done`, `quietly`, `off`, `keep`, `confirm`) in
     ///     every locale; a category's own actions win over them. Only those that answer the category
     ///     (``BuiltInAction/answerable(in:)``) are matched.
-    ///   - menuForms: the menu line (`ui.reply`, its placeholders `%1$u` and `%2$@`) and the
-    ///     destructive action's note (`ui.destructive`) in every locale: the words a copied
-    ///     menu line may hold around the number and the name.
+    ///   - menuForms: what a copied menu line may hold around the number and the name.
     public init(category: NotificationCategory, titles: (String) -> [String], builtIns: [BuiltInAction: [String]] = [:],
-                menuForms: [String] = englishMenuForms) {
-        menuWords = Set(menuForms.flatMap { form in
+                menuForms: MenuForms = englishMenuForms) {
+        menuWords = Set(menuForms.lines.flatMap { form in
             ReplyWords.fold(form.replacingOccurrences(of: #"%(\d+\$)?[@du]"#, with: " ", options: .regularExpression)).split(separator: " ").map(String.init)
         })
+        menuNotes = menuForms.notes.map(ReplyWords.fold).filter { !$0.isEmpty }.sorted { $0.count > $1.count }
         var keywords: [Keyword] = []
         let names = ReplyWords.names(of: category, titles: titles)
         menu = names.enumerated().map { index, entry in
@@ -107,7 +124,7 @@ public struct ActionMatcher: Sendable {
         for _ in 0..<3 {
             guard answer == first ? Self.isGreeting(lines[answer]) : Self.isGreeting(lines[answer]) || Self.introduces(lines[answer]),
                   let next = lines[(answer + 1)...].firstIndex(where: { !ReplyWords.fold($0).isEmpty }) else { break }
-            if let named = matchPolitely(line: lines[next], rest: Array(lines[(next + 1)...])) { return named }
+            if let named = matchPolitely(line: lines[next], rest: Array(lines[(next + 1)...])) ?? menuLine(lines[next]) { return named }
             answer = next
         }
         // Any other answer is the text of the category's one text-input action, but thanks
@@ -135,16 +152,26 @@ public struct ActionMatcher: Sendable {
         let copied = menu.filter { entry in
             folded.contains(" \(entry.number) ") && entry.names.contains { folded.contains(" \($0) ") }
         }
-        guard copied.count == 1, let entry = copied.first, let name = entry.names.first(where: { folded.contains(" \($0) ") }) else { return nil }
-        // Nothing else but the menu's own words and thanks: "Don't delete list yet, I still
-        // need 3" and "リストを削除？まだ3個残ってるよ" name a number and a name, and ask
-        // for no action.
+        // The longest of its names the line holds: "delete list", not the alias "delete".
+        guard copied.count == 1, let entry = copied.first,
+              let name = entry.names.filter({ folded.contains(" \($0) ") }).max(by: { ($0.count, $1) < ($1.count, $0) }) else { return nil }
+        // Nothing else but the menu's own words and notes, and thanks: "Don't delete list
+        // yet, I still need 3" and "リストを削除？まだ3個残ってるよ" name a number and a
+        // name, and ask for no action.
         var rest = folded
-        for part in [entry.number, name] {
+        for part in [entry.number, name] + menuNotes {
             if let found = rest.range(of: " \(part) ") { rest.replaceSubrange(found, with: " ") }
         }
-        guard rest.split(separator: " ").allSatisfy({ menuWords.contains(String($0)) || Self.courtesy.contains(String($0)) }) else { return nil }
+        let others = rest.split(separator: " ").map(String.init).filter { !isMenuWord($0) }
+        guard Self.onlyCourtesy(Substring(others.joined(separator: " "))) else { return nil }
         return Match(action: entry.action.identifier, userText: nil)
+    }
+
+    /// A word of the menu line's, or (written without spaces) one with a polite ending run
+    /// into it: "と返信お願いします".
+    private func isMenuWord(_ word: String) -> Bool {
+        menuWords.contains(word) || (Self.startsUnspaced(Substring(word))
+            && menuWords.contains { ReplyWords.unspaced($0) && word.hasPrefix($0) && Self.onlyUnspacedEndings(word.dropFirst($0.count)) })
     }
 
     /// Folded text with a space between a number and a character of a script written
@@ -231,12 +258,14 @@ public struct ActionMatcher: Sendable {
               let keyword = keywords.first(where: { $0.builtIn == .snooze && ReplyWords.unspaced($0.words) }),
               let found = folded.range(of: keyword.words) else { return nil }
         let duration = folded[..<found.lowerBound].trimmingCharacters(in: .whitespaces)
-        guard !duration.isEmpty, Self.onlyUnspacedEndings(folded[found.upperBound...]) else { return nil }
+        // No time is written longer (``before(folded:in:)`` then reads a few characters).
+        guard !duration.isEmpty, duration.utf8.count <= 64, Self.onlyUnspacedEndings(folded[found.upperBound...]) else { return nil }
         // As written, not folded: folding takes まで's voicing mark and 15:30's colon.
         return Match(action: BuiltInAction.snooze.rawValue, userText: Self.before(folded: duration, in: line))
     }
 
-    /// The beginning of `line` that folds to `folded`.
+    /// The beginning of `line` that folds to `folded`: a short one, each step folding the
+    /// whole of what is read so far.
     static func before(folded: String, in line: String) -> String {
         var folding = ReplyWords.Folding()
         var index = line.startIndex
@@ -273,8 +302,9 @@ public struct ActionMatcher: Sendable {
     ].flatMap { ReplyWords.fold($0).split(separator: " ").map(String.init) }).subtracting(courtesyPhrases.flatMap { $0 })
 
     /// Thanks and please of several words whose words alone are not ("per favore", not
-    /// "per"; "будь ласка", not "ласка", a brand of soap), folded, each as its words.
-    static let courtesyPhrases: [[String]] = ["per favore", "dank je", "dank u", "vă rog", "teşekkür ederim", "будь ласка", "terima kasih"]
+    /// "per"; "будь ласка", not "ласка", a brand of soap), folded, each as its words. No
+    /// word of theirs may be one of ``courtesy``'s: they are taken out of it.
+    static let courtesyPhrases: [[String]] = ["per favore", "vă rog", "teşekkür ederim", "будь ласка", "terima kasih"]
         .map { ReplyWords.fold($0).split(separator: " ").map(String.init) }
 
     /// Yes, in the shipped languages and their neighbours, folded: before an action's
@@ -410,9 +440,12 @@ public struct ActionMatcher: Sendable {
         // Up to three words of a name and a title, capitalized, then a comma or a colon
         // ("Sehr geehrte Frau Dr. Müller,", "Hola Ana:", "مرحبا أحمد،"): "Hola, leche de
         // avena:" is an answer.
-        if after.count <= 3, [",", "，", ":", "：", "،"].contains(where: { trimmed.hasSuffix($0) }) {
+        // A name is no list: one comma at most before its end ("Hola, Ana:", not "Hallo,
+        // Hafermilch, Eier, Brot:"); in a script without capitals, two words at most.
+        if after.count <= 3, [",", "，", ":", "：", "،"].contains(where: { trimmed.hasSuffix($0) }),
+           trimmed.dropLast().filter({ ",，،".contains($0) }).count <= 1 {
             let words = trimmed.split { !$0.isLetter && !$0.isNumber }.suffix(after.count)
-            return words.allSatisfy { word in word.first.map { $0.isUppercase || !$0.isLowercase } ?? false }
+            return words.allSatisfy { word in word.first.map { $0.isUppercase || (!$0.isLowercase && after.count <= 2) } ?? false }
         }
         // Who writes, after a Japanese greeting: "こんにちは、山田です。".
         if ["。", "、"].contains(where: { trimmed.hasSuffix($0) }), let last = trimmed.split(whereSeparator: { "、，, 　".contains($0) }).last {

@@ -87,7 +87,7 @@ public struct ReplyDesk: Sendable {
     ///   - menuForms: the menu line and the destructive note in every locale (``ActionMatcher``).
     public init(configuration: Configuration, store: any ResponseStore & PolicyStore, key: SigningKey,
                 titles: (String) -> [String], builtIns: [BuiltInAction: [String]] = [:], markers: [String],
-                menuForms: [String] = ActionMatcher.englishMenuForms) {
+                menuForms: ActionMatcher.MenuForms = ActionMatcher.englishMenuForms) {
         self.configuration = configuration
         self.store = store
         tokens = TokenChecker(configuration: configuration, store: store, key: key)

@@ -27,8 +27,9 @@ extension Runtime {
             builtIns[builtIn] = locales.compactMap { localizer.word(for: builtIn, locale: $0) }
         }
         let markers = ["Reply above this line to answer."] + locales.compactMap { localizer.string("ui.replyAbove", locale: $0)?.text }
-        let menuForms = ActionMatcher.englishMenuForms
-            + locales.flatMap { locale in ["ui.reply", "ui.destructive"].compactMap { localizer.string($0, locale: locale)?.text } }
+        func all(_ key: String) -> [String] { locales.compactMap { localizer.string(key, locale: $0)?.text } }
+        let english = ActionMatcher.englishMenuForms
+        let menuForms = ActionMatcher.MenuForms(lines: english.lines + all("ui.reply") + all("ui.open"), notes: english.notes + all("ui.destructive"))
         let reader = ReplyDesk(configuration: configuration, store: store,
                                key: try signingKey(store, environment: environment),
                                titles: titles, builtIns: builtIns, markers: markers, menuForms: menuForms)

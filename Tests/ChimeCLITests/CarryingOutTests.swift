@@ -174,6 +174,14 @@ struct CarryingOutTests {
         #expect(try Self.responses(ws).allSatisfy { !($0["result"] as? String ?? "").contains("the default snooze") })
     }
 
+    @Test("\"10日にスヌーズ\" (on the 10th) names no time Chime reads: the default snooze, said so, not ten days")
+    func snoozeOnADay() throws {
+        let ws = try Self.workspace()
+        let pending = try Self.snoozed(ws, [("a", "10日にスヌーズ")])
+        #expect(pending == ["a": "2026-11-21T10:45:00Z"], "the workspace's configured 45 minutes after 10:00 UTC")
+        #expect(try Self.responses(ws).allSatisfy { ($0["result"] as? String ?? "").contains("the default snooze") })
+    }
+
     /// Sends one reminder for each of `replies`, answers it with that body, which must be
     /// carried out as a snooze; returns each reminder's next fire, as `chime pending` says it.
     static func snoozed(_ ws: Workspace, _ replies: [(id: String, body: String)]) throws -> [String: String] {

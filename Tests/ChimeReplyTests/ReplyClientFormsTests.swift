@@ -18,7 +18,7 @@ struct ReplyClientFormsTests {
     var matcher: ActionMatcher {
         ActionMatcher(category: category, titles: { title in
             ["Edit list": ["Modifier la liste", "Liste bearbeiten", "Изменить список", "リストを編集"]][title, default: []] + [title]
-        }, menuForms: ActionMatcher.englishMenuForms + ["%2$@：%1$uと返信"])
+        }, menuForms: .init(lines: ["Reply %1$u for %2$@", "%2$@：%1$uと返信"], notes: ["cannot be undone"]))
     }
 
     @Test("a greeting on a line of its own, in the shipped languages, is passed over to the answer below it", arguments: [
@@ -139,6 +139,55 @@ struct ReplyClientFormsTests {
         }
         #expect(matcher.match(text: "2 per favore") == ActionMatcher.Match(action: "editList", userText: nil))
         #expect(matcher.match(text: "2 будь ласка") == ActionMatcher.Match(action: "editList", userText: nil))
+    }
+
+    /// The shipped example's shopping category as a matcher reads it: aliases, "OK" among
+    /// the first action's names, the menu's forms in English, German, Spanish, Polish and
+    /// Japanese.
+    var aliased: ActionMatcher {
+        let category = NotificationCategory(identifier: "shop", actions: [
+            NotificationAction(identifier: "justInform", title: "OK, got it"),
+            NotificationAction(identifier: "editList", title: "Edit list"),
+            NotificationAction(identifier: "trashAction", title: "Delete list", options: [.destructive], aliases: ["delete", "trash", "remove"]),
+            NotificationAction(identifier: "addItem", title: "Add item", textInput: .init(buttonTitle: "Add", placeholder: "")),
+        ])
+        return ActionMatcher(category: category, titles: { title in
+            ["OK, got it": ["OK", "OK, verstanden"], "Delete list": ["Liste löschen", "Eliminar lista", "Usuń listę", "リストを削除"]][title, default: []] + [title]
+        }, menuForms: .init(lines: ["Reply %1$u for %2$@", "Open", "Antworten Sie %1$u für %2$@", "Responde %1$u para %2$@", "Odpowiedz %1$u: %2$@",
+                                    "%2$@：%1$uと返信"],
+                            notes: ["cannot be undone", "kann nicht rückgängig gemacht werden", "no se puede deshacer", "nie można cofnąć"]))
+    }
+
+    @Test("a third review: menu lines with a shorter name, an alias, the HTML menu's link, a polite ending run in, after a greeting; a no beside one is none")
+    func menuLinesAgain() {
+        for (reply, action) in [("Reply 1 for OK, got it", "justInform"), ("Antworten Sie 1 für OK, verstanden", "justInform"),
+                                ("Reply 3 for Delete list (cannot be undone)", "trashAction"), ("Reply 2 for Edit list — Open", "editList"),
+                                ("リストを削除：3と返信お願いします", "trashAction"), ("Hallo,\nAntworten Sie 3 für Liste löschen (kann nicht rückgängig gemacht werden)", "trashAction"),
+                                ("Hi,\n\nReply 2 for Edit list\n\nThanks", "editList")] {
+            #expect(aliased.match(text: reply) == ActionMatcher.Match(action: action, userText: nil), "\(reply)")
+        }
+        for refusal in ["Reply 3 for Delete list? No!", "3 Delete list? No.", "No - 3 (Delete list)", "¿3 Eliminar lista? No", "Nicht 3 - Liste löschen",
+                        "Bitte nicht: 3 – Liste löschen", "3 Usuń listę? Nie."] {
+            #expect(aliased.match(text: refusal)?.action != "trashAction", "\(refusal)")
+        }
+    }
+
+    @Test("thanks in German whole; a greeting over a list is the list; a snooze written before スヌーズ too long to be a time is none")
+    func thirdReviewEdges() {
+        #expect(aliased.match(text: "Vielen Dank!") == nil)
+        #expect(aliased.match(text: "2, vielen Dank") == ActionMatcher.Match(action: "editList", userText: nil))
+        #expect(aliased.match(text: "Liste löschen, vielen Dank") == ActionMatcher.Match(action: "trashAction", userText: nil))
+        #expect(aliased.match(text: "Hallo, Hafermilch, Eier, Brot:\nDanke!")
+                == ActionMatcher.Match(action: "addItem", userText: "Hallo, Hafermilch, Eier, Brot:\nDanke!"))
+        let snoozing = ActionMatcher(category: NotificationCategory(identifier: "plain"), titles: { [$0] }, builtIns: [.snooze: ["スヌーズ"]])
+        #expect(snoozing.match(text: "15:30までスヌーズ") == ActionMatcher.Match(action: BuiltInAction.snooze.rawValue, userText: "15:30まで"))
+        #expect(snoozing.match(text: String(repeating: "1", count: 20_000) + "スヌーズ") == nil)
+    }
+
+    @Test("an answer's last line naming a phone in a sentence after a colon stays")
+    func deviceInASentence() {
+        #expect(ReplyText.extract("Enviado desde el celular de mi esposa: leche y pan\n\n\(Self.quote)") == "Enviado desde el celular de mi esposa: leche y pan")
+        #expect(ReplyText.extract("Leche\n\nEnviado desde mi celular\n\n\(Self.quote)") == "Leche")
     }
 
     @Test("an empty reply's subject names an action only by a bracket at its end: a reply count (Re[3]:) is none")

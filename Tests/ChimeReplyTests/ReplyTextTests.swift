@@ -201,7 +201,8 @@ struct ReplyTextTests {
     var plainMatcher: ActionMatcher {
         ActionMatcher(category: NotificationCategory(identifier: "plain", actions: Array(category.actions.prefix(3))), titles: { title in
             ["Delete list": ["Supprimer la liste", "Liste löschen", "リストを削除", "删除列表"], "OK, got it": ["OK"]][title, default: []] + [title]
-        }, menuForms: ActionMatcher.englishMenuForms + ["Antworten Sie %1$u für %2$@", "kann nicht rückgängig gemacht werden", "%2$@：%1$uと返信"])
+        }, menuForms: .init(lines: ["Reply %1$u for %2$@", "Antworten Sie %1$u für %2$@", "%2$@：%1$uと返信"],
+                         notes: ["cannot be undone", "kann nicht rückgängig gemacht werden", "no se puede deshacer", "nie można cofnąć"]))
     }
 
     @Test("an action's name followed by other words is another sentence, unless they thank or say please", arguments: [
