@@ -19,16 +19,22 @@ enum SnoozeText {
     /// The start of each unit's words, lower case, and DurationText's letter for it.
     static let units: [(prefix: String, letter: String)] = [
         ("sec", "s"), ("sek", "s"), ("seg", "s"), ("сек", "s"), ("秒", "s"),
-        ("min", "m"), ("mn", "m"), ("мин", "m"), ("分", "m"), ("分間", "m"), ("分钟", "m"), ("分鐘", "m"), ("분", "m"),
+        ("min", "m"), ("mn", "m"), ("мин", "m"), ("分", "m"), ("分钟", "m"), ("分鐘", "m"), ("분", "m"),
         ("hour", "h"), ("hr", "h"), ("stund", "h"), ("std", "h"), ("heure", "h"), ("hora", "h"), ("ora", "h"), ("ore", "h"), ("uur", "h"),
         ("час", "h"), ("ч", "h"),
         ("godz", "h"), ("ساع", "h"), ("時間", "h"), ("小时", "h"), ("小時", "h"), ("个小时", "h"), ("個小時", "h"), ("시간", "h"),
         ("day", "d"), ("tag", "d"), ("jour", "d"), ("día", "d"), ("dia", "d"), ("giorn", "d"), ("dag", "d"), ("дн", "d"), ("ден", "d"),
-        ("день", "d"), ("dni", "d"), ("dzie", "d"), ("يوم", "d"), ("أيام", "d"), ("日", "d"), ("日間", "d"), ("天", "d"), ("일", "d"),
+        ("день", "d"), ("dni", "d"), ("dzie", "d"), ("يوم", "d"), ("أيام", "d"), ("日", "d"), ("天", "d"), ("일", "d"),
         ("week", "w"), ("woche", "w"), ("semaine", "w"), ("semana", "w"), ("settiman", "w"), ("недел", "w"), ("tydz", "w"), ("tygod", "w"),
-        ("أسبوع", "w"), ("週", "w"), ("週間", "w"), ("周", "w"), ("주", "w"), ("주일", "w"), ("星期", "w"),
+        ("أسبوع", "w"), ("週", "w"), ("周", "w"), ("주", "w"), ("주일", "w"), ("星期", "w"),
     ]
 
+
+    /// What may follow a unit written without spaces: a while's "間" (2日間), "about",
+    /// "later", "with", please, a polite ending.
+    static let unitTails: Set<String> = ["", "間", "お願いします", "おねがいします", "でお願いします", "で", "ほど", "くらい", "ぐらい", "程度",
+                                         "後", "後で", "ください", "してください", "이요", "요", "후", "후에", "뒤", "뒤에", "정도",
+                                         "后", "以后", "之后", "左右", "吧"]
 
     /// The leads that ask for a time of day rather than a while: after them, "9h30" is
     /// half past nine, not nine and a half hours.
@@ -56,8 +62,10 @@ enum SnoozeText {
             words = String(words.dropLast(after.count))
             break
         }
-        // "at" only after a clock's time ("9:00に", "15時に"): "10日に" is on the 10th.
-        if words.hasSuffix("に"), words.dropLast().hasSuffix("時") || words.dropLast().wholeMatch(of: clock) != nil {
+        // "at" only after a clock's time ("9:00に", "15時に", "15時30分に"): "10日に" is on the
+        // 10th, "30分に" at half past.
+        let beforeAt = words.dropLast()
+        if words.hasSuffix("に"), beforeAt.hasSuffix("時") || beforeAt.hasSuffix("分") && beforeAt.contains("時") || beforeAt.wholeMatch(of: clock) != nil {
             words = String(words.dropLast())
         }
         // Half an hour more: "1時間半", "1시간 반".
@@ -142,10 +150,11 @@ enum SnoozeText {
     /// it begins with ("hours", "Stunden", "мин").
     private static func unitLetter(_ word: Substring) -> String? {
         if ["s", "m", "h", "d", "w"].contains(word) { return String(word) }
-        // Written without spaces, a unit is the whole word: "10日に" is on the 10th, not ten
+        // Written without spaces, a unit is followed by nothing or by what may follow a
+        // while ("2時間お願いします", "2시간이요", "30分钟后"): "10日に" is on the 10th, not ten
         // days ("日" begins it, as "heure" begins "heures").
         if let first = word.unicodeScalars.first, first.value >= 0x1100 {
-            return units.first { word == $0.prefix }?.letter
+            return units.first { word.hasPrefix($0.prefix) && unitTails.contains(String(word.dropFirst($0.prefix.count))) }?.letter
         }
         return units.first { word.hasPrefix($0.prefix) }?.letter
     }

@@ -299,12 +299,11 @@ public struct ActionMatcher: Sendable {
         "धन्यवाद", "कृपया", "ขอบคุณ", "ขอบคุณครับ", "ขอบคุณค่ะ", "ครับ", "ค่ะ", "คะ", "nhé",
         "tolong", "makasih", "감사합니다", "고맙습니다", "부탁합니다", "부탁드립니다", "谢谢", "謝謝", "请", "請",
         "よろしくお願いします", "よろしくお願いいたします", "お願いいたします", "お願い致します",
-    ].flatMap { ReplyWords.fold($0).split(separator: " ").map(String.init) }).subtracting(courtesyPhrases.flatMap { $0 })
+    ].flatMap { ReplyWords.fold($0).split(separator: " ").map(String.init) })
 
     /// Thanks and please of several words whose words alone are not ("per favore", not
-    /// "per"; "будь ласка", not "ласка", a brand of soap), folded, each as its words. No
-    /// word of theirs may be one of ``courtesy``'s: they are taken out of it.
-    static let courtesyPhrases: [[String]] = ["per favore", "vă rog", "teşekkür ederim", "будь ласка", "terima kasih"]
+    /// "per"; "будь ласка", not "ласка", a brand of soap), folded, each as its words.
+    static let courtesyPhrases: [[String]] = ["per favore", "dank je", "dank u", "vă rog", "teşekkür ederim", "будь ласка", "terima kasih"]
         .map { ReplyWords.fold($0).split(separator: " ").map(String.init) }
 
     /// Yes, in the shipped languages and their neighbours, folded: before an action's
@@ -373,10 +372,10 @@ public struct ActionMatcher: Sendable {
         let words = words.split(separator: " ").map(String.init)
         var index = 0
         while index < words.count {
-            if courtesy.contains(words[index]) {
-                index += 1
-            } else if let phrase = courtesyPhrases.first(where: { words[index...].starts(with: $0) }) {
+            if let phrase = courtesyPhrases.first(where: { words[index...].starts(with: $0) }) {
                 index += phrase.count
+            } else if courtesy.contains(words[index]) {
+                index += 1
             } else {
                 return false
             }
@@ -441,11 +440,11 @@ public struct ActionMatcher: Sendable {
         // ("Sehr geehrte Frau Dr. Müller,", "Hola Ana:", "مرحبا أحمد،"): "Hola, leche de
         // avena:" is an answer.
         // A name is no list: one comma at most before its end ("Hola, Ana:", not "Hallo,
-        // Hafermilch, Eier, Brot:"); in a script without capitals, two words at most.
+        // Hafermilch, Eier, Brot:").
         if after.count <= 3, [",", "，", ":", "：", "،"].contains(where: { trimmed.hasSuffix($0) }),
            trimmed.dropLast().filter({ ",，،".contains($0) }).count <= 1 {
             let words = trimmed.split { !$0.isLetter && !$0.isNumber }.suffix(after.count)
-            return words.allSatisfy { word in word.first.map { $0.isUppercase || (!$0.isLowercase && after.count <= 2) } ?? false }
+            return words.allSatisfy { word in word.first.map { $0.isUppercase || !$0.isLowercase } ?? false }
         }
         // Who writes, after a Japanese greeting: "こんにちは、山田です。".
         if ["。", "、"].contains(where: { trimmed.hasSuffix($0) }), let last = trimmed.split(whereSeparator: { "、，, 　".contains($0) }).last {

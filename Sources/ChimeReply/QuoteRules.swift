@@ -259,9 +259,9 @@ struct QuoteRules: Sendable {
             return (sentWithStarts.contains(where: starts) || sentWithEnds.contains(where: ends)) && naming()
         }
         // Naming one, it may go on after a comma ("… Galaxy, an AT&T 5G Evolution capable
-        // smartphone"), but not after a colon: "Enviado desde el celular de mi esposa: leche
-        // y pan" is the person's.
-        if naming() { return !line.contains(":") }
+        // smartphone"), but not after a colon (a link's aside: "Sent from Mail<https://…> for
+        // Windows"): "Enviado desde el celular de mi esposa: leche y pan" is the person's.
+        if naming() { return !line.contains(": ") && !line.contains("：") && !line.hasSuffix(":") }
         // Naming no device, a signature names it in a word or three ("Sent from my Nokia",
         // "Von meinem Fairphone gesendet") and reads as no sentence: "Von meinem Bruder habe
         // ich nichts gehört" is the person's.
@@ -310,7 +310,7 @@ struct QuoteRules: Sendable {
                           "mail", "proton", "blackberry", "huawei", "xiaomi", "pixel", "tablet", "ios", "spark", "aol", "k-9", "fastmail",
                           "yandex", "zoho", "windows", "handy", "móvil", "portable", "telefon", "телефон", "мобильн", "手机", "手機", "携帯",
                           "fairemail", "thunderbird", "갤럭시", "почт", "poczt", "メール", "邮箱", "郵件",
-                          "icloud", "cellulare", "celular", "teléfono", "telefono", "telefone", "komórk", "планшет",
+                          "icloud", "cellulare", "celular", "teléfono", "telefono", "telefone", "komórk", "mobilger", "mobiln", "планшет",
                           "смартфон", "айфон", "휴대폰", "핸드폰", "טלפון", "هاتف", "جوال"]
 
     /// The name of the header field a line starts with (`*From:*` → `from`, `De :` →

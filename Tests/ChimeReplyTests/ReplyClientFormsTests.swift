@@ -184,6 +184,17 @@ struct ReplyClientFormsTests {
         #expect(snoozing.match(text: String(repeating: "1", count: 20_000) + "スヌーズ") == nil)
     }
 
+    @Test("a fourth review: footers with a link, a Mobilgerät, a mobile app go; the full salām is a greeting; Dutch thanks count")
+    func fourthReview() {
+        for footer in ["Sent from Mail<https://go.microsoft.com/fwlink/?LinkId=550986> for Windows", "Gesendet vom Mobilgerät",
+                       "Wysłane z aplikacji mobilnej", "Sent from Yahoo Mail for iPhone <https://overview.mail.yahoo.com/?.src=iOS>"] {
+            #expect(ReplyText.extract("Milk\n\n\(footer)\n\n\(Self.quote)") == "Milk", "\(footer)")
+        }
+        #expect(aliased.match(text: "السلام عليكم ورحمة الله وبركاته،\n1") == ActionMatcher.Match(action: "justInform", userText: nil))
+        #expect(aliased.match(text: "Dank je!") == nil)
+        #expect(aliased.match(text: "2 dank je") == ActionMatcher.Match(action: "editList", userText: nil))
+    }
+
     @Test("an answer's last line naming a phone in a sentence after a colon stays")
     func deviceInASentence() {
         #expect(ReplyText.extract("Enviado desde el celular de mi esposa: leche y pan\n\n\(Self.quote)") == "Enviado desde el celular de mi esposa: leche y pan")
