@@ -120,6 +120,11 @@ enum SnoozeText {
             return untilNext(hour: hour % 12 + (match.output.3 == "p" ? 12 : 0), minute: minute, now: now, zone: zone)
         }
         if let seconds = DurationText.seconds(compact) { return seconds }
+        if let written = ReplyWords.numberlessDurations[words] { return DurationText.seconds(written) }
+        // An hour alone after "at" or "until" ("a las 15", "o 15"): the clock's.
+        if timeOfDay, (1...2).contains(words.count), words.allSatisfy(\.isASCII), let hour = Int(words), hour < 24 {
+            return untilNext(hour: hour, minute: 0, now: now, zone: zone)
+        }
         // "2 hours", "15 min", "1 hour 30 minutes", "1h 30min": numbers each with a unit,
         // spelled out or DurationText's own letter, read as DurationText's `1h30m` (with
         // its bounds: a reply is untrusted text).

@@ -308,7 +308,8 @@ public struct ActionMatcher: Sendable {
 
     /// Yes, in the shipped languages and their neighbours, folded: before an action's
     /// name it agrees to it ("Yes, delete list"); alone it names nothing.
-    static let assent: Set<String> = Set(["yes", "yeah", "yep", "ja", "jawohl", "oui", "si", "sí", "sim", "да", "tak", "evet", "ano", "jo"]
+    static let assent: Set<String> = Set(["yes", "yeah", "yep", "ja", "jawohl", "oui", "si", "sí", "sim", "да", "tak", "evet", "ano", "jo",
+                                          "نعم", "はい", "ええ"]
         .map(ReplyWords.fold))
 
     /// What a snooze's duration or time starts with: a number (`10m`, `2 hours`,
@@ -320,6 +321,7 @@ public struct ActionMatcher: Sendable {
             number = words.dropFirst(lead.count + 1)
         }
         return number.first?.isNumber == true
+            || ReplyWords.numberlessDurations.keys.contains { number == $0 || number.hasPrefix($0 + " ") }
     }
 
     /// ``ReplyWords/snoozeLeads``, folded, the longest first.

@@ -182,15 +182,17 @@ struct CarryingOutTests {
         #expect(try Self.responses(ws).allSatisfy { ($0["result"] as? String ?? "").contains("the default snooze") })
     }
 
-    @Test("a snooze's unit written without spaces may be followed by please, about, later or a particle: 2時間お願いします, 2시간이요, 30분후, 2小时后; 15時30分に")
+    @Test("a snooze's unit written without spaces may be followed by please, about, later or a particle: 2時間お願いします, 2시간이요, 30분후, 2小时后; 15時30分に; Arabic's two hours in one word; an hour alone after at or until")
     func snoozeUnitTails() throws {
         let ws = try Self.workspace()
         let replies = [("a", "スヌーズ2時間お願いします"), ("b", "1時間でスヌーズ"), ("c", "スヌーズ 30分くらい"), ("d", "snooze 2시간이요"),
-                       ("e", "snooze 30분후"), ("f", "snooze 2小时后"), ("g", "15時30分にスヌーズ"), ("h", "スヌーズ 1週間"), ("i", "スヌーズ 2日間")]
+                       ("e", "snooze 30분후"), ("f", "snooze 2小时后"), ("g", "15時30分にスヌーズ"), ("h", "スヌーズ 1週間"), ("i", "スヌーズ 2日間"),
+                       ("j", "غفوة ساعتين"), ("k", "Posponer a las 15"), ("l", "Snooze until 15")]
         let pending = try Self.snoozed(ws, replies)
         #expect(pending == ["a": "2026-11-21T12:00:00Z", "b": "2026-11-21T11:00:00Z", "c": "2026-11-21T10:30:00Z", "d": "2026-11-21T12:00:00Z",
                             "e": "2026-11-21T10:30:00Z", "f": "2026-11-21T12:00:00Z", "g": "2026-11-21T14:30:00Z", "h": "2026-11-28T10:00:00Z",
-                            "i": "2026-11-23T10:00:00Z"], "after 10:00 UTC; 15:30 in Paris")
+                            "i": "2026-11-23T10:00:00Z", "j": "2026-11-21T12:00:00Z", "k": "2026-11-21T14:00:00Z", "l": "2026-11-21T14:00:00Z"],
+                "after 10:00 UTC; 15:30 and 15:00 in Paris")
         #expect(try Self.responses(ws).allSatisfy { !($0["result"] as? String ?? "").contains("the default snooze") })
     }
 

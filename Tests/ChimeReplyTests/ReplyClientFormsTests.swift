@@ -114,7 +114,7 @@ struct ReplyClientFormsTests {
     @Test("thanks, please and yes around the answer in the recipients' languages, a Japanese menu line copied whole", arguments: [
         "2 감사합니다", "2 谢谢", "2 ครับ", "2 nhé", "2 terima kasih", "2 ευχαριστώ", "2 дякую", "2 धन्यवाद", "2 grazie",
         "2でよろしくお願いします。", "2番でお願いいたします。", "2 よろしくお願いします", "2番にします",
-        "Ja, Liste bearbeiten", "Oui, 2", "Sí, 2", "Yes, edit list", "リストを編集：2と返信",
+        "Ja, Liste bearbeiten", "Oui, 2", "Sí, 2", "Yes, edit list", "リストを編集：2と返信", "نعم، 2", "はい、2",
     ])
     func courtesyAround(reply: String) {
         #expect(matcher.match(text: reply) == ActionMatcher.Match(action: "editList", userText: nil), "\(reply)")
