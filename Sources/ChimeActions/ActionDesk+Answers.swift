@@ -58,7 +58,7 @@ extension ActionDesk {
                 outcome = try carryOut(response, request: request, recipient: recipient, now: now)
             }
         case .replayed:
-            guard try !answeredBefore(reply), try store.takeTurn("replayed:" + request.recipient, at: now, every: configuration.replies.unmatchedEvery) else { return nil }
+            guard try answersNow(reply, turn: "replayed", request: request, now: now) else { return nil }
             // One that still waits for its confirmation gets a new link (``ReplyDesk``), not
             // "already done".
             if let waiting = reply.response, waiting.status == StoredResponse.awaitingConfirmation, let token = reply.confirmation {
@@ -68,13 +68,12 @@ extension ActionDesk {
             }
         case .tooLarge:
             // A text-input action's text over the bound: said, as a page or a thread says it.
-            guard let action = reply.textTooLong, try !answeredBefore(reply),
-                  try store.takeTurn("unmatched:" + request.recipient, at: now, every: configuration.replies.unmatchedEvery) else { return nil }
+            guard let action = reply.textTooLong, try answersNow(reply, turn: "unmatched", request: request, now: now) else { return nil }
             let title = title(of: action, in: request), reminder = request.content.title
             outcome.answer = try text("page.text.tooLong", [.string(title), .string(reminder)], locale,
                                       fallback: "\(reminder): your text for “\(title)” is too long.")
         case .unmatched:
-            guard try !answeredBefore(reply), try store.takeTurn("unmatched:" + request.recipient, at: now, every: configuration.replies.unmatchedEvery) else { return nil }
+            guard try answersNow(reply, turn: "unmatched", request: request, now: now) else { return nil }
             let choices = validReplies(for: request, locale: locale).joined(separator: ", ")
             outcome.answer = try text("answer.unmatched", [.string(choices)], locale,
                               fallback: "Sorry, that reply was not understood. Reply with one of: \(choices)")
@@ -90,6 +89,13 @@ extension ActionDesk {
             return (outcome, recipient, 0)
         }
         return (outcome, recipient, try store.outstanding(recipient: request.recipient))
+    }
+
+    /// Whether a reply that carries nothing out is answered now: not this very message
+    /// again, and at most once per `unmatchedEvery` for its recipient, in `turn`'s count
+    /// ("replayed", "unmatched").
+    private func answersNow(_ reply: Reply, turn: String, request: NotificationRequest, now: Instant) throws -> Bool {
+        try !answeredBefore(reply) && store.takeTurn("\(turn):" + request.recipient, at: now, every: configuration.replies.unmatchedEvery)
     }
 
     /// Asks for a response's confirmation by its link, showing the text that waits: the

@@ -43,24 +43,6 @@ public struct ActionMatcher: Sendable {
     /// "لا") refuse ("Reply 3 for Delete list? No!").
     let menuNotes: [String]
 
-    /// The menu line, the destructive action's note and the HTML menu's link as the
-    /// English templates write them, for a matcher given no others.
-    public static let englishMenuForms = MenuForms(lines: ["Reply %1$u for %2$@", "Open"], notes: ["cannot be undone"])
-
-    /// What a copied menu line may hold besides the number and the name, in every locale:
-    /// `lines`, the menu line (`ui.reply`, its placeholders `%1$u` and `%2$@`) and the
-    /// HTML menu's link (`ui.open`), by their words; `notes`, the destructive action's
-    /// note (`ui.destructive`), whole.
-    public struct MenuForms: Sendable {
-        public var lines: [String]
-        public var notes: [String]
-
-        public init(lines: [String], notes: [String]) {
-            self.lines = lines
-            self.notes = notes
-        }
-    }
-
     /// - Parameters:
     ///   - titles: every translation of an action's title (the template locales').
     ///   - builtIns: the words for Chime's built-ins (`snooze`, `done`, `quietly`, `off`, `keep`, `confirm`) in
@@ -143,55 +125,6 @@ public struct ActionMatcher: Sendable {
         return match(line: polite, rest: rest)
     }
 
-    /// The action whose menu line `line` copies, with the words around it ("Reply 2 for
-    /// Edit list"): its number and another of its names, each as whole words, and no
-    /// other action's number with its name. Nil when no action's, or several.
-    func menuLine(_ line: String) -> Match? {
-        let folded = " " + Self.spacedNumbers(ReplyWords.fold(line)) + " "
-        guard folded.utf8.count <= 400 else { return nil }
-        let copied = menu.filter { entry in
-            folded.contains(" \(entry.number) ") && entry.names.contains { folded.contains(" \($0) ") }
-        }
-        // The longest of its names the line holds: "delete list", not the alias "delete".
-        guard copied.count == 1, let entry = copied.first,
-              let name = entry.names.filter({ folded.contains(" \($0) ") }).max(by: { ($0.count, $1) < ($1.count, $0) }) else { return nil }
-        // Nothing else but the menu's own words and notes, and thanks: "Don't delete list
-        // yet, I still need 3" and "リストを削除？まだ3個残ってるよ" name a number and a
-        // name, and ask for no action.
-        var rest = folded
-        for part in [entry.number, name] + menuNotes {
-            if let found = rest.range(of: " \(part) ") { rest.replaceSubrange(found, with: " ") }
-        }
-        let others = rest.split(separator: " ").map(String.init).filter { !isMenuWord($0) }
-        guard Self.onlyCourtesy(Substring(others.joined(separator: " "))) else { return nil }
-        return Match(action: entry.action.identifier, userText: nil)
-    }
-
-    /// A word of the menu line's, or (written without spaces) one with a polite ending run
-    /// into it: "と返信お願いします".
-    private func isMenuWord(_ word: String) -> Bool {
-        menuWords.contains(word) || (Self.startsUnspaced(Substring(word))
-            && menuWords.contains { ReplyWords.unspaced($0) && word.hasPrefix($0) && Self.onlyUnspacedEndings(word.dropFirst($0.count)) })
-    }
-
-    /// Folded text with a space between a number and a character of a script written
-    /// without spaces that touches it: the Japanese menu's "リストを削除：3と返信" names
-    /// 3 as "Reply 3 for Delete list" does.
-    static func spacedNumbers(_ folded: String) -> String {
-        guard folded.unicodeScalars.contains(where: { $0.value >= 0x3000 }) else { return folded }
-        var result = ""
-        var previous: Character?
-        for character in folded {
-            if let before = previous, before != " ", character != " ", before.isNumber != character.isNumber,
-               startsUnspaced(Substring(String(before.isNumber ? character : before))) {
-                result.append(" ")
-            }
-            result.append(character)
-            previous = character
-        }
-        return result
-    }
-
     /// `line` after the courtesy or assent words it begins with and the separators after
     /// them ("Please 2", "Ja, Liste löschen", "Oui, 3"); nil when it begins with none, or
     /// is nothing else.
@@ -264,25 +197,39 @@ public struct ActionMatcher: Sendable {
         return Match(action: BuiltInAction.snooze.rawValue, userText: Self.before(folded: duration, in: line))
     }
 
-    /// The beginning of `line` that folds to `folded`: a short one, each step folding the
-    /// whole of what is read so far.
+    /// The beginning of `line` that folds to `folded` (a short text), or `folded` itself
+    /// when none does.
     static func before(folded: String, in line: String) -> String {
+        end(ofFolded: folded, in: line).map { String(line[..<$0]) } ?? folded
+    }
+
+    /// Where the beginning of `line` that folds to `folded` ends, read a character at a
+    /// time, as ``ReplyWords/fold(_:)`` folds them: folding each longer prefix anew took
+    /// time growing with the square of the line. Nil when no beginning does. `folded` is
+    /// short (a keyword, a time): each step counts what is read so far.
+    static func end(ofFolded folded: String, in line: String) -> String.Index? {
         var folding = ReplyWords.Folding()
+        let limit = folded.unicodeScalars.count
         var index = line.startIndex
-        while index < line.endIndex, folding.text != folded {
+        while index < line.endIndex {
             folding.add(line[index])
             index = line.index(after: index)
-            if folding.text.unicodeScalars.count > folded.unicodeScalars.count { return folded }
+            if folding.text == folded { return index }
+            if folding.text.unicodeScalars.count > limit { return nil }
         }
-        return String(line[..<index])
+        return nil
     }
 
     /// A person's text without the white space and the invisible direction marks
     /// (right-to-left clients' U+200F, U+202B…) at its ends.
     static func trimmedText(_ text: String) -> String {
-        let edges = CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: "\u{200E}\u{200F}\u{202A}\u{202B}\u{202C}\u{202D}\u{202E}\u{2066}\u{2067}\u{2068}\u{2069}\u{061C}\u{FEFF}"))
-        return text.trimmingCharacters(in: edges)
+        text.trimmingCharacters(in: textEdges)
     }
+
+    /// What ``trimmedText(_:)`` takes off: white space and the direction marks (and a byte
+    /// order mark), made once.
+    private static let textEdges = CharacterSet.whitespacesAndNewlines
+        .union(CharacterSet(charactersIn: "\u{200E}\u{200F}\u{202A}\u{202B}\u{202C}\u{202D}\u{202E}\u{2066}\u{2067}\u{2068}\u{2069}\u{061C}\u{FEFF}"))
 
     /// Words that may follow an action's name and leave the answer what it was ("2
     /// please", "OK, got it, thanks"), in the shipped languages, folded.
@@ -298,7 +245,6 @@ public struct ActionMatcher: Sendable {
         "ευχαριστώ", "παρακαλώ", "дякую", "благодаря", "hvala", "תודה", "בבקשה", "ممنون", "لطفا",
         "धन्यवाद", "कृपया", "ขอบคุณ", "ขอบคุณครับ", "ขอบคุณค่ะ", "ครับ", "ค่ะ", "คะ", "nhé",
         "tolong", "makasih", "감사합니다", "고맙습니다", "부탁합니다", "부탁드립니다", "谢谢", "謝謝", "请", "請",
-        "よろしくお願いします", "よろしくお願いいたします", "お願いいたします", "お願い致します",
     ].flatMap { ReplyWords.fold($0).split(separator: " ").map(String.init) })
 
     /// Thanks and please of several words whose words alone are not ("per favore", not
@@ -385,87 +331,6 @@ public struct ActionMatcher: Sendable {
         return true
     }
 
-    /// Greetings that may stand alone on a reply's first line, folded.
-    static let greetings: Set<String> = Set([
-        "hi", "hello", "hey", "dear", "good morning", "good afternoon", "good evening", "morning", "greetings",
-        "dear sir or madam", "dear all", "hi all", "hello all", "hi team", "hello team",
-        "bonjour", "bonsoir", "salut", "coucou", "cher", "chère", "chers", "chères", "madame, monsieur", "madame", "monsieur",
-        "hallo", "guten tag", "guten morgen", "guten abend", "moin", "servus", "liebe", "lieber", "hallo zusammen",
-        "sehr geehrte", "sehr geehrter", "sehr geehrte damen und herren",
-        "hola", "buenos días", "buenas", "buenas tardes", "buenas noches", "estimado", "estimada", "estimados", "estimadas",
-        "estimados señores", "estimadas señoras", "muy señores míos", "muy señor mío",
-        "querido", "querida", "queridos",
-        "buongiorno", "buonasera", "ciao", "salve", "gentile", "gentili", "egregio", "egregia", "caro", "cara", "cari",
-        "olá", "ola", "oi", "bom dia", "boa tarde", "boa noite", "prezado", "prezada", "prezados", "caros",
-        "hoi", "goedemorgen", "goedemiddag", "goedenavond", "beste", "geachte", "hej", "hejsan", "god morgon", "hei",
-        "grüß gott", "grüss gott", "grüezi", "grüß dich", "hallo ihr",
-        "ahoj", "dobrý den", "dobré ráno", "vážený", "vážená", "vážení", "merhaba", "selam", "günaydın", "iyi günler", "sayın",
-        "здравствуй", "доброго дня", "доброго времени суток", "доброй ночи", "добрий день", "вітаю",
-        "привет", "здравствуйте", "добрый день", "доброе утро", "добрый вечер", "уважаемый", "уважаемая", "уважаемые", "дорогой", "дорогая",
-        "cześć", "dzień dobry", "witam", "witaj", "szanowny", "szanowna", "szanowni", "szanowni państwo", "drogi", "droga",
-        "مرحبا", "السلام عليكم", "صباح الخير",
-        "こんにちは", "おはようございます", "こんばんは", "お疲れ様です", "お疲れさまです", "你好", "您好",
-        "お世話になっております", "お世話になります", "いつもお世話になっております", "大家好", "各位好",
-        "안녕하세요", "안녕", "שלום", "היי", "γεια σας", "γεια", "καλημέρα", "αγαπητέ", "αγαπητή", "สวัสดี", "สวัสดีครับ", "สวัสดีค่ะ",
-        "xin chào", "chào", "chào anh", "chào chị", "chào bạn", "halo", "hai", "selamat pagi", "selamat siang", "selamat sore",
-        "नमस्ते", "नमस्कार", "добрий день", "доброго ранку", "привіт", "шановний", "шановна", "шановні",
-        "مرحبًا", "أهلا", "مساء الخير", "عزيزي", "عزيزتي",
-    ].map(ReplyWords.fold))
-
-    /// ``greetings``, the longest first (then in order of their bytes).
-    static let greetingsLongestFirst = greetings.sorted { ($0.utf8.count, $1) > ($1.utf8.count, $0) }
-
-    /// A first line that only greets: a greeting, perhaps a name (three words at most:
-    /// "Sehr geehrte Frau Dr. Müller,"), then a comma, an exclamation mark, a full stop
-    /// or a colon (Spanish and German letters: "Estimados señores:", "Hola Ana:"), or
-    /// nothing else.
-    static func isGreeting(_ line: String) -> Bool {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        let folded = ReplyWords.fold(trimmed)
-        // Japanese letters open with whom they address: "Chime様", "山田さん", "関係者各位".
-        if trimmed.count <= 24, let last = folded.last, last != " ",
-           ["様", "さま", "さん", "殿", "各位", "先生"].contains(where: { folded.hasSuffix($0) }) { return true }
-        // Compared as bytes, the greeting then a space or the end: building `greeting + " "`
-        // for each of them and comparing Characters had made this 30,000 instructions a
-        // reply (15,000 now, most of it the folding).
-        let bytes = folded.utf8
-        // The longest that begins the line ("buenas tardes", not "buenas"): the same line
-        // is the same answer in every process, whatever order the set is visited in.
-        guard let greeting = greetingsLongestFirst.first(where: { greeting in
-            bytes.starts(with: greeting.utf8) && bytes.dropFirst(greeting.utf8.count).first.map { $0 == 0x20 } ?? true
-        }) else { return false }
-        let after = folded.dropFirst(greeting.count).split(separator: " ")
-        if after.isEmpty { return true }
-        // A name after it, two words at most, then a comma or a stop ("Bonjour Anna,").
-        if after.count <= 2, [",", "!", "，", ".", "！"].contains(where: { trimmed.hasSuffix($0) }) { return true }
-        // Up to three words of a name and a title, capitalized, then a comma or a colon
-        // ("Sehr geehrte Frau Dr. Müller,", "Hola Ana:", "مرحبا أحمد،"): "Hola, leche de
-        // avena:" is an answer.
-        // A name is no list: one comma at most before its end ("Hola, Ana:", not "Hallo,
-        // Hafermilch, Eier, Brot:").
-        if after.count <= 3, [",", "，", ":", "：", "،"].contains(where: { trimmed.hasSuffix($0) }),
-           trimmed.dropLast().filter({ ",，،".contains($0) }).count <= 1 {
-            let words = trimmed.split { !$0.isLetter && !$0.isNumber }.suffix(after.count)
-            return words.allSatisfy { word in word.first.map { $0.isUppercase || !$0.isLowercase } ?? false }
-        }
-        // Who writes, after a Japanese greeting: "こんにちは、山田です。".
-        if ["。", "、"].contains(where: { trimmed.hasSuffix($0) }), let last = trimmed.split(whereSeparator: { "、，, 　".contains($0) }).last {
-            return introduces(String(last))
-        }
-        return false
-    }
-
-    /// A short line saying who writes, as a Japanese letter does after its greeting:
-    /// "山田です。", "営業部の田中です".
-    static func introduces(_ line: String) -> Bool {
-        var trimmed = Substring(line.trimmingCharacters(in: .whitespaces))
-        while let last = trimmed.last, "。.！!".contains(last) { trimmed.removeLast() }
-        // A name and where it is from ("営業部の田中"), not a sentence: "買うものは卵です"
-        // (what to buy is eggs) has its topic's particle.
-        guard trimmed.count <= 16, trimmed.count > 2, trimmed.hasSuffix("です") || trimmed.hasSuffix("でございます") else { return false }
-        return !trimmed.contains { "はがをもにへ".contains($0) }
-    }
-
     /// `2` from a subject's `[2]` at its end ("Re: Shopping [2]"): a reply count before
     /// the subject (`Re[3]: Shopping`, as Becky! and The Bat! write it) is not an answer.
     private func subjectTag(_ subject: String) -> String? {
@@ -478,18 +343,7 @@ public struct ActionMatcher: Sendable {
     /// What follows the words of `keyword` in the original `line`, separators dropped: the
     /// line is read word by word until the words read fold to the keyword.
     static func after(_ keyword: String, in line: String) -> String {
-        // The words read are folded as they come, a character at a time, as ``ReplyWords/fold(_:)``
-        // folds them: folding each longer prefix anew took time growing with the square
-        // of the line.
-        var folded = ReplyWords.Folding()
-        let limit = keyword.unicodeScalars.count
-        var index = line.startIndex
-        while index < line.endIndex {
-            folded.add(line[index])
-            index = line.index(after: index)
-            if folded.text == keyword { break }
-            if folded.text.unicodeScalars.count > limit { return "" }
-        }
+        guard let index = end(ofFolded: keyword, in: line) else { return "" }
         func separates(_ character: Character) -> Bool { character.isWhitespace || ":：-–—,.;、。)）]".contains(character) }
         var rest = line[index...]
         // The counter right after the menu's number, as "4番：牛乳" and "4번 우유" copy it: not

@@ -104,8 +104,8 @@ struct QuoteRules: Sendable {
     /// `^\d{4}`, not `^.{1,300}` nor `^[^:]{1,200}` (a name); with `orGroup`, one of a
     /// group of words too: `^(w dniu|dnia)`.
     static func isLeading(_ pattern: String, orGroup: Bool = false) -> Bool {
-        var rest = pattern.dropFirst()
         guard pattern.hasPrefix("^") else { return false }
+        var rest = pattern.dropFirst()
         if orGroup, rest.hasPrefix("(") { rest = rest.dropFirst() }
         guard let first = rest.first else { return false }
         return first.isLetter || rest.hasPrefix("\\d")

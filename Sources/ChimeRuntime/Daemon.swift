@@ -177,7 +177,6 @@ struct Daemon: Sendable {
         func take() -> Bool { state.withLock { was in defer { was = false }; return was } }
     }
 
-    /// Sends each recipient's digest once its time has come, as `chime digest` does.
     /// A scheduler of the configuration in force, which logs what it cannot send (no one
     /// reads the daemon's reports: ``Scheduler/logsProblems``).
     func makeScheduler() throws -> Scheduler {
@@ -186,6 +185,7 @@ struct Daemon: Sendable {
         return scheduler
     }
 
+    /// Sends each recipient's digest once its time has come, as `chime digest` does.
     var digests: RecurringWork {
         RecurringWork(name: "digest", clock: clock, round: { now in
             do {

@@ -37,7 +37,7 @@ extension MailIntake {
         let client = try IMAPClient(channel.mailServer, mailbox: channel.url.mailbox)
         let keyword = Self.fetchingKeyword
         let limit = reader.configuration.replies.maxMessageSize
-        var notMoved: (any Error)?, notFetched: (any Error)?, failingInARow = 0, inFlight = false
+        var notMoved: (any Error)?, notFetched: (any Error)?, failingInARow = 0, deferred = false
         for uid in try client.search("OR UNSEEN KEYWORD \(keyword)") {
             // Renewed at each message, so that a long fetch is not taken for abandoned; if
             // another run took it over all the same, the rest is left to that run.
@@ -79,7 +79,7 @@ extension MailIntake {
             } catch is InFlight {
                 // Left unseen for the next run; the others still taken.
                 try? client.mark(uid, ["\\Seen", keyword], add: false)
-                inFlight = true
+                deferred = true
                 continue
             } catch {
                 // Left unseen, unmarked: the next run tries it again.
@@ -98,7 +98,7 @@ extension MailIntake {
             }
         }
         if let error = notFetched ?? notMoved { throw error }
-        if inFlight { throw RuntimeFailure(75) }
+        if deferred { throw RuntimeFailure(75) }
         return true
     }
 

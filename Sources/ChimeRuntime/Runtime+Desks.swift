@@ -26,8 +26,9 @@ extension Runtime {
         for builtIn in BuiltInAction.allCases {
             builtIns[builtIn] = locales.compactMap { localizer.word(for: builtIn, locale: $0) }
         }
-        let markers = ["Reply above this line to answer."] + locales.compactMap { localizer.string("ui.replyAbove", locale: $0)?.text }
+        /// A string in every locale the templates have.
         func all(_ key: String) -> [String] { locales.compactMap { localizer.string(key, locale: $0)?.text } }
+        let markers = ["Reply above this line to answer."] + all("ui.replyAbove")
         let english = ActionMatcher.englishMenuForms
         let menuForms = ActionMatcher.MenuForms(lines: english.lines + all("ui.reply") + all("ui.open"), notes: english.notes + all("ui.destructive"))
         let reader = ReplyDesk(configuration: configuration, store: store,

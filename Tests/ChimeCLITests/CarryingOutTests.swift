@@ -133,13 +133,11 @@ struct CarryingOutTests {
                        ("e", "snooze 8 p.m."), ("f", "Snooze until 3:30 PM!"), ("g", "Snooze 15:00, I am out"),
                        ("h", "Snooze 1 hour 30 minutes"), ("i", "snooze 1h 30min"), ("j", "Snooze 1h30min"), ("k", "Snooze 1h30"),
                        ("l", "Snooze until 9h30"), ("m", "Snooze 15h30")]
-        let pending = try Self.snoozed(ws, replies)
-        #expect(pending == ["a": "2026-11-21T12:00:00Z", "b": "2026-11-21T12:00:00Z", "c": "2026-11-21T12:00:00Z", "d": "2026-11-21T14:00:00Z",
-                            "e": "2026-11-21T19:00:00Z", "f": "2026-11-21T14:30:00Z", "g": "2026-11-21T14:00:00Z",
-                            "h": "2026-11-21T11:30:00Z", "i": "2026-11-21T11:30:00Z", "j": "2026-11-21T11:30:00Z", "k": "2026-11-21T11:30:00Z",
-                            "l": "2026-11-22T08:30:00Z", "m": "2026-11-21T14:30:00Z"],
-                "two hours and an hour and a half after 10:00 UTC; 3 PM, 8 PM, 3:30 PM, 15:00, 9:30 tomorrow and 15:30 in Paris")
-        #expect(try Self.responses(ws).allSatisfy { !($0["result"] as? String ?? "").contains("the default snooze") })
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T12:00:00Z", "b": "2026-11-21T12:00:00Z", "c": "2026-11-21T12:00:00Z", "d": "2026-11-21T14:00:00Z",
+                                                     "e": "2026-11-21T19:00:00Z", "f": "2026-11-21T14:30:00Z", "g": "2026-11-21T14:00:00Z",
+                                                     "h": "2026-11-21T11:30:00Z", "i": "2026-11-21T11:30:00Z", "j": "2026-11-21T11:30:00Z", "k": "2026-11-21T11:30:00Z",
+                                                     "l": "2026-11-22T08:30:00Z", "m": "2026-11-21T14:30:00Z"],
+                               "two hours and an hour and a half after 10:00 UTC; 3 PM, 8 PM, 3:30 PM, 15:00, 9:30 tomorrow and 15:30 in Paris")
     }
 
     @Test("a snooze's time as people write it in the shipped languages: Std., ч, a decimal, an hour of the clock alone (bis 15 Uhr, until 15h, 15時まで), till, jusqu'à, hasta las, and please before it")
@@ -148,12 +146,10 @@ struct CarryingOutTests {
         let replies = [("a", "Schlummern 2 Std."), ("b", "Отложить на 2 ч"), ("c", "Snooze 1.5h"), ("d", "Schlummern 1,5 Stunden"),
                        ("e", "Schlummern bis 15 Uhr"), ("f", "Snooze until 15h"), ("g", "スヌーズ15時まで"), ("h", "Snooze till 3pm"),
                        ("i", "Reporter jusqu'à 15h30"), ("j", "Posponer hasta las 15:00"), ("k", "Please snooze 2h"), ("l", "Отложить до 9 ч")]
-        let pending = try Self.snoozed(ws, replies)
-        #expect(pending == ["a": "2026-11-21T12:00:00Z", "b": "2026-11-21T12:00:00Z", "c": "2026-11-21T11:30:00Z", "d": "2026-11-21T11:30:00Z",
-                            "e": "2026-11-21T14:00:00Z", "f": "2026-11-21T14:00:00Z", "g": "2026-11-21T14:00:00Z", "h": "2026-11-21T14:00:00Z",
-                            "i": "2026-11-21T14:30:00Z", "j": "2026-11-21T14:00:00Z", "k": "2026-11-21T12:00:00Z", "l": "2026-11-22T08:00:00Z"],
-                "two hours and an hour and a half after 10:00 UTC; 15:00, 15:30 and 9:00 tomorrow in Paris")
-        #expect(try Self.responses(ws).allSatisfy { !($0["result"] as? String ?? "").contains("the default snooze") })
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T12:00:00Z", "b": "2026-11-21T12:00:00Z", "c": "2026-11-21T11:30:00Z", "d": "2026-11-21T11:30:00Z",
+                                                     "e": "2026-11-21T14:00:00Z", "f": "2026-11-21T14:00:00Z", "g": "2026-11-21T14:00:00Z", "h": "2026-11-21T14:00:00Z",
+                                                     "i": "2026-11-21T14:30:00Z", "j": "2026-11-21T14:00:00Z", "k": "2026-11-21T12:00:00Z", "l": "2026-11-22T08:00:00Z"],
+                               "two hours and an hour and a half after 10:00 UTC; 15:00, 15:30 and 9:00 tomorrow in Paris")
     }
 
     @Test("a snooze as a second review wrote it: at, um, à, dans, por, in before the time, 2 h 30, mn, the duration before スヌーズ, digits of any script, half an hour, 15時30分")
@@ -164,14 +160,12 @@ struct CarryingOutTests {
                        ("i", "2時間スヌーズ"), ("j", "30分後にスヌーズしてください"), ("k", "スヌーズ　１５時まで"), ("l", "スヌーズ 1時間半"),
                        ("m", "スヌーズ 15時30分まで"), ("n", "غفوة ٢ ساعة"), ("o", "Snooze at 3pm"),
                        ("p", "15時までスヌーズ"), ("q", "15:30までスヌーズ"), ("r", "1.5時間スヌーズ"), ("s", "9:00にスヌーズしてください")]
-        let pending = try Self.snoozed(ws, replies)
-        #expect(pending == ["a": "2026-11-21T14:00:00Z", "b": "2026-11-21T14:00:00Z", "c": "2026-11-21T12:00:00Z", "d": "2026-11-21T14:00:00Z",
-                            "e": "2026-11-21T12:00:00Z", "f": "2026-11-21T12:00:00Z", "g": "2026-11-21T12:30:00Z", "h": "2026-11-21T10:15:00Z",
-                            "i": "2026-11-21T12:00:00Z", "j": "2026-11-21T10:30:00Z", "k": "2026-11-21T14:00:00Z", "l": "2026-11-21T11:30:00Z",
-                            "m": "2026-11-21T14:30:00Z", "n": "2026-11-21T12:00:00Z", "o": "2026-11-21T14:00:00Z",
-                            "p": "2026-11-21T14:00:00Z", "q": "2026-11-21T14:30:00Z", "r": "2026-11-21T11:30:00Z", "s": "2026-11-22T08:00:00Z"],
-                "15:00, 15:30, 9:00 tomorrow in Paris; two hours, two and a half, a quarter, half an hour, an hour and a half after 10:00 UTC")
-        #expect(try Self.responses(ws).allSatisfy { !($0["result"] as? String ?? "").contains("the default snooze") })
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T14:00:00Z", "b": "2026-11-21T14:00:00Z", "c": "2026-11-21T12:00:00Z", "d": "2026-11-21T14:00:00Z",
+                                                     "e": "2026-11-21T12:00:00Z", "f": "2026-11-21T12:00:00Z", "g": "2026-11-21T12:30:00Z", "h": "2026-11-21T10:15:00Z",
+                                                     "i": "2026-11-21T12:00:00Z", "j": "2026-11-21T10:30:00Z", "k": "2026-11-21T14:00:00Z", "l": "2026-11-21T11:30:00Z",
+                                                     "m": "2026-11-21T14:30:00Z", "n": "2026-11-21T12:00:00Z", "o": "2026-11-21T14:00:00Z",
+                                                     "p": "2026-11-21T14:00:00Z", "q": "2026-11-21T14:30:00Z", "r": "2026-11-21T11:30:00Z", "s": "2026-11-22T08:00:00Z"],
+                               "15:00, 15:30, 9:00 tomorrow in Paris; two hours, two and a half, a quarter, half an hour, an hour and a half after 10:00 UTC")
     }
 
     @Test("\"10日にスヌーズ\" (on the 10th) names no time Chime reads: the default snooze, said so, not ten days")
@@ -188,12 +182,19 @@ struct CarryingOutTests {
         let replies = [("a", "スヌーズ2時間お願いします"), ("b", "1時間でスヌーズ"), ("c", "スヌーズ 30分くらい"), ("d", "snooze 2시간이요"),
                        ("e", "snooze 30분후"), ("f", "snooze 2小时后"), ("g", "15時30分にスヌーズ"), ("h", "スヌーズ 1週間"), ("i", "スヌーズ 2日間"),
                        ("j", "غفوة ساعتين"), ("k", "Posponer a las 15"), ("l", "Snooze until 15")]
-        let pending = try Self.snoozed(ws, replies)
-        #expect(pending == ["a": "2026-11-21T12:00:00Z", "b": "2026-11-21T11:00:00Z", "c": "2026-11-21T10:30:00Z", "d": "2026-11-21T12:00:00Z",
-                            "e": "2026-11-21T10:30:00Z", "f": "2026-11-21T12:00:00Z", "g": "2026-11-21T14:30:00Z", "h": "2026-11-28T10:00:00Z",
-                            "i": "2026-11-23T10:00:00Z", "j": "2026-11-21T12:00:00Z", "k": "2026-11-21T14:00:00Z", "l": "2026-11-21T14:00:00Z"],
-                "after 10:00 UTC; 15:30 and 15:00 in Paris")
-        #expect(try Self.responses(ws).allSatisfy { !($0["result"] as? String ?? "").contains("the default snooze") })
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T12:00:00Z", "b": "2026-11-21T11:00:00Z", "c": "2026-11-21T10:30:00Z", "d": "2026-11-21T12:00:00Z",
+                                                     "e": "2026-11-21T10:30:00Z", "f": "2026-11-21T12:00:00Z", "g": "2026-11-21T14:30:00Z", "h": "2026-11-28T10:00:00Z",
+                                                     "i": "2026-11-23T10:00:00Z", "j": "2026-11-21T12:00:00Z", "k": "2026-11-21T14:00:00Z", "l": "2026-11-21T14:00:00Z"],
+                               "after 10:00 UTC; 15:30 and 15:00 in Paris")
+    }
+
+    /// ``snoozed(_:_:)``, expecting each reminder's next fire as `firing` says (`why` says
+    /// how it was worked out), none of them the default snooze.
+    static func expectSnoozed(_ ws: Workspace, _ replies: [(id: String, body: String)], firing: [String: String], _ why: Comment,
+                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let pending = try snoozed(ws, replies)
+        #expect(pending == firing, why, sourceLocation: sourceLocation)
+        #expect(try responses(ws).allSatisfy { !($0["result"] as? String ?? "").contains("the default snooze") }, sourceLocation: sourceLocation)
     }
 
     /// Sends one reminder for each of `replies`, answers it with that body, which must be

@@ -1,0 +1,72 @@
+import ChimeCore
+
+/// A menu line copied as the email writes it ("Reply 2 for Edit list", "リストを削除：3と
+/// 返信"): its number, its action's name and nothing but the menu's own words and thanks.
+extension ActionMatcher {
+    /// The menu line, the destructive action's note and the HTML menu's link as the
+    /// English templates write them, for a matcher given no others.
+    public static let englishMenuForms = MenuForms(lines: ["Reply %1$u for %2$@", "Open"], notes: ["cannot be undone"])
+
+    /// What a copied menu line may hold besides the number and the name, in every locale:
+    /// `lines`, the menu line (`ui.reply`, its placeholders `%1$u` and `%2$@`) and the
+    /// HTML menu's link (`ui.open`), by their words; `notes`, the destructive action's
+    /// note (`ui.destructive`), whole.
+    public struct MenuForms: Sendable {
+        public var lines: [String]
+        public var notes: [String]
+
+        public init(lines: [String], notes: [String]) {
+            self.lines = lines
+            self.notes = notes
+        }
+    }
+
+    /// The action whose menu line `line` copies, with the words around it ("Reply 2 for
+    /// Edit list"): its number and another of its names, each as whole words, and no
+    /// other action's number with its name. Nil when no action's, or several.
+    func menuLine(_ line: String) -> Match? {
+        let folded = " " + Self.spacedNumbers(ReplyWords.fold(line)) + " "
+        guard folded.utf8.count <= 400 else { return nil }
+        let copied = menu.filter { entry in
+            folded.contains(" \(entry.number) ") && entry.names.contains { folded.contains(" \($0) ") }
+        }
+        // The longest of its names the line holds: "delete list", not the alias "delete".
+        guard copied.count == 1, let entry = copied.first,
+              let name = entry.names.filter({ folded.contains(" \($0) ") }).max(by: { ($0.count, $1) < ($1.count, $0) }) else { return nil }
+        // Nothing else but the menu's own words and notes, and thanks: "Don't delete list
+        // yet, I still need 3" and "リストを削除？まだ3個残ってるよ" name a number and a
+        // name, and ask for no action.
+        var rest = folded
+        for part in [entry.number, name] + menuNotes {
+            if let found = rest.range(of: " \(part) ") { rest.replaceSubrange(found, with: " ") }
+        }
+        let others = rest.split(separator: " ").map(String.init).filter { !isMenuWord($0) }
+        guard Self.onlyCourtesy(Substring(others.joined(separator: " "))) else { return nil }
+        return Match(action: entry.action.identifier, userText: nil)
+    }
+
+    /// A word of the menu line's, or (written without spaces) one with a polite ending run
+    /// into it: "と返信お願いします".
+    private func isMenuWord(_ word: String) -> Bool {
+        menuWords.contains(word) || (Self.startsUnspaced(Substring(word))
+            && menuWords.contains { ReplyWords.unspaced($0) && word.hasPrefix($0) && Self.onlyUnspacedEndings(word.dropFirst($0.count)) })
+    }
+
+    /// Folded text with a space between a number and a character of a script written
+    /// without spaces that touches it: the Japanese menu's "リストを削除：3と返信" names
+    /// 3 as "Reply 3 for Delete list" does.
+    static func spacedNumbers(_ folded: String) -> String {
+        guard folded.unicodeScalars.contains(where: { $0.value >= 0x3000 }) else { return folded }
+        var result = ""
+        var previous: Character?
+        for character in folded {
+            if let before = previous, before != " ", character != " ", before.isNumber != character.isNumber,
+               startsUnspaced(Substring(String(before.isNumber ? character : before))) {
+                result.append(" ")
+            }
+            result.append(character)
+            previous = character
+        }
+        return result
+    }
+}
