@@ -3,7 +3,8 @@ import Foundation
 
 /// How long a reply's `snooze` asks for: `10m`, `1h30m`, `2 hours`, `15 min`, `3 days`,
 /// in the shipped languages too (`2 Stunden`, `2 heures`, `2 часа`, `2時間`), or a time
-/// of day (`15:00`, `3pm`, the next one in the recipient's zone).
+/// of day (`15:00`, `3pm`, the next one in the recipient's zone), or a day (`tomorrow`,
+/// `Monday`, `next week`, `tonight`, with a time or not).
 enum SnoozeText {
     // Built once: a regex literal is built anew each time it is evaluated.
     nonisolated(unsafe) static let clock = /(\d{1,2})[:h.](\d{2})/
@@ -56,7 +57,8 @@ enum SnoozeText {
         if let lead { words = String(words.dropFirst(lead.count + 1)) }
         // Japanese puts its "until" after the time: "15時まで"; its "in" after the
         // duration: "30分後に"; and its "at" after the time: "9:00に".
-        let until = words.hasSuffix("まで")
+        // Korean's too: "내일까지".
+        let until = words.hasSuffix("まで") || words.hasSuffix("까지")
         if until { words = String(words.dropLast(2)) }
         for after in ["後に", "後"] where words.hasSuffix(after) {
             words = String(words.dropLast(after.count))
@@ -73,18 +75,68 @@ enum SnoozeText {
             words = String(words.dropLast(half.count)) + whole
             break
         }
+        // A day, never a number first (the common snooze, "2h", pays nothing for it).
+        if words.first?.isNumber == false, let seconds = onDay(words, now: now, zone: zone) { return seconds }
         let timeOfDay = until || (lead.map(timeLeads.contains) ?? false)
         // The first four words at most (`1 h 30 m`), each without the punctuation after it,
         // the most of them that name a time first.
-        let leading = words.split(whereSeparator: \.isWhitespace).prefix(4).map { word in
-            word[..<(word.lastIndex { !$0.isPunctuation }.map(word.index(after:)) ?? word.startIndex)]
-        }
+        let leading = leadingWords(words[...])
         for count in stride(from: leading.count, through: 1, by: -1) {
             if let seconds = reading(leading.prefix(count).joined(separator: " "), timeOfDay: timeOfDay, now: now, zone: zone) {
                 return seconds
             }
         }
         return nil
+    }
+
+    /// The seconds until the day that `words` begin with, if they begin with one: at the
+    /// time named after it ("tomorrow at 15:00", "demain 15h", "明日の15時"), else at the
+    /// part of the day named ("tomorrow morning", "demain soir"), else at the day's hour
+    /// (9:00; tonight 18:00), in the recipient's zone. Nil when that is not ahead.
+    private static func onDay(_ words: String, now: Instant, zone: TimeZone) -> Int64? {
+        guard let (day, dayWords) = ReplyWords.snoozeDay(beginning: ReplyWords.fold(words)[...]),
+              let end = ReplyWords.end(ofFolded: String(dayWords), in: words) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let today = calendar.startOfDay(for: now.date)
+        let start: Date? = switch day {
+        case .tomorrow: calendar.date(byAdding: .day, value: 1, to: today)
+        case .tonight: today
+        case .nextWeek: calendar.nextDate(after: now.date, matching: DateComponents(weekday: 2), matchingPolicy: .nextTime)
+        case .weekday(let weekday): calendar.nextDate(after: now.date, matching: DateComponents(weekday: weekday), matchingPolicy: .nextTime)
+        }
+        guard let start, var target = calendar.date(bySettingHour: day.hour, minute: 0, second: 0, of: start) else { return nil }
+        // What follows the day, without Japanese's "の" (of) and "に" (at) or a comma.
+        let rest = words[end...].drop { $0.isWhitespace || $0.isPunctuation || $0 == "の" || $0 == "に" }
+        let leading = leadingWords(rest)
+        for count in stride(from: leading.count, through: 1, by: -1) {
+            var time = leading.prefix(count).joined(separator: " ")
+            if let lead = ReplyWords.snoozeLeads.first(where: { timeLeads.contains($0) && time.hasPrefix($0 + " ") }) {
+                time = String(time.dropFirst(lead.count + 1))
+            }
+            if let hour = ReplyWords.partsOfDay[ReplyWords.fold(time)] {
+                target = calendar.date(bySettingHour: hour, minute: 0, second: 0, of: start) ?? target
+                break
+            }
+            // The time of day, read from the last second of the day before (a while
+            // after the day's name is not one: "tomorrow 2 hours").
+            let dayBefore = Instant(start) + -1
+            if let seconds = reading(time, timeOfDay: true, now: dayBefore, zone: zone), seconds <= 86_400 {
+                target = dayBefore.date.addingTimeInterval(TimeInterval(seconds))
+                // "tonight at 8" is eight in the evening.
+                if day == .tonight, calendar.component(.hour, from: target) < 12 { target.addTimeInterval(12 * 3600) }
+                break
+            }
+        }
+        let seconds = Int64(target.timeIntervalSince(now.date).rounded(.up))
+        return seconds > 0 ? seconds : nil
+    }
+
+    /// The first four words of `text` at most, each without the punctuation after it.
+    private static func leadingWords(_ text: Substring) -> [Substring] {
+        text.split(whereSeparator: \.isWhitespace).prefix(4).map { word in
+            word[..<(word.lastIndex { !$0.isPunctuation }.map(word.index(after:)) ?? word.startIndex)]
+        }
     }
 
     /// The seconds that text naming a time, and nothing else, asks for.

@@ -185,9 +185,10 @@ public struct ActionMatcher: Sendable {
     }
 
     /// Snooze named after its duration, as Japanese orders it ("2時間スヌーズ",
-    /// "15時までスヌーズ", "30分後にスヌーズしてください"): the duration, folded, as the text.
+    /// "15時までスヌーズ", "30分後にスヌーズしてください", "明日までスヌーズ"): the duration, as
+    /// written, as the text.
     private func snoozeAfterDuration(_ line: String, folded: String) -> Match? {
-        guard folded.first?.isNumber == true,
+        guard folded.first?.isNumber == true || ReplyWords.snoozeDay(beginning: folded[...]) != nil,
               let keyword = keywords.first(where: { $0.builtIn == .snooze && ReplyWords.unspaced($0.words) }),
               let found = folded.range(of: keyword.words) else { return nil }
         let duration = folded[..<found.lowerBound].trimmingCharacters(in: .whitespaces)
@@ -200,24 +201,7 @@ public struct ActionMatcher: Sendable {
     /// The beginning of `line` that folds to `folded` (a short text), or `folded` itself
     /// when none does.
     static func before(folded: String, in line: String) -> String {
-        end(ofFolded: folded, in: line).map { String(line[..<$0]) } ?? folded
-    }
-
-    /// Where the beginning of `line` that folds to `folded` ends, read a character at a
-    /// time, as ``ReplyWords/fold(_:)`` folds them: folding each longer prefix anew took
-    /// time growing with the square of the line. Nil when no beginning does. `folded` is
-    /// short (a keyword, a time): each step counts what is read so far.
-    static func end(ofFolded folded: String, in line: String) -> String.Index? {
-        var folding = ReplyWords.Folding()
-        let limit = folded.unicodeScalars.count
-        var index = line.startIndex
-        while index < line.endIndex {
-            folding.add(line[index])
-            index = line.index(after: index)
-            if folding.text == folded { return index }
-            if folding.text.unicodeScalars.count > limit { return nil }
-        }
-        return nil
+        ReplyWords.end(ofFolded: folded, in: line).map { String(line[..<$0]) } ?? folded
     }
 
     /// A person's text without the white space and the invisible direction marks
@@ -259,7 +243,8 @@ public struct ActionMatcher: Sendable {
         .map(ReplyWords.fold))
 
     /// What a snooze's duration or time starts with: a number (`10m`, `2 hours`,
-    /// `until 15:00`); "Snooze? No thanks" asks for none.
+    /// `until 15:00`) or a day (`until tomorrow`, `bis Montag`); "Snooze? No thanks" asks
+    /// for none.
     static func isDuration(_ words: Substring) -> Bool {
         var number = words
         // Folded, a lead may be two words ("jusqu a", "hasta las"): the longest first.
@@ -268,6 +253,7 @@ public struct ActionMatcher: Sendable {
         }
         return number.first?.isNumber == true
             || ReplyWords.numberlessDurations.keys.contains { number == $0 || number.hasPrefix($0 + " ") }
+            || ReplyWords.snoozeDay(beginning: number) != nil
     }
 
     /// ``ReplyWords/snoozeLeads``, folded, the longest first.
@@ -343,7 +329,7 @@ public struct ActionMatcher: Sendable {
     /// What follows the words of `keyword` in the original `line`, separators dropped: the
     /// line is read word by word until the words read fold to the keyword.
     static func after(_ keyword: String, in line: String) -> String {
-        guard let index = end(ofFolded: keyword, in: line) else { return "" }
+        guard let index = ReplyWords.end(ofFolded: keyword, in: line) else { return "" }
         func separates(_ character: Character) -> Bool { character.isWhitespace || ":：-–—,.;、。)）]".contains(character) }
         var rest = line[index...]
         // The counter right after the menu's number, as "4番：牛乳" and "4번 우유" copy it: not

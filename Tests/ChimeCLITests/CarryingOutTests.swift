@@ -168,6 +168,23 @@ struct CarryingOutTests {
                                "15:00, 15:30, 9:00 tomorrow in Paris; two hours, two and a half, a quarter, half an hour, an hour and a half after 10:00 UTC")
     }
 
+    @Test("a snooze may name a day: tomorrow and the weekdays at 9:00, tonight at 18:00, next week on Monday, each with a time or a part of the day after it, in the recipient's zone")
+    func snoozeToADay() throws {
+        let ws = try Self.workspace()
+        // Saturday 2026-11-21, 11:00 in Paris (10:00 UTC); 9:00 in Paris is 08:00 UTC.
+        let replies = [("a", "snooze until tomorrow"), ("b", "Schlummern bis Montag"), ("c", "Reporter à demain 15h"), ("d", "明日までスヌーズ"),
+                       ("e", "Snooze tonight"), ("f", "snooze till next week"), ("g", "Posponer hasta mañana por la mañana"),
+                       ("h", "snooze until Saturday"), ("i", "Отложить до понедельника"), ("j", "Snooze tomorrow at 3pm, thanks"),
+                       ("k", "Drzemka do jutra"), ("l", "スヌーズ 明日の15時"), ("m", "Reporter à lundi prochain"), ("n", "snooze until tonight at 8"),
+                       ("o", "Snooze tomorrow, thanks"), ("p", "Schlummern bis morgen früh")]
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-22T08:00:00Z", "b": "2026-11-23T08:00:00Z", "c": "2026-11-22T14:00:00Z", "d": "2026-11-22T08:00:00Z",
+                                                     "e": "2026-11-21T17:00:00Z", "f": "2026-11-23T08:00:00Z", "g": "2026-11-22T08:00:00Z",
+                                                     "h": "2026-11-28T08:00:00Z", "i": "2026-11-23T08:00:00Z", "j": "2026-11-22T14:00:00Z",
+                                                     "k": "2026-11-22T08:00:00Z", "l": "2026-11-22T14:00:00Z", "m": "2026-11-23T08:00:00Z", "n": "2026-11-21T19:00:00Z",
+                                                     "o": "2026-11-22T08:00:00Z", "p": "2026-11-22T08:00:00Z"],
+                               "on a Saturday at 11:00 in Paris")
+    }
+
     @Test("\"10日にスヌーズ\" (on the 10th) names no time Chime reads: the default snooze, said so, not ten days")
     func snoozeOnADay() throws {
         let ws = try Self.workspace()

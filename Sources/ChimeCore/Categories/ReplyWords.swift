@@ -70,6 +70,23 @@ public enum ReplyWords {
         }
     }
 
+    /// Where the beginning of `line` that folds to `folded` ends, read a character at a
+    /// time, as ``ReplyWords/fold(_:)`` folds them: folding each longer prefix anew took
+    /// time growing with the square of the line. Nil when no beginning does. `folded` is
+    /// short (a keyword, a time): each step counts what is read so far.
+    public static func end(ofFolded folded: String, in line: String) -> String.Index? {
+        var folding = ReplyWords.Folding()
+        let limit = folded.unicodeScalars.count
+        var index = line.startIndex
+        while index < line.endIndex {
+            folding.add(line[index])
+            index = line.index(after: index)
+            if folding.text == folded { return index }
+            if folding.text.unicodeScalars.count > limit { return nil }
+        }
+        return nil
+    }
+
     /// "until", "at", "for" and "in" before a snooze's time or duration ("snooze until
     /// 15:00", "Schlummern um 15 Uhr", "Reporter dans 2 heures", "Posponer a las 15:00"),
     /// in the shipped languages, lower case, a longer lead before a shorter one it starts

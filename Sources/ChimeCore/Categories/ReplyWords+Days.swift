@@ -1,0 +1,100 @@
+/// The days a snooze may name instead of a time or a while: "snooze until tomorrow",
+/// "Schlummern bis Montag", "Reporter à demain 15h", "来週までスヌーズ", "snooze tonight".
+extension ReplyWords {
+    /// A day a snooze names, as a person means it: tomorrow, this evening, next week
+    /// (its Monday), or the next of a weekday (never today: "Monday" said on a Monday is
+    /// a week ahead).
+    public enum SnoozeDay: Sendable, Equatable {
+        case tomorrow
+        case tonight
+        case nextWeek
+        /// Calendar's weekday: 1 is Sunday, 2 Monday … 7 Saturday.
+        case weekday(Int)
+
+        /// The hour it means when no time follows it: nine in the morning, as a reminder
+        /// put off to another day is meant for the start of that day; six for tonight.
+        public var hour: Int { self == .tonight ? 18 : 9 }
+    }
+
+    /// Each day's words, lower case as written, in the shipped languages and their
+    /// neighbours. A trailing `*` marks a stem, which the rest of its word may follow:
+    /// Russian and Polish decline a weekday after "until" or "on" ("до понедельника",
+    /// "w poniedziałek").
+    static let snoozeDayWords: [(words: [String], day: SnoozeDay)] = [
+        (["tomorrow", "tmrw", "morgen", "demain", "mañana", "domani", "amanhã", "jutro", "jutra", "zítra", "yarın", "завтра", "завтрашнего дня",
+          "明日", "あした", "あす", "明天", "내일", "غدا", "غداً", "غدًا", "بكرة", "بكره"], .tomorrow),
+        (["tonight", "this evening", "heute abend", "ce soir", "esta noche", "esta tarde", "stasera", "hoje à noite", "vanavond",
+          "dziś wieczorem", "dzisiaj wieczorem", "сегодня вечером", "今夜", "今晩", "今晚", "오늘 밤", "오늘밤", "오늘 저녁",
+          "الليلة", "هذا المساء", "bu akşam"], .tonight),
+        (["next week", "nächste woche", "naechste woche", "nächster woche", "la semaine prochaine", "semaine prochaine",
+          "la próxima semana", "próxima semana", "la semana que viene", "la prossima settimana", "prossima settimana",
+          "a próxima semana", "volgende week", "przyszły tydzień", "przyszłego tygodnia", "w przyszłym tygodniu", "przyszłym tygodniu",
+          "следующей недели", "следующей неделе", "следующая неделя", "на следующей неделе",
+          "来週", "下周", "下星期", "下週", "다음 주", "다음주", "الأسبوع القادم", "الأسبوع المقبل", "gelecek hafta", "haftaya"], .nextWeek),
+        (["sunday", "sonntag", "dimanche", "domingo", "domenica", "zondag", "niedziel*", "воскресен*", "日曜日", "日曜", "星期日", "星期天",
+          "周日", "일요일", "الأحد", "pazar"], .weekday(1)),
+        (["monday", "montag", "lundi", "lunes", "lunedì", "segunda-feira", "maandag", "poniedział*", "понедельник*", "月曜日", "月曜",
+          "星期一", "周一", "월요일", "الاثنين", "الإثنين", "pazartesi"], .weekday(2)),
+        (["tuesday", "dienstag", "mardi", "martes", "martedì", "terça-feira", "dinsdag", "wtor*", "вторник*", "火曜日", "火曜",
+          "星期二", "周二", "화요일", "الثلاثاء", "salı"], .weekday(3)),
+        (["wednesday", "mittwoch", "mercredi", "miércoles", "mercoledì", "quarta-feira", "woensdag", "środ*", "сред*", "水曜日", "水曜",
+          "星期三", "周三", "수요일", "الأربعاء", "çarşamba"], .weekday(4)),
+        (["thursday", "donnerstag", "jeudi", "jueves", "giovedì", "quinta-feira", "donderdag", "czwart*", "четверг*", "木曜日", "木曜",
+          "星期四", "周四", "목요일", "الخميس", "perşembe"], .weekday(5)),
+        (["friday", "freitag", "vendredi", "viernes", "venerdì", "sexta-feira", "vrijdag", "piąt*", "пятниц*", "金曜日", "金曜",
+          "星期五", "周五", "금요일", "الجمعة", "cuma"], .weekday(6)),
+        (["saturday", "samstag", "sonnabend", "samedi", "sábado", "sabato", "zaterdag", "sobot*", "суббот*", "土曜日", "土曜",
+          "星期六", "周六", "토요일", "السبت", "cumartesi"], .weekday(7)),
+    ]
+
+    /// The words before a weekday that leave it the weekday: "next Monday", "on Monday",
+    /// "am Montag", "le lundi", "el lunes", "w poniedziałek", "يوم الأحد"; folded.
+    static let weekdayArticles: [String] = ["next", "on", "this", "am", "nachsten", "nachster", "kommenden", "le", "el", "el proximo", "il", "w", "we",
+                                            "в", "во", "يوم"].sorted { $0.count > $1.count }
+
+    /// Words after a day that leave it the day: "lundi prochain", "el lunes que viene".
+    static let dayFollowers: Set<String> = ["prochain", "prochaine", "proximo", "proxima", "que viene", "prossimo", "prossima", "next"]
+
+    /// The parts of a day that may follow a day's name ("tomorrow morning", "demain
+    /// soir", "明日の朝"), each with its hour; folded.
+    public static let partsOfDay: [String: Int] = Dictionary(uniqueKeysWithValues: [
+        (["morning", "fruh", "vormittag", "matin", "por la manana", "mattina", "de manha", "ochtend", "rano", "утром", "朝", "早上", "上午", "아침", "오전", "صباحا"], 9),
+        (["afternoon", "nachmittag", "apres midi", "por la tarde", "pomeriggio", "a tarde", "middag", "po poludniu", "днем", "午後", "下午", "오후"], 14),
+        (["evening", "night", "abend", "abends", "soir", "por la noche", "sera", "a noite", "avond", "wieczorem", "вечером", "夜", "晚上", "저녁", "مساء"], 18),
+    ].flatMap { words, hour in words.map { (fold($0), hour) } })
+
+    /// The day words, folded, the longest first, each with whether it is a stem.
+    static let foldedDays: [(words: String, stem: Bool, day: SnoozeDay)] = snoozeDayWords
+        .flatMap { entry in entry.words.map { word in (fold(word), word.hasSuffix("*"), entry.day) } }
+        .sorted { $0.words.count > $1.words.count }
+
+    /// The day that folded text begins with, and how much of it the day takes (a
+    /// weekday's article and its follower included), folded; nil when it names none.
+    public static func snoozeDay(beginning folded: Substring) -> (day: SnoozeDay, words: Substring)? {
+        if let found = day(beginning: folded) { return (found.day, folded[..<found.end]) }
+        // "next Monday", "am Montag", "w poniedziałek": an article before a weekday only
+        // ("this evening" and "next week" are days of their own, found above).
+        guard let article = weekdayArticles.first(where: { folded.hasPrefix($0 + " ") }),
+              let found = day(beginning: folded.dropFirst(article.count + 1)), case .weekday = found.day else { return nil }
+        return (found.day, folded[..<found.end])
+    }
+
+    /// The day that folded text begins with and where its words end (a follower such as
+    /// "prochain" included).
+    private static func day(beginning text: Substring) -> (day: SnoozeDay, end: Substring.Index)? {
+        guard let found = foldedDays.first(where: { text.hasPrefix($0.words) && ended(text.dropFirst($0.words.count), after: $0) }) else { return nil }
+        var end = text.index(text.startIndex, offsetBy: found.words.count)
+        if found.stem { end = text[end...].firstIndex(of: " ") ?? text.endIndex }
+        let rest = text[end...].drop { $0 == " " }
+        if let follower = dayFollowers.first(where: { rest == $0 || rest.hasPrefix($0 + " ") }) {
+            end = rest.index(rest.startIndex, offsetBy: follower.count)
+        }
+        return (found.day, end)
+    }
+
+    /// Whether a day's word ends where `rest` begins: at a space or the end, anywhere
+    /// in a script written without spaces (or Hangul: "내일까지"), and anywhere for a stem.
+    private static func ended(_ rest: Substring, after day: (words: String, stem: Bool, day: SnoozeDay)) -> Bool {
+        day.stem || rest.isEmpty || rest.first == " " || day.words.unicodeScalars.contains { $0.value >= 0x3000 || (0x1100...0x11FF).contains($0.value) }
+    }
+}
