@@ -17,6 +17,16 @@ public struct ParsedMail: Sendable {
         public var data: [UInt8]
         /// Content-Type parameters, names lowercased (`format`, `delsp`, `charset`…).
         public var parameters: [String: String] = [:]
+        /// Whether its `Content-Disposition` is `attachment`.
+        public var isAttachment = false
+        /// The `multipart/alternative` it is a version in (the nearest), numbered in the
+        /// order the message's alternatives begin; nil outside any.
+        public var alternative: Int?
+
+        /// A text part that is no attachment: what a person wrote, as text or HTML.
+        public var isWritten: Bool {
+            (contentType == "text/plain" || contentType == "text/html") && filename == nil && !isAttachment
+        }
 
         /// The part as text: decoded from its charset when it is a text part, else its
         /// bytes read as UTF-8.
@@ -26,7 +36,59 @@ public struct ParsedMail: Sendable {
         /// nil when iconv knows no such charset. What the part's own headers do not name
         /// (an HTML page's `<meta>` charset).
         public func text(inCharset charset: String) -> String? {
-            Self.text(of: data, inCharset: Self.wider(charset) ?? charset)
+            Self.text(of: data, label: charset)
+        }
+
+        /// `data` read as mail labelled `label` is written: in its wider code page
+        /// (``wider(_:)``), ISO-2022-JP as Windows writes it (``eucJP(fromISO2022JP:)``).
+        static func text(of data: [UInt8], label: String) -> String? {
+            if isISO2022JP(label) { return text(of: eucJP(fromISO2022JP: data), inCharset: "EUC-JP-MS") }
+            return text(of: data, inCharset: wider(label) ?? label)
+        }
+
+        static func isISO2022JP(_ label: String) -> Bool {
+            ["iso-2022-jp", "csiso2022jp"].contains(label.lowercased().trimmingBlanks())
+        }
+
+        /// ISO-2022-JP as Windows writes it (CP50221: NEC's row 13, "①" to "⑳", behind
+        /// JIS X 0208's escape; half-width katakana behind `ESC ( I`) rewritten as EUC-JP,
+        /// which glibc reads with both (EUC-JP-MS). Japanese Outlook and Thunderbird write
+        /// it so; glibc's ISO-2022-JP has neither, and dropped "②" from "②番" (the menu's 2)
+        /// and kept the katakana's escape in the text. Written here: no library on the
+        /// machine decodes CP50221. An escape it does not know is left out.
+        static func eucJP(fromISO2022JP data: [UInt8]) -> [UInt8] {
+            enum Set { case ascii, jis0208, jis0212, kana }
+            var set = Set.ascii
+            var euc: [UInt8] = []
+            euc.reserveCapacity(data.count)
+            var index = 0
+            while index < data.count {
+                let byte = data[index]
+                if byte == 0x1B {
+                    let sequence = data[(index + 1)...].prefix(3)
+                    let (next, length): (Set?, Int) = if sequence.starts(with: [0x24, 0x42]) || sequence.starts(with: [0x24, 0x40]) { (.jis0208, 3) }
+                        else if sequence.starts(with: [0x24, 0x28, 0x44]) { (.jis0212, 4) }
+                        else if sequence.starts(with: [0x28, 0x42]) || sequence.starts(with: [0x28, 0x4A]) { (.ascii, 3) }
+                        else if sequence.starts(with: [0x28, 0x49]) { (.kana, 3) }
+                        else { (nil, 1) }
+                    if let next { set = next }
+                    index += length
+                    continue
+                }
+                let printable = (0x21...0x7E).contains(byte)
+                if set == .jis0208 || set == .jis0212, printable, index + 1 < data.count, (0x21...0x7E).contains(data[index + 1]) {
+                    if set == .jis0212 { euc.append(0x8F) }
+                    euc += [byte | 0x80, data[index + 1] | 0x80]
+                    index += 2
+                } else if set == .kana, (0x21...0x5F).contains(byte) {
+                    euc += [0x8E, byte | 0x80]
+                    index += 1
+                } else {
+                    euc.append(byte)
+                    index += 1
+                }
+            }
+            return euc
         }
 
         /// The code page that mail labelled `label` is written in, when it is wider than
@@ -35,14 +97,17 @@ public struct ParsedMail: Sendable {
         /// Shift_JIS as CP932 ("②", "髙"), EUC-KR as CP949, GB2312 as GB18030, Big5 with
         /// HKSCS, ISO-8859-1 and US-ASCII as Windows-1252 (its quotes and dashes), Latin-5
         /// as Windows-1254. Read under the narrow label, iconv drops what it lacks: "②番"
-        /// came out "A番". (ISO-2022-JP's Windows form, CP50220, glibc lacks.)
+        /// came out "A番". (ISO-2022-JP's Windows form: ``eucJP(fromISO2022JP:)``.)
         static func wider(_ label: String) -> String? {
             switch label.lowercased().trimmingBlanks() {
             case "shift_jis", "shift-jis", "sjis", "x-sjis", "ms_kanji", "csshiftjis", "windows-31j": "CP932"
-            case "euc-kr", "ks_c_5601-1987", "ks_c_5601", "ksc5601", "korean", "csksc56011987", "iso-ir-149", "windows-949": "CP949"
-            case "gb2312", "gbk", "x-gbk", "cp936", "chinese", "csgb2312", "gb_2312-80", "iso-ir-58", "euc-cn": "GB18030"
+            case "euc-jp", "x-euc-jp", "cseucpkdfmtjapanese", "eucjp": "EUC-JP-MS"
+            case "euc-kr", "ks_c_5601-1987", "ks_c_5601-1989", "ks_c_5601", "ksc5601", "korean", "csksc56011987", "iso-ir-149", "windows-949": "CP949"
+            case "gb2312", "gbk", "x-gbk", "cp936", "chinese", "csgb2312", "gb_2312-80", "iso-ir-58", "euc-cn", "x-euc-cn": "GB18030"
             case "big5", "x-x-big5", "cn-big5", "csbig5": "BIG5-HKSCS"
-            case "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "l1", "us-ascii", "ascii", "cp819", "ibm819": "CP1252"
+            case "x-cp1250": "CP1250"
+            case "x-cp1251": "CP1251"
+            case "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "l1", "us-ascii", "ascii", "cp819", "ibm819", "x-cp1252": "CP1252"
             case "iso-8859-9", "iso8859-9", "iso_8859-9", "latin5", "l5": "CP1254"
             default: nil
             }
@@ -112,9 +177,9 @@ public struct ParsedMail: Sendable {
         guard let message = g_mime_parser_construct_message(parser, options) else { return nil }
         defer { chime_gmime_unref(message) }
         (headers, rawHeaders) = Self.headers(of: chime_gmime_object(message)!)
-        var parts: [Part] = []
-        if let body = g_mime_message_get_mime_part(message) { Self.collect(body, into: &parts) }
-        self.parts = parts
+        var collecting = Collecting()
+        if let body = g_mime_message_get_mime_part(message) { Self.collect(body, into: &collecting, alternative: nil) }
+        parts = collecting.parts
         warnings = collected.warnings
     }
 
@@ -214,15 +279,28 @@ public struct ParsedMail: Sendable {
             guard String(validating: data, as: UTF8.self) == nil else { return nil }
             return String(bytes: data, encoding: .windowsCP1252)
         }
+        if Part.isISO2022JP(label), data.contains(0x1B) { return Part.text(of: data, label: label) }
         guard let wider = Part.wider(label), data.contains(where: { $0 >= 0x80 }) else { return nil }
         return Part.text(of: data, inCharset: wider)
     }
 
-    private static func collect(_ object: UnsafeMutablePointer<GMimeObject>, into parts: inout [Part]) {
+    /// The leaf parts read so far, and how many alternatives began.
+    private struct Collecting {
+        var parts: [Part] = []
+        var alternatives = 0
+    }
+
+    private static func collect(_ object: UnsafeMutablePointer<GMimeObject>, into collecting: inout Collecting, alternative: Int?) {
         if chime_gmime_is_multipart(object) != 0 {
+            var alternative = alternative
+            if let type = g_mime_object_get_content_type(object), let subtype = g_mime_content_type_get_media_subtype(type),
+               String(cString: subtype).lowercased() == "alternative" {
+                alternative = collecting.alternatives
+                collecting.alternatives += 1
+            }
             let multipart = chime_gmime_multipart(object)
             for index in 0..<g_mime_multipart_get_count(multipart) {
-                if let child = g_mime_multipart_get_part(multipart, index) { collect(child, into: &parts) }
+                if let child = g_mime_multipart_get_part(multipart, index) { collect(child, into: &collecting, alternative: alternative) }
             }
             return
         }
@@ -254,8 +332,9 @@ public struct ParsedMail: Sendable {
             text = String(cString: decoded)
             chime_gmime_free(decoded)
         }
-        parts.append(Part(contentType: contentType, filename: g_mime_part_get_filename(part).map { String(cString: $0) },
-                          text: text, data: data, parameters: parameters))
+        collecting.parts.append(Part(contentType: contentType, filename: g_mime_part_get_filename(part).map { String(cString: $0) },
+                                     text: text, data: data, parameters: parameters, isAttachment: g_mime_part_is_attachment(part) != 0,
+                                     alternative: alternative))
     }
 }
 

@@ -15,7 +15,8 @@ internal import CChimeXML2
 /// mobile apps' signatures: Outlook's `ms-outlook-mobile-signature`, Samsung Email's
 /// `composer_signature`, Yahoo's `ymail_android_signature`, K-9's (Thunderbird for
 /// Android's) `k9mail-signature`, Spark's `messageSignatureSection` and
-/// `messageReplySection`. Structure is read before any text rule: these need no
+/// `messageReplySection`, Outlook on the web's `<div id="Signature">` and desktop
+/// Outlook's `<a name="_MailAutoSig">` (after which all is signature and quote). Structure is read before any text rule: these need no
 /// language.
 public enum HTMLText {
     /// - Parameter html: the page as text (a charset its `<meta>` names is the caller's
@@ -75,9 +76,12 @@ public enum HTMLText {
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
                 if let content = node.pointee.content {
                     // In `<pre>` (Thunderbird's and some webmails' plain text), a line
-                    // break is one.
-                    let pieces = preformatted > 0 ? String(cString: content).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-                        : [String(cString: content)]
+                    // break is one: LF, or CR LF (one Character to Swift) as a base64
+                    // part or an IMAP fetch keeps it. Word's conditional markers
+                    // (`<![if !supportLists]>`, `<![endif]>`), which libxml2 leaves as
+                    // text, are no one's words.
+                    let text = Self.withoutConditionals(String(cString: content))
+                    let pieces = preformatted > 0 ? text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init) : [text]
                     for (number, piece) in pieces.enumerated() {
                         if number > 0 { breakLine() }
                         let text = piece.replacingWhitespace()
@@ -88,8 +92,11 @@ public enum HTMLText {
             case XML_ELEMENT_NODE:
                 let name = String(cString: node.pointee.name).lowercased()
                 let id = attribute(node, "id"), classes = attribute(node, "class").split(separator: " ")
+                // Outlook's own signature (`<a name="_MailAutoSig">`) begins what follows
+                // the answer: the signature, then the quoted message.
                 if id == "appendonsend" || id.hasPrefix("divRplyFwdMsg") || id == "stopSpelling" || id == "mail-editor-reference-message-container"
-                    || classes.contains("OutlookMessageHeader") || name == "hr" && attribute(node, "tabindex") == "-1" {
+                    || classes.contains("OutlookMessageHeader") || name == "hr" && attribute(node, "tabindex") == "-1"
+                    || name == "a" && attribute(node, "name") == "_MailAutoSig" {
                     stopped = true
                     return
                 }
@@ -164,7 +171,30 @@ public enum HTMLText {
                                                 "k9mail-signature"]
 
         /// The ids of the mobile apps' signature containers.
-        static let signatureIDs: Set<String> = ["ms-outlook-mobile-signature", "composer_signature", "ymail_android_signature"]
+        static let signatureIDs: Set<String> = ["ms-outlook-mobile-signature", "composer_signature", "ymail_android_signature",
+                                                // Outlook on the web's and new Outlook's.
+                                                "Signature"]
+
+        /// `text` without Word's conditional markers, `<![if …]>` and `<![endif]>`, read
+        /// once from start to end.
+        static func withoutConditionals(_ text: String) -> String {
+            guard text.contains("<![") else { return text }
+            var kept = ""
+            var rest = Substring(text)
+            while let open = rest.range(of: "<![") {
+                kept += rest[..<open.lowerBound]
+                let after = rest[open.upperBound...]
+                guard after.hasPrefix("if") || after.hasPrefix("endif") else {
+                    kept += "<!["
+                    rest = after
+                    continue
+                }
+                // None closes it: none after it closes either (no second search to the end).
+                guard let close = after.range(of: "]>") else { return kept + rest[open.lowerBound...] }
+                rest = after[close.upperBound...]
+            }
+            return kept + rest
+        }
 
         /// Spark's sections (`<div name="…">`) holding its signature and the quoted message.
         static let sparkSections: Set<String> = ["messageSignatureSection", "messageReplySection"]

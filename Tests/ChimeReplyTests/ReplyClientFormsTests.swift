@@ -336,4 +336,67 @@ struct ReplyClientFormsTests {
         let mail = try #require(ParsedMail(bytes: Array(head.utf8) + bytes + Array("\r\n".utf8)))
         #expect(ReplyText.body(of: mail).trimmingCharacters(in: .whitespacesAndNewlines) == text, "\(charset)")
     }
+
+    /// A reply with these headers and parts (each its own headers, a blank line, its
+    /// body), in a multipart/mixed, read as Chime reads it.
+    static func mixed(_ parts: [String]) throws -> String {
+        let message = "From: a@example.org\r\nTo: bot@example.org\r\nSubject: Re: Shopping\r\nMIME-Version: 1.0\r\n"
+            + "Content-Type: multipart/mixed; boundary=\"outer\"\r\n\r\n"
+            + parts.map { "--outer\r\n" + $0 + "\r\n" }.joined() + "--outer--\r\n"
+        let mail = try #require(ParsedMail(bytes: Array(message.utf8)))
+        return ReplyText.extract(ReplyText.body(of: mail))
+    }
+
+    static let htmlAnswer = "Content-Type: text/html; charset=utf-8\r\n\r\n<div dir=\"ltr\">2</div><div class=\"gmail_quote\">"
+        + "<div class=\"gmail_attr\">On Tue, Nov 24, 2026 at 9:02 AM Chime wrote:</div><blockquote class=\"gmail_quote\">Shopping</blockquote></div>"
+
+    @Test("the answer is the first written part in the message's order: a disclaimer, a list footer or an unnamed text attachment after an HTML-only answer is not it")
+    func firstWrittenPart() throws {
+        #expect(try Self.mixed([Self.htmlAnswer, "Content-Type: text/plain\r\nContent-Disposition: inline\r\n\r\nThis e-mail is confidential."]) == "2")
+        #expect(try Self.mixed([Self.htmlAnswer, "Content-Type: text/plain\r\nContent-Disposition: attachment\r\n\r\n3"]) == "2")
+        #expect(try Self.mixed(["Content-Type: text/plain\r\nContent-Disposition: attachment\r\n\r\n3", Self.htmlAnswer]) == "2")
+        // Plain still goes before HTML among an alternative's versions.
+        let alternative = "Content-Type: multipart/alternative; boundary=\"alt\"\r\n\r\n--alt\r\nContent-Type: text/plain\r\n\r\n1\r\n--alt\r\n"
+            + Self.htmlAnswer + "\r\n--alt--"
+        #expect(try Self.mixed([alternative, "Content-Type: text/plain\r\n\r\n-- \r\nList footer"]) == "1")
+    }
+
+    @Test("Apple Mail's plain message with a picture in it, three parts: the text after the picture is read on; a blank first part is passed over")
+    func textAroundPicture() throws {
+        let picture = "Content-Type: image/png; name=\"a.png\"\r\nContent-Disposition: inline; filename=\"a.png\"\r\nContent-Transfer-Encoding: base64\r\n\r\niVBORw0KGgo="
+        #expect(try Self.mixed(["Content-Type: text/plain\r\n\r\n4 milk", picture, "Content-Type: text/plain\r\n\r\nand eggs"]) == "4 milk\nand eggs")
+        #expect(try Self.mixed(["Content-Type: text/plain\r\n\r\n\r\n", picture, "Content-Type: text/plain\r\n\r\n2"]) == "2")
+    }
+
+    @Test("Japanese as Windows writes it: ISO-2022-JP with NEC's circled digits and half-width katakana, EUC-JP with the circled digits; labels of WHATWG's table iconv lacks")
+    func japaneseWindowsForms() throws {
+        func plain(_ charset: String, _ body: [UInt8]) throws -> String {
+            let head = "From: a@example.jp\r\nTo: bot@example.org\r\nSubject: Re\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=\(charset)\r\n\r\n"
+            let mail = try #require(ParsedMail(bytes: Array(head.utf8) + body + [0x0D, 0x0A]))
+            return ReplyText.extract(ReplyText.body(of: mail))
+        }
+        // ESC $ B, ② (row 13) 番, ESC ( B; then ESC ( I, ｶﾀ, ESC ( B.
+        #expect(try plain("ISO-2022-JP", Array("\u{1B}$B-\"HV\u{1B}(B".utf8)) == "②番")
+        #expect(try plain("iso-2022-jp", Array("4 \u{1B}$B5mF}\u{1B}(B \u{1B}(I6@\u{1B}(B".utf8)) == "4 牛乳 ｶﾀ")
+        #expect(try plain("EUC-JP", [0xAD, 0xA2, 0xC8, 0xD6]) == "②番")
+        #expect(try plain("x-euc-jp", [0xC8, 0xD6]) == "番")
+        #expect(try plain("x-cp1251", [0xCC, 0xEE, 0xEB, 0xEE, 0xEA, 0xEE]) == "Молоко")
+        #expect(try plain("ks_c_5601-1989", [0xBF, 0xEC, 0xC0, 0xAF]) == "우유")
+    }
+
+    @Test("HTML: a <pre> with CR LF keeps its lines; Word's conditional markers are no text; Outlook's signatures (id=Signature, _MailAutoSig) go")
+    func outlookHTML() {
+        #expect(HTMLText.text(of: "<pre>4 milk\r\n\r\nOn Tue, Chime wrote:\r\n&gt; Shopping</pre>") == "4 milk\n\nOn Tue, Chime wrote:\n> Shopping")
+        let word = "<p class=MsoListParagraph><![if !supportLists]><span>-<span>&nbsp;</span></span><![endif]>milk</p>"
+            + "<p class=MsoNormal><![if !vml]><img src=\"cid:x\"><![endif]>eggs</p>"
+        #expect(HTMLText.text(of: word) == "- milk\neggs")
+        #expect(HTMLText.text(of: "<p>a <![ b</p>") == "a <![ b")
+        let owa = "<div>4 milk</div><div id=\"Signature\"><div>Alice Smith</div><div>ACME Corp</div></div>"
+            + "<hr tabindex=\"-1\"><div id=\"divRplyFwdMsg\">From: Chime</div>"
+        #expect(ReplyText.extract(HTMLText.text(of: owa)) == "4 milk")
+        let desktop = "<div class=WordSection1><p class=MsoNormal>4 milk<o:p></o:p></p><p class=MsoNormal><o:p>&nbsp;</o:p></p>"
+            + "<p class=MsoNormal><a name=\"_MailAutoSig\"><span>Best regards,</span></a></p><p class=MsoNormal>Alice Smith</p>"
+            + "<div style='border:none;border-top:solid #E1E1E1 1.0pt'><p class=MsoNormal><b>From:</b> Chime<br><b>Sent:</b> Tuesday</p></div></div>"
+        #expect(ReplyText.extract(HTMLText.text(of: desktop)) == "4 milk")
+    }
 }
