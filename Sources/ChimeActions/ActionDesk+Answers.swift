@@ -8,10 +8,13 @@ import Foundation
 
 extension ActionDesk {
     /// A text from outside as an answer or a page shows it beside a link that acts on it:
-    /// one line of at most 60 characters, with nothing that could move or reorder what is
-    /// shown (control and bidirectional characters escaped).
+    /// one line of at most 60 characters (its line breaks and tabs as spaces: a
+    /// textarea's "milk⏎eggs" was shown as `milk\u{d}\u{a}eggs`), with nothing that could
+    /// move or reorder what is shown (other control and bidirectional characters escaped).
     public static func shownText(_ text: String) -> String {
-        printable(String(text.prefix(60))) + (text.count > 60 ? "…" : "")
+        let line = text.contains(where: { $0.isNewline || $0 == "\t" })
+            ? text.split(whereSeparator: { $0.isNewline || $0 == "\t" }).joined(separator: " ") : text
+        return printable(String(line.prefix(60))) + (line.count > 60 ? "…" : "")
     }
 
     /// Takes a reply as far as it goes: a fresh response is carried out (or, when it

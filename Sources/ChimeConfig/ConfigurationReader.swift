@@ -168,8 +168,12 @@ struct ConfigurationReader {
         // What the URL holds besides where it points is secret: the password, and a
         // webhook's path and query, which carry its token; and each long segment of the
         // path on its own, as a server's error may quote a token without the rest of the
-        // path (Telegram's `bot123456:AA…`). Short ones (`api`, `webhooks`) are words.
-        let tokens = url.kind.isWebhook ? url.path.split(separator: "/").map(String.init).filter { $0.count >= Self.tokenLength } : []
+        // path (Telegram's `bot123456:AA…`), and a Telegram token without its `bot` or
+        // its bot's id (`123456:AA…`, `AA…`), as the Bot API's errors may name it. Short
+        // ones (`api`, `webhooks`) are words.
+        let segments = url.kind.isWebhook ? url.path.split(separator: "/") : []
+        let tokens = (segments + segments.filter { $0.hasPrefix("bot") }.flatMap { [$0.dropFirst(3), $0.drop { $0 != ":" }.dropFirst()] })
+            .map(String.init).filter { $0.count >= Self.tokenLength }
         for secret in [url.password, url.kind.isWebhook ? url.path : nil] + tokens + url.endpointQuery.map(\.value) {
             if let secret { secrets.formUnion(Self.echoedForms(of: secret)) }
         }

@@ -8,6 +8,7 @@ public enum MailAddress {
     /// group, several mailboxes, or anything GMime does not read as one. Display names and
     /// comments never give the address: `bob@evil.test (<alice@example.org>)` is bob's.
     public static func singleMailbox(_ raw: String) -> String? {
+        guard hasOneAt(raw) else { return nil }
         GMime.initialize()
         guard let list = internet_address_list_parse(nil, raw) else { return nil }
         defer { chime_gmime_unref(list) }
@@ -22,6 +23,38 @@ public enum MailAddress {
               !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: ",") })
         else { return nil }
         return addr.lowercased()
+    }
+
+    /// Whether `raw` holds one `@` outside its quoted strings and comments, and that one
+    /// between its angle brackets where it has them. GMime reads on past what is no
+    /// mailbox: `bob@evil.test <alice@example.org>` (an `@` in the phrase, which RFC 5322
+    /// forbids) came back as alice's, and `alice@example.org@evil.test` as
+    /// `alice@example.org`, where a DMARC checker could read `evil.test`'s domain.
+    /// Linear: one pass over the bytes.
+    static func hasOneAt(_ raw: String) -> Bool {
+        var quoted = false, escaped = false, comment = 0, inAngle = false, angles = 0
+        var outside = 0, inside = 0
+        for byte in raw.utf8 {
+            if escaped {
+                escaped = false
+            } else if byte == UInt8(ascii: "\\"), quoted || comment > 0 {
+                escaped = true
+            } else if quoted {
+                if byte == UInt8(ascii: "\"") { quoted = false }
+            } else if comment > 0 {
+                if byte == UInt8(ascii: "(") { comment += 1 } else if byte == UInt8(ascii: ")") { comment -= 1 }
+            } else {
+                switch byte {
+                case UInt8(ascii: "\""): quoted = true
+                case UInt8(ascii: "("): comment = 1
+                case UInt8(ascii: "<"): inAngle = true; angles += 1
+                case UInt8(ascii: ">"): inAngle = false
+                case UInt8(ascii: "@"): if inAngle { inside += 1 } else { outside += 1 }
+                default: break
+                }
+            }
+        }
+        return angles > 0 ? inside == 1 && outside == 0 : outside == 1
     }
 
     /// The msg-ids of a raw `Message-ID`, `In-Reply-To` or `References` value, without

@@ -113,13 +113,20 @@ struct InboundTrustTests {
     func senderByTheBook() throws {
         let (ws, sent) = try Self.workspace()
         for from in ["bob@evil.test (<alice@example.org>)", "<bob@evil.test> <alice@example.org>", "alice@example.org, bob@evil.test",
-                     "\"alice@example.org\" <bob@evil.test>", "=?utf-8?q?alice=40example=2Eorg?= <bob@evil.test>"] {
+                     "\"alice@example.org\" <bob@evil.test>", "=?utf-8?q?alice=40example=2Eorg?= <bob@evil.test>",
+                     // An @ in the phrase, two in the address: no mailbox, however a parser reads on.
+                     "bob@evil.test <alice@example.org>", "alice@example.org@evil.test", "<alice@example.org@evil.test>"] {
             let reply = ReplyCorpusTests.reply(sent, body: "1").replacingOccurrences(of: "From: Alice <alice@example.org>", with: "From: \(from)")
             #expect(try Self.ingest(ws, reply).hasPrefix("stdin: forged-sender"), "\(from)")
         }
         #expect(try ReplyCorpusTests.json(ws, "responses").isEmpty)
         let genuine = ReplyCorpusTests.reply(sent, body: "1").replacingOccurrences(of: "From: Alice <alice@example.org>", with: "From: \"Alice (home)\" <Alice@Example.org>")
         #expect(try Self.ingest(ws, genuine).hasPrefix("stdin: responded: justInform"))
+        // An @ in a quoted name or a comment is theirs to write.
+        for from in ["\"Alice @ home\" <alice@example.org>", "alice@example.org (Alice @ home)"] {
+            let reply = ReplyCorpusTests.reply(sent, body: "2").replacingOccurrences(of: "From: Alice <alice@example.org>", with: "From: \(from)")
+            #expect(try !Self.ingest(ws, reply).hasPrefix("stdin: forged-sender"), "\(from)")
+        }
     }
 
     @Test("Authentication-Results by RFC 8601: only a trusted server's, with dmarc aligned by header.from or dkim by header.d, proves the sender; quoted tricks, other servers and unaligned passes do not")

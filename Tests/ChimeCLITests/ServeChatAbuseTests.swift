@@ -78,9 +78,10 @@ struct ServeChatAbuseTests {
         let empty = try reply(" \\n\\t ", update: 3)
         #expect(empty.contains("type your text for “Add item” first"), "\(empty)")
         #expect(try ServeTests.responses(ws).isEmpty, "nothing recorded for empty text")
-        // The text is echoed as a page shows it: one line of 60 characters at most, a
-        // bidirectional override escaped rather than reordering the answer.
-        let typed = "Milk \u{202E}gnp.exe " + String(repeating: "a", count: 70)
+        // The text is echoed as a page shows it: one line of 60 characters at most (its
+        // line break a space, not "\u{a}"), a bidirectional override escaped rather than
+        // reordering the answer.
+        let typed = "Milk\\n\u{202E}gnp.exe " + String(repeating: "a", count: 70)
         let received = try reply(typed, update: 4)
         #expect(received.contains("“Add item” received. (Milk \\\\u{202e}gnp.exe aaa") && received.contains("a…)")
                 && !received.contains("\u{202E}") && !received.lowercased().contains("\\u202e"), "\(received)")
@@ -94,7 +95,8 @@ struct ServeChatAbuseTests {
         #expect(again.body.contains(#""method":"answerCallbackQuery""#) && again.body.contains("already done"), "\(again)")
         #expect(!again.body.contains("force_reply"))
         let responses = try ServeTests.responses(ws)
-        #expect(responses.count == 1 && responses.first?["userText"] as? String == typed, "\(responses)")
+        // Stored as typed: the line break JSON's "\n" stands for.
+        #expect(responses.count == 1 && responses.first?["userText"] as? String == typed.replacingOccurrences(of: "\\n", with: "\n"), "\(responses)")
     }
 
     @Test("hooks taking their time do not hold other presses or /health: each is answered within a second while eight hooks sleep")

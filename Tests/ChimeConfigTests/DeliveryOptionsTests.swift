@@ -38,6 +38,7 @@ struct DeliveryOptionsTests {
         #expect(configuration.redact("535 5.7.8 bad \(base64("S3CRETpassword"))") == "535 5.7.8 bad (secret)")
         #expect(configuration.redact("Authorization: Basic \(base64("u:S3CRETbasic"))") == "Authorization: Basic (secret)")
         for echoed in ["Cannot POST %2Fbot123456789%3AAAHsecretTOKENpart0123%2FsendMessage", "bad token bot123456789%3AAAHsecretTOKENpart0123",
+                       "tgtoken=123456789:AAHsecretTOKENpart0123", "secret AAHsecretTOKENpart0123 refused",
                        #"{"path":"\/hooks\/abcdefghijklmnopqrstuvwx"}"#, "Cannot POST &#x2F;hooks&#x2F;abcdefghijklmnopqrstuvwx"] {
             let shown = configuration.redact(echoed)
             #expect(!shown.contains("AAHsecretTOKENpart0123") && !shown.contains("abcdefghijklmnopqrstuvwx") && shown.contains("(secret)"), "\(shown)")
