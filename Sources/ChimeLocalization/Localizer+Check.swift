@@ -10,7 +10,8 @@ extension Localizer {
         var seen = Set<String>()
         let keys = Self.localizableValues(configuration).filter { isKey($0) && seen.insert($0).inserted }
         let wanted = Array(Set(configuration.recipients.map(\.locale))).sorted()
-        return duplicateKeys(templates: templates) + formatProblems(templates: templates) + gaps(keys: keys, locales: wanted).map { gap in
+        return duplicateKeys(templates: templates) + formatProblems(templates: templates) + emptyTitles(configuration, locales: wanted, templates: templates)
+            + gaps(keys: keys, locales: wanted).map { gap in
             // The folder the locale's own strings were read from (`pt-BR.lproj`), else the
             // templates folder itself (the locale's strings are Chime's built-in ones, or
             // none): naming one that does not exist sent people looking.
@@ -20,6 +21,24 @@ extension Localizer {
                 return Diagnostic(.warning, at: location, "\"\(gap.key)\" is missing for \(gap.locale); \(supplier) supplies it")
             }
             return Diagnostic(.error, at: location, "\"\(gap.key)\" is missing for \(gap.locale) and every locale it falls back to")
+        }
+    }
+
+    /// An error for each action title (and text input's button title) whose key a
+    /// recipient's locale translates as white space alone: every platform refuses an
+    /// empty button (Discord's labels are 1 to 80 characters), as `chime check` refuses
+    /// `title=""` written in `chime.xml`. Once for each strings file that says so.
+    func emptyTitles(_ configuration: Configuration, locales wanted: [String], templates: String) -> [Diagnostic] {
+        let titles = Set(configuration.categories.flatMap { $0.actions.flatMap { [$0.title, $0.textInput?.buttonTitle].compactMap { $0 } } })
+            .filter(isKey).sorted()
+        var said = Set<String>()
+        return titles.flatMap { key in
+            wanted.compactMap { locale -> Diagnostic? in
+                guard let found = string(key, locale: locale), found.text.allSatisfy(\.isWhitespace),
+                      said.insert(key + "\u{0}" + found.locale).inserted else { return nil }
+                return Diagnostic(.error, at: SourceLocation(file: "\(templates)/\(folder(of: found.locale))/Localizable.strings"),
+                                  "\"\(key)\" is empty for \(found.locale): an action's title is its button's label, and no platform shows an empty one")
+            }
         }
     }
 

@@ -128,6 +128,12 @@ extension OperatorTests {
         let telegram = try ws.chime(["preview", "--json", "r.json", "--channel", "telegram"])
         let telegramText = try #require(try JSONSerialization.jsonObject(with: Data(telegram.stdout.utf8)) as? [String: Any], "\(telegram.stderr)")["text"] as? String
         #expect(telegramText?.contains(hint) == true, "\(telegram.stdout)")
+        // A body longer than the platform takes is cut before the hint, not the hint with it.
+        try ws.write("long.json", #"{"identifier": "l", "recipient": "alice", "content": {"title": "Nightly backup", "body": "\#(String(repeating: "Disk full. ", count: 600))", "categoryIdentifier": "backup"}, "trigger": {"type": "timeInterval", "seconds": 60}}"#)
+        for channel in ["slack", "telegram"] {
+            let long = try ws.chime(["preview", "--json", "long.json", "--channel", channel]).stdout
+            #expect(long.contains(hint) && long.contains("Disk full. Disk"), "\(channel): \(long)")
+        }
 
         // A title of spaces alone is none: the message is headed by its body's first line,
         // as one without a title is, where a blank header stood (previews shown always).

@@ -35,6 +35,14 @@ struct TemplatesCheckTests {
         #expect(result.stderr == "templates/fr: warning: \"c.placeholder\" is missing for fr-CA; en supplies it\n")
     }
 
+    @Test("an action title a recipient's locale translates as nothing is an error, exit 65, at that locale's strings file: no platform shows an empty button")
+    func emptyTitle() throws {
+        let ws = try workspace(fr: "\"c.placeholder\" = \"Rappel\";\n\"OK\" = \"  \";\n")
+        let result = try ws.chime(["check"])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("templates/fr/Localizable.strings: error: \"OK\" is empty for fr: an action's title is its button's label"), "\(result.stderr)")
+    }
+
     @Test("a missing key is reported at the folder its locale's strings came from (pt-BR.lproj), or at the templates folder when the locale has none there (none at all, or only chime's built-in Arabic)")
     func missingKeyFolders() throws {
         let ws = try Workspace(configuration: Self.configuration

@@ -93,5 +93,11 @@ struct ChannelURLTests {
         #expect(url.endpoint?.absoluteString == "https://api.telegram.org/botTOKEN/sendMessage?chat_id=42")
         #expect(try ChannelURL(parsing: "json://127.0.0.1:8080/hook").endpoint?.absoluteString == "http://127.0.0.1:8080/hook")
         #expect(try ChannelURL(parsing: "smtp://127.0.0.1").endpoint == nil)
+        // As written: a token's %2B is no "+" (a space to the server), %2F no "/".
+        let signed = try ChannelURL(parsing: "jsons://hooks.example.org/p/a%2Bb%2Fc?sig=ab%2Bc%2F%3D%3D&sp=%2Ftriggers")
+        #expect(signed.endpoint?.absoluteString == "https://hooks.example.org/p/a%2Bb%2Fc?sig=ab%2Bc%2F%3D%3D&sp=%2Ftriggers")
+        #expect(signed.endpointQuery.first?.value == "ab+c/==")
+        #expect(try ChannelURL(parsing: "discord://discord.com/api/webhooks/1/a%2Bb").endpoint?.absoluteString
+            == "https://discord.com/api/webhooks/1/a%2Bb?with_components=true")
     }
 }

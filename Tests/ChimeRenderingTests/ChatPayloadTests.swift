@@ -107,6 +107,25 @@ struct ChatPayloadTests {
         }
     }
 
+    @Test("a destructive action's confirmation on Slack keeps its question whole under a long title: the title is cut inside it")
+    func confirmationKeepsQuestion() throws {
+        let templates = EmailComposerTests.templates
+        let composer = ChatComposer(localizer: try Localizer(directory: templates), templates: try TemplateSet(directory: templates))
+        let channel = Channel(id: "chat", url: try ChannelURL(parsing: "slack://hooks.slack.com/services/T0/B0/X"))
+        let content = NotificationContent(title: String(repeating: "Weekly groceries ", count: 20), categoryIdentifier: EmailComposerTests.shopping.identifier)
+        let notification = OutgoingNotification(
+            request: NotificationRequest(identifier: "n", recipient: "r", content: content, trigger: .timeInterval(seconds: 60, repeats: false)),
+            recipient: Recipient(id: "r", locale: "en", timeZone: "Europe/Paris"),
+            address: .init(channel: "chat", value: ""), channel: channel,
+            fireDate: Instant(seconds: 1_795_507_200), deliveryID: "d1", coalesced: 0)
+        let m = try composer.compose(notification, category: EmailComposerTests.shopping)
+        let text = String(decoding: ChatPayload.encode(ChatPayload.body(for: .slack, m)), as: UTF8.self)
+        let payload = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let buttons = (payload["blocks"] as? [[String: Any]] ?? []).flatMap { $0["elements"] as? [[String: Any]] ?? [] }
+        let confirm = try #require(buttons.compactMap { ($0["confirm"] as? [String: Any])?["text"] as? [String: Any] }.first?["text"] as? String)
+        #expect(confirm.hasSuffix("…”: are you sure? This cannot be undone.") && confirm.count <= 300, "\(confirm)")
+    }
+
     @Test("user text is escaped for each platform's markup")
     func escaping() throws {
         let m = message(title: "<b>bold</b> & *stars*", body: "<script>@everyone</script>")

@@ -33,6 +33,11 @@ public struct ChannelURL: Hashable, Sendable, CustomStringConvertible {
     public var path: String
     /// The query items that are not Chime's own options, passed on to the endpoint.
     public var endpointQuery: [URLQueryItem]
+    /// The path and those items as the URL wrote them, percent-encoded: what is sent.
+    /// Decoded and encoded again, a token's `%2B` went as `+` (a space to the server)
+    /// and `%2F` as `/`, and the platform refused it.
+    var encodedPath = ""
+    var encodedEndpointQuery: [URLQueryItem] = []
     public var startTLS: StartTLS
     /// Skip TLS certificate verification. For tests against self-signed servers only.
     public var insecure: Bool
@@ -100,11 +105,13 @@ public struct ChannelURL: Hashable, Sendable, CustomStringConvertible {
         self.user = components.user
         self.password = components.password
         self.path = components.path
+        encodedPath = components.percentEncodedPath
         var startTLS = StartTLS.opportunistic
         var insecure = false
         var pipelining = true
         var passedOn: [URLQueryItem] = []
-        for item in components.queryItems ?? [] {
+        var encodedPassedOn: [URLQueryItem] = []
+        for (item, encoded) in zip(components.queryItems ?? [], components.percentEncodedQueryItems ?? []) {
             switch item.name {
             case "insecure":
                 guard let value = item.value, let flag = Bool(value) else {
@@ -128,12 +135,14 @@ public struct ChannelURL: Hashable, Sendable, CustomStringConvertible {
                     throw ParseError(message: "unknown option\(name) for a \(scheme):// URL (known: \(known.joined(separator: ", ")))")
                 }
                 passedOn.append(item)
+                encodedPassedOn.append(encoded)
             }
         }
         self.startTLS = startTLS
         self.insecure = insecure
         self.pipelining = pipelining
         self.endpointQuery = passedOn
+        encodedEndpointQuery = encodedPassedOn
         if kind.isWebhook && kind != .json && kind != .jsons && (path.isEmpty || path == "/") {
             throw ParseError(message: "a \(scheme):// URL needs the path the platform gave, as in \(scheme)://\(Self.exampleHost(kind))")
         }
@@ -159,14 +168,14 @@ public struct ChannelURL: Hashable, Sendable, CustomStringConvertible {
         components.port = port
         components.user = user
         components.password = password
-        components.path = path
-        var query = endpointQuery
+        components.percentEncodedPath = encodedPath
+        var query = encodedEndpointQuery
         // A webhook no application owns drops a message's components (its buttons)
         // silently unless asked to keep them; an application's keeps them either way.
-        if kind == .discord, !query.contains(where: { $0.name == "with_components" }) {
+        if kind == .discord, !endpointQuery.contains(where: { $0.name == "with_components" }) {
             query.append(URLQueryItem(name: "with_components", value: "true"))
         }
-        components.queryItems = query.isEmpty ? nil : query
+        components.percentEncodedQueryItems = query.isEmpty ? nil : query
         return components.url
     }
 

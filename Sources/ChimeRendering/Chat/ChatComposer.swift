@@ -71,6 +71,9 @@ public struct ChatComposer: Sendable {
         func text(_ key: String, _ fallback: String) -> String { localizer.string(key, locale: locale)?.text ?? fallback }
         var words = ChatMessage.Words(view: view, confirm: text("ui.confirm", "Confirm"), cancel: text("ui.cancel", "Cancel"))
         if confirming {
+            // The reminder named in at most 100 characters, so that the question after it
+            // fits Slack's 300 of a dialog's text: cut whole, the question was what went.
+            let reminder = TextLimit.fit(reminder, 100, .scalars)
             let question = (try? localizer.formatted("ui.confirm.question", [.string(reminder)], locale: locale)) ?? nil
             words.areYouSure = question ?? "“\(reminder)”: are you sure? This cannot be undone."
         }

@@ -131,6 +131,14 @@ public struct ChatMessage: Sendable {
         if let list, shownText == text {
             return TextLimit.fit(blocks: list.entries, limit, unit, escaping: escape, links: links, more: list.more)
         }
+        // The hints kept whole and the text cut before them: cut as one, a long body took
+        // the line that says how to answer with text (the README promises it under the text).
+        let hints = actions.prefix(NotificationCategory.maximumDefaultActions).compactMap(\.textHint).filter { !$0.isEmpty }
+        if !hints.isEmpty, !text.isEmpty {
+            let tail = TextLimit.fit("\n\n" + hints.joined(separator: "\n\n"), limit, unit, escaping: escape, links: links)
+            let room = limit - TextLimit.length(tail, in: unit)
+            if room > 0 { return TextLimit.fit(text, room, unit, escaping: escape, links: links) + tail }
+        }
         return TextLimit.fit(shownText, limit, unit, escaping: escape, links: links)
     }
 }
