@@ -36,7 +36,9 @@ extension Localizer {
             wanted.compactMap { locale -> Diagnostic? in
                 guard let found = string(key, locale: locale), found.text.allSatisfy(\.isWhitespace),
                       said.insert(key + "\u{0}" + found.locale).inserted else { return nil }
-                return Diagnostic(.error, at: SourceLocation(file: "\(templates)/\(folder(of: found.locale))/Localizable.strings"),
+                let file = "\(templates)/\(folder(of: found.locale))/Localizable.strings"
+                let location = stringsFile(found.locale)?.lines[key].map { SourceLocation(file: file, line: $0, column: 1) } ?? SourceLocation(file: file)
+                return Diagnostic(.error, at: location,
                                   "\"\(key)\" is empty for \(found.locale): an action's title is its button's label, and no platform shows an empty one")
             }
         }

@@ -8,7 +8,6 @@ public enum MailAddress {
     /// group, several mailboxes, or anything GMime does not read as one. Display names and
     /// comments never give the address: `bob@evil.test (<alice@example.org>)` is bob's.
     public static func singleMailbox(_ raw: String) -> String? {
-        guard hasOneAt(raw) else { return nil }
         GMime.initialize()
         guard let list = internet_address_list_parse(nil, raw) else { return nil }
         defer { chime_gmime_unref(list) }
@@ -22,18 +21,26 @@ public enum MailAddress {
               at > 0, at < bytes.count - 1,
               !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: ",") })
         else { return nil }
+        guard isOneMailbox(raw, addr) else { return nil }
         return addr.lowercased()
     }
 
-    /// Whether `raw` holds one `@` outside its quoted strings and comments, and that one
-    /// between its angle brackets where it has them. GMime reads on past what is no
-    /// mailbox: `bob@evil.test <alice@example.org>` (an `@` in the phrase, which RFC 5322
-    /// forbids) came back as alice's, and `alice@example.org@evil.test` as
-    /// `alice@example.org`, where a DMARC checker could read `evil.test`'s domain.
-    /// Linear: one pass over the bytes.
-    static func hasOneAt(_ raw: String) -> Bool {
+    /// Whether the `@`s of `raw` outside its quoted strings and comments are those of one
+    /// mailbox, `addr` (the address GMime read): one, between the angle brackets where
+    /// there are brackets (a route's `<@relay:…>` before its colon not counted), and in
+    /// the phrase before them only as `addr` itself (`alice@example.org <alice@…>`, some
+    /// clients' name when there is none, in single quotes too). GMime reads on past what
+    /// is no mailbox: `bob@evil.test <alice@example.org>` came back as alice's, and
+    /// `alice@example.org@evil.test` as `alice@example.org`, where a DMARC checker could
+    /// read `evil.test`'s domain. Linear: one pass over the bytes.
+    static func isOneMailbox(_ raw: String, _ addr: String) -> Bool {
         var quoted = false, escaped = false, comment = 0, inAngle = false, angles = 0
         var outside = 0, inside = 0
+        var word: [UInt8] = [], phraseWords: [[UInt8]] = []
+        func endWord() {
+            if word.contains(UInt8(ascii: "@")) { phraseWords.append(word) }
+            word.removeAll(keepingCapacity: true)
+        }
         for byte in raw.utf8 {
             if escaped {
                 escaped = false
@@ -45,16 +52,24 @@ public enum MailAddress {
                 if byte == UInt8(ascii: "(") { comment += 1 } else if byte == UInt8(ascii: ")") { comment -= 1 }
             } else {
                 switch byte {
-                case UInt8(ascii: "\""): quoted = true
-                case UInt8(ascii: "("): comment = 1
-                case UInt8(ascii: "<"): inAngle = true; angles += 1
+                case UInt8(ascii: "\""): endWord(); quoted = true
+                case UInt8(ascii: "("): endWord(); comment = 1
+                case UInt8(ascii: "<"): endWord(); inAngle = true; angles += 1
                 case UInt8(ascii: ">"): inAngle = false
-                case UInt8(ascii: "@"): if inAngle { inside += 1 } else { outside += 1 }
-                default: break
+                case UInt8(ascii: ":") where inAngle: inside = 0
+                case UInt8(ascii: "@"):
+                    if inAngle { inside += 1 } else { outside += 1; word.append(byte) }
+                case 0x20, 0x09, 0x0D, 0x0A, UInt8(ascii: ","), UInt8(ascii: ";"): endWord()
+                default: if !inAngle { word.append(byte) }
                 }
             }
         }
-        return angles > 0 ? inside == 1 && outside == 0 : outside == 1
+        endWord()
+        guard angles > 0 else { return outside == 1 }
+        let address = Array(addr.lowercased().utf8)
+        return angles == 1 && inside == 1 && phraseWords.allSatisfy { word in
+            Array(String(decoding: word, as: UTF8.self).lowercased().utf8).trimmingQuotes == address[...]
+        }
     }
 
     /// The msg-ids of a raw `Message-ID`, `In-Reply-To` or `References` value, without
@@ -122,5 +137,15 @@ public enum MailAddress {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
         default: return "!#$%&'*+-/=?^_`{|}~".utf8.contains(byte)
         }
+    }
+}
+
+private extension Array where Element == UInt8 {
+    /// Without the single quotes around it, as some clients write a name.
+    var trimmingQuotes: ArraySlice<UInt8> {
+        var slice = self[...]
+        while slice.first == UInt8(ascii: "'") { slice = slice.dropFirst() }
+        while slice.last == UInt8(ascii: "'") { slice = slice.dropLast() }
+        return slice
     }
 }

@@ -188,7 +188,9 @@ public struct ActionMatcher: Sendable {
     /// "15時までスヌーズ", "30分後にスヌーズしてください", "明日までスヌーズ"): the duration, as
     /// written, as the text.
     private func snoozeAfterDuration(_ line: String, folded: String) -> Match? {
-        guard folded.first?.isNumber == true || ReplyWords.snoozeDay(beginning: folded[...]) != nil,
+        // A number or a day first: a day only looked for in a line of the scripts written
+        // without spaces (every line that names no action comes here).
+        guard folded.first?.isNumber == true || ReplyWords.unspaced(folded) && ReplyWords.snoozeDay(beginning: folded[...]) != nil,
               let keyword = keywords.first(where: { $0.builtIn == .snooze && ReplyWords.unspaced($0.words) }),
               let found = folded.range(of: keyword.words) else { return nil }
         let duration = folded[..<found.lowerBound].trimmingCharacters(in: .whitespaces)

@@ -176,24 +176,34 @@ public enum HTMLText {
                                                 "Signature"]
 
         /// `text` without Word's conditional markers, `<![if …]>` and `<![endif]>`, read
-        /// once from start to end.
+        /// once from start to end, byte by byte (searching the rest of the text for each
+        /// marker took time growing with the square of a text of many).
         static func withoutConditionals(_ text: String) -> String {
             guard text.contains("<![") else { return text }
-            var kept = ""
-            var rest = Substring(text)
-            while let open = rest.range(of: "<![") {
-                kept += rest[..<open.lowerBound]
-                let after = rest[open.upperBound...]
-                guard after.hasPrefix("if") || after.hasPrefix("endif") else {
-                    kept += "<!["
-                    rest = after
+            let bytes = Array(text.utf8)
+            var kept: [UInt8] = []
+            kept.reserveCapacity(bytes.count)
+            var index = 0
+            // Where the next "]>" is, once looked for: never searched again before it.
+            var nextClose = -1
+            while index < bytes.count {
+                if bytes[index] == UInt8(ascii: "<"), index + 3 < bytes.count, bytes[index + 1] == UInt8(ascii: "!"), bytes[index + 2] == UInt8(ascii: "["),
+                   bytes[(index + 3)...].starts(with: "if".utf8) || bytes[(index + 3)...].starts(with: "endif".utf8) {
+                    if nextClose < index {
+                        nextClose = index + 3
+                        while nextClose + 1 < bytes.count, !(bytes[nextClose] == UInt8(ascii: "]") && bytes[nextClose + 1] == UInt8(ascii: ">")) { nextClose += 1 }
+                        if nextClose + 1 >= bytes.count { nextClose = bytes.count }
+                    }
+                    // None closes it: none after it closes either.
+                    guard nextClose < bytes.count else { break }
+                    index = nextClose + 2
                     continue
                 }
-                // None closes it: none after it closes either (no second search to the end).
-                guard let close = after.range(of: "]>") else { return kept + rest[open.lowerBound...] }
-                rest = after[close.upperBound...]
+                kept.append(bytes[index])
+                index += 1
             }
-            return kept + rest
+            if index < bytes.count { kept += bytes[index...] }
+            return String(decoding: kept, as: UTF8.self)
         }
 
         /// Spark's sections (`<div name="…">`) holding its signature and the quoted message.

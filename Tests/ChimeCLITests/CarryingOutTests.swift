@@ -185,6 +185,23 @@ struct CarryingOutTests {
                                "on a Saturday at 11:00 in Paris")
     }
 
+    @Test("a day's snooze as a review read it: an hour in words after the day, a part of the day with its time, noon, a time before its day, next week's weekday, tonight after midnight; Polish ordinal hours are no weekday")
+    func snoozeToADayReviewed() throws {
+        let ws = try Self.workspace()
+        // Saturday 2026-11-21, 11:00 in Paris (10:00 UTC).
+        let replies = [("a", "Reporter à demain à 15 heures"), ("b", "snooze tomorrow evening at 7"), ("c", "スヌーズ 明日の午後3時"), ("d", "snooze tomorrow at noon"),
+                       ("e", "snooze until 3pm tomorrow"), ("f", "snooze next week Wednesday"), ("g", "snooze tonight at 1am"), ("h", "Отложить до завтра в 8 вечера"),
+                       ("i", "Drzemka do piątku")]
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-22T14:00:00Z", "b": "2026-11-22T18:00:00Z", "c": "2026-11-22T14:00:00Z", "d": "2026-11-22T11:00:00Z",
+                                                     "e": "2026-11-22T14:00:00Z", "f": "2026-11-25T08:00:00Z", "g": "2026-11-22T00:00:00Z", "h": "2026-11-22T19:00:00Z",
+                                                     "i": "2026-11-27T08:00:00Z"],
+                               "on a Saturday at 11:00 in Paris")
+        // "do piątej" is five o'clock, a time Chime does not read: not Friday.
+        let sent = try ReplyCorpusTests.send(ws, ["j"], category: "shop")
+        let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent["j"]!, body: "Drzemka do piątej"))
+        #expect(!printed.contains("Friday") && !printed.contains("carried out"), "\(printed)")
+    }
+
     @Test("\"10日にスヌーズ\" (on the 10th) names no time Chime reads: the default snooze, said so, not ten days")
     func snoozeOnADay() throws {
         let ws = try Self.workspace()

@@ -123,7 +123,8 @@ struct InboundTrustTests {
         let genuine = ReplyCorpusTests.reply(sent, body: "1").replacingOccurrences(of: "From: Alice <alice@example.org>", with: "From: \"Alice (home)\" <Alice@Example.org>")
         #expect(try Self.ingest(ws, genuine).hasPrefix("stdin: responded: justInform"))
         // An @ in a quoted name or a comment is theirs to write.
-        for from in ["\"Alice @ home\" <alice@example.org>", "alice@example.org (Alice @ home)"] {
+        for from in ["\"Alice @ home\" <alice@example.org>", "alice@example.org (Alice @ home)", "alice@example.org <Alice@example.org>",
+                     "'alice@example.org' <alice@example.org>", "alice@example.org <alice@example.org> (Alice)", "\"Alice\" <@relay.example.net:alice@example.org>"] {
             let reply = ReplyCorpusTests.reply(sent, body: "2").replacingOccurrences(of: "From: Alice <alice@example.org>", with: "From: \(from)")
             #expect(try !Self.ingest(ws, reply).hasPrefix("stdin: forged-sender"), "\(from)")
         }

@@ -40,7 +40,7 @@ struct TemplatesCheckTests {
         let ws = try workspace(fr: "\"c.placeholder\" = \"Rappel\";\n\"OK\" = \"  \";\n")
         let result = try ws.chime(["check"])
         #expect(result.status == 65)
-        #expect(result.stderr.contains("templates/fr/Localizable.strings: error: \"OK\" is empty for fr: an action's title is its button's label"), "\(result.stderr)")
+        #expect(result.stderr.contains("templates/fr/Localizable.strings:2:1: error: \"OK\" is empty for fr: an action's title is its button's label"), "\(result.stderr)")
     }
 
     @Test("a missing key is reported at the folder its locale's strings came from (pt-BR.lproj), or at the templates folder when the locale has none there (none at all, or only chime's built-in Arabic)")
