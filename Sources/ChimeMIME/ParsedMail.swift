@@ -32,6 +32,9 @@ public struct ParsedMail: Sendable {
         /// bytes read as UTF-8.
         public var decodedText: String { text ?? String(decoding: data, as: UTF8.self) }
 
+        /// Whether ``decodedText`` holds more than white space.
+        public var hasText: Bool { decodedText.contains { !$0.isWhitespace } }
+
         /// The decoded content read in `charset` (as iconv names it), converted by GMime;
         /// nil when iconv knows no such charset. What the part's own headers do not name
         /// (an HTML page's `<meta>` charset).

@@ -15,11 +15,11 @@ extension ReplyText {
     /// - Parameter mail: the reply as ``ParsedMail`` read it, its parts decoded.
     public static func body(of mail: ParsedMail) -> String {
         let parts = mail.parts
-        guard let first = parts.indices.first(where: { parts[$0].isWritten && parts[$0].decodedText.contains(where: { !$0.isWhitespace }) })
+        guard let first = parts.indices.first(where: { parts[$0].isWritten && parts[$0].hasText })
         else { return "" }
         if let alternative = parts[first].alternative {
             let versions = parts.filter { $0.alternative == alternative && $0.isWritten }
-            if let plain = versions.first(where: { $0.contentType == "text/plain" && $0.decodedText.contains(where: { !$0.isWhitespace }) }) {
+            if let plain = versions.first(where: { $0.contentType == "text/plain" && $0.hasText }) {
                 return text(of: plain)
             }
             return versions.first { $0.contentType == "text/html" }.map(text(of:)) ?? ""

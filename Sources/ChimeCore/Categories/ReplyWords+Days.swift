@@ -94,6 +94,14 @@ extension ReplyWords {
         return (found.day, folded[..<found.end])
     }
 
+    /// The day that text as written begins with, and where its words end in it: the
+    /// folded day found (``snoozeDay(beginning:)``), its end looked for in the text as
+    /// written (``end(ofFolded:in:)``), whose colons and marks the time after it keeps.
+    public static func snoozeDay(beginningWritten text: String) -> (day: SnoozeDay, end: String.Index)? {
+        guard let (day, words) = snoozeDay(beginning: fold(text)[...]), let end = end(ofFolded: String(words), in: text) else { return nil }
+        return (day, end)
+    }
+
     /// The day that folded text begins with and where its words end (a follower such as
     /// "prochain" included).
     private static func day(beginning text: Substring) -> (day: SnoozeDay, end: Substring.Index)? {
