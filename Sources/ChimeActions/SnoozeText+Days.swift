@@ -2,7 +2,8 @@ import ChimeCore
 import Foundation
 
 /// A snooze that names a day ("snooze until tomorrow", "bis Montag", "next week",
-/// "tonight"), with a time or a part of the day after it or a time before it: read here,
+/// "tonight"), with a time or a part of the day after it or a time before it, or a part
+/// of the day without a day ("at 7 in the evening", "until noon"): read here,
 /// the day's words in ``ReplyWords/snoozeDayWords``; a time or a while, in SnoozeText.
 extension SnoozeText {
     /// The seconds until the day that `words` begin with, if they begin with one: at the
@@ -30,34 +31,73 @@ extension SnoozeText {
         }
         // A part of the day, before or after the time.
         var part: Int?
-        if let (hour, range) = ReplyWords.partsOfDay.lazy.compactMap({ found in Self.wordRange(of: found.words, in: rest).map { (found.hour, $0) } }).first {
+        if let (hour, without) = partOfDay(in: rest) {
             part = hour
-            rest = Self.trimmedRest((rest[..<range.lowerBound] + " " + rest[range.upperBound...])[...])
+            rest = without
         }
         guard let start, var target = calendar.date(bySettingHour: part ?? day.hour, minute: 0, second: 0, of: start) else { return nil }
-        let leading = leadingWords(rest[...])
+        if let (seconds, time) = timeOfDay(beginning: rest, after: Instant(start), zone: zone) {
+            target = start.addingTimeInterval(TimeInterval(seconds))
+            let hour = calendar.component(.hour, from: target)
+            if let evening = part ?? (day == .tonight ? 18 : nil), clockHour(hour, in: evening, written: time) != hour {
+                // "tomorrow evening at 7", "tonight at 8": after noon.
+                target.addTimeInterval(12 * 3600)
+            } else if day == .tonight, hour < 12 {
+                // "tonight at 1am", "tonight at 2": the night's, after midnight.
+                target = calendar.date(byAdding: .day, value: 1, to: target) ?? target
+            }
+        }
+        let seconds = Int64(target.timeIntervalSince(now.date).rounded(.up))
+        return seconds > 0 ? seconds : nil
+    }
+
+    /// The seconds until the time that `words` name in a part of the day, with no day
+    /// before them ("at 7 in the evening", "в 3 часа дня", "午後3時", "um 3 Uhr
+    /// nachmittags"), or until that part's hour when they are that part alone ("until
+    /// noon", "bis Mittag", "до вечера"): the next one in the recipient's zone. Nil when
+    /// they name no part of the day, or more than a time with it.
+    static func inPartOfDay(_ words: String, now: Instant, zone: TimeZone) -> Int64? {
+        guard let (part, rest) = partOfDay(in: words) else { return nil }
+        if rest.isEmpty { return untilNext(hour: part, minute: 0, now: now, zone: zone) }
+        guard rest.contains(where: \.isNumber) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        guard let (seconds, time) = timeOfDay(beginning: rest, after: Instant(calendar.startOfDay(for: now.date)), zone: zone) else { return nil }
+        let hour = Int(seconds / 3600) % 24
+        return untilNext(hour: clockHour(hour, in: part, written: time), minute: Int(seconds % 3600 / 60), now: now, zone: zone)
+    }
+
+    /// The time of day that the first words of `text` name (a lead such as "at" taken
+    /// off), in seconds from `midnight` ("15 heures" is 15:00, as "15h" is; "3 часа" is
+    /// 3:00), with the words that named it; nil when they name none, or a while of more
+    /// than a day.
+    private static func timeOfDay(beginning text: String, after midnight: Instant, zone: TimeZone) -> (seconds: Int64, written: String)? {
+        let leading = leadingWords(text[...])
         for count in stride(from: leading.count, through: 1, by: -1) {
             var time = leading.prefix(count).joined(separator: " ")
             if let lead = ReplyWords.snoozeLeads.first(where: { timeLeads.contains($0) && time.hasPrefix($0 + " ") }) {
                 time = String(time.dropFirst(lead.count + 1))
             }
-            // The time of day from the day's midnight ("15 heures" is 15:00, as "15h" is);
-            // no while of a day or more.
-            guard let seconds = reading(time, timeOfDay: true, now: Instant(start), zone: zone), seconds <= 86_400 else { continue }
-            target = start.addingTimeInterval(TimeInterval(seconds))
-            let hour = calendar.component(.hour, from: target)
-            let morning = time.contains("am") || time.contains("a.m")
-            if hour < 12, !morning, (part ?? 0) >= 12 || day == .tonight && hour >= 1 {
-                // "tomorrow evening at 7", "tonight at 8": after noon.
-                target.addTimeInterval(12 * 3600)
-            } else if day == .tonight, hour < 12 {
-                // "tonight at 1am": the night's, after midnight.
-                target = calendar.date(byAdding: .day, value: 1, to: target) ?? target
-            }
-            break
+            if let seconds = reading(time, timeOfDay: true, now: midnight, zone: zone), seconds <= 86_400 { return (seconds, time) }
         }
-        let seconds = Int64(target.timeIntervalSince(now.date).rounded(.up))
-        return seconds > 0 ? seconds : nil
+        return nil
+    }
+
+    /// The hour of the clock that `hour` means in the part of the day whose hour is
+    /// `part`: after noon in the afternoon and evening ("7 in the evening" is 19:00), but
+    /// not a night's small hours ("2 at night") nor a time `written` with am.
+    static func clockHour(_ hour: Int, in part: Int, written: String) -> Int {
+        let morning = written.contains("am") || written.contains("a.m")
+        guard hour < 12, part >= 12, !morning, !(part == 18 && hour < 5) else { return hour }
+        return hour + 12
+    }
+
+    /// The hour of the part of the day that `text` names, as words of their own, and
+    /// `text` without it; nil when it names none.
+    private static func partOfDay(in text: String) -> (hour: Int, without: String)? {
+        guard let (hour, range) = ReplyWords.partsOfDay.lazy.compactMap({ found in Self.wordRange(of: found.words, in: text).map { (found.hour, $0) } }).first
+        else { return nil }
+        return (hour, trimmedRest((text[..<range.lowerBound] + " " + text[range.upperBound...])[...]))
     }
 
     /// `words` with the day its last one or two words name put first ("3pm tomorrow" as

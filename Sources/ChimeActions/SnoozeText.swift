@@ -11,8 +11,9 @@ enum SnoozeText {
     /// A number and the word after it, white space before either: one part of "1 hour 30
     /// minutes", "1h 30min", "1h30min".
     nonisolated(unsafe) static let spelledPart = /\s*(\d+(?:[.,]\d+)?)\s*(\p{L}+)/
-    /// An hour alone, as a clock's: "15h" or "9 h" after "until", "15 Uhr", "15 ч", "15時".
-    nonisolated(unsafe) static let hourOnly = /(\d{1,2})\s*(h|uhr|ч|時)/
+    /// An hour alone, as a clock's: "15h" or "9 h" after "until", "15 Uhr", "15 ч", "15時",
+    /// "15点", "15시".
+    nonisolated(unsafe) static let hourOnly = /(\d{1,2})\s*(h|uhr|ч|時|点|點|시)/
     nonisolated(unsafe) static let twelveHour = /(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?m/
     /// A time of day as Japanese, Chinese and Korean write it: "15時30分", "15点30分", "15시 30분".
     nonisolated(unsafe) static let hourAndMinute = /(\d{1,2})\s*(?:時|点|點|시)\s*(\d{1,2})\s*(?:分|분)/
@@ -87,6 +88,10 @@ enum SnoozeText {
             if let seconds = reading(leading.prefix(count).joined(separator: " "), timeOfDay: timeOfDay, now: now, zone: zone) {
                 return seconds
             }
+            // Not read whole: a time in a part of the day ("at 7 in the evening", "в 3 часа
+            // дня") before a while its first words name ("3 часа", three hours). Read whole,
+            // "3 дня" is three days.
+            if count == leading.count, let seconds = inPartOfDay(words, now: now, zone: zone) { return seconds }
         }
         return nil
     }
@@ -114,10 +119,10 @@ enum SnoozeText {
             return untilNext(hour: hour, minute: minute, now: now, zone: zone)
         }
         // "until 15h", "15 Uhr", "15時": an hour of the clock. Without a lead, "15h" is
-        // fifteen hours, as "2h" is two; "Uhr", "ч" after "до" and "時" (not "時間") are
-        // always the clock's.
+        // fifteen hours, as "2h" is two; "Uhr", "ч" after "до", "時", "点" and "시" (not
+        // "時間", "小时", "시간") are always the clock's.
         if let match = words.wholeMatch(of: hourOnly), let hour = Int(match.output.1), hour < 24,
-           timeOfDay || match.output.2 == "uhr" || match.output.2 == "時" {
+           timeOfDay || !["h", "ч"].contains(match.output.2) {
             return untilNext(hour: hour, minute: 0, now: now, zone: zone)
         }
         // Only where its minute's character is (a regex costs more than the rest of a snooze).
@@ -184,7 +189,7 @@ enum SnoozeText {
     }
 
     /// The seconds until the next `hour`:`minute` in the recipient's zone.
-    private static func untilNext(hour: Int, minute: Int, now: Instant, zone: TimeZone) -> Int64? {
+    static func untilNext(hour: Int, minute: Int, now: Instant, zone: TimeZone) -> Int64? {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         guard let next = calendar.nextDate(after: now.date, matching: DateComponents(hour: hour, minute: minute), matchingPolicy: .nextTime)

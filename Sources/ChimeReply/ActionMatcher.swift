@@ -188,9 +188,11 @@ public struct ActionMatcher: Sendable {
     /// "15時までスヌーズ", "30分後にスヌーズしてください", "明日までスヌーズ"): the duration, as
     /// written, as the text.
     private func snoozeAfterDuration(_ line: String, folded: String) -> Match? {
-        // A number or a day first: a day only looked for in a line of the scripts written
-        // without spaces (every line that names no action comes here).
-        guard folded.first?.isNumber == true || ReplyWords.unspaced(folded) && ReplyWords.snoozeDay(beginning: folded[...]) != nil,
+        // A number, a day or a part of the day first: a day or a part only looked for in a
+        // line of the scripts written without spaces (every line that names no action
+        // comes here).
+        guard folded.first?.isNumber == true
+                || ReplyWords.unspaced(folded) && (ReplyWords.snoozeDay(beginning: folded[...]) != nil || ReplyWords.beginsWithPartOfDay(folded[...])),
               let keyword = keywords.first(where: { $0.builtIn == .snooze && ReplyWords.unspaced($0.words) }),
               let found = folded.range(of: keyword.words) else { return nil }
         let duration = folded[..<found.lowerBound].trimmingCharacters(in: .whitespaces)
@@ -245,8 +247,8 @@ public struct ActionMatcher: Sendable {
         .map(ReplyWords.fold))
 
     /// What a snooze's duration or time starts with: a number (`10m`, `2 hours`,
-    /// `until 15:00`) or a day (`until tomorrow`, `bis Montag`); "Snooze? No thanks" asks
-    /// for none.
+    /// `until 15:00`), a day (`until tomorrow`, `bis Montag`) or a part of the day
+    /// (`until noon`, `午後3時`); "Snooze? No thanks" asks for none.
     static func isDuration(_ words: Substring) -> Bool {
         var number = words
         // Folded, a lead may be two words ("jusqu a", "hasta las"): the longest first.
@@ -256,6 +258,7 @@ public struct ActionMatcher: Sendable {
         return number.first?.isNumber == true
             || ReplyWords.numberlessDurations.keys.contains { number == $0 || number.hasPrefix($0 + " ") }
             || ReplyWords.snoozeDay(beginning: number) != nil
+            || ReplyWords.beginsWithPartOfDay(number)
     }
 
     /// ``ReplyWords/snoozeLeads``, folded, the longest first.

@@ -202,6 +202,21 @@ struct CarryingOutTests {
         #expect(!printed.contains("Friday") && !printed.contains("carried out"), "\(printed)")
     }
 
+    @Test("a time in a part of the day with no day is that time's next: \"at 7 in the evening\", \"до 3 часов дня\", \"午後3時\", \"um 3 Uhr nachmittags\", \"오후 3시\", \"午後3時にスヌーズ\"; \"until noon\" alone; \"на 3 дня\" still three days; a night's small hours after midnight")
+    func snoozeInAPartOfDay() throws {
+        let ws = try Self.workspace()
+        // Saturday 2026-11-21, 11:00 in Paris (10:00 UTC).
+        let replies = [("a", "snooze at 7 in the evening"), ("b", "Отложить до 3 часов дня"), ("c", "スヌーズ 午後3時"), ("d", "Schlummern um 3 Uhr nachmittags"),
+                       ("e", "snooze 오후 3시"), ("f", "snooze until noon"), ("g", "Отложить на 3 дня"), ("h", "snooze at 2 at night"),
+                       ("i", "snooze tonight at 2"), ("j", "Reporter à 8 heures du soir"), ("k", "snooze 9 in the morning"), ("l", "snooze 15点"),
+                       ("m", "午後3時にスヌーズ")]
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T18:00:00Z", "b": "2026-11-21T14:00:00Z", "c": "2026-11-21T14:00:00Z", "d": "2026-11-21T14:00:00Z",
+                                                     "e": "2026-11-21T14:00:00Z", "f": "2026-11-21T11:00:00Z", "g": "2026-11-24T10:00:00Z", "h": "2026-11-22T01:00:00Z",
+                                                     "i": "2026-11-22T01:00:00Z", "j": "2026-11-21T19:00:00Z", "k": "2026-11-22T08:00:00Z", "l": "2026-11-21T14:00:00Z",
+                                                     "m": "2026-11-21T14:00:00Z"],
+                               "on a Saturday at 11:00 in Paris")
+    }
+
     @Test("\"10日にスヌーズ\" (on the 10th) names no time Chime reads: the default snooze, said so, not ten days")
     func snoozeOnADay() throws {
         let ws = try Self.workspace()

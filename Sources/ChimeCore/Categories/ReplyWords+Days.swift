@@ -119,6 +119,22 @@ extension ReplyWords {
     /// Whether a day's word ends where `rest` begins: at a space or the end, anywhere
     /// in a script written without spaces (or Hangul: "내일까지"), and anywhere for a stem.
     private static func ended(_ rest: Substring, after day: (words: String, stem: Bool, day: SnoozeDay)) -> Bool {
-        day.stem || rest.isEmpty || rest.first == " " || day.words.unicodeScalars.contains { $0.value >= 0x3000 || (0x1100...0x11FF).contains($0.value) }
+        day.stem || ended(rest, after: day.words)
+    }
+
+    /// Whether `words` end where `rest` begins: at a space or the end, or anywhere in a
+    /// script written without spaces (or Hangul).
+    private static func ended(_ rest: Substring, after words: String) -> Bool {
+        rest.isEmpty || rest.first == " " || words.unicodeScalars.contains { $0.value >= 0x3000 || (0x1100...0x11FF).contains($0.value) }
+    }
+
+    /// ``partsOfDay``' words, folded, by their first character (as ``foldedDays``).
+    static let foldedPartsOfDay = Dictionary(grouping: Set(partsOfDay.map { fold($0.words) }), by: { $0.first ?? " " })
+
+    /// Whether folded text begins with a part of the day, as words of their own ("noon",
+    /// "evening at 7", "午後3時", "오후 3시"): a snooze's time may.
+    public static func beginsWithPartOfDay(_ folded: Substring) -> Bool {
+        guard let first = folded.first else { return false }
+        return foldedPartsOfDay[first]?.contains { folded.hasPrefix($0) && ended(folded.dropFirst($0.count), after: $0) } ?? false
     }
 }
