@@ -77,6 +77,14 @@ extension ActionDesk {
                                       fallback: "\(reminder): your text for “\(title)” is too long.")
         case .unmatched:
             guard try answersNow(reply, turn: "unmatched", request: request, now: now) else { return nil }
+            // A text-input action named without its text: how to add it, as its email says.
+            if let identifier = reply.textMissing, let actions = configuration.category(request.content.categoryIdentifier)?.actions,
+               let index = actions.firstIndex(where: { $0.identifier == identifier }) {
+                let title = title(of: identifier, in: request), number = index + 1
+                outcome.answer = try localizer.map { try TextInputHint.email(number, actions[index], localizer: $0, locale: locale) }
+                    ?? "Reply \(number) followed by your text for \(title)"
+                break
+            }
             let choices = validReplies(for: request, locale: locale).joined(separator: ", ")
             outcome.answer = try text("answer.unmatched", [.string(choices)], locale,
                               fallback: "Sorry, that reply was not understood. Reply with one of: \(choices)")

@@ -6,10 +6,10 @@ import ChimeLocalization
 /// by your text for Add a note (Why was it late?)", a chat message's "Add a note: press
 /// it, then reply with your text (Why was it late?)" or "…: press it, then type your text
 /// on the page that opens (Why was it late?)".
-enum TextInputHint {
+public enum TextInputHint {
     /// The email's line for an action: its reply keyword, and for a text-input action
-    /// how to add the text.
-    static func email(_ number: Int, _ action: NotificationAction, localizer: Localizer, locale: String) throws -> String {
+    /// how to add the text (also the answer to a reply that names one without it).
+    public static func email(_ number: Int, _ action: NotificationAction, localizer: Localizer, locale: String) throws -> String {
         let title = localizer.localized(action.title, locale: locale)
         guard let input = action.textInput else {
             return try localizer.formatted("ui.reply", [.integer(number), .string(title)], locale: locale) ?? "Reply \(number) for \(title)"

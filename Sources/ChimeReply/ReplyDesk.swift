@@ -26,6 +26,9 @@ public struct Reply: Sendable {
     /// The text-input action whose text was over ``NotificationAction/TextInput/maximumBytes``
     /// (recorded `too-large`; the person is told).
     public var textTooLong: String?
+    /// The text-input action named without a text ("4" alone; recorded `unmatched`, acted
+    /// on by nothing, and the person told how to add it, as a page refuses an empty text).
+    public var textMissing: String?
     /// The notification's request, once the token was good.
     public var request: NotificationRequest?
     /// The reply token the reply carried, once it was good (what the answer's Reply-To
@@ -254,6 +257,10 @@ public struct ReplyDesk: Sendable {
         if action?.textInput != nil, let text = match.userText, text.utf8.count > NotificationAction.TextInput.maximumBytes {
             reply.textTooLong = match.action
             return try finish(.tooLarge, "a text of \(text.utf8.count) bytes for \(match.action), over the \(NotificationAction.TextInput.maximumBytes) a response takes")
+        }
+        if action?.textInput != nil, match.userText == nil {
+            reply.textMissing = match.action
+            return try finish(.unmatched, "no text for \(match.action), a text-input action")
         }
         let waits = needsConfirmation(action, in: category, mail: mail, sender: sender)
         let response = StoredResponse(

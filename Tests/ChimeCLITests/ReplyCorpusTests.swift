@@ -285,6 +285,24 @@ extension ReplyCorpusTests {
         #expect(details.contains("a forwarded message (Fwd:), not a reply"), "\(details)")
     }
 
+    @Test("a text-input action named without its text (\"4\", \"Add item\") is not carried out: the reply is answered with how to add the text, in the person's language, as the email says it; \"4 milk\" is carried out")
+    func textInputWithoutText() throws {
+        let ws = try Self.workspace()
+        let sent = try Self.send(ws, ["a", "b", "c"])
+        let before = try CarryingOutTests.outbox(ws)
+        let number = try Self.ingest(ws, Self.reply(sent["a"]!, body: "4"))
+        #expect(number.stdout.hasPrefix("stdin: unmatched") && number.stdout.contains("no text for addItem"), "\(number.stdout)")
+        let answers = try CarryingOutTests.newMail(ws, since: before)
+        #expect(answers.count == 1 && CarryingOutTests.body(answers[0]).hasPrefix("Reply 4 followed by your text for Add item (Milk, eggs…)"), "\(answers.map(CarryingOutTests.body))")
+        // The title alone too (answered no more than once an hour, as any reply acting on nothing).
+        let title = try Self.ingest(ws, Self.reply(sent["b"]!, body: "Add item"))
+        #expect(title.stdout.hasPrefix("stdin: unmatched") && title.stdout.contains("no text for addItem"), "\(title.stdout)")
+        #expect(try Self.json(ws, "responses").isEmpty, "nothing carried out without the text")
+        let milk = try Self.ingest(ws, Self.reply(sent["c"]!, body: "4 milk"))
+        #expect(milk.stdout.hasPrefix("stdin: responded: addItem"), "\(milk.stdout)")
+        #expect(try Self.json(ws, "responses").map { $0["userText"] as? String } == ["milk"])
+    }
+
     @Test("a person's answer to a reminder whose title says \"Out of Office\" acts; an out-of-office answering it does not")
     func outOfOfficeTitle() throws {
         let ws = try Self.workspace()
