@@ -84,7 +84,9 @@ public enum HTMLText {
                     let pieces = preformatted > 0 ? text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init) : [text]
                     for (number, piece) in pieces.enumerated() {
                         if number > 0 { breakLine() }
-                        let text = piece.replacingWhitespace()
+                        var text = piece.replacingWhitespace()
+                        // One space where two nodes meet ("<td>4 </td><td> milk</td>").
+                        if text.first == " ", current.last == " " { text.removeFirst() }
                         current += text
                         if !hasText, text.contains(where: { $0 != " " }) { hasText = true }
                     }
@@ -104,6 +106,14 @@ public enum HTMLText {
                     walkAnswers(in: node)
                     return
                 }
+                if name == "blockquote", Self.isIndent(style: attribute(node, "style"), type: attribute(node, "type")) {
+                    // Gmail's and Apple Mail's indent (`style="margin:0 0 0 40px;border:none;
+                    // padding:0px"`): the person's own text, moved right, not a quote.
+                    if hasText { breakLine() }
+                    walk(node.pointee.children)
+                    if hasText { breakLine() }
+                    return
+                }
                 if name == "blockquote" {
                     // The quote stands as one `>` line, where it was: text rules then know
                     // what closes the person's text above it ("Sent from my iPhone").
@@ -121,6 +131,8 @@ public enum HTMLText {
                 // side by side are not.
                 let block = Self.blocks.contains(name)
                 if name == "br" { breakLine() } else if block && hasText { breakLine() }
+                // Cells side by side are words apart: `<td>4</td><td>milk</td>` is "4 milk".
+                if name == "td" || name == "th", let last = current.last, last != " " { current += " " }
                 if name == "pre" { preformatted += 1 }
                 walk(node.pointee.children)
                 if name == "pre" { preformatted -= 1 }
@@ -204,6 +216,14 @@ public enum HTMLText {
             }
             if index < bytes.count { kept += bytes[index...] }
             return String(decoding: kept, as: UTF8.self)
+        }
+
+        /// Whether a `<blockquote>` with this style and type is an indent: no border (a
+        /// quote's line on its left) and not `type="cite"`.
+        static func isIndent(style: String, type: String) -> Bool {
+            guard type.lowercased() != "cite" else { return false }
+            let style = style.lowercased().filter { !$0.isWhitespace }
+            return style.contains("border:none") && !style.contains("border-left")
         }
 
         /// Spark's sections (`<div name="…">`) holding its signature and the quoted message.

@@ -399,4 +399,19 @@ struct ReplyClientFormsTests {
             + "<div style='border:none;border-top:solid #E1E1E1 1.0pt'><p class=MsoNormal><b>From:</b> Chime<br><b>Sent:</b> Tuesday</p></div></div>"
         #expect(ReplyText.extract(HTMLText.text(of: desktop)) == "4 milk")
     }
+
+    @Test("HTML: table cells side by side are words apart; a table's rows are lines")
+    func tableCells() {
+        #expect(HTMLText.text(of: "<table><tr><td>4</td><td>milk</td></tr><tr><th>Alice</th><td><b>ACME</b></td></tr></table>") == "4 milk\nAlice ACME")
+        #expect(HTMLText.text(of: "<table><tr><td>4 </td><td> milk</td></tr></table>") == "4 milk")
+    }
+
+    @Test("HTML: Gmail's and Apple Mail's indent is the person's text; a quote's blockquote (a border, type=cite, gmail_quote) is not")
+    func indentNotQuote() {
+        let gmail = #"<div dir="ltr"><blockquote style="margin:0 0 0 40px;border:none;padding:0px"><div>4 milk</div></blockquote><br><div class="gmail_quote"><div class="gmail_attr">On Tue Chime wrote:</div><blockquote class="gmail_quote" style="margin:0px 0px 0px 0.8ex;border-left:1px solid rgb(204,204,204);padding-left:1ex">Shopping</blockquote></div></div>"#
+        #expect(ReplyText.extract(HTMLText.text(of: gmail)) == "4 milk")
+        let apple = #"<html><body><blockquote style="margin: 0 0 0 40px; border: none; padding: 0px;">2</blockquote><div><br><blockquote type="cite"><div>Reply 2 for Edit list</div></blockquote></div></body></html>"#
+        #expect(ReplyText.extract(HTMLText.text(of: apple)) == "2")
+        #expect(ReplyText.extract(HTMLText.text(of: #"<div>1</div><blockquote type="cite" style="border:none">Reply 2</blockquote>"#)) == "1")
+    }
 }
