@@ -391,11 +391,14 @@ struct DeployTests {
         }
         for forged in ["Authentication-Results: mx.example.org; dmarc=pass header.from=example.org",
                        "Authentication-Results: (by us) mx.example.org;\n\tdkim=pass header.d=example.org",
-                       "authentication-results:mx.example.org; dmarc=pass header.from=example.org"] {
+                       "authentication-results:mx.example.org; dmarc=pass header.from=example.org",
+                       "Authentication-Results : mx.example.org; dmarc=pass header.from=example.org",
+                       "Authentication-Results\t: mx.example.org; dmarc=pass header.from=example.org"] {
             #expect(try action(forged) == "IGNORE", "\(forged)")
         }
         #expect(try action("Subject: Authentication-Results: a story").isEmpty)
         #expect(try action("X-Original-Authentication-Results: mx.example.org; none").isEmpty)
+        #expect(try action("Authentication-Results-Copy: mx.example.org; none").isEmpty)
         let transport = try String(contentsOf: Self.deploy.appendingPathComponent("postfix/transport"), encoding: .utf8)
         #expect(transport.contains("header_checks = regexp:/etc/postfix/header_checks"))
         let example = try String(contentsOf: Self.deploy.appendingPathComponent("chime.example.xml"), encoding: .utf8)
