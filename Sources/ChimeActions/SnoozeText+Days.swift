@@ -30,17 +30,19 @@ extension SnoozeText {
             rest = Self.trimmedRest(rest[namedEnd...])
         }
         // A part of the day, before or after the time.
-        var part: Int?
-        if let (hour, without) = partOfDay(in: rest) {
-            part = hour
+        var part: ReplyWords.PartOfDay?
+        if let (found, without) = partOfDay(in: rest) {
+            part = found
             rest = without
         }
-        guard let start, var target = calendar.date(bySettingHour: part ?? day.hour, minute: 0, second: 0, of: start) else { return nil }
+        guard let start, var target = calendar.date(bySettingHour: part?.rawValue ?? day.hour, minute: 0, second: 0, of: start) else { return nil }
         if let (seconds, time) = timeOfDay(beginning: rest, after: Instant(start), zone: zone) {
             target = start.addingTimeInterval(TimeInterval(seconds))
             let hour = calendar.component(.hour, from: target)
-            if let evening = part ?? (day == .tonight ? 18 : nil), clockHour(hour, in: evening, written: time) != hour {
-                // "tomorrow evening at 7", "tonight at 8": after noon.
+            // Tonight's time is the night's: "tonight at 8" is 20:00, "tonight at 2" after midnight.
+            if let named = part ?? (day == .tonight ? .night : nil), clockHour(hour, in: named, written: time) != hour {
+                // "tomorrow evening at 7", "tonight at 8": after noon; "tonight at 12",
+                // twelve hours on too: midnight.
                 target.addTimeInterval(12 * 3600)
             } else if day == .tonight, hour < 12 {
                 // "tonight at 1am", "tonight at 2": the night's, after midnight.
@@ -54,18 +56,27 @@ extension SnoozeText {
     /// The seconds until the time that `words` name in a part of the day, with no day
     /// before them ("at 7 in the evening", "в 3 часа дня", "午後3時", "um 3 Uhr
     /// nachmittags"), or until that part's hour when they are that part alone ("until
-    /// noon", "bis Mittag", "до вечера"): the next one in the recipient's zone. Nil when
-    /// they name no part of the day, or more than a time with it.
+    /// noon", "bis zum Abend", "до вечера", "this afternoon"): the next one in the
+    /// recipient's zone. Nil when they name no part of the day, or more than a clock's time
+    /// with it: "2 hours in the evening" is a while, "2h, thanks, good evening" a while
+    /// and a greeting.
     static func inPartOfDay(_ words: String, now: Instant, zone: TimeZone) -> Int64? {
         guard let (part, rest) = partOfDay(in: words) else { return nil }
-        if rest.isEmpty { return untilNext(hour: part, minute: 0, now: now, zone: zone) }
-        guard rest.contains(where: \.isNumber) else { return nil }
+        if rest.isEmpty || ReplyWords.partOfDayArticles.contains(rest) { return untilNext(hour: part.rawValue, minute: 0, now: now, zone: zone) }
+        let time = withoutTimeLead(rest)
+        guard clockWords.contains(String(time.filter { !$0.isNumber && !$0.isWhitespace && !":.'’".contains($0) })) else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
-        guard let (seconds, time) = timeOfDay(beginning: rest, after: Instant(calendar.startOfDay(for: now.date)), zone: zone) else { return nil }
+        guard let seconds = reading(time, timeOfDay: true, now: Instant(calendar.startOfDay(for: now.date)), zone: zone), seconds <= 86_400 else { return nil }
         let hour = Int(seconds / 3600) % 24
         return untilNext(hour: clockHour(hour, in: part, written: time), minute: Int(seconds % 3600 / 60), now: now, zone: zone)
     }
+
+    /// What a number may stand with, its digits, spaces, colons and dots taken out, for a
+    /// clock's time beside a part of the day: "7", "7:30", "3 часа", "3 heures", "15 Uhr",
+    /// "3時半", "3시 반", "7 p.m.", "7 o'clock"; not a while's "2 hours" or "5 дней".
+    static let clockWords: Set<String> = ["", "h", "uhr", "ч", "час", "часа", "часов", "heure", "heures", "時", "時半", "点", "點", "点半", "點半",
+                                          "点钟", "點鐘", "시", "시반", "am", "pm", "oclock"]
 
     /// The time of day that the first words of `text` name (a lead such as "at" taken
     /// off), in seconds from `midnight` ("15 heures" is 15:00, as "15h" is; "3 часа" is
@@ -74,30 +85,30 @@ extension SnoozeText {
     private static func timeOfDay(beginning text: String, after midnight: Instant, zone: TimeZone) -> (seconds: Int64, written: String)? {
         let leading = leadingWords(text[...])
         for count in stride(from: leading.count, through: 1, by: -1) {
-            var time = leading.prefix(count).joined(separator: " ")
-            if let lead = ReplyWords.snoozeLeads.first(where: { timeLeads.contains($0) && time.hasPrefix($0 + " ") }) {
-                time = String(time.dropFirst(lead.count + 1))
-            }
+            let time = withoutTimeLead(leading.prefix(count).joined(separator: " "))
             if let seconds = reading(time, timeOfDay: true, now: midnight, zone: zone), seconds <= 86_400 { return (seconds, time) }
         }
         return nil
     }
 
-    /// The hour of the clock that `hour` means in the part of the day whose hour is
-    /// `part`: after noon in the afternoon and evening ("7 in the evening" is 19:00), but
-    /// not a night's small hours ("2 at night") nor a time `written` with am.
-    static func clockHour(_ hour: Int, in part: Int, written: String) -> Int {
-        let morning = written.contains("am") || written.contains("a.m")
-        guard hour < 12, part >= 12, !morning, !(part == 18 && hour < 5) else { return hour }
-        return hour + 12
+    /// `time` without a lead that asks for a time of day ("at 7", "в 3 часа").
+    private static func withoutTimeLead(_ time: String) -> String {
+        guard let lead = ReplyWords.snoozeLeads.first(where: { timeLeads.contains($0) && time.hasPrefix($0 + " ") }) else { return time }
+        return String(time.dropFirst(lead.count + 1))
     }
 
-    /// The hour of the part of the day that `text` names, as words of their own, and
-    /// `text` without it; nil when it names none.
-    private static func partOfDay(in text: String) -> (hour: Int, without: String)? {
-        guard let (hour, range) = ReplyWords.partsOfDay.lazy.compactMap({ found in Self.wordRange(of: found.words, in: text).map { (found.hour, $0) } }).first
+    /// The hour of the clock that `hour` means in `part` of the day
+    /// (``ReplyWords/PartOfDay/clockHour(_:)``), but as written when it is written with am.
+    static func clockHour(_ hour: Int, in part: ReplyWords.PartOfDay, written: String) -> Int {
+        written.contains("am") || written.contains("a.m") ? hour : part.clockHour(hour)
+    }
+
+    /// The part of the day that `text` names, as words of their own, and `text` without
+    /// it; nil when it names none.
+    private static func partOfDay(in text: String) -> (part: ReplyWords.PartOfDay, without: String)? {
+        guard let (part, range) = ReplyWords.partsOfDay.lazy.compactMap({ found in Self.wordRange(of: found.words, in: text).map { (found.part, $0) } }).first
         else { return nil }
-        return (hour, trimmedRest((text[..<range.lowerBound] + " " + text[range.upperBound...])[...]))
+        return (part, trimmedRest((text[..<range.lowerBound] + " " + text[range.upperBound...])[...]))
     }
 
     /// `words` with the day its last one or two words name put first ("3pm tomorrow" as
@@ -106,6 +117,8 @@ extension SnoozeText {
         let split = words.split(whereSeparator: \.isWhitespace)
         for count in [2, 1] where count < split.count {
             let tail = split.suffix(count).joined(separator: " ")
+            // "10 de la mañana" ends with a part of the day, not with tomorrow.
+            if ReplyWords.partsOfDay.contains(where: { $0.words.count > tail.count && words.hasSuffix(" " + $0.words) }) { return nil }
             if let (_, end) = ReplyWords.snoozeDay(beginningWritten: tail), end == tail.endIndex {
                 return tail + " " + split.dropLast(count).joined(separator: " ")
             }

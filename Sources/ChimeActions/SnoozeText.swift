@@ -12,8 +12,8 @@ enum SnoozeText {
     /// minutes", "1h 30min", "1h30min".
     nonisolated(unsafe) static let spelledPart = /\s*(\d+(?:[.,]\d+)?)\s*(\p{L}+)/
     /// An hour alone, as a clock's: "15h" or "9 h" after "until", "15 Uhr", "15 ч", "15時",
-    /// "15点", "15시".
-    nonisolated(unsafe) static let hourOnly = /(\d{1,2})\s*(h|uhr|ч|時|点|點|시)/
+    /// "15点", "15시"; and a half after it: "15時半", "3시 반".
+    nonisolated(unsafe) static let hourOnly = /(\d{1,2})\s*(h|uhr|ч|時|点|點|시)(\s*(?:半|반))?/
     nonisolated(unsafe) static let twelveHour = /(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?m/
     /// A time of day as Japanese, Chinese and Korean write it: "15時30分", "15点30分", "15시 30분".
     nonisolated(unsafe) static let hourAndMinute = /(\d{1,2})\s*(?:時|点|點|시)\s*(\d{1,2})\s*(?:分|분)/
@@ -61,7 +61,8 @@ enum SnoozeText {
         // Korean's too: "내일까지".
         let until = words.hasSuffix("まで") || words.hasSuffix("까지")
         if until { words = String(words.dropLast(2)) }
-        for after in ["後に", "後"] where words.hasSuffix(after) {
+        // ("午後", afternoon, ends as "後" does.)
+        for after in ["後に", "後"] where words.hasSuffix(after) && !words.hasSuffix("午" + after) {
             words = String(words.dropLast(after.count))
             break
         }
@@ -85,13 +86,13 @@ enum SnoozeText {
         // the most of them that name a time first.
         let leading = leadingWords(words[...])
         for count in stride(from: leading.count, through: 1, by: -1) {
-            if let seconds = reading(leading.prefix(count).joined(separator: " "), timeOfDay: timeOfDay, now: now, zone: zone) {
-                return seconds
-            }
-            // Not read whole: a time in a part of the day ("at 7 in the evening", "в 3 часа
-            // дня") before a while its first words name ("3 часа", three hours). Read whole,
-            // "3 дня" is three days.
-            if count == leading.count, let seconds = inPartOfDay(words, now: now, zone: zone) { return seconds }
+            let prefix = leading.prefix(count).joined(separator: " ")
+            // A time in a part of the day ("at 7 in the evening", "3 часа дня") before a
+            // while its first words name ("3 часа", three hours); "на 3 дня" is three days,
+            // but after "until" or "at" the time comes first: "до 5 дня" is 17:00.
+            if timeOfDay, let seconds = inPartOfDay(prefix, now: now, zone: zone) { return seconds }
+            if let seconds = reading(prefix, timeOfDay: timeOfDay, now: now, zone: zone) { return seconds }
+            if !timeOfDay, let seconds = inPartOfDay(prefix, now: now, zone: zone) { return seconds }
         }
         return nil
     }
@@ -123,7 +124,7 @@ enum SnoozeText {
         // "時間", "小时", "시간") are always the clock's.
         if let match = words.wholeMatch(of: hourOnly), let hour = Int(match.output.1), hour < 24,
            timeOfDay || !["h", "ч"].contains(match.output.2) {
-            return untilNext(hour: hour, minute: 0, now: now, zone: zone)
+            return untilNext(hour: hour, minute: match.output.3 == nil ? 0 : 30, now: now, zone: zone)
         }
         // Only where its minute's character is (a regex costs more than the rest of a snooze).
         if words.contains(where: { $0 == "分" || $0 == "분" }), let match = words.wholeMatch(of: hourAndMinute), let hour = Int(match.output.1), let minute = Int(match.output.2), hour < 24, minute < 60 {

@@ -178,8 +178,9 @@ public struct ActionMatcher: Sendable {
             }
             guard let action = keyword.action else { continue }
             guard action.textInput != nil else { return Match(action: action.identifier, userText: nil) }
+            // Thanks alone ("4 thanks", "4お願いします") is no text.
             let text = Self.trimmedText(([remainder] + rest).joined(separator: "\n"))
-            return Match(action: action.identifier, userText: text.isEmpty ? nil : text)
+            return Match(action: action.identifier, userText: Self.onlyCourtesy(Substring(ReplyWords.fold(text))) ? nil : text)
         }
         return snoozeAfterDuration(line, folded: folded)
     }
@@ -192,7 +193,7 @@ public struct ActionMatcher: Sendable {
         // line of the scripts written without spaces (every line that names no action
         // comes here).
         guard folded.first?.isNumber == true
-                || ReplyWords.unspaced(folded) && (ReplyWords.snoozeDay(beginning: folded[...]) != nil || ReplyWords.beginsWithPartOfDay(folded[...])),
+                || ReplyWords.unspaced(folded) && (ReplyWords.snoozeDay(beginning: folded[...]) != nil || ReplyWords.partOfDayEnd(beginning: folded[...]) != nil),
               let keyword = keywords.first(where: { $0.builtIn == .snooze && ReplyWords.unspaced($0.words) }),
               let found = folded.range(of: keyword.words) else { return nil }
         let duration = folded[..<found.lowerBound].trimmingCharacters(in: .whitespaces)
@@ -258,7 +259,16 @@ public struct ActionMatcher: Sendable {
         return number.first?.isNumber == true
             || ReplyWords.numberlessDurations.keys.contains { number == $0 || number.hasPrefix($0 + " ") }
             || ReplyWords.snoozeDay(beginning: number) != nil
-            || ReplyWords.beginsWithPartOfDay(number)
+            || namesPartOfDay(words) || namesPartOfDay(number)
+    }
+
+    /// Whether folded text begins with a part of the day that only a time, thanks or
+    /// please follow ("noon", "in the morning", "evening at 7", "noon, thanks", "午後3時"):
+    /// "Morning works better" is another sentence.
+    static func namesPartOfDay(_ words: Substring) -> Bool {
+        guard let end = ReplyWords.partOfDayEnd(beginning: words) else { return false }
+        let rest = words[end...].drop { $0 == " " }
+        return rest.contains(where: \.isNumber) || onlyCourtesy(rest) || onlyUnspacedEndings(rest)
     }
 
     /// ``ReplyWords/snoozeLeads``, folded, the longest first.

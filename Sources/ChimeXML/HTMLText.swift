@@ -218,12 +218,13 @@ public enum HTMLText {
             return String(decoding: kept, as: UTF8.self)
         }
 
-        /// Whether a `<blockquote>` with this style and type is an indent: no border (a
-        /// quote's line on its left) and not `type="cite"`.
+        /// Whether a `<blockquote>` with this style and type is an indent, as Gmail and
+        /// Apple Mail write one (`margin:0 0 0 40px;border:none;padding:0px`): no border (a
+        /// quote's line on its left), no padding, and not `type="cite"`.
         static func isIndent(style: String, type: String) -> Bool {
             guard type.lowercased() != "cite" else { return false }
             let style = style.lowercased().filter { !$0.isWhitespace }
-            return style.contains("border:none") && !style.contains("border-left")
+            return style.contains("border:none") && style.contains("padding:0") && !style.contains("border-left")
         }
 
         /// Spark's sections (`<div name="…">`) holding its signature and the quoted message.

@@ -217,6 +217,29 @@ struct CarryingOutTests {
                                "on a Saturday at 11:00 in Paris")
     }
 
+    @Test("parts of the day, reviewed: evening at 4 is 16:00, 12 at night midnight; a while before a part's word stays a while; \"until the evening\", \"in the morning\", genitives and \"please\" after it; \"до 5 дня\" is 17:00; 午後 alone; half hours; \"de la mañana\" is no tomorrow")
+    func snoozeInAPartOfDayReviewed() throws {
+        let ws = try Self.workspace()
+        // Saturday 2026-11-21, 11:00 in Paris (10:00 UTC).
+        let replies = [("a", "snooze tomorrow evening at 4"), ("b", "Отложить до 4 вечера"), ("c", "snooze at 12 at night"), ("d", "スヌーズ 夜12時"),
+                       ("e", "snooze in the morning"), ("f", "Posponer hasta la tarde"), ("g", "snooze until noon please"), ("h", "Snooze 2h, thanks, good evening"),
+                       ("i", "snooze 2 hours in the evening"), ("j", "Отложить на 5 дней вечером"), ("k", "スヌーズ 30分 昼食中"), ("l", "Отложить до 5 дня"),
+                       ("m", "スヌーズ 午後"), ("n", "snooze 오후 3시 반"), ("o", "Posponer a las 11:30 de la mañana"), ("p", "Drzemka do 12 w nocy"),
+                       ("q", "Schlummern bis zum Abend"), ("r", "Reporter jusqu'au soir"), ("s", "Drzemka do wieczora"), ("t", "夕方までスヌーズ"),
+                       ("u", "snooze tonight at 12")]
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-22T15:00:00Z", "b": "2026-11-21T15:00:00Z", "c": "2026-11-21T23:00:00Z", "d": "2026-11-21T23:00:00Z",
+                                                     "e": "2026-11-22T08:00:00Z", "f": "2026-11-21T13:00:00Z", "g": "2026-11-21T11:00:00Z", "h": "2026-11-21T12:00:00Z",
+                                                     "i": "2026-11-21T12:00:00Z", "j": "2026-11-26T10:00:00Z", "k": "2026-11-21T10:30:00Z", "l": "2026-11-21T16:00:00Z",
+                                                     "m": "2026-11-21T13:00:00Z", "n": "2026-11-21T14:30:00Z", "o": "2026-11-21T10:30:00Z", "p": "2026-11-21T23:00:00Z",
+                                                     "q": "2026-11-21T17:00:00Z", "r": "2026-11-21T17:00:00Z", "s": "2026-11-21T17:00:00Z", "t": "2026-11-21T17:00:00Z",
+                                                     "u": "2026-11-21T23:00:00Z"],
+                               "on a Saturday at 11:00 in Paris")
+        // A part of the day followed by another sentence names no snooze.
+        let sent = try ReplyCorpusTests.send(ws, ["v"], category: "shop")
+        let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent["v"]!, body: "Snooze? Morning works better, no"))
+        #expect(printed.contains("unmatched"), "\(printed)")
+    }
+
     @Test("\"10日にスヌーズ\" (on the 10th) names no time Chime reads: the default snooze, said so, not ten days")
     func snoozeOnADay() throws {
         let ws = try Self.workspace()

@@ -285,7 +285,7 @@ extension ReplyCorpusTests {
         #expect(details.contains("a forwarded message (Fwd:), not a reply"), "\(details)")
     }
 
-    @Test("a text-input action named without its text (\"4\", \"Add item\") is not carried out: the reply is answered with how to add the text, in the person's language, as the email says it; \"4 milk\" is carried out")
+    @Test("a text-input action named without its text (\"4\", \"Add item\") (or with thanks alone) is not carried out: the reply is answered with how to add the text, in the person's language, as the email says it; \"4 milk\" is carried out")
     func textInputWithoutText() throws {
         let ws = try Self.workspace()
         let sent = try Self.send(ws, ["a", "b", "c"])
@@ -297,6 +297,10 @@ extension ReplyCorpusTests {
         // The title alone too (answered no more than once an hour, as any reply acting on nothing).
         let title = try Self.ingest(ws, Self.reply(sent["b"]!, body: "Add item"))
         #expect(title.stdout.hasPrefix("stdin: unmatched") && title.stdout.contains("no text for addItem"), "\(title.stdout)")
+        for thanks in ["4 thanks", "4お願いします"] {
+            let result = try Self.ingest(ws, Self.reply(sent["b"]!, body: thanks))
+            #expect(result.stdout.hasPrefix("stdin: unmatched") && result.stdout.contains("no text for addItem"), "\(thanks): \(result.stdout)")
+        }
         #expect(try Self.json(ws, "responses").isEmpty, "nothing carried out without the text")
         let milk = try Self.ingest(ws, Self.reply(sent["c"]!, body: "4 milk"))
         #expect(milk.stdout.hasPrefix("stdin: responded: addItem"), "\(milk.stdout)")

@@ -412,6 +412,7 @@ struct ReplyClientFormsTests {
         #expect(ReplyText.extract(HTMLText.text(of: gmail)) == "4 milk")
         let apple = #"<html><body><blockquote style="margin: 0 0 0 40px; border: none; padding: 0px;">2</blockquote><div><br><blockquote type="cite"><div>Reply 2 for Edit list</div></blockquote></div></body></html>"#
         #expect(ReplyText.extract(HTMLText.text(of: apple)) == "2")
-        #expect(ReplyText.extract(HTMLText.text(of: #"<div>1</div><blockquote type="cite" style="border:none">Reply 2</blockquote>"#)) == "1")
+        #expect(ReplyText.extract(HTMLText.text(of: #"<div>1</div><blockquote type="cite" style="border:none;padding:0">Reply 2</blockquote>"#)) == "1")
+        #expect(ReplyText.extract(HTMLText.text(of: #"<div>1</div><blockquote style="margin:0 0 0 10px;border:none">Reply 2</blockquote>"#)) == "1")
     }
 }
