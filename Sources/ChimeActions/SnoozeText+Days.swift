@@ -29,23 +29,25 @@ extension SnoozeText {
             start = calendar.date(byAdding: .day, value: (weekday + 5) % 7, to: monday)
             rest = Self.trimmedRest(rest[namedEnd...])
         }
-        // A part of the day, before or after the time.
+        // A part of the day, first or beside the time: "tomorrow evening at 7", "завтра в
+        // 8 вечера"; not a farewell's ("до завтра, спокойной ночи").
         var part: ReplyWords.PartOfDay?
-        if let (found, without) = partOfDay(in: rest) {
-            part = found
-            rest = without
+        if let found = partOfDay(in: rest), found.first || namesClock(withoutTimeLead(found.without), led: true) {
+            part = found.part
+            rest = found.without
         }
         guard let start, var target = calendar.date(bySettingHour: part?.rawValue ?? day.hour, minute: 0, second: 0, of: start) else { return nil }
         if let (seconds, time) = timeOfDay(beginning: rest, after: Instant(start), zone: zone) {
             target = start.addingTimeInterval(TimeInterval(seconds))
             let hour = calendar.component(.hour, from: target)
-            // Tonight's time is the night's: "tonight at 8" is 20:00, "tonight at 2" after midnight.
-            if let named = part ?? (day == .tonight ? .night : nil), clockHour(hour, in: named, written: time) != hour {
-                // "tomorrow evening at 7", "tonight at 8": after noon; "tonight at 12",
-                // twelve hours on too: midnight.
+            // Tonight's time is the evening's ("this evening at 4", "esta tarde a las 3"),
+            // and its 12 midnight.
+            if let named = part ?? (day == .tonight ? .evening : nil), clockHour(hour, in: named, written: time) != hour || day == .tonight && hour == 12 {
+                // "tomorrow evening at 7", "tonight at 8": after noon; "tomorrow night at
+                // 12", "tonight at 12", twelve hours on too: midnight.
                 target.addTimeInterval(12 * 3600)
             } else if day == .tonight, hour < 12 {
-                // "tonight at 1am", "tonight at 2": the night's, after midnight.
+                // "tonight at 1am": the night's, after midnight.
                 target = calendar.date(byAdding: .day, value: 1, to: target) ?? target
             }
         }
@@ -56,27 +58,39 @@ extension SnoozeText {
     /// The seconds until the time that `words` name in a part of the day, with no day
     /// before them ("at 7 in the evening", "в 3 часа дня", "午後3時", "um 3 Uhr
     /// nachmittags"), or until that part's hour when they are that part alone ("until
-    /// noon", "bis zum Abend", "до вечера", "this afternoon"): the next one in the
-    /// recipient's zone. Nil when they name no part of the day, or more than a clock's time
-    /// with it: "2 hours in the evening" is a while, "2h, thanks, good evening" a while
-    /// and a greeting.
-    static func inPartOfDay(_ words: String, now: Instant, zone: TimeZone) -> Int64? {
-        guard let (part, rest) = partOfDay(in: words) else { return nil }
+    /// noon", "bis zum Abend", "до вечера"; "this afternoon" only while it is ahead today):
+    /// the next one in the recipient's zone. Nil when they name no part of the day, or
+    /// more than a clock's time with it: "2 hours in the evening" is a while, "2h, thanks,
+    /// good evening" a while and a greeting. `led`: whether a lead that asks for a time
+    /// ("until", "до") came before `words`.
+    static func inPartOfDay(_ words: String, led: Bool, now: Instant, zone: TimeZone) -> Int64? {
+        guard let (part, rest, _) = partOfDay(in: words) else { return nil }
         if rest.isEmpty || ReplyWords.partOfDayArticles.contains(rest) { return untilNext(hour: part.rawValue, minute: 0, now: now, zone: zone) }
-        let time = withoutTimeLead(rest)
-        guard clockWords.contains(String(time.filter { !$0.isNumber && !$0.isWhitespace && !":.'’".contains($0) })) else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
-        guard let seconds = reading(time, timeOfDay: true, now: Instant(calendar.startOfDay(for: now.date)), zone: zone), seconds <= 86_400 else { return nil }
+        if ReplyWords.partOfDayThis.contains(rest) {
+            guard let today = calendar.date(bySettingHour: part.rawValue, minute: 0, second: 0, of: now.date) else { return nil }
+            let seconds = Int64(today.timeIntervalSince(now.date).rounded(.up))
+            return seconds > 0 ? seconds : nil
+        }
+        let time = withoutTimeLead(rest)
+        guard namesClock(time, led: led || time != rest),
+              let seconds = reading(time, timeOfDay: true, now: Instant(calendar.startOfDay(for: now.date)), zone: zone), seconds <= 86_400 else { return nil }
         let hour = Int(seconds / 3600) % 24
         return untilNext(hour: clockHour(hour, in: part, written: time), minute: Int(seconds % 3600 / 60), now: now, zone: zone)
     }
 
-    /// What a number may stand with, its digits, spaces, colons and dots taken out, for a
-    /// clock's time beside a part of the day: "7", "7:30", "3 часа", "3 heures", "15 Uhr",
-    /// "3時半", "3시 반", "7 p.m.", "7 o'clock"; not a while's "2 hours" or "5 дней".
-    static let clockWords: Set<String> = ["", "h", "uhr", "ч", "час", "часа", "часов", "heure", "heures", "時", "時半", "点", "點", "点半", "點半",
-                                          "点钟", "點鐘", "시", "시반", "am", "pm", "oclock"]
+    /// Whether `time` is a clock's time as written beside a part of the day: a number with
+    /// at most ``clockWords`` ("7", "7:30", "15 Uhr", "3時半", "3시 반", "7 p.m."), or, after
+    /// a lead that asks for a time, with ``clockUnits`` ("в 3 часа дня", "à 3 heures du
+    /// soir"), which are a while's without one ("1 час утром", "1h in the morning").
+    static func namesClock(_ time: String, led: Bool) -> Bool {
+        let words = String(time.filter { !$0.isNumber && !$0.isWhitespace && !":.'’".contains($0) })
+        return time.contains(where: \.isNumber) && (clockWords.contains(words) || led && clockUnits.contains(words))
+    }
+
+    static let clockWords: Set<String> = ["", "uhr", "時", "時半", "点", "點", "点半", "點半", "点钟", "點鐘", "시", "시반", "am", "pm", "oclock"]
+    static let clockUnits: Set<String> = ["h", "ч", "час", "часа", "часов", "heure", "heures"]
 
     /// The time of day that the first words of `text` name (a lead such as "at" taken
     /// off), in seconds from `midnight` ("15 heures" is 15:00, as "15h" is; "3 часа" is
@@ -103,12 +117,12 @@ extension SnoozeText {
         written.contains("am") || written.contains("a.m") ? hour : part.clockHour(hour)
     }
 
-    /// The part of the day that `text` names, as words of their own, and `text` without
-    /// it; nil when it names none.
-    private static func partOfDay(in text: String) -> (part: ReplyWords.PartOfDay, without: String)? {
+    /// The part of the day that `text` names, as words of their own, `text` without it,
+    /// and whether `text` begins with it; nil when it names none.
+    private static func partOfDay(in text: String) -> (part: ReplyWords.PartOfDay, without: String, first: Bool)? {
         guard let (part, range) = ReplyWords.partsOfDay.lazy.compactMap({ found in Self.wordRange(of: found.words, in: text).map { (found.part, $0) } }).first
         else { return nil }
-        return (part, trimmedRest((text[..<range.lowerBound] + " " + text[range.upperBound...])[...]))
+        return (part, trimmedRest((text[..<range.lowerBound] + " " + text[range.upperBound...])[...]), range.lowerBound == text.startIndex)
     }
 
     /// `words` with the day its last one or two words name put first ("3pm tomorrow" as

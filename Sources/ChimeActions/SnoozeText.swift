@@ -90,9 +90,9 @@ enum SnoozeText {
             // A time in a part of the day ("at 7 in the evening", "3 часа дня") before a
             // while its first words name ("3 часа", three hours); "на 3 дня" is three days,
             // but after "until" or "at" the time comes first: "до 5 дня" is 17:00.
-            if timeOfDay, let seconds = inPartOfDay(prefix, now: now, zone: zone) { return seconds }
+            if timeOfDay, let seconds = inPartOfDay(prefix, led: true, now: now, zone: zone) { return seconds }
             if let seconds = reading(prefix, timeOfDay: timeOfDay, now: now, zone: zone) { return seconds }
-            if !timeOfDay, let seconds = inPartOfDay(prefix, now: now, zone: zone) { return seconds }
+            if !timeOfDay, let seconds = inPartOfDay(prefix, led: false, now: now, zone: zone) { return seconds }
         }
         return nil
     }

@@ -180,7 +180,8 @@ public struct ActionMatcher: Sendable {
             guard action.textInput != nil else { return Match(action: action.identifier, userText: nil) }
             // Thanks alone ("4 thanks", "4お願いします") is no text.
             let text = Self.trimmedText(([remainder] + rest).joined(separator: "\n"))
-            return Match(action: action.identifier, userText: Self.onlyCourtesy(Substring(ReplyWords.fold(text))) ? nil : text)
+            let folded = ReplyWords.fold(text)
+            return Match(action: action.identifier, userText: folded.isEmpty || Self.courtesyWhole.contains(folded) ? nil : text)
         }
         return snoozeAfterDuration(line, folded: folded)
     }
@@ -222,7 +223,14 @@ public struct ActionMatcher: Sendable {
 
     /// Words that may follow an action's name and leave the answer what it was ("2
     /// please", "OK, got it, thanks"), in the shipped languages, folded.
-    static let courtesy: Set<String> = Set([
+    static let courtesy: Set<String> = Set(courtesyWritten.flatMap { ReplyWords.fold($0).split(separator: " ").map(String.init) })
+
+    /// ``courtesyWritten`` whole, folded: what alone is no text for a text-input action
+    /// ("4 thanks"), where its words alone may be ("4 té", "4 vous").
+    static let courtesyWhole: Set<String> = Set(courtesyWritten.map(ReplyWords.fold))
+
+    /// Thanks and please as written, the words of ``courtesy``.
+    private static let courtesyWritten = [
         "please", "pls", "plz", "thanks", "thank you", "thx", "ty", "cheers", "very much",
         "merci", "merci beaucoup", "svp", "stp", "s'il vous plaît", "s'il te plaît",
         "danke", "danke schön", "bitte", "vielen dank", "gracias", "muchas gracias", "por favor",
@@ -234,7 +242,7 @@ public struct ActionMatcher: Sendable {
         "ευχαριστώ", "παρακαλώ", "дякую", "благодаря", "hvala", "תודה", "בבקשה", "ممنون", "لطفا",
         "धन्यवाद", "कृपया", "ขอบคุณ", "ขอบคุณครับ", "ขอบคุณค่ะ", "ครับ", "ค่ะ", "คะ", "nhé",
         "tolong", "makasih", "감사합니다", "고맙습니다", "부탁합니다", "부탁드립니다", "谢谢", "謝謝", "请", "請",
-    ].flatMap { ReplyWords.fold($0).split(separator: " ").map(String.init) })
+    ]
 
     /// Thanks and please of several words whose words alone are not ("per favore", not
     /// "per"; "будь ласка", not "ласка", a brand of soap), folded, each as its words.
@@ -267,9 +275,23 @@ public struct ActionMatcher: Sendable {
     /// "Morning works better" is another sentence.
     static func namesPartOfDay(_ words: Substring) -> Bool {
         guard let end = ReplyWords.partOfDayEnd(beginning: words) else { return false }
-        let rest = words[end...].drop { $0 == " " }
-        return rest.contains(where: \.isNumber) || onlyCourtesy(rest) || onlyUnspacedEndings(rest)
+        var rest = words[end...].drop { $0 == " " }
+        if onlyCourtesy(rest) || onlyUnspacedEndings(rest) { return true }
+        // A clock's time right after it: after "at" ("evening at 7"), or written as one
+        // ("午後3時", "evening 7pm"), then only its words: "evening 2 kids asleep" and
+        // "noon 3" are none.
+        let led = durationLeads.first { rest.hasPrefix($0 + " ") }
+        if let led { rest = rest.dropFirst(led.count + 1) }
+        let words = rest.split(separator: " ")
+        guard let time = words.first, time.first?.isNumber == true, led != nil || time.contains(where: { !$0.isNumber }) else { return false }
+        return words.dropFirst().allSatisfy { clockTail.contains(String($0)) || courtesy.contains(String($0)) }
     }
+
+    /// Words that may follow a time's number beside a part of the day, folded: "at 7 pm",
+    /// "um 7 Uhr", "à 7 heures", "в 7 часов", "3시 반".
+    static let clockTail = Set(["am", "pm", "uhr", "h", "heure", "heures", "o'clock", "ч", "час", "часа", "часов", "반", "半"].flatMap {
+        ReplyWords.fold($0).split(separator: " ").map(String.init)
+    })
 
     /// ``ReplyWords/snoozeLeads``, folded, the longest first.
     static let durationLeads = Set(ReplyWords.snoozeLeads.map(ReplyWords.fold)).sorted { ($0.count, $1) > ($1.count, $0) }

@@ -208,11 +208,11 @@ struct CarryingOutTests {
         // Saturday 2026-11-21, 11:00 in Paris (10:00 UTC).
         let replies = [("a", "snooze at 7 in the evening"), ("b", "Отложить до 3 часов дня"), ("c", "スヌーズ 午後3時"), ("d", "Schlummern um 3 Uhr nachmittags"),
                        ("e", "snooze 오후 3시"), ("f", "snooze until noon"), ("g", "Отложить на 3 дня"), ("h", "snooze at 2 at night"),
-                       ("i", "snooze tonight at 2"), ("j", "Reporter à 8 heures du soir"), ("k", "snooze 9 in the morning"), ("l", "snooze 15点"),
+                       ("i", "snooze tonight at 11"), ("j", "Reporter à 8 heures du soir"), ("k", "snooze 9 in the morning"), ("l", "snooze 15点"),
                        ("m", "午後3時にスヌーズ")]
         try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T18:00:00Z", "b": "2026-11-21T14:00:00Z", "c": "2026-11-21T14:00:00Z", "d": "2026-11-21T14:00:00Z",
                                                      "e": "2026-11-21T14:00:00Z", "f": "2026-11-21T11:00:00Z", "g": "2026-11-24T10:00:00Z", "h": "2026-11-22T01:00:00Z",
-                                                     "i": "2026-11-22T01:00:00Z", "j": "2026-11-21T19:00:00Z", "k": "2026-11-22T08:00:00Z", "l": "2026-11-21T14:00:00Z",
+                                                     "i": "2026-11-21T22:00:00Z", "j": "2026-11-21T19:00:00Z", "k": "2026-11-22T08:00:00Z", "l": "2026-11-21T14:00:00Z",
                                                      "m": "2026-11-21T14:00:00Z"],
                                "on a Saturday at 11:00 in Paris")
     }
@@ -238,6 +238,24 @@ struct CarryingOutTests {
         let sent = try ReplyCorpusTests.send(ws, ["v"], category: "shop")
         let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent["v"]!, body: "Snooze? Morning works better, no"))
         #expect(printed.contains("unmatched"), "\(printed)")
+    }
+
+    @Test("parts of the day, reviewed again: this evening at 4 is 16:00; a while then a part's word stays a while without \"until\"; a farewell after a day is no part of it; noon at 1 is 13:00; this afternoon is today's; a part's word then other words is no snooze")
+    func snoozeInAPartOfDayReviewedAgain() throws {
+        let ws = try Self.workspace()
+        // Saturday 2026-11-21, 11:00 in Paris (10:00 UTC).
+        let replies = [("a", "Posponer esta tarde a las 3"), ("b", "snooze this evening at 4"), ("c", "Отложить 1 час утром"), ("d", "snooze 1h in the morning"),
+                       ("e", "Reporter 2h le soir"), ("f", "Отложить до завтра, спокойной ночи"), ("g", "Posponer hasta mañana, llego tarde"),
+                       ("h", "Schlummern morgen Mittag um 1"), ("i", "明日の昼1時までスヌーズ"), ("j", "snooze this afternoon")]
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T14:00:00Z", "b": "2026-11-21T15:00:00Z", "c": "2026-11-21T11:00:00Z", "d": "2026-11-21T11:00:00Z",
+                                                     "e": "2026-11-21T12:00:00Z", "f": "2026-11-22T08:00:00Z", "g": "2026-11-22T08:00:00Z", "h": "2026-11-22T12:00:00Z",
+                                                     "i": "2026-11-22T12:00:00Z", "j": "2026-11-21T13:00:00Z"],
+                               "on a Saturday at 11:00 in Paris")
+        let sent = try ReplyCorpusTests.send(ws, ["k", "l"], category: "shop")
+        for (id, body) in [("k", "snooze: evening 2 kids asleep"), ("l", "snooze noon 3")] {
+            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent[id]!, body: body))
+            #expect(printed.contains("unmatched"), "\(body): \(printed)")
+        }
     }
 
     @Test("\"10日にスヌーズ\" (on the 10th) names no time Chime reads: the default snooze, said so, not ten days")

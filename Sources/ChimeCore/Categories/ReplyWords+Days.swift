@@ -23,12 +23,14 @@ extension ReplyWords {
         /// The hour of the clock that `hour` (0–23) means written in this part: after noon
         /// in the afternoon and evening ("7 in the evening" is 19:00, "4 вечера" 16:00); in
         /// the night too, but for its small hours and midnight ("11 at night" is 23:00, "2
-        /// at night" 2:00, "12 at night" 0:00); as written in the morning and at noon.
+        /// at night" 2:00, "12 at night" 0:00); at noon, its first hours after it ("Mittag um
+        /// 1", "昼1時" are 13:00); as written in the morning.
         public func clockHour(_ hour: Int) -> Int {
             switch self {
             case .afternoon, .evening: hour < 12 ? hour + 12 : hour
             case .night: hour == 12 ? 0 : (5..<12).contains(hour) ? hour + 12 : hour
-            case .morning, .noon: hour
+            case .noon: (1..<6).contains(hour) ? hour + 12 : hour
+            case .morning: hour
             }
         }
     }
@@ -96,15 +98,20 @@ extension ReplyWords {
           "notte", "di notte", "da noite", "'s nachts", "w nocy", "nocy", "ночью", "ночи", "夜", "晚上", "밤", "ليلا", "ليلًا", "الليل"], .night),
     ] as [([String], PartOfDay)]).flatMap { words, part in words.map { (words: $0, part: part) } }.sorted { $0.words.count > $1.words.count }
 
-    /// An article or "this" before a part of the day that leaves it that part: "until the
-    /// evening", "this afternoon", "bis zum Abend", "jusqu'au soir", "hasta el mediodía".
-    public static let partOfDayArticles: Set<String> = ["the", "this", "la", "el", "le", "l'", "l’", "au", "jusqu'au", "jusqu’au", "zum", "zur",
-                                                        "der", "dem", "al", "este", "esta", "ce", "cette", "questa", "questo", "il"]
+    /// An article before a part of the day that leaves it that part: "until the evening",
+    /// "bis zum Abend", "jusqu'au soir", "hasta el mediodía".
+    public static let partOfDayArticles: Set<String> = ["the", "la", "el", "le", "l'", "l’", "au", "jusqu'au", "jusqu’au", "zum", "zur",
+                                                        "der", "dem", "al", "il"]
+
+    /// "This" before a part of the day: today's, not the next ("this afternoon", "cet
+    /// après-midi"; "this evening" is a day of its own, tonight).
+    public static let partOfDayThis: Set<String> = ["this", "este", "esta", "ce", "cet", "cette", "questa", "questo", "dieser", "diesen", "heute"]
 
     /// ``partsOfDay``' words, folded, by their first character (as ``foldedDays``).
     static let foldedPartsOfDay = Dictionary(grouping: Set(partsOfDay.map { fold($0.words) }), by: { $0.first ?? " " })
-    /// ``partOfDayArticles``, folded ("jusqu'au" as "jusqu au"), each with the space after it.
-    static let foldedPartOfDayArticles = Set(partOfDayArticles.map { fold($0) + " " })
+    /// ``partOfDayArticles`` and ``partOfDayThis``, folded ("jusqu'au" as "jusqu au"), each
+    /// with the space after it.
+    static let foldedPartOfDayArticles = Set(partOfDayArticles.union(partOfDayThis).map { fold($0) + " " })
 
     /// The day words, folded, by their first character, the longest first, each with
     /// whether it is a stem: a line is compared with the few that begin as it does (with
