@@ -32,10 +32,12 @@ extension SnoozeText {
         // A part of the day, first or beside the time: "tomorrow evening at 7", "завтра в
         // 8 вечера"; not a farewell's ("до завтра, спокойной ночи").
         var part: ReplyWords.PartOfDay?
-        if let found = partOfDay(in: rest), found.first || namesClock(withoutTimeLead(found.without), led: true) {
+        if let found = partOfDay(in: rest), found.first || timeLeads.contains(found.without) || namesClock(withoutTimeLead(found.without), led: true) {
             part = found.part
             rest = found.without
         }
+        // Midnight is the day's end.
+        if part == .midnight { start = start.flatMap { calendar.date(byAdding: .day, value: 1, to: $0) } }
         guard let start, var target = calendar.date(bySettingHour: part?.rawValue ?? day.hour, minute: 0, second: 0, of: start) else { return nil }
         if let (seconds, time) = timeOfDay(beginning: rest, after: Instant(start), zone: zone) {
             target = start.addingTimeInterval(TimeInterval(seconds))
@@ -64,20 +66,30 @@ extension SnoozeText {
     /// good evening" a while and a greeting. `led`: whether a lead that asks for a time
     /// ("until", "до") came before `words`.
     static func inPartOfDay(_ words: String, led: Bool, now: Instant, zone: TimeZone) -> Int64? {
-        guard let (part, rest, _) = partOfDay(in: words) else { return nil }
-        if rest.isEmpty || ReplyWords.partOfDayArticles.contains(rest) { return untilNext(hour: part.rawValue, minute: 0, now: now, zone: zone) }
+        guard let (part, found, _) = partOfDay(in: words) else { return nil }
+        var rest = found
+        // An article or "this" before the part ("the morning at 10", "this afternoon at 3").
+        var this = false
+        let first = rest.prefix { !$0.isWhitespace }
+        if ReplyWords.partOfDayArticles.contains(String(first)) || ReplyWords.partOfDayThis.contains(String(first)) {
+            this = ReplyWords.partOfDayThis.contains(String(first))
+            rest = rest.dropFirst(first.count).trimmingCharacters(in: .whitespaces)
+        }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
-        if ReplyWords.partOfDayThis.contains(rest) {
-            guard let today = calendar.date(bySettingHour: part.rawValue, minute: 0, second: 0, of: now.date) else { return nil }
-            let seconds = Int64(today.timeIntervalSince(now.date).rounded(.up))
-            return seconds > 0 ? seconds : nil
+        let today = calendar.startOfDay(for: now.date)
+        var seconds: Int64?
+        if rest.isEmpty {
+            seconds = untilNext(hour: part.rawValue, minute: 0, now: now, zone: zone)
+        } else {
+            let time = withoutTimeLead(rest)
+            guard namesClock(time, led: led || time != rest),
+                  let read = reading(time, timeOfDay: true, now: Instant(today), zone: zone), read <= 86_400 else { return nil }
+            seconds = untilNext(hour: clockHour(Int(read / 3600) % 24, in: part, written: time), minute: Int(read % 3600 / 60), now: now, zone: zone)
         }
-        let time = withoutTimeLead(rest)
-        guard namesClock(time, led: led || time != rest),
-              let seconds = reading(time, timeOfDay: true, now: Instant(calendar.startOfDay(for: now.date)), zone: zone), seconds <= 86_400 else { return nil }
-        let hour = Int(seconds / 3600) % 24
-        return untilNext(hour: clockHour(hour, in: part, written: time), minute: Int(seconds % 3600 / 60), now: now, zone: zone)
+        // "This afternoon" is today's only: never tomorrow's.
+        guard let seconds, !this || calendar.isDate(now.date.addingTimeInterval(TimeInterval(seconds)), inSameDayAs: today) else { return nil }
+        return seconds
     }
 
     /// Whether `time` is a clock's time as written beside a part of the day: a number with

@@ -226,8 +226,9 @@ public struct ActionMatcher: Sendable {
     static let courtesy: Set<String> = Set(courtesyWritten.flatMap { ReplyWords.fold($0).split(separator: " ").map(String.init) })
 
     /// ``courtesyWritten`` whole, folded: what alone is no text for a text-input action
-    /// ("4 thanks"), where its words alone may be ("4 té", "4 vous").
-    static let courtesyWhole: Set<String> = Set(courtesyWritten.map(ReplyWords.fold))
+    /// ("4 thanks"), where its words alone may be ("4 té", "4 vous"), and so may "very"
+    /// ("4 bardzo") alone.
+    static let courtesyWhole: Set<String> = Set(courtesyWritten.map(ReplyWords.fold)).subtracting(["bardzo", "very much"])
 
     /// Thanks and please as written, the words of ``courtesy``.
     private static let courtesyWritten = [

@@ -240,16 +240,18 @@ struct CarryingOutTests {
         #expect(printed.contains("unmatched"), "\(printed)")
     }
 
-    @Test("parts of the day, reviewed again: this evening at 4 is 16:00; a while then a part's word stays a while without \"until\"; a farewell after a day is no part of it; noon at 1 is 13:00; this afternoon is today's; a part's word then other words is no snooze")
+    @Test("parts of the day, reviewed again: this evening at 4 is 16:00; a while then a part's word stays a while without \"until\"; a farewell after a day is no part of it; noon at 1 is 13:00; this afternoon is today's, and its time kept; midnight; a part's word then other words is no snooze")
     func snoozeInAPartOfDayReviewedAgain() throws {
         let ws = try Self.workspace()
         // Saturday 2026-11-21, 11:00 in Paris (10:00 UTC).
         let replies = [("a", "Posponer esta tarde a las 3"), ("b", "snooze this evening at 4"), ("c", "Отложить 1 час утром"), ("d", "snooze 1h in the morning"),
                        ("e", "Reporter 2h le soir"), ("f", "Отложить до завтра, спокойной ночи"), ("g", "Posponer hasta mañana, llego tarde"),
-                       ("h", "Schlummern morgen Mittag um 1"), ("i", "明日の昼1時までスヌーズ"), ("j", "snooze this afternoon")]
+                       ("h", "Schlummern morgen Mittag um 1"), ("i", "明日の昼1時までスヌーズ"), ("j", "snooze this afternoon"),
+                       ("m", "snooze this afternoon at 3"), ("n", "snooze in the morning at 10"), ("o", "Reporter ce soir à minuit"), ("p", "snooze until midnight")]
         try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T14:00:00Z", "b": "2026-11-21T15:00:00Z", "c": "2026-11-21T11:00:00Z", "d": "2026-11-21T11:00:00Z",
                                                      "e": "2026-11-21T12:00:00Z", "f": "2026-11-22T08:00:00Z", "g": "2026-11-22T08:00:00Z", "h": "2026-11-22T12:00:00Z",
-                                                     "i": "2026-11-22T12:00:00Z", "j": "2026-11-21T13:00:00Z"],
+                                                     "i": "2026-11-22T12:00:00Z", "j": "2026-11-21T13:00:00Z", "m": "2026-11-21T14:00:00Z", "n": "2026-11-22T09:00:00Z",
+                                                     "o": "2026-11-21T23:00:00Z", "p": "2026-11-21T23:00:00Z"],
                                "on a Saturday at 11:00 in Paris")
         let sent = try ReplyCorpusTests.send(ws, ["k", "l"], category: "shop")
         for (id, body) in [("k", "snooze: evening 2 kids asleep"), ("l", "snooze noon 3")] {

@@ -18,7 +18,8 @@ extension ReplyWords {
 
     /// A part of the day a snooze names, its raw value the hour it names alone.
     public enum PartOfDay: Int, Sendable {
-        case morning = 9, noon = 12, afternoon = 14, evening = 18, night = 21
+        /// Midnight is the end of its day: "ce soir à minuit" is the night's 0:00.
+        case midnight = 0, morning = 9, noon = 12, afternoon = 14, evening = 18, night = 21
 
         /// The hour of the clock that `hour` (0–23) means written in this part: after noon
         /// in the afternoon and evening ("7 in the evening" is 19:00, "4 вечера" 16:00); in
@@ -30,7 +31,7 @@ extension ReplyWords {
             case .afternoon, .evening: hour < 12 ? hour + 12 : hour
             case .night: hour == 12 ? 0 : (5..<12).contains(hour) ? hour + 12 : hour
             case .noon: (1..<6).contains(hour) ? hour + 12 : hour
-            case .morning: hour
+            case .morning, .midnight: hour
             }
         }
     }
@@ -86,6 +87,8 @@ extension ReplyWords {
         (["morning", "in the morning", "früh", "frueh", "morgens", "vormittag", "vormittags", "matin", "du matin", "le matin",
           "por la mañana", "por la manana", "de la mañana", "de la manana", "la mañana", "la manana", "mattina", "di mattina", "de manhã", "de manha",
           "ochtend", "rano", "rana", "утром", "утра", "朝", "午前", "早上", "上午", "아침", "오전", "صباحا", "صباحًا", "الصباح"], .morning),
+        (["midnight", "at midnight", "minuit", "mitternacht", "medianoche", "mezzanotte", "meia-noite", "północ", "o północy", "полночь",
+          "полуночи", "真夜中", "午夜", "子夜", "자정", "منتصف الليل"], .midnight),
         (["noon", "at noon", "midday", "midi", "mittag", "mittags", "mediodía", "mediodia", "mezzogiorno", "meio-dia", "południe", "południa",
           "w południe", "полдень", "полудня", "昼", "正午", "中午", "정오", "ظهرا", "الظهر"], .noon),
         (["afternoon", "in the afternoon", "nachmittag", "nachmittags", "après-midi", "apres-midi", "de l'après-midi", "l'après-midi", "l’après-midi", "por la tarde",
