@@ -1,0 +1,69 @@
+import ChimeCore
+import Foundation
+
+/// A snooze that names a part of the day without a day ("until noon", "at 7 in the
+/// evening", "до 3 часов дня", "午後3時"), and what a time means in a part of the day,
+/// with a day too ("tomorrow evening at 7"): read here, the parts' words in
+/// ``ReplyWords/partsOfDay``.
+extension SnoozeText {
+    /// The seconds until the time that `words` name in a part of the day, with no day
+    /// before them ("at 7 in the evening", "в 3 часа дня", "午後3時", "um 3 Uhr
+    /// nachmittags"), or until that part's hour when they are that part alone ("until
+    /// noon", "bis zum Abend", "до вечера"; "this afternoon" only while it is ahead today):
+    /// the next one in the recipient's zone. Nil when they name no part of the day, or
+    /// more than a clock's time with it: "2 hours in the evening" is a while, "2h, thanks,
+    /// good evening" a while and a greeting. `led`: whether a lead that asks for a time
+    /// ("until", "до") came before `words`.
+    static func inPartOfDay(_ words: String, led: Bool, now: Instant, zone: TimeZone) -> Int64? {
+        guard let (part, found, _) = partOfDay(in: words) else { return nil }
+        var rest = found
+        // An article or "this" before the part ("the morning at 10", "this afternoon at 3").
+        var this = false
+        let first = rest.prefix { !$0.isWhitespace }
+        if ReplyWords.partOfDayArticles.contains(String(first)) || ReplyWords.partOfDayThis.contains(String(first)) {
+            this = ReplyWords.partOfDayThis.contains(String(first))
+            rest = rest.dropFirst(first.count).trimmingCharacters(in: .whitespaces)
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let today = calendar.startOfDay(for: now.date)
+        var seconds: Int64?
+        if rest.isEmpty {
+            seconds = untilNext(hour: part.rawValue, minute: 0, now: now, zone: zone)
+        } else {
+            let time = withoutTimeLead(rest)
+            guard namesClock(time, led: led || time != rest),
+                  let read = reading(time, timeOfDay: true, now: Instant(today), zone: zone), read <= 86_400 else { return nil }
+            seconds = untilNext(hour: clockHour(Int(read / 3600) % 24, in: part, written: time), minute: Int(read % 3600 / 60), now: now, zone: zone)
+        }
+        // "This afternoon" is today's only: never tomorrow's.
+        guard let seconds, !this || calendar.isDate(now.date.addingTimeInterval(TimeInterval(seconds)), inSameDayAs: today) else { return nil }
+        return seconds
+    }
+
+    /// Whether `time` is a clock's time as written beside a part of the day: a number with
+    /// at most ``clockWords`` ("7", "7:30", "15 Uhr", "3時半", "3시 반", "7 p.m."), or, after
+    /// a lead that asks for a time, with ``clockUnits`` ("в 3 часа дня", "à 3 heures du
+    /// soir"), which are a while's without one ("1 час утром", "1h in the morning").
+    static func namesClock(_ time: String, led: Bool) -> Bool {
+        let words = String(time.filter { !$0.isNumber && !$0.isWhitespace && !":.'’".contains($0) })
+        return time.contains(where: \.isNumber) && (clockWords.contains(words) || led && clockUnits.contains(words))
+    }
+
+    static let clockWords: Set<String> = ["", "uhr", "時", "時半", "点", "點", "点半", "點半", "点钟", "點鐘", "시", "시반", "am", "pm", "oclock"]
+    static let clockUnits: Set<String> = ["h", "ч", "час", "часа", "часов", "heure", "heures"]
+
+    /// The hour of the clock that `hour` means in `part` of the day
+    /// (``ReplyWords/PartOfDay/clockHour(_:)``), but as written when it is written with am.
+    static func clockHour(_ hour: Int, in part: ReplyWords.PartOfDay, written: String) -> Int {
+        written.contains("am") || written.contains("a.m") ? hour : part.clockHour(hour)
+    }
+
+    /// The part of the day that `text` names, as words of their own, `text` without it,
+    /// and whether `text` begins with it; nil when it names none.
+    static func partOfDay(in text: String) -> (part: ReplyWords.PartOfDay, without: String, first: Bool)? {
+        guard let (part, range) = ReplyWords.partsOfDay.lazy.compactMap({ found in Self.wordRange(of: found.words, in: text).map { (found.part, $0) } }).first
+        else { return nil }
+        return (part, trimmedRest((text[..<range.lowerBound] + " " + text[range.upperBound...])[...]), range.lowerBound == text.startIndex)
+    }
+}
