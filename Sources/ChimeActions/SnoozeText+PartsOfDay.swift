@@ -18,12 +18,9 @@ extension SnoozeText {
         guard let (part, found, _) = partOfDay(in: words) else { return nil }
         var rest = found
         // An article or "this" before the part ("the morning at 10", "this afternoon at 3").
-        var this = false
-        let first = rest.prefix { !$0.isWhitespace }
-        if ReplyWords.partOfDayArticles.contains(String(first)) || ReplyWords.partOfDayThis.contains(String(first)) {
-            this = ReplyWords.partOfDayThis.contains(String(first))
-            rest = rest.dropFirst(first.count).trimmingCharacters(in: .whitespaces)
-        }
+        let first = String(rest.prefix { !$0.isWhitespace })
+        let this = ReplyWords.partOfDayThis.contains(first)
+        if this || ReplyWords.partOfDayArticles.contains(first) { rest = rest.dropFirst(first.count).trimmingCharacters(in: .whitespaces) }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let today = calendar.startOfDay(for: now.date)

@@ -85,14 +85,18 @@ enum SnoozeText {
         // The first four words at most (`1 h 30 m`), each without the punctuation after it,
         // the most of them that name a time first.
         let leading = leadingWords(words[...])
+        // Looked for once: most snoozes ("2h, thanks") name no part of the day, and each
+        // look compares every part's words.
+        let namesPart = partOfDay(in: words) != nil
         for count in stride(from: leading.count, through: 1, by: -1) {
             let prefix = leading.prefix(count).joined(separator: " ")
             // A time in a part of the day ("at 7 in the evening", "3 часа дня") before a
             // while its first words name ("3 часа", three hours); "на 3 дня" is three days,
             // but after "until" or "at" the time comes first: "до 5 дня" is 17:00.
-            if timeOfDay, let seconds = inPartOfDay(prefix, led: true, now: now, zone: zone) { return seconds }
+            let inPart = { namesPart ? inPartOfDay(prefix, led: timeOfDay, now: now, zone: zone) : nil }
+            if timeOfDay, let seconds = inPart() { return seconds }
             if let seconds = reading(prefix, timeOfDay: timeOfDay, now: now, zone: zone) { return seconds }
-            if !timeOfDay, let seconds = inPartOfDay(prefix, led: false, now: now, zone: zone) { return seconds }
+            if !timeOfDay, let seconds = inPart() { return seconds }
         }
         return nil
     }
