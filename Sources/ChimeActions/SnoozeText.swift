@@ -10,7 +10,9 @@ enum SnoozeText {
     nonisolated(unsafe) static let clock = /(\d{1,2})[:h.](\d{2})/
     /// A number and the word after it, white space before either: one part of "1 hour 30
     /// minutes", "1h 30min", "1h30min".
-    nonisolated(unsafe) static let spelledPart = /\s*(\d+(?:[.,]\d+)?)\s*(\p{L}+)/
+    /// English may put its half between them ("1 and a half hours"), and "and" may join
+    /// two ("1 hour and 30 minutes").
+    nonisolated(unsafe) static let spelledPart = /\s*(?:(?:and|und|et|y|e|i|и|و)\s+)?(\d+(?:[.,]\d+)?)\s*(and a half\s+)?(\p{L}+)/
     /// An hour alone, as a clock's: "15h" or "9 h" after "until", "15 Uhr", "15 ч", "15時",
     /// "15点", "15시"; and a half after it: "15時半", "3시 반".
     nonisolated(unsafe) static let hourOnly = /(\d{1,2})\s*(h|uhr|ч|時|点|點|시)(\s*(?:半|반))?/
@@ -54,8 +56,16 @@ enum SnoozeText {
     static func seconds(_ text: String, now: Instant, zone: TimeZone) -> Int64? {
         guard text.utf8.count <= longest else { return nil }
         var words = asciiDigits(text.lowercased()).trimmingCharacters(in: .whitespacesAndNewlines)
-        let lead = ReplyWords.snoozeLeads.first { words.hasPrefix($0 + " ") }
-        if let lead { words = String(words.dropFirst(lead.count + 1)) }
+        // A while written in words ("an hour", "a day") is a while, whatever lead came
+        // before it: "um eine Stunde" and "o godzinę" are by an hour.
+        var spelled = spelledOut(words)
+        let lead = spelled == nil ? ReplyWords.snoozeLeads.first { words.hasPrefix($0 + " ") } : nil
+        if let lead {
+            words = String(words.dropFirst(lead.count + 1))
+            // "for an hour", "dans une heure"; but "à une heure" is one o'clock.
+            if lead == "um" || lead == "o" || !timeLeads.contains(lead) { spelled = spelledOut(words) }
+        }
+        if let spelled { words = spelled }
         // Japanese puts its "until" after the time: "15時まで"; its "in" after the
         // duration: "30分後に"; and its "at" after the time: "9:00に".
         // Korean's too: "내일까지".
@@ -81,8 +91,8 @@ enum SnoozeText {
         if words.first?.isNumber == false, let seconds = onDay(words, now: now, zone: zone) { return seconds }
         // A time before its day ("3pm tomorrow", "15:00 завтра", "10am Monday"): the day first.
         if words.first?.isNumber == true, let reordered = dayLast(words), let seconds = onDay(reordered, now: now, zone: zone) { return seconds }
-        let timeOfDay = until || (lead.map(timeLeads.contains) ?? false)
-        // The first four words at most (`1 h 30 m`), each without the punctuation after it,
+        let timeOfDay = until || spelled == nil && (lead.map(timeLeads.contains) ?? false)
+        // The first five words at most (`1 h 30 m`), each without the punctuation after it,
         // the most of them that name a time first.
         let leading = leadingWords(words[...])
         // Looked for once: most snoozes ("2h, thanks") name no part of the day, and each
@@ -101,9 +111,21 @@ enum SnoozeText {
         return nil
     }
 
-    /// The first four words of `text` at most, each without the punctuation after it.
+    /// `words` with the duration written in words that they begin with ("an hour",
+    /// "media hora", "полтора часа") as DurationText writes it ("1h, thanks" for "an hour,
+    /// thanks"); nil when they begin with none, or with a number.
+    static func spelledOut(_ words: String) -> String? {
+        guard let first = words.first, !first.isNumber else { return nil }
+        let folded = ReplyWords.fold(words)
+        guard let spelled = ReplyWords.spelledDuration(beginning: folded[...]),
+              let end = ReplyWords.end(ofFolded: spelled.words, in: words) else { return nil }
+        return spelled.duration + words[end...]
+    }
+
+    /// The first five words of `text` at most (`1 h 30 m`, `2 hours and a half`), each
+    /// without the punctuation after it.
     static func leadingWords(_ text: Substring) -> [Substring] {
-        text.split(whereSeparator: \.isWhitespace).prefix(4).map { word in
+        text.split(whereSeparator: \.isWhitespace).prefix(5).map { word in
             word[..<(word.lastIndex { !$0.isPunctuation }.map(word.index(after:)) ?? word.startIndex)]
         }
     }
@@ -141,7 +163,6 @@ enum SnoozeText {
             return untilNext(hour: hour % 12 + (match.output.3 == "p" ? 12 : 0), minute: minute, now: now, zone: zone)
         }
         if let seconds = DurationText.seconds(compact) { return seconds }
-        if let written = ReplyWords.numberlessDurations[words] { return DurationText.seconds(written) }
         // An hour alone after "at" or "until" ("a las 15", "o 15"): the clock's.
         if timeOfDay, (1...2).contains(words.count), words.allSatisfy(\.isASCII), let hour = Int(words), hour < 24 {
             return untilNext(hour: hour, minute: 0, now: now, zone: zone)
@@ -152,10 +173,22 @@ enum SnoozeText {
         var letters = ""
         var rest = Substring(words)
         while !rest.isEmpty {
-            guard let match = rest.prefixMatch(of: spelledPart), let letter = unitLetter(match.output.2),
-                  let part = whole(match.output.1, letter) else { return nil }
-            letters += part
+            guard let match = rest.prefixMatch(of: spelledPart), let letter = unitLetter(match.output.3) else { return nil }
             rest = rest[match.range.upperBound...]
+            // And a half, before the unit or after it: "1 and a half hours" and "1 hora y
+            // media" are `90m`, as "1.5 horas" is.
+            var number = match.output.1
+            if !number.contains(where: { $0 == "." || $0 == "," }) {
+                let afterSpace = rest.drop { $0 == " " }
+                if match.output.2 != nil {
+                    number += ".5"
+                } else if let half = ReplyWords.halves.first(where: { afterSpace.hasPrefix($0) && ReplyWords.ended(afterSpace.dropFirst($0.count), after: $0) }) {
+                    number += ".5"
+                    rest = afterSpace.dropFirst(half.count)
+                }
+            }
+            guard let part = whole(number, letter) else { return nil }
+            letters += part
         }
         return DurationText.seconds(letters)
     }

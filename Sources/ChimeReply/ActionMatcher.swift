@@ -257,8 +257,9 @@ public struct ActionMatcher: Sendable {
         .map(ReplyWords.fold))
 
     /// What a snooze's duration or time starts with: a number (`10m`, `2 hours`,
-    /// `until 15:00`), a day (`until tomorrow`, `bis Montag`) or a part of the day
-    /// (`until noon`, `午後3時`); "Snooze? No thanks" asks for none.
+    /// `until 15:00`), a while in words (`an hour`, `for half an hour`), a day (`until
+    /// tomorrow`, `bis Montag`) or a part of the day (`until noon`, `午後3時`); "Snooze?
+    /// No thanks" asks for none.
     static func isDuration(_ words: Substring) -> Bool {
         var number = words
         // Folded, a lead may be two words ("jusqu a", "hasta las"): the longest first.
@@ -266,7 +267,7 @@ public struct ActionMatcher: Sendable {
             number = words.dropFirst(lead.count + 1)
         }
         return number.first?.isNumber == true
-            || ReplyWords.numberlessDurations.keys.contains { number == $0 || number.hasPrefix($0 + " ") }
+            || ReplyWords.spelledDuration(beginning: words) != nil || ReplyWords.spelledDuration(beginning: number) != nil
             || ReplyWords.snoozeDay(beginning: number) != nil
             || namesPartOfDay(words) || namesPartOfDay(number)
     }

@@ -260,6 +260,22 @@ struct CarryingOutTests {
         }
     }
 
+    @Test("a snooze's while may be written in words, and with a half: an hour, half an hour, 1 hora y media, anderthalb Stunden, полтора часа, 1 hour and 30 minutes; um eine Stunde and o godzinę are by an hour, not one o'clock")
+    func snoozeSpelledOut() throws {
+        let ws = try Self.workspace()
+        let replies = [("a", "snooze an hour"), ("b", "Snooze for half an hour, thanks"), ("c", "snooze for an hour and a half"), ("d", "snooze 2 hours and a half"),
+                       ("e", "snooze 1 and a half hours"), ("f", "snooze an hour and 30 minutes"), ("g", "Posponer 1 hora y media"), ("h", "Posponer media hora"),
+                       ("i", "Schlummern in einer Stunde"), ("j", "Schlummern anderthalb Stunden"), ("k", "Schlummern um eine Stunde"),
+                       ("m", "Reporter dans une demi-heure"), ("n", "Отложить на полтора часа"), ("o", "Отложить 2 часа с половиной"), ("p", "Drzemka o godzinę"),
+                       ("q", "غفوة نصف ساعة"), ("r", "snooze a day"), ("s", "Snooze 1 hour and 30 minutes")]
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T11:00:00Z", "b": "2026-11-21T10:30:00Z", "c": "2026-11-21T11:30:00Z", "d": "2026-11-21T12:30:00Z",
+                                                     "e": "2026-11-21T11:30:00Z", "f": "2026-11-21T11:30:00Z", "g": "2026-11-21T11:30:00Z", "h": "2026-11-21T10:30:00Z",
+                                                     "i": "2026-11-21T11:00:00Z", "j": "2026-11-21T11:30:00Z", "k": "2026-11-21T11:00:00Z", "m": "2026-11-21T10:30:00Z",
+                                                     "n": "2026-11-21T11:30:00Z", "o": "2026-11-21T12:30:00Z", "p": "2026-11-21T11:00:00Z", "q": "2026-11-21T10:30:00Z",
+                                                     "r": "2026-11-22T10:00:00Z", "s": "2026-11-21T11:30:00Z"],
+                               "from 10:00 UTC")
+    }
+
     @Test("\"10日にスヌーズ\" (on the 10th) names no time Chime reads: the default snooze, said so, not ten days")
     func snoozeOnADay() throws {
         let ws = try Self.workspace()

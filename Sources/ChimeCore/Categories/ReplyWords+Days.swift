@@ -105,7 +105,7 @@ extension ReplyWords {
 
     /// Whether `words` end where `rest` begins: at a space or the end, or anywhere in a
     /// script written without spaces (or Hangul).
-    static func ended(_ rest: Substring, after words: String) -> Bool {
+    public static func ended(_ rest: Substring, after words: String) -> Bool {
         rest.isEmpty || rest.first == " " || words.unicodeScalars.contains { $0.value >= 0x3000 || (0x1100...0x11FF).contains($0.value) }
     }
 }

@@ -98,12 +98,6 @@ public enum ReplyWords {
                                      "через", "до", "на", "в", "do", "na", "za", "o",
                                      "حتى", "الساعة", "بعد", "لمدة"]
 
-    /// Durations written as one word without a number, as Arabic writes two of a unit (its
-    /// dual): "غفوة ساعتين" is two hours. Each as DurationText writes it.
-    public static let numberlessDurations: [String: String] = [
-        "ساعتين": "2h", "ساعتان": "2h", "دقيقتين": "2m", "دقيقتان": "2m", "يومين": "2d", "يومان": "2d", "أسبوعين": "2w", "اسبوعين": "2w",
-    ]
-
     /// True for folded words in a script written without spaces (Chinese, Japanese),
     /// which other text may follow or precede directly.
     public static func unspaced(_ words: String) -> Bool {

@@ -1,0 +1,42 @@
+/// Durations a snooze may write in words rather than with a number: "an hour", "half
+/// an hour", "una hora y media", "полтора часа", Arabic's duals ("ساعتين", two hours).
+/// The matcher takes a snooze followed by one as asking for a time, and the snooze
+/// reader reads it as DurationText's `90m`.
+extension ReplyWords {
+    /// Each duration's words, lower case, and the duration as DurationText writes it, in
+    /// the shipped languages. A unit's word alone only where the language writes "an
+    /// hour" so ("на час", "za godzinę", "غفوة ساعة"); Russian's "час" only after its lead,
+    /// since "в час" is one o'clock.
+    static let spelledDurationsWritten: [(words: String, duration: String)] = [
+        ("an hour", "1h"), ("one hour", "1h"), ("half an hour", "30m"), ("a half hour", "30m"), ("half hour", "30m"),
+        ("an hour and a half", "90m"), ("an hour and half", "90m"), ("one and a half hours", "90m"), ("half a day", "12h"),
+        ("a couple of hours", "2h"), ("a couple hours", "2h"), ("a day", "1d"), ("one day", "1d"), ("a week", "1w"), ("one week", "1w"),
+        ("eine stunde", "1h"), ("einer stunde", "1h"), ("eine halbe stunde", "30m"), ("einer halben stunde", "30m"), ("halbe stunde", "30m"),
+        ("anderthalb stunden", "90m"), ("eineinhalb stunden", "90m"), ("einen tag", "1d"), ("einem tag", "1d"),
+        ("eine woche", "1w"), ("einer woche", "1w"),
+        ("une heure", "1h"), ("une demi-heure", "30m"), ("demi-heure", "30m"), ("une heure et demie", "90m"),
+        ("un jour", "1d"), ("une journée", "1d"), ("une semaine", "1w"),
+        ("una hora", "1h"), ("media hora", "30m"), ("una hora y media", "90m"), ("hora y media", "90m"), ("un día", "1d"), ("una semana", "1w"),
+        ("на час", "1h"), ("через час", "1h"), ("полчаса", "30m"), ("полтора часа", "90m"), ("сутки", "1d"), ("день", "1d"), ("неделю", "1w"),
+        ("godzinę", "1h"), ("pół godziny", "30m"), ("półtorej godziny", "90m"), ("dzień", "1d"), ("tydzień", "1w"),
+        ("ساعة", "1h"), ("نصف ساعة", "30m"), ("ساعة ونصف", "90m"), ("يوم", "1d"), ("أسبوع", "1w"),
+        ("ساعتين", "2h"), ("ساعتان", "2h"), ("دقيقتين", "2m"), ("دقيقتان", "2m"), ("يومين", "2d"), ("يومان", "2d"),
+        ("أسبوعين", "2w"), ("اسبوعين", "2w"),
+    ]
+
+    /// ``spelledDurationsWritten`` folded ("une demi-heure" as "une demi heure",
+    /// "godzinę" as "godzine"), the longest first: "an hour and a half" before "an hour".
+    static let spelledDurations: [(words: String, duration: String)] = spelledDurationsWritten
+        .map { (fold($0.words), $0.duration) }.sorted { $0.words.count > $1.words.count }
+
+    /// The duration that folded text begins with, written in words, and those words
+    /// (folded); nil when it begins with none.
+    public static func spelledDuration(beginning folded: Substring) -> (words: String, duration: String)? {
+        spelledDurations.first { folded.hasPrefix($0.words) && ended(folded.dropFirst($0.words.count), after: $0.words) }
+    }
+
+    /// The halves that may follow a number's unit, lower case: "1 hora y media", "2 hours
+    /// and a half", "2 часа с половиной".
+    public static let halves = ["and a half", "and half", "y media", "y medio", "et demie", "et demi", "e mezza", "e mezzo",
+                                "und eine halbe", "с половиной", "i pół", "i pol", "ونصف", "و نصف"]
+}
