@@ -260,6 +260,18 @@ struct CarryingOutTests {
         }
     }
 
+    @Test("a snooze may ask for the end of the working day, 17:00: until end of day, EOD, bis Feierabend, до конца дня, jusqu'à la fin de la journée, 終業まで; tomorrow's too")
+    func snoozeUntilEndOfDay() throws {
+        let ws = try Self.workspace()
+        let replies = [("a", "snooze till end of day"), ("b", "Snooze until EOD, thanks"), ("c", "Schlummern bis Feierabend"), ("d", "Отложить до конца дня"),
+                       ("e", "Reporter jusqu'à la fin de la journée"), ("f", "Posponer hasta el final del día"), ("g", "Drzemka do końca dnia"), ("h", "終業までスヌーズ"),
+                       ("i", "snooze tomorrow end of day"), ("j", "snooze end of day at 6")]
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T16:00:00Z", "b": "2026-11-21T16:00:00Z", "c": "2026-11-21T16:00:00Z", "d": "2026-11-21T16:00:00Z",
+                                                     "e": "2026-11-21T16:00:00Z", "f": "2026-11-21T16:00:00Z", "g": "2026-11-21T16:00:00Z", "h": "2026-11-21T16:00:00Z",
+                                                     "i": "2026-11-22T16:00:00Z", "j": "2026-11-21T17:00:00Z"],
+                               "17:00 in Paris, from 11:00 on a Saturday")
+    }
+
     @Test("a snooze's while may be written in words, and with a half: an hour, half an hour, 1 hora y media, anderthalb Stunden, полтора часа, 1 hour and 30 minutes; um eine Stunde and o godzinę are by an hour, not one o'clock")
     func snoozeSpelledOut() throws {
         let ws = try Self.workspace()

@@ -1,19 +1,21 @@
 /// The parts of a day a snooze may name, with a day or without one: "tomorrow evening at
-/// 7", "until noon", "до 3 часов дня", "午後3時"; SnoozeText+PartsOfDay reads them.
+/// 7", "until noon", "until end of day", "до 3 часов дня", "午後3時"; SnoozeText+PartsOfDay
+/// reads them.
 extension ReplyWords {
     /// A part of the day a snooze names, its raw value the hour it names alone.
     public enum PartOfDay: Int, Sendable {
-        /// Midnight is the end of its day: "ce soir à minuit" is the night's 0:00.
-        case midnight = 0, morning = 9, noon = 12, afternoon = 14, evening = 18, night = 21
+        /// Midnight is the end of its day: "ce soir à minuit" is the night's 0:00. The end
+        /// of the working day ("until end of day", "bis Feierabend", "до конца дня") is 17:00.
+        case midnight = 0, morning = 9, noon = 12, afternoon = 14, endOfDay = 17, evening = 18, night = 21
 
         /// The hour of the clock that `hour` (0–23) means written in this part: after noon
-        /// in the afternoon and evening ("7 in the evening" is 19:00, "4 вечера" 16:00); in
+        /// in the afternoon, at the day's end and in the evening ("7 in the evening" is 19:00, "4 вечера" 16:00); in
         /// the night too, but for its small hours and midnight ("11 at night" is 23:00, "2
         /// at night" 2:00, "12 at night" 0:00); at noon, its first hours after it ("Mittag um
         /// 1", "昼1時" are 13:00); as written in the morning.
         public func clockHour(_ hour: Int) -> Int {
             switch self {
-            case .afternoon, .evening: hour < 12 ? hour + 12 : hour
+            case .afternoon, .endOfDay, .evening: hour < 12 ? hour + 12 : hour
             case .night: hour == 12 ? 0 : (5..<12).contains(hour) ? hour + 12 : hour
             case .noon: (1..<6).contains(hour) ? hour + 12 : hour
             case .morning, .midnight: hour
@@ -38,6 +40,9 @@ extension ReplyWords {
         (["afternoon", "in the afternoon", "nachmittag", "nachmittags", "après-midi", "apres-midi", "de l'après-midi", "l'après-midi", "l’après-midi", "por la tarde",
           "de la tarde", "la tarde", "tarde", "pomeriggio", "del pomeriggio", "à tarde", "a tarde", "da tarde", "middag", "po południu", "днём", "днем", "дня",
           "午後", "下午", "오후", "بعد الظهر"], .afternoon),
+        (["end of day", "end of the day", "eod", "end of business", "close of business", "cob", "feierabend", "dienstschluss", "arbeitsschluss",
+          "fin de journée", "fin de la journée", "fin del día", "fin del dia", "final del día", "final del dia", "конца дня", "конца рабочего дня",
+          "końca dnia", "konca dnia", "końca pracy", "終業", "定時", "نهاية اليوم"], .endOfDay),
         (["evening", "in the evening", "abend", "abends", "am abend", "soir", "du soir", "le soir", "por la noche",
           "sera", "di sera", "à noite", "a noite", "avond", "'s avonds", "wieczorem", "wieczór", "wieczora", "вечером", "вечера",
           "夕方", "저녁", "مساء", "مساءً", "المساء"], .evening),
