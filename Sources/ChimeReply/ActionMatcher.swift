@@ -199,7 +199,11 @@ public struct ActionMatcher: Sendable {
               let found = folded.range(of: keyword.words) else { return nil }
         let duration = folded[..<found.lowerBound].trimmingCharacters(in: .whitespaces)
         // No time is written longer (``before(folded:in:)`` then reads a few characters).
-        guard !duration.isEmpty, duration.utf8.count <= 64, Self.onlyUnspacedEndings(folded[found.upperBound...]) else { return nil }
+        // After the word, only a polite ending up to a break (punctuation or a space, which
+        // folding leaves as a space); past the break another sentence ("2時間スヌーズ、昼食中",
+        // at lunch), as "snooze 2h, at lunch" is, unless it says no.
+        let tail = folded[found.upperBound...]
+        guard !duration.isEmpty, duration.utf8.count <= 64, Self.onlyUnspacedEndings(tail.prefix { $0 != " " }), !Self.negates(tail) else { return nil }
         // As written, not folded: folding takes まで's voicing mark and 15:30's colon.
         return Match(action: BuiltInAction.snooze.rawValue, userText: Self.before(folded: duration, in: line))
     }

@@ -260,6 +260,16 @@ struct CarryingOutTests {
         }
     }
 
+    @Test("a snooze written before スヌーズ may be followed by another sentence after a break, as \"snooze 2h, at lunch\" may; not by a no")
+    func snoozeBeforeItsWordThenASentence() throws {
+        let ws = try Self.workspace()
+        try Self.expectSnoozed(ws, [("a", "2時間スヌーズ、昼食中"), ("b", "30分スヌーズ。会議中です"), ("c", "明日までスヌーズ！よろしく")],
+                               firing: ["a": "2026-11-21T12:00:00Z", "b": "2026-11-21T10:30:00Z", "c": "2026-11-22T08:00:00Z"], "from 10:00 UTC; 9:00 in Paris")
+        let sent = try ReplyCorpusTests.send(ws, ["d"], category: "shop")
+        let refused = try Self.ingest(ws, ReplyCorpusTests.reply(sent["d"]!, body: "2時間スヌーズ、しないでください"))
+        #expect(!refused.contains("chime.snooze"), "\(refused)")
+    }
+
     @Test("a snooze may ask for the end of the working day, 17:00: until end of day, EOD, bis Feierabend, до конца дня, jusqu'à la fin de la journée, 終業まで; tomorrow's too")
     func snoozeUntilEndOfDay() throws {
         let ws = try Self.workspace()
