@@ -12,7 +12,7 @@ enum SnoozeText {
     /// minutes", "1h 30min", "1h30min".
     /// English may put its half between them ("1 and a half hours"), and "and" may join
     /// two ("1 hour and 30 minutes").
-    nonisolated(unsafe) static let spelledPart = /\s*(?:(?:and|und|et|y|e|i|и|و)\s+)?(\d+(?:[.,]\d+)?)\s*(and a half\s+)?(\p{L}+)/
+    nonisolated(unsafe) static let spelledPart = /\s*(?:(?:and|und|et|y|e|i|и)\s+|و\s*)?(\d+(?:[.,]\d+)?)\s*(and a half\s+)?(\p{L}+)/
     /// An hour alone, as a clock's: "15h" or "9 h" after "until", "15 Uhr", "15 ч", "15時",
     /// "15点", "15시"; and a half after it: "15時半", "3시 반".
     nonisolated(unsafe) static let hourOnly = /(\d{1,2})\s*(h|uhr|ч|時|点|點|시)(\s*(?:半|반))?/
@@ -23,7 +23,7 @@ enum SnoozeText {
     /// The start of each unit's words, lower case, and DurationText's letter for it.
     static let units: [(prefix: String, letter: String)] = [
         ("sec", "s"), ("sek", "s"), ("seg", "s"), ("сек", "s"), ("秒", "s"),
-        ("min", "m"), ("mn", "m"), ("мин", "m"), ("分", "m"), ("分钟", "m"), ("分鐘", "m"), ("분", "m"),
+        ("min", "m"), ("mn", "m"), ("мин", "m"), ("دقيق", "m"), ("دقائق", "m"), ("分", "m"), ("分钟", "m"), ("分鐘", "m"), ("분", "m"),
         ("hour", "h"), ("hr", "h"), ("stund", "h"), ("std", "h"), ("heure", "h"), ("hora", "h"), ("ora", "h"), ("ore", "h"), ("uur", "h"),
         ("час", "h"), ("ч", "h"),
         ("godz", "h"), ("ساع", "h"), ("時間", "h"), ("小时", "h"), ("小時", "h"), ("个小时", "h"), ("個小時", "h"), ("시간", "h"),
@@ -90,8 +90,15 @@ enum SnoozeText {
         // A day, never a number first (the common snooze, "2h", pays nothing for it).
         if words.first?.isNumber == false, let seconds = onDay(words, now: now, zone: zone) { return seconds }
         // A time before its day ("3pm tomorrow", "15:00 завтра", "10am Monday"): the day first.
-        if words.first?.isNumber == true, let reordered = dayLast(words), let seconds = onDay(reordered, now: now, zone: zone) { return seconds }
+        // Not for a while written in words: "an hour tomorrow" is no 1:00.
+        if spelled == nil, words.first?.isNumber == true, let reordered = dayLast(words), let seconds = onDay(reordered, now: now, zone: zone) {
+            return seconds
+        }
         let timeOfDay = until || spelled == nil && (lead.map(timeLeads.contains) ?? false)
+        // After a lead that asks for a time of day ("à", "в", "until"; not "um" or "o",
+        // which lead a while too: "um 2 Stunden", "o 2 godziny"), a while's words name the
+        // clock's time, as they do after a day: "à 15 heures", "в 3 часа", "à 15h et demie".
+        let clockLed = spelled == nil && lead.map { timeLeads.contains($0) && $0 != "um" && $0 != "o" } ?? false
         // The first five words at most (`1 h 30 m`), each without the punctuation after it,
         // the most of them that name a time first.
         let leading = leadingWords(words[...])
@@ -105,11 +112,22 @@ enum SnoozeText {
             // but after "until" or "at" the time comes first: "до 5 дня" is 17:00.
             let inPart = { namesPart ? inPartOfDay(prefix, led: timeOfDay, now: now, zone: zone) : nil }
             if timeOfDay, let seconds = inPart() { return seconds }
+            if clockLed, let seconds = clockReading(prefix, now: now, zone: zone) { return seconds }
             if let seconds = reading(prefix, timeOfDay: timeOfDay, now: now, zone: zone) { return seconds }
             if !timeOfDay, let seconds = inPart() { return seconds }
         }
         return nil
     }
+
+    /// The seconds until the next time of day that `words` name, a while's words as the
+    /// time that long after midnight ("15 heures" is 15:00); nil when they name none, or
+    /// more than a day. Read from a midnight of no zone's: no change of clocks moves it.
+    static func clockReading(_ words: String, now: Instant, zone: TimeZone) -> Int64? {
+        guard let fromMidnight = reading(words, timeOfDay: true, now: Instant(seconds: 0), zone: utc), fromMidnight <= 86_400 else { return nil }
+        return untilNext(hour: Int(fromMidnight / 3600) % 24, minute: Int(fromMidnight % 3600 / 60), now: now, zone: zone)
+    }
+
+    private static let utc = TimeZone(secondsFromGMT: 0)!
 
     /// `words` with the duration written in words that they begin with ("an hour",
     /// "media hora", "полтора часа") as DurationText writes it ("1h, thanks" for "an hour,

@@ -201,9 +201,13 @@ public struct ActionMatcher: Sendable {
         // No time is written longer (``before(folded:in:)`` then reads a few characters).
         // After the word, only a polite ending up to a break (punctuation or a space, which
         // folding leaves as a space); past the break another sentence ("2時間スヌーズ、昼食中",
-        // at lunch), as "snooze 2h, at lunch" is, unless it says no.
+        // at lunch; "…、すみません", sorry), as "snooze 2h, at lunch" is, unless it says no
+        // to it ("…、しないで") or the number counts times ("3回スヌーズ、もう飲んだ").
         let tail = folded[found.upperBound...]
-        guard !duration.isEmpty, duration.utf8.count <= 64, Self.onlyUnspacedEndings(tail.prefix { $0 != " " }), !Self.negates(tail) else { return nil }
+        let ending = tail.prefix { $0 != " " }
+        let after = tail.dropFirst(ending.count).drop { $0 == " " }
+        guard !duration.isEmpty, duration.utf8.count <= 64, Self.onlyUnspacedEndings(ending), !Self.negates(ending),
+              after.isEmpty || !Self.refusals.contains(where: after.hasPrefix) && !Self.counters.contains(where: duration.hasSuffix) else { return nil }
         // As written, not folded: folding takes まで's voicing mark and 15:30's colon.
         return Match(action: BuiltInAction.snooze.rawValue, userText: Self.before(folded: duration, in: line))
     }
@@ -282,6 +286,11 @@ public struct ActionMatcher: Sendable {
     static func namesPartOfDay(_ words: Substring) -> Bool {
         guard let end = ReplyWords.partOfDayEnd(beginning: words) else { return false }
         var rest = words[end...].drop { $0 == " " }
+        // Japanese's and Korean's "until" after it: "定時まで", "저녁까지".
+        for until in untilAfter where rest.hasPrefix(until) {
+            rest = rest.dropFirst(until.count).drop { $0 == " " }
+            break
+        }
         if onlyCourtesy(rest) || onlyUnspacedEndings(rest) { return true }
         // A clock's time right after it: after "at" ("evening at 7"), or written as one
         // ("午後3時", "evening 7pm"), then only its words: "evening 2 kids asleep" and
@@ -292,6 +301,9 @@ public struct ActionMatcher: Sendable {
         guard let time = words.first, time.first?.isNumber == true, led != nil || time.contains(where: { !$0.isNumber }) else { return false }
         return words.dropFirst().allSatisfy { clockTail.contains(String($0)) || courtesy.contains(String($0)) }
     }
+
+    /// "Until" written after what it leads, folded: "まで", "까지".
+    static let untilAfter = ["まで", "까지"].map(ReplyWords.fold)
 
     /// Words that may follow a time's number beside a part of the day, folded: "at 7 pm",
     /// "um 7 Uhr", "à 7 heures", "в 7 часов", "3시 반".
@@ -308,6 +320,13 @@ public struct ActionMatcher: Sendable {
     /// (cannot delete). Such an answer is not the action: acting on it did the opposite of
     /// what was asked.
     static let unspacedNegations = ["ない", "ません", "なく", "不要", "やめ", "止め", "不", "没", "別", "别", "勿"]
+
+    /// A sentence's beginning that says no to what came before it: "しないで" (don't),
+    /// "やめて" (stop), "不要" (no need), folded.
+    static let refusals = ["しない", "しなく", "しません", "やめ", "止め", "不要", "いらない", "いりません", "結構", "だめ", "ダメ"].map(ReplyWords.fold)
+
+    /// Counters of times, not of a while: "3回スヌーズ" is snoozed three times.
+    static let counters = ["回", "回目", "度", "度目", "번", "번째", "次"].map(ReplyWords.fold)
 
     /// What may follow an action's name in the languages written without spaces and
     /// leave the answer what it was: a verb's polite ending, please or thanks ("削除して

@@ -260,6 +260,23 @@ struct CarryingOutTests {
         }
     }
 
+    @Test("a review of the while in words: after à, until or до a clock's time and a half is half past, and hours are the clock's; Arabic's يوم before a weekday is that day; Arabic minutes; an hour then a day is an hour; 終業時間まで; a sorry after スヌーズ; counts and birthdays are no snooze")
+    func snoozeSpelledOutReviewed() throws {
+        let ws = try Self.workspace()
+        let replies = [("a", "Reporter à 15h et demie"), ("b", "snooze until 15h and a half"), ("c", "Reporter à 15 heures"), ("d", "Отложить до 15 ч с половиной"),
+                       ("e", "غفوة يوم الجمعة"), ("f", "غفوة ساعة و30 دقيقة"), ("g", "غفوة 30 دقيقة"), ("h", "snooze an hour tomorrow"), ("i", "終業時間までスヌーズ"),
+                       ("j", "2時間スヌーズ、すみません"), ("k", "スヌーズ 定時まで"), ("l", "Schlummern um 2 Stunden")]
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T14:30:00Z", "b": "2026-11-21T14:30:00Z", "c": "2026-11-21T14:00:00Z", "d": "2026-11-21T14:30:00Z",
+                                                     "e": "2026-11-27T08:00:00Z", "f": "2026-11-21T11:30:00Z", "g": "2026-11-21T10:30:00Z", "h": "2026-11-21T11:00:00Z",
+                                                     "i": "2026-11-21T16:00:00Z", "j": "2026-11-21T12:00:00Z", "k": "2026-11-21T16:00:00Z", "l": "2026-11-21T12:00:00Z"],
+                               "from 11:00 in Paris (10:00 UTC) on a Saturday")
+        let sent = try ReplyCorpusTests.send(ws, ["m", "n"], category: "shop")
+        for (id, body) in [("m", "3回スヌーズ、もう飲んだ"), ("n", "Отложить день рождения на завтра")] {
+            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent[id]!, body: body))
+            #expect(!printed.contains("chime.snooze"), "\(body): \(printed)")
+        }
+    }
+
     @Test("a snooze written before スヌーズ may be followed by another sentence after a break, as \"snooze 2h, at lunch\" may; not by a no")
     func snoozeBeforeItsWordThenASentence() throws {
         let ws = try Self.workspace()

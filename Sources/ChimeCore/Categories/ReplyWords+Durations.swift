@@ -5,8 +5,10 @@
 extension ReplyWords {
     /// Each duration's words, lower case, and the duration as DurationText writes it, in
     /// the shipped languages. A unit's word alone only where the language writes "an
-    /// hour" so ("на час", "za godzinę", "غفوة ساعة"); Russian's "час" only after its lead,
-    /// since "в час" is one o'clock.
+    /// hour" so ("za godzinę", "غفوة ساعة"); Russian's "час", "день" and "неделю" and
+    /// Polish's days only with their lead ("на час": "в час" is one o'clock, "день
+    /// рождения" a birthday), and Arabic's "يوم" (a day) not at all: it is the article
+    /// before a weekday ("يوم الجمعة").
     static let spelledDurationsWritten: [(words: String, duration: String)] = [
         ("an hour", "1h"), ("one hour", "1h"), ("half an hour", "30m"), ("a half hour", "30m"), ("half hour", "30m"),
         ("an hour and a half", "90m"), ("an hour and half", "90m"), ("one and a half hours", "90m"), ("half a day", "12h"),
@@ -17,9 +19,9 @@ extension ReplyWords {
         ("une heure", "1h"), ("une demi-heure", "30m"), ("demi-heure", "30m"), ("une heure et demie", "90m"),
         ("un jour", "1d"), ("une journée", "1d"), ("une semaine", "1w"),
         ("una hora", "1h"), ("media hora", "30m"), ("una hora y media", "90m"), ("hora y media", "90m"), ("un día", "1d"), ("una semana", "1w"),
-        ("на час", "1h"), ("через час", "1h"), ("полчаса", "30m"), ("полтора часа", "90m"), ("сутки", "1d"), ("день", "1d"), ("неделю", "1w"),
-        ("godzinę", "1h"), ("pół godziny", "30m"), ("półtorej godziny", "90m"), ("dzień", "1d"), ("tydzień", "1w"),
-        ("ساعة", "1h"), ("نصف ساعة", "30m"), ("ساعة ونصف", "90m"), ("يوم", "1d"), ("أسبوع", "1w"),
+        ("на час", "1h"), ("через час", "1h"), ("полчаса", "30m"), ("полтора часа", "90m"), ("сутки", "1d"), ("на день", "1d"), ("на неделю", "1w"), ("через неделю", "1w"),
+        ("godzinę", "1h"), ("pół godziny", "30m"), ("półtorej godziny", "90m"), ("na dzień", "1d"), ("na tydzień", "1w"), ("za tydzień", "1w"),
+        ("ساعة", "1h"), ("نصف ساعة", "30m"), ("ساعة ونصف", "90m"), ("أسبوع", "1w"),
         ("ساعتين", "2h"), ("ساعتان", "2h"), ("دقيقتين", "2m"), ("دقيقتان", "2m"), ("يومين", "2d"), ("يومان", "2d"),
         ("أسبوعين", "2w"), ("اسبوعين", "2w"),
     ]

@@ -42,7 +42,7 @@ extension ReplyWords {
           "午後", "下午", "오후", "بعد الظهر"], .afternoon),
         (["end of day", "end of the day", "eod", "end of business", "close of business", "cob", "feierabend", "dienstschluss", "arbeitsschluss",
           "fin de journée", "fin de la journée", "fin del día", "fin del dia", "final del día", "final del dia", "конца дня", "конца рабочего дня",
-          "końca dnia", "konca dnia", "końca pracy", "終業", "定時", "نهاية اليوم"], .endOfDay),
+          "końca dnia", "konca dnia", "końca pracy", "終業", "終業時間", "終業時刻", "定時", "نهاية اليوم"], .endOfDay),
         (["evening", "in the evening", "abend", "abends", "am abend", "soir", "du soir", "le soir", "por la noche",
           "sera", "di sera", "à noite", "a noite", "avond", "'s avonds", "wieczorem", "wieczór", "wieczora", "вечером", "вечера",
           "夕方", "저녁", "مساء", "مساءً", "المساء"], .evening),
