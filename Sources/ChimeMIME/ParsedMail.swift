@@ -98,16 +98,17 @@ public struct ParsedMail: Sendable {
         /// the label: Windows (Outlook, and the browsers of webmail) writes its own
         /// supersets under the standard names, as WHATWG's encoding table reads them —
         /// Shift_JIS as CP932 ("②", "髙"), EUC-KR as CP949, GB2312 as GB18030, Big5 with
-        /// HKSCS, ISO-8859-1 and US-ASCII as Windows-1252 (its quotes and dashes), Latin-5
+        /// HKSCS, TIS-620 as Windows-874, ISO-8859-1 and US-ASCII as Windows-1252 (its quotes and dashes), Latin-5
         /// as Windows-1254. Read under the narrow label, iconv drops what it lacks: "②番"
         /// came out "A番". (ISO-2022-JP's Windows form: ``eucJP(fromISO2022JP:)``.)
         static func wider(_ label: String) -> String? {
             switch label.lowercased().trimmingBlanks() {
             case "shift_jis", "shift-jis", "sjis", "x-sjis", "ms_kanji", "csshiftjis", "windows-31j": "CP932"
             case "euc-jp", "x-euc-jp", "cseucpkdfmtjapanese", "eucjp": "EUC-JP-MS"
-            case "euc-kr", "ks_c_5601-1987", "ks_c_5601-1989", "ks_c_5601", "ksc5601", "korean", "csksc56011987", "iso-ir-149", "windows-949": "CP949"
+            case "euc-kr", "ks_c_5601-1987", "ks_c_5601-1989", "ks_c_5601", "ksc5601", "korean", "csksc56011987", "iso-ir-149", "windows-949", "x-windows-949", "ms949", "uhc": "CP949"
             case "gb2312", "gbk", "x-gbk", "cp936", "chinese", "csgb2312", "gb_2312-80", "iso-ir-58", "euc-cn", "x-euc-cn": "GB18030"
             case "big5", "x-x-big5", "cn-big5", "csbig5": "BIG5-HKSCS"
+            case "tis-620", "iso-8859-11", "iso8859-11", "x-windows-874", "windows-874", "dos-874": "CP874"
             case "x-cp1250": "CP1250"
             case "x-cp1251": "CP1251"
             case "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "l1", "us-ascii", "ascii", "cp819", "ibm819", "x-cp1252": "CP1252"

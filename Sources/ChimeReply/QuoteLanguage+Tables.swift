@@ -1,11 +1,11 @@
-// The quote headers, header blocks, separators and mobile signatures of the 30 languages
+// The quote headers, header blocks, separators and mobile signatures of the 33 languages
 // mail clients ship most, one table each. Gmail's forms are given with the web client's
 // date format; Apple Mail's, Thunderbird's and Outlook's where they differ. Invisible
 // direction marks (Hebrew, Arabic, Persian Gmail) are taken out before matching.
 extension QuoteLanguage {
     static let tables: [QuoteLanguage] = [
         english, french, german, spanish, russian, polish, arabic, japanese,
-        italian, portuguese, dutch, swedish, danish, norwegian, finnish, czech, slovak, hungarian, romanian, turkish,
+        italian, portuguese, catalan, dutch, swedish, danish, norwegian, finnish, czech, slovak, hungarian, romanian, turkish,
         greek, ukrainian, bulgarian, croatian, hebrew, persian, hindi, thai, vietnamese, indonesian, korean, chinese,
         gmailNumeric, yandex, zoho, quotingClients,
     ]
@@ -138,6 +138,19 @@ extension QuoteLanguage {
         forwarded: ["inizio messaggio inoltrato", "messaggio inoltrato"],
         sentFromStarts: ["inviato da", "inviato dal mio", "inviato con"],
         getOutlook: ["Scarica Outlook per {os}", "Ottieni Outlook per {os}"])
+
+    static let catalan = QuoteLanguage(
+        code: "ca",
+        wrote: [
+            #"^el\s.{4,}\sva escriure\s?:$"#,         // Gmail: "El dia dv., 21 de nov. 2026 a les 10:00, Name (<addr>) va escriure:", Apple Mail
+            #"^.{4,}\s(va escriure|ha escrit)\s?:$"#,  // Thunderbird: "Name ha escrit:"
+        ],
+        verbs: ["escriure", "escrit"],
+        from: ["de"], dated: ["enviat", "data"], fields: ["per a", "assumpte", "a", "cc"],
+        separators: ["missatge original", "missatge reenviat"],
+        forwarded: ["inici del missatge reenviat", "missatge reenviat"],
+        sentFromStarts: ["enviat des del meu", "enviat des de", "enviat amb"],
+        getOutlook: ["Obteniu l'Outlook per a {os}", "Obtén l'Outlook per a {os}"])
 
     static let portuguese = QuoteLanguage(
         code: "pt",

@@ -166,6 +166,8 @@ public enum ReplyText {
         var lastText: Int?
         for line in lines {
             if line == "-- " || line == "--" || line == "—" || line == "__" { break }
+            // A signature's rule below the text: "━━━━━━━━" (as Japanese signatures open).
+            if lastText != nil, isSignatureRule(line) { break }
             if isQuoted(line) {
                 if !afterQuote, let last = lastText, rules.isSentFrom(result[last]) {
                     result.removeSubrange(last...)
@@ -210,6 +212,14 @@ public enum ReplyText {
     }
 
     private static let nameSignature = Patterns([#"^[-–—~]\s?\p{L}[\p{L}\p{M}'.]{0,24}(\s\p{L}[\p{L}\p{M}'.]{0,24}){0,2}$"#])
+
+    /// A line drawn of eight or more heavy, double or full-width rule characters
+    /// ("━━━━━━━━", "════════", "＝＝＝＝＝＝＝＝", "――――――――"), white space around them:
+    /// no one draws one inside an answer; ASCII dashes may be (a list's rule, Outlook's).
+    static func isSignatureRule(_ line: String) -> Bool {
+        let line = trimmed(line)
+        return line.count >= 8 && line.count <= 200 && line.allSatisfy { "━═＝―─┅┉".contains($0) }
+    }
 
     /// A line drawn of dashes, underscores or equals signs (three or more).
     private static func isRule(_ line: String) -> Bool {

@@ -258,6 +258,26 @@ struct ReplyClientFormsTests {
         #expect(ReplyText.extract("\(line)\n\n\(Self.quote)") == line)
     }
 
+    @Test("Catalan: Gmail's and Thunderbird's quote headers, Outlook's header block and the iPhone's signature end the answer")
+    func catalan() {
+        for header in ["El dia dv., 21 de nov. 2026 a les 10:00, Chime (<bot@example.org>) va escriure:", "Chime ha escrit:",
+                       "De: Chime <bot@example.org>\nEnviat: dissabte, 21 de novembre de 2026 10:00\nPer a: Anna <anna@example.net>\nAssumpte: Compra"] {
+            #expect(ReplyText.extract("Llet i ous\n\n\(header)\n\(Self.quote)") == "Llet i ous", "\(header)")
+        }
+        #expect(ReplyText.extract("Llet\n\nEnviat des del meu iPhone\n\n\(Self.quote)") == "Llet")
+        #expect(ReplyText.extract("Llet\n\nEnviat des del meu iPhone") == "Llet")
+        #expect(ReplyText.extract("Llet\nEnviat des de casa") == "Llet\nEnviat des de casa", "sent from home, a sentence")
+    }
+
+    @Test("a signature opened by a rule of heavy or double lines below the answer goes with what follows; the rule above no answer, or dashes, stay")
+    func signatureRule() {
+        #expect(ReplyText.extract("牛乳\n\n━━━━━━━━━━━━━━━━\n山田太郎\n株式会社サンプル\n━━━━━━━━━━━━━━━━\n\n\(Self.quote)") == "牛乳")
+        #expect(ReplyText.extract("Milk\n════════════\nAlice Smith\nACME") == "Milk")
+        #expect(ReplyText.extract("Milk\n＝＝＝＝＝＝＝＝＝＝\nAlice") == "Milk")
+        #expect(ReplyText.extract("Milk\n--------\nEggs") == "Milk\n--------\nEggs", "ASCII dashes inside an answer stay")
+        #expect(ReplyText.extract("Milk ━━━━━━━━━\nEggs") == "Milk ━━━━━━━━━\nEggs", "a rule beside text is no rule")
+    }
+
     @Test("the mobile signatures still go", arguments: [
         "Von meinem Fairphone gesendet", "Sent from my Nokia", "Sent from Nokia", "Odesláno z iPhonu", "Wysłane z iPhone'a",
         "Fairphone'umdan gönderildi", "Von meinem iPhone gesendet", "Xperiaから送信",
@@ -328,6 +348,9 @@ struct ReplyClientFormsTests {
         ("shift_jis", [0x87, 0x41, 0x94, 0xD4] as [UInt8], "②番"),
         ("ks_c_5601-1987", [0x8C, 0x63, 0xBE, 0xE7, 0xB2, 0xE1, 0x20, 0xC3, 0xDF, 0xB0, 0xA1], "똠양꿍 추가"),
         ("euc-kr", [0x8C, 0x63], "똠"),
+        // Older Korean clients' labels; TIS-620 labelled, Windows-874's ellipsis (0x85).
+        ("x-windows-949", [0xBF, 0xEC, 0xC0, 0xAF], "우유"),
+        ("tis-620", [0xB9, 0xC1, 0x85], "นม…"),
         ("gb2312", [0x86, 0x41], "咥"),
         ("iso-8859-1", [0x93, 0x4F, 0x4B, 0x94], "“OK”"),
     ])
