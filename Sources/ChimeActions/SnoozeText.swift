@@ -95,10 +95,11 @@ enum SnoozeText {
             return seconds
         }
         let timeOfDay = until || spelled == nil && (lead.map(timeLeads.contains) ?? false)
-        // After a lead that asks for a time of day ("à", "в", "until"; not "um" or "o",
-        // which lead a while too: "um 2 Stunden", "o 2 godziny"), a while's words name the
-        // clock's time, as they do after a day: "à 15 heures", "в 3 часа", "à 15h et demie".
-        let clockLed = spelled == nil && lead.map { timeLeads.contains($0) && $0 != "um" && $0 != "o" } ?? false
+        // After a lead that asks for a time of day ("à", "в", "until", "um"), an hour
+        // written with a clock's word names the clock's time, as it does after a day: "à 15
+        // heures", "à 18 heures 30", "à 15h et demie", "a las 10 y media". Other units stay a
+        // while: "until 90 minutes", "bis 2 Stunden", "um 2 Stunden", "o 2 godziny".
+        let clockLed = spelled == nil && lead.map(timeLeads.contains) ?? false
         // The first five words at most (`1 h 30 m`), each without the punctuation after it,
         // the most of them that name a time first.
         let leading = leadingWords(words[...])
@@ -123,9 +124,30 @@ enum SnoozeText {
     /// time that long after midnight ("15 heures" is 15:00); nil when they name none, or
     /// more than a day. Read from a midnight of no zone's: no change of clocks moves it.
     static func clockReading(_ words: String, now: Instant, zone: TimeZone) -> Int64? {
-        guard let fromMidnight = reading(words, timeOfDay: true, now: Instant(seconds: 0), zone: utc), fromMidnight <= 86_400 else { return nil }
-        return untilNext(hour: Int(fromMidnight / 3600) % 24, minute: Int(fromMidnight % 3600 / 60), now: now, zone: zone)
+        // A half or a quarter after the hour: "15h et demie", "las 10 y media", "las 10 y cuarto".
+        var base = Substring(words)
+        var added: Int64 = 0
+        if let (phrase, minutes) = clockFractions.first(where: { words.hasSuffix(" " + $0.words) }) {
+            base = base.dropLast(phrase.count + 1)
+            added = minutes * 60
+        }
+        // The minutes after the hour's word: "18 heures 30", "15 Uhr 30", "в 15 ч 30 мин".
+        if added == 0, let match = base.wholeMatch(of: hourWordMinutes), let hour = Int(match.output.1), let minute = Int(match.output.2),
+           hour < 24, minute < 60 {
+            return untilNext(hour: hour, minute: minute, now: now, zone: zone)
+        }
+        guard namesClock(String(base), led: true),
+              let fromMidnight = reading(String(base), timeOfDay: true, now: Instant(seconds: 0), zone: utc).map({ $0 + added }),
+              fromMidnight < 86_400 else { return nil }
+        return untilNext(hour: Int(fromMidnight / 3600), minute: Int(fromMidnight % 3600 / 60), now: now, zone: zone)
     }
+
+    /// A half or a quarter after a clock's hour, lower case, with its minutes.
+    static let clockFractions: [(words: String, minutes: Int64)] = ReplyWords.halves.map { ($0, 30) }
+        + [("y cuarto", 15), ("et quart", 15), ("e un quarto", 15), ("и четверть", 15)]
+
+    /// An hour, its clock's word and the minutes after it: "18 heures 30", "15 Uhr 30", "15 ч 30 мин".
+    nonisolated(unsafe) static let hourWordMinutes = /(\d{1,2})\s*(?:heures?|h|uhr|ч|час|часа|часов)\s*(\d{2})(?:\s*(?:min|minutes?|мин|минут))?/
 
     private static let utc = TimeZone(secondsFromGMT: 0)!
 
@@ -137,8 +159,20 @@ enum SnoozeText {
         let folded = ReplyWords.fold(words)
         guard let spelled = ReplyWords.spelledDuration(beginning: folded[...]),
               let end = ReplyWords.end(ofFolded: spelled.words, in: words) else { return nil }
+        // A while from or before something else ("a week from Monday", "an hour before
+        // 5pm") is none Chime reads: not the while alone.
+        // "From now" is from now ("an hour from now").
+        let next = folded.dropFirst(spelled.words.count).split(separator: " ").prefix(2).map(String.init)
+        guard next.first.map({ !relations.contains($0) }) ?? true || next.count == 2 && nowWords.contains(next[1]) else { return nil }
         return spelled.duration + words[end...]
     }
+
+    /// Words that make a while one from or before something else, folded.
+    static let relations: Set<String> = Set(["from", "after", "before", "ab", "nach", "vor", "après", "avant", "después", "antes",
+                                             "после", "до", "od", "po", "przed", "بعد", "قبل"].map(ReplyWords.fold))
+
+    /// "Now" after ``relations``' "from", folded.
+    static let nowWords: Set<String> = Set(["now", "jetzt", "maintenant", "ahora", "teraz", "сейчас"].map(ReplyWords.fold))
 
     /// The first five words of `text` at most (`1 h 30 m`, `2 hours and a half`), each
     /// without the punctuation after it.
@@ -219,9 +253,14 @@ enum SnoozeText {
     /// second or a number past a few digits.
     private static func whole(_ number: Substring, _ letter: String) -> String? {
         guard number.contains(where: { $0 == "." || $0 == "," }) else { return "\(number)\(letter)" }
-        guard number.count <= 8, let value = Double(number.replacingOccurrences(of: ",", with: ".")),
-              let (factor, unit) = smallerUnit[letter] else { return nil }
-        return "\(Int((value * factor).rounded()))\(unit)"
+        guard number.count <= 8, var value = Double(number.replacingOccurrences(of: ",", with: ".")) else { return nil }
+        // Smaller units until the number is whole, or seconds: "1.5 weeks" is `252h`, not 11 days.
+        var letter = letter
+        while value != value.rounded(), let (factor, unit) = smallerUnit[letter] {
+            value *= factor
+            letter = unit
+        }
+        return "\(Int(value.rounded()))\(letter)"
     }
 
     /// DurationText's letter for a unit's word: the letter itself, or the unit whose word

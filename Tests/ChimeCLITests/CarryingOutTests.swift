@@ -277,6 +277,26 @@ struct CarryingOutTests {
         }
     }
 
+    @Test("a second review of the while in words: after until, bis or à minutes and hours stay a while, a clock's hour with its minutes, half or quarter is that time; a week and a half is ten and a half days; an hour from now is an hour, a week from Monday no week; a refusal in the sentence after スヌーズ")
+    func snoozeSpelledOutReviewedAgain() throws {
+        let ws = try Self.workspace()
+        let replies = [("a", "snooze until 90 minutes"), ("b", "Schlummern bis 2 Std"), ("c", "Reporter à 30 minutes"), ("d", "Reporter à 18 heures 30"),
+                       ("e", "Posponer a las 16 y media"), ("f", "Schlummern um 15 Uhr 30"), ("g", "Posponer a las 16 y cuarto"), ("h", "snooze 1 week and a half"),
+                       ("i", "snooze an hour from now"), ("j", "Drzemka do 2 godzin")]
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T11:30:00Z", "b": "2026-11-21T12:00:00Z", "c": "2026-11-21T10:30:00Z", "d": "2026-11-21T17:30:00Z",
+                                                     "e": "2026-11-21T15:30:00Z", "f": "2026-11-21T14:30:00Z", "g": "2026-11-21T15:15:00Z", "h": "2026-12-01T22:00:00Z",
+                                                     "i": "2026-11-21T11:00:00Z", "j": "2026-11-21T12:00:00Z"],
+                               "from 11:00 in Paris (10:00 UTC) on a Saturday")
+        // No while Chime reads: the default snooze, said so.
+        let defaulted = try Self.snoozed(ws, [("k", "snooze a week from Monday")])
+        #expect(defaulted["k"] == "2026-11-21T10:45:00Z", "the workspace's default 45 minutes")
+        let sent = try ReplyCorpusTests.send(ws, ["m", "n"], category: "shop")
+        for (id, body) in [("m", "2時間スヌーズ、やっぱりいらない"), ("n", "2時間スヌーズ？いいえ、もう買いました")] {
+            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent[id]!, body: body))
+            #expect(!printed.contains("chime.snooze"), "\(body): \(printed)")
+        }
+    }
+
     @Test("a snooze written before スヌーズ may be followed by another sentence after a break, as \"snooze 2h, at lunch\" may; not by a no")
     func snoozeBeforeItsWordThenASentence() throws {
         let ws = try Self.workspace()
