@@ -29,9 +29,9 @@ extension SnoozeText {
             seconds = untilNext(hour: part.rawValue, minute: 0, now: now, zone: zone)
         } else {
             let time = withoutTimeLead(rest)
-            guard namesClock(time, led: led || time != rest),
-                  let read = reading(time, timeOfDay: true, now: Instant(today), zone: zone), read <= 86_400 else { return nil }
-            seconds = untilNext(hour: clockHour(Int(read / 3600) % 24, in: part, written: time), minute: Int(read % 3600 / 60), now: now, zone: zone)
+            // With its minutes, half or quarter: "3 y media de la tarde", "8 heures 30 du soir".
+            guard let clock = clockTime(time, led: led || time != rest) else { return nil }
+            seconds = untilNext(hour: clockHour(clock.hour, in: part, written: time), minute: clock.minute, now: now, zone: zone)
         }
         // "This afternoon" is today's only: never tomorrow's.
         guard let seconds, !this || calendar.isDate(now.date.addingTimeInterval(TimeInterval(seconds)), inSameDayAs: today) else { return nil }

@@ -100,7 +100,7 @@ enum SnoozeText {
         // heures", "à 18 heures 30", "à 15h et demie", "a las 10 y media". Other units stay a
         // while: "until 90 minutes", "bis 2 Stunden", "um 2 Stunden", "o 2 godziny".
         let clockLed = spelled == nil && lead.map(timeLeads.contains) ?? false
-        // The first five words at most (`1 h 30 m`), each without the punctuation after it,
+        // The first six words at most (`1 h 30 m`), each without the punctuation after it,
         // the most of them that name a time first.
         let leading = leadingWords(words[...])
         // Looked for once: most snoozes ("2h, thanks") name no part of the day, and each
@@ -120,34 +120,43 @@ enum SnoozeText {
         return nil
     }
 
-    /// The seconds until the next time of day that `words` name, a while's words as the
-    /// time that long after midnight ("15 heures" is 15:00); nil when they name none, or
-    /// more than a day. Read from a midnight of no zone's: no change of clocks moves it.
+    /// The seconds until the next time of day that `words` name as a clock's
+    /// (``clockTime(_:led:)``, after a lead asking for a time); nil when they name none.
     static func clockReading(_ words: String, now: Instant, zone: TimeZone) -> Int64? {
-        // A half or a quarter after the hour: "15h et demie", "las 10 y media", "las 10 y cuarto".
+        clockTime(words, led: true).flatMap { untilNext(hour: $0.hour, minute: $0.minute, now: now, zone: zone) }
+    }
+
+    /// The time of day that `words` name as a clock's: a clock's time ("15:00", "3pm",
+    /// "15h30", "15 Uhr"), an hour alone, or with an hours' word after a lead asking for a
+    /// time (`led`: "à 15 heures", "в 3 часа"), with its minutes, half or quarter ("18
+    /// heures 30", "15 Uhr 30", "15h et demie", "10 y media", "10 y cuarto"); nil when they
+    /// name none. A while's words are read as that long after a midnight of no zone's, so
+    /// that no change of clocks moves them. Minutes named as such ("1h 30min") are a
+    /// while's, not a clock's.
+    static func clockTime(_ words: String, led: Bool) -> (hour: Int, minute: Int)? {
         var base = Substring(words)
-        var added: Int64 = 0
-        if let (phrase, minutes) = clockFractions.first(where: { words.hasSuffix(" " + $0.words) }) {
-            base = base.dropLast(phrase.count + 1)
-            added = minutes * 60
+        var added = 0
+        if let fraction = clockFractions.first(where: { words.hasSuffix(" " + $0.words) }) {
+            base = base.dropLast(fraction.words.count + 1)
+            added = fraction.minutes
+        } else if let match = base.wholeMatch(of: hourWordMinutes), let minute = Int(match.output.1), minute < 60 {
+            base = base[..<match.output.1.startIndex]
+            added = minute
         }
-        // The minutes after the hour's word: "18 heures 30", "15 Uhr 30", "в 15 ч 30 мин".
-        if added == 0, let match = base.wholeMatch(of: hourWordMinutes), let hour = Int(match.output.1), let minute = Int(match.output.2),
-           hour < 24, minute < 60 {
-            return untilNext(hour: hour, minute: minute, now: now, zone: zone)
-        }
-        guard namesClock(String(base), led: true),
-              let fromMidnight = reading(String(base), timeOfDay: true, now: Instant(seconds: 0), zone: utc).map({ $0 + added }),
-              fromMidnight < 86_400 else { return nil }
-        return untilNext(hour: Int(fromMidnight / 3600), minute: Int(fromMidnight % 3600 / 60), now: now, zone: zone)
+        let time = base.trimmingCharacters(in: .whitespaces)
+        guard namesClock(time, led: led), let read = reading(time, timeOfDay: true, now: Instant(seconds: 0), zone: utc), read <= 86_400 else { return nil }
+        let minutes = Int(read / 60) % 1440 + added
+        guard minutes < 1440 else { return nil }
+        return (minutes / 60, minutes % 60)
     }
 
     /// A half or a quarter after a clock's hour, lower case, with its minutes.
-    static let clockFractions: [(words: String, minutes: Int64)] = ReplyWords.halves.map { ($0, 30) }
+    static let clockFractions: [(words: String, minutes: Int)] = ReplyWords.halves.map { ($0, 30) }
         + [("y cuarto", 15), ("et quart", 15), ("e un quarto", 15), ("и четверть", 15)]
 
-    /// An hour, its clock's word and the minutes after it: "18 heures 30", "15 Uhr 30", "15 ч 30 мин".
-    nonisolated(unsafe) static let hourWordMinutes = /(\d{1,2})\s*(?:heures?|h|uhr|ч|час|часа|часов)\s*(\d{2})(?:\s*(?:min|minutes?|мин|минут))?/
+    /// An hour with its clock's word, then the minutes (captured) after it: "18 heures 30",
+    /// "15 Uhr 30", "15 ч 30 мин" (Russian's minutes named: "в" leads no while).
+    nonisolated(unsafe) static let hourWordMinutes = /\d{1,2}\s*(?:heures?|h|uhr|ч|час|часа|часов)\s*(\d{2})(?:\s*(?:мин|минут))?/
 
     private static let utc = TimeZone(secondsFromGMT: 0)!
 
@@ -161,9 +170,15 @@ enum SnoozeText {
               let end = ReplyWords.end(ofFolded: spelled.words, in: words) else { return nil }
         // A while from or before something else ("a week from Monday", "an hour before
         // 5pm") is none Chime reads: not the while alone.
-        // "From now" is from now ("an hour from now").
-        let next = folded.dropFirst(spelled.words.count).split(separator: " ").prefix(2).map(String.init)
-        guard next.first.map({ !relations.contains($0) }) ?? true || next.count == 2 && nowWords.contains(next[1]) else { return nil }
+        // In the same sentence only ("an hour. After that…" is an hour), and "from now" is
+        // from now ("an hour from now").
+        let rest = words[end...]
+        if rest.first == " " {
+            let next = ReplyWords.fold(String(rest.dropFirst().prefix { !$0.isWhitespace && !$0.isPunctuation }))
+            let after = rest.dropFirst().drop { !$0.isWhitespace }.drop(while: \.isWhitespace)
+            let now = ReplyWords.fold(String(after.prefix { !$0.isWhitespace && !$0.isPunctuation }))
+            guard !relations.contains(next) || nowWords.contains(now) else { return nil }
+        }
         return spelled.duration + words[end...]
     }
 
@@ -174,10 +189,11 @@ enum SnoozeText {
     /// "Now" after ``relations``' "from", folded.
     static let nowWords: Set<String> = Set(["now", "jetzt", "maintenant", "ahora", "teraz", "сейчас"].map(ReplyWords.fold))
 
-    /// The first five words of `text` at most (`1 h 30 m`, `2 hours and a half`), each
+    /// The first six words of `text` at most (`1 h 30 m`, `2 hours and a half`, `3 y media
+    /// de la tarde`), each
     /// without the punctuation after it.
     static func leadingWords(_ text: Substring) -> [Substring] {
-        text.split(whereSeparator: \.isWhitespace).prefix(5).map { word in
+        text.split(whereSeparator: \.isWhitespace).prefix(6).map { word in
             word[..<(word.lastIndex { !$0.isPunctuation }.map(word.index(after:)) ?? word.startIndex)]
         }
     }
@@ -254,13 +270,14 @@ enum SnoozeText {
     private static func whole(_ number: Substring, _ letter: String) -> String? {
         guard number.contains(where: { $0 == "." || $0 == "," }) else { return "\(number)\(letter)" }
         guard number.count <= 8, var value = Double(number.replacingOccurrences(of: ",", with: ".")) else { return nil }
-        // Smaller units until the number is whole, or seconds: "1.5 weeks" is `252h`, not 11 days.
+        // Smaller units until the number is whole: "1.5 weeks" is `252h`, not 11 days.
         var letter = letter
         while value != value.rounded(), let (factor, unit) = smallerUnit[letter] {
             value *= factor
             letter = unit
         }
-        return "\(Int(value.rounded()))\(letter)"
+        guard value == value.rounded() else { return nil }
+        return "\(Int(value))\(letter)"
     }
 
     /// DurationText's letter for a unit's word: the letter itself, or the unit whose word

@@ -207,7 +207,7 @@ public struct ActionMatcher: Sendable {
         let ending = tail.prefix { $0 != " " }
         let after = tail.dropFirst(ending.count).drop { $0 == " " }
         guard !duration.isEmpty, duration.utf8.count <= 64, Self.onlyUnspacedEndings(ending), !Self.negates(ending),
-              after.isEmpty || !Self.refusals.contains(where: after.contains) && !Self.counters.contains(where: duration.hasSuffix) else { return nil }
+              after.isEmpty || !Self.refuses(after) && !Self.counters.contains(where: duration.hasSuffix) else { return nil }
         // As written, not folded: folding takes まで's voicing mark and 15:30's colon.
         return Match(action: BuiltInAction.snooze.rawValue, userText: Self.before(folded: duration, in: line))
     }
@@ -321,10 +321,20 @@ public struct ActionMatcher: Sendable {
     /// what was asked.
     static let unspacedNegations = ["ない", "ません", "なく", "不要", "やめ", "止め", "不", "没", "別", "别", "勿"]
 
-    /// What says no in a sentence after another: "しないで" (don't), "やめて" (stop), "不要"
-    /// (no need), "いいえ" (no), folded; "すみません" (sorry) and "出られない" (can't come) do not.
-    static let refusals = ["しない", "しなく", "しません", "やめ", "止め", "不要", "いらない", "いりません", "必要ありません", "必要ない", "結構", "だめ", "ダメ",
+    /// Whether a sentence after another begins by saying no to it ("しないで", don't;
+    /// "やっぱりいらない", not needed after all; "いいえ", no), its fillers ("でも", but;
+    /// "やっぱり", after all; "もう", already) passed over. A no further in ("先に洗濯しない
+    /// と", the laundry first; "牛乳はいらない", no milk) is about something else.
+    static func refuses(_ sentence: Substring) -> Bool {
+        var rest = sentence
+        while let filler = refusalFillers.first(where: { rest.hasPrefix($0) }) { rest = rest.dropFirst(filler.count).drop { $0 == " " } }
+        return refusals.contains(where: rest.hasPrefix)
+    }
+
+    /// What begins a no (``refuses(_:)``), folded.
+    static let refusals = ["しない", "しなく", "しません", "やめ", "止め", "不要", "いらない", "いりません", "必要ありません", "必要ない", "結構です", "だめ", "ダメ",
                            "いいえ"].map(ReplyWords.fold)
+    static let refusalFillers = ["でも", "やっぱり", "やはり", "もう", "それでも"].map(ReplyWords.fold)
 
     /// Counters of times, not of a while: "3回スヌーズ" is snoozed three times.
     static let counters = ["回", "回目", "度", "度目", "번", "번째", "次"].map(ReplyWords.fold)

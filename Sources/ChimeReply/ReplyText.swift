@@ -164,10 +164,8 @@ public enum ReplyText {
         // above a quote the person answers below ("Sent from my iPhone", then "> On …
         // wrote:" and answers between its lines), goes with the blank lines after it.
         var lastText: Int?
-        for (index, line) in lines.enumerated() {
+        for line in lines {
             if line == "-- " || line == "--" || line == "—" || line == "__" { break }
-            // A signature's rule below the text: "━━━━━━━━", as Japanese signatures open.
-            if lastText != nil, isSignatureRule(line), opensSignature(lines, at: index) { break }
             if isQuoted(line) {
                 if !afterQuote, let last = lastText, rules.isSentFrom(result[last]) {
                     result.removeSubrange(last...)
@@ -212,27 +210,6 @@ public enum ReplyText {
     }
 
     private static let nameSignature = Patterns([#"^[-–—~]\s?\p{L}[\p{L}\p{M}'.]{0,24}(\s\p{L}[\p{L}\p{M}'.]{0,24}){0,2}$"#])
-
-    /// A line drawn of eight or more heavy, double or full-width rule characters
-    /// ("━━━━━━━━", "════════", "＝＝＝＝＝＝＝＝", "――――――――"), white space around them:
-    /// no one draws one inside an answer; ASCII dashes may be (a list's rule, Outlook's).
-    static func isSignatureRule(_ line: String) -> Bool {
-        let line = trimmed(line)
-        return line.count >= 8 && line.count <= 200 && line.allSatisfy { "━═＝―─┅┉".contains($0) }
-    }
-
-    /// Whether the rule at `index` opens a signature: another rule closes the block within
-    /// eight lines, or an address, a link or a telephone number is in it. A rule under a
-    /// heading or a greeting, above the answer or a list, is the person's text.
-    private static func opensSignature(_ lines: [String], at index: Int) -> Bool {
-        for line in lines[(index + 1)...].prefix(8) {
-            if isBlank(line) || isQuoted(line) { return false }
-            if isSignatureRule(line) || line.utf8.count <= 200 && contact.matches(line) { return true }
-        }
-        return false
-    }
-
-    private static let contact = Patterns([#"[\w.+-]+@[\w-]+\.[\w.-]+"#, #"https?://"#, #"(?i)(tel|phone|fax|mobile|携帯|電話)\b"#, #"\+?\d[\d -]{7,}\d"#])
 
     /// A line drawn of dashes, underscores or equals signs (three or more).
     private static func isRule(_ line: String) -> Bool {

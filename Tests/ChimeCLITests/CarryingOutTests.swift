@@ -270,11 +270,7 @@ struct CarryingOutTests {
                                                      "e": "2026-11-27T08:00:00Z", "f": "2026-11-21T11:30:00Z", "g": "2026-11-21T10:30:00Z", "h": "2026-11-21T11:00:00Z",
                                                      "i": "2026-11-21T16:00:00Z", "j": "2026-11-21T12:00:00Z", "k": "2026-11-21T16:00:00Z", "l": "2026-11-21T12:00:00Z"],
                                "from 11:00 in Paris (10:00 UTC) on a Saturday")
-        let sent = try ReplyCorpusTests.send(ws, ["m", "n"], category: "shop")
-        for (id, body) in [("m", "3回スヌーズ、もう飲んだ"), ("n", "Отложить день рождения на завтра")] {
-            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent[id]!, body: body))
-            #expect(!printed.contains("chime.snooze"), "\(body): \(printed)")
-        }
+        try Self.expectNoSnooze(ws, [("m", "3回スヌーズ、もう飲んだ"), ("n", "Отложить день рождения на завтра")])
     }
 
     @Test("a second review of the while in words: after until, bis or à minutes and hours stay a while, a clock's hour with its minutes, half or quarter is that time; a week and a half is ten and a half days; an hour from now is an hour, a week from Monday no week; a refusal in the sentence after スヌーズ")
@@ -290,11 +286,20 @@ struct CarryingOutTests {
         // No while Chime reads: the default snooze, said so.
         let defaulted = try Self.snoozed(ws, [("k", "snooze a week from Monday")])
         #expect(defaulted["k"] == "2026-11-21T10:45:00Z", "the workspace's default 45 minutes")
-        let sent = try ReplyCorpusTests.send(ws, ["m", "n"], category: "shop")
-        for (id, body) in [("m", "2時間スヌーズ、やっぱりいらない"), ("n", "2時間スヌーズ？いいえ、もう買いました")] {
-            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent[id]!, body: body))
-            #expect(!printed.contains("chime.snooze"), "\(body): \(printed)")
-        }
+        try Self.expectNoSnooze(ws, [("m", "2時間スヌーズ、やっぱりいらない"), ("n", "2時間スヌーズ？いいえ、もう買いました")])
+    }
+
+    @Test("a third review: minutes named after um or o are a while's; after/après in the next sentence leave the while; a clock's hour with its minutes or half in a part of the day; a no in the sentence after スヌーズ that is about something else")
+    func snoozeSpelledOutReviewedThird() throws {
+        let ws = try Self.workspace()
+        let replies = [("a", "Schlummern um 1h 30min"), ("b", "Drzemka o 1 h 30 min"), ("c", "snooze an hour. After that I'll buy it"),
+                       ("d", "Reporter une heure, après je verrai"), ("e", "Posponer a las 3 y media de la tarde"), ("f", "Reporter à 8 heures 30 du soir"),
+                       ("g", "Schlummern um 8 Uhr 30 abends"), ("h", "Отложить до 8 часов 30 минут вечера"), ("i", "2時間スヌーズ、先に洗濯しないと"),
+                       ("j", "2時間スヌーズ。会議中。牛乳はいらない")]
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T11:30:00Z", "b": "2026-11-21T11:30:00Z", "c": "2026-11-21T11:00:00Z", "d": "2026-11-21T11:00:00Z",
+                                                     "e": "2026-11-21T14:30:00Z", "f": "2026-11-21T19:30:00Z", "g": "2026-11-21T19:30:00Z", "h": "2026-11-21T19:30:00Z",
+                                                     "i": "2026-11-21T12:00:00Z", "j": "2026-11-21T12:00:00Z"],
+                               "from 11:00 in Paris (10:00 UTC) on a Saturday")
     }
 
     @Test("a snooze written before スヌーズ may be followed by another sentence after a break, as \"snooze 2h, at lunch\" may; not by a no")
@@ -302,9 +307,7 @@ struct CarryingOutTests {
         let ws = try Self.workspace()
         try Self.expectSnoozed(ws, [("a", "2時間スヌーズ、昼食中"), ("b", "30分スヌーズ。会議中です"), ("c", "明日までスヌーズ！よろしく")],
                                firing: ["a": "2026-11-21T12:00:00Z", "b": "2026-11-21T10:30:00Z", "c": "2026-11-22T08:00:00Z"], "from 10:00 UTC; 9:00 in Paris")
-        let sent = try ReplyCorpusTests.send(ws, ["d"], category: "shop")
-        let refused = try Self.ingest(ws, ReplyCorpusTests.reply(sent["d"]!, body: "2時間スヌーズ、しないでください"))
-        #expect(!refused.contains("chime.snooze"), "\(refused)")
+        try Self.expectNoSnooze(ws, [("d", "2時間スヌーズ、しないでください")])
     }
 
     @Test("a snooze may ask for the end of the working day, 17:00: until end of day, EOD, bis Feierabend, до конца дня, jusqu'à la fin de la journée, 終業まで; tomorrow's too")
@@ -353,6 +356,16 @@ struct CarryingOutTests {
                                                      "e": "2026-11-21T10:30:00Z", "f": "2026-11-21T12:00:00Z", "g": "2026-11-21T14:30:00Z", "h": "2026-11-28T10:00:00Z",
                                                      "i": "2026-11-23T10:00:00Z", "j": "2026-11-21T12:00:00Z", "k": "2026-11-21T14:00:00Z", "l": "2026-11-21T14:00:00Z"],
                                "after 10:00 UTC; 15:30 and 15:00 in Paris")
+    }
+
+    /// Sends a reminder of the shopping category for each of `replies` and answers it with
+    /// the reply's body, expecting none of them to snooze.
+    static func expectNoSnooze(_ ws: Workspace, _ replies: [(id: String, body: String)], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let sent = try ReplyCorpusTests.send(ws, replies.map(\.id), category: "shop")
+        for (id, body) in replies {
+            let printed = try ingest(ws, ReplyCorpusTests.reply(sent[id]!, body: body))
+            #expect(!printed.contains("chime.snooze"), "\(body): \(printed)", sourceLocation: sourceLocation)
+        }
     }
 
     /// ``snoozed(_:_:)``, expecting each reminder's next fire as `firing` says (`why` says

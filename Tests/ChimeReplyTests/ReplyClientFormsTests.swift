@@ -269,17 +269,6 @@ struct ReplyClientFormsTests {
         #expect(ReplyText.extract("Llet\nEnviat des de casa") == "Llet\nEnviat des de casa", "sent from home, a sentence")
     }
 
-    @Test("a signature opened by a rule of heavy or double lines below the answer (closed by another, or holding an address, a link or a number) goes; a rule under a heading or a greeting, or of dashes, stays")
-    func signatureRule() {
-        #expect(ReplyText.extract("牛乳\n\n━━━━━━━━━━━━━━━━\n山田太郎\n株式会社サンプル\n━━━━━━━━━━━━━━━━\n\n\(Self.quote)") == "牛乳")
-        #expect(ReplyText.extract("Milk\n════════════\nAlice Smith\nalice@example.org") == "Milk")
-        #expect(ReplyText.extract("Milk\n＝＝＝＝＝＝＝＝＝＝\nAlice\nTel 03-1234-5678") == "Milk")
-        #expect(ReplyText.extract("Hi,\n════════\nsnooze 2h") == "Hi,\n════════\nsnooze 2h")
-        #expect(ReplyText.extract("Shopping:\n════════════\nMilk\nEggs") == "Shopping:\n════════════\nMilk\nEggs")
-        #expect(ReplyText.extract("Milk\n--------\nEggs") == "Milk\n--------\nEggs", "ASCII dashes inside an answer stay")
-        #expect(ReplyText.extract("Milk ━━━━━━━━━\nEggs") == "Milk ━━━━━━━━━\nEggs", "a rule beside text is no rule")
-    }
-
     @Test("the mobile signatures still go", arguments: [
         "Von meinem Fairphone gesendet", "Sent from my Nokia", "Sent from Nokia", "Odesláno z iPhonu", "Wysłane z iPhone'a",
         "Fairphone'umdan gönderildi", "Von meinem iPhone gesendet", "Xperiaから送信",
