@@ -97,8 +97,9 @@ enum SnoozeText {
         let timeOfDay = until || spelled == nil && (lead.map(timeLeads.contains) ?? false)
         // After a lead that asks for a time of day ("à", "в", "until", "um"), an hour
         // written with a clock's word names the clock's time, as it does after a day: "à 15
-        // heures", "à 18 heures 30", "à 15h et demie", "a las 10 y media". Other units stay a
-        // while: "until 90 minutes", "bis 2 Stunden", "um 2 Stunden", "o 2 godziny".
+        // heures", "à 18 heures 30 minutes", "à 15h et demie", "a las 10 y media". Other units
+        // stay a while: "until 90 minutes", "bis 2 Stunden", "um 2 Stunden", "o 2 godziny",
+        // and so do minutes named after "um" and "o" (by): "um 1h 30min".
         let clockLed = spelled == nil && lead.map(timeLeads.contains) ?? false
         // The first six words at most (`1 h 30 m`), each without the punctuation after it,
         // the most of them that name a time first.
@@ -113,85 +114,15 @@ enum SnoozeText {
             // but after "until" or "at" the time comes first: "до 5 дня" is 17:00.
             let inPart = { namesPart ? inPartOfDay(prefix, led: timeOfDay, now: now, zone: zone) : nil }
             if timeOfDay, let seconds = inPart() { return seconds }
-            if clockLed, let seconds = clockReading(prefix, now: now, zone: zone) { return seconds }
+            if clockLed, let seconds = clockReading(prefix, minutesNamed: lead != "um" && lead != "o", now: now, zone: zone) { return seconds }
             if let seconds = reading(prefix, timeOfDay: timeOfDay, now: now, zone: zone) { return seconds }
             if !timeOfDay, let seconds = inPart() { return seconds }
         }
         return nil
     }
 
-    /// The seconds until the next time of day that `words` name as a clock's
-    /// (``clockTime(_:led:)``, after a lead asking for a time); nil when they name none.
-    static func clockReading(_ words: String, now: Instant, zone: TimeZone) -> Int64? {
-        clockTime(words, led: true).flatMap { untilNext(hour: $0.hour, minute: $0.minute, now: now, zone: zone) }
-    }
-
-    /// The time of day that `words` name as a clock's: a clock's time ("15:00", "3pm",
-    /// "15h30", "15 Uhr"), an hour alone, or with an hours' word after a lead asking for a
-    /// time (`led`: "à 15 heures", "в 3 часа"), with its minutes, half or quarter ("18
-    /// heures 30", "15 Uhr 30", "15h et demie", "10 y media", "10 y cuarto"); nil when they
-    /// name none. A while's words are read as that long after a midnight of no zone's, so
-    /// that no change of clocks moves them. Minutes named as such ("1h 30min") are a
-    /// while's, not a clock's.
-    static func clockTime(_ words: String, led: Bool) -> (hour: Int, minute: Int)? {
-        var base = Substring(words)
-        var added = 0
-        if let fraction = clockFractions.first(where: { words.hasSuffix(" " + $0.words) }) {
-            base = base.dropLast(fraction.words.count + 1)
-            added = fraction.minutes
-        } else if let match = base.wholeMatch(of: hourWordMinutes), let minute = Int(match.output.1), minute < 60 {
-            base = base[..<match.output.1.startIndex]
-            added = minute
-        }
-        let time = base.trimmingCharacters(in: .whitespaces)
-        guard namesClock(time, led: led), let read = reading(time, timeOfDay: true, now: Instant(seconds: 0), zone: utc), read <= 86_400 else { return nil }
-        let minutes = Int(read / 60) % 1440 + added
-        guard minutes < 1440 else { return nil }
-        return (minutes / 60, minutes % 60)
-    }
-
-    /// A half or a quarter after a clock's hour, lower case, with its minutes.
-    static let clockFractions: [(words: String, minutes: Int)] = ReplyWords.halves.map { ($0, 30) }
-        + [("y cuarto", 15), ("et quart", 15), ("e un quarto", 15), ("и четверть", 15)]
-
-    /// An hour with its clock's word, then the minutes (captured) after it: "18 heures 30",
-    /// "15 Uhr 30", "15 ч 30 мин" (Russian's minutes named: "в" leads no while).
-    nonisolated(unsafe) static let hourWordMinutes = /\d{1,2}\s*(?:heures?|h|uhr|ч|час|часа|часов)\s*(\d{2})(?:\s*(?:мин|минут))?/
-
-    private static let utc = TimeZone(secondsFromGMT: 0)!
-
-    /// `words` with the duration written in words that they begin with ("an hour",
-    /// "media hora", "полтора часа") as DurationText writes it ("1h, thanks" for "an hour,
-    /// thanks"); nil when they begin with none, or with a number.
-    static func spelledOut(_ words: String) -> String? {
-        guard let first = words.first, !first.isNumber else { return nil }
-        let folded = ReplyWords.fold(words)
-        guard let spelled = ReplyWords.spelledDuration(beginning: folded[...]),
-              let end = ReplyWords.end(ofFolded: spelled.words, in: words) else { return nil }
-        // A while from or before something else ("a week from Monday", "an hour before
-        // 5pm") is none Chime reads: not the while alone.
-        // In the same sentence only ("an hour. After that…" is an hour), and "from now" is
-        // from now ("an hour from now").
-        let rest = words[end...]
-        if rest.first == " " {
-            let next = ReplyWords.fold(String(rest.dropFirst().prefix { !$0.isWhitespace && !$0.isPunctuation }))
-            let after = rest.dropFirst().drop { !$0.isWhitespace }.drop(while: \.isWhitespace)
-            let now = ReplyWords.fold(String(after.prefix { !$0.isWhitespace && !$0.isPunctuation }))
-            guard !relations.contains(next) || nowWords.contains(now) else { return nil }
-        }
-        return spelled.duration + words[end...]
-    }
-
-    /// Words that make a while one from or before something else, folded.
-    static let relations: Set<String> = Set(["from", "after", "before", "ab", "nach", "vor", "après", "avant", "después", "antes",
-                                             "после", "до", "od", "po", "przed", "بعد", "قبل"].map(ReplyWords.fold))
-
-    /// "Now" after ``relations``' "from", folded.
-    static let nowWords: Set<String> = Set(["now", "jetzt", "maintenant", "ahora", "teraz", "сейчас"].map(ReplyWords.fold))
-
     /// The first six words of `text` at most (`1 h 30 m`, `2 hours and a half`, `3 y media
-    /// de la tarde`), each
-    /// without the punctuation after it.
+    /// de la tarde`), each without the punctuation after it.
     static func leadingWords(_ text: Substring) -> [Substring] {
         text.split(whereSeparator: \.isWhitespace).prefix(6).map { word in
             word[..<(word.lastIndex { !$0.isPunctuation }.map(word.index(after:)) ?? word.startIndex)]
@@ -270,14 +201,17 @@ enum SnoozeText {
     private static func whole(_ number: Substring, _ letter: String) -> String? {
         guard number.contains(where: { $0 == "." || $0 == "," }) else { return "\(number)\(letter)" }
         guard number.count <= 8, var value = Double(number.replacingOccurrences(of: ",", with: ".")) else { return nil }
-        // Smaller units until the number is whole: "1.5 weeks" is `252h`, not 11 days.
+        // Smaller units until the number is whole, give or take a binary fraction's error
+        // (1.33 × 3,600 is not quite 4,788): "1.5 weeks" is `252h`, not 11 days; "1.2 days"
+        // `1728m`. Past the seconds, rounded; "0.5 s" is no while.
         var letter = letter
-        while value != value.rounded(), let (factor, unit) = smallerUnit[letter] {
+        func isWhole(_ value: Double) -> Bool { abs(value - value.rounded()) < 1e-6 }
+        while !isWhole(value), let (factor, unit) = smallerUnit[letter] {
             value *= factor
             letter = unit
         }
-        guard value == value.rounded() else { return nil }
-        return "\(Int(value))\(letter)"
+        guard isWhole(value), value.rounded() >= 1 else { return nil }
+        return "\(Int(value.rounded()))\(letter)"
     }
 
     /// DurationText's letter for a unit's word: the letter itself, or the unit whose word

@@ -302,6 +302,19 @@ struct CarryingOutTests {
                                "from 11:00 in Paris (10:00 UTC) on a Saturday")
     }
 
+    @Test("a fourth review: decimals that are not whole in binary (1.33 hours, 1.2 days) are read; minutes named after à or a las are a clock's; until 24h is a day; a relation after two spaces is still one; a no after thanks or an interjection in the sentence after スヌーズ")
+    func snoozeSpelledOutReviewedFourth() throws {
+        let ws = try Self.workspace()
+        let replies = [("a", "snooze 1.33 hours"), ("b", "snooze 1.2 days"), ("c", "Reporter à 18 heures 30 minutes"), ("d", "Posponer a las 15 h 30 min"),
+                       ("e", "snooze until 24h")]
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T11:19:48Z", "b": "2026-11-22T14:48:00Z", "c": "2026-11-21T17:30:00Z", "d": "2026-11-21T14:30:00Z",
+                                                     "e": "2026-11-22T10:00:00Z"],
+                               "from 11:00 in Paris (10:00 UTC) on a Saturday")
+        let defaulted = try Self.snoozed(ws, [("f", "snooze an hour  after lunch")])
+        #expect(defaulted["f"] == "2026-11-21T10:45:00Z", "the workspace's default 45 minutes")
+        try Self.expectNoSnooze(ws, [("g", "2時間スヌーズ。ありがとう。やっぱりいらない"), ("h", "2時間スヌーズ、いえ、結構です")])
+    }
+
     @Test("a snooze written before スヌーズ may be followed by another sentence after a break, as \"snooze 2h, at lunch\" may; not by a no")
     func snoozeBeforeItsWordThenASentence() throws {
         let ws = try Self.workspace()
