@@ -32,8 +32,10 @@ extension SnoozeText {
             added = minute
         }
         let time = base.trimmingCharacters(in: .whitespaces)
-        guard namesClock(time, led: led), let read = reading(time, timeOfDay: true, now: Instant(seconds: 0), zone: utc), read < 86_400 else { return nil }
-        let minutes = Int(read / 60) + added
+        // Midnight reads as the next one, a day on ("0 Uhr 30" is 0:30); "24h" is a while.
+        guard namesClock(time, led: led), !time.hasPrefix("24"),
+              let read = reading(time, timeOfDay: true, now: Instant(seconds: 0), zone: utc), read <= 86_400 else { return nil }
+        let minutes = Int(read / 60) % 1440 + added
         guard minutes < 1440 else { return nil }
         return (minutes / 60, minutes % 60)
     }

@@ -323,8 +323,8 @@ public struct ActionMatcher: Sendable {
 
     /// Whether a sentence after another begins by saying no to it ("しないで", don't;
     /// "やっぱりいらない", not needed after all; "いいえ", no), its fillers and the
-    /// sentences of them ("でも", but; "やっぱり", after all; "いや", "あ", "ごめん",
-    /// "ありがとう。") passed over. A no further in ("先に洗濯しない
+    /// sentences of them ("でも", but; "やっぱり", after all; "いや", "あっ", "ごめん",
+    /// "ありがとう。") passed over; "しないといけない" (must do) is no no. A no further in ("先に洗濯しない
     /// と", the laundry first; "牛乳はいらない", no milk) is about something else.
     static func refuses(_ sentence: Substring) -> Bool {
         var rest = sentence
@@ -333,10 +333,10 @@ public struct ActionMatcher: Sendable {
     }
 
     /// What begins a no (``refuses(_:)``), folded.
-    static let refusals = ["しない", "しなく", "しません", "やめ", "止め", "不要", "いらない", "いりません", "必要ありません", "必要ない", "結構です", "だめ", "ダメ",
+    static let refusals = ["しないで", "しなくて", "しません", "やめ", "止め", "不要", "いらない", "いりません", "必要ありません", "必要ない", "結構です", "だめ", "ダメ",
                            "いいえ"].map(ReplyWords.fold)
     /// The fillers ``refuses(_:)`` passes over, folded, the longest first ("ありがとう" before "あ").
-    static let refusalFillers = ["でも", "やっぱり", "やはり", "もう", "それでも", "いや", "いえ", "あ", "ごめんなさい", "ごめん", "すみません", "ありがとう"]
+    static let refusalFillers = ["でも", "やっぱり", "やはり", "もう", "それでも", "いや", "いえ", "あっ", "ごめんなさい", "ごめん", "すみません", "ありがとう"]
         .map(ReplyWords.fold).sorted { $0.count > $1.count }
 
     /// Counters of times, not of a while: "3回スヌーズ" is snoozed three times.

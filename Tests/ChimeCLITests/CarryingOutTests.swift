@@ -306,9 +306,9 @@ struct CarryingOutTests {
     func snoozeSpelledOutReviewedFourth() throws {
         let ws = try Self.workspace()
         let replies = [("a", "snooze 1.33 hours"), ("b", "snooze 1.2 days"), ("c", "Reporter à 18 heures 30 minutes"), ("d", "Posponer a las 15 h 30 min"),
-                       ("e", "snooze until 24h")]
+                       ("e", "snooze until 24h"), ("i", "Schlummern bis 0 Uhr 30"), ("j", "Posponer a las 0 y media"), ("k", "2時間スヌーズ、ごめん、しないといけないことがある")]
         try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T11:19:48Z", "b": "2026-11-22T14:48:00Z", "c": "2026-11-21T17:30:00Z", "d": "2026-11-21T14:30:00Z",
-                                                     "e": "2026-11-22T10:00:00Z"],
+                                                     "e": "2026-11-22T10:00:00Z", "i": "2026-11-21T23:30:00Z", "j": "2026-11-21T23:30:00Z", "k": "2026-11-21T12:00:00Z"],
                                "from 11:00 in Paris (10:00 UTC) on a Saturday")
         let defaulted = try Self.snoozed(ws, [("f", "snooze an hour  after lunch")])
         #expect(defaulted["f"] == "2026-11-21T10:45:00Z", "the workspace's default 45 minutes")
