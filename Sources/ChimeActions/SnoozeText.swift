@@ -45,6 +45,10 @@ enum SnoozeText {
     static let timeLeads: Set = ["until", "till", "til", "at", "bis", "um", "jusqu'à", "jusqu’à", "jusqu'a", "à", "a",
                                  "hasta las", "hasta la", "hasta", "a las", "a la", "до", "в", "do", "o", "حتى", "الساعة"]
 
+    /// The ``timeLeads`` that also lead a while, as "by": "um eine Stunde", "o 2 godziny",
+    /// "um 1h 30min".
+    static let byLeads: Set = ["um", "o"]
+
     /// The longest text read as a duration: anything longer names none (and is not run
     /// through the patterns at all).
     static let longest = 64
@@ -63,13 +67,13 @@ enum SnoozeText {
         if let lead {
             words = String(words.dropFirst(lead.count + 1))
             // "for an hour", "dans une heure"; but "à une heure" is one o'clock.
-            if lead == "um" || lead == "o" || !timeLeads.contains(lead) { spelled = spelledOut(words) }
+            if byLeads.contains(lead) || !timeLeads.contains(lead) { spelled = spelledOut(words) }
         }
         if let spelled { words = spelled }
         // Japanese puts its "until" after the time: "15時まで"; its "in" after the
         // duration: "30分後に"; and its "at" after the time: "9:00に".
         // Korean's too: "내일까지".
-        let until = words.hasSuffix("まで") || words.hasSuffix("까지")
+        let until = ReplyWords.untilAfter.contains(where: words.hasSuffix)
         if until { words = String(words.dropLast(2)) }
         // ("午後", afternoon, ends as "後" does.)
         for after in ["後に", "後"] where words.hasSuffix(after) && !words.hasSuffix("午" + after) {
@@ -114,7 +118,7 @@ enum SnoozeText {
             // but after "until" or "at" the time comes first: "до 5 дня" is 17:00.
             let inPart = { namesPart ? inPartOfDay(prefix, led: timeOfDay, now: now, zone: zone) : nil }
             if timeOfDay, let seconds = inPart() { return seconds }
-            if clockLed, let seconds = clockReading(prefix, minutesNamed: lead != "um" && lead != "o", now: now, zone: zone) { return seconds }
+            if clockLed, let seconds = clockReading(prefix, minutesNamed: !byLeads.contains(lead ?? ""), now: now, zone: zone) { return seconds }
             if let seconds = reading(prefix, timeOfDay: timeOfDay, now: now, zone: zone) { return seconds }
             if !timeOfDay, let seconds = inPart() { return seconds }
         }

@@ -287,7 +287,7 @@ public struct ActionMatcher: Sendable {
         guard let end = ReplyWords.partOfDayEnd(beginning: words) else { return false }
         var rest = words[end...].drop { $0 == " " }
         // Japanese's and Korean's "until" after it: "定時まで", "저녁까지".
-        for until in untilAfter where rest.hasPrefix(until) {
+        for until in Self.untilAfter where rest.hasPrefix(until) {
             rest = rest.dropFirst(until.count).drop { $0 == " " }
             break
         }
@@ -302,8 +302,8 @@ public struct ActionMatcher: Sendable {
         return words.dropFirst().allSatisfy { clockTail.contains(String($0)) || courtesy.contains(String($0)) }
     }
 
-    /// "Until" written after what it leads, folded: "まで", "까지".
-    static let untilAfter = ["まで", "까지"].map(ReplyWords.fold)
+    /// ``ReplyWords/untilAfter``, folded.
+    static let untilAfter = ReplyWords.untilAfter.map(ReplyWords.fold)
 
     /// Words that may follow a time's number beside a part of the day, folded: "at 7 pm",
     /// "um 7 Uhr", "à 7 heures", "в 7 часов", "3시 반".
@@ -320,27 +320,6 @@ public struct ActionMatcher: Sendable {
     /// (cannot delete). Such an answer is not the action: acting on it did the opposite of
     /// what was asked.
     static let unspacedNegations = ["ない", "ません", "なく", "不要", "やめ", "止め", "不", "没", "別", "别", "勿"]
-
-    /// Whether a sentence after another begins by saying no to it ("しないで", don't;
-    /// "やっぱりいらない", not needed after all; "いいえ", no), its fillers and the
-    /// sentences of them ("でも", but; "やっぱり", after all; "いや", "あっ", "ごめん",
-    /// "ありがとう。") passed over; "しないといけない" (must do) is no no. A no further in ("先に洗濯しない
-    /// と", the laundry first; "牛乳はいらない", no milk) is about something else.
-    static func refuses(_ sentence: Substring) -> Bool {
-        var rest = sentence
-        while let filler = refusalFillers.first(where: { rest.hasPrefix($0) }) { rest = rest.dropFirst(filler.count).drop { $0 == " " } }
-        return refusals.contains(where: rest.hasPrefix)
-    }
-
-    /// What begins a no (``refuses(_:)``), folded.
-    static let refusals = ["しないで", "しなくて", "しません", "やめ", "止め", "不要", "いらない", "いりません", "必要ありません", "必要ない", "結構です", "だめ", "ダメ",
-                           "いいえ"].map(ReplyWords.fold)
-    /// The fillers ``refuses(_:)`` passes over, folded, the longest first ("ありがとう" before "あ").
-    static let refusalFillers = ["でも", "やっぱり", "やはり", "もう", "それでも", "いや", "いえ", "あっ", "ごめんなさい", "ごめん", "すみません", "ありがとう"]
-        .map(ReplyWords.fold).sorted { $0.count > $1.count }
-
-    /// Counters of times, not of a while: "3回スヌーズ" is snoozed three times.
-    static let counters = ["回", "回目", "度", "度目", "번", "번째", "次"].map(ReplyWords.fold)
 
     /// What may follow an action's name in the languages written without spaces and
     /// leave the answer what it was: a verb's polite ending, please or thanks ("削除して

@@ -37,6 +37,10 @@ extension ReplyWords {
         spelledDurations.first { folded.hasPrefix($0.words) && ended(folded.dropFirst($0.words.count), after: $0.words) }
     }
 
+    /// "Until" written after what it leads, as Japanese and Korean write it: "15時まで",
+    /// "定時まで", "내일까지".
+    public static let untilAfter = ["まで", "까지"]
+
     /// The halves that may follow a number's unit, lower case: "1 hora y media", "2 hours
     /// and a half", "2 часа с половиной".
     public static let halves = ["and a half", "and half", "y media", "y medio", "et demie", "et demi", "e mezza", "e mezzo",
