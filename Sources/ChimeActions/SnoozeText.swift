@@ -58,7 +58,8 @@ enum SnoozeText {
     /// were (it made the default snooze stand in for the time asked). Nil when its first
     /// words name no time.
     static func seconds(_ text: String, now: Instant, zone: TimeZone) -> Int64? {
-        guard text.utf8.count <= longest else { return nil }
+        // (A fraction's point without its zero, ".5h", is not counted: the matcher keeps it.)
+        guard text.utf8.count - (text.first == "." || text.first == "," ? 1 : 0) <= longest else { return nil }
         var words = asciiDigits(text.lowercased()).trimmingCharacters(in: .whitespacesAndNewlines)
         // A while written in words ("an hour", "a day") is a while, whatever lead came
         // before it: "um eine Stunde" and "o godzinę" are by an hour.
@@ -90,6 +91,18 @@ enum SnoozeText {
         for (half, whole) in [("時間半", "時間30分"), ("시간 반", "시간 30분"), ("시간반", "시간 30분")] where words.hasSuffix(half) {
             words = String(words.dropLast(half.count)) + whole
             break
+        }
+        // A fraction written without its zero is read with it: ".5h", ",5 Stunden",
+        // ".5時間後に", "for .25 hours" are "0.5h"…, half an hour (not five hours), before a
+        // day too (".5h tomorrow" as "0.5h tomorrow"). A point before a clock's time with
+        // no lead (".5pm", ".9:30") is passed over, as the matcher once dropped it after
+        // "snooze"; any other (".30", ".30 min", ".333h") names no time.
+        if words.first == "." || words.first == "," {
+            if beginsWithFraction(words) {
+                words = "0" + words
+            } else if lead == nil, clockAfterPoint(words) {
+                words = String(words.dropFirst())
+            }
         }
         // A day, never a number first (the common snooze, "2h", pays nothing for it).
         if words.first?.isNumber == false, let seconds = onDay(words, now: now, zone: zone) { return seconds }
@@ -123,6 +136,24 @@ enum SnoozeText {
             if !timeOfDay, let seconds = inPart() { return seconds }
         }
         return nil
+    }
+
+    /// Whether `words`, which begin with a point or a comma, begin with a while of a
+    /// minute or more once a zero is put before it: ".5h", ",5 Stunden", ".25 hours,
+    /// thanks" (not ".30", ".5pm", ".30 min", 18 seconds).
+    static func beginsWithFraction(_ words: String) -> Bool {
+        let leading = leadingWords(Substring("0" + words))
+        guard words.dropFirst().first.map({ $0.isASCII && $0.isNumber }) == true, !leading.isEmpty else { return false }
+        return (1...leading.count).contains(where: { count in
+            inUnits(Substring(leading.prefix(count).joined(separator: " "))).map { $0 >= 60 } ?? false
+        })
+    }
+
+    /// Whether the first word of `words` after its point or comma is a clock's time:
+    /// "5pm", "9:30".
+    static func clockAfterPoint(_ words: String) -> Bool {
+        guard let word = leadingWords(words.dropFirst()).first else { return false }
+        return word.wholeMatch(of: twelveHour) != nil || word.contains(":") && word.wholeMatch(of: clock) != nil
     }
 
     /// The first six words of `text` at most (`1 h 30 m`, `2 hours and a half`, `3 y media
@@ -170,11 +201,15 @@ enum SnoozeText {
         if timeOfDay, (1...2).contains(words.count), words.allSatisfy(\.isASCII), let hour = Int(words), hour < 24 {
             return untilNext(hour: hour, minute: 0, now: now, zone: zone)
         }
-        // "2 hours", "15 min", "1 hour 30 minutes", "1h 30min": numbers each with a unit,
-        // spelled out or DurationText's own letter, read as DurationText's `1h30m` (with
-        // its bounds: a reply is untrusted text).
+        return inUnits(Substring(words))
+    }
+
+    /// "2 hours", "15 min", "1 hour 30 minutes", "1h 30min": numbers each with a unit,
+    /// spelled out or DurationText's own letter, read as DurationText's `1h30m` (with its
+    /// bounds: a reply is untrusted text).
+    private static func inUnits(_ words: Substring) -> Int64? {
         var letters = ""
-        var rest = Substring(words)
+        var rest = words
         while !rest.isEmpty {
             guard let match = rest.prefixMatch(of: spelledPart), let letter = unitLetter(match.output.3) else { return nil }
             rest = rest[match.range.upperBound...]

@@ -381,8 +381,10 @@ public struct ActionMatcher: Sendable {
         return tag.isEmpty ? nil : tag
     }
 
-    /// What follows the words of `keyword` in the original `line`, separators dropped: the
-    /// line is read word by word until the words read fold to the keyword.
+    /// What follows the words of `keyword` in the original `line`, separators dropped but
+    /// for a point or a comma that begins a number after white space (".5h", ".5 kg
+    /// flour", ",5 Stunden"): the line is read word by word until the words read fold to
+    /// the keyword.
     static func after(_ keyword: String, in line: String) -> String {
         guard let index = ReplyWords.end(ofFolded: keyword, in: line) else { return "" }
         func separates(_ character: Character) -> Bool { character.isWhitespace || ":：-–—,.;、。)）]".contains(character) }
@@ -393,6 +395,15 @@ public struct ActionMatcher: Sendable {
            rest.dropFirst().first.map(separates) ?? true {
             rest = rest.dropFirst()
         }
-        return String(rest.drop(while: separates))
+        // A fraction written without its zero keeps its point: "snooze .5h", "4 .5 kg
+        // flour", "غفوة .٥ ساعة" (a digit of any script). Not a point right after the
+        // keyword ("4.5") or with white space after it ("snooze, 5h").
+        let text = rest.drop(while: separates)
+        guard text.unicodeScalars.first?.properties.generalCategory == .decimalNumber, text.startIndex > rest.startIndex else { return String(text) }
+        let point = rest.index(before: text.startIndex)
+        if ".,".contains(rest[point]), point > rest.startIndex, rest[rest.index(before: point)].isWhitespace {
+            return String(rest[point...])
+        }
+        return String(text)
     }
 }

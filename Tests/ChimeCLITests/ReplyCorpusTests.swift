@@ -307,7 +307,10 @@ extension ReplyCorpusTests {
         // A word that is only part of a thanks is an item: "té" (tea) as in "s'il te plaît".
         let tea = try Self.ingest(ws, Self.reply(try Self.send(ws, ["d"])["d"]!, body: "4 té"))
         #expect(tea.stdout.hasPrefix("stdin: responded: addItem"), "\(tea.stdout)")
-        #expect(try Self.json(ws, "responses").compactMap { $0["userText"] as? String }.sorted() == ["milk", "té"])
+        // A number's point without its zero is part of the text.
+        let flour = try Self.ingest(ws, Self.reply(try Self.send(ws, ["e"])["e"]!, body: "4 .5 kg flour"))
+        #expect(flour.stdout.hasPrefix("stdin: responded: addItem"), "\(flour.stdout)")
+        #expect(try Self.json(ws, "responses").compactMap { $0["userText"] as? String }.sorted() == [".5 kg flour", "milk", "té"])
     }
 
     @Test("a person's answer to a reminder whose title says \"Out of Office\" acts; an out-of-office answering it does not")
