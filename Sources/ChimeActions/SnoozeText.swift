@@ -58,7 +58,7 @@ enum SnoozeText {
     /// were (it made the default snooze stand in for the time asked). Nil when its first
     /// words name no time.
     static func seconds(_ text: String, now: Instant, zone: TimeZone) -> Int64? {
-        // (A fraction's point without its zero, ".5h", is not counted: the matcher keeps it.)
+        // (A point or comma first is not counted: the matcher keeps one before a number, ".5h".)
         guard text.utf8.count - (text.first == "." || text.first == "," ? 1 : 0) <= longest else { return nil }
         var words = asciiDigits(text.lowercased()).trimmingCharacters(in: .whitespacesAndNewlines)
         // A while written in words ("an hour", "a day") is a while, whatever lead came
@@ -92,16 +92,19 @@ enum SnoozeText {
             words = String(words.dropLast(half.count)) + whole
             break
         }
-        // A fraction written without its zero is read with it: ".5h", ",5 Stunden",
-        // ".5時間後に", "for .25 hours" are "0.5h"…, half an hour (not five hours), before a
-        // day too (".5h tomorrow" as "0.5h tomorrow"). A point before a clock's time with
-        // no lead (".5pm", ".9:30") is passed over, as the matcher once dropped it after
-        // "snooze"; any other (".30", ".30 min", ".333h") names no time.
+        // A fraction written without its zero is read with it when it comes to a minute or
+        // more: ".5h", ",5 Stunden", ".5時間後に", "for .25 hours" are "0.5h"…, half an hour
+        // (not five hours), before a day too (".5h tomorrow" as "0.5h tomorrow"). With no
+        // lead, any other point is passed over (".5pm", ",9 Uhr", ".30 min" as "30 min"),
+        // as the matcher once dropped it after "snooze", unless that makes a while of a
+        // fraction it could not read: ".333h" is no 333 hours, ".5 s" no 5 seconds.
         if words.first == "." || words.first == "," {
-            if beginsWithFraction(words) {
+            let withZero = words.dropFirst().first.map { $0.isASCII && $0.isNumber } == true ? leadingWhile("0" + words) : nil
+            let withoutPoint = String(words.dropFirst())
+            if let withZero, withZero >= 60 {
                 words = "0" + words
-            } else if lead == nil, clockAfterPoint(words) {
-                words = String(words.dropFirst())
+            } else if lead == nil, withZero != nil || leadingWhile(withoutPoint) == nil {
+                words = withoutPoint
             }
         }
         // A day, never a number first (the common snooze, "2h", pays nothing for it).
@@ -138,22 +141,14 @@ enum SnoozeText {
         return nil
     }
 
-    /// Whether `words`, which begin with a point or a comma, begin with a while of a
-    /// minute or more once a zero is put before it: ".5h", ",5 Stunden", ".25 hours,
-    /// thanks" (not ".30", ".5pm", ".30 min", 18 seconds).
-    static func beginsWithFraction(_ words: String) -> Bool {
-        let leading = leadingWords(Substring("0" + words))
-        guard words.dropFirst().first.map({ $0.isASCII && $0.isNumber }) == true, !leading.isEmpty else { return false }
-        return (1...leading.count).contains(where: { count in
-            inUnits(Substring(leading.prefix(count).joined(separator: " "))).map { $0 >= 60 } ?? false
-        })
-    }
-
-    /// Whether the first word of `words` after its point or comma is a clock's time:
-    /// "5pm", "9:30".
-    static func clockAfterPoint(_ words: String) -> Bool {
-        guard let word = leadingWords(words.dropFirst()).first else { return false }
-        return word.wholeMatch(of: twelveHour) != nil || word.contains(":") && word.wholeMatch(of: clock) != nil
+    /// The while that the first of `words` name in units ("0.5h", "30 min", "1 hour 30
+    /// minutes, thanks"), read as ``inUnits(_:)`` reads it; nil when they name none.
+    static func leadingWhile(_ words: String) -> Int64? {
+        let leading = leadingWords(words[...])
+        for count in stride(from: leading.count, through: 1, by: -1) {
+            if let seconds = inUnits(Substring(leading.prefix(count).joined(separator: " "))) { return seconds }
+        }
+        return nil
     }
 
     /// The first six words of `text` at most (`1 h 30 m`, `2 hours and a half`, `3 y media

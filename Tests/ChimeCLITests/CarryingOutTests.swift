@@ -319,16 +319,17 @@ struct CarryingOutTests {
     func snoozeFractionWithoutZero() throws {
         let ws = try Self.workspace()
         let replies = [("a", "snooze .5h"), ("b", "Snooze for .25 hours, thanks"), ("c", "Schlummern ,5 Stunden"), ("d", "snooze: .75h"),
-                       ("e", "snooze 5h"), ("f", "snooze, 5h"), ("g", ".5時間後にスヌーズ"), ("h", "snooze .5pm"),
+                       ("e", "snooze 5h"), ("f", "snooze, 5h"), ("g", ".5時間後にスヌーズ"), ("h", "snooze .5pm"), ("i", "snooze .30 min"), ("l", "Schlummern ,9 Uhr"),
                        ("j", "snooze until 9 .30"), ("k", "snooze 1 hour .30 minutes"), ("n", "snooze .5h tomorrow"), ("o", "غفوة .٥ ساعة")]
         try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T10:30:00Z", "b": "2026-11-21T10:15:00Z", "c": "2026-11-21T10:30:00Z",
                                                      "d": "2026-11-21T10:45:00Z", "e": "2026-11-21T15:00:00Z", "f": "2026-11-21T15:00:00Z",
                                                      "g": "2026-11-21T10:30:00Z", "h": "2026-11-21T16:00:00Z", "j": "2026-11-22T08:30:00Z",
-                                                     "k": "2026-11-21T11:00:00Z", "n": "2026-11-21T23:30:00Z", "o": "2026-11-21T10:30:00Z"],
+                                                     "k": "2026-11-21T11:00:00Z", "n": "2026-11-21T23:30:00Z", "o": "2026-11-21T10:30:00Z",
+                                                     "i": "2026-11-21T10:30:00Z", "l": "2026-11-22T08:00:00Z"],
                                "from 10:00 UTC, 11:00 in Paris")
-        // Nothing read, nor a whole number made of the fraction: the default snooze, never
-        // 00:30, 30 seconds, 333 hours or a day and 30 minutes.
-        let unread = [("m", "snooze .30"), ("i", "snooze .30 min"), ("p", "snooze 1 day,5 hours"), ("q", "スヌーズ .333時間"), ("r", "snooze .01h")]
+        // Nothing read, nor a whole number made of a fraction: the default snooze, never
+        // 00:30, 333 hours, 5 seconds or a day and 30 minutes.
+        let unread = [("m", "snooze .30"), ("p", "snooze 1 day,5 hours"), ("q", "スヌーズ .333時間"), ("r", "snooze .5 s")]
         let defaulted = try Self.snoozed(ws, unread)
         #expect(unread.allSatisfy { defaulted[$0.0] == "2026-11-21T10:45:00Z" }, "the workspace's default 45 minutes: \(defaulted)")
     }
