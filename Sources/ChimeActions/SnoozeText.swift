@@ -237,7 +237,8 @@ enum SnoozeText {
         guard number.count <= 8, var value = Double(number.replacingOccurrences(of: ",", with: ".")) else { return nil }
         // Smaller units until the number is whole, give or take a binary fraction's error
         // (1.33 × 3,600 is not quite 4,788): "1.5 weeks" is `252h`, not 11 days; "1.2 days"
-        // `1728m`. Past the seconds, rounded; "0.5 s" is no while.
+        // `1728m`. A number still not whole in seconds ("0.333h", 1,198.8 s) is no while,
+        // nor is one under a second ("0.5 s").
         var letter = letter
         func isWhole(_ value: Double) -> Bool { abs(value - value.rounded()) < 1e-6 }
         while !isWhole(value), let (factor, unit) = smallerUnit[letter] {
