@@ -92,21 +92,8 @@ enum SnoozeText {
             words = String(words.dropLast(half.count)) + whole
             break
         }
-        // A fraction written without its zero is read with it when it comes to a minute or
-        // more: ".5h", ",5 Stunden", ".5時間後に", "for .25 hours" are "0.5h"…, half an hour
-        // (not five hours), before a day too (".5h tomorrow" as "0.5h tomorrow"). With no
-        // lead, any other point is passed over (".5pm", ",9 Uhr", ".30 min" as "30 min"),
-        // as the matcher once dropped it after "snooze", unless that makes a while of a
-        // fraction it could not read: ".333h" is no 333 hours, ".5 s" no 5 seconds.
-        if words.first == "." || words.first == "," {
-            let withZero = words.dropFirst().first.map { $0.isASCII && $0.isNumber } == true ? leadingWhile("0" + words) : nil
-            let withoutPoint = String(words.dropFirst())
-            if let withZero, withZero >= 60 {
-                words = "0" + words
-            } else if lead == nil, withZero != nil || leadingWhile(withoutPoint) == nil {
-                words = withoutPoint
-            }
-        }
+        // A fraction written without its zero: ".5h" is half an hour.
+        words = withFractionRead(words, led: lead != nil)
         // A day, never a number first (the common snooze, "2h", pays nothing for it).
         if words.first?.isNumber == false, let seconds = onDay(words, now: now, zone: zone) { return seconds }
         // A time before its day ("3pm tomorrow", "15:00 завтра", "10am Monday"): the day first.
@@ -137,16 +124,6 @@ enum SnoozeText {
             if clockLed, let seconds = clockReading(prefix, minutesNamed: !byLeads.contains(lead ?? ""), now: now, zone: zone) { return seconds }
             if let seconds = reading(prefix, timeOfDay: timeOfDay, now: now, zone: zone) { return seconds }
             if !timeOfDay, let seconds = inPart() { return seconds }
-        }
-        return nil
-    }
-
-    /// The while that the first of `words` name in units ("0.5h", "30 min", "1 hour 30
-    /// minutes, thanks"), read as ``inUnits(_:)`` reads it; nil when they name none.
-    static func leadingWhile(_ words: String) -> Int64? {
-        let leading = leadingWords(words[...])
-        for count in stride(from: leading.count, through: 1, by: -1) {
-            if let seconds = inUnits(Substring(leading.prefix(count).joined(separator: " "))) { return seconds }
         }
         return nil
     }
@@ -202,7 +179,7 @@ enum SnoozeText {
     /// "2 hours", "15 min", "1 hour 30 minutes", "1h 30min": numbers each with a unit,
     /// spelled out or DurationText's own letter, read as DurationText's `1h30m` (with its
     /// bounds: a reply is untrusted text).
-    private static func inUnits(_ words: Substring) -> Int64? {
+    static func inUnits(_ words: Substring) -> Int64? {
         var letters = ""
         var rest = words
         while !rest.isEmpty {

@@ -399,9 +399,9 @@ public struct ActionMatcher: Sendable {
         // flour", "غفوة .٥ ساعة" (a digit of any script). Not a point right after the
         // keyword ("4.5") or with white space after it ("snooze, 5h").
         let text = rest.drop(while: separates)
-        guard text.unicodeScalars.first?.properties.generalCategory == .decimalNumber, text.startIndex > rest.startIndex else { return String(text) }
-        let point = rest.index(before: text.startIndex)
-        if ".,".contains(rest[point]), point > rest.startIndex, rest[rest.index(before: point)].isWhitespace {
+        let point = text.startIndex > rest.startIndex ? rest.index(before: text.startIndex) : nil
+        if let point, point > rest.startIndex, ".,".contains(rest[point]), rest[rest.index(before: point)].isWhitespace,
+           text.unicodeScalars.first?.properties.generalCategory == .decimalNumber {
             return String(rest[point...])
         }
         return String(text)
