@@ -160,7 +160,7 @@ extension ActionDesk {
         let domain = Mailbox.domain(of: channel.envelopeFrom)
         let id = stableHash(thread.messageID + "\u{0}" + answer + "\u{0}" + String(now.seconds))
         let subject = thread.subject.lowercased().hasPrefix("re:") ? thread.subject : "Re: " + thread.subject
-        let zone = recipient.flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!
+        let zone = Self.zone(of: recipient)
         let message = MailMessage(
             from: channel.fromHeader, to: [thread.address], replyTo: channel.replyAddress(token: reply.token ?? ""),
             subject: subject, messageID: "answer.\(id)@\(domain)", date: now.rfc5322(in: zone),

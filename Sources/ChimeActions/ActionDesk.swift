@@ -84,7 +84,8 @@ public struct ActionDesk: Sendable {
         SnoozeText.seconds(text, now: now, zone: Self.zone(of: recipient(of: request)))
     }
 
-    private static func zone(of recipient: Recipient?) -> TimeZone {
+    /// The recipient's time zone: UTC for none, or for a zone this machine does not know.
+    static func zone(of recipient: Recipient?) -> TimeZone {
         recipient.flatMap { TimeZone(identifier: $0.timeZone) } ?? TimeZone(identifier: "UTC")!
     }
 
