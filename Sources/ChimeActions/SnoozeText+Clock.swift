@@ -6,10 +6,12 @@ import Foundation
 /// the day ("à 8 heures 30 du soir").
 extension SnoozeText {
     /// The seconds until the next time of day that `words` name as a clock's
-    /// (``clockTime(_:led:minutesNamed:)``, after a lead asking for a time); nil when they
-    /// name none.
-    static func clockReading(_ words: String, minutesNamed: Bool, now: Instant, zone: TimeZone) -> Int64? {
-        clockTime(words, led: true, minutesNamed: minutesNamed).flatMap { untilNext(hour: $0.hour, minute: $0.minute, now: now, zone: zone) }
+    /// (``clockTime(_:led:minutesNamed:)``, after a lead asking for a time), a bare hour
+    /// read as `bare` says; nil when they name none.
+    static func clockReading(_ words: String, minutesNamed: Bool, bare: BareHour, now: Instant, zone: TimeZone) -> Int64? {
+        guard let clock = clockTime(words, led: true, minutesNamed: minutesNamed) else { return nil }
+        let hour = clock.bare ? bareHour(clock.hour, minute: clock.minute, bare, now: now, zone: zone) : clock.hour
+        return untilNext(hour: hour, minute: clock.minute, now: now, zone: zone)
     }
 
     /// The time of day that `words` name as a clock's: a clock's time ("15:00", "3pm",
@@ -19,8 +21,9 @@ extension SnoozeText {
     /// name none. A while's words are read as that long after a midnight of no zone's, so
     /// that no change of clocks moves them; "24h" is a while's. Minutes named as such ("18
     /// heures 30 minutes") are a clock's unless `minutesNamed` is false (after "um" and
-    /// "o", which lead a while too: "um 1h 30min" is a while).
-    static func clockTime(_ words: String, led: Bool, minutesNamed: Bool = true) -> (hour: Int, minute: Int)? {
+    /// "o", which lead a while too: "um 1h 30min" is a while). The hour as written, with
+    /// whether it is a bare one (``isBare(_:)``: "a las 3 y media").
+    static func clockTime(_ words: String, led: Bool, minutesNamed: Bool = true) -> (hour: Int, minute: Int, bare: Bool)? {
         var base = Substring(words)
         var added = 0
         if let fraction = clockFractions.first(where: { words.hasSuffix(" " + $0.words) }) {
@@ -34,10 +37,10 @@ extension SnoozeText {
         let time = base.trimmingCharacters(in: .whitespaces)
         // Midnight reads as the next one, a day on ("0 Uhr 30" is 0:30); "24h" is a while.
         guard namesClock(time, led: led), !time.hasPrefix("24"),
-              let read = reading(time, timeOfDay: true, now: Instant(seconds: 0), zone: utc), read <= 86_400 else { return nil }
+              let read = reading(time, timeOfDay: true, bare: .asWritten, now: Instant(seconds: 0), zone: utc), read <= 86_400 else { return nil }
         let minutes = Int(read / 60) % 1440 + added
         guard minutes < 1440 else { return nil }
-        return (minutes / 60, minutes % 60)
+        return (minutes / 60, minutes % 60, isBare(time[...]))
     }
 
     /// A half or a quarter after a clock's hour, lower case, with its minutes.

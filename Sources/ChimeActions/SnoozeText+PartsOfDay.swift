@@ -15,7 +15,7 @@ extension SnoozeText {
     /// good evening" a while and a greeting. `led`: whether a lead that asks for a time
     /// ("until", "до") came before `words`.
     static func inPartOfDay(_ words: String, led: Bool, now: Instant, zone: TimeZone) -> Int64? {
-        guard let (part, found, _) = partOfDay(in: words) else { return nil }
+        guard let (part, found, _, _) = partOfDay(in: words) else { return nil }
         var rest = found
         // An article or "this" before the part ("the morning at 10", "this afternoon at 3").
         let first = String(rest.prefix { !$0.isWhitespace })
@@ -57,10 +57,34 @@ extension SnoozeText {
     }
 
     /// The part of the day that `text` names, as words of their own, `text` without it,
-    /// and whether `text` begins with it; nil when it names none.
-    static func partOfDay(in text: String) -> (part: ReplyWords.PartOfDay, without: String, first: Bool)? {
+    /// whether `text` begins with it, and what comes before it (white space trimmed); nil
+    /// when it names none.
+    static func partOfDay(in text: String) -> (part: ReplyWords.PartOfDay, without: String, first: Bool, before: String)? {
         guard let (part, range) = ReplyWords.partsOfDay.lazy.compactMap({ found in Self.wordRange(of: found.words, in: text).map { (found.part, $0) } }).first
         else { return nil }
-        return (part, trimmedRest((text[..<range.lowerBound] + " " + text[range.upperBound...])[...]), range.lowerBound == text.startIndex)
+        return (part, trimmedRest((text[..<range.lowerBound] + " " + text[range.upperBound...])[...]), range.lowerBound == text.startIndex,
+                text[..<range.lowerBound].trimmingCharacters(in: .whitespaces))
+    }
+
+    /// Whether `text` is a part of the day and nothing else but an article before it:
+    /// "EOD", "the evening", "la mañana", "end of the day" ("this afternoon" is today's).
+    static func isPartOfDayAlone(_ text: String) -> Bool {
+        guard let found = partOfDay(in: text) else { return false }
+        return found.without.isEmpty || ReplyWords.partOfDayArticles.contains(found.without)
+    }
+
+    /// The words that `text` begins with when they name a part of the day, an article
+    /// before it taken with it ("afternoon" of "afternoon, thanks", "the evening"); nil
+    /// when it begins with none.
+    static func leadingPartOfDay(_ text: Substring) -> Substring? {
+        let start = text.drop { $0.isWhitespace || $0.isPunctuation }
+        var rest = start
+        let first = rest.prefix { !$0.isWhitespace }
+        if ReplyWords.partOfDayArticles.contains(String(first)) { rest = rest.dropFirst(first.count).drop(while: \.isWhitespace) }
+        // The longest first, a word of its own.
+        guard let found = ReplyWords.partsOfDay.first(where: { entry in
+            rest.hasPrefix(entry.words) && rest.dropFirst(entry.words.count).first.map { $0.isWhitespace || $0.isPunctuation } ?? true
+        }) else { return nil }
+        return start[..<rest.index(rest.startIndex, offsetBy: found.words.count)]
     }
 }

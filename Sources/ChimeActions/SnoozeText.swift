@@ -49,18 +49,19 @@ enum SnoozeText {
     /// "um 1h 30min".
     static let byLeads: Set = ["um", "o"]
 
-    /// The longest text read as a duration: anything longer names none (and is not run
-    /// through the patterns at all).
-    static let longest = 64
+    /// The most of a snooze's text read, in bytes: its first words within them
+    /// (``firstWords(_:)``), so that no pattern runs over more, and a sentence after the
+    /// time ("2h, I am in a meeting with the whole team until …") leaves it the time.
+    static let longest = 128
 
     /// The seconds a snooze's text asks for, from now: read from its first words, so that
     /// what follows them ("2h, thanks", "2 hours please", "15:00.") leaves them what they
     /// were (it made the default snooze stand in for the time asked). Nil when its first
     /// words name no time.
     static func seconds(_ text: String, now: Instant, zone: TimeZone) -> Int64? {
-        // (A point or comma first is not counted: the matcher keeps one before a number, ".5h".)
-        guard text.utf8.count - (text.first == "." || text.first == "," ? 1 : 0) <= longest else { return nil }
-        var words = asciiDigits(text.lowercased()).trimmingCharacters(in: .whitespacesAndNewlines)
+        let marked = withoutDirectionMarks(text)
+        let first = firstWords(marked)
+        var words = asciiDigits(first.lowercased()).trimmingCharacters(in: .whitespacesAndNewlines)
         // A while written in words ("an hour", "a day") is a while, whatever lead came
         // before it: "um eine Stunde" and "o godzinę" are by an hour.
         var spelled = spelledOut(words)
@@ -96,12 +97,18 @@ enum SnoozeText {
         words = withFractionRead(words, led: lead != nil)
         // A day, never a number first (the common snooze, "2h", pays nothing for it).
         if words.first?.isNumber == false, let seconds = onDay(words, now: now, zone: zone) { return seconds }
-        // A time before its day ("3pm tomorrow", "15:00 завтра", "10am Monday"): the day first.
+        // Looked for once: most snoozes ("2h, thanks") name no part of the day, and each
+        // look compares every part's words.
+        let part = partOfDay(in: words)
+        // A time or a part of the day before its day ("3pm tomorrow", "15:00 завтра", "10am
+        // Monday", "EOD tomorrow", "noon on Friday", "Feierabend morgen"): the day first.
         // Not for a while written in words: "an hour tomorrow" is no 1:00.
-        if spelled == nil, words.first?.isNumber == true, let reordered = dayLast(words), let seconds = onDay(reordered, now: now, zone: zone) {
+        let timeOfDay = until || spelled == nil && (lead.map(timeLeads.contains) ?? false)
+        if spelled == nil, words.first?.isNumber == true || part != nil,
+           let reordered = dayFirst(words, led: timeOfDay, whole: first.endIndex == marked.endIndex),
+           let seconds = onDay(reordered, now: now, zone: zone) {
             return seconds
         }
-        let timeOfDay = until || spelled == nil && (lead.map(timeLeads.contains) ?? false)
         // After a lead that asks for a time of day ("à", "в", "until", "um"), an hour
         // written with a clock's word names the clock's time, as it does after a day: "à 15
         // heures", "à 18 heures 30 minutes", "à 15h et demie", "a las 10 y media". Other units
@@ -111,21 +118,52 @@ enum SnoozeText {
         // The first six words at most (`1 h 30 m`), each without the punctuation after it,
         // the most of them that name a time first.
         let leading = leadingWords(words[...])
-        // Looked for once: most snoozes ("2h, thanks") name no part of the day, and each
-        // look compares every part's words.
-        let namesPart = partOfDay(in: words) != nil
+        let namesPart = part != nil
         for count in stride(from: leading.count, through: 1, by: -1) {
             let prefix = leading.prefix(count).joined(separator: " ")
+            // A bare hour ("until 3") is the afternoon's, but not before a word of the
+            // night's small hours ("until 3 de la madrugada"); looked for only with one.
+            let bare = leading.prefix(count).contains(where: isBare)
+                ? bareReading(words[...], timeWords: count, otherwise: .afternoonUnlessSoon) : .afternoonUnlessSoon
             // A time in a part of the day ("at 7 in the evening", "3 часа дня") before a
             // while its first words name ("3 часа", three hours); "на 3 дня" is three days,
             // but after "until" or "at" the time comes first: "до 5 дня" is 17:00.
             let inPart = { namesPart ? inPartOfDay(prefix, led: timeOfDay, now: now, zone: zone) : nil }
             if timeOfDay, let seconds = inPart() { return seconds }
-            if clockLed, let seconds = clockReading(prefix, minutesNamed: !byLeads.contains(lead ?? ""), now: now, zone: zone) { return seconds }
-            if let seconds = reading(prefix, timeOfDay: timeOfDay, now: now, zone: zone) { return seconds }
+            if clockLed, let seconds = clockReading(prefix, minutesNamed: !byLeads.contains(lead ?? ""), bare: bare, now: now, zone: zone) { return seconds }
+            if let seconds = reading(prefix, timeOfDay: timeOfDay, bare: bare, now: now, zone: zone) { return seconds }
             if !timeOfDay, let seconds = inPart() { return seconds }
         }
         return nil
+    }
+
+    /// `text` without the marks that set the direction of right-to-left text, which an
+    /// Arabic keyboard puts between words ("غفوة حتى\u{200F} 3").
+    static func withoutDirectionMarks(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: directionMarks.contains) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.filter { !directionMarks.contains($0) }))
+    }
+
+    static let directionMarks: Set<Unicode.Scalar> = ["\u{200E}", "\u{200F}", "\u{061C}", "\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}", "\u{202E}",
+                                                      "\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}"]
+
+    /// The first words of `text` within ``longest`` bytes, cut at white space (within
+    /// them, at a character where there is none: Japanese), all of it when it is no
+    /// longer. A point or comma first is not counted: the matcher keeps one before a
+    /// number (".5h").
+    static func firstWords(_ text: String) -> Substring {
+        let most = longest + (text.first == "." || text.first == "," ? 1 : 0)
+        guard text.utf8.count > most else { return text[...] }
+        var bytes = 0
+        var end = text.startIndex
+        var space: String.Index?
+        for index in text.indices {
+            bytes += text[index].utf8.count
+            if bytes > most { break }
+            if text[index].isWhitespace { space = index }
+            end = text.index(after: index)
+        }
+        return text[..<(space ?? end)]
     }
 
     /// The first six words of `text` at most (`1 h 30 m`, `2 hours and a half`, `3 y media
@@ -137,8 +175,10 @@ enum SnoozeText {
     }
 
     /// The seconds that text naming a time, and nothing else, asks for.
-    /// - Parameter timeOfDay: whether a lead such as "until" came before it.
-    static func reading(_ words: String, timeOfDay: Bool, now: Instant, zone: TimeZone) -> Int64? {
+    /// - Parameters:
+    ///   - timeOfDay: whether a lead such as "until" came before it.
+    ///   - bare: how a bare hour from 1 to 5 is read (``BareHour``).
+    static func reading(_ words: String, timeOfDay: Bool, bare: BareHour, now: Instant, zone: TimeZone) -> Int64? {
         guard !words.isEmpty else { return nil }
         // White space taken out character by character: through the regex `\s+`, it was
         // 36,000 instructions a snooze, with the store held (callgrind).
@@ -149,7 +189,8 @@ enum SnoozeText {
             // "1h30" is an hour and a half, as "1h" is an hour; "09h30", "15h30", "9:30"
             // and "until 9h30" are times of day.
             if match.output.1.count == 1, compact.contains("h"), !timeOfDay { return DurationText.seconds("\(hour)h\(minute)m") }
-            return untilNext(hour: hour, minute: minute, now: now, zone: zone)
+            let read = isBare(compact[...]) ? bareHour(hour, minute: minute, bare, now: now, zone: zone) : hour
+            return untilNext(hour: read, minute: minute, now: now, zone: zone)
         }
         // "until 15h", "15 Uhr", "15時": an hour of the clock. Without a lead, "15h" is
         // fifteen hours, as "2h" is two; "Uhr", "ч" after "до", "時", "点" and "시" (not
@@ -171,7 +212,7 @@ enum SnoozeText {
         if let seconds = DurationText.seconds(compact) { return seconds }
         // An hour alone after "at" or "until" ("a las 15", "o 15"): the clock's.
         if timeOfDay, (1...2).contains(words.count), words.allSatisfy(\.isASCII), let hour = Int(words), hour < 24 {
-            return untilNext(hour: hour, minute: 0, now: now, zone: zone)
+            return untilNext(hour: isBare(words[...]) ? bareHour(hour, minute: 0, bare, now: now, zone: zone) : hour, minute: 0, now: now, zone: zone)
         }
         return inUnits(Substring(words))
     }
@@ -228,7 +269,7 @@ enum SnoozeText {
 
     /// DurationText's letter for a unit's word: the letter itself, or the unit whose word
     /// it begins with ("hours", "Stunden", "мин").
-    private static func unitLetter(_ word: Substring) -> String? {
+    static func unitLetter(_ word: Substring) -> String? {
         if ["s", "m", "h", "d", "w"].contains(word) { return String(word) }
         // Written without spaces, a unit is followed by nothing or by what may follow a
         // while ("2時間お願いします", "2시간이요", "30分钟后"): "10日に" is on the 10th, not ten

@@ -292,6 +292,8 @@ public struct ActionMatcher: Sendable {
             break
         }
         if onlyCourtesy(rest) || onlyUnspacedEndings(rest) { return true }
+        // A day after it: "EOD tomorrow", "noon on Friday, thanks".
+        if let (_, dayWords) = ReplyWords.snoozeDay(beginning: rest), onlyCourtesy(rest[dayWords.endIndex...]) { return true }
         // A clock's time right after it: after "at" ("evening at 7"), or written as one
         // ("午後3時", "evening 7pm"), then only its words: "evening 2 kids asleep" and
         // "noon 3" are none.
@@ -357,7 +359,8 @@ public struct ActionMatcher: Sendable {
         unspacedNegations.contains { following.contains($0) }
     }
 
-    static func onlyCourtesy(_ words: Substring) -> Bool {
+    /// Whether folded `words` are thanks and please alone, or nothing.
+    package static func onlyCourtesy(_ words: Substring) -> Bool {
         let words = words.split(separator: " ").map(String.init)
         var index = 0
         while index < words.count {

@@ -202,6 +202,81 @@ struct CarryingOutTests {
         #expect(!printed.contains("Friday") && !printed.contains("carried out"), "\(printed)")
     }
 
+    @Test("a day after a part of the day, or after a time with words after it, is that day's: EOD tomorrow, noon on Monday, the evening tomorrow, Feierabend morgen, до конца дня завтра, 3pm tomorrow, thanks, 3pm, tomorrow please, 3pm next week Friday, EOD (Friday); a day in another sentence or an aside is not the time's, nor a number after it its minutes")
+    func snoozeDayAfterItsTime() throws {
+        let ws = try Self.workspace()
+        // Saturday 2026-11-21, 11:00 in Paris (10:00 UTC); 17:00 in Paris is 16:00 UTC.
+        let replies = [("a", "snooze EOD tomorrow"), ("b", "Snooze until end of day Monday, thanks"), ("c", "snooze until noon on Monday"),
+                       ("d", "snooze until the evening tomorrow"), ("e", "Schlummern bis Feierabend morgen"), ("f", "Отложить до конца дня завтра"),
+                       ("g", "snooze until 3pm tomorrow, thanks"), ("h", "Snooze 10am Monday please"), ("i", "snooze 3 pm tomorrow afternoon"),
+                       ("j", "snooze 2h, see you tomorrow"), ("k", "snooze 2 hours tomorrow please"), ("l", "Posponer hasta las 10 de la mañana"),
+                       ("m", "snooze 3pm, tomorrow please"), ("n", "snooze 3pm next week Friday"), ("o", "snooze 3pm. Monday works too"),
+                       ("p", "snooze 1h (meeting tomorrow)"), ("q", "snooze EOD (Friday)"), ("r", "snooze 10am, Monday"), ("s", "Posponer por la mañana el lunes"),
+                       ("t", "Reporter à 18 heures 30 demain, merci"), ("u", "snooze until the evening tomorrow, thanks"), ("v", "snooze 7 tomorrow evening, thanks"),
+                       ("w", "Reporter à 14h lundi 30")]
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-22T16:00:00Z", "b": "2026-11-23T16:00:00Z", "c": "2026-11-23T11:00:00Z",
+                                                     "d": "2026-11-22T17:00:00Z", "e": "2026-11-22T16:00:00Z", "f": "2026-11-22T16:00:00Z",
+                                                     "g": "2026-11-22T14:00:00Z", "h": "2026-11-23T09:00:00Z", "i": "2026-11-22T14:00:00Z",
+                                                     "j": "2026-11-21T12:00:00Z", "k": "2026-11-21T12:00:00Z", "l": "2026-11-22T09:00:00Z",
+                                                     "m": "2026-11-22T14:00:00Z", "n": "2026-11-27T14:00:00Z", "o": "2026-11-21T14:00:00Z",
+                                                     "p": "2026-11-21T11:00:00Z", "q": "2026-11-27T16:00:00Z", "r": "2026-11-23T09:00:00Z",
+                                                     "s": "2026-11-23T08:00:00Z", "t": "2026-11-22T17:30:00Z", "u": "2026-11-22T17:00:00Z",
+                                                     "v": "2026-11-22T18:00:00Z", "w": "2026-11-23T13:00:00Z"],
+                               "on a Saturday at 11:00 in Paris")
+    }
+
+    @Test("an hour from 1 to 5 written bare is the afternoon's: until 3, at 3:30, a las 3 y media, до 3, tomorrow at 3; 03:00, 3 heures, 3 in the morning and tomorrow morning at 3 stay the night's, 9 the morning's")
+    func snoozeBareHourIsTheAfternoons() throws {
+        let ws = try Self.workspace()
+        // Saturday 2026-11-21, 11:00 in Paris (10:00 UTC); 15:00 in Paris is 14:00 UTC.
+        let replies = [("a", "snooze until 3"), ("b", "Snooze at 3:30, thanks"), ("c", "Posponer a las 3 y media"), ("d", "Отложить до 3"),
+                       ("e", "snooze tomorrow at 3"), ("f", "Schlummern bis 5"), ("g", "snooze until 03:00"), ("h", "Reporter à 3 heures"),
+                       ("i", "snooze at 3 in the morning"), ("j", "snooze tomorrow morning at 3"), ("k", "snooze until 9"), ("l", "snooze until 3am")]
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T14:00:00Z", "b": "2026-11-21T14:30:00Z", "c": "2026-11-21T14:30:00Z",
+                                                     "d": "2026-11-21T14:00:00Z", "e": "2026-11-22T14:00:00Z", "f": "2026-11-21T16:00:00Z",
+                                                     "g": "2026-11-22T02:00:00Z", "h": "2026-11-22T02:00:00Z", "i": "2026-11-22T02:00:00Z",
+                                                     "j": "2026-11-22T02:00:00Z", "k": "2026-11-22T08:00:00Z", "l": "2026-11-22T02:00:00Z"],
+                               "on a Saturday at 11:00 in Paris")
+    }
+
+    @Test("a bare hour still ahead today or within three hours is the night's (until 5:30 at 5:00 and 0:30, until 1 at 23:30), else the afternoon's (until 3 at 5:00); the night's words keep it (3 de la madrugada); a while with a day in an aside or after a comma stays a while; a day joined by punctuation (noon,tomorrow; 定時、明日) or after thanks and a comma is read")
+    func snoozeBareHourEarlyAndJoinedDays() throws {
+        let ws = try Self.workspace()
+        // Sunday 2026-11-22 5:00 in Paris (4:00 UTC), or 0:30 (the 21st's 23:30 UTC), or Saturday 23:30 (22:30 UTC).
+        let replies = [("a", "snooze until 5:30", "2026-11-22T04:00:00Z"), ("b", "snooze until 3", "2026-11-22T04:00:00Z"),
+                       ("c", "Posponer hasta las 3 de la madrugada", "2026-11-22T04:00:00Z"), ("d", "snooze 2h (tomorrow)", "2026-11-22T04:00:00Z"),
+                       ("e", "snooze noon,tomorrow", "2026-11-22T04:00:00Z"), ("f", "スヌーズ 定時、明日", "2026-11-22T04:00:00Z"),
+                       ("g", "snooze 2h, tomorrow", "2026-11-22T04:00:00Z"), ("h", "snooze 2 hours (tomorrow)", "2026-11-22T04:00:00Z"),
+                       ("i", "snooze 3pm thanks, tomorrow", "2026-11-22T04:00:00Z"), ("j", "Reporter 15h svp, lundi", "2026-11-22T04:00:00Z"),
+                       ("k", "Posponer hasta mañana a las 4 de la madrugada", "2026-11-22T04:00:00Z"), ("l", "snooze until 5:30", "2026-11-21T23:30:00Z"),
+                       ("m", "snooze until 1", "2026-11-21T22:30:00Z"), ("n", "Posponer hasta las 4, de la madrugada", "2026-11-22T04:00:00Z"),
+                       ("o", "Schlummern 3 Std. (morgen)", "2026-11-22T04:00:00Z"), ("p", "Reporter à 3 heures et demie, demain", "2026-11-22T04:00:00Z"),
+                       ("q", "Отложить 3 дня (понедельник)", "2026-11-22T04:00:00Z")]
+        let sent = try ReplyCorpusTests.send(ws, replies.map(\.0), category: "shop")
+        for (id, body, now) in replies {
+            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent[id]!, body: body), now: now)
+            #expect(printed.contains("responded: chime.snooze (carried out)"), "\(body): \(printed)")
+        }
+        let pending = Dictionary(uniqueKeysWithValues: try Self.pending(ws).map { ($0["identifier"] as? String ?? "", $0["nextTriggerDate"] as? String ?? "") })
+        #expect(pending == ["a": "2026-11-22T04:30:00Z", "b": "2026-11-22T14:00:00Z", "c": "2026-11-23T02:00:00Z", "d": "2026-11-22T06:00:00Z",
+                            "e": "2026-11-23T11:00:00Z", "f": "2026-11-23T16:00:00Z", "g": "2026-11-22T06:00:00Z", "h": "2026-11-22T06:00:00Z",
+                            "i": "2026-11-23T14:00:00Z", "j": "2026-11-23T14:00:00Z", "k": "2026-11-23T03:00:00Z", "l": "2026-11-22T04:30:00Z",
+                            "m": "2026-11-22T00:00:00Z", "n": "2026-11-23T03:00:00Z", "o": "2026-11-22T07:00:00Z", "p": "2026-11-23T02:30:00Z",
+                            "q": "2026-11-25T04:00:00Z"], "in Paris")
+        #expect(try Self.responses(ws).allSatisfy { !($0["result"] as? String ?? "").contains("the default snooze") })
+    }
+
+    @Test("a snooze's time is read from its first words however long the sentence after it: 2h because I am in a meeting…, до конца рабочего дня в понедельник")
+    func snoozeLongSentence() throws {
+        let ws = try Self.workspace()
+        // Saturday 2026-11-21, 11:00 in Paris (10:00 UTC).
+        let replies = [("a", "snooze 2h because I am in a meeting with the whole team and cannot do it now, sorry about that"),
+                       ("b", "Отложить до конца рабочего дня в понедельник"),
+                       ("c", "Schlummern 30 Minuten, ich bin gerade in einer Besprechung mit dem ganzen Team und kann jetzt nicht")]
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T12:00:00Z", "b": "2026-11-23T16:00:00Z", "c": "2026-11-21T10:30:00Z"],
+                               "after 10:00 UTC; 17:00 on Monday in Paris")
+    }
+
     @Test("a time in a part of the day with no day is that time's next: \"at 7 in the evening\", \"до 3 часов дня\", \"午後3時\", \"um 3 Uhr nachmittags\", \"오후 3시\", \"午後3時にスヌーズ\"; \"until noon\" alone; \"на 3 дня\" still three days; a night's small hours after midnight")
     func snoozeInAPartOfDay() throws {
         let ws = try Self.workspace()
