@@ -213,7 +213,7 @@ struct CarryingOutTests {
                        ("m", "snooze 3pm, tomorrow please"), ("n", "snooze 3pm next week Friday"), ("o", "snooze 3pm. Monday works too"),
                        ("p", "snooze 1h (meeting tomorrow)"), ("q", "snooze EOD (Friday)"), ("r", "snooze 10am, Monday"), ("s", "Posponer por la mañana el lunes"),
                        ("t", "Reporter à 18 heures 30 demain, merci"), ("u", "snooze until the evening tomorrow, thanks"), ("v", "snooze 7 tomorrow evening, thanks"),
-                       ("w", "Reporter à 14h lundi 30")]
+                       ("w", "Reporter à 14h lundi 30"), ("x", "snooze tmr at 3"), ("y", "snooze tonite")]
         try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-22T16:00:00Z", "b": "2026-11-23T16:00:00Z", "c": "2026-11-23T11:00:00Z",
                                                      "d": "2026-11-22T17:00:00Z", "e": "2026-11-22T16:00:00Z", "f": "2026-11-22T16:00:00Z",
                                                      "g": "2026-11-22T14:00:00Z", "h": "2026-11-23T09:00:00Z", "i": "2026-11-22T14:00:00Z",
@@ -221,7 +221,8 @@ struct CarryingOutTests {
                                                      "m": "2026-11-22T14:00:00Z", "n": "2026-11-27T14:00:00Z", "o": "2026-11-21T14:00:00Z",
                                                      "p": "2026-11-21T11:00:00Z", "q": "2026-11-27T16:00:00Z", "r": "2026-11-23T09:00:00Z",
                                                      "s": "2026-11-23T08:00:00Z", "t": "2026-11-22T17:30:00Z", "u": "2026-11-22T17:00:00Z",
-                                                     "v": "2026-11-22T18:00:00Z", "w": "2026-11-23T13:00:00Z"],
+                                                     "v": "2026-11-22T18:00:00Z", "w": "2026-11-23T13:00:00Z", "x": "2026-11-22T14:00:00Z",
+                                                     "y": "2026-11-21T17:00:00Z"],
                                "on a Saturday at 11:00 in Paris")
     }
 

@@ -22,9 +22,9 @@ extension ReplyWords {
     /// "w poniedziałek"). Where a stem would take another word too, the forms are
     /// written out: "do piątej" is five o'clock, not Friday ("piątek", "piątku").
     static let snoozeDayWords: [(words: [String], day: SnoozeDay)] = [
-        (["tomorrow", "tmrw", "morgen", "demain", "mañana", "domani", "amanhã", "jutro", "jutra", "zítra", "yarın", "завтра", "завтрашнего дня",
+        (["tomorrow", "tmrw", "tmr", "tomoz", "morgen", "demain", "mañana", "domani", "amanhã", "jutro", "jutra", "zítra", "yarın", "завтра", "завтрашнего дня",
           "明日", "あした", "あす", "明天", "내일", "غدا", "غداً", "غدًا", "بكرة", "بكره"], .tomorrow),
-        (["tonight", "this evening", "heute abend", "ce soir", "esta noche", "esta tarde", "stasera", "hoje à noite", "vanavond",
+        (["tonight", "tonite", "this evening", "heute abend", "ce soir", "esta noche", "esta tarde", "stasera", "hoje à noite", "vanavond",
           "dziś wieczorem", "dzisiaj wieczorem", "сегодня вечером", "今夜", "今晩", "今晚", "오늘 밤", "오늘밤", "오늘 저녁",
           "الليلة", "هذا المساء", "bu akşam"], .tonight),
         (["next week", "nächste woche", "naechste woche", "nächster woche", "la semaine prochaine", "semaine prochaine",
