@@ -4,10 +4,9 @@ import Foundation
 /// An hour of the clock from 1 to 5 written bare, one digit without am, pm or a clock's
 /// word ("until 3", "at 3:30", "a las 3 y media", "до 3"): the afternoon's, 15:00, unless
 /// the night's is still ahead today or comes within ``nightWindow`` ("until 5:30" at 0:30
-/// or 5:00, "until 1" at 23:30). One written "03:00",
-/// "3h", "3 Uhr", "3 heures" or "3時" stays as written, and so does one beside a part of
-/// the day ("3 in the morning") or before a word of the night's small hours ("3 de la
-/// madrugada").
+/// or 5:00, "until 1" at 23:30). One written "03:00", "3h", "3 Uhr", "3 heures" or "3時"
+/// stays as written, and so does one beside a part of the day ("3 in the morning") or
+/// before a word of the night's small hours ("3 de la madrugada").
 extension SnoozeText {
     /// How a bare hour is read where it is found.
     enum BareHour {
@@ -35,9 +34,11 @@ extension SnoozeText {
     /// ``nightWords`` follows it before a sentence's end, or right after a comma, small
     /// words before it passed over ("until 3 de la madrugada", "at 4, early morning", "hasta
     /// las 4, de la madrugada"; not "until 5, I'm up early", "until 4. Early start", "at 5
-    /// (early dinner)"), else as `otherwise` says. `count`: how many of the first words
-    /// name the time. Only the first six words are looked at.
-    static func bareReading(_ text: Substring, timeWords count: Int, otherwise: BareHour) -> BareHour {
+    /// (early dinner)"), else as `otherwise` says. `leading`: the first words of `text`
+    /// (``leadingWords(_:)``), `count` of which name the time; looked for only when one of
+    /// those is a bare hour. Only the first six words are looked at.
+    static func bareReading(_ text: Substring, leading: [Substring], timeWords count: Int, otherwise: BareHour) -> BareHour {
+        guard otherwise != .asWritten, leading.prefix(count).contains(where: isBare) else { return otherwise }
         var afterComma = false
         for (index, word) in text.split(whereSeparator: \.isWhitespace).prefix(6).enumerated() {
             if index >= count {
@@ -54,16 +55,10 @@ extension SnoozeText {
         return otherwise
     }
 
-    /// The commas after which a word of the night may still say which 3 is meant.
-    static let commas: Set<Character> = Set(",、،，")
-
     /// Small words that may come before a word of the night after a comma ("de la
     /// madrugada", "à l'aube", "in the early morning", "на рассвете"), folded.
     static let nightSmallWords: Set<String> = Set(["at", "in", "the", "de", "la", "del", "à", "a", "du", "le", "der", "in der", "am", "o", "nad",
                                                    "na", "на", "в", "po"].map(ReplyWords.fold))
-
-    /// What opens an aside: "at 5 (early dinner)".
-    static let asides: Set<Character> = Set("([{\"“«「（")
 
     /// Whether `time` is a bare hour from 1 to 5, with its minutes perhaps: "3", "3:30",
     /// "3.30".
@@ -77,9 +72,10 @@ extension SnoozeText {
             && utf8.dropFirst(2).allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
-    /// The hour of the clock that the bare hour `hour` (1 to 5) at `minute` names, read as
-    /// `bare` says, from `now` in `zone`.
-    static func bareHour(_ hour: Int, minute: Int, _ bare: BareHour, now: Instant, zone: TimeZone) -> Int {
+    /// The hour of the clock that `hour` at `minute` names: as written unless it is written
+    /// bare (`isBare`, ``isBare(_:)``), else read as `bare` says, from `now` in `zone`.
+    static func readHour(_ hour: Int, minute: Int, isBare: Bool, _ bare: BareHour, now: Instant, zone: TimeZone) -> Int {
+        guard isBare else { return hour }
         switch bare {
         case .asWritten: return hour
         case .afternoon: return hour + 12

@@ -10,8 +10,7 @@ extension SnoozeText {
     /// read as `bare` says; nil when they name none.
     static func clockReading(_ words: String, minutesNamed: Bool, bare: BareHour, now: Instant, zone: TimeZone) -> Int64? {
         guard let clock = clockTime(words, led: true, minutesNamed: minutesNamed) else { return nil }
-        let hour = clock.bare ? bareHour(clock.hour, minute: clock.minute, bare, now: now, zone: zone) : clock.hour
-        return untilNext(hour: hour, minute: clock.minute, now: now, zone: zone)
+        return untilNext(hour: readHour(clock.hour, minute: clock.minute, isBare: clock.bare, bare, now: now, zone: zone), minute: clock.minute, now: now, zone: zone)
     }
 
     /// The time of day that `words` name as a clock's: a clock's time ("15:00", "3pm",

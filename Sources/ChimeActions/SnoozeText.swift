@@ -123,8 +123,7 @@ enum SnoozeText {
             let prefix = leading.prefix(count).joined(separator: " ")
             // A bare hour ("until 3") is the afternoon's, but not before a word of the
             // night's small hours ("until 3 de la madrugada"); looked for only with one.
-            let bare = leading.prefix(count).contains(where: isBare)
-                ? bareReading(words[...], timeWords: count, otherwise: .afternoonUnlessSoon) : .afternoonUnlessSoon
+            let bare = bareReading(words[...], leading: leading, timeWords: count, otherwise: .afternoonUnlessSoon)
             // A time in a part of the day ("at 7 in the evening", "3 часа дня") before a
             // while its first words name ("3 часа", three hours); "на 3 дня" is three days,
             // but after "until" or "at" the time comes first: "до 5 дня" is 17:00.
@@ -136,16 +135,6 @@ enum SnoozeText {
         }
         return nil
     }
-
-    /// `text` without the marks that set the direction of right-to-left text, which an
-    /// Arabic keyboard puts between words ("غفوة حتى\u{200F} 3").
-    static func withoutDirectionMarks(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: directionMarks.contains) else { return text }
-        return String(String.UnicodeScalarView(text.unicodeScalars.filter { !directionMarks.contains($0) }))
-    }
-
-    static let directionMarks: Set<Unicode.Scalar> = ["\u{200E}", "\u{200F}", "\u{061C}", "\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}", "\u{202E}",
-                                                      "\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}"]
 
     /// The first words of `text` within ``longest`` bytes, cut at white space (within
     /// them, at a character where there is none: Japanese), all of it when it is no
@@ -189,8 +178,7 @@ enum SnoozeText {
             // "1h30" is an hour and a half, as "1h" is an hour; "09h30", "15h30", "9:30"
             // and "until 9h30" are times of day.
             if match.output.1.count == 1, compact.contains("h"), !timeOfDay { return DurationText.seconds("\(hour)h\(minute)m") }
-            let read = isBare(compact[...]) ? bareHour(hour, minute: minute, bare, now: now, zone: zone) : hour
-            return untilNext(hour: read, minute: minute, now: now, zone: zone)
+            return untilNext(hour: readHour(hour, minute: minute, isBare: isBare(compact[...]), bare, now: now, zone: zone), minute: minute, now: now, zone: zone)
         }
         // "until 15h", "15 Uhr", "15時": an hour of the clock. Without a lead, "15h" is
         // fifteen hours, as "2h" is two; "Uhr", "ч" after "до", "時", "点" and "시" (not
@@ -212,7 +200,7 @@ enum SnoozeText {
         if let seconds = DurationText.seconds(compact) { return seconds }
         // An hour alone after "at" or "until" ("a las 15", "o 15"): the clock's.
         if timeOfDay, (1...2).contains(words.count), words.allSatisfy(\.isASCII), let hour = Int(words), hour < 24 {
-            return untilNext(hour: isBare(words[...]) ? bareHour(hour, minute: 0, bare, now: now, zone: zone) : hour, minute: 0, now: now, zone: zone)
+            return untilNext(hour: readHour(hour, minute: 0, isBare: isBare(words[...]), bare, now: now, zone: zone), minute: 0, now: now, zone: zone)
         }
         return inUnits(Substring(words))
     }

@@ -203,7 +203,7 @@ struct QuoteRules: Sendable {
             return isWrote(window)
         }
         guard bytes.count <= 120 else { return false }
-        var content = Self.lowered(Substring(Self.withoutDirectionMarks(line)))
+        var content = Self.lowered(Substring(withoutDirectionMarks(line)))
         while content.hasSuffix(":") || content.hasSuffix("：") || content.hasSuffix(" ") { content.removeLast() }
         return forwarded.contains(content)
     }
@@ -339,19 +339,5 @@ struct QuoteRules: Sendable {
             index = head.index(after: index)
         }
         return nil
-    }
-
-    /// The invisible marks that right-to-left clients (Gmail in Hebrew, Arabic and
-    /// Persian) put around names and addresses.
-    static let directionMarks: Set<Character> = ["\u{200E}", "\u{200F}", "\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}", "\u{202E}",
-                                                  "\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}", "\u{061C}"]
-
-    static func withoutDirectionMarks(_ line: String) -> String {
-        // Every mark is a three-byte sequence starting E2 80/81 or D8 9C: most lines
-        // have neither lead byte and are returned as they are.
-        guard line.withStoredUTF8({ $0.contains { $0 == 0xE2 || $0 == 0xD8 } }) else { return line }
-        var result = line
-        result.removeAll { directionMarks.contains($0) }
-        return result
     }
 }
