@@ -13,16 +13,22 @@ extension SnoozeText {
     /// 18:00), in the recipient's zone; "next week" with a weekday is that day of it. Nil
     /// when that is not ahead.
     static func onDay(_ words: String, now: Instant, zone: TimeZone) -> Int64? {
-        guard let (day, end) = ReplyWords.snoozeDay(beginningWritten: words) else { return nil }
+        guard var (day, end) = ReplyWords.snoozeDay(beginningWritten: words) else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let today = calendar.startOfDay(for: now.date)
         var rest = Self.trimmedRest(words[end...])
+        // "Monday, December 7", "lundi 7 décembre": the date.
+        if case .weekday = day, let (named, namedEnd) = ReplyWords.snoozeDay(beginningWritten: rest), case .date = named {
+            day = named
+            rest = Self.trimmedRest(rest[namedEnd...])
+        }
         var start: Date? = switch day {
         case .tomorrow: calendar.date(byAdding: .day, value: 1, to: today)
         case .tonight: today
         case .nextWeek: calendar.nextDate(after: now.date, matching: DateComponents(weekday: 2), matchingPolicy: .nextTime)
         case .weekday(let weekday): calendar.nextDate(after: now.date, matching: DateComponents(weekday: weekday), matchingPolicy: .nextTime)
+        case .date(let month, let dayOfMonth, let year): date(month: month, day: dayOfMonth, year: year, from: today, calendar: calendar)
         }
         // "next week Wednesday", "来週の水曜日": that weekday of next week.
         if day == .nextWeek, let monday = start, let (named, namedEnd) = ReplyWords.snoozeDay(beginningWritten: rest), case .weekday(let weekday) = named {
@@ -58,6 +64,19 @@ extension SnoozeText {
         }
         let seconds = Int64(target.timeIntervalSince(now.date).rounded(.up))
         return seconds > 0 ? seconds : nil
+    }
+
+    /// The start of a date's day, today or after: in its year when written, else this
+    /// year's or next; nil for a date that is past, or not in its month ("31 November").
+    private static func date(month: Int, day: Int, year: Int?, from today: Date, calendar: Calendar) -> Date? {
+        let thisYear = calendar.component(.year, from: today)
+        for candidate in year.map({ [$0] }) ?? [thisYear, thisYear + 1] {
+            // Foundation takes the 31st of November as the 1st of December.
+            guard let start = calendar.date(from: DateComponents(year: candidate, month: month, day: day)),
+                  calendar.component(.day, from: start) == day else { continue }
+            if start >= today { return start }
+        }
+        return nil
     }
 
     /// The time of day that the first words of `text` name (a lead such as "at" taken

@@ -95,8 +95,13 @@ enum SnoozeText {
         }
         // A fraction written without its zero: ".5h" is half an hour.
         words = withFractionRead(words, led: lead != nil)
-        // A day, never a number first (the common snooze, "2h", pays nothing for it).
+        // A day, never a number first (the common snooze, "2h", pays nothing for it), but a
+        // date ("3 December", "12月3日"), whose number is no hour when it is past.
         if words.first?.isNumber == false, let seconds = onDay(words, now: now, zone: zone) { return seconds }
+        if words.first?.isNumber == true, words.contains(where: { $0 == " " || $0 == "-" || $0 == "月" || $0 == "월" || $0 == "年" }),
+           ReplyWords.snoozeDate(beginning: ReplyWords.fold(words)[...]) != nil {
+            return onDay(words, now: now, zone: zone)
+        }
         // Looked for once: most snoozes ("2h, thanks") name no part of the day, and each
         // look compares every part's words.
         let part = partOfDay(in: words)

@@ -278,6 +278,37 @@ struct CarryingOutTests {
                                "after 10:00 UTC; 17:00 on Monday in Paris")
     }
 
+    @Test("a date is that day's 9:00, or its time: until 3 December, December 3rd at 2pm, bis 3. Dezember, au 3 décembre à 15h, hasta el 3 de diciembre, до 3 декабря, 12月3日まで, 2026-12-03 15:00, Monday, December 7; a date gone by is next year's; a while's number stays a while")
+    func snoozeOnADate() throws {
+        let ws = try Self.workspace()
+        // Saturday 2026-11-21, 11:00 in Paris (10:00 UTC); 9:00 in Paris is 8:00 UTC.
+        let replies = [("a", "snooze until 3 December"), ("b", "Snooze until December 3rd at 2pm, thanks"), ("c", "Schlummern bis 3. Dezember, danke"),
+                       ("d", "Reporter au 3 décembre à 15h"), ("e", "Posponer hasta el 3 de diciembre a las 10"), ("f", "Отложить до 3 декабря"),
+                       ("g", "12月3日までスヌーズ"), ("h", "snooze until 2026-12-03 15:00"), ("i", "snooze until 20 November"),
+                       ("j", "snooze until Monday, December 7"), ("k", "snooze 3pm on December 3"), ("l", "snooze until the 3rd of Dec."),
+                       ("m", "snooze until 21 November at 3"), ("n", "Drzemka do 3 grudnia"), ("o", "snooze 3 days"), ("p", "Отложить на 3 дня"),
+                       ("q", "Reporter jusqu'au 3 décembre"), ("r", "snooze until Dec 3, 2027")]
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-12-03T08:00:00Z", "b": "2026-12-03T13:00:00Z", "c": "2026-12-03T08:00:00Z",
+                                                     "d": "2026-12-03T14:00:00Z", "e": "2026-12-03T09:00:00Z", "f": "2026-12-03T08:00:00Z",
+                                                     "g": "2026-12-03T08:00:00Z", "h": "2026-12-03T14:00:00Z", "i": "2027-11-20T08:00:00Z",
+                                                     "j": "2026-12-07T08:00:00Z", "k": "2026-12-03T14:00:00Z", "l": "2026-12-03T08:00:00Z",
+                                                     "m": "2026-11-21T14:00:00Z", "n": "2026-12-03T08:00:00Z", "o": "2026-11-24T10:00:00Z",
+                                                     "p": "2026-11-24T10:00:00Z", "q": "2026-12-03T08:00:00Z", "r": "2027-12-03T08:00:00Z"],
+                               "on a Saturday at 11:00 in Paris")
+    }
+
+    @Test("a date that is no day (31 November) or gone by in its year is not read as its number's hour: the default snooze stands in, and the record says so")
+    func snoozeOnAnImpossibleDate() throws {
+        let ws = try Self.workspace()
+        let sent = try ReplyCorpusTests.send(ws, ["a", "b"], category: "shop")
+        for (id, body) in [("a", "snooze until 31 November"), ("b", "snooze until 3 December 2025")] {
+            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent[id]!, body: body))
+            // The default snooze (45 minutes in this workspace), not 15:00 nor 03:00.
+            #expect(printed.contains("Snoozed until Saturday, November 21 at 11:45\u{202F}AM."), "\(body): \(printed)")
+        }
+        #expect(try Self.responses(ws).allSatisfy { ($0["result"] as? String ?? "").contains("the default snooze") })
+    }
+
     @Test("a time in a part of the day with no day is that time's next: \"at 7 in the evening\", \"до 3 часов дня\", \"午後3時\", \"um 3 Uhr nachmittags\", \"오후 3시\", \"午後3時にスヌーズ\"; \"until noon\" alone; \"на 3 дня\" still three days; a night's small hours after midnight")
     func snoozeInAPartOfDay() throws {
         let ws = try Self.workspace()

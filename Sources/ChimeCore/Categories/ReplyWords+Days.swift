@@ -10,6 +10,9 @@ extension ReplyWords {
         case nextWeek
         /// Calendar's weekday: 1 is Sunday, 2 Monday … 7 Saturday.
         case weekday(Int)
+        /// A date: its month (1 to 12), its day, and its year when written (else the next
+        /// time the date comes: "3 December" said on the 4th is a year ahead).
+        case date(month: Int, day: Int, year: Int?)
 
         /// The hour it means when no time follows it: nine in the morning, as a reminder
         /// put off to another day is meant for the start of that day; six for tonight.
@@ -65,9 +68,11 @@ extension ReplyWords {
         .sorted { $0.words.count > $1.words.count }, by: { $0.words.first ?? " " })
 
     /// The day that folded text begins with, and how much of it the day takes (a
-    /// weekday's article and its follower included), folded; nil when it names none.
+    /// weekday's article and its follower included), folded; a date too
+    /// (``snoozeDate(beginning:)``); nil when it names none.
     public static func snoozeDay(beginning folded: Substring) -> (day: SnoozeDay, words: Substring)? {
         if let found = day(beginning: folded) { return (found.day, folded[..<found.end]) }
+        if let date = snoozeDate(beginning: folded) { return (.date(month: date.month, day: date.day, year: date.year), folded[..<date.end]) }
         // "next Monday", "am Montag", "w poniedziałek": an article before a weekday only
         // ("this evening" and "next week" are days of their own, found above).
         guard let article = weekdayArticles.first(where: { folded.hasPrefix($0) }),

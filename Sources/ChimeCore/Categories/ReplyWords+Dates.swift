@@ -1,0 +1,161 @@
+/// The dates a snooze may name instead of a day: "snooze until 3 December", "until Dec
+/// 3rd at 2pm", "bis 3. Dezember", "jusqu'au 3 décembre", "hasta el 3 de diciembre",
+/// "до 3 декабря", "12月3日まで", "2026-12-03". Read by hand from folded words: no
+/// library reads a date out of a sentence in these languages.
+extension ReplyWords {
+    /// Each month's words, lower case as written, in the shipped languages and their
+    /// neighbours; Polish and Russian as a date declines them ("3 grudnia", "3 декабря").
+    /// Abbreviations that are common words are left out ("out", "set", "ago"): a month is
+    /// read only beside a day's number, but "snooze, out 3 days" is no October.
+    static let monthWords: [[String]] = [
+        ["january", "jan", "januar", "jänner", "janvier", "janv", "enero", "ene", "gennaio", "gen", "janeiro", "januari", "stycznia", "января",
+         "ocak", "يناير"],
+        ["february", "feb", "februar", "février", "févr", "fév", "febrero", "febbraio", "fevereiro", "fev", "februari", "lutego", "февраля",
+         "şubat", "فبراير"],
+        ["march", "mar", "märz", "mrz", "mars", "marzo", "março", "maart", "mrt", "marca", "марта", "mart", "مارس"],
+        ["april", "apr", "avril", "avr", "abril", "abr", "aprile", "kwietnia", "апреля", "nisan", "أبريل", "إبريل"],
+        ["may", "mai", "mayo", "maggio", "mag", "maio", "mei", "maja", "мая", "mayıs", "مايو"],
+        ["june", "jun", "juni", "juin", "junio", "giugno", "giu", "junho", "czerwca", "июня", "haziran", "يونيو"],
+        ["july", "jul", "juli", "juillet", "juil", "julio", "luglio", "lug", "julho", "lipca", "июля", "temmuz", "يوليو"],
+        ["august", "aug", "août", "agosto", "augustus", "sierpnia", "августа", "ağustos", "أغسطس"],
+        ["september", "sep", "sept", "septembre", "septiembre", "setiembre", "settembre", "setembro", "września", "сентября", "eylül", "سبتمبر"],
+        ["october", "oct", "oktober", "okt", "octobre", "octubre", "ottobre", "ott", "outubro", "października", "октября", "ekim", "أكتوبر"],
+        ["november", "nov", "novembre", "noviembre", "novembro", "listopada", "ноября", "kasım", "نوفمبر"],
+        ["december", "dec", "dezember", "dez", "décembre", "déc", "diciembre", "dic", "dicembre", "dezembro", "grudnia", "декабря", "aralık", "ديسمبر"],
+    ]
+
+    /// The month words folded, each with its month (1 to 12).
+    static let foldedMonths: [String: Int] = Dictionary(monthWords.enumerated().flatMap { index, words in words.map { (fold($0), index + 1) } },
+                                                        uniquingKeysWith: { first, _ in first })
+
+    /// Words before a date that leave it the date: "on the 3rd of December", "le 3
+    /// décembre", "am 3. Dezember", "jusqu'au 3 décembre", "el 3 de diciembre"; folded, each
+    /// with the space after it, the longest first.
+    static let dateArticles: [String] = ["on the", "on", "the", "am", "le", "au", "jusqu au", "el", "al", "il", "op", "w", "в"]
+        .map { $0 + " " }.sorted { $0.count > $1.count }
+
+    /// What may follow a day's number, joined to it, as its ordinal's ending: "3rd",
+    /// "1er", "3e", "3ème", "3º", "1ª"; folded.
+    static let ordinalEndings: Set<Substring> = ["st", "nd", "rd", "th", "er", "e", "eme", "o", "a"]
+
+    /// An ordinal's ending as a word of its own once folded: "3-го декабря", "3-go grudnia".
+    static let ordinalWords: Set<Substring> = ["go", "го"]
+
+    /// The words a date's day and its month may be joined by: "3rd of December", "3 de
+    /// diciembre"; folded.
+    static let dateJoins: Set<Substring> = ["of", "de"]
+
+    /// The words after a date's year that leave it the year: "2026 года", "2026 r.", "2026年".
+    static let yearWords: Set<Substring> = ["года", "г", "roku", "r"]
+
+    /// A date that folded text begins with, an article before it taken (``dateArticles``):
+    /// its month, its day, its year when written, and where its words end. Nil when it
+    /// begins with none, or with a day past its month's 31.
+    public static func snoozeDate(beginning text: Substring) -> (month: Int, day: Int, year: Int?, end: Substring.Index)? {
+        var words = text
+        if let article = dateArticles.first(where: { text.hasPrefix($0) }) { words = text.dropFirst(article.count) }
+        guard let first = words.first, let found = first.isNumber ? numbersFirst(words) : monthFirst(words),
+              (1...31).contains(found.day) else { return nil }
+        return found
+    }
+
+    /// A folded text's words, one at a time.
+    private struct Words {
+        var rest: Substring
+
+        /// The next word, taken.
+        mutating func next() -> Substring? {
+            guard !rest.isEmpty else { return nil }
+            let word = rest.prefix { $0 != " " }
+            rest = rest.dropFirst(word.count).drop { $0 == " " }
+            return word
+        }
+
+        /// The next word, taken when `accept` takes it.
+        mutating func next(if accept: (Substring) -> Bool) -> Substring? {
+            var copy = self
+            guard let word = copy.next(), accept(word) else { return nil }
+            self = copy
+            return word
+        }
+    }
+
+    /// A date that begins with a number: "3 December", "3rd of December", "3. Dezember",
+    /// "3 de diciembre de 2026", "3-го декабря", "2026-12-03", "12月3日", "12월 3일".
+    private static func numbersFirst(_ text: Substring) -> (month: Int, day: Int, year: Int?, end: Substring.Index)? {
+        if let written = unspacedDate(text) { return written }
+        var words = Words(rest: text)
+        guard let number = words.next() else { return nil }
+        // "2026-12-03", the year first (folded, its dashes are spaces).
+        if number.count == 4, let year = Self.year(number) {
+            guard let month = words.next(if: { $0.count <= 2 && $0.allSatisfy(\.isNumber) }), let day = words.next(if: { $0.count <= 2 && $0.allSatisfy(\.isNumber) }),
+                  let monthNumber = Int(month), (1...12).contains(monthNumber) else { return nil }
+            return (monthNumber, Int(day) ?? 0, year, end(before: words.rest, in: text))
+        }
+        guard let day = dayNumber(number) else { return nil }
+        _ = words.next { ordinalWords.contains($0) }
+        _ = words.next { dateJoins.contains($0) }
+        guard let month = words.next().flatMap({ foldedMonths[String($0)] }) else { return nil }
+        return (month, day, Self.year(after: &words), end(before: words.rest, in: text))
+    }
+
+    /// A date that begins with its month: "December 3", "Dec 3rd, 2026", "December the 3rd".
+    private static func monthFirst(_ text: Substring) -> (month: Int, day: Int, year: Int?, end: Substring.Index)? {
+        var words = Words(rest: text)
+        guard let month = words.next().flatMap({ foldedMonths[String($0)] }) else { return nil }
+        _ = words.next { $0 == "the" }
+        guard let day = words.next().flatMap(dayNumber) else { return nil }
+        return (month, day, year(after: &words), end(before: words.rest, in: text))
+    }
+
+    /// A day's number, with its ordinal's ending joined to it or not: "3", "03", "3rd", "1er".
+    private static func dayNumber(_ word: Substring) -> Int? {
+        let digits = word.prefix(while: \.isNumber)
+        guard (1...2).contains(digits.count), digits.allSatisfy(\.isASCII) else { return nil }
+        let ending = word.dropFirst(digits.count)
+        return ending.isEmpty || ordinalEndings.contains(ending) ? Int(digits) : nil
+    }
+
+    /// A year as a date writes it, from 2000 on; nil for another number ("1530" is a time).
+    private static func year(_ word: Substring) -> Int? {
+        guard word.count == 4, word.allSatisfy({ $0.isASCII && $0.isNumber }), let year = Int(word), (2000...2199).contains(year) else { return nil }
+        return year
+    }
+
+    /// The year after a date's day and month, taken with its "de" before it ("de 2026") and
+    /// its word after it ("2026 года"); nil when none follows.
+    private static func year(after words: inout Words) -> Int? {
+        var copy = words
+        _ = copy.next { $0 == "de" }
+        guard let found = copy.next().flatMap(Self.year) else { return nil }
+        _ = copy.next { yearWords.contains($0) }
+        words = copy
+        return found
+    }
+
+    /// Where a date's words end in `text`, `rest` being what follows them: at the end of
+    /// the last word taken, not after the spaces that follow it.
+    private static func end(before rest: Substring, in text: Substring) -> Substring.Index {
+        var end = rest.startIndex
+        while end > text.startIndex, text[text.index(before: end)] == " " { end = text.index(before: end) }
+        return end
+    }
+
+    /// A date as Japanese, Chinese and Korean write it, the year perhaps first: "12月3日",
+    /// "2026年12月3日", "12月3号", "12월 3일"; nil for other text.
+    private static func unspacedDate(_ text: Substring) -> (month: Int, day: Int, year: Int?, end: Substring.Index)? {
+        var rest = text
+        /// The number at the start of `rest` and the one of `marks` after it, taken.
+        func number(before marks: Set<Character>) -> Int? {
+            let digits = rest.prefix(while: { $0.isASCII && $0.isNumber })
+            let after = rest.dropFirst(digits.count).drop { $0 == " " }
+            guard (1...4).contains(digits.count), let mark = after.first, marks.contains(mark) else { return nil }
+            rest = after.dropFirst().drop { $0 == " " }
+            return Int(digits)
+        }
+        let year = number(before: ["年", "년"])
+        if let year, !(2000...2199).contains(year) { return nil }
+        guard let month = number(before: ["月", "월"]), (1...12).contains(month), let day = number(before: ["日", "号", "號", "일"]) else { return nil }
+        return (month, day, year, end(before: rest, in: text))
+    }
+}
