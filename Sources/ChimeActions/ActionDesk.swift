@@ -169,7 +169,12 @@ public struct ActionDesk: Sendable {
             if asked == nil, let text = response.userText, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                 outcome.result += " (the default snooze: \"\(text.prefix(64))\" names no time Chime reads)"
             }
-            let when = DateText.dayAndTime(until, locale: locale, zone: zone)
+            // With its year when that is not this one's: "until 20 November", said on the
+            // 21st, is next year's, not yesterday's.
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let nextYear = calendar.component(.year, from: until.date) != calendar.component(.year, from: now.date)
+            let when = DateText.dayAndTime(until, locale: locale, zone: zone, withYear: nextYear)
             outcome.answer = try text("answer.snoozed", [.string(when)], locale, fallback: "Snoozed until \(when).")
         case .done?:
             let cancelled = try store.cancel([request.identifier, request.identifier + Self.snoozedSuffix])

@@ -61,7 +61,8 @@ enum SnoozeText {
     static func seconds(_ text: String, now: Instant, zone: TimeZone) -> Int64? {
         let marked = withoutDirectionMarks(text)
         let first = firstWords(marked)
-        var words = asciiDigits(first.lowercased()).trimmingCharacters(in: .whitespacesAndNewlines)
+        // "half past 3" as "3:30", "quarter to 4" as "3:45", wherever they stand.
+        var words = withClockIdiomsRead(asciiDigits(first.lowercased()).trimmingCharacters(in: .whitespacesAndNewlines))
         // A while written in words ("an hour", "a day") is a while, whatever lead came
         // before it: "um eine Stunde" and "o godzinę" are by an hour.
         var spelled = spelledOut(words)
@@ -98,8 +99,7 @@ enum SnoozeText {
         // A day, never a number first (the common snooze, "2h", pays nothing for it), but a
         // date ("3 December", "12月3日"), whose number is no hour when it is past.
         if words.first?.isNumber == false, let seconds = onDay(words, now: now, zone: zone) { return seconds }
-        if words.first?.isNumber == true, words.contains(where: { $0 == " " || $0 == "-" || $0 == "月" || $0 == "월" || $0 == "年" }),
-           ReplyWords.snoozeDate(beginning: ReplyWords.fold(words)[...]) != nil {
+        if words.first?.isNumber == true, words.contains(where: { $0 == " " || $0 == "-" || $0 == "月" || $0 == "월" || $0 == "年" }), beginsWithDate(words) {
             return onDay(words, now: now, zone: zone)
         }
         // Looked for once: most snoozes ("2h, thanks") name no part of the day, and each

@@ -4,9 +4,10 @@ import Foundation
 /// Dates and times in a recipient's language and zone, through Foundation's formatters
 /// (ICU's patterns): "mardi 24 novembre à 09:00", "Tuesday, November 24 at 9:00 AM".
 public enum DateText {
-    /// The weekday, day, month and time of an instant, in a locale and zone.
-    public static func dayAndTime(_ instant: Instant, locale: String, zone: TimeZone) -> String {
-        formatters.string(instant.date, locale: locale, zone: zone)
+    /// The weekday, day, month and time of an instant, in a locale and zone; the year too
+    /// when `withYear` ("Saturday, November 20, 2027 at 9:00 AM": a snooze into next year).
+    public static func dayAndTime(_ instant: Instant, locale: String, zone: TimeZone, withYear: Bool = false) -> String {
+        formatters.string(instant.date, locale: locale, zone: zone, template: withYear ? "yEEEEdMMMMjmm" : "EEEEdMMMMjmm")
     }
 
     /// Building a formatter from a template asks ICU for its pattern generator, which costs
@@ -21,9 +22,9 @@ public enum DateText {
         /// seconds since Monrovia's in 1972.)
         private var lastMinute: [String: (minute: Int64, text: String)] = [:]
 
-        func string(_ date: Date, locale: String, zone: TimeZone) -> String {
+        func string(_ date: Date, locale: String, zone: TimeZone, template: String) -> String {
             lock.withLock {
-                let key = locale + "|" + zone.identifier
+                let key = locale + "|" + zone.identifier + "|" + template
                 let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
                 let minute = seconds >= 94_694_400 ? seconds / 60 : -1
                 if minute >= 0, let last = lastMinute[key], last.minute == minute { return last.text }
@@ -34,7 +35,7 @@ public enum DateText {
                     // `j`: the hour as the locale writes it, 12-hour with AM/PM in the
                     // United States, Australia and Arabic, 24-hour in France or Britain,
                     // as an iPhone set to the language shows it (`HH` wrote 15:05 for all).
-                    made.setLocalizedDateFormatFromTemplate("EEEEdMMMMjmm")
+                    made.setLocalizedDateFormatFromTemplate(template)
                     formatters[key] = made
                     return made
                 }()

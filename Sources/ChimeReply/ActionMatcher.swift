@@ -266,8 +266,8 @@ public struct ActionMatcher: Sendable {
 
     /// What a snooze's duration or time starts with: a number (`10m`, `2 hours`,
     /// `until 15:00`), a while in words (`an hour`, `for half an hour`), a day (`until
-    /// tomorrow`, `bis Montag`) or a part of the day (`until noon`, `午後3時`); "Snooze?
-    /// No thanks" asks for none.
+    /// tomorrow`, `bis Montag`, `until 3 December`), a clock's idiom (`until half past 3`)
+    /// or a part of the day (`until noon`, `午後3時`); "Snooze? No thanks" asks for none.
     static func isDuration(_ words: Substring) -> Bool {
         var number = words
         // Folded, a lead may be two words ("jusqu a", "hasta las"): the longest first.
@@ -276,7 +276,7 @@ public struct ActionMatcher: Sendable {
         }
         return number.first?.isNumber == true
             || ReplyWords.spelledDuration(beginning: words) != nil || ReplyWords.spelledDuration(beginning: number) != nil
-            || ReplyWords.snoozeDay(beginning: number) != nil
+            || ReplyWords.snoozeDay(beginning: number) != nil || ReplyWords.clockIdiom(beginning: number)
             || namesPartOfDay(words) || namesPartOfDay(number)
     }
 

@@ -287,13 +287,53 @@ struct CarryingOutTests {
                        ("g", "12月3日までスヌーズ"), ("h", "snooze until 2026-12-03 15:00"), ("i", "snooze until 20 November"),
                        ("j", "snooze until Monday, December 7"), ("k", "snooze 3pm on December 3"), ("l", "snooze until the 3rd of Dec."),
                        ("m", "snooze until 21 November at 3"), ("n", "Drzemka do 3 grudnia"), ("o", "snooze 3 days"), ("p", "Отложить на 3 дня"),
-                       ("q", "Reporter jusqu'au 3 décembre"), ("r", "snooze until Dec 3, 2027")]
+                       ("q", "Reporter jusqu'au 3 décembre"), ("r", "snooze until Dec 3, 2027"), ("s", "snooze until Thu 3 Dec"),
+                       ("t", "Schlummern bis Montag, den 7. Dezember"), ("u", "Schlummern bis zum 3. Dezember"), ("v", "Posponer hasta el día 3 de diciembre"),
+                       ("w", "snooze until 2 May, thanks"), ("x", "Reporter jusqu'au lundi"), ("z", "Schlummern bis 3.12., danke"),
+                       ("z2", "Отложить до 03.12.2026 15:00")]
         try Self.expectSnoozed(ws, replies, firing: ["a": "2026-12-03T08:00:00Z", "b": "2026-12-03T13:00:00Z", "c": "2026-12-03T08:00:00Z",
                                                      "d": "2026-12-03T14:00:00Z", "e": "2026-12-03T09:00:00Z", "f": "2026-12-03T08:00:00Z",
                                                      "g": "2026-12-03T08:00:00Z", "h": "2026-12-03T14:00:00Z", "i": "2027-11-20T08:00:00Z",
                                                      "j": "2026-12-07T08:00:00Z", "k": "2026-12-03T14:00:00Z", "l": "2026-12-03T08:00:00Z",
                                                      "m": "2026-11-21T14:00:00Z", "n": "2026-12-03T08:00:00Z", "o": "2026-11-24T10:00:00Z",
-                                                     "p": "2026-11-24T10:00:00Z", "q": "2026-12-03T08:00:00Z", "r": "2027-12-03T08:00:00Z"],
+                                                     "p": "2026-11-24T10:00:00Z", "q": "2026-12-03T08:00:00Z", "r": "2027-12-03T08:00:00Z",
+                                                     "s": "2026-12-03T08:00:00Z", "t": "2026-12-07T08:00:00Z", "u": "2026-12-03T08:00:00Z",
+                                                     "v": "2026-12-03T08:00:00Z", "w": "2027-05-02T07:00:00Z", "x": "2026-11-23T08:00:00Z",
+                                                     "z": "2026-12-03T08:00:00Z", "z2": "2026-12-03T14:00:00Z"],
+                               "on a Saturday at 11:00 in Paris")
+        // Next year's date is answered with its year, not as yesterday's.
+        let sent = try ReplyCorpusTests.send(ws, ["y"], category: "shop")
+        let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent["y"]!, body: "snooze until 20 November"))
+        #expect(printed.contains("Snoozed until Saturday, November 20, 2027 at 9:00\u{202F}AM."), "\(printed)")
+    }
+
+    @Test("a number and a month's word that is a common word too are no date when punctuation parts them or words follow: until 3, may be later; Monday 9 may be busy; at 2, jan's call; hasta las 3, mayo; 2 may be later")
+    func snoozeNotADate() throws {
+        let ws = try Self.workspace()
+        // Saturday 2026-11-21, 11:00 in Paris (10:00 UTC).
+        let replies = [("a", "snooze until 3, may be later"), ("b", "snooze Monday 9 may be busy"), ("c", "snooze till friday 2, jan is off"),
+                       ("d", "snooze until Monday 10 - dec meeting moved"), ("e", "snooze at 2, jan's call"), ("f", "Posponer hasta las 3, mayo")]
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T14:00:00Z", "b": "2026-11-23T08:00:00Z", "c": "2026-11-27T13:00:00Z",
+                                                     "d": "2026-11-23T09:00:00Z", "e": "2026-11-21T13:00:00Z", "f": "2026-11-21T14:00:00Z"],
+                               "on a Saturday at 11:00 in Paris")
+        let sent = try ReplyCorpusTests.send(ws, ["g"], category: "shop")
+        let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent["g"]!, body: "snooze 2 may be later"))
+        #expect(printed.contains("Snoozed until Saturday, November 21 at 11:45\u{202F}AM."), "\(printed)")
+    }
+
+    @Test("a clock's time as people say it: half past 3, quarter to 4, until 10 to 4, quarter past 8 pm, tomorrow at half past 9, bis halb 4, viertel nach 3, hasta las 3 menos cuarto, à 4 heures moins le quart, без четверти 4, do wpół do 4")
+    func snoozeClockIdioms() throws {
+        let ws = try Self.workspace()
+        // Saturday 2026-11-21, 11:00 in Paris (10:00 UTC); 15:30 in Paris is 14:30 UTC.
+        let replies = [("a", "snooze until half past 3"), ("b", "snooze quarter to 4"), ("c", "Schlummern bis halb 4"), ("d", "Schlummern bis viertel nach 3"),
+                       ("e", "Posponer hasta las 3 menos cuarto"), ("f", "Reporter à 4 heures moins le quart"), ("g", "snooze tomorrow at half past 9"),
+                       ("h", "snooze until 10 to 4"), ("i", "snooze quarter past 8 pm"), ("j", "Отложить без четверти 4"), ("k", "Drzemka do wpół do 4"),
+                       ("l", "snooze at a quarter after 3, thanks"), ("m", "snooze half past 3 tomorrow")]
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T14:30:00Z", "b": "2026-11-21T14:45:00Z", "c": "2026-11-21T14:30:00Z",
+                                                     "d": "2026-11-21T14:15:00Z", "e": "2026-11-21T13:45:00Z", "f": "2026-11-21T14:45:00Z",
+                                                     "g": "2026-11-22T08:30:00Z", "h": "2026-11-21T14:50:00Z", "i": "2026-11-21T19:15:00Z",
+                                                     "j": "2026-11-21T14:45:00Z", "k": "2026-11-21T14:30:00Z", "l": "2026-11-21T14:15:00Z",
+                                                     "m": "2026-11-22T14:30:00Z"],
                                "on a Saturday at 11:00 in Paris")
     }
 

@@ -31,8 +31,47 @@ extension ReplyWords {
     /// Words before a date that leave it the date: "on the 3rd of December", "le 3
     /// décembre", "am 3. Dezember", "jusqu'au 3 décembre", "el 3 de diciembre"; folded, each
     /// with the space after it, the longest first.
-    static let dateArticles: [String] = ["on the", "on", "the", "am", "le", "au", "jusqu au", "el", "al", "il", "op", "w", "в"]
+    static let dateArticles: [String] = ["on the", "on", "the", "am", "den", "zum", "le", "au", "jusqu au", "el", "el dia", "al", "il", "op", "w", "в"]
         .map { $0 + " " }.sorted { $0.count > $1.count }
+
+    /// A calendar's short weekdays, English and German, folded, each with the space after
+    /// it: read only before a date.
+    static let shortWeekdays: [String] = ["mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "mo", "di", "mi", "do", "fr", "sa", "so"]
+        .map { $0 + " " }.sorted { $0.count > $1.count }
+
+    /// Month words that are common words or names too ("may", "mar", "jan", "dec", "mai",
+    /// "mayo", "ekim"), folded: ``dateStands(_:before:)`` asks what follows them.
+    static let commonWordMonths: Set<Substring> = ["may", "mayo", "mai", "mag", "mar", "mart", "jan", "gen", "ene", "dec", "dez", "nov", "ott",
+                                                   "ekim", "maja", "mei"]
+
+    /// Whether a date written as `written` (the words ``snoozeDate(beginning:)`` took) is
+    /// one, `following` being what comes after it: no punctuation inside it but a point
+    /// after a number or an abbreviation ("3. Dezember", "Dec. 3"), a comma before its year
+    /// ("Dec 3, 2026") and a hyphen inside a word ("2026-12-03", "3-го"): "until 3, may be
+    /// later" and "2 - jan will call" hold none; and a month that is a common word too
+    /// followed by nothing, a number, a lead such as "at" or `followedWell` (thanks, a part
+    /// of the day): "2 may be later" and "Monday 9 may be busy" hold none either.
+    public static func dateStands(_ written: Substring, before following: Substring, followedWell: (Substring) -> Bool) -> Bool {
+        var previous: Character = " "
+        for (offset, character) in written.enumerated() {
+            defer { previous = character }
+            if character.isLetter || character.isNumber || character.isWhitespace || "'’º".contains(character) { continue }
+            let next = written.dropFirst(offset + 1).first
+            switch character {
+            case ".": if previous.isWhitespace { return false }
+            case "-": if previous.isWhitespace || next?.isWhitespace != false { return false }
+            case ",": if written.dropFirst(offset + 1).drop(while: \.isWhitespace).prefix(while: \.isNumber).count != 4 { return false }
+            default: return false
+            }
+        }
+        guard fold(String(written)).split(separator: " ").contains(where: commonWordMonths.contains) else { return true }
+        let rest = following.drop { $0.isWhitespace || $0 == "," }
+        let folded = fold(String(rest))[...]
+        return folded.isEmpty || folded.first?.isNumber == true || foldedSnoozeLeads.contains { folded.hasPrefix($0) } || followedWell(rest)
+    }
+
+    /// ``snoozeLeads`` folded, each with the space after it.
+    static let foldedSnoozeLeads = snoozeLeads.map { fold($0) + " " }
 
     /// What may follow a day's number, joined to it, as its ordinal's ending: "3rd",
     /// "1er", "3e", "3ème", "3º", "1ª"; folded.
@@ -54,9 +93,32 @@ extension ReplyWords {
     public static func snoozeDate(beginning text: Substring) -> (month: Int, day: Int, year: Int?, end: Substring.Index)? {
         var words = text
         if let article = dateArticles.first(where: { text.hasPrefix($0) }) { words = text.dropFirst(article.count) }
+        // A calendar's short weekday before it, "Thu 3 Dec", "Mo 7. Dez." (alone, "mon"
+        // could be French's "my").
+        if let weekday = shortWeekdays.first(where: { words.hasPrefix($0) }), let date = snoozeDate(beginning: words.dropFirst(weekday.count)) {
+            return date
+        }
         guard let first = words.first, let found = first.isNumber ? numbersFirst(words) : monthFirst(words),
               (1...31).contains(found.day) else { return nil }
         return found
+    }
+
+    /// A date written in numbers, day first, as German, Polish and Russian write it: "3.12.",
+    /// "03.12.2026"; its last point or a year is needed ("until 3.12" may be 3:12).
+    nonisolated(unsafe) static let numericDatePattern = /(\d{1,2})\.(\d{1,2})\.(\d{4})?(?![\d.])/
+
+    /// A date written in numbers that lower-case text begins with, an article before it
+    /// taken ("am 3.12.", "do 3.12."): its month, day, year when written, and where it ends;
+    /// nil for other text.
+    public static func numericDate(beginningWritten text: String) -> (month: Int, day: Int, year: Int?, end: String.Index)? {
+        guard text.contains(".") else { return nil }
+        var rest = text[...]
+        if let article = dateArticles.first(where: { rest.hasPrefix($0) }) { rest = rest.dropFirst(article.count) }
+        guard rest.first?.isNumber == true, let match = rest.prefixMatch(of: numericDatePattern),
+              let day = Int(match.output.1), let month = Int(match.output.2), (1...31).contains(day), (1...12).contains(month) else { return nil }
+        let year = match.output.3.flatMap { Int($0) }
+        if let year, !(2020...2099).contains(year) { return nil }
+        return (month, day, year, match.range.upperBound)
     }
 
     /// A folded text's words, one at a time.
@@ -116,9 +178,9 @@ extension ReplyWords {
         return ending.isEmpty || ordinalEndings.contains(ending) ? Int(digits) : nil
     }
 
-    /// A year as a date writes it, from 2000 on; nil for another number ("1530" is a time).
+    /// A year as a date writes it, 2020 to 2099; nil for another number ("1530" is a time).
     private static func year(_ word: Substring) -> Int? {
-        guard word.count == 4, word.allSatisfy({ $0.isASCII && $0.isNumber }), let year = Int(word), (2000...2199).contains(year) else { return nil }
+        guard word.count == 4, word.allSatisfy({ $0.isASCII && $0.isNumber }), let year = Int(word), (2020...2099).contains(year) else { return nil }
         return year
     }
 
@@ -154,7 +216,7 @@ extension ReplyWords {
             return Int(digits)
         }
         let year = number(before: ["年", "년"])
-        if let year, !(2000...2199).contains(year) { return nil }
+        if let year, !(2020...2099).contains(year) { return nil }
         guard let month = number(before: ["月", "월"]), (1...12).contains(month), let day = number(before: ["日", "号", "號", "일"]) else { return nil }
         return (month, day, year, end(before: rest, in: text))
     }

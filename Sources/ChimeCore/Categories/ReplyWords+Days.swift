@@ -52,9 +52,9 @@ extension ReplyWords {
     ]
 
     /// The words before a weekday that leave it the weekday: "next Monday", "on Monday",
-    /// "am Montag", "le lundi", "el lunes", "w poniedziałek", "يوم الأحد"; folded, each
+    /// "am Montag", "le lundi", "jusqu'au lundi", "el lunes", "w poniedziałek", "يوم الأحد"; folded, each
     /// with the space after it.
-    static let weekdayArticles: [String] = ["next", "on", "this", "am", "nachsten", "nachster", "kommenden", "le", "el", "el proximo", "il", "w", "we",
+    static let weekdayArticles: [String] = ["next", "on", "this", "am", "nachsten", "nachster", "kommenden", "le", "au", "jusqu au", "el", "el proximo", "il", "w", "we",
                                             "в", "во", "يوم"].map { $0 + " " }.sorted { $0.count > $1.count }
 
     /// Words after a day that leave it the day: "lundi prochain", "el lunes que viene".
@@ -82,8 +82,11 @@ extension ReplyWords {
 
     /// The day that text as written begins with, and where its words end in it: the
     /// folded day found (``snoozeDay(beginning:)``), its end looked for in the text as
-    /// written (``end(ofFolded:in:)``), whose colons and marks the time after it keeps.
+    /// written (``end(ofFolded:in:)``), whose colons and marks the time after it keeps; a
+    /// date written in numbers too ("3.12.", ``numericDate(beginningWritten:)``), which
+    /// folding would take for a time ("3 12").
     public static func snoozeDay(beginningWritten text: String) -> (day: SnoozeDay, end: String.Index)? {
+        if let date = numericDate(beginningWritten: text) { return (.date(month: date.month, day: date.day, year: date.year), date.end) }
         guard let (day, words) = snoozeDay(beginning: fold(text)[...]), let end = end(ofFolded: String(words), in: text) else { return nil }
         return (day, end)
     }

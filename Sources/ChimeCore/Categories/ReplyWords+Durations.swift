@@ -46,3 +46,19 @@ extension ReplyWords {
     public static let halves = ["and a half", "and half", "y media", "y medio", "et demie", "et demi", "e mezza", "e mezzo",
                                 "und eine halbe", "с половиной", "i pół", "i pol", "ونصف", "و نصف"]
 }
+
+extension ReplyWords {
+    /// The first words of a clock's time said as people say it, folded: "half past 3",
+    /// "quarter to 4", "halb 4", "viertel nach 3", "без четверти 4", "wpół do 4" (SnoozeText
+    /// reads them; those that begin with the hour's number, "3 menos cuarto", need no
+    /// list to be taken for a time).
+    static let clockIdiomStarts: [String] = ["half past", "half after", "quarter past", "quarter after", "quarter to", "a quarter past", "a quarter after",
+                                             "a quarter to", "halb", "viertel nach", "viertel vor", "dreiviertel", "без четверти", "wpol do", "kwadrans",
+                                             "za kwadrans"].map { $0 + " " }
+
+    /// Whether folded text begins with a clock's time said as people say it, its hour's
+    /// number after its first words (``clockIdiomStarts``): "half past 3", "halb 4".
+    public static func clockIdiom(beginning folded: Substring) -> Bool {
+        clockIdiomStarts.contains { folded.hasPrefix($0) && folded.dropFirst($0.count).first?.isNumber == true }
+    }
+}

@@ -1,0 +1,93 @@
+import ChimeCore
+import Foundation
+
+/// A clock's time as people say it: "half past 3", "quarter to 4", "halb 4", "viertel nach
+/// 3", "a las 3 menos cuarto", "à 4 heures moins le quart", "без четверти 4", "wpół do 4".
+/// Each is written as the time it names ("3:30", "3:45") before the rest of a snooze's
+/// words are read, so that a day, a part of the day or "pm" around it counts as around any
+/// time ("tomorrow at half past 3", "quarter to 8 pm").
+extension SnoozeText {
+    /// How an idiom's minutes count from its hour.
+    enum IdiomDirection {
+        /// After the hour: "quarter past 3" is 3:15.
+        case past
+        /// Before it: "quarter to 4" is 3:45, "halb 4" 3:30.
+        case to
+    }
+
+    /// An idiom: its pattern (lower case; its hour captured as `hour`, its minutes as
+    /// `minutes` unless `minutes` gives them, a lead before it as `lead`), which way its
+    /// minutes count, whether a number of minutes needs a lead asking for a time before it
+    /// ("until 10 to 4", but "snooze 5 to 10" may be a while; "à 4 heures moins le quart",
+    /// but "dans 2 heures moins le quart" is 1 h 45 min), and the words it holds, looked for
+    /// before its pattern is run: most snoozes ("2h", "tomorrow") hold none, and a regex
+    /// costs more than the rest of a snooze.
+    struct ClockIdiom: @unchecked Sendable {
+        let pattern: Regex<AnyRegexOutput>
+        let direction: IdiomDirection
+        let minutes: Int?
+        let led: Bool
+        let marks: [String]
+    }
+
+    /// The idioms, in English, German, Spanish, French, Russian and Polish; the matcher
+    /// knows their first words (``ReplyWords/clockIdiomStarts``). Italian's "le 4 meno un
+    /// quarto" is not read: "alle" is no lead of the snooze's.
+    static let clockIdioms: [ClockIdiom] = [
+        (#"(?:(?<lead>until|till|til|at|by)\s+)?(?<minutes>quarter|half|a quarter|\d{1,2}(?:\s*(?:min|mins|minutes))?)\s+(?:past|after)\s+(?<hour>\d{1,2})"#,
+         IdiomDirection.past, nil, false, ["past", "after"]),
+        (#"(?:(?<lead>until|till|til|at|by)\s+)?(?<minutes>quarter|a quarter|\d{1,2}(?:\s*(?:min|mins|minutes))?)\s+to\s+(?<hour>\d{1,2})"#, .to, nil, false, ["to "]),
+        (#"halb\s+(?<hour>\d{1,2})"#, .to, 30, false, ["halb"]),
+        (#"viertel\s+nach\s+(?<hour>\d{1,2})"#, .past, 15, false, ["viertel"]),
+        (#"(?:viertel\s+vor|dreiviertel)\s+(?<hour>\d{1,2})"#, .to, 15, false, ["viertel"]),
+        (#"(?:(?<lead>a las|hasta las|a la|hasta la)\s+)?(?<hour>\d{1,2})\s+menos\s+(?<minutes>cuarto|\d{1,2})"#, .to, nil, true, ["menos"]),
+        (#"(?:(?<lead>à|a|jusqu'à|jusqu’à|vers)\s+)?(?<hour>\d{1,2})\s*(?:h|heures?)\s+moins\s+(?:le\s+)?(?<minutes>quart|\d{1,2})"#, .to, nil, true, ["moins"]),
+        (#"без\s+четверти\s+(?<hour>\d{1,2})"#, .to, 15, false, ["четверти"]),
+        (#"(?:wpół|wpol)\s+do\s+(?<hour>\d{1,2})"#, .to, 30, false, ["wpół", "wpol"]),
+        (#"za\s+kwadrans\s+(?<hour>\d{1,2})"#, .to, 15, false, ["kwadrans"]),
+    ].map { pattern, direction, minutes, led, marks in
+        // Words of their own: a word's start before, and no letter, digit or colon after
+        // ("quarter to 3:30" is none).
+        ClockIdiom(pattern: try! Regex(#"\b"# + pattern + #"(?![\w:])"#), direction: direction, minutes: minutes, led: led, marks: marks)
+    }
+
+    /// `words` (lower case, ASCII digits) with each clock idiom in them written as the time
+    /// it names, "H:MM"; `words` themselves when they hold none, and an idiom left as it is
+    /// when a unit's word follows it ("5 to 10 minutes"), or it needs a lead and has none.
+    static func withClockIdiomsRead(_ words: String) -> String {
+        var text = words
+        for idiom in clockIdioms where idiom.marks.contains(where: text.contains) {
+            let source = text
+            text = source.replacing(idiom.pattern) { match in
+                let written = String(source[match.range])
+                guard let hour = match["hour"]?.substring.flatMap({ Int($0) }), let minutes = idiomMinutes(match, of: idiom) else { return written }
+                let lead = match["lead"]?.substring.map(String.init)
+                // A number of minutes only after a lead asking for a time, as in French and Spanish.
+                if (idiom.led || Int(match["minutes"]?.substring?.prefix(while: \.isNumber) ?? "") != nil), lead == nil { return written }
+                // Not a while's number: "quarter to 10 minutes".
+                let next = source[match.range.upperBound...].split(whereSeparator: \.isWhitespace).first
+                if let next, unitLetter(next[..<(next.firstIndex { $0.isPunctuation } ?? next.endIndex)]) != nil { return written }
+                // A number of minutes a clock's face is read in: "until 10 to 4", not "until 2 to 3".
+                if let number = Int(match["minutes"]?.substring?.prefix(while: \.isNumber) ?? ""), number % 5 != 0 || number > 30 { return written }
+                let total = idiom.direction == .past ? hour * 60 + minutes : hour * 60 - minutes
+                guard (1...24).contains(hour), (1...59).contains(minutes), total >= 0, total < 1440 else { return written }
+                // "quarter to 1" is 12:45, not 0:45: the hour read as written, as "12:45" is.
+                let shown = total / 60 == 0 && hour <= 12 ? 12 : total / 60
+                return (lead.map { $0 + " " } ?? "") + "\(shown):" + (total % 60 < 10 ? "0" : "") + "\(total % 60)"
+            }
+        }
+        return text
+    }
+
+    /// An idiom's minutes: its own, or the words' ("quarter", "half", "cuarto", "quart",
+    /// "10", "10 minutes"); nil for others.
+    private static func idiomMinutes(_ match: Regex<AnyRegexOutput>.Match, of idiom: ClockIdiom) -> Int? {
+        if let minutes = idiom.minutes { return minutes }
+        guard let written = match["minutes"]?.substring else { return nil }
+        switch written {
+        case "quarter", "a quarter", "cuarto", "quart": return 15
+        case "half": return 30
+        default: return Int(written.prefix(while: \.isNumber))
+        }
+    }
+}
