@@ -32,47 +32,65 @@ extension SnoozeText {
 
     /// The idioms, in English, German, Spanish, French, Russian and Polish; the matcher
     /// knows their first words (``ReplyWords/clockIdiomStarts``). Italian's "le 4 meno un
-    /// quarto" is not read: "alle" is no lead of the snooze's.
+    /// quarto" is not read: "alle" is no lead of the snooze's. `H` stands for the hour,
+    /// in numbers or, in English and German, in words (`SPELLED`), with am or pm after it.
     static let clockIdioms: [ClockIdiom] = [
-        (#"(?:(?<lead>until|till|til|at|by)\s+)?(?<minutes>quarter|half|a quarter|\d{1,2}(?:\s*(?:min|mins|minutes))?)\s+(?:past|after)\s+(?<hour>\d{1,2})"#,
-         IdiomDirection.past, nil, false, ["past", "after"]),
-        (#"(?:(?<lead>until|till|til|at|by)\s+)?(?<minutes>quarter|a quarter|\d{1,2}(?:\s*(?:min|mins|minutes))?)\s+to\s+(?<hour>\d{1,2})"#, .to, nil, false, ["to "]),
-        (#"halb\s+(?<hour>\d{1,2})"#, .to, 30, false, ["halb"]),
-        (#"viertel\s+nach\s+(?<hour>\d{1,2})"#, .past, 15, false, ["viertel"]),
-        (#"(?:viertel\s+vor|dreiviertel)\s+(?<hour>\d{1,2})"#, .to, 15, false, ["viertel"]),
+        (#"(?:(?<lead>until|till|til|at|by)\s+)?(?<minutes>quarter|half|a quarter|MINUTES)\s+(?:past|after)\s+H"#, IdiomDirection.past, nil, false, ["past", "after"]),
+        (#"(?:(?<lead>until|till|til|at|by)\s+)?(?<minutes>quarter|a quarter|MINUTES)\s+to\s+H"#, .to, nil, false, ["to "]),
+        (#"halb\s+H"#, .to, 30, false, ["halb"]),
+        (#"viertel\s+nach\s+H"#, .past, 15, false, ["viertel"]),
+        (#"(?:viertel\s+vor|dreiviertel)\s+H"#, .to, 15, false, ["viertel"]),
         (#"(?:(?<lead>a las|hasta las|a la|hasta la)\s+)?(?<hour>\d{1,2})\s+menos\s+(?<minutes>cuarto|\d{1,2})"#, .to, nil, true, ["menos"]),
         (#"(?:(?<lead>à|a|jusqu'à|jusqu’à|vers)\s+)?(?<hour>\d{1,2})\s*(?:h|heures?)\s+moins\s+(?:le\s+)?(?<minutes>quart|\d{1,2})"#, .to, nil, true, ["moins"]),
         (#"без\s+четверти\s+(?<hour>\d{1,2})"#, .to, 15, false, ["четверти"]),
         (#"(?:wpół|wpol)\s+do\s+(?<hour>\d{1,2})"#, .to, 30, false, ["wpół", "wpol"]),
         (#"za\s+kwadrans\s+(?<hour>\d{1,2})"#, .to, 15, false, ["kwadrans"]),
     ].map { pattern, direction, minutes, led, marks in
+        let hour = #"(?<hour>\d{1,2}|"# + ReplyWords.idiomHours.keys.sorted { $0.count > $1.count }.joined(separator: "|") + #")(?:\s*(?<ampm>[ap])\.?\s?m\b\.?)?"#
+        let minuteWords = #"\d{1,2}(?:\s*(?:min|mins|minutes))?|"# + ReplyWords.idiomMinutes.keys.sorted { $0.count > $1.count }.joined(separator: "|")
+        let written = pattern.replacingOccurrences(of: "MINUTES", with: minuteWords).replacingOccurrences(of: "H", with: hour)
         // Words of their own: a word's start before, and no letter, digit or colon after
         // ("quarter to 3:30" is none).
-        ClockIdiom(pattern: try! Regex(#"\b"# + pattern + #"(?![\w:])"#), direction: direction, minutes: minutes, led: led, marks: marks)
+        return ClockIdiom(pattern: try! Regex(#"\b"# + written + #"(?![\w:])"#), direction: direction, minutes: minutes, led: led, marks: marks)
     }
 
     /// `words` (lower case, ASCII digits) with each clock idiom in them written as the time
-    /// it names, "H:MM"; `words` themselves when they hold none, and an idiom left as it is
-    /// when a unit's word follows it ("5 to 10 minutes"), or it needs a lead and has none.
-    static func withClockIdiomsRead(_ words: String) -> String {
+    /// it names, "H:MM" (from 0 to 23 when am or pm is said); `words` themselves when they hold none,
+    /// and an idiom left as it is when a unit's word follows it ("5 to 10 minutes"), or it
+    /// needs a lead and has none. An hour of 12 or 0 said without am or pm is the sooner of
+    /// the two from `now` in `zone`: "quarter to 1" at 11:00 is 12:45, at 23:30 0:45.
+    static func withClockIdiomsRead(_ words: String, now: Instant, zone: TimeZone) -> String {
         var text = words
         for idiom in clockIdioms where idiom.marks.contains(where: text.contains) {
             let source = text
             text = source.replacing(idiom.pattern) { match in
                 let written = String(source[match.range])
-                guard let hour = match["hour"]?.substring.flatMap({ Int($0) }), let minutes = idiomMinutes(match, of: idiom) else { return written }
+                guard let hourWord = match["hour"]?.substring, let hour = Int(hourWord) ?? ReplyWords.idiomHours[String(hourWord)],
+                      let minutes = idiomMinutes(match, of: idiom) else { return written }
                 let lead = match["lead"]?.substring.map(String.init)
                 // A number of minutes only after a lead asking for a time, as in French and Spanish.
-                if (idiom.led || Int(match["minutes"]?.substring?.prefix(while: \.isNumber) ?? "") != nil), lead == nil { return written }
+                let counted = match["minutes"]?.substring.map { Int($0.prefix(while: \.isNumber)) != nil || ReplyWords.idiomMinutes[String($0)] != nil } ?? false
+                if idiom.led || counted, lead == nil { return written }
                 // Not a while's number: "quarter to 10 minutes".
                 let next = source[match.range.upperBound...].split(whereSeparator: \.isWhitespace).first
                 if let next, unitLetter(next[..<(next.firstIndex { $0.isPunctuation } ?? next.endIndex)]) != nil { return written }
                 // A number of minutes a clock's face is read in: "until 10 to 4", not "until 2 to 3".
-                if let number = Int(match["minutes"]?.substring?.prefix(while: \.isNumber) ?? ""), number % 5 != 0 || number > 30 { return written }
-                let total = idiom.direction == .past ? hour * 60 + minutes : hour * 60 - minutes
-                guard (1...24).contains(hour), (1...59).contains(minutes), total >= 0, total < 1440 else { return written }
-                // "quarter to 1" is 12:45, not 0:45: the hour read as written, as "12:45" is.
-                let shown = total / 60 == 0 && hour <= 12 ? 12 : total / 60
+                if counted, minutes % 5 != 0 || minutes > 30 { return written }
+                guard (1...24).contains(hour), (1...59).contains(minutes) else { return written }
+                // Am or pm is the written hour's: "quarter to 12pm" is 11:45, "twenty to 12am" 23:40.
+                let ampm = match["ampm"]?.substring
+                guard ampm == nil || hour <= 12 else { return written }
+                let clockHour = ampm == nil ? hour : hour % 12 + (ampm == "p" ? 12 : 0)
+                var total = idiom.direction == .past ? clockHour * 60 + minutes : clockHour * 60 - minutes
+                if ampm != nil { total = (total + 1440) % 1440 }
+                guard total >= 0, total < 1440 else { return written }
+                var shown = total / 60
+                if ampm == nil, shown == 0 || shown == 12 {
+                    // Noon's or midnight's, whichever comes first.
+                    let noon = untilNext(hour: 12, minute: total % 60, now: now, zone: zone) ?? 0
+                    let night = untilNext(hour: 0, minute: total % 60, now: now, zone: zone) ?? 0
+                    shown = noon <= night ? 12 : 0
+                }
                 return (lead.map { $0 + " " } ?? "") + "\(shown):" + (total % 60 < 10 ? "0" : "") + "\(total % 60)"
             }
         }
@@ -80,14 +98,14 @@ extension SnoozeText {
     }
 
     /// An idiom's minutes: its own, or the words' ("quarter", "half", "cuarto", "quart",
-    /// "10", "10 minutes"); nil for others.
+    /// "10", "10 minutes", "ten"); nil for others.
     private static func idiomMinutes(_ match: Regex<AnyRegexOutput>.Match, of idiom: ClockIdiom) -> Int? {
         if let minutes = idiom.minutes { return minutes }
         guard let written = match["minutes"]?.substring else { return nil }
         switch written {
         case "quarter", "a quarter", "cuarto", "quart": return 15
         case "half": return 30
-        default: return Int(written.prefix(while: \.isNumber))
+        default: return ReplyWords.idiomMinutes[String(written)] ?? Int(written.prefix(while: \.isNumber))
         }
     }
 }

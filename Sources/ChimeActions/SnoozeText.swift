@@ -42,11 +42,12 @@ enum SnoozeText {
 
     /// The leads that ask for a time of day rather than a while: after them, "9h30" is
     /// half past nine, not nine and a half hours.
-    static let timeLeads: Set = ["until", "till", "til", "at", "bis", "um", "jusqu'à", "jusqu’à", "jusqu'a", "à", "a",
+    static let timeLeads: Set = ["until", "till", "til", "at", "bis", "um", "jusqu'à", "jusqu’à", "jusqu'a", "vers", "à", "a",
                                  "hasta las", "hasta la", "hasta", "a las", "a la", "до", "в", "do", "o", "حتى", "الساعة"]
 
     /// The ``timeLeads`` that also lead a while, as "by": "um eine Stunde", "o 2 godziny",
-    /// "um 1h 30min".
+    /// "um 1h 30min". ("By" itself is no time's lead: "by 2h" is two hours, "by 4pm" and
+    /// "by 15:00" name their time whatever leads them.)
     static let byLeads: Set = ["um", "o"]
 
     /// The most of a snooze's text read, in bytes: its first words within them
@@ -62,7 +63,7 @@ enum SnoozeText {
         let marked = withoutDirectionMarks(text)
         let first = firstWords(marked)
         // "half past 3" as "3:30", "quarter to 4" as "3:45", wherever they stand.
-        var words = withClockIdiomsRead(asciiDigits(first.lowercased()).trimmingCharacters(in: .whitespacesAndNewlines))
+        var words = withClockIdiomsRead(asciiDigits(first.lowercased()).trimmingCharacters(in: .whitespacesAndNewlines), now: now, zone: zone)
         // A while written in words ("an hour", "a day") is a while, whatever lead came
         // before it: "um eine Stunde" and "o godzinę" are by an hour.
         var spelled = spelledOut(words)
@@ -99,7 +100,7 @@ enum SnoozeText {
         // A day, never a number first (the common snooze, "2h", pays nothing for it), but a
         // date ("3 December", "12月3日"), whose number is no hour when it is past.
         if words.first?.isNumber == false, let seconds = onDay(words, now: now, zone: zone) { return seconds }
-        if words.first?.isNumber == true, words.contains(where: { $0 == " " || $0 == "-" || $0 == "月" || $0 == "월" || $0 == "年" }), beginsWithDate(words) {
+        if words.first?.isNumber == true, words.contains(where: { " -.月월年".contains($0) }), beginsWithDate(words) {
             return onDay(words, now: now, zone: zone)
         }
         // Looked for once: most snoozes ("2h, thanks") name no part of the day, and each

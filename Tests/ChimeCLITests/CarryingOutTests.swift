@@ -290,7 +290,9 @@ struct CarryingOutTests {
                        ("q", "Reporter jusqu'au 3 décembre"), ("r", "snooze until Dec 3, 2027"), ("s", "snooze until Thu 3 Dec"),
                        ("t", "Schlummern bis Montag, den 7. Dezember"), ("u", "Schlummern bis zum 3. Dezember"), ("v", "Posponer hasta el día 3 de diciembre"),
                        ("w", "snooze until 2 May, thanks"), ("x", "Reporter jusqu'au lundi"), ("z", "Schlummern bis 3.12., danke"),
-                       ("z2", "Отложить до 03.12.2026 15:00")]
+                       ("z2", "Отложить до 03.12.2026 15:00"), ("z3", "snooze till fri"), ("z4", "snooze until mon 10am"),
+                       ("z5", "snooze until Thu, Dec 3"), ("z6", "snooze until Dec 3 (conference)"), ("z7", "Schlummern bis 3.12."),
+                       ("z8", "Отложить до 3 дек")]
         try Self.expectSnoozed(ws, replies, firing: ["a": "2026-12-03T08:00:00Z", "b": "2026-12-03T13:00:00Z", "c": "2026-12-03T08:00:00Z",
                                                      "d": "2026-12-03T14:00:00Z", "e": "2026-12-03T09:00:00Z", "f": "2026-12-03T08:00:00Z",
                                                      "g": "2026-12-03T08:00:00Z", "h": "2026-12-03T14:00:00Z", "i": "2027-11-20T08:00:00Z",
@@ -299,7 +301,9 @@ struct CarryingOutTests {
                                                      "p": "2026-11-24T10:00:00Z", "q": "2026-12-03T08:00:00Z", "r": "2027-12-03T08:00:00Z",
                                                      "s": "2026-12-03T08:00:00Z", "t": "2026-12-07T08:00:00Z", "u": "2026-12-03T08:00:00Z",
                                                      "v": "2026-12-03T08:00:00Z", "w": "2027-05-02T07:00:00Z", "x": "2026-11-23T08:00:00Z",
-                                                     "z": "2026-12-03T08:00:00Z", "z2": "2026-12-03T14:00:00Z"],
+                                                     "z": "2026-12-03T08:00:00Z", "z2": "2026-12-03T14:00:00Z",
+                                                     "z3": "2026-11-27T08:00:00Z", "z4": "2026-11-23T09:00:00Z", "z5": "2026-12-03T08:00:00Z",
+                                                     "z6": "2026-12-03T08:00:00Z", "z7": "2026-12-03T08:00:00Z", "z8": "2026-12-03T08:00:00Z"],
                                "on a Saturday at 11:00 in Paris")
         // Next year's date is answered with its year, not as yesterday's.
         let sent = try ReplyCorpusTests.send(ws, ["y"], category: "shop")
@@ -307,7 +311,7 @@ struct CarryingOutTests {
         #expect(printed.contains("Snoozed until Saturday, November 20, 2027 at 9:00\u{202F}AM."), "\(printed)")
     }
 
-    @Test("a number and a month's word that is a common word too are no date when punctuation parts them or words follow: until 3, may be later; Monday 9 may be busy; at 2, jan's call; hasta las 3, mayo; 2 may be later")
+    @Test("a number and a month's word that is a common word too are no date when punctuation parts them or words follow: until 3, may be later; Monday 9 may be busy; at 2, jan's call; hasta las 3, mayo; 2 may be later; à mon retour is no Monday")
     func snoozeNotADate() throws {
         let ws = try Self.workspace()
         // Saturday 2026-11-21, 11:00 in Paris (10:00 UTC).
@@ -316,9 +320,12 @@ struct CarryingOutTests {
         try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T14:00:00Z", "b": "2026-11-23T08:00:00Z", "c": "2026-11-27T13:00:00Z",
                                                      "d": "2026-11-23T09:00:00Z", "e": "2026-11-21T13:00:00Z", "f": "2026-11-21T14:00:00Z"],
                                "on a Saturday at 11:00 in Paris")
-        let sent = try ReplyCorpusTests.send(ws, ["g"], category: "shop")
+        let sent = try ReplyCorpusTests.send(ws, ["g", "h"], category: "shop")
         let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent["g"]!, body: "snooze 2 may be later"))
         #expect(printed.contains("Snoozed until Saturday, November 21 at 11:45\u{202F}AM."), "\(printed)")
+        // "mon" is French's "my" before a word: no Monday.
+        let french = try Self.ingest(ws, ReplyCorpusTests.reply(sent["h"]!, body: "Reporter à mon retour"))
+        #expect(!french.contains("lundi") && !french.contains("Monday"), "\(french)")
     }
 
     @Test("a clock's time as people say it: half past 3, quarter to 4, until 10 to 4, quarter past 8 pm, tomorrow at half past 9, bis halb 4, viertel nach 3, hasta las 3 menos cuarto, à 4 heures moins le quart, без четверти 4, do wpół do 4")
@@ -328,20 +335,30 @@ struct CarryingOutTests {
         let replies = [("a", "snooze until half past 3"), ("b", "snooze quarter to 4"), ("c", "Schlummern bis halb 4"), ("d", "Schlummern bis viertel nach 3"),
                        ("e", "Posponer hasta las 3 menos cuarto"), ("f", "Reporter à 4 heures moins le quart"), ("g", "snooze tomorrow at half past 9"),
                        ("h", "snooze until 10 to 4"), ("i", "snooze quarter past 8 pm"), ("j", "Отложить без четверти 4"), ("k", "Drzemka do wpół do 4"),
-                       ("l", "snooze at a quarter after 3, thanks"), ("m", "snooze half past 3 tomorrow")]
+                       ("l", "snooze at a quarter after 3, thanks"), ("m", "snooze half past 3 tomorrow"), ("n", "snooze until half past 3pm"),
+                       ("o", "snooze quarter to four"), ("p", "Schlummern bis halb vier"), ("q", "snooze by 4pm"), ("r", "Reporter vers 17h"),
+                       ("s", "snooze until ten to 4"), ("v", "snooze by 2h"), ("w", "snooze until quarter to 12pm")]
         try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T14:30:00Z", "b": "2026-11-21T14:45:00Z", "c": "2026-11-21T14:30:00Z",
                                                      "d": "2026-11-21T14:15:00Z", "e": "2026-11-21T13:45:00Z", "f": "2026-11-21T14:45:00Z",
                                                      "g": "2026-11-22T08:30:00Z", "h": "2026-11-21T14:50:00Z", "i": "2026-11-21T19:15:00Z",
                                                      "j": "2026-11-21T14:45:00Z", "k": "2026-11-21T14:30:00Z", "l": "2026-11-21T14:15:00Z",
-                                                     "m": "2026-11-22T14:30:00Z"],
+                                                     "m": "2026-11-22T14:30:00Z", "n": "2026-11-21T14:30:00Z", "o": "2026-11-21T14:45:00Z",
+                                                     "p": "2026-11-21T14:30:00Z", "q": "2026-11-21T15:00:00Z", "r": "2026-11-21T16:00:00Z",
+                                                     "s": "2026-11-21T14:50:00Z", "v": "2026-11-21T12:00:00Z", "w": "2026-11-21T10:45:00Z"],
                                "on a Saturday at 11:00 in Paris")
+        // At 23:30 in Paris, "quarter to 1" is the night's 0:45, not tomorrow's 12:45; "half past 12" 0:30.
+        let late = try ReplyCorpusTests.send(ws, ["t", "u"], category: "shop")
+        for (id, body) in [("t", "snooze quarter to 1"), ("u", "snooze until half past 12")] {
+            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(late[id]!, body: body), now: "2026-11-21T22:30:00Z")
+            #expect(printed.contains(id == "t" ? "Sunday, November 22 at 12:45\u{202F}AM" : "Sunday, November 22 at 12:30\u{202F}AM"), "\(body): \(printed)")
+        }
     }
 
     @Test("a date that is no day (31 November) or gone by in its year is not read as its number's hour: the default snooze stands in, and the record says so")
     func snoozeOnAnImpossibleDate() throws {
         let ws = try Self.workspace()
-        let sent = try ReplyCorpusTests.send(ws, ["a", "b"], category: "shop")
-        for (id, body) in [("a", "snooze until 31 November"), ("b", "snooze until 3 December 2025")] {
+        let sent = try ReplyCorpusTests.send(ws, ["a", "b", "c", "d"], category: "shop")
+        for (id, body) in [("a", "snooze until 31 November"), ("b", "snooze until 3 December 2025"), ("c", "snooze until 1 Jan 2019"), ("d", "snooze until 3 Dec 2050")] {
             let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent[id]!, body: body))
             // The default snooze (45 minutes in this workspace), not 15:00 nor 03:00.
             #expect(printed.contains("Snoozed until Saturday, November 21 at 11:45\u{202F}AM."), "\(body): \(printed)")

@@ -8,20 +8,20 @@ extension ReplyWords {
     /// Abbreviations that are common words are left out ("out", "set", "ago"): a month is
     /// read only beside a day's number, but "snooze, out 3 days" is no October.
     static let monthWords: [[String]] = [
-        ["january", "jan", "januar", "jänner", "janvier", "janv", "enero", "ene", "gennaio", "gen", "janeiro", "januari", "stycznia", "января",
+        ["january", "jan", "januar", "jänner", "janvier", "janv", "enero", "ene", "gennaio", "gen", "janeiro", "januari", "stycznia", "sty", "января", "янв",
          "ocak", "يناير"],
-        ["february", "feb", "februar", "février", "févr", "fév", "febrero", "febbraio", "fevereiro", "fev", "februari", "lutego", "февраля",
+        ["february", "feb", "februar", "février", "févr", "fév", "febrero", "febbraio", "fevereiro", "fev", "februari", "lutego", "lut", "февраля", "фев",
          "şubat", "فبراير"],
-        ["march", "mar", "märz", "mrz", "mars", "marzo", "março", "maart", "mrt", "marca", "марта", "mart", "مارس"],
-        ["april", "apr", "avril", "avr", "abril", "abr", "aprile", "kwietnia", "апреля", "nisan", "أبريل", "إبريل"],
-        ["may", "mai", "mayo", "maggio", "mag", "maio", "mei", "maja", "мая", "mayıs", "مايو"],
-        ["june", "jun", "juni", "juin", "junio", "giugno", "giu", "junho", "czerwca", "июня", "haziran", "يونيو"],
-        ["july", "jul", "juli", "juillet", "juil", "julio", "luglio", "lug", "julho", "lipca", "июля", "temmuz", "يوليو"],
-        ["august", "aug", "août", "agosto", "augustus", "sierpnia", "августа", "ağustos", "أغسطس"],
-        ["september", "sep", "sept", "septembre", "septiembre", "setiembre", "settembre", "setembro", "września", "сентября", "eylül", "سبتمبر"],
-        ["october", "oct", "oktober", "okt", "octobre", "octubre", "ottobre", "ott", "outubro", "października", "октября", "ekim", "أكتوبر"],
-        ["november", "nov", "novembre", "noviembre", "novembro", "listopada", "ноября", "kasım", "نوفمبر"],
-        ["december", "dec", "dezember", "dez", "décembre", "déc", "diciembre", "dic", "dicembre", "dezembro", "grudnia", "декабря", "aralık", "ديسمبر"],
+        ["march", "mar", "märz", "mrz", "mars", "marzo", "março", "maart", "mrt", "marca", "марта", "мар", "mart", "مارس"],
+        ["april", "apr", "avril", "avr", "abril", "abr", "aprile", "kwietnia", "kwi", "апреля", "апр", "nisan", "أبريل", "إبريل"],
+        ["may", "mai", "mayo", "maggio", "mag", "maio", "mei", "maja", "maj", "мая", "mayıs", "مايو"],
+        ["june", "jun", "juni", "juin", "junio", "giugno", "giu", "junho", "czerwca", "cze", "июня", "июн", "haziran", "يونيو"],
+        ["july", "jul", "juli", "juillet", "juil", "julio", "luglio", "lug", "julho", "lipca", "lip", "июля", "июл", "temmuz", "يوليو"],
+        ["august", "aug", "août", "agosto", "augustus", "sierpnia", "sie", "августа", "авг", "ağustos", "أغسطس"],
+        ["september", "sep", "sept", "septembre", "septiembre", "setiembre", "settembre", "setembro", "września", "wrz", "сентября", "сен", "сент", "eylül", "سبتمبر"],
+        ["october", "oct", "oktober", "okt", "octobre", "octubre", "ottobre", "ott", "outubro", "października", "paź", "октября", "окт", "ekim", "أكتوبر"],
+        ["november", "nov", "novembre", "noviembre", "novembro", "listopada", "lis", "ноября", "ноя", "kasım", "نوفمبر"],
+        ["december", "dec", "dezember", "dez", "décembre", "déc", "diciembre", "dic", "dicembre", "dezembro", "grudnia", "gru", "декабря", "дек", "aralık", "ديسمبر"],
     ]
 
     /// The month words folded, each with its month (1 to 12).
@@ -35,22 +35,24 @@ extension ReplyWords {
         .map { $0 + " " }.sorted { $0.count > $1.count }
 
     /// A calendar's short weekdays, English and German, folded, each with the space after
-    /// it: read only before a date.
-    static let shortWeekdays: [String] = ["mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "mo", "di", "mi", "do", "fr", "sa", "so"]
+    /// it: taken before a date, which says the day. Alone, the English ones are days
+    /// before a time only (``ReplyWords/shortWeekday(beginning:)``).
+    static let shortWeekdays: [String] = (englishShortWeekdays.map(\.word) + ["mo", "di", "mi", "do", "fr", "sa", "so"])
         .map { $0 + " " }.sorted { $0.count > $1.count }
 
     /// Month words that are common words or names too ("may", "mar", "jan", "dec", "mai",
-    /// "mayo", "ekim"), folded: ``dateStands(_:before:)`` asks what follows them.
+    /// "mayo", "ekim", Polish "sie"), folded: ``dateStands(_:before:)`` asks what follows them.
     static let commonWordMonths: Set<Substring> = ["may", "mayo", "mai", "mag", "mar", "mart", "jan", "gen", "ene", "dec", "dez", "nov", "ott",
-                                                   "ekim", "maja", "mei"]
+                                                   "ekim", "maja", "mei", "sie", "lis", "lip"]
 
     /// Whether a date written as `written` (the words ``snoozeDate(beginning:)`` took) is
     /// one, `following` being what comes after it: no punctuation inside it but a point
     /// after a number or an abbreviation ("3. Dezember", "Dec. 3"), a comma before its year
-    /// ("Dec 3, 2026") and a hyphen inside a word ("2026-12-03", "3-го"): "until 3, may be
-    /// later" and "2 - jan will call" hold none; and a month that is a common word too
-    /// followed by nothing, a number, a lead such as "at" or `followedWell` (thanks, a part
-    /// of the day): "2 may be later" and "Monday 9 may be busy" hold none either.
+    /// or after a weekday before it ("Dec 3, 2026", "Thu, Dec 3") and a hyphen inside a word
+    /// ("2026-12-03", "3-го"): "until 3, may be later" and "2 - jan will call" hold none; and
+    /// a month that is a common word too, after its number, followed by nothing, a break
+    /// ("3 dec (conference)"), a number, a lead such as "at" or `followedWell` (thanks, a
+    /// part of the day): "2 may be later" and "Monday 9 may be busy" hold none either.
     public static func dateStands(_ written: Substring, before following: Substring, followedWell: (Substring) -> Bool) -> Bool {
         var previous: Character = " "
         for (offset, character) in written.enumerated() {
@@ -60,11 +62,17 @@ extension ReplyWords {
             switch character {
             case ".": if previous.isWhitespace { return false }
             case "-": if previous.isWhitespace || next?.isWhitespace != false { return false }
-            case ",": if written.dropFirst(offset + 1).drop(while: \.isWhitespace).prefix(while: \.isNumber).count != 4 { return false }
+            // Before its year, or after a weekday before it ("Thu, Dec 3", "Mo., 7. Dez.").
+            case ",": if written.dropFirst(offset + 1).drop(while: \.isWhitespace).prefix(while: \.isNumber).count != 4,
+                         written.prefix(offset).contains(where: \.isNumber) { return false }
             default: return false
             }
         }
-        guard fold(String(written)).split(separator: " ").contains(where: commonWordMonths.contains) else { return true }
+        // The month after the number only ("Dec 3 (conference)" is December's).
+        let words = fold(String(written)).split(separator: " ")
+        guard let month = words.firstIndex(where: commonWordMonths.contains), words[..<month].contains(where: { $0.first?.isNumber == true }) else { return true }
+        // After a break, another sentence or an aside: "3 dec (conference)", "2 may - back then".
+        if let broken = following.first(where: { !$0.isWhitespace }), "(-–—.;!".contains(broken) { return true }
         let rest = following.drop { $0.isWhitespace || $0 == "," }
         let folded = fold(String(rest))[...]
         return folded.isEmpty || folded.first?.isNumber == true || foldedSnoozeLeads.contains { folded.hasPrefix($0) } || followedWell(rest)
@@ -117,7 +125,6 @@ extension ReplyWords {
         guard rest.first?.isNumber == true, let match = rest.prefixMatch(of: numericDatePattern),
               let day = Int(match.output.1), let month = Int(match.output.2), (1...31).contains(day), (1...12).contains(month) else { return nil }
         let year = match.output.3.flatMap { Int($0) }
-        if let year, !(2020...2099).contains(year) { return nil }
         return (month, day, year, match.range.upperBound)
     }
 
@@ -178,9 +185,10 @@ extension ReplyWords {
         return ending.isEmpty || ordinalEndings.contains(ending) ? Int(digits) : nil
     }
 
-    /// A year as a date writes it, 2020 to 2099; nil for another number ("1530" is a time).
+    /// A year as a date writes it, 2000 to 2099, for the reader to refuse those not near
+    /// ("1 Jan 2019" is no next 1 January); nil for another number ("1930" is a time).
     private static func year(_ word: Substring) -> Int? {
-        guard word.count == 4, word.allSatisfy({ $0.isASCII && $0.isNumber }), let year = Int(word), (2020...2099).contains(year) else { return nil }
+        guard word.count == 4, word.allSatisfy({ $0.isASCII && $0.isNumber }), let year = Int(word), (2000...2099).contains(year) else { return nil }
         return year
     }
 
@@ -216,7 +224,7 @@ extension ReplyWords {
             return Int(digits)
         }
         let year = number(before: ["年", "년"])
-        if let year, !(2020...2099).contains(year) { return nil }
+        if let year, !(2000...2099).contains(year) { return nil }
         guard let month = number(before: ["月", "월"]), (1...12).contains(month), let day = number(before: ["日", "号", "號", "일"]) else { return nil }
         return (month, day, year, end(before: rest, in: text))
     }

@@ -75,9 +75,30 @@ extension ReplyWords {
         if let date = snoozeDate(beginning: folded) { return (.date(month: date.month, day: date.day, year: date.year), folded[..<date.end]) }
         // "next Monday", "am Montag", "w poniedziałek": an article before a weekday only
         // ("this evening" and "next week" are days of their own, found above).
-        guard let article = weekdayArticles.first(where: { folded.hasPrefix($0) }),
-              let found = day(beginning: folded.dropFirst(article.count)), case .weekday = found.day else { return nil }
+        if let found = shortWeekday(beginning: folded) { return (found.day, folded[..<found.end]) }
+        guard let article = weekdayArticles.first(where: { folded.hasPrefix($0) }) else { return nil }
+        let after = folded.dropFirst(article.count)
+        guard let found = day(beginning: after) ?? shortWeekday(beginning: after), case .weekday = found.day else { return nil }
         return (found.day, folded[..<found.end])
+    }
+
+    /// English's short weekdays, as a phone or a calendar writes them, with Calendar's
+    /// weekday (1 is Sunday).
+    static let englishShortWeekdays: [(word: String, weekday: Int)] = [
+        ("mon", 2), ("tue", 3), ("tues", 3), ("wed", 4), ("weds", 4), ("thu", 5), ("thur", 5), ("thurs", 5), ("fri", 6), ("sat", 7), ("sun", 1),
+    ]
+
+    /// A short weekday that folded text begins with ("till fri", "until mon 9am", "next
+    /// tues evening"), and where it ends: only before the end, a number, "at" or a part of
+    /// the day, as "mon" is French's "my" ("à mon retour") and "sun" and "wed" are words.
+    static func shortWeekday(beginning text: Substring) -> (day: SnoozeDay, end: Substring.Index)? {
+        guard let first = text.first, "mtwfs".contains(first),
+              let found = englishShortWeekdays.first(where: { text.hasPrefix($0.word) && ended(text.dropFirst($0.word.count), after: $0.word) })
+        else { return nil }
+        let end = text.index(text.startIndex, offsetBy: found.word.count)
+        let rest = text[end...].drop { $0 == " " }
+        guard rest.isEmpty || rest.first?.isNumber == true || rest.hasPrefix("at ") || partOfDayEnd(beginning: rest) != nil else { return nil }
+        return (.weekday(found.weekday), end)
     }
 
     /// The day that text as written begins with, and where its words end in it: the

@@ -92,8 +92,8 @@ public enum ReplyWords {
     /// in the shipped languages, lower case, a longer lead before a shorter one it starts
     /// with: what the matcher lets come before a duration, and what the snooze reader
     /// takes off before one.
-    public static let snoozeLeads = ["until", "till", "til", "at", "for", "in", "bis", "um", "für",
-                                     "jusqu'à", "jusqu’à", "jusqu'a", "pendant", "dans", "à", "de",
+    public static let snoozeLeads = ["until", "till", "til", "at", "by", "for", "in", "bis", "um", "für",
+                                     "jusqu'à", "jusqu’à", "jusqu'a", "pendant", "dans", "vers", "à", "de",
                                      "hasta las", "hasta la", "hasta", "a las", "a la", "a", "durante", "dentro de", "por", "en",
                                      "через", "до", "на", "в", "do", "na", "za", "o",
                                      "حتى", "الساعة", "بعد", "لمدة"]
