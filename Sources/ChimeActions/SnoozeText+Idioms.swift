@@ -55,7 +55,7 @@ extension SnoozeText {
     }
 
     /// `words` (lower case, ASCII digits) with each clock idiom in them written as the time
-    /// it names, "H:MM" (from 0 to 23 when am or pm is said); `words` themselves when they hold none,
+    /// it names, "H:MM" ("H:MM am" or "pm" when am or pm is said of its hour); `words` themselves when they hold none,
     /// and an idiom left as it is when a unit's word follows it ("5 to 10 minutes"), or it
     /// needs a lead and has none. An hour of 12 or 0 said without am or pm is the sooner of
     /// the two from `now` in `zone`: "quarter to 1" at 11:00 is 12:45, at 23:30 0:45.
@@ -84,14 +84,18 @@ extension SnoozeText {
                 var total = idiom.direction == .past ? clockHour * 60 + minutes : clockHour * 60 - minutes
                 if ampm != nil { total = (total + 1440) % 1440 }
                 guard total >= 0, total < 1440 else { return written }
+                let minute = (total % 60 < 10 ? "0" : "") + "\(total % 60)"
+                // With am or pm, written on the 12-hour clock the time lands on: "3:15 am"
+                // stays the night's where "3:15" would be the afternoon's.
+                if ampm != nil { return (lead.map { $0 + " " } ?? "") + "\((total / 60 + 11) % 12 + 1):" + minute + (total < 720 ? " am" : " pm") }
                 var shown = total / 60
-                if ampm == nil, shown == 0 || shown == 12 {
+                if shown == 0 || shown == 12 {
                     // Noon's or midnight's, whichever comes first.
                     let noon = untilNext(hour: 12, minute: total % 60, now: now, zone: zone) ?? 0
                     let night = untilNext(hour: 0, minute: total % 60, now: now, zone: zone) ?? 0
                     shown = noon <= night ? 12 : 0
                 }
-                return (lead.map { $0 + " " } ?? "") + "\(shown):" + (total % 60 < 10 ? "0" : "") + "\(total % 60)"
+                return (lead.map { $0 + " " } ?? "") + "\(shown):" + minute
             }
         }
         return text

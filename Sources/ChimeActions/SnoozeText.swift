@@ -42,13 +42,21 @@ enum SnoozeText {
 
     /// The leads that ask for a time of day rather than a while: after them, "9h30" is
     /// half past nine, not nine and a half hours.
-    static let timeLeads: Set = ["until", "till", "til", "at", "bis", "um", "jusqu'à", "jusqu’à", "jusqu'a", "vers", "à", "a",
+    static let timeLeads: Set = ["until", "till", "til", "at", "by", "bis", "um", "jusqu'à", "jusqu’à", "jusqu'a", "vers", "à", "a",
                                  "hasta las", "hasta la", "hasta", "a las", "a la", "до", "в", "do", "o", "حتى", "الساعة"]
 
     /// The ``timeLeads`` that also lead a while, as "by": "um eine Stunde", "o 2 godziny",
-    /// "um 1h 30min". ("By" itself is no time's lead: "by 2h" is two hours, "by 4pm" and
-    /// "by 15:00" name their time whatever leads them.)
-    static let byLeads: Set = ["um", "o"]
+    /// "um 1h 30min", "by an hour"; after "by" itself, "2h" is two hours, not 2:00
+    /// (``hoursAfterBy(_:)``).
+    static let byLeads: Set = ["by", "um", "o"]
+
+    /// Whether `words` after "by" begin with hours that are a while: "2h", "1 h 30", up to
+    /// 12 ("by 14h" is 14:00).
+    static func hoursAfterBy(_ words: String) -> Bool {
+        let digits = words.prefix(while: \.isNumber)
+        guard let hours = Int(digits), hours <= 12 else { return false }
+        return words.dropFirst(digits.count).drop { $0 == " " }.first == "h"
+    }
 
     /// The most of a snooze's text read, in bytes: its first words within them
     /// (``firstWords(_:)``), so that no pattern runs over more, and a sentence after the
@@ -109,7 +117,9 @@ enum SnoozeText {
         // A time or a part of the day before its day ("3pm tomorrow", "15:00 завтра", "10am
         // Monday", "EOD tomorrow", "noon on Friday", "Feierabend morgen"): the day first.
         // Not for a while written in words: "an hour tomorrow" is no 1:00.
-        let timeOfDay = until || spelled == nil && (lead.map(timeLeads.contains) ?? false)
+        // "by 2h" is two hours, where "until 2h" is 2:00.
+        let timeLed = lead.map { timeLeads.contains($0) && !($0 == "by" && hoursAfterBy(words)) } ?? false
+        let timeOfDay = until || spelled == nil && timeLed
         if spelled == nil, words.first?.isNumber == true || part != nil,
            let reordered = dayFirst(words, led: timeOfDay, whole: first.endIndex == marked.endIndex),
            let seconds = onDay(reordered, now: now, zone: zone) {
@@ -120,7 +130,7 @@ enum SnoozeText {
         // heures", "à 18 heures 30 minutes", "à 15h et demie", "a las 10 y media". Other units
         // stay a while: "until 90 minutes", "bis 2 Stunden", "um 2 Stunden", "o 2 godziny",
         // and so do minutes named after "um" and "o" (by): "um 1h 30min".
-        let clockLed = spelled == nil && lead.map(timeLeads.contains) ?? false
+        let clockLed = spelled == nil && timeLed
         // The first six words at most (`1 h 30 m`), each without the punctuation after it,
         // the most of them that name a time first.
         let leading = leadingWords(words[...])

@@ -337,14 +337,16 @@ struct CarryingOutTests {
                        ("h", "snooze until 10 to 4"), ("i", "snooze quarter past 8 pm"), ("j", "Отложить без четверти 4"), ("k", "Drzemka do wpół do 4"),
                        ("l", "snooze at a quarter after 3, thanks"), ("m", "snooze half past 3 tomorrow"), ("n", "snooze until half past 3pm"),
                        ("o", "snooze quarter to four"), ("p", "Schlummern bis halb vier"), ("q", "snooze by 4pm"), ("r", "Reporter vers 17h"),
-                       ("s", "snooze until ten to 4"), ("v", "snooze by 2h"), ("w", "snooze until quarter to 12pm")]
+                       ("s", "snooze until ten to 4"), ("v", "snooze by 2h"), ("w", "snooze until quarter to 12pm"),
+                       ("x", "snooze until quarter past 3am"), ("y", "snooze by 4"), ("z", "snooze by an hour")]
         try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T14:30:00Z", "b": "2026-11-21T14:45:00Z", "c": "2026-11-21T14:30:00Z",
                                                      "d": "2026-11-21T14:15:00Z", "e": "2026-11-21T13:45:00Z", "f": "2026-11-21T14:45:00Z",
                                                      "g": "2026-11-22T08:30:00Z", "h": "2026-11-21T14:50:00Z", "i": "2026-11-21T19:15:00Z",
                                                      "j": "2026-11-21T14:45:00Z", "k": "2026-11-21T14:30:00Z", "l": "2026-11-21T14:15:00Z",
                                                      "m": "2026-11-22T14:30:00Z", "n": "2026-11-21T14:30:00Z", "o": "2026-11-21T14:45:00Z",
                                                      "p": "2026-11-21T14:30:00Z", "q": "2026-11-21T15:00:00Z", "r": "2026-11-21T16:00:00Z",
-                                                     "s": "2026-11-21T14:50:00Z", "v": "2026-11-21T12:00:00Z", "w": "2026-11-21T10:45:00Z"],
+                                                     "s": "2026-11-21T14:50:00Z", "v": "2026-11-21T12:00:00Z", "w": "2026-11-21T10:45:00Z",
+                                                     "x": "2026-11-22T02:15:00Z", "y": "2026-11-21T15:00:00Z", "z": "2026-11-21T11:00:00Z"],
                                "on a Saturday at 11:00 in Paris")
         // At 23:30 in Paris, "quarter to 1" is the night's 0:45, not tomorrow's 12:45; "half past 12" 0:30.
         let late = try ReplyCorpusTests.send(ws, ["t", "u"], category: "shop")
