@@ -98,7 +98,7 @@ extension ReplyWords {
     /// A date that folded text begins with, an article before it taken (``dateArticles``):
     /// its month, its day, its year when written, and where its words end. Nil when it
     /// begins with none, or with a day past its month's 31.
-    public static func snoozeDate(beginning text: Substring) -> (month: Int, day: Int, year: Int?, end: Substring.Index)? {
+    static func snoozeDate(beginning text: Substring) -> (month: Int, day: Int, year: Int?, end: Substring.Index)? {
         var words = text
         if let article = dateArticles.first(where: { text.hasPrefix($0) }) { words = text.dropFirst(article.count) }
         // A calendar's short weekday before it, "Thu 3 Dec", "Mo 7. Dez." (alone, "mon"
@@ -118,7 +118,7 @@ extension ReplyWords {
     /// A date written in numbers that lower-case text begins with, an article before it
     /// taken ("am 3.12.", "do 3.12."): its month, day, year when written, and where it ends;
     /// nil for other text.
-    public static func numericDate(beginningWritten text: String) -> (month: Int, day: Int, year: Int?, end: String.Index)? {
+    static func numericDate(beginningWritten text: String) -> (month: Int, day: Int, year: Int?, end: String.Index)? {
         guard text.contains(".") else { return nil }
         var rest = text[...]
         if let article = dateArticles.first(where: { rest.hasPrefix($0) }) { rest = rest.dropFirst(article.count) }
