@@ -171,10 +171,7 @@ public struct ActionDesk: Sendable {
             }
             // With its year when that is not this one's: "until 20 November", said on the
             // 21st, is next year's, not yesterday's.
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = zone
-            let nextYear = calendar.component(.year, from: until.date) != calendar.component(.year, from: now.date)
-            let when = DateText.dayAndTime(until, locale: locale, zone: zone, withYear: nextYear)
+            let when = DateText.dayAndTime(until, locale: locale, zone: zone, yearUnlike: now)
             outcome.answer = try text("answer.snoozed", [.string(when)], locale, fallback: "Snoozed until \(when).")
         case .done?:
             let cancelled = try store.cancel([request.identifier, request.identifier + Self.snoozedSuffix])

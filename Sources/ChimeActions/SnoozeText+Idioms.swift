@@ -32,8 +32,10 @@ extension SnoozeText {
 
     /// The idioms, in English, German, Spanish, French, Russian and Polish; the matcher
     /// knows their first words (``ReplyWords/clockIdiomStarts``). Italian's "le 4 meno un
-    /// quarto" is not read: "alle" is no lead of the snooze's. `H` stands for the hour,
-    /// in numbers or, in English and German, in words (`SPELLED`), with am or pm after it.
+    /// quarto" is not read: "alle" is no lead of the snooze's. `H` stands for the hour, in
+    /// numbers or, in English and German, in words (``ReplyWords/idiomHours``), with am or
+    /// pm after it; `MINUTES` for minutes in numbers or English words
+    /// (``ReplyWords/idiomMinutes``).
     static let clockIdioms: [ClockIdiom] = [
         (#"(?:(?<lead>until|till|til|at|by)\s+)?(?<minutes>quarter|half|a quarter|MINUTES)\s+(?:past|after)\s+H"#, IdiomDirection.past, nil, false, ["past", "after"]),
         (#"(?:(?<lead>until|till|til|at|by)\s+)?(?<minutes>quarter|a quarter|MINUTES)\s+to\s+H"#, .to, nil, false, ["to "]),
@@ -55,10 +57,11 @@ extension SnoozeText {
     }
 
     /// `words` (lower case, ASCII digits) with each clock idiom in them written as the time
-    /// it names, "H:MM" ("H:MM am" or "pm" when am or pm is said of its hour); `words` themselves when they hold none,
-    /// and an idiom left as it is when a unit's word follows it ("5 to 10 minutes"), or it
-    /// needs a lead and has none. An hour of 12 or 0 said without am or pm is the sooner of
-    /// the two from `now` in `zone`: "quarter to 1" at 11:00 is 12:45, at 23:30 0:45.
+    /// it names, "H:MM" ("H:MM am" or "pm" when am or pm is said of its hour); `words`
+    /// themselves when they hold none, and an idiom left as it is when a unit's word follows
+    /// it ("5 to 10 minutes"), or it needs a lead and has none. An hour of 12 or 0 said
+    /// without am or pm is the sooner of the two from `now` in `zone`: "quarter to 1" at
+    /// 11:00 is 12:45, at 23:30 0:45.
     static func withClockIdiomsRead(_ words: String, now: Instant, zone: TimeZone) -> String {
         var text = words
         for idiom in clockIdioms where idiom.marks.contains(where: text.contains) {

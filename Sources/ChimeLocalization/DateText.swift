@@ -5,9 +5,16 @@ import Foundation
 /// (ICU's patterns): "mardi 24 novembre à 09:00", "Tuesday, November 24 at 9:00 AM".
 public enum DateText {
     /// The weekday, day, month and time of an instant, in a locale and zone; the year too
-    /// when `withYear` ("Saturday, November 20, 2027 at 9:00 AM": a snooze into next year).
-    public static func dayAndTime(_ instant: Instant, locale: String, zone: TimeZone, withYear: Bool = false) -> String {
-        formatters.string(instant.date, locale: locale, zone: zone, template: withYear ? "yEEEEdMMMMjmm" : "EEEEdMMMMjmm")
+    /// when it is not that of `other` in the zone ("Saturday, November 20, 2027 at 9:00
+    /// AM": a snooze into next year).
+    public static func dayAndTime(_ instant: Instant, locale: String, zone: TimeZone, yearUnlike other: Instant? = nil) -> String {
+        // Rendering passes no `other`: a message's date pays for no calendar.
+        let withYear = other.map { other in
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            return calendar.component(.year, from: other.date) != calendar.component(.year, from: instant.date)
+        } ?? false
+        return formatters.string(instant.date, locale: locale, zone: zone, template: withYear ? "yEEEEdMMMMjmm" : "EEEEdMMMMjmm")
     }
 
     /// Building a formatter from a template asks ICU for its pattern generator, which costs

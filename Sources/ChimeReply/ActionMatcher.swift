@@ -271,7 +271,7 @@ public struct ActionMatcher: Sendable {
     static func isDuration(_ words: Substring) -> Bool {
         var number = words
         // Folded, a lead may be two words ("jusqu a", "hasta las"): the longest first.
-        if let lead = durationLeads.first(where: { words.hasPrefix($0 + " ") }) {
+        if let lead = ReplyWords.foldedSnoozeLeads.first(where: { words.hasPrefix($0 + " ") }) {
             number = words.dropFirst(lead.count + 1)
         }
         return number.first?.isNumber == true
@@ -297,7 +297,7 @@ public struct ActionMatcher: Sendable {
         // A clock's time right after it: after "at" ("evening at 7"), or written as one
         // ("午後3時", "evening 7pm"), then only its words: "evening 2 kids asleep" and
         // "noon 3" are none.
-        let led = durationLeads.first { rest.hasPrefix($0 + " ") }
+        let led = ReplyWords.foldedSnoozeLeads.first { rest.hasPrefix($0 + " ") }
         if let led { rest = rest.dropFirst(led.count + 1) }
         let words = rest.split(separator: " ")
         guard let time = words.first, time.first?.isNumber == true, led != nil || time.contains(where: { !$0.isNumber }) else { return false }
@@ -312,9 +312,6 @@ public struct ActionMatcher: Sendable {
     static let clockTail = Set(["am", "pm", "uhr", "h", "heure", "heures", "o'clock", "ч", "час", "часа", "часов", "반", "半"].flatMap {
         ReplyWords.fold($0).split(separator: " ").map(String.init)
     })
-
-    /// ``ReplyWords/snoozeLeads``, folded, the longest first.
-    static let durationLeads = Set(ReplyWords.snoozeLeads.map(ReplyWords.fold)).sorted { ($0.count, $1) > ($1.count, $0) }
 
     /// Negations that follow a verb in the languages written without spaces, where an
     /// action's name runs into what follows it: "削除しないで" (do not delete), "完了して

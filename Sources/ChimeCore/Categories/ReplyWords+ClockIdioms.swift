@@ -28,7 +28,8 @@ extension ReplyWords {
         clockIdiomStarts.contains { start in
             guard folded.hasPrefix(start) else { return false }
             let hour = folded.dropFirst(start.count).prefix { $0 != " " }
-            return hour.first?.isNumber == true || idiomHours[fold(String(hour))] != nil || idiomHours[String(hour)] != nil
+            // Folded already: "fünf" is "funf", a key too.
+            return hour.first?.isNumber == true || idiomHours[String(hour)] != nil
         }
     }
 }

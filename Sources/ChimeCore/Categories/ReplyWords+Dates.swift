@@ -75,11 +75,8 @@ extension ReplyWords {
         if let broken = following.first(where: { !$0.isWhitespace }), "(-–—.;!".contains(broken) { return true }
         let rest = following.drop { $0.isWhitespace || $0 == "," }
         let folded = fold(String(rest))[...]
-        return folded.isEmpty || folded.first?.isNumber == true || foldedSnoozeLeads.contains { folded.hasPrefix($0) } || followedWell(rest)
+        return folded.isEmpty || folded.first?.isNumber == true || foldedSnoozeLeads.contains { folded.hasPrefix($0 + " ") } || followedWell(rest)
     }
-
-    /// ``snoozeLeads`` folded, each with the space after it.
-    static let foldedSnoozeLeads = snoozeLeads.map { fold($0) + " " }
 
     /// What may follow a day's number, joined to it, as its ordinal's ending: "3rd",
     /// "1er", "3e", "3ème", "3º", "1ª"; folded.
@@ -98,7 +95,7 @@ extension ReplyWords {
     /// A date that folded text begins with, an article before it taken (``dateArticles``):
     /// its month, its day, its year when written, and where its words end. Nil when it
     /// begins with none, or with a day past its month's 31.
-    static func snoozeDate(beginning text: Substring) -> (month: Int, day: Int, year: Int?, end: Substring.Index)? {
+    static func snoozeDate(beginning text: Substring) -> FoundDate? {
         var words = text
         if let article = dateArticles.first(where: { text.hasPrefix($0) }) { words = text.dropFirst(article.count) }
         // A calendar's short weekday before it, "Thu 3 Dec", "Mo 7. Dez." (alone, "mon"
@@ -128,6 +125,13 @@ extension ReplyWords {
         return (month, day, year, match.range.upperBound)
     }
 
+    /// A date found at the start of folded text: its month (1 to 12), its day, its year
+    /// when written, and where its words end.
+    typealias FoundDate = (month: Int, day: Int, year: Int?, end: Substring.Index)
+
+    /// The years a date may name: from 2000 ("1930" after a date is a time) to 2099.
+    static let writtenYears = 2000...2099
+
     /// A folded text's words, one at a time.
     private struct Words {
         var rest: Substring
@@ -151,15 +155,16 @@ extension ReplyWords {
 
     /// A date that begins with a number: "3 December", "3rd of December", "3. Dezember",
     /// "3 de diciembre de 2026", "3-го декабря", "2026-12-03", "12月3日", "12월 3일".
-    private static func numbersFirst(_ text: Substring) -> (month: Int, day: Int, year: Int?, end: Substring.Index)? {
+    private static func numbersFirst(_ text: Substring) -> FoundDate? {
         if let written = unspacedDate(text) { return written }
         var words = Words(rest: text)
         guard let number = words.next() else { return nil }
         // "2026-12-03", the year first (folded, its dashes are spaces).
         if number.count == 4, let year = Self.year(number) {
-            guard let month = words.next(if: { $0.count <= 2 && $0.allSatisfy(\.isNumber) }), let day = words.next(if: { $0.count <= 2 && $0.allSatisfy(\.isNumber) }),
-                  let monthNumber = Int(month), (1...12).contains(monthNumber) else { return nil }
-            return (monthNumber, Int(day) ?? 0, year, end(before: words.rest, in: text))
+            let twoDigits = { (word: Substring) in word.count <= 2 && word.allSatisfy(\.isNumber) }
+            guard let month = words.next(if: twoDigits).flatMap({ Int($0) }), (1...12).contains(month),
+                  let day = words.next(if: twoDigits).flatMap({ Int($0) }) else { return nil }
+            return (month, day, year, end(before: words.rest, in: text))
         }
         guard let day = dayNumber(number) else { return nil }
         _ = words.next { ordinalWords.contains($0) }
@@ -169,7 +174,7 @@ extension ReplyWords {
     }
 
     /// A date that begins with its month: "December 3", "Dec 3rd, 2026", "December the 3rd".
-    private static func monthFirst(_ text: Substring) -> (month: Int, day: Int, year: Int?, end: Substring.Index)? {
+    private static func monthFirst(_ text: Substring) -> FoundDate? {
         var words = Words(rest: text)
         guard let month = words.next().flatMap({ foldedMonths[String($0)] }) else { return nil }
         _ = words.next { $0 == "the" }
@@ -188,7 +193,7 @@ extension ReplyWords {
     /// A year as a date writes it, 2000 to 2099, for the reader to refuse those not near
     /// ("1 Jan 2019" is no next 1 January); nil for another number ("1930" is a time).
     private static func year(_ word: Substring) -> Int? {
-        guard word.count == 4, word.allSatisfy({ $0.isASCII && $0.isNumber }), let year = Int(word), (2000...2099).contains(year) else { return nil }
+        guard word.count == 4, word.allSatisfy({ $0.isASCII && $0.isNumber }), let year = Int(word), writtenYears.contains(year) else { return nil }
         return year
     }
 
@@ -213,7 +218,7 @@ extension ReplyWords {
 
     /// A date as Japanese, Chinese and Korean write it, the year perhaps first: "12月3日",
     /// "2026年12月3日", "12月3号", "12월 3일"; nil for other text.
-    private static func unspacedDate(_ text: Substring) -> (month: Int, day: Int, year: Int?, end: Substring.Index)? {
+    private static func unspacedDate(_ text: Substring) -> FoundDate? {
         var rest = text
         /// The number at the start of `rest` and the one of `marks` after it, taken.
         func number(before marks: Set<Character>) -> Int? {
@@ -224,7 +229,7 @@ extension ReplyWords {
             return Int(digits)
         }
         let year = number(before: ["年", "년"])
-        if let year, !(2000...2099).contains(year) { return nil }
+        if let year, !writtenYears.contains(year) { return nil }
         guard let month = number(before: ["月", "월"]), (1...12).contains(month), let day = number(before: ["日", "号", "號", "일"]) else { return nil }
         return (month, day, year, end(before: rest, in: text))
     }

@@ -98,6 +98,10 @@ public enum ReplyWords {
                                      "через", "до", "на", "в", "do", "na", "za", "o",
                                      "حتى", "الساعة", "بعد", "لمدة"]
 
+    /// ``snoozeLeads`` folded, once each, the longest first: folded, a lead may be two
+    /// words ("jusqu a", "hasta las").
+    public static let foldedSnoozeLeads = Set(snoozeLeads.map(fold)).sorted { ($0.count, $1) > ($1.count, $0) }
+
     /// True for folded words in a script written without spaces (Chinese, Japanese),
     /// which other text may follow or precede directly.
     public static func unspaced(_ words: String) -> Bool {
