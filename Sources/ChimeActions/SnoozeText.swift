@@ -37,7 +37,7 @@ enum SnoozeText {
     /// What may follow a unit written without spaces: a while's "間" (2日間), "about",
     /// "later", "with", please, a polite ending.
     static let unitTails: Set<String> = ["", "間", "お願いします", "おねがいします", "でお願いします", "で", "ほど", "くらい", "ぐらい", "程度",
-                                         "後", "後で", "ください", "してください", "이요", "요", "후", "후에", "뒤", "뒤에", "정도",
+                                         "後", "後で", "あと", "あとで", "ください", "してください", "이요", "요", "후", "후에", "뒤", "뒤에", "정도",
                                          "后", "以后", "之后", "左右", "吧"]
 
     /// The leads that ask for a time of day rather than a while: after them, "9h30" is

@@ -184,6 +184,14 @@ public final class Localizer: Sendable {
         string("action.\(builtIn.shortName)", locale: locale)?.text
     }
 
+    /// The other words a reply may name a built-in answer by in a locale, besides its reply
+    /// word (``word(for:locale:)``): its `action.NAME.also` string, separated by commas
+    /// ("Remind me later, Remind me, Later" for snooze), through the locale's chain.
+    public func otherWords(for builtIn: BuiltInAction, locale: String) -> [String] {
+        let also = string("action.\(builtIn.shortName).also", locale: locale)?.text ?? ""
+        return also.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
     /// A locale's own `Localizable.strings`, as read.
     func stringsFile(_ locale: String) -> StringsFile? { strings[locale] }
 

@@ -22,6 +22,9 @@ public struct ActionMatcher: Sendable {
         /// of them after this one, as the menu's line is copied ("2 - Edit list"), leaves
         /// the answer that action. One set for all of an action's keywords.
         var actionNames: Set<String> = []
+        /// One of a built-in's other words (`action.NAME.also`: "Remind me", "Later"),
+        /// which ask more of what follows them (``ActionMatcher/asksForTime(_:folded:)``).
+        var other = false
 
         /// Whether what follows the name is the action's text: a text-input action's, or
         /// snooze's duration.
@@ -32,6 +35,9 @@ public struct ActionMatcher: Sendable {
 
     let keywords: [Keyword]
     let textInput: NotificationAction?
+    /// Whether a snooze's text names a time the snooze reader reads (ChimeActions'):
+    /// asked of what follows snooze's other words.
+    let namesTime: @Sendable (String) -> Bool
     /// Each action's number in the menu and its other names, for a menu line copied as the
     /// email writes it ("Reply 2 for Edit list", "Antworten Sie 2 für Liste bearbeiten").
     let menu: [(number: String, names: [String], action: NotificationAction)]
@@ -48,9 +54,15 @@ public struct ActionMatcher: Sendable {
     ///   - builtIns: the words for Chime's built-ins (`snooze`, `done`, `quietly`, `off`, `keep`, `confirm`) in
     ///     every locale; a category's own actions win over them. Only those that answer the category
     ///     (``BuiltInAction/answerable(in:)``) are matched.
+    ///   - otherWords: the built-ins' other words in every locale ("Remind me later", "Later" for
+    ///     snooze), matched as `builtIns` are but only before a time `namesTime` reads, thanks or
+    ///     nothing; a category whose own action took a built-in's word has them go to that action.
+    ///   - namesTime: whether a snooze's text names a time (the snooze reader's).
     ///   - menuForms: what a copied menu line may hold around the number and the name.
     public init(category: NotificationCategory, titles: (String) -> [String], builtIns: [BuiltInAction: [String]] = [:],
+                otherWords: [BuiltInAction: [String]] = [:], namesTime: @escaping @Sendable (String) -> Bool = { _ in true },
                 menuForms: MenuForms = englishMenuForms) {
+        self.namesTime = namesTime
         menuWords = Set(menuForms.lines.flatMap { form in
             ReplyWords.fold(form.replacingOccurrences(of: #"%(\d+\$)?[@du]"#, with: " ", options: .regularExpression)).split(separator: " ").map(String.init)
         })
@@ -72,9 +84,24 @@ public struct ActionMatcher: Sendable {
         // action's: the category's own win over Chime's.
         var taken = Set(keywords.map(\.words))
         for builtIn in BuiltInAction.answerable(in: category.identifier) {
-            for word in Set(([builtIn.shortName] + (builtIns[builtIn] ?? [])).map(ReplyWords.fold)) where !word.isEmpty && !taken.contains(word) {
+            let own = Set(([builtIn.shortName] + (builtIns[builtIn] ?? [])).map(ReplyWords.fold)).filter { !$0.isEmpty }
+            // The action that took the built-in's own word ("Snooze" of a timer's
+            // category) takes its other words too: "Later" is that action's.
+            let stand = own.sorted().lazy.compactMap { word -> NotificationAction? in
+                if case .action(let action) = ReplyWords.owner(of: word, among: names) { return action }
+                return nil
+            }.first
+            let others = Set((otherWords[builtIn] ?? []).map(ReplyWords.fold)).filter { !$0.isEmpty }.subtracting(own)
+            for word in own.union(others) where !taken.contains(word) {
                 switch ReplyWords.owner(of: word, among: names) {
-                case .builtIn: general.append(Keyword(words: word, builtIn: builtIn))
+                case .builtIn:
+                    if !others.contains(word) {
+                        general.append(Keyword(words: word, builtIn: builtIn))
+                    } else if let stand {
+                        keywords.append(Keyword(words: word, action: stand))
+                    } else {
+                        general.append(Keyword(words: word, builtIn: builtIn, other: true))
+                    }
                 case .action(let action): keywords.append(Keyword(words: word, action: action))
                 case .severalActions: break
                 }
@@ -148,6 +175,9 @@ public struct ActionMatcher: Sendable {
         for keyword in keywords {
             let remainder: String
             if folded == keyword.words {
+                // "Remind me:" over a list is the text-input action's text, not a snooze.
+                if keyword.other, textInput != nil, line.trimmingCharacters(in: .whitespaces).hasSuffix(":"),
+                   rest.contains(where: { !ReplyWords.fold($0).isEmpty }) { continue }
                 remainder = ""
             } else if folded.hasPrefix(keyword.words + " ") {
                 // An action's name then other words is another sentence ("Delete list?
@@ -160,6 +190,7 @@ public struct ActionMatcher: Sendable {
                 } else {
                     guard keyword.takesText(following) || Self.onlyCourtesy(following) else { continue }
                     remainder = Self.after(keyword.words, in: line)
+                    if keyword.other, !Self.onlyCourtesy(following), !asksForTime(remainder, folded: following) { continue }
                 }
             } else if folded.hasPrefix(keyword.words), ReplyWords.unspaced(keyword.words) || Self.startsUnspaced(folded.dropFirst(keyword.words.count)) {
                 // Written without spaces ("リストを削除してください", "2お願いします"), the
@@ -168,6 +199,7 @@ public struct ActionMatcher: Sendable {
                 let following = folded.dropFirst(keyword.words.count)
                 guard !Self.negates(following), keyword.takesText(following) || Self.onlyUnspacedEndings(following) else { continue }
                 remainder = Self.after(keyword.words, in: line)
+                if keyword.other, !Self.onlyUnspacedEndings(following), !asksForTime(remainder, folded: following) { continue }
             } else {
                 continue
             }
@@ -187,17 +219,35 @@ public struct ActionMatcher: Sendable {
     }
 
     /// Snooze named after its duration, as Japanese orders it ("2時間スヌーズ",
-    /// "15時までスヌーズ", "30分後にスヌーズしてください", "明日までスヌーズ"): the duration, as
-    /// written, as the text.
+    /// "15時までスヌーズ", "30分後にスヌーズしてください", "明日リマインドして"): the duration, as
+    /// written, as the text; the word is the first of snooze's words written without
+    /// spaces that the line holds.
     private func snoozeAfterDuration(_ line: String, folded: String) -> Match? {
         // A number, a day or a part of the day first: a day or a part only looked for in a
         // line of the scripts written without spaces (every line that names no action
         // comes here).
         guard folded.first?.isNumber == true
-                || ReplyWords.unspaced(folded) && (ReplyWords.snoozeDay(beginning: folded[...]) != nil || ReplyWords.partOfDayEnd(beginning: folded[...]) != nil),
-              let keyword = keywords.first(where: { $0.builtIn == .snooze && ReplyWords.unspaced($0.words) }),
-              let found = folded.range(of: keyword.words) else { return nil }
-        let duration = folded[..<found.lowerBound].trimmingCharacters(in: .whitespaces)
+                || ReplyWords.unspaced(folded) && (ReplyWords.snoozeDay(beginning: folded[...]) != nil || ReplyWords.partOfDayEnd(beginning: folded[...]) != nil)
+        else { return nil }
+        // Each of snooze's words written without spaces that the line holds, the first
+        // written first: in "1時間あとでスヌーズ" it is スヌーズ, which only a polite ending follows.
+        let found = keywords.filter { $0.builtIn == .snooze && ReplyWords.unspaced($0.words) }
+            .compactMap { keyword in folded.range(of: keyword.words).map { (keyword: keyword, range: $0) } }
+            .sorted { $0.range.lowerBound < $1.range.lowerBound }
+        for (keyword, range) in found {
+            if let match = snooze(before: range, of: keyword, line: line, folded: folded) { return match }
+        }
+        return nil
+    }
+
+    /// The snooze of a line whose duration comes before one of snooze's words (at
+    /// `found`), or nil when what surrounds the word makes it none.
+    private func snooze(before found: Range<String.Index>, of keyword: Keyword, line: String, folded: String) -> Match? {
+        var duration = folded[..<found.lowerBound].trimmingCharacters(in: .whitespaces)
+        // "Again" before one of the other words: "3時間後にまたリマインドして".
+        if keyword.other, let again = Self.againBefore.first(where: duration.hasSuffix) {
+            duration = duration.dropLast(again.count).trimmingCharacters(in: .whitespaces)
+        }
         // No time is written longer (``before(folded:in:)`` then reads a few characters).
         // After the word, only a polite ending up to a break (punctuation or a space, which
         // folding leaves as a space); past the break another sentence ("2時間スヌーズ、昼食中",
@@ -209,7 +259,11 @@ public struct ActionMatcher: Sendable {
         guard !duration.isEmpty, duration.utf8.count <= 64, Self.onlyUnspacedEndings(ending), !Self.negates(ending),
               after.isEmpty || !Self.refuses(after) && !Self.counters.contains(where: duration.hasSuffix) else { return nil }
         // As written, not folded: folding takes まで's voicing mark and 15:30's colon.
-        return Match(action: BuiltInAction.snooze.rawValue, userText: Self.before(folded: duration, in: line))
+        let text = Self.before(folded: duration, in: line)
+        // Before one of the other words, only a time the snooze reader reads:
+        // "1時間前にリマインドして" (an hour before) and "3回リマインドして" are none.
+        if keyword.other, !namesTime(text) { return nil }
+        return Match(action: BuiltInAction.snooze.rawValue, userText: text)
     }
 
     /// The beginning of `line` that folds to `folded` (a short text), or `folded` itself

@@ -89,20 +89,21 @@ public struct ReplyDesk: Sendable {
     ///   - builtIns: every translation of the built-ins' reply words (`snooze`, `done`…).
     ///   - menuForms: the menu line and the destructive note in every locale (``ActionMatcher``).
     public init(configuration: Configuration, store: any ResponseStore & PolicyStore, key: SigningKey,
-                titles: (String) -> [String], builtIns: [BuiltInAction: [String]] = [:], markers: [String],
+                titles: (String) -> [String], builtIns: [BuiltInAction: [String]] = [:],
+                otherWords: [BuiltInAction: [String]] = [:], namesTime: @escaping @Sendable (String) -> Bool = { _ in true }, markers: [String],
                 menuForms: ActionMatcher.MenuForms = ActionMatcher.englishMenuForms) {
         self.configuration = configuration
         self.store = store
         tokens = TokenChecker(configuration: configuration, store: store, key: key)
         foldedMarkers = ReplyText.foldedMarkers(markers)
         var matchers = Dictionary(configuration.categories.map {
-            ($0.identifier, ActionMatcher(category: $0, titles: titles, builtIns: builtIns, menuForms: menuForms))
+            ($0.identifier, ActionMatcher(category: $0, titles: titles, builtIns: builtIns, otherWords: otherWords, namesTime: namesTime, menuForms: menuForms))
         }) { first, _ in first }
         // Requests without a category (or of one no longer configured) take the built-ins
         // alone; opt-in requests, confirm alone. No configured category has either name.
         for identifier in ["", OptIn.category] {
             matchers[identifier] = ActionMatcher(category: NotificationCategory(identifier: identifier), titles: titles, builtIns: builtIns,
-                                                 menuForms: menuForms)
+                                                 otherWords: otherWords, namesTime: namesTime, menuForms: menuForms)
         }
         self.matchers = matchers
     }

@@ -8,8 +8,8 @@ import Foundation
 
 extension Runtime {
     /// The desk that reads replies, with the templates' translations of action titles, of
-    /// the built-in snooze and done, and of the "reply above this line" marker; and the desk
-    /// that carries out what they ask and answers.
+    /// the built-ins' reply words (snooze's "Remind me later" among them) and of the
+    /// "reply above this line" marker; and the desk that carries out what they ask and answers.
     /// - Parameters:
     ///   - failureCode: the exit code when the templates folder's strings cannot be read
     ///     (said on standard error, file by file): without them a reply in French would be
@@ -22,9 +22,10 @@ extension Runtime {
         let titles: (String) -> [String] = { title in
             [title] + locales.map { localizer.localized(title, locale: $0) }
         }
-        var builtIns: [BuiltInAction: [String]] = [:]
+        var builtIns: [BuiltInAction: [String]] = [:], otherWords: [BuiltInAction: [String]] = [:]
         for builtIn in BuiltInAction.allCases {
             builtIns[builtIn] = locales.compactMap { localizer.word(for: builtIn, locale: $0) }
+            otherWords[builtIn] = locales.flatMap { localizer.otherWords(for: builtIn, locale: $0) }
         }
         /// A string in every locale the templates have.
         func all(_ key: String) -> [String] { locales.compactMap { localizer.string(key, locale: $0)?.text } }
@@ -33,7 +34,8 @@ extension Runtime {
         let menuForms = ActionMatcher.MenuForms(lines: english.lines + all("ui.reply") + all("ui.open"), notes: english.notes + all("ui.destructive"))
         let reader = ReplyDesk(configuration: configuration, store: store,
                                key: try signingKey(store, environment: environment),
-                               titles: titles, builtIns: builtIns, markers: markers, menuForms: menuForms)
+                               titles: titles, builtIns: builtIns, otherWords: otherWords, namesTime: ActionDesk.snoozeNamesTime,
+                               markers: markers, menuForms: menuForms)
         return (reader, ActionDesk(configuration: configuration, store: store, localizer: localizer, stateDirectory: statePath))
     }
 

@@ -1,0 +1,88 @@
+import ChimeTestSupport
+import Foundation
+import Testing
+
+/// Snooze by its other words ("Remind me later", "Erinnere mich morgen", "後で"), through
+/// the real `chime ingest`: the templates' `action.snooze.also`.
+extension CarryingOutTests {
+    @Test("a reply may snooze by asking to be reminded, in the shipped languages: Remind me in 2 hours, remind me tomorrow, Later, thanks, Erinnere mich um 15 Uhr, Rappelle-moi dans 2 heures, Recuérdame mañana, Напомни через 2 часа, Przypomnij mi jutro, 明日リマインドして, あとで, ذكرني لاحقا")
+    func snoozeByRemindMe() throws {
+        let ws = try Self.workspace()
+        let pending = try Self.snoozed(ws, [
+            ("a", "Remind me in 2 hours"), ("b", "remind me tomorrow"), ("c", "Later, thanks"), ("d", "Erinnere mich um 15 Uhr"),
+            ("e", "Rappelle-moi dans 2 heures"), ("f", "Recuérdame mañana"), ("g", "Напомни через 2 часа"), ("h", "Przypomnij mi jutro"),
+            ("i", "明日リマインドして"), ("j", "あとで"), ("k", "ذكرني لاحقا"), ("l", "Remind me later"), ("m", "2時間スヌーズ"),
+        ])
+        // 10:00 UTC is 11:00 in Alice's Paris; the configured snooze is 45 minutes.
+        let twoHours = "2026-11-21T12:00:00Z", tomorrow = "2026-11-22T08:00:00Z", byDefault = "2026-11-21T10:45:00Z"
+        #expect(pending == ["a": twoHours, "b": tomorrow, "c": byDefault, "d": "2026-11-21T14:00:00Z", "e": twoHours, "f": tomorrow,
+                            "g": twoHours, "h": tomorrow, "i": tomorrow, "j": byDefault, "k": byDefault, "l": byDefault, "m": twoHours],
+                "\(pending)")
+    }
+
+    @Test("asking to be reminded of something, or at a time before something, saying no, or another sentence after \"Later\" is no snooze; a shopping list's \"Remind me 3 bananas\", \"Przypomnij mi o 2 jajkach\" and \"Remind me:\" over a list are its items; a category's own action named \"Remind me later\", or one that took \"Snooze\", takes them")
+    func remindMeThatIsNoSnooze() throws {
+        // The reply corpus's categories (a shopping list taking items, "plain"), and two
+        // whose own actions take snooze's words.
+        let ws = try ReplyCorpusTests.workspace(ReplyCorpusTests.configuration.replacingOccurrences(of: "  </categories>", with: """
+                <category identifier="nag">
+                  <action identifier="again" title="Remind me later"/>
+                </category>
+                <category identifier="timer">
+                  <action identifier="restart" title="Restart"/>
+                  <action identifier="snoozeTimer" title="Snooze"/>
+                </category>
+              </categories>
+            """))
+        let bodies = ["remind me to buy milk", "Later I will do it", "Later? No", "Don't remind me", "Remind me about the milk",
+                      "Remind me 2 days before", "Erinnere mich eine Stunde vorher", "Remind me tomorrow? No, forget it", "Remind me at 2 places",
+                      "1時間前にリマインドして", "3回リマインドして"]
+        let sent = try ReplyCorpusTests.send(ws, bodies.indices.map { "s\($0)" }, category: "plain")
+        for (index, body) in bodies.enumerated() {
+            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent["s\(index)"]!, body: body))
+            #expect(printed.contains("unmatched"), "\(body): \(printed)")
+        }
+        #expect(try Self.pending(ws).isEmpty, "nothing snoozed")
+
+        // A shopping list's items stay items.
+        let items = ["Remind me 3 bananas", "Przypomnij mi o 2 jajkach", "Rappelle-moi à 2 reprises", "Remind me:\nMilk\nEggs"]
+        let lists = try ReplyCorpusTests.send(ws, items.indices.map { "l\($0)" })
+        for (index, body) in items.enumerated() {
+            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(lists["l\(index)"]!, body: body))
+            #expect(printed.contains("responded: addItem"), "\(body): \(printed)")
+        }
+        #expect(try Self.pending(ws).isEmpty, "nothing snoozed")
+
+        let nag = try ReplyCorpusTests.send(ws, ["n"], category: "nag")
+        let printed = try Self.ingest(ws, ReplyCorpusTests.reply(nag["n"]!, body: "Remind me later"))
+        #expect(printed.contains("responded: again"), "the category's action, not Chime's snooze: \(printed)")
+        let timer = try ReplyCorpusTests.send(ws, ["t"], category: "timer")["t"]!
+        let later = try Self.ingest(ws, ReplyCorpusTests.reply(timer, body: "Later"))
+        #expect(later.contains("responded: snoozeTimer"), "the action that took Snooze takes Later: \(later)")
+        #expect(try Self.pending(ws).isEmpty, "not snoozed")
+    }
+
+    @Test("snooze's Japanese word after its time is found past another of its words (1時間あとでスヌーズ), and 午後で is no あとで; again before リマインド is passed over")
+    func japaneseSnoozeWords() throws {
+        let ws = try Self.workspace()
+        let pending = try Self.snoozed(ws, [("a", "明日の午後でスヌーズ"), ("b", "1時間あとでスヌーズ"), ("c", "3時間後にまたリマインドして"),
+                                            ("d", "2時間あとでリマインドして"), ("e", "あとでリマインドしてください")])
+        #expect(pending == ["a": "2026-11-22T13:00:00Z", "b": "2026-11-21T11:00:00Z", "c": "2026-11-21T13:00:00Z", "d": "2026-11-21T12:00:00Z",
+                            "e": "2026-11-21T10:45:00Z"], "\(pending)")
+    }
+
+    @Test("a templates folder's action.snooze.also adds a language's words for snooze: Swedish's Påminn mig")
+    func snoozeWordsOfATemplatesFolder() throws {
+        let ws = try Self.workspace()
+        // A templates folder of the workspace's own, not the repository's that it links to.
+        try FileManager.default.removeItem(atPath: ws.path("templates"))
+        try FileManager.default.createDirectory(atPath: ws.path("templates/sv"), withIntermediateDirectories: true)
+        try ws.write("templates/sv/Localizable.strings", """
+            "action.snooze" = "Snooza";
+            "action.snooze.also" = "Påminn mig senare, Påminn mig";
+
+            """)
+        let pending = try Self.snoozed(ws, [("a", "Påminn mig 2h"), ("b", "påminn mig senare"), ("c", "Snooza 2h")])
+        #expect(pending == ["a": "2026-11-21T12:00:00Z", "b": "2026-11-21T10:45:00Z", "c": "2026-11-21T12:00:00Z"], "\(pending)")
+    }
+}
