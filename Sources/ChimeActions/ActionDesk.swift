@@ -84,11 +84,11 @@ public struct ActionDesk: Sendable {
         SnoozeText.seconds(text, now: now, zone: Self.zone(of: recipient(of: request)))
     }
 
-    /// Whether a snooze `text` names a time Chime reads at all (now, in UTC): what the
+    /// Whether a snooze `text` names a time Chime reads at all (at `now`, in UTC): what the
     /// reply matcher asks of the words after one of snooze's other words ("Remind me in 2
     /// hours", not "Remind me 3 bananas"; ``ActionMatcher``'s `namesTime`).
-    public static func snoozeNamesTime(_ text: String) -> Bool {
-        SnoozeText.seconds(text, now: Instant(Date()), zone: TimeZone(identifier: "UTC")!) != nil
+    public static func snoozeNamesTime(_ text: String, now: Instant) -> Bool {
+        SnoozeText.seconds(text, now: now, zone: TimeZone(identifier: "UTC")!) != nil
     }
 
     /// The recipient's time zone: UTC for none, or for a zone this machine does not know.

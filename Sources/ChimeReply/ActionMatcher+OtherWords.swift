@@ -7,16 +7,25 @@ import ChimeCore
 /// as a time, makes them one.
 extension ActionMatcher {
     /// Whether `text`, what follows one of snooze's other words (`folded`, as folded),
-    /// asks for a time: the snooze reader reads one (``namesTime``); no word makes it a
-    /// while before something else ("2 days before", "eine Stunde vorher"); a question is
-    /// not answered after it ("tomorrow? No, forget it"); and a bare number after a lead is
-    /// followed by no word that is not a time's ("o 2 jajkach", "à 2 reprises", "at 2
-    /// places", where "at 7 in the evening", "um 3 Uhr" and "a las 3 y media" are times).
+    /// asks for a time: the snooze reader reads one (``namesTime``); no word after a while
+    /// makes it one before something else ("2 days before", "eine Stunde vorher"); no no
+    /// answers it after a question or a dash ("tomorrow? No, forget it"); and a bare number
+    /// after a lead is followed by no word that is not a time's ("o 2 jajkach", "à 2
+    /// reprises", "at 2 places", where "at 7 in the evening", "um 3 Uhr", "at 3 today" and
+    /// "a las 3 y media" are times).
     func asksForTime(_ text: String, folded: Substring) -> Bool {
-        guard namesTime(text), !folded.split(separator: " ").prefix(8).contains(where: { Self.beforeWords.contains(String($0)) })
-        else { return false }
-        if let mark = text.firstIndex(where: { "?？".contains($0) }) ?? text.range(of: " - ")?.lowerBound ?? text.firstIndex(where: { "–—".contains($0) }),
-           !Self.onlyCourtesy(Substring(ReplyWords.fold(String(text[text.index(after: mark)...])))) {
+        guard namesTime(text) else { return false }
+        let words = folded.split(separator: " ").prefix(8).map(String.init)
+        // A while before something: "2 days before", "eine Stunde vorher" (not "at 9 before
+        // the meeting", a time).
+        for (index, word) in words.enumerated().dropFirst() where Self.beforeWords.contains(word) {
+            let previous = words[index - 1]
+            if !previous.allSatisfy(\.isNumber), isUnit(previous) || previous.first?.isNumber == true { return false }
+        }
+        // A question answered no after it: "tomorrow? No, forget it", "in 2 hours - no".
+        if let mark = text.firstIndex(where: { "?？–—".contains($0) }) ?? text.range(of: " - ")?.lowerBound,
+           let first = ReplyWords.fold(String(text[text.index(after: mark)...])).split(separator: " ").first,
+           Self.refusalWords.contains(String(first)) {
             return false
         }
         var rest = folded
@@ -25,9 +34,51 @@ extension ActionMatcher {
         guard parts.count >= 2, parts[0].allSatisfy(\.isNumber) else { return true }
         let next = String(parts[1]), tail = rest[parts[1].startIndex...]
         return next.allSatisfy(\.isNumber) || Self.clockTail.contains(next) || Self.courtesy.contains(next) || Self.timeJoins.contains(next)
-            || ReplyWords.foldedSnoozeLeads.contains(next) || ReplyWords.snoozeDay(beginning: tail) != nil
-            || ReplyWords.partOfDayEnd(beginning: tail) != nil || namesTime("1 " + next)
+            || Self.afterHour.contains(next) || ReplyWords.foldedSnoozeLeads.contains(next) || ReplyWords.snoozeDay(beginning: tail) != nil
+            || ReplyWords.partOfDayEnd(beginning: tail) != nil || isUnit(next)
     }
+
+    /// Whether a folded word is a while's unit ("days", "Stunde", "часа"): a number before
+    /// it names a time, where it alone names none ("tomorrow" and "evening" do).
+    func isUnit(_ word: String) -> Bool {
+        namesTime("1 " + word) && !namesTime(word)
+    }
+
+    /// Whether one of snooze's other words leaves a category that takes text none: no line
+    /// but thanks follows its own, and its sentence (to a comma, a question or an
+    /// exclamation mark) holds words of a time and thanks alone ("Remind me tomorrow at 9,
+    /// thanks"; not "Later tonight I'll call you", "Remind me 4 min noodles" or "Remind me
+    /// tomorrow: milk").
+    func leavesNoText(_ remainder: String, rest: [String]) -> Bool {
+        if let next = rest.first(where: { !ReplyWords.fold($0).isEmpty }), !Self.onlyCourtesy(Substring(ReplyWords.fold(next))) { return false }
+        let sentence = ReplyWords.fold(String(remainder.prefix { !",;!?—–、！？".contains($0) }))
+        // A polite ending of a word written without spaces: "リマインドお願いします".
+        if Self.onlyUnspacedEndings(Substring(sentence)) { return true }
+        return sentence.split(separator: " ").allSatisfy { word in
+            let word = String(word)
+            return word.contains(where: \.isNumber) || Self.timeFillers.contains(word) || Self.clockTail.contains(word) || Self.timeJoins.contains(word)
+                || Self.afterHour.contains(word) || Self.courtesyWhole.contains(word) || Self.leadWords.contains(word)
+                || namesTime(word) || isUnit(word)
+        }
+    }
+
+    /// The words of ``ReplyWords/foldedSnoozeLeads`` ("hasta", "las").
+    static let leadWords = Set(ReplyWords.foldedSnoozeLeads.flatMap { $0.split(separator: " ").map(String.init) })
+
+    /// Words a time's phrase holds besides its numbers, units, days and parts, folded: "on
+    /// Monday", "next week", "this evening", "le matin", "am Abend", "esta noche", "в понедельник".
+    static let timeFillers: Set<String> = Set(["on", "the", "this", "next", "coming", "of", "le", "la", "les", "l", "ce", "cette", "prochain",
+                                               "prochaine", "am", "im", "früh", "der", "die", "das", "dem", "den", "nachste", "nachsten", "el", "los",
+                                               "esta", "este", "proximo", "proxima", "que", "viene", "w", "we", "ten", "ta", "przyszly",
+                                               "przyszlym", "во", "этот", "эту", "следующий", "следующей", "утром", "في", "يوم"].map(ReplyWords.fold))
+
+    /// Words that may follow a bare hour after a lead, folded: "at 3 today", "at 3 sharp".
+    static let afterHour: Set<String> = Set(["today", "sharp", "latest", "heute", "spätestens", "aujourd'hui", "hoy", "сегодня", "dzisiaj", "dziś",
+                                             "اليوم"].flatMap { ReplyWords.fold($0).split(separator: " ").map(String.init) })
+
+    /// What begins a no after a question or a dash, folded: "tomorrow? No", "- not needed".
+    static let refusalWords: Set<String> = Set(["no", "nope", "not", "never", "forget", "cancel", "actually", "nein", "nicht", "non", "pas",
+                                                "нет", "не", "nie", "لا"].map(ReplyWords.fold))
 
     /// Words that make a while one before something else, folded: "Remind me 2 days
     /// before" asks for a time Chime cannot know.

@@ -175,9 +175,6 @@ public struct ActionMatcher: Sendable {
         for keyword in keywords {
             let remainder: String
             if folded == keyword.words {
-                // "Remind me:" over a list is the text-input action's text, not a snooze.
-                if keyword.other, textInput != nil, line.trimmingCharacters(in: .whitespaces).hasSuffix(":"),
-                   rest.contains(where: { !ReplyWords.fold($0).isEmpty }) { continue }
                 remainder = ""
             } else if folded.hasPrefix(keyword.words + " ") {
                 // An action's name then other words is another sentence ("Delete list?
@@ -203,6 +200,9 @@ public struct ActionMatcher: Sendable {
             } else {
                 continue
             }
+            // Where a category takes text, one of snooze's other words before more of it is
+            // that text: "Remind me\nmilk\neggs", "Later tonight I'll call you".
+            if keyword.other, textInput != nil, !leavesNoText(remainder, rest: rest) { continue }
             if let builtIn = keyword.builtIn {
                 // "snooze 10m": the duration comes as the text.
                 let text = remainder.trimmingCharacters(in: .whitespaces)

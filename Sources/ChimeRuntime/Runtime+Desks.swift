@@ -34,7 +34,7 @@ extension Runtime {
         let menuForms = ActionMatcher.MenuForms(lines: english.lines + all("ui.reply") + all("ui.open"), notes: english.notes + all("ui.destructive"))
         let reader = ReplyDesk(configuration: configuration, store: store,
                                key: try signingKey(store, environment: environment),
-                               titles: titles, builtIns: builtIns, otherWords: otherWords, namesTime: ActionDesk.snoozeNamesTime,
+                               titles: titles, builtIns: builtIns, otherWords: otherWords, namesTime: { [now] in ActionDesk.snoozeNamesTime($0, now: now ?? Instant(Date())) },
                                markers: markers, menuForms: menuForms)
         return (reader, ActionDesk(configuration: configuration, store: store, localizer: localizer, stateDirectory: statePath))
     }
