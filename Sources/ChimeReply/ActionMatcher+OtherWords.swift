@@ -35,11 +35,13 @@ extension ActionMatcher {
         let next = String(parts[1]), tail = rest[parts[1].startIndex...]
         return next.allSatisfy(\.isNumber) || Self.clockTail.contains(next) || Self.courtesy.contains(next) || Self.timeJoins.contains(next)
             || Self.afterHour.contains(next) || ReplyWords.foldedSnoozeLeads.contains(next) || ReplyWords.snoozeDay(beginning: tail) != nil
-            || ReplyWords.partOfDayEnd(beginning: tail) != nil || isUnit(next)
+            || ReplyWords.partOfDayEnd(beginning: tail) != nil || namesTime("1 " + next)
     }
 
-    /// Whether a folded word is a while's unit ("days", "Stunde", "часа"): a number before
-    /// it names a time, where it alone names none ("tomorrow" and "evening" do).
+    /// Whether a folded word is a while's unit before which a "before" makes a while one
+    /// before something ("days", "Stunde", "hours"): a number before it names a time, where
+    /// it alone names none ("tomorrow" and "evening" do; so do "ساعة" and "час", an hour,
+    /// which a number may still lead: "بعد 2 ساعة").
     func isUnit(_ word: String) -> Bool {
         namesTime("1 " + word) && !namesTime(word)
     }

@@ -11,12 +11,12 @@ extension CarryingOutTests {
         let pending = try Self.snoozed(ws, [
             ("a", "Remind me in 2 hours"), ("b", "remind me tomorrow"), ("c", "Later, thanks"), ("d", "Erinnere mich um 15 Uhr"),
             ("e", "Rappelle-moi dans 2 heures"), ("f", "Recuérdame mañana"), ("g", "Напомни через 2 часа"), ("h", "Przypomnij mi jutro"),
-            ("i", "明日リマインドして"), ("j", "あとで"), ("k", "ذكرني لاحقا"), ("l", "Remind me later"), ("m", "2時間スヌーズ"),
+            ("i", "明日リマインドして"), ("j", "あとで"), ("k", "ذكرني لاحقا"), ("l", "Remind me later"), ("m", "2時間スヌーズ"), ("n", "ذكرني بعد ٢ ساعة"), ("o", "Remind me at 3 today"),
         ])
         // 10:00 UTC is 11:00 in Alice's Paris; the configured snooze is 45 minutes.
         let twoHours = "2026-11-21T12:00:00Z", tomorrow = "2026-11-22T08:00:00Z", byDefault = "2026-11-21T10:45:00Z"
         #expect(pending == ["a": twoHours, "b": tomorrow, "c": byDefault, "d": "2026-11-21T14:00:00Z", "e": twoHours, "f": tomorrow,
-                            "g": twoHours, "h": tomorrow, "i": tomorrow, "j": byDefault, "k": byDefault, "l": byDefault, "m": twoHours],
+                            "g": twoHours, "h": tomorrow, "i": tomorrow, "j": byDefault, "k": byDefault, "l": byDefault, "m": twoHours, "n": twoHours, "o": "2026-11-21T14:00:00Z"],
                 "\(pending)")
     }
 
