@@ -28,13 +28,12 @@ extension ActionMatcher {
            Self.refusalWords.contains(String(first)) {
             return false
         }
-        var rest = folded
-        if let lead = ReplyWords.foldedSnoozeLeads.first(where: { folded.hasPrefix($0 + " ") }) { rest = folded.dropFirst(lead.count + 1) }
+        let rest = ReplyWords.afterSnoozeLead(folded) ?? folded
         let parts = rest.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, parts[0].allSatisfy(\.isNumber) else { return true }
         let next = String(parts[1]), tail = rest[parts[1].startIndex...]
-        return next.allSatisfy(\.isNumber) || Self.clockTail.contains(next) || Self.courtesy.contains(next) || Self.timeJoins.contains(next)
-            || Self.afterHour.contains(next) || ReplyWords.foldedSnoozeLeads.contains(next) || ReplyWords.snoozeDay(beginning: tail) != nil
+        return next.allSatisfy(\.isNumber) || Self.hourWords.contains(next) || Self.courtesy.contains(next)
+            || ReplyWords.foldedSnoozeLeads.contains(next) || ReplyWords.snoozeDay(beginning: tail) != nil
             || ReplyWords.partOfDayEnd(beginning: tail) != nil || namesTime("1 " + next)
     }
 
@@ -42,7 +41,7 @@ extension ActionMatcher {
     /// before something ("days", "Stunde", "hours"): a number before it names a time, where
     /// it alone names none ("tomorrow" and "evening" do; so do "ساعة" and "час", an hour,
     /// which a number may still lead: "بعد 2 ساعة").
-    func isUnit(_ word: String) -> Bool {
+    private func isUnit(_ word: String) -> Bool {
         namesTime("1 " + word) && !namesTime(word)
     }
 
@@ -58,11 +57,15 @@ extension ActionMatcher {
         if Self.onlyUnspacedEndings(Substring(sentence)) { return true }
         return sentence.split(separator: " ").allSatisfy { word in
             let word = String(word)
-            return word.contains(where: \.isNumber) || Self.timeFillers.contains(word) || Self.clockTail.contains(word) || Self.timeJoins.contains(word)
-                || Self.afterHour.contains(word) || Self.courtesyWhole.contains(word) || Self.leadWords.contains(word)
-                || namesTime(word) || isUnit(word)
+            // A unit's word: a number before it names a time ("min", "Stunden").
+            return word.contains(where: \.isNumber) || Self.timeFillers.contains(word) || Self.hourWords.contains(word)
+                || Self.courtesyWhole.contains(word) || Self.leadWords.contains(word) || namesTime(word) || namesTime("1 " + word)
         }
     }
+
+    /// The words that may stand beside an hour's number in a time, folded: a clock's
+    /// (``clockTail``), a joining word (``timeJoins``), one after the hour (``afterHour``).
+    static let hourWords = clockTail.union(timeJoins).union(afterHour)
 
     /// The words of ``ReplyWords/foldedSnoozeLeads`` ("hasta", "las").
     static let leadWords = Set(ReplyWords.foldedSnoozeLeads.flatMap { $0.split(separator: " ").map(String.init) })

@@ -323,11 +323,8 @@ public struct ActionMatcher: Sendable {
     /// tomorrow`, `bis Montag`, `until 3 December`), a clock's idiom (`until half past 3`)
     /// or a part of the day (`until noon`, `午後3時`); "Snooze? No thanks" asks for none.
     static func isDuration(_ words: Substring) -> Bool {
-        var number = words
         // Folded, a lead may be two words ("jusqu a", "hasta las"): the longest first.
-        if let lead = ReplyWords.foldedSnoozeLeads.first(where: { words.hasPrefix($0 + " ") }) {
-            number = words.dropFirst(lead.count + 1)
-        }
+        let number = ReplyWords.afterSnoozeLead(words) ?? words
         return number.first?.isNumber == true
             || ReplyWords.spelledDuration(beginning: words) != nil || ReplyWords.spelledDuration(beginning: number) != nil
             || ReplyWords.snoozeDay(beginning: number) != nil || ReplyWords.clockIdiom(beginning: number)
@@ -351,10 +348,9 @@ public struct ActionMatcher: Sendable {
         // A clock's time right after it: after "at" ("evening at 7"), or written as one
         // ("午後3時", "evening 7pm"), then only its words: "evening 2 kids asleep" and
         // "noon 3" are none.
-        let led = ReplyWords.foldedSnoozeLeads.first { rest.hasPrefix($0 + " ") }
-        if let led { rest = rest.dropFirst(led.count + 1) }
-        let words = rest.split(separator: " ")
-        guard let time = words.first, time.first?.isNumber == true, led != nil || time.contains(where: { !$0.isNumber }) else { return false }
+        let afterLead = ReplyWords.afterSnoozeLead(rest)
+        let words = (afterLead ?? rest).split(separator: " ")
+        guard let time = words.first, time.first?.isNumber == true, afterLead != nil || time.contains(where: { !$0.isNumber }) else { return false }
         return words.dropFirst().allSatisfy { clockTail.contains(String($0)) || courtesy.contains(String($0)) }
     }
 

@@ -87,6 +87,8 @@ public struct ReplyDesk: Sendable {
     /// - Parameters:
     ///   - titles: every translation of an action title, from the templates' locales.
     ///   - builtIns: every translation of the built-ins' reply words (`snooze`, `done`…).
+    ///   - otherWords: every translation of the built-ins' other words ("Remind me later").
+    ///   - namesTime: whether a snooze's text names a time (the snooze reader's, ChimeActions').
     ///   - menuForms: the menu line and the destructive note in every locale (``ActionMatcher``).
     public init(configuration: Configuration, store: any ResponseStore & PolicyStore, key: SigningKey,
                 titles: (String) -> [String], builtIns: [BuiltInAction: [String]] = [:],

@@ -75,7 +75,7 @@ extension ReplyWords {
         if let broken = following.first(where: { !$0.isWhitespace }), "(-–—.;!".contains(broken) { return true }
         let rest = following.drop { $0.isWhitespace || $0 == "," }
         let folded = fold(String(rest))[...]
-        return folded.isEmpty || folded.first?.isNumber == true || foldedSnoozeLeads.contains { folded.hasPrefix($0 + " ") } || followedWell(rest)
+        return folded.isEmpty || folded.first?.isNumber == true || afterSnoozeLead(folded) != nil || followedWell(rest)
     }
 
     /// What may follow a day's number, joined to it, as its ordinal's ending: "3rd",

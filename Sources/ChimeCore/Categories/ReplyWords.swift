@@ -102,6 +102,17 @@ public enum ReplyWords {
     /// words ("jusqu a", "hasta las").
     public static let foldedSnoozeLeads = Set(snoozeLeads.map(fold)).sorted { ($0.count, $1) > ($1.count, $0) }
 
+    /// What folded text says after the snooze lead it begins with (``foldedSnoozeLeads``,
+    /// a space after it): "15 00" of "until 15 00", "las 3" of "hasta las 3" read as
+    /// "hasta las" then "3"; nil when it begins with none.
+    public static func afterSnoozeLead(_ folded: Substring) -> Substring? {
+        for lead in foldedSnoozeLeads where folded.hasPrefix(lead) {
+            let rest = folded.dropFirst(lead.count)
+            if rest.first == " " { return rest.dropFirst() }
+        }
+        return nil
+    }
+
     /// True for folded words in a script written without spaces (Chinese, Japanese),
     /// which other text may follow or precede directly.
     public static func unspaced(_ words: String) -> Bool {
