@@ -105,9 +105,11 @@ extension SnoozeText {
     }
 
     /// Where `phrase` stands in `text` as words of their own: spaces, punctuation or an
-    /// end around it, or anywhere for a phrase written without spaces ("午後3時").
+    /// end around it, or anywhere for a phrase written without spaces ("午後3時"). Both in
+    /// NFC, as ``ReplyWords``' phrases are: a byte search then finds what Foundation's
+    /// `range(of:)` would (``Swift/String/rangeOfBytes(_:)``).
     static func wordRange(of phrase: String, in text: String) -> Range<String.Index>? {
-        guard let range = text.range(of: phrase) else { return nil }
+        guard let range = text.rangeOfBytes(phrase) else { return nil }
         if ReplyWords.unspaced(phrase) || phrase.unicodeScalars.contains(where: { (0xAC00...0xD7A3).contains($0.value) }) { return range }
         let before = range.lowerBound == text.startIndex || text[text.index(before: range.lowerBound)].isWhitespace
         let after = range.upperBound == text.endIndex || text[range.upperBound].isWhitespace || text[range.upperBound].isPunctuation

@@ -60,6 +60,7 @@ extension SnoozeText {
     /// whether `text` begins with it, and what comes before it (white space trimmed); nil
     /// when it names none.
     static func partOfDay(in text: String) -> (part: ReplyWords.PartOfDay, without: String, first: Bool, before: String)? {
+        let text = text.precomposed
         guard let (part, range) = ReplyWords.partsOfDay.lazy.compactMap({ found in Self.wordRange(of: found.words, in: text).map { (found.part, $0) } }).first
         else { return nil }
         return (part, trimmedRest((text[..<range.lowerBound] + " " + text[range.upperBound...])[...]), range.lowerBound == text.startIndex,

@@ -189,7 +189,10 @@ enum SnoozeText {
         // 36,000 instructions a snooze, with the store held (callgrind).
         let compact = String(words.filter { !$0.isWhitespace })
         // A clock's time as French writes it, spaced ("2 h 30"), is the same time unspaced.
-        if let match = compact.wholeMatch(of: clock), let hour = Int(match.output.1), let minute = Int(match.output.2),
+        // Each regex only where what it needs is there: the common snooze ("1h") ran all
+        // three, 3% of `chime ingest`'s firing thread.
+        if compact.utf8.count >= 4, compact.contains(where: { $0 == ":" || $0 == "h" || $0 == "." }),
+           let match = compact.wholeMatch(of: clock), let hour = Int(match.output.1), let minute = Int(match.output.2),
            hour < 24, minute < 60 {
             // "1h30" is an hour and a half, as "1h" is an hour; "09h30", "15h30", "9:30"
             // and "until 9h30" are times of day.
@@ -199,7 +202,8 @@ enum SnoozeText {
         // "until 15h", "15 Uhr", "15時": an hour of the clock. Without a lead, "15h" is
         // fifteen hours, as "2h" is two; "Uhr", "ч" after "до", "時", "点" and "시" (not
         // "時間", "小时", "시간") are always the clock's.
-        if let match = words.wholeMatch(of: hourOnly), let hour = Int(match.output.1), hour < 24,
+        if timeOfDay || words.contains(where: { $0 == "u" || $0 == "時" || $0 == "点" || $0 == "點" || $0 == "시" }),
+           let match = words.wholeMatch(of: hourOnly), let hour = Int(match.output.1), hour < 24,
            timeOfDay || !["h", "ч"].contains(match.output.2) {
             return untilNext(hour: hour, minute: match.output.3 == nil ? 0 : 30, now: now, zone: zone)
         }
@@ -208,7 +212,7 @@ enum SnoozeText {
             return untilNext(hour: hour, minute: minute, now: now, zone: zone)
         }
         // "3pm", "8 p.m.", "3:30 pm": a 12-hour clock's (its last dot taken off above).
-        if let match = words.wholeMatch(of: twelveHour), let hour = Int(match.output.1), (1...12).contains(hour) {
+        if words.contains(where: { $0 == "m" }), let match = words.wholeMatch(of: twelveHour), let hour = Int(match.output.1), (1...12).contains(hour) {
             let minute = match.output.2.flatMap { Int($0) } ?? 0
             guard minute < 60 else { return nil }
             return untilNext(hour: hour % 12 + (match.output.3 == "p" ? 12 : 0), minute: minute, now: now, zone: zone)

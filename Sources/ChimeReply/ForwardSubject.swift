@@ -13,7 +13,8 @@ enum ForwardSubject {
     static func prefix(of subject: String, title: String) -> String? {
         let trimmed = subject.drop { $0 == " " || $0 == "\t" }
         guard let colon = trimmed.prefix(8).firstIndex(where: { $0 == ":" || $0 == "：" }) else { return nil }
-        let word = trimmed[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+        // ReplyText's trim, not Foundation's (0.9% of `chime ingest`'s CPU, for a subject's first word).
+        let word = ReplyText.trimmed(String(trimmed[..<colon])).lowercased()
         let prefix = String(trimmed[...colon])
         return words.contains(word) && !title.hasPrefix(prefix) ? prefix : nil
     }

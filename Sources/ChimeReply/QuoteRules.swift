@@ -261,13 +261,13 @@ struct QuoteRules: Sendable {
         // Naming one, it may go on after a comma ("… Galaxy, an AT&T 5G Evolution capable
         // smartphone"), but not after a colon (a link's aside: "Sent from Mail<https://…> for
         // Windows"): "Enviado desde el celular de mi esposa: leche y pan" is the person's.
-        if naming() { return !line.contains(": ") && !line.contains("：") && !line.hasSuffix(":") }
+        if naming() { return !line.containsBytes(": ") && !line.containsBytes("：") && !line.hasSuffix(":") }
         // Naming no device, a signature names it in a word or three ("Sent from my Nokia",
         // "Von meinem Fairphone gesendet") and reads as no sentence: "Von meinem Bruder habe
         // ich nichts gehört" is the person's.
         let all = bare.split(separator: " ")
         let words = all.count - phrase.split(separator: " ").count
-        guard words <= 3, line.count <= 70, !line.contains(","), !line.contains("،"), !line.hasSuffix("."), !line.hasSuffix("?") else { return false }
+        guard words <= 3, line.count <= 70, !line.containsBytes(","), !line.containsBytes("،"), !line.hasSuffix("."), !line.hasSuffix("?") else { return false }
         // And it is the sender's own device ("my", "mon", "meinem", Turkish's "-umdan"), or a
         // name ("Sent from Nokia", "Enviado desde BlueMail"), or in a script whose phrases
         // leave no room for doubt: "Wurde gestern gesendet", "Enviado desde casa" and

@@ -455,6 +455,17 @@ struct CarryingOutTests {
         try Self.expectNoSnooze(ws, [("m", "2時間スヌーズ、やっぱりいらない"), ("n", "2時間スヌーズ？いいえ、もう買いました")])
     }
 
+    @Test("a part of the day written with decomposed accents, as some clients send them, reads as the precomposed one: de la mañana is the morning's, de l'après-midi the afternoon's")
+    func snoozeInAPartOfDayDecomposed() throws {
+        let ws = try Self.workspace()
+        let replies = [("a", "Posponer a las 3 y media de la man\u{303}ana"), ("b", "Posponer a las 3 y media de la mañana"),
+                       ("c", "Reporter a\u{300} 3 heures de l'apre\u{300}s-midi"), ("d", "Reporter à 3 heures de l'après-midi")]
+        // Equal as Swift compares strings, apart in their scalars (what the mail carries).
+        #expect(replies[0].1 == replies[1].1 && replies[0].1.unicodeScalars.count == replies[1].1.unicodeScalars.count + 1)
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-22T02:30:00Z", "b": "2026-11-22T02:30:00Z", "c": "2026-11-21T14:00:00Z", "d": "2026-11-21T14:00:00Z"],
+                               "from 11:00 in Paris (10:00 UTC) on a Saturday")
+    }
+
     @Test("a third review: minutes named after um or o are a while's; after/après in the next sentence leave the while; a clock's hour with its minutes or half in a part of the day; a no in the sentence after スヌーズ that is about something else")
     func snoozeSpelledOutReviewedThird() throws {
         let ws = try Self.workspace()

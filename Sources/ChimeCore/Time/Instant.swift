@@ -58,7 +58,9 @@ public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConv
         guard offset != 0 else { return local.text(suffix: UInt8(ascii: "Z")) }
         let sign = offset < 0 ? "-" : "+"
         let minutes = abs(offset) / 60
-        return local.description + sign + String(format: "%02d:%02d", minutes / 60, minutes % 60)
+        // Not `String(format:)`, which went through Foundation: each snooze's answer wrote
+        // an instant this way, 0.7% of `chime ingest`'s CPU.
+        return local.description + sign + LocalDateTime.pad(minutes / 60, 2) + ":" + LocalDateTime.pad(minutes % 60, 2)
     }
 
     /// RFC 3339 in the UTC offset a zone has at this instant.

@@ -114,7 +114,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
         lhs.secondsSinceEpoch < rhs.secondsSinceEpoch
     }
 
-    private static func pad(_ value: Int, _ width: Int) -> String {
+    static func pad(_ value: Int, _ width: Int) -> String {
         let text = String(value)
         return String(repeating: "0", count: max(0, width - text.count)) + text
     }
