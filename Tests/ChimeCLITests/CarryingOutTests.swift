@@ -466,6 +466,14 @@ struct CarryingOutTests {
                                "from 11:00 in Paris (10:00 UTC) on a Saturday")
     }
 
+    @Test("12 with midnight's word is midnight, not noon: at 12 midnight, until 12 midnight, à minuit; 12 at night stays 0:00")
+    func twelveMidnight() throws {
+        let ws = try Self.workspace()
+        let replies = [("a", "snooze at 12 midnight"), ("b", "snooze until 12 midnight"), ("c", "Reporter à minuit"), ("d", "snooze at 12 at night")]
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T23:00:00Z", "b": "2026-11-21T23:00:00Z", "c": "2026-11-21T23:00:00Z", "d": "2026-11-21T23:00:00Z"],
+                               "from 11:00 in Paris (10:00 UTC) on a Saturday: the next midnight")
+    }
+
     @Test("a third review: minutes named after um or o are a while's; after/après in the next sentence leave the while; a clock's hour with its minutes or half in a part of the day; a no in the sentence after スヌーズ that is about something else")
     func snoozeSpelledOutReviewedThird() throws {
         let ws = try Self.workspace()

@@ -12,13 +12,15 @@ extension ReplyWords {
         /// in the afternoon, at the day's end and in the evening ("7 in the evening" is 19:00, "4 вечера" 16:00); in
         /// the night too, but for its small hours and midnight ("11 at night" is 23:00, "2
         /// at night" 2:00, "12 at night" 0:00); at noon, its first hours after it ("Mittag um
-        /// 1", "昼1時" are 13:00); as written in the morning.
+        /// 1", "昼1時" are 13:00); as written in the morning; "12 midnight" is 0:00, as the
+        /// night's 12 is.
         public func clockHour(_ hour: Int) -> Int {
             switch self {
             case .afternoon, .endOfDay, .evening: hour < 12 ? hour + 12 : hour
             case .night: hour == 12 ? 0 : (5..<12).contains(hour) ? hour + 12 : hour
+            case .midnight: hour == 12 ? 0 : hour
             case .noon: (1..<6).contains(hour) ? hour + 12 : hour
-            case .morning, .midnight: hour
+            case .morning: hour
             }
         }
     }
