@@ -61,14 +61,14 @@ extension SnoozeText {
                                                    "na", "на", "в", "po"].map(ReplyWords.fold))
 
     /// Whether `time` is a bare hour from 1 to 5, with its minutes perhaps: "3", "3:30",
-    /// "3.30".
+    /// "3.30", "3 30".
     static func isBare(_ time: Substring) -> Bool {
         let utf8 = time.utf8
         guard let first = utf8.first, (UInt8(ascii: "1")...UInt8(ascii: "5")).contains(first) else { return false }
         if utf8.count == 1 { return true }
         guard utf8.count == 4 else { return false }
         let separator = utf8[utf8.index(after: utf8.startIndex)]
-        return (separator == UInt8(ascii: ":") || separator == UInt8(ascii: "."))
+        return (separator == UInt8(ascii: ":") || separator == UInt8(ascii: ".") || separator == UInt8(ascii: " "))
             && utf8.dropFirst(2).allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 

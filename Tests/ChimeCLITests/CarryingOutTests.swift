@@ -474,6 +474,16 @@ struct CarryingOutTests {
                                "from 11:00 in Paris (10:00 UTC) on a Saturday: the next midnight")
     }
 
+    @Test("a clock's time with a space for its colon after at, until or a las keeps its minutes: at 3 30 is at 3:30, until 9 45 until 9:45, a las 10 15 a las 10:15")
+    func spacedClockTime() throws {
+        let ws = try Self.workspace()
+        let pending = try Self.snoozed(ws, [("a", "snooze at 3 30"), ("b", "snooze at 3:30"), ("c", "snooze until 9 45"), ("d", "snooze until 9:45"),
+                                            ("e", "Posponer a las 10 15"), ("f", "Posponer a las 10:15")])
+        #expect(pending["a"] == "2026-11-21T14:30:00Z", "from 11:00 in Paris, 15:30: \(pending)")
+        #expect(pending["a"] == pending["b"] && pending["c"] == pending["d"] && pending["e"] == pending["f"], "\(pending)")
+        #expect(Set(["a", "c", "e"].compactMap { pending[$0] }).count == 3, "three times, each with its minutes: \(pending)")
+    }
+
     @Test("a third review: minutes named after um or o are a while's; after/après in the next sentence leave the while; a clock's hour with its minutes or half in a part of the day; a no in the sentence after スヌーズ that is about something else")
     func snoozeSpelledOutReviewedThird() throws {
         let ws = try Self.workspace()
