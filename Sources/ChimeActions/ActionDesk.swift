@@ -88,15 +88,12 @@ public struct ActionDesk: Sendable {
     /// reply matcher asks of the words after one of snooze's other words ("Remind me in 2
     /// hours", not "Remind me 3 bananas"; ``ActionMatcher``'s `namesTime`).
     public static func snoozeNamesTime(_ text: String, now: Instant) -> Bool {
-        SnoozeText.seconds(text, now: now, zone: utc) != nil
+        SnoozeText.seconds(text, now: now, zone: SnoozeText.utc) != nil
     }
-
-    /// UTC, made once: a zone is looked up by its name each time it is made.
-    static let utc = TimeZone(identifier: "UTC")!
 
     /// The recipient's time zone: UTC for none, or for a zone this machine does not know.
     static func zone(of recipient: Recipient?) -> TimeZone {
-        recipient.flatMap { TimeZone(identifier: $0.timeZone) } ?? utc
+        recipient.flatMap { TimeZone(identifier: $0.timeZone) } ?? SnoozeText.utc
     }
 
     /// The language everything said to the request's recipient is in.

@@ -51,5 +51,7 @@ extension SnoozeText {
     /// мин" (Russian's "в" leads no while).
     nonisolated(unsafe) static let hourWordMinutes = /\d{1,2}\s*(?:heures?|h|uhr|ч|час|часа|часов)\s*(\d{2})(?:\s*(min|minutes?|minutos?|minuten?)|\s*(?:мин|минут))?/
 
-    static let utc = TimeZone(secondsFromGMT: 0)!
+    /// UTC, made once (a zone is looked up by its name each time one is made): the clock's
+    /// readings' zone, and the recipient's when none is known (``ActionDesk``).
+    static let utc = TimeZone(identifier: "UTC")!
 }
