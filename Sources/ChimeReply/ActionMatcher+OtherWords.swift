@@ -63,6 +63,23 @@ extension ActionMatcher {
         }
     }
 
+    /// Whether the words (folded) that begin `line` end its first sentence, and the next
+    /// does not say no or but to them: "Later, I'm in a meeting", "Remind me later. Busy
+    /// now" snooze, where a category takes no text (one that does takes them as its text);
+    /// "Later? No", "Later, but not today" and "Remind me: milk" do not.
+    static func endsSentence(_ words: String, in line: String) -> Bool {
+        guard let end = ReplyWords.end(ofFolded: words, in: line) else { return false }
+        let after = line[end...].drop { $0 == " " }
+        guard let mark = after.first, ",.;!—–-".contains(mark),
+              let next = ReplyWords.fold(String(after.dropFirst())).split(separator: " ").first else { return false }
+        return !refusalWords.contains(String(next)) && !butWords.contains(String(next))
+    }
+
+    /// What begins a sentence that takes back part of the one before it, folded: "Later,
+    /// but not today" asks for something a snooze's default may not be.
+    static let butWords: Set<String> = Set(["but", "except", "unless", "mais", "sauf", "aber", "außer", "pero", "salvo", "но", "кроме", "ale", "oprócz",
+                                            "لكن", "でも"].map(ReplyWords.fold))
+
     /// The words that may stand beside an hour's number in a time, folded: a clock's
     /// (``clockTail``), a joining word (``timeJoins``), one after the hour (``afterHour``).
     static let hourWords = clockTail.union(timeJoins).union(afterHour)

@@ -144,13 +144,35 @@ public struct ActionMatcher: Sendable {
         return Match(action: textInput.identifier, userText: Self.trimmedText(written))
     }
 
-    /// ``match(line:rest:)``, and again without the please or thanks the line begins with
-    /// ("Please 2", "Bitte Liste löschen", "Please snooze 2h"), which had hidden the answer.
+    /// ``match(line:rest:)``, and again without the please, thanks, yes or OK the line
+    /// begins with ("Please 2", "Bitte Liste löschen", "OK, remind me later") or the
+    /// question that asks for it ("Can you remind me later?", "Could you please snooze
+    /// 2h"), which had hidden the answer.
     private func matchPolitely(line: String, rest: [String]) -> Match? {
         if let named = match(line: line, rest: rest) { return named }
-        guard let polite = Self.withoutLeadingCourtesy(line) else { return nil }
-        return match(line: polite, rest: rest)
+        var line = line
+        // Each strip at most once, in either order: "OK, can you please remind me later?".
+        for _ in 0..<3 {
+            guard let shorter = Self.withoutLeadingCourtesy(line) ?? Self.withoutRequest(line) else { return nil }
+            if let named = match(line: shorter, rest: rest) { return named }
+            line = shorter
+        }
+        return nil
     }
+
+    /// `line` after the question it begins with that asks for what follows ("Can you",
+    /// "Could you", "Would you"): English only, where the verb after it is the one an
+    /// answer writes ("Can you remind me later?"); other languages change the verb's form
+    /// after theirs ("Kannst du mich später erinnern?"). Nil when it begins with none.
+    static func withoutRequest(_ line: String) -> String? {
+        let folded = ReplyWords.fold(line)
+        guard let opener = requestOpeners.first(where: { folded.hasPrefix($0 + " ") }) else { return nil }
+        let rest = after(opener, in: line)
+        return rest.isEmpty ? nil : rest
+    }
+
+    /// The questions ``withoutRequest(_:)`` takes off, folded.
+    static let requestOpeners = ["can you", "could you", "would you", "will you", "can u", "could u"]
 
     /// `line` after the courtesy or assent words it begins with and the separators after
     /// them ("Please 2", "Ja, Liste löschen", "Oui, 3"); nil when it begins with none, or
@@ -185,7 +207,12 @@ public struct ActionMatcher: Sendable {
                 if following != keyword.words, keyword.actionNames.contains(String(following)) {
                     remainder = ""
                 } else {
-                    guard keyword.takesText(following) || Self.onlyCourtesy(following) else { continue }
+                    guard keyword.takesText(following) || Self.onlyCourtesy(following) else {
+                        if keyword.builtIn == .snooze, textInput == nil, Self.endsSentence(keyword.words, in: line) {
+                            return Match(action: BuiltInAction.snooze.rawValue, userText: nil)
+                        }
+                        continue
+                    }
                     remainder = Self.after(keyword.words, in: line)
                     if keyword.other, !Self.onlyCourtesy(following), !asksForTime(remainder, folded: following) { continue }
                 }
@@ -312,10 +339,12 @@ public struct ActionMatcher: Sendable {
     static let courtesyPhrases: [[String]] = ["per favore", "dank je", "dank u", "vă rog", "teşekkür ederim", "будь ласка", "terima kasih"]
         .map { ReplyWords.fold($0).split(separator: " ").map(String.init) }
 
-    /// Yes, in the shipped languages and their neighbours, folded: before an action's
-    /// name it agrees to it ("Yes, delete list"); alone it names nothing.
+    /// Yes and OK, in the shipped languages and their neighbours, folded: before an
+    /// action's name it agrees to it ("Yes, delete list", "OK, remind me later"); alone it
+    /// names nothing.
     static let assent: Set<String> = Set(["yes", "yeah", "yep", "ja", "jawohl", "oui", "si", "sí", "sim", "да", "tak", "evet", "ano", "jo",
-                                          "نعم", "はい", "ええ"]
+                                          "ok", "okay", "okey", "okej", "ок", "sure", "alright", "klar", "d'accord", "vale", "claro", "ладно",
+                                          "хорошо", "dobrze", "jasne", "حسنا", "نعم", "はい", "ええ", "了解", "了解です", "わかりました", "分かりました"]
         .map(ReplyWords.fold))
 
     /// What a snooze's duration or time starts with: a number (`10m`, `2 hours`,

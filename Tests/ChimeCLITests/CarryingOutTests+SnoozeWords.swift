@@ -67,6 +67,42 @@ extension CarryingOutTests {
         #expect(try Self.pending(ws).count == 1, "nothing more snoozed")
     }
 
+    @Test("a snooze may come after OK or yes, in a question (Can you remind me later?), in a while's words (Remind me in a bit, Más tarde hoy), or before a sentence of its own where the category takes no text (Later, I'm in a meeting); a no or a but after it, or a question for something else, is none, and a shopping list takes the sentence as its item")
+    func snoozeAskedAsPeopleAsk() throws {
+        let ws = try ReplyCorpusTests.workspace()
+        let snoozes = ["OK, remind me later", "Sure, remind me tomorrow", "Can you remind me later?", "Could you remind me in 2 hours?",
+                       "OK, can you please remind me later?", "Yes, later", "Okay later", "了解です、リマインドして", "Remind me later, I'm busy",
+                       "Later, I'm in a meeting", "Later - driving", "Remind me in a bit", "In a while", "Plus tard dans la journée",
+                       "Más tarde hoy", "En un rato"]
+        let plain = try ReplyCorpusTests.send(ws, snoozes.indices.map { "p\($0)" }, category: "plain")
+        for (index, body) in snoozes.enumerated() {
+            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(plain["p\(index)"]!, body: body))
+            #expect(printed.contains("responded: chime.snooze (carried out)"), "\(body): \(printed)")
+        }
+        let times = Dictionary(uniqueKeysWithValues: try Self.pending(ws).map { ($0["identifier"] as? String ?? "", $0["nextTriggerDate"] as? String ?? "") })
+        #expect(times.count == snoozes.count, "\(times)")
+        #expect(times["p1"] == "2026-11-22T08:00:00Z" && times["p3"] == "2026-11-21T12:00:00Z", "tomorrow morning and in two hours: \(times)")
+
+        let none = ["Later, but not today", "Later, no thanks", "Later? No", "Could you remind me to buy milk?", "Can you help me?", "OK", "Later I will do it"]
+        let asked = try ReplyCorpusTests.send(ws, none.indices.map { "n\($0)" }, category: "plain")
+        for (index, body) in none.enumerated() {
+            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(asked["n\(index)"]!, body: body))
+            #expect(printed.contains("unmatched"), "\(body): \(printed)")
+        }
+        #expect(try Self.pending(ws).count == snoozes.count, "nothing more snoozed")
+
+        // A shopping list: a sentence after the snooze's word is the item it takes, where
+        // OK or a question before the word still snoozes.
+        let items = ["Later, I'm in a meeting", "Remind me later, I'm busy", "Later, but not today", "OK, milk"]
+        let lists = try ReplyCorpusTests.send(ws, items.indices.map { "l\($0)" } + ["q"])
+        for (index, body) in items.enumerated() {
+            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(lists["l\(index)"]!, body: body))
+            #expect(printed.contains("responded: addItem"), "\(body): \(printed)")
+        }
+        #expect(try Self.ingest(ws, ReplyCorpusTests.reply(lists["q"]!, body: "OK, can you remind me later?")).contains("responded: chime.snooze"))
+        #expect(try Self.pending(ws).count == snoozes.count + 1)
+    }
+
     @Test("snooze's Japanese word after its time is found past another of its words (1時間あとでスヌーズ), and 午後で is no あとで; again before リマインド is passed over")
     func japaneseSnoozeWords() throws {
         let ws = try Self.workspace()
