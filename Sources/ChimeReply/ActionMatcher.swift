@@ -336,7 +336,9 @@ public struct ActionMatcher: Sendable {
 
     /// Thanks and please of several words whose words alone are not ("per favore", not
     /// "per"; "будь ласка", not "ласка", a brand of soap), folded, each as its words.
-    static let courtesyPhrases: [[String]] = ["per favore", "dank je", "dank u", "vă rog", "teşekkür ederim", "будь ласка", "terima kasih"]
+    static let courtesyPhrases: [[String]] = ["per favore", "dank je", "dank u", "vă rog", "teşekkür ederim", "будь ласка", "terima kasih",
+                                              "so much", "a lot", "a bunch", "many thanks", "much appreciated", "appreciate it", "merci bien",
+                                              "mille mercis", "danke sehr", "lieben dank", "besten dank", "mil gracias", "большое спасибо"]
         .map { ReplyWords.fold($0).split(separator: " ").map(String.init) }
 
     /// Yes and OK, in the shipped languages and their neighbours, folded: before an

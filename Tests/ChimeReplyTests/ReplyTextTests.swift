@@ -211,6 +211,9 @@ struct ReplyTextTests {
         ("Snooze? No thanks, going now.", nil), ("Keep me posted", nil),
         ("2 please", "editList"), ("OK, got it, thanks!", "justInform"), ("Delete list, merci beaucoup", "trashAction"),
         ("3", "trashAction"), ("Liste löschen, bitte", "trashAction"), ("done", BuiltInAction.done.rawValue),
+        // Thanks of several words: "so much", "a lot", "merci bien", "danke sehr".
+        ("Done, thank you so much!", BuiltInAction.done.rawValue), ("2, thanks a lot", "editList"), ("Delete list, merci bien", "trashAction"),
+        ("Liste löschen, danke sehr", "trashAction"), ("Done - much appreciated", BuiltInAction.done.rawValue), ("Thanks a lot", nil),
         // Written without spaces, the name runs into what follows: a negation after it
         // (Japanese puts it after the verb) is not that action.
         ("リストを削除しないでください", nil), ("リストを削除しないで", nil), ("リストを削除は不要です", nil), ("リストを削除していません", nil),
