@@ -12,6 +12,9 @@ public enum MachineMail: Equatable, Sendable {
     case bounce(failedRecipients: [String])
     /// A read receipt (RFC 8098 message disposition notification).
     case receipt
+    /// An emoji reaction (Gmail's: a `text/vnd.google.email-reaction+json` part), with its
+    /// emoji: a person's, but a "seen" as a receipt is, with nothing to carry out or answer.
+    case reaction(String)
 
     /// What kind of machine wrote `mail`, or nil for a person. Reports come first: a
     /// delivery report carries `Auto-Submitted: auto-replied` too (Postfix's, Exim's), and
@@ -25,6 +28,7 @@ public enum MachineMail: Equatable, Sendable {
             || (type.containsBytes("multipart/report") && type.containsBytes("disposition-notification")) {
             return .receipt
         }
+        if let emoji = reaction(mail) { return .reaction(emoji) }
         if deliveryStatus(mail) != nil || (type.containsBytes("multipart/report") && type.containsBytes("delivery-status")) {
             return .bounce(failedRecipients: failedRecipients(mail))
         }
@@ -53,6 +57,18 @@ public enum MachineMail: Equatable, Sendable {
             return .autoReply("subject: \(phrase)")
         }
         return nil
+    }
+
+    /// The emoji of a reaction: a `text/vnd.google.email-reaction+json` part that is no
+    /// attachment, whose JSON's `emoji` is at most 16 characters (an emoji's sequence of
+    /// modifiers and joiners); "?" when it is missing or longer, so that no part a sender
+    /// fills makes the record say more.
+    private static func reaction(_ mail: ParsedMail) -> String? {
+        guard let part = mail.parts.first(where: { $0.contentType == "text/vnd.google.email-reaction+json" && !$0.isAttachment }) else { return nil }
+        struct Reaction: Decodable { let emoji: String? }
+        guard part.data.count <= 1_024, let emoji = (try? JSONDecoder().decode(Reaction.self, from: Data(part.data)))?.emoji,
+              (1...16).contains(emoji.count), !emoji.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return "?" }
+        return emoji
     }
 
     /// The out-of-office phrase a subject holds, unless the reminder's own title holds it

@@ -194,6 +194,7 @@ public struct ReplyDesk: Sendable {
         switch message.machine {
         case .autoReply(let why)?: return try finish(.autoReply, why)
         case .receipt?: return try finish(.receipt, "a read receipt")
+        case .reaction(let emoji)?: return try finish(.receipt, "a reaction (\(emoji)), read as a receipt")
         case .bounce(let failed)?: return try finish(.bounce, try bounced(failed, mail: mail, now: now))
         case nil: break
         }

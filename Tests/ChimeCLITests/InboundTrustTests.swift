@@ -384,6 +384,31 @@ struct InboundTrustTests {
         ].joined(separator: "\r\n")
     }
 
+    @Test("a Gmail emoji reaction to a reminder (👍) is recorded as a receipt with its emoji: nothing carried out, no \"not understood\" answer, where the same 👍 typed as a reply is unmatched and answered")
+    func emojiReaction() throws {
+        let ws = try ReplyCorpusTests.workspace()
+        let sent = try ReplyCorpusTests.send(ws, ["a", "b"], category: "plain")
+        let before = try CarryingOutTests.outbox(ws)
+        let reaction = [
+            "From: Alice <alice@example.org>", "To: \(sent["a"]!.replyTo)", "Subject: Re: Shopping", "Message-ID: <reaction-1@example.org>",
+            "In-Reply-To: <\(sent["a"]!.messageID)>", "Date: Sat, 21 Nov 2026 10:00:00 +0100", "MIME-Version: 1.0",
+            "Content-Type: multipart/alternative; boundary=\"r\"", "",
+            "--r", "Content-Type: text/plain; charset=utf-8", "", "👍", "",
+            "--r", "Content-Type: text/vnd.google.email-reaction+json; charset=utf-8", "", #"{"emoji":"👍","version":1}"#, "",
+            "--r", "Content-Type: text/html; charset=utf-8", "", "<p style=\"font-size:50px\">👍</p>", "", "--r--", "",
+        ].joined(separator: "\r\n")
+        let printed = try Self.ingest(ws, reaction)
+        #expect(printed.hasPrefix("stdin: receipt: a reaction (👍)"), "\(printed)")
+        #expect(try CarryingOutTests.outbox(ws) == before, "no answer sent to a reaction")
+        #expect(try ReplyCorpusTests.json(ws, "responses").isEmpty)
+        let listed = try ws.chime(["replies"]).stdout
+        #expect(listed.contains("receipt") && listed.contains("a reaction (👍), read as a receipt"), "\(listed)")
+        // The same emoji typed as a reply names no action: unmatched, and answered so.
+        let typed = try Self.ingest(ws, ReplyCorpusTests.reply(sent["b"]!, body: "👍"))
+        #expect(typed.contains("unmatched"), "\(typed)")
+        #expect(try CarryingOutTests.outbox(ws).count == before.count + 1, "the valid replies sent back")
+    }
+
     @Test("messages over <replies maxMessageSize> are recorded as too-large and acted on by nothing; the MTA is told they were taken")
     func tooLarge() throws {
         let (ws, sent) = try Self.workspace(extra: #"maxMessageSize="2K""#)

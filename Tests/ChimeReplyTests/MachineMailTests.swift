@@ -66,3 +66,29 @@ struct MachineMailTests {
         #expect(MachineMail.classify(report) == .bounce(failedRecipients: [Mailbox.key(of: "ida@bücher.example")]))
     }
 }
+
+/// Gmail's emoji reactions: a person's "seen", never an answer to act on or to answer.
+@Suite("Machine mail: emoji reactions")
+struct ReactionMailTests {
+    /// The body of a reaction as Gmail writes it: its part between the text and the HTML.
+    static func reaction(_ json: String, disposition: String? = nil) -> [String] {
+        ["--r", "Content-Type: text/plain; charset=utf-8", "", "👍", "--r", "Content-Type: text/vnd.google.email-reaction+json; charset=utf-8"]
+            + (disposition.map { ["Content-Disposition: \($0)"] } ?? [])
+            + ["", json, "--r", "Content-Type: text/html; charset=utf-8", "", "<p>👍</p>", "--r--"]
+    }
+
+    static let alternative = "Content-Type: multipart/alternative; boundary=\"r\""
+
+    @Test("a reaction part (between the text and the HTML, as Gmail writes it) is a reaction with its emoji; a bad or long emoji is \"?\"; one sent as an attachment is not a reaction")
+    func reactions() throws {
+        func classify(_ lines: [String]) throws -> MachineMail? {
+            MachineMail.classify(try MachineMailTests.mail(headers: [Self.alternative], body: lines))
+        }
+        #expect(try classify(Self.reaction(#"{"version":1,"emoji":"👍"}"#)) == .reaction("👍"))
+        #expect(try classify(Self.reaction(#"{"version":1,"emoji":"👩🏽‍💻"}"#)) == .reaction("👩🏽‍💻"))
+        #expect(try classify(Self.reaction(#"{"version":1}"#)) == .reaction("?"))
+        #expect(try classify(Self.reaction(#"{"version":1,"emoji":"\#(String(repeating: "A", count: 40))"}"#)) == .reaction("?"))
+        #expect(try classify(Self.reaction(#"{"version":1,"emoji":"\u001b[31m"}"#)) == .reaction("?"))
+        #expect(try classify(Self.reaction(#"{"version":1,"emoji":"👍"}"#, disposition: "attachment; filename=r.json")) == nil)
+    }
+}
