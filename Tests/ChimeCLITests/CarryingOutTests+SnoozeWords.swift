@@ -67,6 +67,19 @@ extension CarryingOutTests {
         #expect(try Self.pending(ws).count == 1, "nothing more snoozed")
     }
 
+    @Test("a number of units written in words is that while, in English, German, French and Spanish: Remind me in two hours, twenty minutes, zwei Stunden, deux heures, quince minutos, three days, two weeks; \"two days before\" is still none")
+    func spelledNumbers() throws {
+        let ws = try Self.workspace()
+        let pending = try Self.snoozed(ws, [("a", "Remind me in two hours"), ("b", "Remind me in twenty minutes, thanks"), ("c", "Erinnere mich in zwei Stunden"),
+                                            ("d", "Rappelle-moi dans deux heures"), ("e", "Recuérdame en quince minutos"), ("f", "Snooze for three days"),
+                                            ("g", "Remind me in two weeks"), ("h", "Schlummern zehn Minuten")])
+        #expect(pending == ["a": "2026-11-21T12:00:00Z", "b": "2026-11-21T10:20:00Z", "c": "2026-11-21T12:00:00Z", "d": "2026-11-21T12:00:00Z",
+                            "e": "2026-11-21T10:15:00Z", "f": "2026-11-24T10:00:00Z", "g": "2026-12-05T10:00:00Z", "h": "2026-11-21T10:10:00Z"], "\(pending)")
+        let corpus = try ReplyCorpusTests.workspace()
+        let before = try ReplyCorpusTests.send(corpus, ["n"], category: "plain")["n"]!
+        #expect(try Self.ingest(corpus, ReplyCorpusTests.reply(before, body: "Remind me two days before")).contains("unmatched"))
+    }
+
     @Test("a snooze may come after OK or yes, in a question (Can you remind me later?), in a while's words (Remind me in a bit, Más tarde hoy), or before a sentence of its own where the category takes no text (Later, I'm in a meeting); a no or a but after it, or a question for something else, is none, and a shopping list takes the sentence as its item")
     func snoozeAskedAsPeopleAsk() throws {
         let ws = try ReplyCorpusTests.workspace()

@@ -26,15 +26,43 @@ extension ReplyWords {
         ("أسبوعين", "2w"), ("اسبوعين", "2w"),
     ]
 
-    /// ``spelledDurationsWritten`` folded ("une demi-heure" as "une demi heure",
-    /// "godzinę" as "godzine"), the longest first: "an hour and a half" before "an hour".
-    static let spelledDurations: [(words: String, duration: String)] = spelledDurationsWritten
-        .map { (fold($0.words), $0.duration) }.sorted { $0.words.count > $1.words.count }
+    /// A number of units written in words ("two hours", "zehn Minuten", "deux jours",
+    /// "veinte minutos"), in the languages whose number words stand before the unit in
+    /// one form: each number word with each of its language's units. Not Russian's nor
+    /// Polish's, whose units take the number's case ("два часа", "пять часов"), and
+    /// whose "в два часа" is two o'clock.
+    static let spelledNumbersWritten: [(words: String, duration: String)] = {
+        let languages: [(numbers: [(String, Int)], units: [(String, String)])] = [
+            ([("two", 2), ("three", 3), ("four", 4), ("five", 5), ("six", 6), ("seven", 7), ("eight", 8), ("nine", 9), ("ten", 10),
+              ("eleven", 11), ("twelve", 12), ("fifteen", 15), ("twenty", 20), ("thirty", 30), ("forty-five", 45), ("forty five", 45)],
+             [("minutes", "m"), ("mins", "m"), ("hours", "h"), ("days", "d"), ("weeks", "w")]),
+            ([("zwei", 2), ("drei", 3), ("vier", 4), ("fünf", 5), ("sechs", 6), ("sieben", 7), ("acht", 8), ("neun", 9), ("zehn", 10),
+              ("elf", 11), ("zwölf", 12), ("fünfzehn", 15), ("zwanzig", 20), ("dreißig", 30), ("fünfundvierzig", 45)],
+             [("minuten", "m"), ("stunden", "h"), ("tage", "d"), ("tagen", "d"), ("wochen", "w")]),
+            ([("deux", 2), ("trois", 3), ("quatre", 4), ("cinq", 5), ("six", 6), ("sept", 7), ("huit", 8), ("neuf", 9), ("dix", 10),
+              ("onze", 11), ("douze", 12), ("quinze", 15), ("vingt", 20), ("trente", 30), ("quarante-cinq", 45)],
+             [("minutes", "m"), ("heures", "h"), ("jours", "d"), ("semaines", "w")]),
+            ([("dos", 2), ("tres", 3), ("cuatro", 4), ("cinco", 5), ("seis", 6), ("siete", 7), ("ocho", 8), ("nueve", 9), ("diez", 10),
+              ("once", 11), ("doce", 12), ("quince", 15), ("veinte", 20), ("treinta", 30), ("cuarenta y cinco", 45)],
+             [("minutos", "m"), ("horas", "h"), ("días", "d"), ("semanas", "w")]),
+        ]
+        return languages.flatMap { language in
+            language.numbers.flatMap { number, value in language.units.map { unit, letter in ("\(number) \(unit)", "\(value)\(letter)") } }
+        }
+    }()
+
+    /// ``spelledDurationsWritten`` and ``spelledNumbersWritten`` folded ("une demi-heure"
+    /// as "une demi heure", "godzinę" as "godzine"), by their first word, the longest
+    /// first: "an hour and a half" before "an hour". Looked up by the text's first word,
+    /// not each compared in turn: a reply's every snooze word asks.
+    static let spelledDurations: [String: [(words: String, duration: String)]] = Dictionary(
+        grouping: (spelledDurationsWritten + spelledNumbersWritten).map { (words: fold($0.words), duration: $0.duration) }.sorted { $0.words.count > $1.words.count },
+        by: { String($0.words.prefix { $0 != " " }) })
 
     /// The duration that folded text begins with, written in words, and those words
     /// (folded); nil when it begins with none.
     public static func spelledDuration(beginning folded: Substring) -> (words: String, duration: String)? {
-        spelledDurations.first { folded.hasPrefix($0.words) && ended(folded.dropFirst($0.words.count), after: $0.words) }
+        spelledDurations[String(folded.prefix { $0 != " " })]?.first { folded.hasPrefix($0.words) && ended(folded.dropFirst($0.words.count), after: $0.words) }
     }
 
     /// "Until" written after what it leads, as Japanese and Korean write it: "15時まで",
