@@ -151,7 +151,8 @@ public struct ActionMatcher: Sendable {
     private func matchPolitely(line: String, rest: [String]) -> Match? {
         if let named = match(line: line, rest: rest) { return named }
         var line = line
-        // Each strip at most once, in either order: "OK, can you please remind me later?".
+        // Up to three strips, courtesy first at each: "OK, can you please remind me later?"
+        // is "OK", then "can you", then "please".
         for _ in 0..<3 {
             guard let shorter = Self.withoutLeadingCourtesy(line) ?? Self.withoutRequest(line) else { return nil }
             if let named = match(line: shorter, rest: rest) { return named }

@@ -2,8 +2,10 @@ import ChimeCore
 import ChimeMIME
 import Foundation
 
-/// Mail that no person wrote: auto-replies (RFC 3834 and the headers and subjects of the
-/// common responders) and delivery reports. Chime never acts on one and never answers one.
+/// Mail that answers nothing: what no person wrote (auto-replies, by RFC 3834 and the
+/// headers and subjects of the common responders; delivery reports; read receipts), and a
+/// person's emoji reaction, which only says they saw it. Chime never acts on one and never
+/// answers one.
 public enum MachineMail: Equatable, Sendable {
     /// An out-of-office or other automatic answer.
     case autoReply(String)
