@@ -80,6 +80,21 @@ extension CarryingOutTests {
         #expect(try Self.ingest(corpus, ReplyCorpusTests.reply(before, body: "Remind me two days before")).contains("unmatched"))
     }
 
+    @Test("a number of units written in words is that while in Russian and Polish too, its unit in the number's case: через два часа, на пять минут, через три дня, za dwie godziny, za piętnaście minut, na dwa tygodnie; в два часа is no two hours")
+    func spelledNumbersTakingCase() throws {
+        let ws = try Self.workspace()
+        let pending = try Self.snoozed(ws, [("a", "Напомни через два часа"), ("b", "Отложи на пять минут, спасибо"), ("c", "Напомни через три дня"),
+                                            ("d", "Отложить на двадцать минут"), ("e", "Przypomnij za dwie godziny"), ("f", "Przypomnij mi za piętnaście minut"),
+                                            ("g", "Drzemka na dwa tygodnie"), ("h", "Przypomnij za czterdzieści pięć minut")])
+        #expect(pending == ["a": "2026-11-21T12:00:00Z", "b": "2026-11-21T10:05:00Z", "c": "2026-11-24T10:00:00Z", "d": "2026-11-21T10:20:00Z",
+                            "e": "2026-11-21T12:00:00Z", "f": "2026-11-21T10:15:00Z", "g": "2026-12-05T10:00:00Z", "h": "2026-11-21T10:45:00Z"], "\(pending)")
+        let other = try Self.workspace()
+        let sent = try ReplyCorpusTests.send(other, ["z"], category: "shop")["z"]!
+        let printed = try Self.ingest(other, ReplyCorpusTests.reply(sent, body: "Напомни в два часа"))
+        let twoOClock = try Self.pending(other).map { $0["nextTriggerDate"] as? String ?? "" }
+        #expect(!twoOClock.contains("2026-11-21T12:00:00Z"), "\(printed) \(twoOClock)")
+    }
+
     @Test("a snooze may come after OK or yes, in a question (Can you remind me later?), in a while's words (Remind me in a bit, Más tarde hoy), or before a sentence of its own where the category takes no text (Later, I'm in a meeting); a no or a but after it, or a question for something else, is none, and a shopping list takes the sentence as its item")
     func snoozeAskedAsPeopleAsk() throws {
         let ws = try ReplyCorpusTests.workspace()

@@ -28,9 +28,8 @@ extension ReplyWords {
 
     /// A number of units written in words ("two hours", "zehn Minuten", "deux jours",
     /// "veinte minutos"), in the languages whose number words stand before the unit in
-    /// one form: each number word with each of its language's units. Not Russian's nor
-    /// Polish's, whose units take the number's case ("два часа", "пять часов"), and
-    /// whose "в два часа" is two o'clock.
+    /// one form: each number word with each of its language's units. Russian's and
+    /// Polish's are ``caseTakingNumbersWritten``.
     static let spelledNumbersWritten: [(words: String, duration: String)] = {
         let languages: [(numbers: [(String, Int)], units: [(String, String)])] = [
             ([("two", 2), ("three", 3), ("four", 4), ("five", 5), ("six", 6), ("seven", 7), ("eight", 8), ("nine", 9), ("ten", 10),
@@ -51,12 +50,37 @@ extension ReplyWords {
         }
     }()
 
-    /// ``spelledDurationsWritten`` and ``spelledNumbersWritten`` folded ("une demi-heure"
+    /// A number of units written in words in Russian and Polish, whose unit takes the
+    /// number's case: two to four take one form ("два часа", "три минуты", "dwie godziny",
+    /// "trzy minuty"), five and more another ("пять часов", "десять минут", "pięć godzin",
+    /// "piętnaście minut"). Two is written in either gender whatever the unit (people
+    /// slip). "в два часа" stays two o'clock: after a lead that asks for a time of day, the
+    /// snooze reader reads no while in words.
+    static let caseTakingNumbersWritten: [(words: String, duration: String)] = {
+        typealias Language = (few: [(String, Int)], many: [(String, Int)], units: [(few: String, many: String, letter: String)])
+        let languages: [Language] = [
+            ([("два", 2), ("две", 2), ("три", 3), ("четыре", 4)],
+             [("пять", 5), ("шесть", 6), ("семь", 7), ("восемь", 8), ("девять", 9), ("десять", 10), ("одиннадцать", 11), ("двенадцать", 12),
+              ("пятнадцать", 15), ("двадцать", 20), ("тридцать", 30), ("сорок пять", 45)],
+             [("минуты", "минут", "m"), ("часа", "часов", "h"), ("дня", "дней", "d"), ("недели", "недель", "w")]),
+            ([("dwie", 2), ("dwa", 2), ("trzy", 3), ("cztery", 4)],
+             [("pięć", 5), ("sześć", 6), ("siedem", 7), ("osiem", 8), ("dziewięć", 9), ("dziesięć", 10), ("jedenaście", 11), ("dwanaście", 12),
+              ("piętnaście", 15), ("dwadzieścia", 20), ("trzydzieści", 30), ("czterdzieści pięć", 45)],
+             [("minuty", "minut", "m"), ("godziny", "godzin", "h"), ("dni", "dni", "d"), ("tygodnie", "tygodni", "w")]),
+        ]
+        return languages.flatMap { language in
+            language.few.flatMap { number, value in language.units.map { unit in ("\(number) \(unit.few)", "\(value)\(unit.letter)") } }
+                + language.many.flatMap { number, value in language.units.map { unit in ("\(number) \(unit.many)", "\(value)\(unit.letter)") } }
+        }
+    }()
+
+    /// ``spelledDurationsWritten``, ``spelledNumbersWritten`` and
+    /// ``caseTakingNumbersWritten`` folded ("une demi-heure"
     /// as "une demi heure", "godzinę" as "godzine"), by their first word, the longest
     /// first: "an hour and a half" before "an hour". Looked up by the text's first word,
     /// not each compared in turn: a reply's every snooze word asks.
     static let spelledDurations: [String: [(words: String, duration: String)]] = Dictionary(
-        grouping: (spelledDurationsWritten + spelledNumbersWritten).map { (words: fold($0.words), duration: $0.duration) }.sorted { $0.words.count > $1.words.count },
+        grouping: (spelledDurationsWritten + spelledNumbersWritten + caseTakingNumbersWritten).map { (words: fold($0.words), duration: $0.duration) }.sorted { $0.words.count > $1.words.count },
         by: { String($0.words.prefix { $0 != " " }) })
 
     /// The duration that folded text begins with, written in words, and those words
