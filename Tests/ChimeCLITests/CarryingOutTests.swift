@@ -185,6 +185,39 @@ struct CarryingOutTests {
                                "on a Saturday at 11:00 in Paris")
     }
 
+    @Test("a snooze may name the weekend: its Saturday at 9:00, or its Sunday when said on a Saturday; next weekend is not next week's Monday")
+    func snoozeToTheWeekend() throws {
+        let ws = try Self.workspace()
+        // Saturday 2026-11-21, 11:00 in Paris (10:00 UTC): the weekend's next day is Sunday.
+        let replies = [("a", "Remind me this weekend"), ("b", "Schlummern bis zum Wochenende"), ("c", "Rappelle-moi ce week-end"),
+                       ("d", "Recuérdame el fin de semana"), ("e", "Напомни на выходных"), ("f", "Отложить до выходных"), ("g", "Przypomnij w weekend"),
+                       ("h", "週末までスヌーズ"), ("i", "snooze until the weekend, thanks"), ("j", "Remind me on the weekend at 3pm")]
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-22T08:00:00Z", "b": "2026-11-22T08:00:00Z", "c": "2026-11-22T08:00:00Z",
+                                                     "d": "2026-11-22T08:00:00Z", "e": "2026-11-22T08:00:00Z", "f": "2026-11-22T08:00:00Z",
+                                                     "g": "2026-11-22T08:00:00Z", "h": "2026-11-22T08:00:00Z", "i": "2026-11-22T08:00:00Z",
+                                                     "j": "2026-11-22T14:00:00Z"],
+                               "on a Saturday at 11:00 in Paris")
+        let sent = try ReplyCorpusTests.send(ws, ["k"], category: "shop")
+        let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent["k"]!, body: "Remind me next weekend"))
+        #expect(printed.contains("unmatched") && !printed.contains("Monday"), "\(printed)")
+    }
+
+    @Test("lunch is noon and after lunch the afternoon, in a snooze alone or after a day: until lunch, after lunch, tomorrow after lunch, до обеда, après le déjeuner; I'm at lunch after a snooze is no time")
+    func snoozeToLunch() throws {
+        let ws = try Self.workspace()
+        // Saturday 2026-11-21, 11:00 in Paris (10:00 UTC).
+        let replies = [("a", "Remind me after lunch"), ("b", "snooze until lunch"), ("c", "Remind me tomorrow after lunch"), ("d", "Отложить до обеда"),
+                       ("e", "Напомни после обеда"), ("f", "Rappelle-moi après le déjeuner"), ("g", "Erinnere mich nach dem Mittagessen"),
+                       ("h", "Recuérdame después de comer"), ("i", "snooze till lunchtime, thanks")]
+        try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T13:00:00Z", "b": "2026-11-21T11:00:00Z", "c": "2026-11-22T13:00:00Z",
+                                                     "d": "2026-11-21T11:00:00Z", "e": "2026-11-21T13:00:00Z", "f": "2026-11-21T13:00:00Z",
+                                                     "g": "2026-11-21T13:00:00Z", "h": "2026-11-21T13:00:00Z", "i": "2026-11-21T11:00:00Z"],
+                               "on a Saturday at 11:00 in Paris")
+        let sent = try ReplyCorpusTests.send(ws, ["j"], category: "shop")
+        let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent["j"]!, body: "Snooze, I'm at lunch"))
+        #expect(printed.contains("Snoozed until Saturday, November 21 at 11:45"), "\(printed)")
+    }
+
     @Test("a day's snooze as a review read it: an hour in words after the day, a part of the day with its time, noon, a time before its day, next week's weekday, tonight after midnight; Polish ordinal hours are no weekday")
     func snoozeToADayReviewed() throws {
         let ws = try Self.workspace()
