@@ -89,10 +89,22 @@ extension CarryingOutTests {
         #expect(pending == ["a": "2026-11-21T12:00:00Z", "b": "2026-11-21T10:05:00Z", "c": "2026-11-24T10:00:00Z", "d": "2026-11-21T10:20:00Z",
                             "e": "2026-11-21T12:00:00Z", "f": "2026-11-21T10:15:00Z", "g": "2026-12-05T10:00:00Z", "h": "2026-11-21T10:45:00Z"], "\(pending)")
         let other = try Self.workspace()
-        let sent = try ReplyCorpusTests.send(other, ["z"], category: "shop")["z"]!
-        let printed = try Self.ingest(other, ReplyCorpusTests.reply(sent, body: "Напомни в два часа"))
+        let printed = try Self.answer(other, "z", "Напомни в два часа")
         let twoOClock = try Self.pending(other).map { $0["nextTriggerDate"] as? String ?? "" }
         #expect(!twoOClock.contains("2026-11-21T12:00:00Z"), "\(printed) \(twoOClock)")
+    }
+
+    @Test("Not now is a snooze, alone, with thanks or before a sentence of its own, in the shipped languages: Nicht jetzt, Pas maintenant, Ahora no, Не сейчас, Nie teraz")
+    func notNowSnoozes() throws {
+        let ws = try ReplyCorpusTests.workspace()
+        let snoozes = ["Not now", "Not now, thanks", "Not right now, I'm driving", "Nicht jetzt", "Jetzt nicht, danke", "Pas maintenant", "Ahora no",
+                       "Не сейчас", "Nie teraz"]
+        let plain = try ReplyCorpusTests.send(ws, snoozes.indices.map { "p\($0)" }, category: "plain")
+        for (index, body) in snoozes.enumerated() {
+            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(plain["p\(index)"]!, body: body))
+            #expect(printed.contains("responded: chime.snooze (carried out)"), "\(body): \(printed)")
+        }
+        #expect(try Self.pending(ws).count == snoozes.count, "each snoozed")
     }
 
     @Test("a snooze may come after OK or yes, in a question (Can you remind me later?), in a while's words (Remind me in a bit, Más tarde hoy), or before a sentence of its own where the category takes no text (Later, I'm in a meeting); a no or a but after it, or a question for something else, is none, and a shopping list takes the sentence as its item")

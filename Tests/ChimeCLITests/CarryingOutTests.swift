@@ -197,8 +197,7 @@ struct CarryingOutTests {
                                                      "g": "2026-11-22T08:00:00Z", "h": "2026-11-22T08:00:00Z", "i": "2026-11-22T08:00:00Z",
                                                      "j": "2026-11-22T14:00:00Z"],
                                "on a Saturday at 11:00 in Paris")
-        let sent = try ReplyCorpusTests.send(ws, ["k"], category: "shop")
-        let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent["k"]!, body: "Remind me next weekend"))
+        let printed = try Self.answer(ws, "k", "Remind me next weekend")
         #expect(printed.contains("unmatched") && !printed.contains("Monday"), "\(printed)")
     }
 
@@ -213,8 +212,7 @@ struct CarryingOutTests {
                                                      "d": "2026-11-21T11:00:00Z", "e": "2026-11-21T13:00:00Z", "f": "2026-11-21T13:00:00Z",
                                                      "g": "2026-11-21T13:00:00Z", "h": "2026-11-21T13:00:00Z", "i": "2026-11-21T11:00:00Z"],
                                "on a Saturday at 11:00 in Paris")
-        let sent = try ReplyCorpusTests.send(ws, ["j"], category: "shop")
-        let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent["j"]!, body: "Snooze, I'm at lunch"))
+        let printed = try Self.answer(ws, "j", "Snooze, I'm at lunch")
         #expect(printed.contains("Snoozed until Saturday, November 21 at 11:45"), "\(printed)")
     }
 
@@ -230,8 +228,7 @@ struct CarryingOutTests {
                                                      "i": "2026-11-27T08:00:00Z"],
                                "on a Saturday at 11:00 in Paris")
         // "do piątej" is five o'clock, a time Chime does not read: not Friday.
-        let sent = try ReplyCorpusTests.send(ws, ["j"], category: "shop")
-        let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent["j"]!, body: "Drzemka do piątej"))
+        let printed = try Self.answer(ws, "j", "Drzemka do piątej")
         #expect(!printed.contains("Friday") && !printed.contains("carried out"), "\(printed)")
     }
 
@@ -339,8 +336,7 @@ struct CarryingOutTests {
                                                      "z6": "2026-12-03T08:00:00Z", "z7": "2026-12-03T08:00:00Z", "z8": "2026-12-03T08:00:00Z"],
                                "on a Saturday at 11:00 in Paris")
         // Next year's date is answered with its year, not as yesterday's.
-        let sent = try ReplyCorpusTests.send(ws, ["y"], category: "shop")
-        let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent["y"]!, body: "snooze until 20 November"))
+        let printed = try Self.answer(ws, "y", "snooze until 20 November")
         #expect(printed.contains("Snoozed until Saturday, November 20, 2027 at 9:00\u{202F}AM."), "\(printed)")
     }
 
@@ -434,8 +430,7 @@ struct CarryingOutTests {
                                                      "u": "2026-11-21T23:00:00Z"],
                                "on a Saturday at 11:00 in Paris")
         // A part of the day followed by another sentence names no snooze.
-        let sent = try ReplyCorpusTests.send(ws, ["v"], category: "shop")
-        let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent["v"]!, body: "Snooze? Morning works better, no"))
+        let printed = try Self.answer(ws, "v", "Snooze? Morning works better, no")
         #expect(printed.contains("unmatched"), "\(printed)")
     }
 
@@ -639,6 +634,12 @@ struct CarryingOutTests {
 
     /// Sends one reminder for each of `replies`, answers it with that body, which must be
     /// carried out as a snooze; returns each reminder's next fire, as `chime pending` says it.
+    /// What `chime ingest` prints for `body` replied to a shopping list sent as `id`.
+    static func answer(_ ws: Workspace, _ id: String, _ body: String) throws -> String {
+        let sent = try ReplyCorpusTests.send(ws, [id], category: "shop")[id]!
+        return try ingest(ws, ReplyCorpusTests.reply(sent, body: body))
+    }
+
     static func snoozed(_ ws: Workspace, _ replies: [(id: String, body: String)]) throws -> [String: String] {
         let sent = try ReplyCorpusTests.send(ws, replies.map(\.id), category: "shop")
         for (id, body) in replies {
@@ -651,8 +652,7 @@ struct CarryingOutTests {
     @Test("a snooze too long to count is read as no duration (the configured one), not a crash, and the record says so")
     func absurdSnooze() throws {
         let ws = try Self.workspace()
-        let sent = try ReplyCorpusTests.send(ws, ["a"], category: "shop")["a"]!
-        let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent, body: "snooze 99999999999999 weeks"))
+        let printed = try Self.answer(ws, "a", "snooze 99999999999999 weeks")
         #expect(printed.contains("Snoozed until Saturday, November 21 at 11:45\u{202F}AM."), "\(printed)")
         // Not silently: the record says the default stood in for the text.
         let result = try Self.responses(ws).map { $0["result"] as! String }.first ?? ""
