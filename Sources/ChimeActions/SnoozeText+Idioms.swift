@@ -49,7 +49,7 @@ extension SnoozeText {
         (#"za\s+kwadrans\s+(?<hour>\d{1,2})"#, .to, 15, false, ["kwadrans"]),
     ].map { pattern, direction, minutes, led, marks in
         let hour = #"(?<hour>\d{1,2}|"# + ReplyWords.idiomHours.keys.sorted { $0.count > $1.count }.joined(separator: "|") + #")(?:\s*(?<ampm>[ap])\.?\s?m\b\.?)?"#
-        let minuteWords = #"\d{1,2}(?:\s*(?:min|mins|minutes))?|"# + ReplyWords.idiomMinutes.keys.sorted { $0.count > $1.count }.joined(separator: "|")
+        let minuteWords = #"(?:\d{1,2}|"# + ReplyWords.idiomMinutes.keys.sorted { $0.count > $1.count }.joined(separator: "|") + #")(?:\s*(?:min|mins|minutes))?"#
         let written = pattern.replacingOccurrences(of: "MINUTES", with: minuteWords).replacingOccurrences(of: "H", with: hour)
         // Words of their own: a word's start before, and no letter, digit or colon after
         // ("quarter to 3:30" is none).
@@ -71,9 +71,14 @@ extension SnoozeText {
                 guard let hourWord = match["hour"]?.substring, let hour = Int(hourWord) ?? ReplyWords.idiomHours[String(hourWord)],
                       let minutes = idiomMinutes(match, of: idiom) else { return written }
                 let lead = match["lead"]?.substring.map(String.init)
-                // A number of minutes only after a lead asking for a time, as in French and Spanish.
-                let counted = match["minutes"]?.substring.map { Int($0.prefix(while: \.isNumber)) != nil || ReplyWords.idiomMinutes[String($0)] != nil } ?? false
-                if idiom.led || counted, lead == nil { return written }
+                // A number of minutes to an hour only after a lead asking for a time, as in
+                // French and Spanish ("snooze 5 to 10" may be a while), unless its unit is
+                // written ("twenty minutes to 4"); past an hour, none is a while: "ten
+                // minutes past 3", "20 after 3".
+                let minutesWritten = match["minutes"]?.substring
+                let counted = minutesWritten.map { Int($0.prefix(while: \.isNumber)) != nil || ReplyWords.idiomMinutes[minutesWord($0)] != nil } ?? false
+                let ranged = counted && idiom.direction == .to && minutesWritten.map { minutesWord($0) == $0 } == true
+                if idiom.led || ranged, lead == nil { return written }
                 // Not a while's number: "quarter to 10 minutes".
                 let next = source[match.range.upperBound...].split(whereSeparator: \.isWhitespace).first
                 if let next, unitLetter(next[..<(next.firstIndex { $0.isPunctuation } ?? next.endIndex)]) != nil { return written }
@@ -104,15 +109,24 @@ extension SnoozeText {
         return text
     }
 
+    /// The number's word of an idiom's minutes, the unit after it dropped: "ten" of "ten
+    /// minutes".
+    private static func minutesWord(_ written: Substring) -> String {
+        for unit in ["minutes", "mins", "min"] where written.hasSuffix(unit) {
+            return written.dropLast(unit.count).trimmingCharacters(in: .whitespaces)
+        }
+        return String(written)
+    }
+
     /// An idiom's minutes: its own, or the words' ("quarter", "half", "cuarto", "quart",
-    /// "10", "10 minutes", "ten"); nil for others.
+    /// "10", "10 minutes", "ten", "ten minutes"); nil for others.
     private static func idiomMinutes(_ match: Regex<AnyRegexOutput>.Match, of idiom: ClockIdiom) -> Int? {
         if let minutes = idiom.minutes { return minutes }
         guard let written = match["minutes"]?.substring else { return nil }
         switch written {
         case "quarter", "a quarter", "cuarto", "quart": return 15
         case "half": return 30
-        default: return ReplyWords.idiomMinutes[String(written)] ?? Int(written.prefix(while: \.isNumber))
+        default: return ReplyWords.idiomMinutes[minutesWord(written)] ?? Int(written.prefix(while: \.isNumber))
         }
     }
 }

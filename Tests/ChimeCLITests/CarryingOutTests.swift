@@ -357,7 +357,7 @@ struct CarryingOutTests {
         #expect(!french.contains("lundi") && !french.contains("Monday"), "\(french)")
     }
 
-    @Test("a clock's time as people say it: half past 3, quarter to 4, until 10 to 4, quarter past 8 pm, tomorrow at half past 9, bis halb 4, viertel nach 3, hasta las 3 menos cuarto, à 4 heures moins le quart, без четверти 4, do wpół do 4")
+    @Test("a clock's time as people say it: half past 3, quarter to 4, until 10 to 4, ten minutes past 3, 20 after 3, twenty minutes to 4, 5 past 4pm (but 5 to 10 minutes is a while's range), quarter past 8 pm, tomorrow at half past 9, bis halb 4, viertel nach 3, hasta las 3 menos cuarto, à 4 heures moins le quart, без четверти 4, do wpół do 4")
     func snoozeClockIdioms() throws {
         let ws = try Self.workspace()
         // Saturday 2026-11-21, 11:00 in Paris (10:00 UTC); 15:30 in Paris is 14:30 UTC.
@@ -367,7 +367,9 @@ struct CarryingOutTests {
                        ("l", "snooze at a quarter after 3, thanks"), ("m", "snooze half past 3 tomorrow"), ("n", "snooze until half past 3pm"),
                        ("o", "snooze quarter to four"), ("p", "Schlummern bis halb vier"), ("q", "snooze by 4pm"), ("r", "Reporter vers 17h"),
                        ("s", "snooze until ten to 4"), ("v", "snooze by 2h"), ("w", "snooze until quarter to 12pm"),
-                       ("x", "snooze until quarter past 3am"), ("y", "snooze by 4"), ("z", "snooze by an hour")]
+                       ("x", "snooze until quarter past 3am"), ("y", "snooze by 4"), ("z", "snooze by an hour"),
+                       ("aa", "snooze ten minutes past 3"), ("ab", "Remind me 20 after 3"), ("ac", "Remind me twenty minutes to 4"),
+                       ("ad", "snooze 5 past 4pm")]
         try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T14:30:00Z", "b": "2026-11-21T14:45:00Z", "c": "2026-11-21T14:30:00Z",
                                                      "d": "2026-11-21T14:15:00Z", "e": "2026-11-21T13:45:00Z", "f": "2026-11-21T14:45:00Z",
                                                      "g": "2026-11-22T08:30:00Z", "h": "2026-11-21T14:50:00Z", "i": "2026-11-21T19:15:00Z",
@@ -375,8 +377,13 @@ struct CarryingOutTests {
                                                      "m": "2026-11-22T14:30:00Z", "n": "2026-11-21T14:30:00Z", "o": "2026-11-21T14:45:00Z",
                                                      "p": "2026-11-21T14:30:00Z", "q": "2026-11-21T15:00:00Z", "r": "2026-11-21T16:00:00Z",
                                                      "s": "2026-11-21T14:50:00Z", "v": "2026-11-21T12:00:00Z", "w": "2026-11-21T10:45:00Z",
-                                                     "x": "2026-11-22T02:15:00Z", "y": "2026-11-21T15:00:00Z", "z": "2026-11-21T11:00:00Z"],
+                                                     "x": "2026-11-22T02:15:00Z", "y": "2026-11-21T15:00:00Z", "z": "2026-11-21T11:00:00Z",
+                                                     "aa": "2026-11-21T14:10:00Z", "ab": "2026-11-21T14:20:00Z", "ac": "2026-11-21T14:40:00Z",
+                                                     "ad": "2026-11-21T15:05:00Z"],
                                "on a Saturday at 11:00 in Paris")
+        // A number to a number, its unit after both, is a while's range the snooze does
+        // not read, not 9:55: the default snooze, 11:45 in Paris.
+        #expect(try Self.answer(ws, "ae", "snooze 5 to 10 minutes").contains("Snoozed until Saturday, November 21 at 11:45"))
         // At 23:30 in Paris, "quarter to 1" is the night's 0:45, not tomorrow's 12:45; "half past 12" 0:30.
         let late = try ReplyCorpusTests.send(ws, ["t", "u"], category: "shop")
         for (id, body) in [("t", "snooze quarter to 1"), ("u", "snooze until half past 12")] {
