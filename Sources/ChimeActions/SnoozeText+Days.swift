@@ -32,6 +32,8 @@ extension SnoozeText {
         case .nextWeek: calendar.nextDate(after: now.date, matching: DateComponents(weekday: 2), matchingPolicy: .nextTime)
         case .weekend: calendar.component(.weekday, from: now.date) == 7 ? calendar.date(byAdding: .day, value: 1, to: today)
             : calendar.nextDate(after: now.date, matching: DateComponents(weekday: 7), matchingPolicy: .nextTime)
+        case .nextWeekend: calendar.nextDate(after: now.date, matching: DateComponents(weekday: 2), matchingPolicy: .nextTime)
+            .flatMap { calendar.date(byAdding: .day, value: 5, to: $0) }
         case .weekday(let weekday): calendar.nextDate(after: now.date, matching: DateComponents(weekday: weekday), matchingPolicy: .nextTime)
         case .date(let month, let dayOfMonth, let year): date(month: month, day: dayOfMonth, year: year, from: today, calendar: calendar)
         }

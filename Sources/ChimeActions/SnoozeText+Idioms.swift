@@ -35,7 +35,8 @@ extension SnoozeText {
     /// quarto" is not read: "alle" is no lead of the snooze's. `H` stands for the hour, in
     /// numbers or, in English and German, in words (``ReplyWords/idiomHours``), with am or
     /// pm after it; `MINUTES` for minutes in numbers or English words
-    /// (``ReplyWords/idiomMinutes``).
+    /// (``ReplyWords/idiomMinutes``), their unit after them or not ("10 minutes", "ten
+    /// minutes").
     static let clockIdioms: [ClockIdiom] = [
         (#"(?:(?<lead>until|till|til|at|by)\s+)?(?<minutes>quarter|half|a quarter|MINUTES)\s+(?:past|after)\s+H"#, IdiomDirection.past, nil, false, ["past", "after"]),
         (#"(?:(?<lead>until|till|til|at|by)\s+)?(?<minutes>quarter|a quarter|MINUTES)\s+to\s+H"#, .to, nil, false, ["to "]),

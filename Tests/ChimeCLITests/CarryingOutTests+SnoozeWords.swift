@@ -85,9 +85,11 @@ extension CarryingOutTests {
         let ws = try Self.workspace()
         let pending = try Self.snoozed(ws, [("a", "Напомни через два часа"), ("b", "Отложи на пять минут, спасибо"), ("c", "Напомни через три дня"),
                                             ("d", "Отложить на двадцать минут"), ("e", "Przypomnij za dwie godziny"), ("f", "Przypomnij mi za piętnaście minut"),
-                                            ("g", "Drzemka na dwa tygodnie"), ("h", "Przypomnij za czterdzieści pięć minut")])
+                                            ("g", "Drzemka na dwa tygodnie"), ("h", "Przypomnij za czterdzieści pięć minut"), ("i", "Напомни через пару часов"),
+                                            ("j", "Напомни через двадцать пять минут"), ("k", "Przypomnij za parę minut")])
         #expect(pending == ["a": "2026-11-21T12:00:00Z", "b": "2026-11-21T10:05:00Z", "c": "2026-11-24T10:00:00Z", "d": "2026-11-21T10:20:00Z",
-                            "e": "2026-11-21T12:00:00Z", "f": "2026-11-21T10:15:00Z", "g": "2026-12-05T10:00:00Z", "h": "2026-11-21T10:45:00Z"], "\(pending)")
+                            "e": "2026-11-21T12:00:00Z", "f": "2026-11-21T10:15:00Z", "g": "2026-12-05T10:00:00Z", "h": "2026-11-21T10:45:00Z",
+                            "i": "2026-11-21T12:00:00Z", "j": "2026-11-21T10:25:00Z", "k": "2026-11-21T10:02:00Z"], "\(pending)")
         let other = try Self.workspace()
         let printed = try Self.answer(other, "z", "Напомни в два часа")
         let twoOClock = try Self.pending(other).map { $0["nextTriggerDate"] as? String ?? "" }

@@ -185,17 +185,19 @@ struct CarryingOutTests {
                                "on a Saturday at 11:00 in Paris")
     }
 
-    @Test("a snooze may name the weekend: its Saturday at 9:00, or its Sunday when said on a Saturday; next weekend is not next week's Monday")
+    @Test("a snooze may name the weekend: its Saturday at 9:00, or its Sunday when said on a Saturday; 来週末 and 다음 주말 are next week's Saturday; English's next weekend is not next week's Monday")
     func snoozeToTheWeekend() throws {
         let ws = try Self.workspace()
         // Saturday 2026-11-21, 11:00 in Paris (10:00 UTC): the weekend's next day is Sunday.
         let replies = [("a", "Remind me this weekend"), ("b", "Schlummern bis zum Wochenende"), ("c", "Rappelle-moi ce week-end"),
                        ("d", "Recuérdame el fin de semana"), ("e", "Напомни на выходных"), ("f", "Отложить до выходных"), ("g", "Przypomnij w weekend"),
-                       ("h", "週末までスヌーズ"), ("i", "snooze until the weekend, thanks"), ("j", "Remind me on the weekend at 3pm")]
+                       ("h", "週末までスヌーズ"), ("i", "snooze until the weekend, thanks"), ("j", "Remind me on the weekend at 3pm"),
+                       ("l", "Przypomnij do weekendu"), ("m", "Напомни в эти выходные"), ("n", "来週末までスヌーズ"), ("o", "snooze 다음 주말까지")]
         try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-22T08:00:00Z", "b": "2026-11-22T08:00:00Z", "c": "2026-11-22T08:00:00Z",
                                                      "d": "2026-11-22T08:00:00Z", "e": "2026-11-22T08:00:00Z", "f": "2026-11-22T08:00:00Z",
                                                      "g": "2026-11-22T08:00:00Z", "h": "2026-11-22T08:00:00Z", "i": "2026-11-22T08:00:00Z",
-                                                     "j": "2026-11-22T14:00:00Z"],
+                                                     "j": "2026-11-22T14:00:00Z", "l": "2026-11-22T08:00:00Z", "m": "2026-11-22T08:00:00Z",
+                                                     "n": "2026-11-28T08:00:00Z", "o": "2026-11-28T08:00:00Z"],
                                "on a Saturday at 11:00 in Paris")
         let printed = try Self.answer(ws, "k", "Remind me next weekend")
         #expect(printed.contains("unmatched") && !printed.contains("Monday"), "\(printed)")
@@ -207,13 +209,19 @@ struct CarryingOutTests {
         // Saturday 2026-11-21, 11:00 in Paris (10:00 UTC).
         let replies = [("a", "Remind me after lunch"), ("b", "snooze until lunch"), ("c", "Remind me tomorrow after lunch"), ("d", "Отложить до обеда"),
                        ("e", "Напомни после обеда"), ("f", "Rappelle-moi après le déjeuner"), ("g", "Erinnere mich nach dem Mittagessen"),
-                       ("h", "Recuérdame después de comer"), ("i", "snooze till lunchtime, thanks")]
+                       ("h", "Recuérdame después de comer"), ("i", "snooze till lunchtime, thanks"), ("k", "Posponer despues de comer")]
         try Self.expectSnoozed(ws, replies, firing: ["a": "2026-11-21T13:00:00Z", "b": "2026-11-21T11:00:00Z", "c": "2026-11-22T13:00:00Z",
                                                      "d": "2026-11-21T11:00:00Z", "e": "2026-11-21T13:00:00Z", "f": "2026-11-21T13:00:00Z",
-                                                     "g": "2026-11-21T13:00:00Z", "h": "2026-11-21T13:00:00Z", "i": "2026-11-21T11:00:00Z"],
+                                                     "g": "2026-11-21T13:00:00Z", "h": "2026-11-21T13:00:00Z", "i": "2026-11-21T11:00:00Z",
+                                                     "k": "2026-11-21T13:00:00Z"],
                                "on a Saturday at 11:00 in Paris")
         let printed = try Self.answer(ws, "j", "Snooze, I'm at lunch")
         #expect(printed.contains("Snoozed until Saturday, November 21 at 11:45"), "\(printed)")
+        // Where one is, not when: the default snooze, not tomorrow's noon.
+        for (id, body) in [("l", "Nicht jetzt, Mittagspause"), ("m", "Не сейчас, обед")] {
+            let status = try Self.answer(ws, id, body)
+            #expect(status.contains("Snoozed until Saturday, November 21 at 11:45"), "\(body): \(status)")
+        }
     }
 
     @Test("a day's snooze as a review read it: an hour in words after the day, a part of the day with its time, noon, a time before its day, next week's weekday, tonight after midnight; Polish ordinal hours are no weekday")
@@ -639,14 +647,14 @@ struct CarryingOutTests {
         #expect(try responses(ws).allSatisfy { !($0["result"] as? String ?? "").contains("the default snooze") }, sourceLocation: sourceLocation)
     }
 
-    /// Sends one reminder for each of `replies`, answers it with that body, which must be
-    /// carried out as a snooze; returns each reminder's next fire, as `chime pending` says it.
     /// What `chime ingest` prints for `body` replied to a shopping list sent as `id`.
     static func answer(_ ws: Workspace, _ id: String, _ body: String) throws -> String {
         let sent = try ReplyCorpusTests.send(ws, [id], category: "shop")[id]!
         return try ingest(ws, ReplyCorpusTests.reply(sent, body: body))
     }
 
+    /// Sends one reminder for each of `replies`, answers it with that body, which must be
+    /// carried out as a snooze; returns each reminder's next fire, as `chime pending` says it.
     static func snoozed(_ ws: Workspace, _ replies: [(id: String, body: String)]) throws -> [String: String] {
         let sent = try ReplyCorpusTests.send(ws, replies.map(\.id), category: "shop")
         for (id, body) in replies {

@@ -11,6 +11,8 @@ extension ReplyWords {
         /// The weekend: its Saturday, or its Sunday when said on a Saturday ("this
         /// weekend", "am Wochenende", "ce week-end", "на выходных", "週末").
         case weekend
+        /// The next week's weekend: its Saturday ("来週末", "다음 주말").
+        case nextWeekend
         /// Calendar's weekday: 1 is Sunday, 2 Monday … 7 Saturday.
         case weekday(Int)
         /// A date: its month (1 to 12), its day, and its year when written (else the next
@@ -38,11 +40,16 @@ extension ReplyWords {
           "a próxima semana", "volgende week", "przyszły tydzień", "przyszłego tygodnia", "w przyszłym tygodniu", "przyszłym tygodniu",
           "следующей недели", "следующей неделе", "следующая неделя", "на следующей неделе",
           "来週", "下周", "下星期", "下週", "다음 주", "다음주", "الأسبوع القادم", "الأسبوع المقبل", "gelecek hafta", "haftaya"], .nextWeek),
-        // Not Arabic's: where it is spoken, the weekend mostly starts on a Friday.
-        (["weekend", "the weekend", "this weekend", "on the weekend", "at the weekend", "over the weekend", "this coming weekend",
-          "wochenende", "am wochenende", "zum wochenende", "dieses wochenende", "übers wochenende", "week-end", "ce week-end", "ce weekend", "le week-end",
-          "fin de semana", "el fin de semana", "este fin de semana", "выходные", "выходных", "w weekend", "w ten weekend",
+        // Not Arabic's: where it is spoken, the weekend mostly starts on a Friday. Not
+        // "over the weekend" ("übers Wochenende"): through it, or in it?
+        (["weekend", "the weekend", "this weekend", "on the weekend", "at the weekend", "this coming weekend",
+          "wochenende", "am wochenende", "zum wochenende", "dieses wochenende", "week-end", "ce week-end", "ce weekend", "le week-end",
+          "au week-end", "jusqu'au week-end", "fin de semana", "el fin de semana", "este fin de semana", "выходные", "выходных",
+          "эти выходные", "этих выходных", "w weekend", "w ten weekend", "weekendu",
           "週末", "今週末", "周末", "这个周末", "這個週末", "주말", "이번 주말", "hafta sonu"], .weekend),
+        // The next week's, where the language says so without doubt ("来週末", "다음 주말");
+        // English's "next weekend" may be either, and is left unread.
+        (["来週末", "下周末", "下週末", "다음 주말", "다음주말"], .nextWeekend),
         (["sunday", "sonntag", "dimanche", "domingo", "domenica", "zondag", "niedziel*", "воскресен*", "日曜日", "日曜", "星期日", "星期天",
           "周日", "일요일", "الأحد", "pazar"], .weekday(1)),
         (["monday", "montag", "lundi", "lunes", "lunedì", "segunda-feira", "maandag", "poniedział*", "понедельник*", "月曜日", "月曜",

@@ -20,6 +20,7 @@ extension ReplyWords {
         ("un jour", "1d"), ("une journée", "1d"), ("une semaine", "1w"),
         ("una hora", "1h"), ("media hora", "30m"), ("una hora y media", "90m"), ("hora y media", "90m"), ("un día", "1d"), ("una semana", "1w"),
         ("на час", "1h"), ("через час", "1h"), ("полчаса", "30m"), ("полтора часа", "90m"), ("сутки", "1d"), ("на день", "1d"), ("на неделю", "1w"), ("через неделю", "1w"),
+        ("пару часов", "2h"), ("пару минут", "2m"), ("пару дней", "2d"), ("parę godzin", "2h"), ("parę minut", "2m"), ("parę dni", "2d"),
         ("godzinę", "1h"), ("pół godziny", "30m"), ("półtorej godziny", "90m"), ("na dzień", "1d"), ("na tydzień", "1w"), ("za tydzień", "1w"),
         ("ساعة", "1h"), ("نصف ساعة", "30m"), ("ساعة ونصف", "90m"), ("أسبوع", "1w"),
         ("ساعتين", "2h"), ("ساعتان", "2h"), ("دقيقتين", "2m"), ("دقيقتان", "2m"), ("يومين", "2d"), ("يومان", "2d"),
@@ -54,18 +55,19 @@ extension ReplyWords {
     /// number's case: two to four take one form ("два часа", "три минуты", "dwie godziny",
     /// "trzy minuty"), five and more another ("пять часов", "десять минут", "pięć godzin",
     /// "piętnaście minut"). Two is written in either gender whatever the unit (people
-    /// slip). "в два часа" stays two o'clock: after a lead that asks for a time of day, the
-    /// snooze reader reads no while in words.
+    /// slip). "в два часа" is two o'clock, no while: after a lead that asks for a time of
+    /// day, the snooze reader reads no while in words (nor, yet, an hour in words: "Отложить
+    /// в два часа" gets the default snooze, as "Reporter à deux heures" does).
     static let caseTakingNumbersWritten: [(words: String, duration: String)] = {
         typealias Language = (few: [(String, Int)], many: [(String, Int)], units: [(few: String, many: String, letter: String)])
         let languages: [Language] = [
             ([("два", 2), ("две", 2), ("три", 3), ("четыре", 4)],
              [("пять", 5), ("шесть", 6), ("семь", 7), ("восемь", 8), ("девять", 9), ("десять", 10), ("одиннадцать", 11), ("двенадцать", 12),
-              ("пятнадцать", 15), ("двадцать", 20), ("тридцать", 30), ("сорок пять", 45)],
+              ("пятнадцать", 15), ("двадцать", 20), ("двадцать пять", 25), ("тридцать", 30), ("сорок", 40), ("сорок пять", 45)],
              [("минуты", "минут", "m"), ("часа", "часов", "h"), ("дня", "дней", "d"), ("недели", "недель", "w")]),
             ([("dwie", 2), ("dwa", 2), ("trzy", 3), ("cztery", 4)],
              [("pięć", 5), ("sześć", 6), ("siedem", 7), ("osiem", 8), ("dziewięć", 9), ("dziesięć", 10), ("jedenaście", 11), ("dwanaście", 12),
-              ("piętnaście", 15), ("dwadzieścia", 20), ("trzydzieści", 30), ("czterdzieści pięć", 45)],
+              ("piętnaście", 15), ("dwadzieścia", 20), ("dwadzieścia pięć", 25), ("trzydzieści", 30), ("czterdzieści", 40), ("czterdzieści pięć", 45)],
              [("minuty", "minut", "m"), ("godziny", "godzin", "h"), ("dni", "dni", "d"), ("tygodnie", "tygodni", "w")]),
         ]
         return languages.flatMap { language in

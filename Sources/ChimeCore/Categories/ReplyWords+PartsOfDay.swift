@@ -39,13 +39,17 @@ extension ReplyWords {
           "полуночи", "真夜中", "午夜", "子夜", "자정", "منتصف الليل"], .midnight),
         (["noon", "at noon", "midday", "midi", "mittag", "mittags", "mediodía", "mediodia", "mezzogiorno", "meio-dia", "południe", "południa",
           "w południe", "полдень", "полудня", "昼", "正午", "中午", "정오", "ظهرا", "الظهر",
-          // Lunch is noon's ("until lunch", "до обеда"), after lunch the afternoon's.
-          "lunch", "lunchtime", "lunch time", "at lunch", "at lunchtime", "mittagspause", "mittagessen", "déjeuner", "l'heure du déjeuner",
-          "almuerzo", "el almuerzo", "la hora de comer", "обед", "обеда", "обеду", "昼休み", "昼食"], .noon),
+          // Lunch is noon's ("until lunch", "до обеда"), after lunch the afternoon's. Not
+          // the nouns people write as where they are ("Nicht jetzt, Mittagspause", "Не
+          // сейчас, обед", "昼食中"): in German, French, Spanish, Russian and Japanese only
+          // the forms a time's lead takes.
+          "lunch", "lunchtime", "lunch time", "at lunch", "at lunchtime", "zum mittagessen", "zur mittagspause", "au déjeuner", "au dejeuner",
+          "l'heure du déjeuner", "l'heure du dejeuner", "el almuerzo", "la hora de comer", "la hora del almuerzo", "обеда", "обеду"], .noon),
         (["afternoon", "in the afternoon", "nachmittag", "nachmittags", "après-midi", "apres-midi", "de l'après-midi", "l'après-midi", "l’après-midi", "por la tarde",
           "de la tarde", "la tarde", "tarde", "pomeriggio", "del pomeriggio", "à tarde", "a tarde", "da tarde", "middag", "po południu", "днём", "днем", "дня",
           "午後", "下午", "오후", "بعد الظهر", "after lunch", "nach dem mittagessen", "nach der mittagspause", "après le déjeuner", "après déjeuner",
-          "después de comer", "después del almuerzo", "после обеда", "po obiedzie", "po lunchu", "昼食後", "昼休み後"], .afternoon),
+          "apres le dejeuner", "apres dejeuner", "después de comer", "despues de comer", "después del almuerzo", "despues del almuerzo",
+          "после обеда", "po obiedzie", "po lunchu", "昼食後", "昼休み後"], .afternoon),
         (["end of day", "end of the day", "eod", "end of business", "close of business", "cob", "feierabend", "dienstschluss", "arbeitsschluss",
           "fin de journée", "fin de la journée", "fin del día", "fin del dia", "final del día", "final del dia", "конца дня", "конца рабочего дня",
           "końca dnia", "konca dnia", "końca pracy", "終業", "終業時間", "終業時刻", "定時", "نهاية اليوم"], .endOfDay),
