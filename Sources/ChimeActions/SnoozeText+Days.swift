@@ -26,15 +26,15 @@ extension SnoozeText {
             day = named
             rest = Self.trimmedRest(rest[namedEnd...])
         }
+        // The next of a weekday, never today's.
+        let next = { (weekday: Int) in calendar.nextDate(after: now.date, matching: DateComponents(weekday: weekday), matchingPolicy: .nextTime) }
         var start: Date? = switch day {
         case .tomorrow: calendar.date(byAdding: .day, value: 1, to: today)
         case .tonight: today
-        case .nextWeek: calendar.nextDate(after: now.date, matching: DateComponents(weekday: 2), matchingPolicy: .nextTime)
-        case .weekend: calendar.component(.weekday, from: now.date) == 7 ? calendar.date(byAdding: .day, value: 1, to: today)
-            : calendar.nextDate(after: now.date, matching: DateComponents(weekday: 7), matchingPolicy: .nextTime)
-        case .nextWeekend: calendar.nextDate(after: now.date, matching: DateComponents(weekday: 2), matchingPolicy: .nextTime)
-            .flatMap { calendar.date(byAdding: .day, value: 5, to: $0) }
-        case .weekday(let weekday): calendar.nextDate(after: now.date, matching: DateComponents(weekday: weekday), matchingPolicy: .nextTime)
+        case .nextWeek: next(2)
+        case .weekend: calendar.component(.weekday, from: now.date) == 7 ? calendar.date(byAdding: .day, value: 1, to: today) : next(7)
+        case .nextWeekend: next(2).flatMap { calendar.date(byAdding: .day, value: 5, to: $0) }
+        case .weekday(let weekday): next(weekday)
         case .date(let month, let dayOfMonth, let year): date(month: month, day: dayOfMonth, year: year, from: today, calendar: calendar)
         }
         // "next week Wednesday", "来週の水曜日": that weekday of next week.

@@ -50,7 +50,8 @@ extension SnoozeText {
         (#"za\s+kwadrans\s+(?<hour>\d{1,2})"#, .to, 15, false, ["kwadrans"]),
     ].map { pattern, direction, minutes, led, marks in
         let hour = #"(?<hour>\d{1,2}|"# + ReplyWords.idiomHours.keys.sorted { $0.count > $1.count }.joined(separator: "|") + #")(?:\s*(?<ampm>[ap])\.?\s?m\b\.?)?"#
-        let minuteWords = #"(?:\d{1,2}|"# + ReplyWords.idiomMinutes.keys.sorted { $0.count > $1.count }.joined(separator: "|") + #")(?:\s*(?:min|mins|minutes))?"#
+        let minuteWords = #"(?:\d{1,2}|"# + ReplyWords.idiomMinutes.keys.sorted { $0.count > $1.count }.joined(separator: "|") + #")(?:\s*(?:"#
+            + minuteUnits.joined(separator: "|") + "))?"
         let written = pattern.replacingOccurrences(of: "MINUTES", with: minuteWords).replacingOccurrences(of: "H", with: hour)
         // Words of their own: a word's start before, and no letter, digit or colon after
         // ("quarter to 3:30" is none).
@@ -110,10 +111,14 @@ extension SnoozeText {
         return text
     }
 
+    /// The units an idiom's minutes may be written with, the longest first: "10 minutes",
+    /// "ten mins".
+    static let minuteUnits = ["minutes", "mins", "min"]
+
     /// The number's word of an idiom's minutes, the unit after it dropped: "ten" of "ten
     /// minutes".
     private static func minutesWord(_ written: Substring) -> String {
-        for unit in ["minutes", "mins", "min"] where written.hasSuffix(unit) {
+        for unit in minuteUnits where written.hasSuffix(unit) {
             return written.dropLast(unit.count).trimmingCharacters(in: .whitespaces)
         }
         return String(written)

@@ -32,7 +32,7 @@ extension ActionMatcher {
         let parts = rest.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, parts[0].allSatisfy(\.isNumber) else { return true }
         let next = String(parts[1]), tail = rest[parts[1].startIndex...]
-        return next.allSatisfy(\.isNumber) || Self.hourWords.contains(next) || Self.courtesy.contains(next) || ReplyWords.minutesPast(beginning: rest)
+        return next.allSatisfy(\.isNumber) || Self.hourWords.contains(next) || Self.courtesy.contains(next) || ReplyWords.clockIdiom(beginning: rest)
             || ReplyWords.foldedSnoozeLeads.contains(next) || ReplyWords.snoozeDay(beginning: tail) != nil
             || ReplyWords.partOfDayEnd(beginning: tail) != nil || namesTime("1 " + next)
     }

@@ -9,8 +9,7 @@ extension ReplyWords {
     static let clockIdiomStarts: [String] = (["half past", "half after", "quarter past", "quarter after", "quarter to", "a quarter past", "a quarter after",
                                               "a quarter to", "halb", "viertel nach", "viertel vor", "dreiviertel", "без четверти", "wpol do", "kwadrans",
                                               "za kwadrans"]
-        + idiomMinutes.keys.flatMap { minutes in ["past", "after", "to", "minutes past", "minutes after", "minutes to"].map { minutes + " " + $0 } })
-        .map { fold($0) + " " }
+        + idiomMinutes.keys.flatMap { minutes in ["past", "after", "to"].map { minutes + " " + $0 } }).map { fold($0) + " " }
 
     /// The hours English and German idioms may spell: "half past three", "halb vier".
     public static let idiomHours: [String: Int] = [
@@ -22,24 +21,24 @@ extension ReplyWords {
     /// The minutes English idioms may spell: "ten to four", "twenty past 3".
     public static let idiomMinutes: [String: Int] = ["five": 5, "ten": 10, "twenty": 20, "twenty-five": 25, "twenty five": 25]
 
-    /// Whether folded text begins with a number of minutes past an hour: "20 after 3",
-    /// "10 past 4" ("5 to 10" may be a while, and is not one).
-    public static func minutesPast(beginning folded: Substring) -> Bool {
-        let words = folded.split(separator: " ", maxSplits: 3)
-        guard words.count >= 3, let minutes = Int(words[0]), (1...59).contains(minutes), words[1] == "past" || words[1] == "after" else { return false }
-        let hour = words[2]
-        return hour.first?.isNumber == true || idiomHours[String(hour)] != nil
-    }
-
     /// Whether folded text begins with a clock's time said as people say it, its hour
     /// after its first words (``clockIdiomStarts``), in numbers or words: "half past 3",
-    /// "halb vier".
+    /// "halb vier"; or minutes in numbers past an hour: "20 after 3", "10 past 4" ("5 to
+    /// 10" may be a while, and is not one).
     public static func clockIdiom(beginning folded: Substring) -> Bool {
-        clockIdiomStarts.contains { start in
-            guard folded.hasPrefix(start) else { return false }
-            let hour = folded.dropFirst(start.count).prefix { $0 != " " }
-            // Folded already: "fünf" is "funf", a key too.
-            return hour.first?.isNumber == true || idiomHours[String(hour)] != nil
+        if let first = folded.first, first.isNumber {
+            let words = folded.split(separator: " ", maxSplits: 3)
+            guard words.count >= 3, let minutes = Int(words[0]), (1...59).contains(minutes), words[1] == "past" || words[1] == "after" else { return false }
+            return isIdiomHour(words[2])
         }
+        return clockIdiomStarts.contains { start in
+            folded.hasPrefix(start) && isIdiomHour(folded.dropFirst(start.count).prefix { $0 != " " })
+        }
+    }
+
+    /// Whether a folded word is an idiom's hour: in numbers, or in words ("fünf" folded
+    /// is "funf", a key too).
+    private static func isIdiomHour(_ word: Substring) -> Bool {
+        word.first?.isNumber == true || idiomHours[String(word)] != nil
     }
 }

@@ -46,9 +46,7 @@ extension ReplyWords {
               ("once", 11), ("doce", 12), ("quince", 15), ("veinte", 20), ("treinta", 30), ("cuarenta y cinco", 45)],
              [("minutos", "m"), ("horas", "h"), ("días", "d"), ("semanas", "w")]),
         ]
-        return languages.flatMap { language in
-            language.numbers.flatMap { number, value in language.units.map { unit, letter in ("\(number) \(unit)", "\(value)\(letter)") } }
-        }
+        return languages.flatMap { eachNumber($0.numbers, withEach: $0.units) }
     }()
 
     /// A number of units written in words in Russian and Polish, whose unit takes the
@@ -71,10 +69,16 @@ extension ReplyWords {
              [("minuty", "minut", "m"), ("godziny", "godzin", "h"), ("dni", "dni", "d"), ("tygodnie", "tygodni", "w")]),
         ]
         return languages.flatMap { language in
-            language.few.flatMap { number, value in language.units.map { unit in ("\(number) \(unit.few)", "\(value)\(unit.letter)") } }
-                + language.many.flatMap { number, value in language.units.map { unit in ("\(number) \(unit.many)", "\(value)\(unit.letter)") } }
+            eachNumber(language.few, withEach: language.units.map { ($0.few, $0.letter) })
+                + eachNumber(language.many, withEach: language.units.map { ($0.many, $0.letter) })
         }
     }()
+
+    /// Each number word before each unit's word ("two hours", "пять минут"), with the
+    /// duration they make as DurationText writes it ("2h", "5m").
+    private static func eachNumber(_ numbers: [(String, Int)], withEach units: [(String, String)]) -> [(words: String, duration: String)] {
+        numbers.flatMap { number, value in units.map { unit, letter in ("\(number) \(unit)", "\(value)\(letter)") } }
+    }
 
     /// ``spelledDurationsWritten``, ``spelledNumbersWritten`` and
     /// ``caseTakingNumbersWritten`` folded ("une demi-heure"
