@@ -81,8 +81,10 @@ public struct ReplyDesk: Sendable {
     /// Chime's "reply above this line" in every locale, folded once
     /// (``ReplyText/foldedMarkers(_:)``).
     let foldedMarkers: [String]
-    /// Each category's matcher, its titles folded in every locale once for all messages.
-    let matchers: [String: ActionMatcher]
+    /// Each category's matcher, its titles folded in every locale once for all messages,
+    /// made when a message of that category first needs it: an MTA pipe's `chime ingest`
+    /// reads one reply, and made them all (most of its start) where it needs one.
+    let matchers: [String: Lazily<ActionMatcher>]
 
     /// - Parameters:
     ///   - titles: every translation of an action title, from the templates' locales.
@@ -91,21 +93,21 @@ public struct ReplyDesk: Sendable {
     ///   - namesTime: whether a snooze's text names a time (the snooze reader's, ChimeActions').
     ///   - menuForms: the menu line and the destructive note in every locale (``ActionMatcher``).
     public init(configuration: Configuration, store: any ResponseStore & PolicyStore, key: SigningKey,
-                titles: (String) -> [String], builtIns: [BuiltInAction: [String]] = [:],
+                titles: @escaping @Sendable (String) -> [String], builtIns: [BuiltInAction: [String]] = [:],
                 otherWords: [BuiltInAction: [String]] = [:], namesTime: @escaping @Sendable (String) -> Bool = { _ in true }, markers: [String],
                 menuForms: ActionMatcher.MenuForms = ActionMatcher.englishMenuForms) {
         self.configuration = configuration
         self.store = store
         tokens = TokenChecker(configuration: configuration, store: store, key: key)
         foldedMarkers = ReplyText.foldedMarkers(markers)
-        var matchers = Dictionary(configuration.categories.map {
-            ($0.identifier, ActionMatcher(category: $0, titles: titles, builtIns: builtIns, otherWords: otherWords, namesTime: namesTime, menuForms: menuForms))
-        }) { first, _ in first }
+        func matcher(_ category: NotificationCategory) -> Lazily<ActionMatcher> {
+            Lazily { ActionMatcher(category: category, titles: titles, builtIns: builtIns, otherWords: otherWords, namesTime: namesTime, menuForms: menuForms) }
+        }
+        var matchers = Dictionary(configuration.categories.map { ($0.identifier, matcher($0)) }) { first, _ in first }
         // Requests without a category (or of one no longer configured) take the built-ins
         // alone; opt-in requests, confirm alone. No configured category has either name.
         for identifier in ["", OptIn.category] {
-            matchers[identifier] = ActionMatcher(category: NotificationCategory(identifier: identifier), titles: titles, builtIns: builtIns,
-                                                 otherWords: otherWords, namesTime: namesTime, menuForms: menuForms)
+            matchers[identifier] = matcher(NotificationCategory(identifier: identifier))
         }
         self.matchers = matchers
     }
@@ -117,7 +119,7 @@ public struct ReplyDesk: Sendable {
 
     /// The matcher of the request's category.
     private func matcher(for request: NotificationRequest) -> ActionMatcher {
-        matchers[request.content.categoryIdentifier] ?? matchers[""]!
+        (matchers[request.content.categoryIdentifier] ?? matchers[""]!).value
     }
 
     /// How long a confirmation link sent in answer to a reply works: an hour.

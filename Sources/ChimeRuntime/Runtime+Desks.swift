@@ -19,7 +19,7 @@ extension Runtime {
                            environment: [String: String] = ProcessEnvironment.current) throws -> (ReplyDesk, ActionDesk) {
         let localizer = try localizer(failureCode: failureCode)
         let locales = localizer.locales
-        let titles: (String) -> [String] = { title in
+        let titles: @Sendable (String) -> [String] = { title in
             [title] + locales.map { localizer.localized(title, locale: $0) }
         }
         var builtIns: [BuiltInAction: [String]] = [:], otherWords: [BuiltInAction: [String]] = [:]

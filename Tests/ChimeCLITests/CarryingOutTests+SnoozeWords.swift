@@ -37,21 +37,13 @@ extension CarryingOutTests {
         let bodies = ["remind me to buy milk", "Later I will do it", "Later? No", "Don't remind me", "Remind me about the milk",
                       "Remind me 2 days before", "Erinnere mich eine Stunde vorher", "Remind me tomorrow? No, forget it", "Remind me at 2 places",
                       "1時間前にリマインドして", "3回リマインドして"]
-        let sent = try ReplyCorpusTests.send(ws, bodies.indices.map { "s\($0)" }, category: "plain")
-        for (index, body) in bodies.enumerated() {
-            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent["s\(index)"]!, body: body))
-            #expect(printed.contains("unmatched"), "\(body): \(printed)")
-        }
+        try Self.expectEach(ws, bodies, as: "s", category: "plain", toContain: "unmatched")
         #expect(try Self.pending(ws).isEmpty, "nothing snoozed")
 
         // A shopping list's items stay items.
         let items = ["Remind me 3 bananas", "Przypomnij mi o 2 jajkach", "Rappelle-moi à 2 reprises", "Remind me:\nMilk\nEggs", "Later\nmilk",
                      "Remind me 4 min noodles", "Remind me tomorrow: milk", "Later tonight I'll call you", "Erinnere mich morgen an Milch"]
-        let lists = try ReplyCorpusTests.send(ws, items.indices.map { "l\($0)" })
-        for (index, body) in items.enumerated() {
-            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(lists["l\(index)"]!, body: body))
-            #expect(printed.contains("responded: addItem"), "\(body): \(printed)")
-        }
+        try Self.expectEach(ws, items, as: "l", category: "shoppingListReminderCategory", toContain: "responded: addItem")
         #expect(try Self.pending(ws).isEmpty, "nothing snoozed")
         // A time alone, or with thanks, is still a snooze there.
         let asked = try ReplyCorpusTests.send(ws, ["w"])["w"]!
@@ -101,11 +93,7 @@ extension CarryingOutTests {
         let ws = try ReplyCorpusTests.workspace()
         let snoozes = ["Not now", "Not now, thanks", "Not right now, I'm driving", "Nicht jetzt", "Jetzt nicht, danke", "Pas maintenant", "Ahora no",
                        "Не сейчас", "Nie teraz"]
-        let plain = try ReplyCorpusTests.send(ws, snoozes.indices.map { "p\($0)" }, category: "plain")
-        for (index, body) in snoozes.enumerated() {
-            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(plain["p\(index)"]!, body: body))
-            #expect(printed.contains("responded: chime.snooze (carried out)"), "\(body): \(printed)")
-        }
+        try Self.expectEach(ws, snoozes, as: "p", category: "plain", toContain: "responded: chime.snooze (carried out)")
         #expect(try Self.pending(ws).count == snoozes.count, "each snoozed")
     }
 
@@ -116,32 +104,20 @@ extension CarryingOutTests {
                        "OK, can you please remind me later?", "Yes, later", "Okay later", "了解です、リマインドして", "Remind me later, I'm busy",
                        "Later, I'm in a meeting", "Later - driving", "Remind me in a bit", "In a while", "Plus tard dans la journée",
                        "Más tarde hoy", "En un rato"]
-        let plain = try ReplyCorpusTests.send(ws, snoozes.indices.map { "p\($0)" }, category: "plain")
-        for (index, body) in snoozes.enumerated() {
-            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(plain["p\(index)"]!, body: body))
-            #expect(printed.contains("responded: chime.snooze (carried out)"), "\(body): \(printed)")
-        }
+        try Self.expectEach(ws, snoozes, as: "p", category: "plain", toContain: "responded: chime.snooze (carried out)")
         let times = Dictionary(uniqueKeysWithValues: try Self.pending(ws).map { ($0["identifier"] as? String ?? "", $0["nextTriggerDate"] as? String ?? "") })
         #expect(times.count == snoozes.count, "\(times)")
         #expect(times["p1"] == "2026-11-22T08:00:00Z" && times["p3"] == "2026-11-21T12:00:00Z", "tomorrow morning and in two hours: \(times)")
 
         let none = ["Later, but not today", "Later, no thanks", "Later? No", "Could you remind me to buy milk?", "Can you help me?", "OK", "Later I will do it"]
-        let asked = try ReplyCorpusTests.send(ws, none.indices.map { "n\($0)" }, category: "plain")
-        for (index, body) in none.enumerated() {
-            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(asked["n\(index)"]!, body: body))
-            #expect(printed.contains("unmatched"), "\(body): \(printed)")
-        }
+        try Self.expectEach(ws, none, as: "n", category: "plain", toContain: "unmatched")
         #expect(try Self.pending(ws).count == snoozes.count, "nothing more snoozed")
 
         // A shopping list: a sentence after the snooze's word is the item it takes, where
         // OK or a question before the word still snoozes.
         let items = ["Later, I'm in a meeting", "Remind me later, I'm busy", "Later, but not today", "OK, milk"]
-        let lists = try ReplyCorpusTests.send(ws, items.indices.map { "l\($0)" } + ["q"])
-        for (index, body) in items.enumerated() {
-            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(lists["l\(index)"]!, body: body))
-            #expect(printed.contains("responded: addItem"), "\(body): \(printed)")
-        }
-        #expect(try Self.ingest(ws, ReplyCorpusTests.reply(lists["q"]!, body: "OK, can you remind me later?")).contains("responded: chime.snooze"))
+        try Self.expectEach(ws, items, as: "l", category: "shoppingListReminderCategory", toContain: "responded: addItem")
+        #expect(try Self.replied(ws, [("q", "OK, can you remind me later?")], category: "shoppingListReminderCategory")["q"]?.contains("responded: chime.snooze") == true)
         #expect(try Self.pending(ws).count == snoozes.count + 1)
     }
 

@@ -218,9 +218,10 @@ struct CarryingOutTests {
         let printed = try Self.answer(ws, "j", "Snooze, I'm at lunch")
         #expect(printed.contains("Snoozed until Saturday, November 21 at 11:45"), "\(printed)")
         // Where one is, not when: the default snooze, not tomorrow's noon.
-        for (id, body) in [("l", "Nicht jetzt, Mittagspause"), ("m", "Не сейчас, обед")] {
-            let status = try Self.answer(ws, id, body)
-            #expect(status.contains("Snoozed until Saturday, November 21 at 11:45"), "\(body): \(status)")
+        let whereOneIs = [("l", "Nicht jetzt, Mittagspause"), ("m", "Не сейчас, обед")]
+        let statuses = try Self.replied(ws, whereOneIs)
+        for (id, body) in whereOneIs {
+            #expect(statuses[id]?.contains("Snoozed until Saturday, November 21 at 11:45") == true, "\(body): \(statuses[id] ?? "not taken")")
         }
     }
 
@@ -403,11 +404,11 @@ struct CarryingOutTests {
     @Test("a date that is no day (31 November) or gone by in its year is not read as its number's hour: the default snooze stands in, and the record says so")
     func snoozeOnAnImpossibleDate() throws {
         let ws = try Self.workspace()
-        let sent = try ReplyCorpusTests.send(ws, ["a", "b", "c", "d"], category: "shop")
-        for (id, body) in [("a", "snooze until 31 November"), ("b", "snooze until 3 December 2025"), ("c", "snooze until 1 Jan 2019"), ("d", "snooze until 3 Dec 2050")] {
-            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent[id]!, body: body))
+        let replies = [("a", "snooze until 31 November"), ("b", "snooze until 3 December 2025"), ("c", "snooze until 1 Jan 2019"), ("d", "snooze until 3 Dec 2050")]
+        let printed = try Self.replied(ws, replies)
+        for (id, body) in replies {
             // The default snooze (45 minutes in this workspace), not 15:00 nor 03:00.
-            #expect(printed.contains("Snoozed until Saturday, November 21 at 11:45\u{202F}AM."), "\(body): \(printed)")
+            #expect(printed[id]?.contains("Snoozed until Saturday, November 21 at 11:45\u{202F}AM.") == true, "\(body): \(printed[id] ?? "not taken")")
         }
         #expect(try Self.responses(ws).allSatisfy { ($0["result"] as? String ?? "").contains("the default snooze") })
     }
@@ -462,11 +463,7 @@ struct CarryingOutTests {
                                                      "i": "2026-11-22T12:00:00Z", "j": "2026-11-21T13:00:00Z", "m": "2026-11-21T14:00:00Z", "n": "2026-11-22T09:00:00Z",
                                                      "o": "2026-11-21T23:00:00Z", "p": "2026-11-21T23:00:00Z"],
                                "on a Saturday at 11:00 in Paris")
-        let sent = try ReplyCorpusTests.send(ws, ["k", "l"], category: "shop")
-        for (id, body) in [("k", "snooze: evening 2 kids asleep"), ("l", "snooze noon 3")] {
-            let printed = try Self.ingest(ws, ReplyCorpusTests.reply(sent[id]!, body: body))
-            #expect(printed.contains("unmatched"), "\(body): \(printed)")
-        }
+        try Self.expectEach(ws, ["snooze: evening 2 kids asleep", "snooze noon 3"], as: "k", category: "shop", toContain: "unmatched")
     }
 
     @Test("a review of the while in words: after à, until or до a clock's time and a half is half past, and hours are the clock's; Arabic's يوم before a weekday is that day; Arabic minutes; an hour then a day is an hour; 終業時間まで; a sorry after スヌーズ; counts and birthdays are no snooze")
@@ -631,10 +628,9 @@ struct CarryingOutTests {
     /// Sends a reminder of the shopping category for each of `replies` and answers it with
     /// the reply's body, expecting none of them to snooze.
     static func expectNoSnooze(_ ws: Workspace, _ replies: [(id: String, body: String)], sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let sent = try ReplyCorpusTests.send(ws, replies.map(\.id), category: "shop")
+        let printed = try replied(ws, replies)
         for (id, body) in replies {
-            let printed = try ingest(ws, ReplyCorpusTests.reply(sent[id]!, body: body))
-            #expect(!printed.contains("chime.snooze"), "\(body): \(printed)", sourceLocation: sourceLocation)
+            #expect(printed[id]?.contains("chime.snooze") == false, "\(body): \(printed[id] ?? "not taken")", sourceLocation: sourceLocation)
         }
     }
 
@@ -656,12 +652,45 @@ struct CarryingOutTests {
     /// Sends one reminder for each of `replies`, answers it with that body, which must be
     /// carried out as a snooze; returns each reminder's next fire, as `chime pending` says it.
     static func snoozed(_ ws: Workspace, _ replies: [(id: String, body: String)]) throws -> [String: String] {
-        let sent = try ReplyCorpusTests.send(ws, replies.map(\.id), category: "shop")
+        let printed = try replied(ws, replies)
         for (id, body) in replies {
-            let printed = try ingest(ws, ReplyCorpusTests.reply(sent[id]!, body: body))
-            #expect(printed.contains("responded: chime.snooze (carried out)"), "\(body): \(printed)")
+            #expect(printed[id]?.contains("responded: chime.snooze (carried out)") == true, "\(body): \(printed[id] ?? "not taken")")
         }
         return Dictionary(uniqueKeysWithValues: try pending(ws).map { ($0["identifier"] as? String ?? "", $0["nextTriggerDate"] as? String ?? "") })
+    }
+
+    /// Replies each of `bodies` to a reminder of `category` sent as PREFIX0, PREFIX1…
+    /// (``replied(_:_:category:)``), expecting what is printed for each to contain `outcome`.
+    static func expectEach(_ ws: Workspace, _ bodies: [String], as prefix: String, category: String, toContain outcome: String,
+                           sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let printed = try replied(ws, bodies.enumerated().map { ("\(prefix)\($0.offset)", $0.element) }, category: category)
+        for (index, body) in bodies.enumerated() {
+            let line = printed["\(prefix)\(index)"]
+            #expect(line?.contains(outcome) == true, "\(body): \(line ?? "not taken")", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Sends a reminder of `category` for each of `replies` and answers each with its body,
+    /// the answers taken by one `chime ingest --maildir` as a fetched mailbox is (one
+    /// process, where a process for each had been most of this suite's time); what it
+    /// printed for each, by id.
+    static func replied(_ ws: Workspace, _ replies: [(id: String, body: String)], category: String = "shop") throws -> [String: String] {
+        let sent = try ReplyCorpusTests.send(ws, replies.map(\.id), category: category)
+        let box = ws.url.appendingPathComponent("replies")
+        for folder in ["new", "cur", "tmp"] {
+            try FileManager.default.createDirectory(at: box.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        for (id, body) in replies {
+            try Data(ReplyCorpusTests.reply(sent[id]!, body: body).utf8).write(to: box.appendingPathComponent("new/\(id)"))
+        }
+        let run = try ws.chime(["ingest", "--maildir", "replies"], now: "2026-11-21T10:00:00Z")
+        #expect(run.status == 0, "\(run.stderr)")
+        // Each line is the message's name, then what became of it.
+        let lines = run.stdout.split(separator: "\n").compactMap { line -> (String, String)? in
+            guard let colon = line.firstRange(of: ": ") else { return nil }
+            return (String(line.prefix(upTo: colon.lowerBound)), String(line.suffix(from: colon.upperBound)))
+        }
+        return Dictionary(lines) { first, _ in first }
     }
 
     @Test("a snooze too long to count is read as no duration (the configured one), not a crash, and the record says so")
