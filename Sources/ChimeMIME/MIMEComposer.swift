@@ -62,6 +62,9 @@ public enum MIMEComposer {
     /// (``withinEncodedWordLimit(_:)``; a line break in a value is encoded, never a new header);
     /// folded at white space only, at 78 columns where it can be.
     static func textHeader(_ name: String, _ value: String) -> String {
+        // Its encoder reads GMime's default options, which g_mime_init makes: called
+        // first (a test's), it read them as nil and crashed in the encoder.
+        GMime.initialize()
         let value = value.utf8.count > longestSpaceRun ? shortenedSpaceRuns(value) : value
         let plain = isPlain(value) && !hasUnfoldableWord(value)
         let encoded = plain ? value : value.contains("=?") ? encodedWords(value) : taken(g_mime_utils_header_encode_text(nil, value, "utf-8"))
@@ -98,6 +101,7 @@ public enum MIMEComposer {
     /// were one word of 80 (RFC 2047 allows 75), which strict readers left undecoded.
     static func withinEncodedWordLimit(_ header: String) -> String {
         guard hasLongEncodedWord(header) else { return header }
+        GMime.initialize()
         var line = header.replacingOccurrences(of: "\n ", with: " ").replacingOccurrences(of: "\n\t", with: "\t")
         if line.hasSuffix("\n") { line.removeLast() }
         // Word by word, the white space between them kept (GMime folds with a tab).
