@@ -101,7 +101,6 @@ public enum MIMEComposer {
     /// were one word of 80 (RFC 2047 allows 75), which strict readers left undecoded.
     static func withinEncodedWordLimit(_ header: String) -> String {
         guard hasLongEncodedWord(header) else { return header }
-        GMime.initialize()
         var line = header.replacingOccurrences(of: "\n ", with: " ").replacingOccurrences(of: "\n\t", with: "\t")
         if line.hasSuffix("\n") { line.removeLast() }
         // Word by word, the white space between them kept (GMime folds with a tab).

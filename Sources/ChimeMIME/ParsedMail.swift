@@ -120,7 +120,6 @@ public struct ParsedMail: Sendable {
         /// `data` converted from `charset` by GMime's iconv; nil when iconv knows no such
         /// charset.
         static func text(of data: [UInt8], inCharset charset: String) -> String? {
-            GMime.initialize() // its iconv cache
             let converter = g_mime_iconv_open("UTF-8", charset)
             guard let converter, converter != iconv_t(bitPattern: -1) else { return nil }
             defer { g_mime_iconv_close(converter) }

@@ -100,14 +100,14 @@ public struct ReplyDesk: Sendable {
         self.store = store
         tokens = TokenChecker(configuration: configuration, store: store, key: key)
         foldedMarkers = ReplyText.foldedMarkers(markers)
-        func matcher(_ category: NotificationCategory) -> Lazily<ActionMatcher> {
+        func lazyMatcher(_ category: NotificationCategory) -> Lazily<ActionMatcher> {
             Lazily { ActionMatcher(category: category, titles: titles, builtIns: builtIns, otherWords: otherWords, namesTime: namesTime, menuForms: menuForms) }
         }
-        var matchers = Dictionary(configuration.categories.map { ($0.identifier, matcher($0)) }) { first, _ in first }
+        var matchers = Dictionary(configuration.categories.map { ($0.identifier, lazyMatcher($0)) }) { first, _ in first }
         // Requests without a category (or of one no longer configured) take the built-ins
         // alone; opt-in requests, confirm alone. No configured category has either name.
         for identifier in ["", OptIn.category] {
-            matchers[identifier] = matcher(NotificationCategory(identifier: identifier))
+            matchers[identifier] = lazyMatcher(NotificationCategory(identifier: identifier))
         }
         self.matchers = matchers
     }

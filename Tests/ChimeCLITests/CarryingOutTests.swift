@@ -218,11 +218,7 @@ struct CarryingOutTests {
         let printed = try Self.answer(ws, "j", "Snooze, I'm at lunch")
         #expect(printed.contains("Snoozed until Saturday, November 21 at 11:45"), "\(printed)")
         // Where one is, not when: the default snooze, not tomorrow's noon.
-        let whereOneIs = [("l", "Nicht jetzt, Mittagspause"), ("m", "Не сейчас, обед")]
-        let statuses = try Self.replied(ws, whereOneIs)
-        for (id, body) in whereOneIs {
-            #expect(statuses[id]?.contains("Snoozed until Saturday, November 21 at 11:45") == true, "\(body): \(statuses[id] ?? "not taken")")
-        }
+        try Self.expectEach(ws, [("l", "Nicht jetzt, Mittagspause"), ("m", "Не сейчас, обед")], toContain: "Snoozed until Saturday, November 21 at 11:45")
     }
 
     @Test("a day's snooze as a review read it: an hour in words after the day, a part of the day with its time, noon, a time before its day, next week's weekday, tonight after midnight; Polish ordinal hours are no weekday")
@@ -404,12 +400,9 @@ struct CarryingOutTests {
     @Test("a date that is no day (31 November) or gone by in its year is not read as its number's hour: the default snooze stands in, and the record says so")
     func snoozeOnAnImpossibleDate() throws {
         let ws = try Self.workspace()
-        let replies = [("a", "snooze until 31 November"), ("b", "snooze until 3 December 2025"), ("c", "snooze until 1 Jan 2019"), ("d", "snooze until 3 Dec 2050")]
-        let printed = try Self.replied(ws, replies)
-        for (id, body) in replies {
-            // The default snooze (45 minutes in this workspace), not 15:00 nor 03:00.
-            #expect(printed[id]?.contains("Snoozed until Saturday, November 21 at 11:45\u{202F}AM.") == true, "\(body): \(printed[id] ?? "not taken")")
-        }
+        // The default snooze (45 minutes in this workspace), not 15:00 nor 03:00.
+        try Self.expectEach(ws, [("a", "snooze until 31 November"), ("b", "snooze until 3 December 2025"), ("c", "snooze until 1 Jan 2019"),
+                                 ("d", "snooze until 3 Dec 2050")], toContain: "Snoozed until Saturday, November 21 at 11:45\u{202F}AM.")
         #expect(try Self.responses(ws).allSatisfy { ($0["result"] as? String ?? "").contains("the default snooze") })
     }
 
@@ -652,21 +645,25 @@ struct CarryingOutTests {
     /// Sends one reminder for each of `replies`, answers it with that body, which must be
     /// carried out as a snooze; returns each reminder's next fire, as `chime pending` says it.
     static func snoozed(_ ws: Workspace, _ replies: [(id: String, body: String)]) throws -> [String: String] {
-        let printed = try replied(ws, replies)
-        for (id, body) in replies {
-            #expect(printed[id]?.contains("responded: chime.snooze (carried out)") == true, "\(body): \(printed[id] ?? "not taken")")
-        }
+        try expectEach(ws, replies, toContain: "responded: chime.snooze (carried out)")
         return Dictionary(uniqueKeysWithValues: try pending(ws).map { ($0["identifier"] as? String ?? "", $0["nextTriggerDate"] as? String ?? "") })
     }
 
-    /// Replies each of `bodies` to a reminder of `category` sent as PREFIX0, PREFIX1…
-    /// (``replied(_:_:category:)``), expecting what is printed for each to contain `outcome`.
+    /// Replies each of `bodies` to a reminder of `category` sent as PREFIX0, PREFIX1…,
+    /// expecting what is printed for each to contain `outcome`.
     static func expectEach(_ ws: Workspace, _ bodies: [String], as prefix: String, category: String, toContain outcome: String,
                            sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let printed = try replied(ws, bodies.enumerated().map { ("\(prefix)\($0.offset)", $0.element) }, category: category)
-        for (index, body) in bodies.enumerated() {
-            let line = printed["\(prefix)\(index)"]
-            #expect(line?.contains(outcome) == true, "\(body): \(line ?? "not taken")", sourceLocation: sourceLocation)
+        try expectEach(ws, bodies.enumerated().map { ("\(prefix)\($0.offset)", $0.element) }, category: category, toContain: outcome,
+                       sourceLocation: sourceLocation)
+    }
+
+    /// Each of `replies` through ``replied(_:_:category:)``, expecting what is printed for
+    /// each to contain `outcome`.
+    static func expectEach(_ ws: Workspace, _ replies: [(id: String, body: String)], category: String = "shop", toContain outcome: String,
+                           sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let printed = try replied(ws, replies, category: category)
+        for (id, body) in replies {
+            #expect(printed[id]?.contains(outcome) == true, "\(body): \(printed[id] ?? "not taken")", sourceLocation: sourceLocation)
         }
     }
 
@@ -676,10 +673,7 @@ struct CarryingOutTests {
     /// printed for each, by id.
     static func replied(_ ws: Workspace, _ replies: [(id: String, body: String)], category: String = "shop") throws -> [String: String] {
         let sent = try ReplyCorpusTests.send(ws, replies.map(\.id), category: category)
-        let box = ws.url.appendingPathComponent("replies")
-        for folder in ["new", "cur", "tmp"] {
-            try FileManager.default.createDirectory(at: box.appendingPathComponent(folder), withIntermediateDirectories: true)
-        }
+        let box = try ws.maildir("replies")
         for (id, body) in replies {
             try Data(ReplyCorpusTests.reply(sent[id]!, body: body).utf8).write(to: box.appendingPathComponent("new/\(id)"))
         }
@@ -771,9 +765,7 @@ struct CarryingOutTests {
             of: #"<action identifier="justInform" title="OK, got it"/>"#,
             with: #"<action identifier="justInform" title="OK, got it"><hook command="sleep 6" timeout="20s"/></action>"#))
         let sent = try ReplyCorpusTests.send(ws, ["a", "b"], category: "shop")
-        for folder in ["first", "box"] {
-            for sub in ["new", "cur", "tmp"] { try FileManager.default.createDirectory(atPath: ws.path("\(folder)/\(sub)"), withIntermediateDirectories: true) }
-        }
+        for folder in ["first", "box"] { try ws.maildir(folder) }
         try ws.write("first/new/1.eml", ReplyCorpusTests.reply(sent["a"]!, body: "1"))
         try ws.write("box/new/1-a.eml", ReplyCorpusTests.reply(sent["a"]!, body: "1"))
         try ws.write("box/new/2-b.eml", ReplyCorpusTests.reply(sent["b"]!, body: "1"))

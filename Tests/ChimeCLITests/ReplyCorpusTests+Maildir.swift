@@ -10,11 +10,7 @@ extension ReplyCorpusTests {
         let identifiers = (0..<count).map { String(format: "r%04d", $0) }
         let sent = try send(ws, identifiers, category: "plain")
         #expect(sent.count == count)
-        let replies = ws.url.appendingPathComponent("replies")
-        for folder in ["new", "cur", "tmp"] {
-            try FileManager.default.createDirectory(at: replies.appendingPathComponent(folder), withIntermediateDirectories: true)
-        }
-        return (ws, identifiers, sent, replies)
+        return (ws, identifiers, sent, try ws.maildir("replies"))
     }
 
     /// Runs `chime ingest --maildir replies`, which must print one line per reply in the

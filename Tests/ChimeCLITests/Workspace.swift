@@ -18,6 +18,16 @@ final class Workspace: @unchecked Sendable { // immutable after init
         try text.write(to: url.appendingPathComponent(name), atomically: true, encoding: .utf8)
     }
 
+    /// An empty Maildir here (its `new`, `cur` and `tmp`), as a mail server delivers to.
+    @discardableResult
+    func maildir(_ name: String) throws -> URL {
+        let box = url.appendingPathComponent(name)
+        for folder in ["new", "cur", "tmp"] {
+            try FileManager.default.createDirectory(at: box.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        return box
+    }
+
     func read(_ name: String) throws -> String {
         try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
     }
