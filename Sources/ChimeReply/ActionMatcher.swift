@@ -415,7 +415,7 @@ public struct ActionMatcher: Sendable {
         "番", "번이요", "번요", "번",
         "ありがとうございます", "ありがとう", "です", "で", "ね", "よ", "済み",
         "谢谢你", "谢谢", "謝謝", "多谢", "多謝", "麻烦了", "麻煩了", "好的", "一下", "吧", "了", "啦", "呀", "掉", "请", "請",
-    ].map(ReplyWords.fold).sorted { $0.count > $1.count }
+    ].map(ReplyWords.fold).sorted { $0.utf8.count > $1.utf8.count } // of two a text begins with, the longer first (ReplyWords.spelledDurations)
 
     /// Whether `following` is made only of ``unspacedEndings`` (and spaces).
     static func onlyUnspacedEndings(_ following: Substring) -> Bool {

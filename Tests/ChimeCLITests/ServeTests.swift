@@ -722,7 +722,7 @@ struct ServeTests {
     func unsubscribeAfterExpiry() throws {
         let (ws, sent) = try Self.workspace(Keys())
         let button = try Self.chat(ws, "list").button(1)
-        let later = try Server(ws, ["--now", "2027-01-05T10:00:00Z"])
+        let later = try Server(ws, ["--no-scheduler", "--now", "2027-01-05T10:00:00Z"])
         defer { later.stop() }
         let pressed = try later.request("POST", "/mattermost/mm", body: Array(#"{"user_id":"u1","context":{"token":"\#(button)"}}"#.utf8))
         #expect(pressed.body.contains("no longer open to answers"), "an action's token still expires: \(pressed)")
