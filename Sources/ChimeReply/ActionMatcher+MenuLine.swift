@@ -19,6 +19,31 @@ extension ActionMatcher {
             self.lines = lines
             self.notes = notes
         }
+
+        /// A line with each of its placeholders (`%@`, `%d`, `%u`, numbered as `%2$@`) a
+        /// space: its words are what is left. Read scalar by scalar: Foundation's regular
+        /// expression, compiled by ICU for each of the dozen lines, was 4 ms of an MTA pipe's
+        /// `chime ingest` of 70.
+        static func withoutPlaceholders(_ line: String) -> String {
+            let scalars = Array(line.unicodeScalars)
+            var kept = String.UnicodeScalarView()
+            var index = 0
+            while index < scalars.count {
+                if scalars[index] == "%" {
+                    var end = index + 1
+                    while end < scalars.count, ("0"..."9").contains(scalars[end]) { end += 1 }
+                    if end > index + 1 { end = end < scalars.count && scalars[end] == "$" ? end + 1 : index + 1 }
+                    if end < scalars.count, "@du".unicodeScalars.contains(scalars[end]) {
+                        kept.append(" ")
+                        index = end + 1
+                        continue
+                    }
+                }
+                kept.append(scalars[index])
+                index += 1
+            }
+            return String(kept)
+        }
     }
 
     /// The action whose menu line `line` copies, with the words around it ("Reply 2 for

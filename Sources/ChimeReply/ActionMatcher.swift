@@ -64,7 +64,7 @@ public struct ActionMatcher: Sendable {
                 menuForms: MenuForms = englishMenuForms) {
         self.namesTime = namesTime
         menuWords = Set(menuForms.lines.flatMap { form in
-            ReplyWords.fold(form.replacingOccurrences(of: #"%(\d+\$)?[@du]"#, with: " ", options: .regularExpression)).split(separator: " ").map(String.init)
+            ReplyWords.fold(MenuForms.withoutPlaceholders(form)).split(separator: " ").map(String.init)
         })
         menuNotes = menuForms.notes.map(ReplyWords.fold).filter { !$0.isEmpty }.sorted { $0.count > $1.count }
         var keywords: [Keyword] = []

@@ -172,6 +172,14 @@ struct ReplyClientFormsTests {
         }
     }
 
+    @Test("a menu line's words are what its placeholders leave, numbered or not (%@, %d, %2$u); a percent sign of another kind is kept")
+    func menuLinePlaceholders() {
+        #expect(ActionMatcher.MenuForms.withoutPlaceholders("Reply %1$u for %2$@") == "Reply   for  ")
+        #expect(ActionMatcher.MenuForms.withoutPlaceholders("%@：%dと返信") == " ： と返信")
+        #expect(ActionMatcher.MenuForms.withoutPlaceholders("100% %2d %x %12$s %") == "100% %2d %x %12$s %")
+        #expect(aliased.match(text: "Odpowiedz 2: Edit list") == ActionMatcher.Match(action: "editList", userText: nil))
+    }
+
     @Test("thanks in German whole; a greeting over a list is the list; a snooze written before スヌーズ too long to be a time is none")
     func thirdReviewEdges() {
         #expect(aliased.match(text: "Vielen Dank!") == nil)
