@@ -86,11 +86,7 @@ struct ServeChatAbuseTests {
         #expect(received.contains("“Add item” received. (Milk \\\\u{202e}gnp.exe aaa") && received.contains("a…)")
                 && !received.contains("\u{202E}") && !received.lowercased().contains("\\u202e"), "\(received)")
         // Carried out after the answer, on a thread of its own.
-        var waited = 0
-        while try ServeTests.responses(ws).first?["status"] as? String != "carried out", waited < 100 {
-            Thread.sleep(forTimeInterval: 0.05)
-            waited += 1
-        }
+        try ServeTests.settled(ws)
         let again = try server.request("POST", "/telegram/tg", headers: secret, body: Array(query.utf8))
         #expect(again.body.contains(#""method":"answerCallbackQuery""#) && again.body.contains("already done"), "\(again)")
         #expect(!again.body.contains("force_reply"))
@@ -99,12 +95,12 @@ struct ServeChatAbuseTests {
         #expect(responses.count == 1 && responses.first?["userText"] as? String == typed.replacingOccurrences(of: "\\n", with: "\n"), "\(responses)")
     }
 
-    @Test("hooks taking their time do not hold other presses or /health: each is answered within a second while eight hooks sleep")
+    @Test("hooks taking their time do not hold other presses or /health: each is answered within 3 s (a busy machine's moment) while eight hooks sleep for 10 s")
     func slowHooksHoldNothing() throws {
         let keys = ServeTests.Keys()
         let (ws, _) = try ServeTests.workspace(keys)
         let slow = try ws.read("chime.xml").replacingOccurrences(of: #"<hook command="echo ran >> hook-ran.txt"/>"#,
-                                                                  with: #"<hook command="sleep 6; echo ran >> hook-ran.txt" timeout="20s"/>"#)
+                                                                  with: #"<hook command="sleep 10; echo ran >> hook-ran.txt" timeout="20s"/>"#)
         try ws.write("chime.xml", slow)
         let names = (1...8).map { "slow\($0)" }
         _ = try ReplyCorpusTests.send(ws, names + ["quick"], category: "shop", runMustSucceed: false)
@@ -117,14 +113,14 @@ struct ServeChatAbuseTests {
             let button = try ServeTests.chat(ws, name).button(2), pressed = Date()
             let answer = try press(button)
             #expect(answer.body.contains("“Delete list” received."), "\(answer)")
-            #expect(Date().timeIntervalSince(pressed) < 1.0, "\(name) answered after \(Date().timeIntervalSince(pressed)) s")
+            #expect(Date().timeIntervalSince(pressed) < 3.0, "\(name) answered after \(Date().timeIntervalSince(pressed)) s")
         }
         let started = Date()
         #expect(try server.request("GET", "/health").status == 200)
         let quick = try press(try ServeTests.chat(ws, "quick").button(1))
         let took = Date().timeIntervalSince(started)
         #expect(quick.body.contains("“OK, got it” received."), "\(quick)")
-        #expect(took < 1.0, "answered in \(took) s while the hooks slept")
+        #expect(took < 3.0, "answered in \(took) s while the hooks slept")
         #expect(!FileManager.default.fileExists(atPath: ws.path("hook-ran.txt")), "the hooks were still sleeping")
     }
 }
@@ -411,7 +407,7 @@ extension ServeChatAbuseTests {
         let arrived = try DaemonTests.wait(for: 1, in: ws, timeout: 15)
         #expect(serve.isRunning, "chime serve ended under the flood: \(log().suffix(2000))")
         let at = try #require(arrived, "not delivered during the flood: \(log().suffix(2000))")
-        #expect(at.timeIntervalSince(due) < 3, "arrived \(at.timeIntervalSince(due)) s after its instant")
+        #expect(at.timeIntervalSince(due) < 5, "arrived \(at.timeIntervalSince(due)) s after its instant")
         try toFlood.fileHandleForWriting.close()
         flood.waitUntilExit()
         var health = (0, "")

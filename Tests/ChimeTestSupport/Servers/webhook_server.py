@@ -51,12 +51,14 @@ class Handler(BaseHTTPRequestHandler):
         path = os.path.normpath(self.path.split("?")[0]).lstrip("/")
         full = os.path.join(options.files or "/nonexistent", path)
         status, data = (200, open(full, "rb").read()) if options.files and os.path.isfile(full) else (404, b'{"status_code":404}')
+        # Logged before the answer goes (as in do_POST): a test reads the log as soon as
+        # the client is done, which may be before this thread would have written it.
+        self.record(b"", status, started)
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
-        self.record(b"", status, started)
 
     def do_POST(self):
         started = time.time()
@@ -94,8 +96,11 @@ class Handler(BaseHTTPRequestHandler):
         data = text.encode()
         # The end is before the answer goes: once it is written, the client may start its
         # next request before this thread is scheduled again, and an end taken then
-        # would count the two as in flight at once.
+        # would count the two as in flight at once. The request is logged then too: a
+        # test reads the log as soon as chime exits, which may be before this thread
+        # would have written a line after the answer.
         ended = time.time()
+        self.record(body, status, started, ended)
         self.send_response(status)
         for name, value in headers.items():
             self.send_header(name, value)
@@ -103,7 +108,6 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
-        self.record(body, status, started, ended)
 
     def record(self, body, status, started, ended=None):
         line = json.dumps({
