@@ -11,13 +11,23 @@ extension ActionMatcher {
     /// `lines`, the menu line (`ui.reply`, its placeholders `%1$u` and `%2$@`) and the
     /// HTML menu's link (`ui.open`), by their words; `notes`, the destructive action's
     /// note (`ui.destructive`), whole.
+    /// Read once, here, for every category's matcher: ``words`` and ``foldedNotes``.
     public struct MenuForms: Sendable {
-        public var lines: [String]
-        public var notes: [String]
+        public let lines: [String]
+        public let notes: [String]
+        /// The words `lines` hold besides their placeholders, folded, in every locale:
+        /// "reply", "for", "antworten sie", "と返信"…
+        let words: Set<String>
+        /// `notes` folded, the longest first: "cannot be undone", "kann nicht rückgängig
+        /// gemacht werden". Whole only: their words alone ("no", "nicht", "nie", "لا")
+        /// refuse ("Reply 3 for Delete list? No!").
+        let foldedNotes: [String]
 
         public init(lines: [String], notes: [String]) {
             self.lines = lines
             self.notes = notes
+            words = Set(lines.flatMap { ReplyWords.fold(Self.withoutPlaceholders($0)).split(separator: " ").map(String.init) })
+            foldedNotes = notes.map(ReplyWords.fold).filter { !$0.isEmpty }.sorted { $0.count > $1.count }
         }
 
         /// A line with each of its placeholders (`%@`, `%d`, `%u`, numbered as `%2$@`) a
@@ -52,18 +62,17 @@ extension ActionMatcher {
     func menuLine(_ line: String) -> Match? {
         let folded = " " + Self.spacedNumbers(ReplyWords.fold(line)) + " "
         guard folded.utf8.count <= 400 else { return nil }
-        let copied = menu.filter { entry in
-            folded.contains(" \(entry.number) ") && entry.names.contains { folded.contains(" \($0) ") }
-        }
+        func holds(_ words: String) -> Bool { ReplyWords.holds(folded, words, anywhere: false) }
+        let copied = menu.filter { entry in holds(entry.number) && entry.names.contains(where: holds) }
         // The longest of its names the line holds: "delete list", not the alias "delete".
         guard copied.count == 1, let entry = copied.first,
-              let name = entry.names.filter({ folded.contains(" \($0) ") }).max(by: { ($0.count, $1) < ($1.count, $0) }) else { return nil }
+              let name = entry.names.filter(holds).max(by: { ($0.count, $1) < ($1.count, $0) }) else { return nil }
         // Nothing else but the menu's own words and notes, and thanks: "Don't delete list
         // yet, I still need 3" and "リストを削除？まだ3個残ってるよ" name a number and a
         // name, and ask for no action.
         var rest = folded
         for part in [entry.number, name] + menuNotes {
-            if let found = rest.range(of: " \(part) ") { rest.replaceSubrange(found, with: " ") }
+            if let found = rest.rangeOfBytes(" \(part) ") { rest.replaceSubrange(found, with: " ") }
         }
         let others = rest.split(separator: " ").map(String.init).filter { !isMenuWord($0) }
         guard Self.onlyCourtesy(Substring(others.joined(separator: " "))) else { return nil }

@@ -41,12 +41,9 @@ public struct ActionMatcher: Sendable {
     /// Each action's number in the menu and its other names, for a menu line copied as the
     /// email writes it ("Reply 2 for Edit list", "Antworten Sie 2 für Liste bearbeiten").
     let menu: [(number: String, names: [String], action: NotificationAction)]
-    /// The words a menu line holds besides the number and the name, folded, in every
-    /// locale: "reply", "for", "antworten sie", "と返信"…
+    /// The words a menu line holds besides the number and the name (``MenuForms/words``).
     let menuWords: Set<String>
-    /// The notes a menu line may hold whole, folded: "cannot be undone", "kann nicht
-    /// rückgängig gemacht werden". Whole only: their words alone ("no", "nicht", "nie",
-    /// "لا") refuse ("Reply 3 for Delete list? No!").
+    /// The notes a menu line may hold whole (``MenuForms/foldedNotes``).
     let menuNotes: [String]
 
     /// - Parameters:
@@ -63,10 +60,8 @@ public struct ActionMatcher: Sendable {
                 otherWords: [BuiltInAction: [String]] = [:], namesTime: @escaping @Sendable (String) -> Bool = { _ in true },
                 menuForms: MenuForms = englishMenuForms) {
         self.namesTime = namesTime
-        menuWords = Set(menuForms.lines.flatMap { form in
-            ReplyWords.fold(MenuForms.withoutPlaceholders(form)).split(separator: " ").map(String.init)
-        })
-        menuNotes = menuForms.notes.map(ReplyWords.fold).filter { !$0.isEmpty }.sorted { $0.count > $1.count }
+        menuWords = menuForms.words
+        menuNotes = menuForms.foldedNotes
         var keywords: [Keyword] = []
         let names = ReplyWords.names(of: category, titles: titles)
         menu = names.enumerated().map { index, entry in

@@ -63,8 +63,8 @@ struct MetricsTests {
         // A reminder sent by email (its chat deliveries queued: their servers are a closed port).
         let (ws, sent) = try ServeTests.workspace(keys)
         let chat = try ServeTests.chat(ws, "list")
-        let started = Date()
-        let server = try ServeTests.Server(ws, ["--now", "2026-11-21T10:05:00Z", "--log-format", "json"])
+        let start = "2026-11-21T10:05:00Z", started = Date()
+        let server = try ServeTests.Server(ws, ["--now", start, "--log-format", "json"])
         defer { server.stop() }
 
         let first = try Self.scrape(ws, server)
@@ -109,7 +109,7 @@ struct MetricsTests {
         // 10:05:00: on a busy machine the scrapes and requests above take seconds, which
         // the daemon would count as the reminder's lateness.
         try ws.write("soon.json", #"{"identifier": "soon", "recipient": "alice", "content": {"title": "Soon", "categoryIdentifier": "shop"}, "trigger": {"type": "timeInterval", "seconds": 2}}"#)
-        let daemonNow = Date(timeIntervalSince1970: 1_795_255_500).addingTimeInterval(Date().timeIntervalSince(started).rounded(.down))
+        let daemonNow = try Date(start, strategy: .iso8601).addingTimeInterval(Date().timeIntervalSince(started).rounded(.down))
         #expect(try ws.chime(["schedule", "--json", "soon.json"], now: daemonNow.formatted(.iso8601)).status == 0)
         var samples = try Self.scrape(ws, server)
         let deadline = Date().addingTimeInterval(20)

@@ -150,12 +150,13 @@ public enum ReplyWords {
         }
     }
 
-    /// Whether folded `name` holds folded `word` as whole words, or `anywhere` (a script
-    /// written without spaces). A byte search, which folded text allows (no marks are left
-    /// to join a character): Foundation's `contains`, bridging both to UTF-16 on each call,
-    /// was 8% of an MTA pipe's `chime ingest`, whose category's matcher asks it of every
-    /// built-in word in every language against every name of every action.
-    static func holds(_ name: String, _ word: String, anywhere: Bool) -> Bool {
+    /// Whether folded `name` holds folded `word` as whole words (a space or an end on
+    /// each side), or `anywhere` (a script written without spaces); never an empty word.
+    /// A byte search, which folded text allows (no marks are left to join a character):
+    /// Foundation's `contains`, bridging both to UTF-16 on each call, was 8% of an MTA
+    /// pipe's `chime ingest`, whose category's matcher asks it of every built-in word in
+    /// every language against every name of every action.
+    public static func holds(_ name: String, _ word: String, anywhere: Bool) -> Bool {
         name.withStoredUTF8 { text in
             word.withStoredUTF8 { wanted in
                 var start = 0
