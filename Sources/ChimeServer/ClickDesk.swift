@@ -374,9 +374,13 @@ public struct ClickDesk: Sendable {
                 // Deliver Quietly, Turn Off or Keep pressed again once the preferences page
                 // (or another answer) changed what it set: a new press, set again. (A reply
                 // by email is not: an MTA's duplicate of an old reply may come at any time.)
+                // Set before the press is answered (one row, no hooks): a fire or a press
+                // that follows the answer finds it in force, and only the answer's own
+                // message is left for afterwards.
                 if try actions.changesDelivery(action, request: request) {
+                    let answer = (try? actions.changeDelivery(action, request: request, now: now))?.answer
                     return (Outcome(verdict: .answered, message: say("press.received", [title, reminder], to: to, fallback: "\(reminder): “\(title)” received."),
-                                    then: { (try? self.actions.changeDelivery(action, request: request, now: now))?.answer }, addressee: to),
+                                    then: { answer }, addressee: to),
                             InboundRecord.Outcome.responded.rawValue)
                 }
                 return (Outcome(verdict: .answered, message: say("press.replayed", [title, reminder], to: to,
