@@ -41,7 +41,8 @@ extension ActionMatcher {
             while index < scalars.count {
                 if scalars[index] == "%" {
                     var end = index + 1
-                    while end < scalars.count, ("0"..."9").contains(scalars[end]) { end += 1 }
+                    // Any decimal digit, as the expression's `\d` took (`%١$u` in an Arabic line).
+                    while end < scalars.count, scalars[end].properties.numericType == .decimal { end += 1 }
                     if end > index + 1 { end = end < scalars.count && scalars[end] == "$" ? end + 1 : index + 1 }
                     if end < scalars.count, "@du".unicodeScalars.contains(scalars[end]) {
                         kept.append(" ")

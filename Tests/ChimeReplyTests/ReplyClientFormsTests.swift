@@ -177,6 +177,7 @@ struct ReplyClientFormsTests {
         #expect(ActionMatcher.MenuForms.withoutPlaceholders("Reply %1$u for %2$@") == "Reply   for  ")
         #expect(ActionMatcher.MenuForms.withoutPlaceholders("%@：%dと返信") == " ： と返信")
         #expect(ActionMatcher.MenuForms.withoutPlaceholders("100% %2d %x %12$s %") == "100% %2d %x %12$s %")
+        #expect(ActionMatcher.MenuForms.withoutPlaceholders("أرسل %١$u من أجل: %٢$@، %１$d") == "أرسل   من أجل:  ،  ")
         #expect(aliased.match(text: "Odpowiedz 2: Edit list") == ActionMatcher.Match(action: "editList", userText: nil))
     }
 
