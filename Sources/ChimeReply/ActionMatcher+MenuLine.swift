@@ -64,15 +64,18 @@ extension ActionMatcher {
         let folded = " " + Self.spacedNumbers(ReplyWords.fold(line)) + " "
         guard folded.utf8.count <= 400 else { return nil }
         func holds(_ words: String) -> Bool { ReplyWords.holds(folded, words, anywhere: false) }
-        let copied = menu.filter { entry in holds(entry.number) && entry.names.contains(where: holds) }
+        // Each action whose number the line holds, with those of its names it holds.
+        let copied = menu.compactMap { entry in
+            holds(entry.number) ? (entry: entry, names: entry.names.filter(holds)) : nil
+        }.filter { !$0.names.isEmpty }
         // The longest of its names the line holds: "delete list", not the alias "delete".
-        guard copied.count == 1, let entry = copied.first,
-              let name = entry.names.filter(holds).max(by: { ($0.count, $1) < ($1.count, $0) }) else { return nil }
+        guard copied.count == 1, let (entry, names) = copied.first,
+              let name = names.max(by: { ($0.count, $1) < ($1.count, $0) }) else { return nil }
         // Nothing else but the menu's own words and notes, and thanks: "Don't delete list
         // yet, I still need 3" and "リストを削除？まだ3個残ってるよ" name a number and a
         // name, and ask for no action.
         var rest = folded
-        for part in [entry.number, name] + menuNotes {
+        for part in [entry.number, name] + menuForms.foldedNotes {
             if let found = rest.rangeOfBytes(" \(part) ") { rest.replaceSubrange(found, with: " ") }
         }
         let others = rest.split(separator: " ").map(String.init).filter { !isMenuWord($0) }
@@ -83,8 +86,8 @@ extension ActionMatcher {
     /// A word of the menu line's, or (written without spaces) one with a polite ending run
     /// into it: "と返信お願いします".
     private func isMenuWord(_ word: String) -> Bool {
-        menuWords.contains(word) || (Self.startsUnspaced(Substring(word))
-            && menuWords.contains { ReplyWords.unspaced($0) && word.hasPrefix($0) && Self.onlyUnspacedEndings(word.dropFirst($0.count)) })
+        menuForms.words.contains(word) || (Self.startsUnspaced(Substring(word))
+            && menuForms.words.contains { ReplyWords.unspaced($0) && word.hasPrefix($0) && Self.onlyUnspacedEndings(word.dropFirst($0.count)) })
     }
 
     /// Folded text with a space between a number and a character of a script written

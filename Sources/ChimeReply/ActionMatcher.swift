@@ -41,10 +41,9 @@ public struct ActionMatcher: Sendable {
     /// Each action's number in the menu and its other names, for a menu line copied as the
     /// email writes it ("Reply 2 for Edit list", "Antworten Sie 2 für Liste bearbeiten").
     let menu: [(number: String, names: [String], action: NotificationAction)]
-    /// The words a menu line holds besides the number and the name (``MenuForms/words``).
-    let menuWords: Set<String>
-    /// The notes a menu line may hold whole (``MenuForms/foldedNotes``).
-    let menuNotes: [String]
+    /// What a menu line may hold besides the number and the name: its words and notes,
+    /// folded once for every category's matcher (``MenuForms/words``, ``MenuForms/foldedNotes``).
+    let menuForms: MenuForms
 
     /// - Parameters:
     ///   - titles: every translation of an action's title (the template locales').
@@ -60,8 +59,7 @@ public struct ActionMatcher: Sendable {
                 otherWords: [BuiltInAction: [String]] = [:], namesTime: @escaping @Sendable (String) -> Bool = { _ in true },
                 menuForms: MenuForms = englishMenuForms) {
         self.namesTime = namesTime
-        menuWords = menuForms.words
-        menuNotes = menuForms.foldedNotes
+        self.menuForms = menuForms
         var keywords: [Keyword] = []
         let names = ReplyWords.names(of: category, titles: titles)
         menu = names.enumerated().map { index, entry in
